@@ -1,0 +1,502 @@
+"""Frozen AST nodes of a .rules spec. Every node carries a :class:`Span` that is ignored by
+equality (``eq=False``), so two specs that differ only in layout compare equal."""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+from attrs import field, frozen
+
+__all__ = [
+    "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
+    "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
+    "For", "GameDecl", "GenCall", "Generator", "If", "IfExpr", "ImportDecl", "Index", "IntLit",
+    "Item", "Let", "ListLit", "Loop", "MatchDecl", "Move", "Name", "Neg", "Not", "OptionDecl",
+    "Or", "Param", "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return",
+    "RunDeal", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
+    "TypeList", "TypeName", "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl",
+    "BinOp", "Call", "Comprehension",
+]
+
+
+@frozen
+class Span:
+    """A region of a source file: 1-based lines and columns, 0-based offsets."""
+
+    source: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start_pos: int = 0
+    end_pos: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}:{self.column}"
+
+
+NOSPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+def _span() -> attrs.Attribute:  # type: ignore[type-arg]
+    return field(default=NOSPAN, eq=False, repr=False, kw_only=True)
+
+
+# ---- expressions ---------------------------------------------------------------------------
+
+@frozen
+class IntLit:
+    value: int
+    span: Span = _span()
+
+
+@frozen
+class StrLit:
+    value: str
+    span: Span = _span()
+
+
+@frozen
+class Name:
+    id: str
+    span: Span = _span()
+
+
+@frozen
+class Call:
+    func: str
+    args: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@frozen
+class GenCall:
+    """``f(elem for var in source if cond)``: any, all, sum, min, max, count over a sequence."""
+
+    func: str
+    elem: Expr
+    var: str
+    source: Expr
+    cond: Expr | None
+    span: Span = _span()
+
+
+@frozen
+class Comprehension:
+    elem: Expr
+    var: str
+    source: Expr
+    cond: Expr | None
+    span: Span = _span()
+
+
+@frozen
+class Index:
+    target: Expr
+    index: Expr
+    span: Span = _span()
+
+
+@frozen
+class ListLit:
+    items: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@frozen
+class BinOp:
+    op: str
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@frozen
+class Compare:
+    op: str  # == != < <= > >= in, not in
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@frozen
+class And:
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@frozen
+class Or:
+    left: Expr
+    right: Expr
+    span: Span = _span()
+
+
+@frozen
+class Not:
+    operand: Expr
+    span: Span = _span()
+
+
+@frozen
+class Neg:
+    operand: Expr
+    span: Span = _span()
+
+
+@frozen
+class IfExpr:
+    cond: Expr
+    then: Expr
+    else_: Expr
+    span: Span = _span()
+
+
+@frozen
+class Cited:
+    """An expression carrying the ambiguity ID it settles, ``expr [VAN-13]``."""
+
+    expr: Expr
+    ref: str
+    span: Span = _span()
+
+
+Expr = Union[
+    IntLit, StrLit, Name, Call, GenCall, Comprehension, Index, ListLit, BinOp, Compare, And, Or,
+    Not, Neg, IfExpr, Cited,
+]
+
+# ---- types ---------------------------------------------------------------------------------
+
+@frozen
+class TypeName:
+    name: str
+    span: Span = _span()
+
+
+@frozen
+class TypeOptional:
+    inner: TypeExpr
+    span: Span = _span()
+
+
+@frozen
+class TypeList:
+    elem: str
+    span: Span = _span()
+
+
+@frozen
+class TypeEnum:
+    values: tuple[int | str, ...]
+    span: Span = _span()
+
+
+TypeExpr = Union[TypeName, TypeOptional, TypeList, TypeEnum]
+
+# ---- statements ----------------------------------------------------------------------------
+
+@frozen
+class Block:
+    stmts: tuple[Stmt, ...]
+    span: Span = _span()
+
+
+@frozen
+class Let:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@frozen
+class Set:
+    name: str
+    index: Expr | None
+    value: Expr
+    span: Span = _span()
+
+
+@frozen
+class If:
+    cond: Expr
+    then: Block
+    else_: Block | If | None
+    span: Span = _span()
+
+
+@frozen
+class While:
+    cond: Expr
+    body: Block
+    span: Span = _span()
+
+
+@frozen
+class Loop:
+    ref: str | None
+    body: Block
+    span: Span = _span()
+
+
+@frozen
+class For:
+    var: str
+    source: Expr
+    cond: Expr | None
+    body: Block
+    span: Span = _span()
+
+
+@frozen
+class Repeat:
+    count: Expr
+    body: Block
+    span: Span = _span()
+
+
+@frozen
+class Move:
+    what: Expr
+    src: Expr
+    dst: Expr
+    bottom: bool
+    span: Span = _span()
+
+
+@frozen
+class Fill:
+    zone: Expr
+    cards: Expr
+    span: Span = _span()
+
+
+@frozen
+class DealCards:
+    count: Expr
+    src: Expr
+    seats: Expr
+    span: Span = _span()
+
+
+@frozen
+class Shuffle:
+    zone: Expr
+    span: Span = _span()
+
+
+@frozen
+class Reshuffle:
+    src: Expr
+    dst: Expr
+    span: Span = _span()
+
+
+@frozen
+class Bury:
+    src: Expr
+    dst: Expr
+    span: Span = _span()
+
+
+@frozen
+class CallStmt:
+    name: str
+    args: tuple[Expr, ...]
+    ref: str | None
+    span: Span = _span()
+
+
+@frozen
+class Field:
+    name: str
+    value: Expr
+    span: Span = _span()
+
+
+@frozen
+class Generator:
+    var: str
+    source: Expr
+    span: Span = _span()
+
+
+@frozen
+class Alternative:
+    action: str
+    fields: tuple[Field, ...]
+    generators: tuple[Generator, ...]
+    guard: Expr | None
+    doc: str | None
+    body: Block
+    span: Span = _span()
+
+
+@frozen
+class Choose:
+    seat: Expr
+    alternatives: tuple[Alternative, ...]
+    span: Span = _span()
+
+
+@frozen
+class Break:
+    span: Span = _span()
+
+
+@frozen
+class Continue:
+    span: Span = _span()
+
+
+@frozen
+class Return:
+    span: Span = _span()
+
+
+@frozen
+class EndDeal:
+    flag: str | None
+    scoring: str
+    ref: str | None
+    span: Span = _span()
+
+
+@frozen
+class EndMatch:
+    winners: Expr
+    span: Span = _span()
+
+
+@frozen
+class RunDeal:
+    ref: str | None
+    span: Span = _span()
+
+
+Stmt = Union[
+    Let, Set, If, While, Loop, For, Repeat, Move, Fill, DealCards, Shuffle, Reshuffle, Bury,
+    CallStmt, Choose, Break, Continue, Return, EndDeal, EndMatch, RunDeal,
+]
+
+# ---- declarations --------------------------------------------------------------------------
+
+@frozen
+class GameDecl:
+    name: str
+    title: str
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class PlayersDecl:
+    min: int
+    max: int
+    span: Span = _span()
+
+
+@frozen
+class WinnerDecl:
+    direction: str  # lowest | highest
+    span: Span = _span()
+
+
+@frozen
+class ImportDecl:
+    path: str
+    span: Span = _span()
+
+
+@frozen
+class OptionDecl:
+    name: str
+    type: TypeExpr
+    default: int | str
+    ref: str | None
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class RequireDecl:
+    cond: Expr
+    message: str
+    span: Span = _span()
+
+
+@frozen
+class ZoneDecl:
+    name: str
+    per_player: bool
+    visibility: str | None  # all | owner | nobody
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class VarDecl:
+    name: str
+    type: TypeExpr
+    per_player: bool
+    init: Expr
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class Param:
+    name: str
+    type: TypeExpr | None
+    span: Span = _span()
+
+
+@frozen
+class DefDecl:
+    name: str
+    params: tuple[Param, ...]
+    body: Expr
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class ProcDecl:
+    name: str
+    params: tuple[Param, ...]
+    ref: str | None
+    doc: str | None
+    body: Block
+    span: Span = _span()
+
+
+@frozen
+class MatchDecl:
+    ref: str | None
+    doc: str | None
+    body: Block
+    span: Span = _span()
+
+
+@frozen
+class DealDecl:
+    ref: str | None
+    doc: str | None
+    body: Block
+    span: Span = _span()
+
+
+Item = Union[
+    GameDecl, PlayersDecl, WinnerDecl, ImportDecl, OptionDecl, RequireDecl, ZoneDecl, VarDecl,
+    DefDecl, ProcDecl, MatchDecl, DealDecl,
+]
+
+
+@frozen
+class Spec:
+    """A parsed .rules file: its items in source order."""
+
+    items: tuple[Item, ...]
+    source_name: str = field(default="<spec>", eq=False)

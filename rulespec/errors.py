@@ -1,0 +1,128 @@
+"""The error tree of rulespec and the one place that renders a diagnostic.
+
+Every error a user can cause derives from :class:`RulespecError`. Spec errors carry a
+:class:`~rulespec.ast.Span`; :func:`render` turns them into ``file:line:col: error: message``
+followed by the source line, a caret and an optional hint (Lark ``get_context``, pylox).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from rulespec.ast import Span
+
+__all__ = [
+    "Diagnostic",
+    "IllegalActionError",
+    "RecordError",
+    "RuleRuntimeError",
+    "RulespecError",
+    "SpecCheckError",
+    "SpecSyntaxError",
+    "render",
+]
+
+
+@attrs.frozen
+class Diagnostic:
+    """One problem found in a spec: where, what, and how to fix it."""
+
+    span: Span | None
+    message: str
+    hint: str | None = None
+    severity: str = "error"
+
+    def render(self, source: str | None = None) -> str:
+        """Render as ``file:line:col: error: message`` plus source line, caret and hint."""
+        return render(self.span, self.message, self.hint, source, self.severity)
+
+
+def render(
+    span: Span | None,
+    message: str,
+    hint: str | None = None,
+    source: str | None = None,
+    severity: str = "error",
+) -> str:
+    """Render one diagnostic; ``source`` is the full text the span points into."""
+    if span is None:
+        head = f"{severity}: {message}"
+        return head + (f"\n  hint: {hint}" if hint else "")
+    lines = [f"{span.source}:{span.line}:{span.column}: {severity}: {message}"]
+    if source is not None:
+        text_lines = source.splitlines()
+        if 1 <= span.line <= len(text_lines):
+            line = text_lines[span.line - 1]
+            width = 1
+            if span.end_line == span.line and span.end_column > span.column:
+                width = span.end_column - span.column
+            lines.append(f"  {line}")
+            lines.append("  " + " " * (span.column - 1) + "^" * max(1, width))
+    if hint:
+        lines.append(f"  hint: {hint}")
+    return "\n".join(lines)
+
+
+class RulespecError(Exception):
+    """Root of every error a user of rulespec can cause."""
+
+
+class SpecSyntaxError(RulespecError):
+    """The text of a spec does not follow the grammar."""
+
+    def __init__(self, diagnostic: Diagnostic, source: str | None = None) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostics: tuple[Diagnostic, ...] = (diagnostic,)
+        self.source = source
+
+    def render(self) -> str:
+        """All diagnostics, rendered against the source."""
+        return "\n".join(d.render(self.source) for d in self.diagnostics)
+
+
+class SpecCheckError(RulespecError):
+    """The spec parsed but breaks static rules; holds every diagnostic found."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], sources: dict[str, str] | None = None):
+        first = diagnostics[0].message if diagnostics else "check failed"
+        super().__init__(f"{len(diagnostics)} error(s); first: {first}")
+        self.diagnostics = tuple(diagnostics)
+        self.sources = dict(sources or {})
+
+    def render(self) -> str:
+        """All diagnostics, each against the file it points into."""
+        out = []
+        for d in self.diagnostics:
+            src = self.sources.get(d.span.source) if d.span else None
+            out.append(d.render(src))
+        return "\n".join(out)
+
+
+class RuleRuntimeError(RulespecError):
+    """A checked spec did something impossible while running (an empty pile's top card...)."""
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.span = span
+        self.message = message
+        self.hint = hint
+
+    def render(self, source: str | None = None) -> str:
+        """Render with the span of the rule that was executing."""
+        return render(self.span, self.message, self.hint, source)
+
+
+class IllegalActionError(RulespecError, ValueError):
+    """An action that the rules do not allow now; the state is left as it was."""
+
+    def __init__(self, message: str, rule: str | None = None, span: Span | None = None):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.span = span
+
+
+class RecordError(RulespecError, ValueError):
+    """A record (or a protocol request) is malformed: bad header, unknown option, bad field."""
