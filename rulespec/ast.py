@@ -275,8 +275,11 @@ class Fill:
 
 @frozen
 class DealCards:
+    """``deal N from Z to hand of SEATS``: one card at a time, round the seats, N rounds."""
+
     count: Expr
     src: Expr
+    zone: str
     seats: Expr
     span: Span = _span()
 

@@ -14,6 +14,7 @@ import attrs
 from rulespec.ast import Span
 
 __all__ = [
+    "ConfigurationError",
     "Diagnostic",
     "IllegalActionError",
     "RecordError",
@@ -126,3 +127,7 @@ class IllegalActionError(RulespecError, ValueError):
 
 class RecordError(RulespecError, ValueError):
     """A record (or a protocol request) is malformed: bad header, unknown option, bad field."""
+
+
+class ConfigurationError(RecordError):
+    """A table the spec does not offer: player count, option value, or a failed ``require``."""

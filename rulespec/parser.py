@@ -242,7 +242,7 @@ class _ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def deal_stmt(self, meta: Any, c: list[Any]) -> ast.DealCards:
-        return ast.DealCards(c[0], c[1], c[2], span=self._span(meta))
+        return ast.DealCards(c[0], c[1], str(c[2]), c[3], span=self._span(meta))
 
     @v_args(meta=True)
     def shuffle_stmt(self, meta: Any, c: list[Any]) -> ast.Shuffle:

@@ -128,8 +128,14 @@ def card_code(c: int) -> str:
     return CODE[c]
 
 
+_CODE_INDEX = {code: c for c, code in enumerate(CODE)}
+
+
 def parse_card(x: Any) -> int:
     """Parse a card code, accepting the leniencies of R6 (lowercase, ``10`` for ten)."""
+    c = _CODE_INDEX.get(x) if isinstance(x, str) else None
+    if c is not None:
+        return c
     if not isinstance(x, str):
         raise ValueError(f"malformed card {x!r}")
     s = x.upper()
@@ -156,6 +162,24 @@ def _decks_for(decks: Any, n_in: int) -> int:
     if decks == "auto":
         return 1 if n_in <= 5 else 2
     return int(decks)
+
+
+_PLAY_KEYS: dict[tuple, str] = {}
+
+
+def _play_sort_key(k: tuple) -> str:
+    """Sort key of a play that orders plays of one seat as their canonical JSON text does:
+    ``{"action":"play","cards":[...],"seat":S[,"suit":"X"]}`` differ first inside the cards
+    array (or where one array ends), and plays with identical arrays differ only by suit."""
+    t = _PLAY_KEYS.get(k)
+    if t is None:
+        if len(_PLAY_KEYS) > 100_000:
+            _PLAY_KEYS.clear()
+        t = '["' + '","'.join([CODE[c] for c in k[1]]) + '"]'
+        if k[2] >= 0:
+            t += ',"suit":"' + SUITS[k[2]] + '"'
+        _PLAY_KEYS[k] = t
+    return t
 
 
 def build_pack(decks: int, strip: bool) -> list[int]:
@@ -300,10 +324,31 @@ class VandattaOracle:
         raise ValueError("no match: call new() first")
 
     def legal(self) -> list[dict]:
-        """Every legal event in canonical form (H5), sorted by canonical JSON text."""
-        evs = [self._event_dict(k) for k in self._legal_internal()]
-        evs.sort(key=_json_key)
-        return evs
+        """Every legal event in canonical form (H5), sorted by canonical JSON text.
+
+        At a shuffle: the one template ``{"chance": "shuffle", "cards": [pack in canonical
+        order]}`` (R2).  At a reshuffle: ``{"chance": "reshuffle", "cards": [...]}`` listing the
+        discard pile without its top card in pile order, which here means bottom first: the
+        order in which the cards reached the pile (turned up or played).  At a bury: every
+        ``{"chance": "bury", "position": k}`` for k in 0..len(stock) (V6)."""
+        internal = self._legal_internal()
+        if self._phase == PH_TURN:
+            # All events share the seat, so the canonical JSON order is: draw, pass, then the
+            # plays ordered by their JSON text from the cards on (see _play_sort_key).
+            plays = [k for k in internal if k[0] == "play"]
+            plays.sort(key=_play_sort_key)
+            seat = self._cur
+            evs: list[dict] = [{"seat": seat, "action": k[0]} for k in internal if k[0] != "play"]
+            evs.sort(key=lambda e: e["action"])
+            for k in plays:
+                e: dict[str, Any] = {"seat": seat, "action": "play", "cards": [CODE[c] for c in k[1]]}
+                if k[2] >= 0:
+                    e["suit"] = SUITS[k[2]]
+                evs.append(e)
+            return evs
+        keyed = [(self._key_text(k), k) for k in internal]
+        keyed.sort()
+        return [self._event_dict(k) for _, k in keyed]
 
     def apply(self, event: dict) -> None:
         """Apply one event.  Raises ``ValueError`` (state unchanged) if illegal or malformed."""
@@ -455,17 +500,17 @@ class VandattaOracle:
                     res.append(("play", (c,), -1))
         # Groups (§3.3 (2), VAN-5, VAN-6, VAN-19, V10).
         if self._multi and n >= 2 and (top_ord or self._multi_special):
-            by_rank: dict[int, dict[int, int]] = {}
+            rank_count = [0] * 13
             for c in hand:
-                r = RANK_OF[c]
-                if r == EIGHT or (r == ACE and not self._multi_aces):
+                rank_count[RANK_OF[c]] += 1
+            for r in range(13):
+                total = rank_count[r]
+                if total < 2 or r == EIGHT or (r == ACE and not self._multi_aces):
                     continue
-                d = by_rank.setdefault(r, {})
-                d[c] = d.get(c, 0) + 1
-            for r, counts in by_rank.items():
-                total = sum(counts.values())
-                if total < 2:
-                    continue
+                counts: dict[int, int] = {}
+                for c in hand:
+                    if RANK_OF[c] == r:
+                        counts[c] = counts.get(c, 0) + 1
                 if r == ACE:
                     if top_ord:
                         firsts = [c for c in counts if SUIT_OF[c] == ts]
@@ -517,6 +562,22 @@ class VandattaOracle:
             res = []
         self._cache = (self._version, res)
         return res
+
+    def _key_text(self, k: tuple) -> str:
+        """The canonical JSON text of event ``k`` (keys sorted, no spaces), built directly; it is
+        what ``json.dumps(event, sort_keys=True, separators=(",", ":"))`` gives (H5)."""
+        kind = k[0]
+        if kind == "play":
+            t = '{"action":"play","cards":["' + '","'.join([CODE[c] for c in k[1]])
+            t += '"],"seat":' + str(self._cur)
+            if k[2] >= 0:
+                t += ',"suit":"' + SUITS[k[2]] + '"'
+            return t + "}"
+        if kind == "bury":
+            return '{"chance":"bury","position":' + str(k[1]) + "}"
+        if kind in ("shuffle", "reshuffle"):
+            return _json_key(self._event_dict(k))
+        return '{"action":"' + kind + '","seat":' + str(self._cur) + "}"
 
     def _event_dict(self, k: tuple) -> dict:
         kind = k[0]

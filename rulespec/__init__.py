@@ -1,0 +1,42 @@
+"""rulespec: card games written once, precisely, in a small language.
+
+From one ``.rules`` text the library plays the game (:class:`Game`, :class:`State`), checks other
+implementations of it, and writes its rulebook.
+"""
+
+from rulespec.checker import check, check_file, check_text
+from rulespec.errors import (
+    ConfigurationError,
+    Diagnostic,
+    IllegalActionError,
+    RecordError,
+    RuleRuntimeError,
+    RulespecError,
+    SpecCheckError,
+    SpecSyntaxError,
+)
+from rulespec.interpreter.engine import CHANCE, Game, State
+from rulespec.model import CheckedSpec
+from rulespec.parser import parse, parse_file
+
+__all__ = [
+    "CHANCE",
+    "CheckedSpec",
+    "ConfigurationError",
+    "Diagnostic",
+    "Game",
+    "IllegalActionError",
+    "RecordError",
+    "RuleRuntimeError",
+    "RulespecError",
+    "SpecCheckError",
+    "SpecSyntaxError",
+    "State",
+    "check",
+    "check_file",
+    "check_text",
+    "parse",
+    "parse_file",
+]
+
+__version__ = "0.1.0"

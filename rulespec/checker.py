@@ -1,0 +1,837 @@
+"""Static checks: every rule of the language that can be checked before anything runs.
+
+``check(spec)`` resolves imports, names and types, and either returns a :class:`CheckedSpec` or
+raises :class:`SpecCheckError` holding *every* diagnostic found (jlox's Resolver: report all,
+then stop). Every check lives here, none in the node classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+
+from rulespec import ast
+from rulespec.errors import Diagnostic, SpecCheckError, SpecSyntaxError
+from rulespec.model import (
+    BUILTIN_CONSTANTS,
+    BUILTIN_FUNCTIONS,
+    BUILTIN_VARS,
+    GENERATOR_FUNCTIONS,
+    SETTABLE_BUILTINS,
+    ActionInfo,
+    CheckedSpec,
+    OptionInfo,
+)
+from rulespec.parser import parse
+
+__all__ = ["check", "check_file", "check_text", "load_spec"]
+
+_BASIC_TYPES = {"int", "bool", "suit", "card", "str"}
+_GAMES_DIR = Path(__file__).resolve().parent / "games"
+
+
+def _elem(t: str) -> str | None:
+    """Element type of a list-like type, or None."""
+    if t.startswith("list["):
+        return t[5:-1]
+    if t == "zone":
+        return "card"
+    if t == "any":
+        return "any"
+    return None
+
+
+def _compatible(want: str, got: str) -> bool:
+    if want == got or "any" in (want, got):
+        return True
+    if got == "none" or want == "none":
+        return True  # optional values; runtime catches misuse
+    if want.startswith("list[") and got == "zone":
+        return _compatible(want, "list[card]")
+    if got.startswith("list[") and want == "zone":
+        return False
+    if want.startswith("list[") and got.startswith("list["):
+        return _compatible(want[5:-1], got[5:-1])
+    if want.startswith("enum:") and got == "str":
+        return True
+    if got.startswith("enum:") and want in ("str",):
+        return True
+    if want.startswith("enum:") and got.startswith("enum:"):
+        return True
+    if got.startswith("enum:") and want == "int":
+        return True  # mixed enums such as {auto, 1, 2}
+    return False
+
+
+def _describe(t: str) -> str:
+    names = {"int": "a number", "bool": "a condition (true/false)", "suit": "a suit",
+             "card": "a card", "str": "a name", "none": "none", "zone": "a zone",
+             "pzone": "a per-player zone", "list[card]": "a list of cards",
+             "list[int]": "a list of numbers", "list[suit]": "a list of suits"}
+    if t in names:
+        return names[t]
+    if t.startswith("enum:"):
+        return f"a value of option {t[5:]}"
+    if t.startswith("per["):
+        return "a per-player value"
+    if t.startswith("list["):
+        return f"a list of {_describe(t[5:-1])}"
+    return t
+
+
+@attrs.define
+class _Scope:
+    names: dict[str, str]
+    in_loop: bool = False
+    where: str = "match"  # match | deal | procedure | def
+
+    def child(self, **kw: object) -> _Scope:
+        new = _Scope(dict(self.names), self.in_loop, self.where)
+        for k, v in kw.items():
+            setattr(new, k, v)
+        return new
+
+
+class _Checker:
+    def __init__(self, items: tuple[ast.Item, ...], sources: dict[str, str]) -> None:
+        self.items = items
+        self.sources = sources
+        self.diags: list[Diagnostic] = []
+        self.options: dict[str, OptionInfo] = {}
+        self.enum_values: dict[str, set[str]] = {}  # value -> option names
+        self.zones: dict[str, ast.ZoneDecl] = {}
+        self.vars: dict[str, ast.VarDecl] = {}
+        self.var_types: dict[str, str] = {}
+        self.defs: dict[str, ast.DefDecl] = {}
+        self.def_types: dict[str, str] = {}
+        self._inferring: set[str] = set()
+        self.procs: dict[str, ast.ProcDecl] = {}
+        self.called_procs: set[str] = set()
+        self.actions: list[ActionInfo] = []
+
+    def error(self, span: ast.Span | None, msg: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, msg, hint))
+
+    # ---- declarations -------------------------------------------------------------------
+    def run(self) -> CheckedSpec:
+        game: ast.GameDecl | None = None
+        players: ast.PlayersDecl | None = None
+        winner: ast.WinnerDecl | None = None
+        match: ast.MatchDecl | None = None
+        deal: ast.DealDecl | None = None
+        requires: list[ast.RequireDecl] = []
+        seen: dict[str, ast.Span] = {}
+
+        def claim(name: str, span: ast.Span, what: str) -> bool:
+            if name in seen or name in BUILTIN_CONSTANTS or name in BUILTIN_VARS \
+                    or name in BUILTIN_FUNCTIONS:
+                where = f" (first at {seen[name]})" if name in seen else " (a built-in name)"
+                self.error(span, f"{what} {name!r} is already defined{where}",
+                           "choose another name")
+                return False
+            seen[name] = span
+            return True
+
+        for it in self.items:
+            match it:
+                case ast.GameDecl():
+                    if game is not None:
+                        self.error(it.span, "a spec has one 'game' declaration")
+                    game = game or it
+                case ast.PlayersDecl():
+                    players = it
+                    if not 1 <= it.min <= it.max:
+                        self.error(it.span, f"players {it.min} to {it.max} is an empty range")
+                case ast.WinnerDecl():
+                    winner = it
+                case ast.ImportDecl():
+                    pass
+                case ast.OptionDecl():
+                    if claim(it.name, it.span, "option"):
+                        self._declare_option(it)
+                case ast.RequireDecl():
+                    requires.append(it)
+                case ast.ZoneDecl():
+                    if claim(it.name, it.span, "zone"):
+                        self.zones[it.name] = it
+                        if it.visibility is None:
+                            self.error(it.span, f"zone {it.name!r} does not say who may see it",
+                                       "add 'visible to all', 'visible to owner' or "
+                                       "'visible to nobody'")
+                        elif it.visibility == "owner" and not it.per_player:
+                            self.error(it.span, f"shared zone {it.name!r} has no owner",
+                                       "use 'visible to all' or 'visible to nobody'")
+                case ast.VarDecl():
+                    if claim(it.name, it.span, "variable"):
+                        self.vars[it.name] = it
+                case ast.DefDecl():
+                    if claim(it.name, it.span, "definition"):
+                        self.defs[it.name] = it
+                case ast.ProcDecl():
+                    if claim(it.name, it.span, "procedure"):
+                        self.procs[it.name] = it
+                case ast.MatchDecl():
+                    if match is not None:
+                        self.error(it.span, "a spec has one 'match' block")
+                    match = match or it
+                case ast.DealDecl():
+                    if deal is not None:
+                        self.error(it.span, "a spec has one 'deal' block")
+                    deal = deal or it
+
+        top = self.items[0].span if self.items else None
+        if game is None:
+            self.error(top, "the spec has no 'game' declaration",
+                       'start with: game NAME title "Title"')
+        if players is None:
+            self.error(top, "the spec does not say how many players it takes",
+                       "add: players MIN to MAX")
+        if winner is None:
+            self.error(top, "the spec does not say who wins",
+                       "add: winner lowest total, or winner highest total")
+        if match is None:
+            self.error(top, "the spec has no 'match' block", "add: match { loop { run deal } }")
+        if deal is None:
+            self.error(top, "the spec has no 'deal' block", "add: deal { ... }")
+
+        for name, v in self.vars.items():
+            self.var_types[name] = self._var_type(v)
+        for v in self.vars.values():
+            t = self.expr(v.init, _Scope({}, where="def"))
+            want = self.var_types[v.name]
+            if want.startswith("per["):
+                want = want[4:-1]
+            if not _compatible(want, t):
+                self.error(v.init.span, f"variable {v.name!r} is {_describe(want)} but starts as "
+                           f"{_describe(t)}")
+        for r in requires:
+            t = self.expr(r.cond, _Scope({}, where="def"))
+            self._want_bool(r.cond, t)
+        for d in self.defs.values():
+            self._def_type(d.name)
+        for p in self.procs.values():
+            scope = _Scope({}, where="procedure")
+            for prm in p.params:
+                scope.names[prm.name] = self._param_type(prm)
+            self.block(p.body, scope)
+        if deal is not None:
+            self.block(deal.body, _Scope({}, where="deal"))
+        if match is not None:
+            self.block(match.body, _Scope({}, where="match"))
+        self._reachability(match, deal)
+
+        if self.diags:
+            raise SpecCheckError(self.diags, self.sources)
+        assert game and players and winner and match and deal
+        return CheckedSpec(
+            name=game.name, title=game.title, doc=game.doc, min_players=players.min,
+            max_players=players.max, winner=winner.direction,
+            options=tuple(self.options.values()), requires=tuple(requires),
+            zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
+            defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
+            deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
+        )
+
+    def _declare_option(self, o: ast.OptionDecl) -> None:
+        t = o.type
+        default: int | str | bool = o.default
+        match t:
+            case ast.TypeName(name="bool"):
+                if default not in ("true", "false"):
+                    self.error(o.span, f"option {o.name!r} is a bool; its default must be true "
+                               "or false")
+                    default = False
+                else:
+                    default = default == "true"
+                info = OptionInfo(o.name, "bool", (True, False), default, o.ref, o.doc, o.span)
+            case ast.TypeName(name="int"):
+                if not isinstance(default, int):
+                    self.error(o.span, f"option {o.name!r} is an int; its default must be a "
+                               "number")
+                    default = 0
+                info = OptionInfo(o.name, "int", (), default, o.ref, o.doc, o.span)
+            case ast.TypeEnum(values=values):
+                if len(set(values)) != len(values):
+                    self.error(t.span, f"option {o.name!r} lists a value twice")
+                if default not in values:
+                    self.error(o.span, f"the default {default!r} of option {o.name!r} is not "
+                               "one of its values",
+                               "values: " + ", ".join(str(v) for v in values))
+                for v in values:
+                    if isinstance(v, str):
+                        self.enum_values.setdefault(v, set()).add(o.name)
+                info = OptionInfo(o.name, "enum", tuple(values), default, o.ref, o.doc, o.span)
+            case _:
+                self.error(t.span, f"option {o.name!r} has an unknown type",
+                           "use bool, int, or a set of values such as {a, b}")
+                info = OptionInfo(o.name, "int", (), 0, o.ref, o.doc, o.span)
+        self.options[o.name] = info
+
+    def _type_of_texpr(self, t: ast.TypeExpr) -> str:
+        match t:
+            case ast.TypeName(name=n):
+                if n in _BASIC_TYPES:
+                    return n
+                self.error(t.span, f"unknown type {n!r}", "types: int, bool, suit, card, "
+                           "list of T, T? (optional)")
+                return "any"
+            case ast.TypeOptional(inner=i):
+                return self._type_of_texpr(i)
+            case ast.TypeList(elem=e):
+                if e not in _BASIC_TYPES:
+                    self.error(t.span, f"unknown type {e!r}")
+                    return "list[any]"
+                return f"list[{e}]"
+            case ast.TypeEnum():
+                return "str"
+        return "any"  # pragma: no cover
+
+    def _var_type(self, v: ast.VarDecl) -> str:
+        t = self._type_of_texpr(v.type)
+        return f"per[{t}]" if v.per_player else t
+
+    def _param_type(self, p: ast.Param) -> str:
+        return self._type_of_texpr(p.type) if p.type is not None else "any"
+
+    def _def_type(self, name: str) -> str:
+        if name in self.def_types:
+            return self.def_types[name]
+        if name in self._inferring:
+            return "any"  # recursion: the result type is not needed to check the call
+        d = self.defs[name]
+        self._inferring.add(name)
+        scope = _Scope({p.name: self._param_type(p) for p in d.params}, where="def")
+        t = self.expr(d.body, scope)
+        self._inferring.discard(name)
+        self.def_types[name] = t
+        return t
+
+    # ---- reachability ---------------------------------------------------------------------
+    def _reachability(self, match: ast.MatchDecl | None, deal: ast.DealDecl | None) -> None:
+        calls: dict[str, set[str]] = {}
+        for name, p in self.procs.items():
+            calls[name] = set(_calls_in(p.body))
+        reach: set[str] = set()
+        todo = [c for b in (match, deal) if b is not None for c in _calls_in(b.body)]
+        while todo:
+            n = todo.pop()
+            if n in reach or n not in calls:
+                continue
+            reach.add(n)
+            todo.extend(calls[n])
+        for name, p in self.procs.items():
+            if name not in reach:
+                self.error(p.span, f"procedure {name!r} is never reached from the match or the "
+                           "deal", "call it, or remove it")
+        if match is not None and not any(isinstance(s, ast.RunDeal) for s in _walk(match.body)):
+            self.error(match.span, "the match never runs a deal", "add 'run deal' to the match")
+
+    # ---- statements -----------------------------------------------------------------------
+    def block(self, b: ast.Block, scope: _Scope) -> None:
+        inner = scope.child()
+        for s in b.stmts:
+            self.stmt(s, inner)
+
+    def stmt(self, s: ast.Stmt, scope: _Scope) -> None:
+        match s:
+            case ast.Let(name=n, value=v):
+                t = self.expr(v, scope)
+                if n in self.vars or n in self.options or n in BUILTIN_CONSTANTS:
+                    self.error(s.span, f"'let {n}' hides the {self._kind(n)} {n!r}",
+                               "choose another name")
+                scope.names[n] = "list[card]" if t == "zone" else t
+            case ast.Set(name=n, index=idx, value=v):
+                self._check_set(s, n, idx, v, scope)
+            case ast.If(cond=c, then=th, else_=el):
+                self._want_bool(c, self.expr(c, scope))
+                self.block(th, scope)
+                if isinstance(el, ast.Block):
+                    self.block(el, scope)
+                elif isinstance(el, ast.If):
+                    self.stmt(el, scope)
+            case ast.While(cond=c, body=b):
+                self._want_bool(c, self.expr(c, scope))
+                self.block(b, scope.child(in_loop=True))
+            case ast.Loop(body=b):
+                self.block(b, scope.child(in_loop=True))
+            case ast.For(var=v, source=src, cond=c, body=b):
+                inner = scope.child(in_loop=True)
+                inner.names[v] = self._iter_elem(src, scope)
+                if c is not None:
+                    self._want_bool(c, self.expr(c, inner))
+                self.block(b, inner)
+            case ast.Repeat(count=c, body=b):
+                self._want(c, "int", self.expr(c, scope), "repeat needs a number")
+                self.block(b, scope.child(in_loop=True))
+            case ast.Move(what=w, src=a, dst=z):
+                tw = self.expr(w, scope)
+                if not (tw in ("card", "any") or _elem(tw) in ("card", "any")):
+                    self.error(w.span, f"move expects a card or a list of cards, not "
+                               f"{_describe(tw)}")
+                self._want_zone(a, scope)
+                self._want_zone(z, scope)
+            case ast.Fill(zone=z, cards=c):
+                self._want_zone(z, scope)
+                self._want(c, "list[card]", self.expr(c, scope), "fill needs a list of cards")
+            case ast.DealCards(count=c, src=a, zone=zn, seats=ss):
+                self._want(c, "int", self.expr(c, scope), "deal needs a number of cards")
+                self._want_zone(a, scope)
+                zd = self.zones.get(zn)
+                if zd is None or not zd.per_player:
+                    self.error(s.span, f"deal needs a per-player zone, and {zn!r} is not one")
+                self._want(ss, "list[int]", self.expr(ss, scope), "deal needs a list of seats")
+            case ast.Shuffle(zone=z):
+                self._want_zone(z, scope)
+            case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
+                self._want_zone(a, scope)
+                self._want_zone(z, scope)
+            case ast.CallStmt(name=n, args=args):
+                self._check_proc_call(s, n, args, scope)
+            case ast.Choose(seat=seat, alternatives=alts):
+                self._want(seat, "int", self.expr(seat, scope), "choose needs the seat that "
+                           "decides")
+                if scope.where == "def":  # pragma: no cover - grammar prevents it
+                    self.error(s.span, "a decision cannot appear in a definition")
+                for a in alts:
+                    self._alternative(a, scope)
+            case ast.Break() | ast.Continue():
+                if not scope.in_loop:
+                    word = "break" if isinstance(s, ast.Break) else "continue"
+                    self.error(s.span, f"'{word}' outside a loop")
+            case ast.Return():
+                if scope.where != "procedure":
+                    self.error(s.span, "'return' is allowed only in a procedure")
+            case ast.EndDeal(scoring=fn):
+                if scope.where == "match":
+                    self.error(s.span, "'end deal' belongs inside the deal, not the match")
+                d = self.defs.get(fn)
+                if d is None:
+                    self.error(s.span, f"no definition {fn!r} to score the deal with",
+                               f"add: def {fn}(p: int) = ...")
+                elif len(d.params) != 1:
+                    self.error(s.span, f"the scoring definition {fn!r} must take one seat")
+                else:
+                    self._want(d.body, "int", self._def_type(fn), "a score is a number")
+            case ast.EndMatch(winners=w):
+                self._want(w, "list[int]", self.expr(w, scope), "winners is a list of seats")
+            case ast.RunDeal():
+                if scope.where != "match":
+                    self.error(s.span, "'run deal' belongs in the match block")
+
+    def _kind(self, n: str) -> str:
+        if n in self.vars:
+            return "variable"
+        if n in self.options:
+            return "option"
+        return "built-in"
+
+    def _check_set(self, s: ast.Set, n: str, idx: ast.Expr | None, v: ast.Expr,
+                   scope: _Scope) -> None:
+        tv = self.expr(v, scope)
+        if n in self.options:
+            self.error(s.span, f"option {n!r} cannot be set while the game runs",
+                       "options are fixed when the match starts")
+            return
+        if n in BUILTIN_VARS and n not in SETTABLE_BUILTINS:
+            self.error(s.span, f"{n!r} is kept by the rules engine and cannot be set")
+            return
+        if n in scope.names:
+            if idx is not None:
+                self.error(s.span, f"{n!r} is not a per-player variable")
+            scope.names[n] = tv
+            return
+        t = self.var_types.get(n) or BUILTIN_VARS.get(n)
+        if t is None:
+            self.error(s.span, f"no variable {n!r}", self._suggest(n, "add: var "
+                       f"{n}: TYPE = VALUE"))
+            return
+        if t.startswith("per["):
+            if idx is None:
+                self.error(s.span, f"{n!r} is per player: set {n}[SEAT] = ...")
+                return
+            self._want(idx, "int", self.expr(idx, scope), "a seat is a number")
+            t = t[4:-1]
+        elif idx is not None:
+            self.error(s.span, f"{n!r} is not a per-player variable")
+        if not _compatible(t, tv):
+            self.error(v.span, f"{n!r} holds {_describe(t)}, not {_describe(tv)}")
+
+    def _check_proc_call(self, s: ast.CallStmt, n: str, args: tuple[ast.Expr, ...],
+                         scope: _Scope) -> None:
+        p = self.procs.get(n)
+        for a in args:
+            self.expr(a, scope)
+        if p is None:
+            if n in self.defs or n in BUILTIN_FUNCTIONS:
+                self.error(s.span, f"{n!r} computes a value; it is not a procedure to run",
+                           "use it inside an expression, for example: let x = "
+                           f"{n}(...)")
+            else:
+                self.error(s.span, f"no procedure {n!r}", self._suggest(n, None))
+            return
+        if len(args) != len(p.params):
+            self.error(s.span, f"procedure {n!r} takes {len(p.params)} argument(s), "
+                       f"not {len(args)}")
+            return
+        for a, prm in zip(args, p.params, strict=True):
+            want = self._param_type(prm)
+            got = self.expr(a, scope)
+            if not _compatible(want, got):
+                self.error(a.span, f"procedure {n!r} expects {_describe(want)} for {prm.name!r}, "
+                           f"not {_describe(got)}")
+
+    def _alternative(self, a: ast.Alternative, scope: _Scope) -> None:
+        inner = scope.child()
+        for g in a.generators:
+            inner.names[g.var] = self._iter_elem(g.source, inner)
+            if isinstance(_strip(g.source), ast.ListLit) and not _strip(g.source).items:
+                self.error(g.span, f"decision {a.action!r} draws its choices from an empty list, "
+                           "so it can never be chosen")
+        if a.guard is not None:
+            self._want_bool(a.guard, self.expr(a.guard, inner))
+            g = _strip(a.guard)
+            if isinstance(g, ast.Name) and g.id == "false":
+                self.error(a.guard.span, f"decision {a.action!r} is guarded by 'false', so its "
+                           "choice set is always empty", "remove the alternative or its guard")
+        names = set()
+        set_fields = []
+        for f in a.fields:
+            if f.name in ("seat", "action", "chance"):
+                self.error(f.span, f"{f.name!r} is written by the record itself; choose "
+                           "another field name")
+            if f.name in names:
+                self.error(f.span, f"field {f.name!r} is given twice")
+            names.add(f.name)
+            t = self.expr(f.value, inner)
+            fv = _strip(f.value)
+            if isinstance(fv, ast.Call) and fv.func == "set_of":
+                set_fields.append(f.name)
+            if t in ("zone", "pzone") or t.startswith("per["):
+                self.error(f.value.span, "a decision field holds a value, not "
+                           f"{_describe(t)}")
+        refs = tuple(_refs(a.guard)) if a.guard is not None else ()
+        self.actions.append(ActionInfo(a.action, tuple(f.name for f in a.fields),
+                                       tuple(set_fields), a.doc, refs, a.span))
+        self.block(a.body, inner)
+
+    # ---- expressions ----------------------------------------------------------------------
+    def _want_bool(self, e: ast.Expr, t: str) -> None:
+        self._want(e, "bool", t, "a condition must be true or false")
+
+    def _want(self, e: ast.Expr, want: str, got: str, hint: str | None = None) -> None:
+        if not _compatible(want, got):
+            self.error(e.span, f"expected {_describe(want)}, found {_describe(got)}", hint)
+
+    def _want_zone(self, e: ast.Expr, scope: _Scope) -> None:
+        t = self.expr(e, scope)
+        if t == "pzone":
+            self.error(e.span, "a per-player zone needs a seat: write ZONE[SEAT]")
+        elif t not in ("zone", "any"):
+            self.error(e.span, f"expected a zone, found {_describe(t)}",
+                       "zones: " + ", ".join(self.zones) if self.zones else None)
+
+    def _iter_elem(self, src: ast.Expr, scope: _Scope) -> str:
+        t = self.expr(src, scope)
+        el = _elem(t)
+        if el is None:
+            self.error(src.span, f"cannot go through {_describe(t)}; expected a list or a zone")
+            return "any"
+        return el
+
+    def _suggest(self, n: str, default: str | None) -> str | None:
+        import difflib
+
+        pool = list(self.vars) + list(self.options) + list(self.defs) + list(self.procs) + \
+            list(self.zones) + list(BUILTIN_CONSTANTS) + list(BUILTIN_FUNCTIONS) + \
+            list(BUILTIN_VARS) + list(self.enum_values)
+        close = difflib.get_close_matches(n, pool, n=1)
+        if close:
+            return f"did you mean {close[0]!r}?"
+        return default
+
+    def expr(self, e: ast.Expr, scope: _Scope) -> str:
+        match e:
+            case ast.IntLit():
+                return "int"
+            case ast.StrLit():
+                return "str"
+            case ast.Cited(expr=inner):
+                return self.expr(inner, scope)
+            case ast.Name(id=n):
+                return self._name(e, n, scope)
+            case ast.Index(target=tg, index=ix):
+                tt = self.expr(tg, scope)
+                ti = self.expr(ix, scope)
+                self._want(ix, "int", ti, "an index is a seat or a position")
+                if tt == "pzone":
+                    return "zone"
+                if tt.startswith("per["):
+                    return tt[4:-1]
+                el = _elem(tt)
+                if el is None:
+                    self.error(e.span, f"cannot index {_describe(tt)}")
+                    return "any"
+                return el
+            case ast.ListLit(items=items):
+                ts = [self.expr(i, scope) for i in items]
+                known = [t for t in ts if t not in ("any", "none")]
+                el = known[0] if known else "any"
+                for i, t in zip(items, ts, strict=True):
+                    if not _compatible(el, t):
+                        self.error(i.span, f"a list mixes {_describe(el)} and {_describe(t)}")
+                return f"list[{el}]"
+            case ast.Comprehension(elem=el, var=v, source=src, cond=c):
+                inner = scope.child()
+                inner.names[v] = self._iter_elem(src, scope)
+                if c is not None:
+                    self._want_bool(c, self.expr(c, inner))
+                return f"list[{self.expr(el, inner)}]"
+            case ast.GenCall(func=f, elem=el, var=v, source=src, cond=c):
+                inner = scope.child()
+                inner.names[v] = self._iter_elem(src, scope)
+                if c is not None:
+                    self._want_bool(c, self.expr(c, inner))
+                te = self.expr(el, inner)
+                if f not in GENERATOR_FUNCTIONS:
+                    self.error(e.span, f"{f!r} does not take a generator",
+                               "generators work with: " + ", ".join(sorted(GENERATOR_FUNCTIONS)))
+                    return "any"
+                if f in ("any", "all", "count"):
+                    self._want_bool(el, te)
+                    return "int" if f == "count" else "bool"
+                self._want(el, "int", te, f"{f} adds or compares numbers")
+                return "int"
+            case ast.Call(func=f, args=args):
+                return self._call(e, f, args, scope)
+            case ast.BinOp(op=op, left=lft, right=rgt):
+                tl, tr = self.expr(lft, scope), self.expr(rgt, scope)
+                if op == "+" and _elem(tl) is not None and _elem(tr) is not None:
+                    return tl if tl != "zone" else "list[card]"
+                self._want(lft, "int", tl, f"'{op}' works on numbers")
+                self._want(rgt, "int", tr, f"'{op}' works on numbers")
+                return "int"
+            case ast.Compare(op=op, left=lft, right=rgt):
+                tl, tr = self.expr(lft, scope), self.expr(rgt, scope)
+                if op in ("in", "not in"):
+                    el = _elem(tr)
+                    if el is None:
+                        self.error(rgt.span, f"'{op}' needs a list or a zone on its right")
+                    elif not _compatible(el, tl):
+                        self.error(e.span, f"cannot look for {_describe(tl)} among "
+                                   f"{_describe(tr)}")
+                    return "bool"
+                self._check_enum_compare(lft, tl, rgt, tr)
+                if op in ("<", "<=", ">", ">="):
+                    self._want(lft, "int", tl, "order comparisons work on numbers")
+                    self._want(rgt, "int", tr, "order comparisons work on numbers")
+                elif not (_compatible(tl, tr) or _compatible(tr, tl)):
+                    self.error(e.span, f"comparing {_describe(tl)} with {_describe(tr)} is "
+                               "always false", "compare values of the same kind")
+                return "bool"
+            case ast.And(left=lft, right=rgt) | ast.Or(left=lft, right=rgt):
+                self._want_bool(lft, self.expr(lft, scope))
+                self._want_bool(rgt, self.expr(rgt, scope))
+                return "bool"
+            case ast.Not(operand=o):
+                self._want_bool(o, self.expr(o, scope))
+                return "bool"
+            case ast.Neg(operand=o):
+                self._want(o, "int", self.expr(o, scope))
+                return "int"
+            case ast.IfExpr(cond=c, then=th, else_=el):
+                self._want_bool(c, self.expr(c, scope))
+                t1, t2 = self.expr(th, scope), self.expr(el, scope)
+                if t1 in ("none", "any"):
+                    return t2
+                if not (_compatible(t1, t2) or _compatible(t2, t1)):
+                    self.error(e.span, f"the branches give {_describe(t1)} and {_describe(t2)}")
+                if t1.startswith("enum:") and t2 == "int":
+                    return "int"
+                return t1
+        return "any"  # pragma: no cover
+
+    def _check_enum_compare(self, lft: ast.Expr, tl: str, rgt: ast.Expr, tr: str) -> None:
+        for a, ta, b in ((lft, tl, rgt), (rgt, tr, lft)):
+            if not ta.startswith("enum:"):
+                continue
+            opt = self.options[ta[5:]]
+            bb = _strip(b)
+            if isinstance(bb, ast.Name) and bb.id in self.enum_values and bb.id not in opt.values:
+                self.error(bb.span, f"{bb.id!r} is not a value of option {opt.name!r}",
+                           "values: " + ", ".join(str(v) for v in opt.values))
+            if isinstance(bb, ast.IntLit) and bb.value not in opt.values:
+                self.error(bb.span, f"{bb.value} is not a value of option {opt.name!r}",
+                           "values: " + ", ".join(str(v) for v in opt.values))
+
+    def _name(self, e: ast.Expr, n: str, scope: _Scope) -> str:
+        if n in scope.names:
+            return scope.names[n]
+        if n in self.var_types:
+            return self.var_types[n]
+        if n in self.vars:  # while var types are being computed
+            return self._var_type(self.vars[n])
+        if n in self.options:
+            o = self.options[n]
+            return {"bool": "bool", "int": "int"}.get(o.kind, f"enum:{n}")
+        if n in BUILTIN_CONSTANTS:
+            return BUILTIN_CONSTANTS[n]
+        if n in BUILTIN_VARS:
+            return BUILTIN_VARS[n]
+        if n in self.zones:
+            return "pzone" if self.zones[n].per_player else "zone"
+        if n in self.enum_values:
+            return "str"
+        if n in self.defs or n in self.procs or n in BUILTIN_FUNCTIONS:
+            self.error(e.span, f"{n!r} must be called: write {n}(...)")
+            return "any"
+        self.error(e.span, f"undefined name {n!r}", self._suggest(
+            n, "declare it with var, option, zone or def, or bind it with let or for"))
+        return "any"
+
+    def _call(self, e: ast.Call, f: str, args: tuple[ast.Expr, ...], scope: _Scope) -> str:
+        targs = [self.expr(a, scope) for a in args]
+        if f in self.defs:
+            d = self.defs[f]
+            if len(args) != len(d.params):
+                self.error(e.span, f"{f!r} takes {len(d.params)} argument(s), not {len(args)}")
+                return self._def_type(f)
+            for a, t, prm in zip(args, targs, d.params, strict=True):
+                want = self._param_type(prm)
+                if not _compatible(want, t):
+                    self.error(a.span, f"{f!r} expects {_describe(want)} for {prm.name!r}, not "
+                               f"{_describe(t)}")
+            return self._def_type(f)
+        if f in BUILTIN_FUNCTIONS:
+            params, result = BUILTIN_FUNCTIONS[f]
+            if len(args) != len(params):
+                self.error(e.span, f"{f!r} takes {len(params)} argument(s), not {len(args)}")
+                return result if "T" not in result else "any"
+            bound = "any"
+            for a, t, want in zip(args, targs, params, strict=True):
+                if want == "list[T]":
+                    el = _elem(t)
+                    if el is None:
+                        self.error(a.span, f"{f!r} expects a list, not {_describe(t)}")
+                    else:
+                        bound = el
+                    continue
+                if not _compatible(want, t):
+                    self.error(a.span, f"{f!r} expects {_describe(want)}, not {_describe(t)}")
+            return result.replace("T", bound) if result in ("T", "list[T]") else result
+        if f in self.procs:
+            self.error(e.span, f"procedure {f!r} changes the game and gives no value",
+                       f"run it as a statement: {f}(...)")
+            return "any"
+        self.error(e.span, f"no function {f!r}", self._suggest(f, None))
+        return "any"
+
+
+def _strip(e: ast.Expr) -> ast.Expr:
+    while isinstance(e, ast.Cited):
+        e = e.expr
+    return e
+
+
+def _refs(e: ast.Expr) -> Iterator[str]:
+    """Ambiguity IDs cited anywhere inside an expression."""
+    if isinstance(e, ast.Cited):
+        yield e.ref
+    for f in attrs.fields(type(e)):
+        v = getattr(e, f.name)
+        if attrs.has(type(v)) and not isinstance(v, ast.Span):
+            yield from _refs(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                if attrs.has(type(x)):
+                    yield from _refs(x)
+
+
+def _walk(b: ast.Block) -> Iterator[ast.Stmt]:
+    for s in b.stmts:
+        yield s
+        for f in attrs.fields(type(s)):
+            v = getattr(s, f.name)
+            if isinstance(v, ast.Block):
+                yield from _walk(v)
+            elif isinstance(v, ast.If):
+                yield v
+                yield from _walk(ast.Block((v,)))
+            elif isinstance(v, tuple):
+                for x in v:
+                    if isinstance(x, ast.Alternative):
+                        yield from _walk(x.body)
+
+
+def _calls_in(b: ast.Block) -> Iterator[str]:
+    for s in _walk(b):
+        if isinstance(s, ast.CallStmt):
+            yield s.name
+
+
+def load_spec(text: str, source_name: str) -> tuple[tuple[ast.Item, ...], dict[str, str]]:
+    """Parse a spec and everything it imports; return the merged items and every source text.
+
+    An import names a file relative to the importing one, or a module shipped in
+    ``rulespec/games``. Each file is read once; an import cycle is an error.
+    """
+    sources: dict[str, str] = {}
+    items: list[ast.Item] = []
+    diags: list[Diagnostic] = []
+
+    def visit(txt: str, name: str, chain: tuple[str, ...]) -> None:
+        sources[name] = txt
+        spec = parse(txt, name)
+        for it in spec.items:
+            if isinstance(it, ast.ImportDecl):
+                target = _resolve_import(it.path, name)
+                if target is None:
+                    diags.append(Diagnostic(it.span, f"cannot find the spec {it.path!r} to import",
+                                            "give a path relative to this file, or the name of a "
+                                            "shipped module"))
+                    continue
+                key = str(target)
+                if key in chain:
+                    diags.append(Diagnostic(it.span, f"import cycle through {it.path!r}"))
+                    continue
+                if key in sources:
+                    continue
+                try:
+                    visit(target.read_text(encoding="utf-8"), key, chain + (key,))
+                except SpecSyntaxError as err:
+                    diags.extend(err.diagnostics)
+                    sources.update({key: err.source or ""})
+            else:
+                items.append(it)
+
+    visit(text, source_name, (source_name,))
+    if diags:
+        raise SpecCheckError(diags, sources)
+    return tuple(items), sources
+
+
+def _resolve_import(path: str, importer: str) -> Path | None:
+    base = Path(importer).parent if not importer.startswith("<") else Path.cwd()
+    for cand in (base / path, base / f"{path}.rules", _GAMES_DIR / path,
+                 _GAMES_DIR / f"{path}.rules"):
+        if cand.is_file():
+            return cand.resolve()
+    return None
+
+
+def check(spec: ast.Spec, sources: dict[str, str] | None = None) -> CheckedSpec:
+    """Check a parsed spec that has no imports (or whose imports are already merged)."""
+    return _Checker(spec.items, dict(sources or {})).run()
+
+
+def check_text(text: str, source_name: str = "<spec>") -> CheckedSpec:
+    """Parse, resolve imports and check; raise SpecSyntaxError or SpecCheckError."""
+    items, sources = load_spec(text, source_name)
+    return _Checker(items, sources).run()
+
+
+def check_file(path: str | Path) -> CheckedSpec:
+    """Parse, resolve imports and check a .rules file."""
+    p = Path(path)
+    return check_text(p.read_text(encoding="utf-8"), str(path))

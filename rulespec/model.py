@@ -1,0 +1,161 @@
+"""The checked, resolved definition of a game: what the checker hands to the engine and docgen.
+
+A :class:`CheckedSpec` is frozen and holds only declarations that passed every static check, so
+the engine can compile it without re-validating. The built-in names of the language (constants
+and functions) are declared here once, with their types, for both the checker and the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+from attrs import frozen
+
+from rulespec import ast
+
+__all__ = ["BUILTIN_CONSTANTS", "BUILTIN_FUNCTIONS", "ActionInfo", "CheckedSpec", "OptionInfo"]
+
+# Types are small strings: int bool suit card str none any, "list[T]", "zone" (a shared zone,
+# readable as list[card]), "pzone" (a per-player zone, indexed by seat), "per[T]" (a per-player
+# variable), "enum:NAME" (a value of option NAME).
+
+BUILTIN_CONSTANTS: Mapping[str, str] = {
+    "seats": "list[int]",
+    "player_count": "int",
+    "suits": "list[suit]",
+    "clubs": "suit",
+    "diamonds": "suit",
+    "hearts": "suit",
+    "spades": "suit",
+    "jack": "int",
+    "queen": "int",
+    "king": "int",
+    "ace": "int",
+    "true": "bool",
+    "false": "bool",
+    "none": "none",
+}
+
+# Built-in variables: readable everywhere, settable where noted.
+BUILTIN_VARS: Mapping[str, str] = {
+    "dealer": "int",          # settable: the seat that deals the next deal
+    "totals": "per[int]",     # read-only: match totals so far
+    "deals_played": "int",    # read-only: finished deals
+}
+SETTABLE_BUILTINS = frozenset({"dealer"})
+
+# name -> (parameter types, result type). "T" is a type variable bound to a list's element.
+BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[str, ...], str]] = {
+    "rank": (("card",), "int"),
+    "suit": (("card",), "suit"),
+    "size": (("list[any]",), "int"),
+    "top": (("list[card]",), "card"),
+    "bottom": (("list[card]",), "card"),
+    "first": (("list[T]",), "T"),
+    "last": (("list[T]",), "T"),
+    "left_of": (("int",), "int"),
+    "seats_from": (("int",), "list[int]"),
+    "pack": (("int",), "list[card]"),
+    "without_ranks": (("list[card]", "list[int]"), "list[card]"),
+    "groups": (("list[card]",), "list[list[card]]"),
+    "range": (("int", "int"), "list[int]"),
+    "set_of": (("list[T]",), "list[T]"),
+    "min": (("list[int]",), "int"),
+    "max": (("list[int]",), "int"),
+    "sum": (("list[int]",), "int"),
+    "any": (("list[bool]",), "bool"),
+    "all": (("list[bool]",), "bool"),
+    "count": (("list[bool]",), "int"),
+}
+
+GENERATOR_FUNCTIONS = frozenset({"min", "max", "sum", "any", "all", "count"})
+
+BUILTIN_VALUES: Mapping[str, object] = {
+    "clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3,
+    "jack": 11, "queen": 12, "king": 13, "ace": 14,
+    "true": True, "false": False, "none": None,
+}
+
+
+@frozen
+class OptionInfo:
+    """A named option (house rule) with its values, default, documentation and ambiguity ID."""
+
+    name: str
+    kind: str  # bool | int | enum
+    values: tuple[int | str | bool, ...]
+    default: int | str | bool
+    ref: str | None
+    doc: str | None
+    span: ast.Span = attrs.field(eq=False)
+
+    def check_value(self, value: object) -> str | None:
+        """None if ``value`` is allowed for this option, else why not."""
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else "expects true or false"
+        if self.kind == "int":
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            return None if ok else "expects an integer"
+        if isinstance(value, bool) or value not in self.values:
+            shown = ", ".join(str(v) for v in self.values)
+            return f"expects one of {shown}"
+        return None
+
+
+@frozen
+class ActionInfo:
+    """One decision alternative as the docs and the record vocabulary see it."""
+
+    name: str
+    fields: tuple[str, ...]
+    set_fields: tuple[str, ...]
+    doc: str | None
+    refs: tuple[str, ...]
+    span: ast.Span = attrs.field(eq=False)
+
+
+@frozen
+class CheckedSpec:
+    """A spec that passed every static check, with its names resolved into tables."""
+
+    name: str
+    title: str
+    doc: str | None
+    min_players: int
+    max_players: int
+    winner: str  # lowest | highest
+    options: tuple[OptionInfo, ...]
+    requires: tuple[ast.RequireDecl, ...]
+    zones: tuple[ast.ZoneDecl, ...]
+    vars: tuple[ast.VarDecl, ...]
+    defs: tuple[ast.DefDecl, ...]
+    procs: tuple[ast.ProcDecl, ...]
+    match: ast.MatchDecl
+    deal: ast.DealDecl
+    actions: tuple[ActionInfo, ...]
+    items: tuple[ast.Item, ...] = attrs.field(eq=False, repr=False)
+    sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
+
+    def option(self, name: str) -> OptionInfo:
+        """The option called ``name`` (KeyError if none)."""
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise KeyError(name)
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """Declared option names in source order."""
+        return tuple(o.name for o in self.options)
+
+    def defaults(self) -> dict[str, int | str | bool]:
+        """Every option at its default."""
+        return {o.name: o.default for o in self.options}
+
+    def action_names(self) -> tuple[str, ...]:
+        """Decision names in first-declared order."""
+        seen: dict[str, None] = {}
+        for a in self.actions:
+            seen.setdefault(a.name, None)
+        return tuple(seen)
