@@ -47,7 +47,10 @@ def canonical_key(event: Mapping[str, Any]) -> str:
 class _Alt:
     action: str
     gens: tuple[tuple[str, Fn], ...]
-    guard: Fn | None
+    # checks[i] runs once generators 0..i-1 are bound: each conjunct of the guard is tested as
+    # soon as the variables it reads exist, so "for c in hand for s in suits if eight(c)" tests
+    # eight(c) once per card, not once per card and suit.
+    checks: tuple[Fn | None, ...]
     fields: tuple[tuple[str, Fn], ...]
     set_fields: frozenset[str]
     body_pc: int
@@ -208,6 +211,35 @@ class _StmtCompiler:
                 ins.append((_RUN_DEAL,))
         return local
 
+    def _hoist(self, a: ast.Alternative, local: frozenset[str]) -> tuple[Fn | None, ...]:
+        levels: list[list[ast.Expr]] = [[] for _ in range(len(a.generators) + 1)]
+        gen_vars = [g.var for g in a.generators]
+        for conj in _conjuncts(a.guard) if a.guard is not None else []:
+            used = _names_in(conj)
+            level = max((i + 1 for i, v in enumerate(gen_vars) if v in used), default=0)
+            levels[level].append(conj)
+        out: list[Fn | None] = []
+        for i, conjs in enumerate(levels):
+            scope = local | set(gen_vars[:i])
+            fns = []
+            for c in conjs:
+                ok, val = self.ec.const(c, scope)
+                if ok and val:
+                    continue
+                fns.append(self._e(c, scope))
+            if not fns:
+                out.append(None)
+            elif len(fns) == 1:
+                out.append(fns[0])
+            else:
+                def all_of(st: State, L: dict[str, Any], fns: list[Fn] = fns) -> bool:
+                    for f in fns:
+                        if not f(st, L):
+                            return False
+                    return True
+                out.append(all_of)
+        return tuple(out)
+
     def _new_slot(self, kind: str) -> str:
         self._slot += 1
         return f"#{kind}{self._slot}"
@@ -305,13 +337,11 @@ class _StmtCompiler:
             for g in a.generators:
                 gens.append((g.var, self._e(g.source, inner)))
                 inner = inner | {g.var}
-            guard = self._e(a.guard, inner) if a.guard is not None else None
             if a.guard is not None:
                 ok, val = self.ec.const(a.guard, inner)
                 if ok and not val:
                     continue  # this table's options rule the alternative out
-                if ok:
-                    guard = None
+            checks = self._hoist(a, local)
             fields = tuple((f.name, self._e(f.value, inner)) for f in a.fields)
             set_fields = frozenset(
                 f.name for f in a.fields
@@ -320,7 +350,7 @@ class _StmtCompiler:
             self.block(code, a.body, inner, loops)
             ends.append(len(ins))
             ins.append((_JUMP, -1))
-            alts.append(_Alt(a.action, tuple(gens), guard, fields, set_fields, body_pc, a))
+            alts.append(_Alt(a.action, tuple(gens), checks, fields, set_fields, body_pc, a))
         for e in ends:
             ins[e] = (_JUMP, len(ins))
         ins[at] = (_CHOOSE, _ChooseSpec(self._e(s.seat, local), tuple(alts), s))
@@ -531,13 +561,14 @@ class State:
 
     def _enumerate(self, alt: _Alt, i: int, L: dict[str, Any], seat: Any,
                    out: dict[str, tuple[dict[str, Any], Any]]) -> None:
+        check = alt.checks[i]
+        if check is not None and not check(self, L):
+            return
         if i < len(alt.gens):
             var, src = alt.gens[i]
             for x in src(self, L):
                 L[var] = x
                 self._enumerate(alt, i + 1, L, seat, out)
-            return
-        if alt.guard is not None and not alt.guard(self, L):
             return
         ev: dict[str, Any] = {"seat": seat, "action": alt.action}
         for name, f in alt.fields:
@@ -773,6 +804,30 @@ class State:
         while not self.stack[-1][3]:
             self.stack.pop()
         self.stack.pop()
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    while isinstance(e, ast.Cited):
+        e = e.expr
+    if isinstance(e, ast.And):
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _names_in(e: Any) -> set[str]:
+    out: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, ast.Name):
+            out.add(x.id)
+        elif attrs.has(type(x)) and not isinstance(x, ast.Span):
+            for f in attrs.fields(type(x)):
+                walk(getattr(x, f.name))
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+    walk(e)
+    return out
 
 
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:

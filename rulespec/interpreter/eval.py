@@ -13,6 +13,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
+
 from rulespec import ast
 from rulespec.cards import RANK_OF, SUIT_OF, card_sort_key
 from rulespec.cards import pack as make_pack
@@ -71,6 +73,8 @@ class ExprCompiler:
         self.zones = {z.name: z for z in spec.zones}
         self.defs = {d.name: d for d in spec.defs}
         self.def_fns: dict[str, Callable[..., Any]] = {}
+        self._inlining: list[str] = []
+        self._fresh = 0
         self.enum_values = {v for o in spec.options if o.kind == "enum" for v in o.values
                             if isinstance(v, str)}
         for d in spec.defs:
@@ -175,6 +179,74 @@ class ExprCompiler:
                 t, f = self._fn(self._c(th, local)), self._fn(self._c(el, local))
                 return lambda st, L: t(st, L) if c(st, L) else f(st, L)  # type: ignore[operator]
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
+
+    # ---- inlining -----------------------------------------------------------------------
+    # A call of a definition is expanded in place: parameters become the argument expressions
+    # (or, for a compound argument used more than once, a fresh local evaluated once), so the
+    # constant folding sees through definitions and no Python call frame is paid per use.
+    def _inline(self, d: ast.DefDecl, args: tuple[ast.Expr, ...],
+                local: frozenset[str]) -> Fn | _Const:
+        mapping: dict[str, ast.Expr] = {}
+        lets: list[tuple[str, ast.Expr]] = []
+        uses = _count_names(d.body)
+        for prm, a in zip(d.params, args, strict=True):
+            if _simple(a) or uses.get(prm.name, 0) <= 1:
+                mapping[prm.name] = a
+            else:
+                self._fresh += 1
+                fresh = f"{prm.name}#{self._fresh}"
+                lets.append((fresh, a))
+                mapping[prm.name] = ast.Name(fresh, span=a.span)
+        body = self._substitute(d.body, mapping)
+        self._inlining.append(d.name)
+        try:
+            inner = local | {n for n, _ in lets}
+            c = self._c(body, inner)
+            if not lets:
+                return c
+            fb = self._fn(c)
+            binds = [(n, self._fn(self._c(a, local))) for n, a in lets]
+            if len(binds) == 1:
+                (n0, f0), = binds
+
+                def let1(st: Any, L: dict[str, Any]) -> Any:
+                    L[n0] = f0(st, L)
+                    return fb(st, L)
+                return let1
+
+            def letn(st: Any, L: dict[str, Any]) -> Any:
+                for n, f in binds:
+                    L[n] = f(st, L)
+                return fb(st, L)
+            return letn
+        finally:
+            self._inlining.pop()
+
+    def _substitute(self, e: Any, mapping: dict[str, ast.Expr]) -> Any:
+        """``e`` with parameter names replaced; bound variables renamed to avoid capture."""
+        if isinstance(e, ast.Name):
+            return mapping.get(e.id, e)
+        if isinstance(e, (ast.Comprehension, ast.GenCall)):
+            self._fresh += 1
+            fresh = f"{e.var}#{self._fresh}"
+            inner = dict(mapping)
+            inner[e.var] = ast.Name(fresh, span=e.span)
+            return attrs.evolve(
+                e, var=fresh, source=self._substitute(e.source, mapping),
+                elem=self._substitute(e.elem, inner),
+                cond=self._substitute(e.cond, inner) if e.cond is not None else None)
+        if attrs.has(type(e)) and not isinstance(e, ast.Span):
+            changes = {}
+            for f in attrs.fields(type(e)):
+                if f.name == "span":
+                    continue
+                v = getattr(e, f.name)
+                if attrs.has(type(v)) or isinstance(v, tuple):
+                    changes[f.name] = self._substitute(v, mapping)
+            return attrs.evolve(e, **changes) if changes else e
+        if isinstance(e, tuple):
+            return tuple(self._substitute(x, mapping) for x in e)
+        return e
 
     @staticmethod
     def _fn(c: Fn | _Const) -> Fn:
@@ -320,6 +392,8 @@ class ExprCompiler:
         span = e.span
         parts = [self._c(a, local) for a in args]
         fns = [self._fn(p) for p in parts]
+        if f in self.defs and f not in self._inlining:
+            return self._inline(self.defs[f], args, local)
         if f in self.def_fns:
             df = self.def_fns[f]
             if not fns:
@@ -467,6 +541,28 @@ class ExprCompiler:
             case "not in":
                 return lambda st, L: fa(st, L) not in fb(st, L)
         raise AssertionError(op)  # pragma: no cover
+
+
+def _simple(e: ast.Expr) -> bool:
+    """Cheap to evaluate more than once: a name, a literal, or an index of a name."""
+    while isinstance(e, ast.Cited):
+        e = e.expr
+    if isinstance(e, (ast.Name, ast.IntLit, ast.StrLit)):
+        return True
+    return isinstance(e, ast.Index) and _simple(e.target) and _simple(e.index)
+
+
+def _count_names(e: Any, acc: dict[str, int] | None = None) -> dict[str, int]:
+    acc = {} if acc is None else acc
+    if isinstance(e, ast.Name):
+        acc[e.id] = acc.get(e.id, 0) + 1
+    elif attrs.has(type(e)) and not isinstance(e, ast.Span):
+        for f in attrs.fields(type(e)):
+            _count_names(getattr(e, f.name), acc)
+    elif isinstance(e, tuple):
+        for x in e:
+            _count_names(x, acc)
+    return acc
 
 
 def _apply_binop(op: str, x: Any, y: Any) -> Any:

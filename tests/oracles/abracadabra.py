@@ -36,8 +36,8 @@ Readings chosen where the brief and the resolutions leave the meaning open (A13,
   face down; the trick's cards count for nobody's suit bonus K.  For ``exact_named_set``
   such a trick counts as a trick taken that was not named (T(p) must equal the number of
   named tricks won).
-* ``pile_exposure_scope = whole_suit`` (A13): accepted, no effect at all (same events, m = 4
-  for an exposed pile as by default).
+* ``pile_exposure_scope = whole_suit`` (A13): accepted, no effect at all (same events, same
+  m(p) for an exposed pile as under ``unbid_pile``).
 * ``pile_bonus_per_card``: the summary lists only ``4``; any non-negative integer is accepted
   and used as m(p) for an exposed pile (m = 2 otherwise).
 * ``exposures_combinable = false`` (ABR-9): the declarer may not both move cards to the right
@@ -55,6 +55,24 @@ Readings chosen where the brief and the resolutions leave the meaning open (A13,
   one player leads alone.  Abandoned deals count as deals (R9, A10).
 * The game name must be ``abracadabra`` (a path whose file stem is ``abracadabra`` is
   accepted too); anything else is a ``ValueError``.
+
+Other points worth knowing
+--------------------------
+* Every decision is an event, forced ones included (R1, A1): the 4-player dealer's
+  ``choose_suit``, a ``pass`` after a bid of 13, ``place []`` when B = 1.
+* Event order of a deal: ``shuffle``; ``choose_suit`` from the dealer's left round to the
+  dealer (real players only, ABR-25); one auction circuit (ABR-6; the dummy game's second
+  circuit, A4); the declarer's ``place``; ``name_trump`` when no card is left over or under
+  ``joker = none`` (A9; after the last ``place`` under ``..._after_all_rows``; never under
+  ``no_trump``); the others' ``place`` clockwise from the declarer's left (ABR-7, A8);
+  ``declare`` by the declarer, then clockwise (phase D); 12 or 13 tricks of ``play``.
+* Parsing (R6, R6b, R7): card codes may be lowercase or use ``10``; suits one letter, any
+  case; unknown or missing fields, wrong JSON types and repeated values in set fields are
+  malformed; an error leaves the state unchanged (every check runs before any change).
+* Large legal lists (H6) are produced already sorted from a table of all subsets of 1..n in
+  canonical text order (``sorted_subsets``), so ``legal()`` stays cheap even at 2^13 entries.
+* ``details`` (not part of the protocol) keeps, per finished deal, what the scoring used
+  (trick winners, T, K, rows, success), for tests and debugging.
 """
 
 from __future__ import annotations
@@ -64,7 +82,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
@@ -72,6 +90,7 @@ JOKER = "JK"
 DUMMY = 2  # the dummy's hand is seat 2 in the two-player dummy game (records.md, R8)
 
 Event = dict[str, Any]
+Commit = Callable[[], None]
 
 
 def card_index(card: str) -> int:
@@ -90,7 +109,7 @@ def parse_card(value: Any) -> str:
     """Parse a card code leniently (R6): lowercase and ``10`` accepted; returns ``TH`` style."""
     if not isinstance(value, str):
         raise ValueError(f"malformed card {value!r}")
-    text = value.strip().upper()
+    text = value.upper()
     if text == JOKER:
         return JOKER
     if text.startswith("10") and len(text) == 3:
@@ -132,6 +151,17 @@ def sorted_subsets(n: int) -> list[tuple[int, tuple[int, ...]]]:
         table = [(sum(1 << v for v in combo), combo) for _, combo in items]
         _SUBSETS[n] = table
     return table
+
+
+_SIZED: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+
+def sized_subsets(n: int, lo: int, hi: int) -> list[tuple[int, ...]]:
+    """The subsets of 1..n with lo <= size <= hi, in canonical order (cached)."""
+    key = (n, lo, hi)
+    if key not in _SIZED:
+        _SIZED[key] = [c for _, c in sorted_subsets(n) if lo <= len(c) <= hi]
+    return _SIZED[key]
 
 
 # --------------------------------------------------------------------------------------
@@ -336,7 +366,7 @@ class AbracadabraOracle:
 
     # ------------------------------------------------------------------ protocol verbs
 
-    def new(self, game: str, players: int, options: dict, dealer: int = 0) -> None:
+    def new(self, game: str, players: int, options: dict[str, Any], dealer: int = 0) -> None:
         """Start a fresh match; ``ValueError`` on a bad game, table, option or dealer (R3)."""
         cfg = build_config(game, players, options, dealer)
         self.cfg = cfg
@@ -366,7 +396,7 @@ class AbracadabraOracle:
         """Every legal event, canonical (H5, R6, R6b, R7), sorted by canonical JSON text."""
         return self._compute_legal()  # fresh objects every call: callers may mutate them
 
-    def apply(self, event: dict) -> None:
+    def apply(self, event: Event) -> None:
         """Apply one event; ``ValueError`` (state unchanged) if illegal or malformed."""
         if self.cfg is None:
             raise ValueError("no match: call new first")
@@ -407,7 +437,10 @@ class AbracadabraOracle:
         commit()
 
     def result(self) -> dict[str, Any]:
-        """The replay answer (records.md, R4): ok, complete, deals, totals, winners[, to_move, legal]."""
+        """The replay answer (records.md, R4).
+
+        Keys: ok, complete, deals, totals, winners, then to_move and legal when incomplete.
+        """
         out: dict[str, Any] = {
             "ok": True,
             "complete": self.over,
@@ -450,7 +483,9 @@ class AbracadabraOracle:
         return {d.phase}
 
     @staticmethod
-    def _check_fields(event: Event, required: set[str], optional: set[str] = frozenset()) -> None:
+    def _check_fields(
+        event: Event, required: set[str], optional: frozenset[str] = frozenset()
+    ) -> None:
         """Unknown fields are malformed, and so are missing ones (R6)."""
         keys = set(event) - {"seat", "action"}
         unknown = keys - required - optional
@@ -528,8 +563,7 @@ class AbracadabraOracle:
     def _needs_trump_named(self) -> bool:
         """ABR-17, ABR-18, A9: no indicator card and trumps are not simply none."""
         return (
-            self._d().indicator is None
-            and self._c().opts["trump_without_indicator"] != "no_trump"
+            self._d().indicator is None and self._c().opts["trump_without_indicator"] != "no_trump"
         )
 
     def _end_auction(self) -> None:
@@ -545,7 +579,7 @@ class AbracadabraOracle:
             self._finish_deal(abandoned=True)
             return
         decl = d.declarer
-        others = self._real_order_from(decl + 1)[1:]
+        others = self._real_order_from(decl)[1:]  # clockwise from the declarer's left
         steps: list[tuple[str, int]] = [("place", decl)]
         mode = cfg.opts["trump_without_indicator"]
         if self._needs_trump_named() and mode == "declarer_names_after_own_rows":
@@ -559,7 +593,7 @@ class AbracadabraOracle:
 
     # ------------------------------------------------------------------ phase A-D events
 
-    def _ev_choose_suit(self, event: Event):
+    def _ev_choose_suit(self, event: Event) -> Commit:
         self._check_fields(event, {"suit"})
         suit = parse_suit(event["suit"])
         d = self._d()
@@ -573,7 +607,7 @@ class AbracadabraOracle:
 
         return commit
 
-    def _ev_bid(self, event: Event):
+    def _ev_bid(self, event: Event) -> Commit:
         self._check_fields(event, {"tricks"})
         n = event["tricks"]
         cfg, d = self._c(), self._d()
@@ -590,11 +624,11 @@ class AbracadabraOracle:
 
         return commit
 
-    def _ev_pass(self, event: Event):
+    def _ev_pass(self, event: Event) -> Commit:
         self._check_fields(event, set())
         return self._pop_step
 
-    def _ev_place(self, event: Event):
+    def _ev_place(self, event: Event) -> Commit:
         self._check_fields(event, {"tricks"})
         cfg, d = self._c(), self._d()
         raw = event["tricks"]
@@ -622,7 +656,7 @@ class AbracadabraOracle:
 
         return commit
 
-    def _ev_name_trump(self, event: Event):
+    def _ev_name_trump(self, event: Event) -> Commit:
         self._check_fields(event, {"suit"})
         suit = parse_suit(event["suit"])  # A9: a suit only
         d = self._d()
@@ -633,8 +667,8 @@ class AbracadabraOracle:
 
         return commit
 
-    def _ev_declare(self, event: Event):
-        self._check_fields(event, set(), {"expose", "pile"})
+    def _ev_declare(self, event: Event) -> Commit:
+        self._check_fields(event, set(), frozenset({"expose", "pile"}))
         cfg, d = self._c(), self._d()
         seat = event["seat"]
         pile = event.get("pile", False)  # R6: may be omitted
@@ -719,7 +753,7 @@ class AbracadabraOracle:
                 return trumps
         return list(hand)
 
-    def _ev_play(self, event: Event):
+    def _ev_play(self, event: Event) -> Commit:
         self._check_fields(event, {"card"})
         card = parse_card(event["card"])
         seat = event["seat"]
@@ -793,7 +827,7 @@ class AbracadabraOracle:
             d.phase = "play"
             self._start_trick()
 
-    def _ev_call(self, event: Event):
+    def _ev_call(self, event: Event) -> Commit:
         self._check_fields(event, set())
         d = self._d()
         assert d.pending_call is not None
@@ -886,7 +920,7 @@ class AbracadabraOracle:
             entry = {"scores": scores}
         self.deals.append(entry)
         self.details.append(detail)
-        self.totals = [a + b for a, b in zip(self.totals, entry["scores"])]
+        self.totals = [a + b for a, b in zip(self.totals, entry["scores"], strict=True)]
         if abandoned and cfg.opts["all_pass"] == "redeal_same_dealer":
             pass  # A10: the deal stays with the same dealer
         else:
@@ -926,7 +960,7 @@ class AbracadabraOracle:
         if d.phase == "shuffle":
             return [{"chance": "shuffle", "cards": list(cfg.pack)}]
         seat = self.to_move()
-        assert is_int(seat)
+        assert isinstance(seat, int)
         events: list[Event]
         if d.phase == "choose_suit":
             events = [
@@ -963,8 +997,7 @@ class AbracadabraOracle:
             lo, hi = cfg.opts["nondeclarer_min_bid"], d.B - 1
         return [
             {"seat": seat, "action": "place", "tricks": list(combo)}
-            for _, combo in sorted_subsets(cfg.ntricks)
-            if lo <= len(combo) <= hi
+            for combo in sized_subsets(cfg.ntricks, lo, hi)
         ]
 
     def _legal_declare(self, seat: int) -> list[Event]:
