@@ -1,0 +1,230 @@
+"""Random play: seeded samplers outside the engine, game statistics, local or Ray workers.
+
+The engine holds no random generator (chance is explicit); here a seeded ``random.Random``
+samples each chance outcome (a whole shuffle order, a bury position) and each decision uniformly
+from the legal list (R11). Game ``i`` of a run with seed ``s`` always uses the same generator, so
+a run gives the same numbers whether it runs in one process, many, or on a Ray cluster.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from rulespec.interpreter.engine import CHANCE, State
+from rulespec.records import FORMAT, game_for, load_game_spec, resolve_game
+
+__all__ = ["GameStats", "SimulationSummary", "play_random_game", "sample_event", "simulate"]
+
+
+def sample_event(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """One event drawn uniformly: a permutation for a shuffle template, else a legal event."""
+    if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
+        ev = dict(legal[0])
+        cards = list(ev["cards"])
+        rng.shuffle(cards)
+        ev["cards"] = cards
+        return ev
+    return legal[rng.randrange(len(legal))]
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """The generator of game ``index`` in a run seeded ``seed``."""
+    return random.Random(seed * 1_000_003 + index)
+
+
+@attrs.frozen
+class GameStats:
+    """What one random game did."""
+
+    events: int
+    decisions: int
+    turns: int
+    actions: Mapping[str, int]
+    chances: Mapping[str, int]
+    deals: int
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    flags: Mapping[str, int]
+    record: Mapping[str, Any] | None
+
+
+def play_random_game(state: State, rng: random.Random, keep_events: bool = False,
+                     max_events: int = 1_000_000) -> tuple[GameStats, list[dict[str, Any]]]:
+    """Play ``state`` to the end with uniformly random decisions."""
+    events: list[dict[str, Any]] = []
+    actions: Counter[str] = Counter()
+    chances: Counter[str] = Counter()
+    decisions = turns = 0
+    last_seat: Any = None
+    n = 0
+    while not state.is_terminal():
+        if n >= max_events:
+            raise RuntimeError(f"game did not end within {max_events} events")
+        ev = sample_event(state.legal_actions(), rng)
+        if state.current_player() == CHANCE:
+            chances[ev["chance"]] += 1
+        else:
+            decisions += 1
+            actions[ev["action"]] += 1
+            if ev["seat"] != last_seat:
+                turns += 1
+                last_seat = ev["seat"]
+        state.apply(ev)
+        if keep_events:
+            events.append(ev)
+        n += 1
+    res = state.result()
+    flags: Counter[str] = Counter()
+    for d in res["deals"]:
+        for k, v in d.items():
+            if k != "scores" and v is True:
+                flags[k] += 1
+    stats = GameStats(n, decisions, turns, dict(actions), dict(chances), len(res["deals"]),
+                      tuple(res["totals"]), tuple(res["winners"]), dict(flags), None)
+    return stats, events
+
+
+@attrs.frozen
+class SimulationSummary:
+    """Aggregates of a run, ready for a table or JSON."""
+
+    game: str
+    players: int
+    options: Mapping[str, Any]
+    games: int
+    seed: int
+    mean_events: float
+    mean_decisions: float
+    mean_turns: float
+    mean_deals: float
+    mean_actions: Mapping[str, float]
+    mean_chances: Mapping[str, float]
+    win_rate: tuple[float, ...]
+    mean_total: tuple[float, ...]
+    flags: Mapping[str, int]
+    winner: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for ``--json``."""
+        return attrs.asdict(self)
+
+
+def _run_chunk(args: tuple[str, int, dict[str, Any], int, int, int, int, str | None]
+               ) -> list[GameStats]:
+    game, players, options, dealer, seed, start, stop, records = args
+    path = resolve_game(game)
+    spec = load_game_spec(path)
+    g = game_for(spec, players, options, dealer)
+    out = []
+    for i in range(start, stop):
+        st = g.new_initial_state()
+        stats, events = play_random_game(st, game_rng(seed, i), keep_events=records is not None)
+        if records is not None:
+            rec = {"format": FORMAT, "game": game, "players": players, "options": options,
+                   "dealer": dealer, "events": events}
+            import json
+
+            Path(records, f"game-{i:06d}.json").write_text(json.dumps(rec) + "\n",
+                                                            encoding="utf-8")
+        out.append(stats)
+    return out
+
+
+def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, games, size):
+        yield start, min(games, start + size)
+
+
+def simulate(game: str, players: int, games: int, seed: int = 0,
+             options: Mapping[str, Any] | None = None, dealer: int = 0,
+             records: str | Path | None = None, workers: int = 1, backend: str = "local",
+             progress: Callable[[int], None] | None = None) -> SimulationSummary:
+    """Play ``games`` random games and summarise them.
+
+    ``backend="local"`` runs in this process (``workers=1``) or a process pool; ``"ray"``
+    sends chunks to a Ray cluster (``pip install rulespec[ray]``). The numbers do not depend on
+    the backend or the number of workers.
+    """
+    opts = dict(options or {})
+    spec = load_game_spec(resolve_game(game))
+    game_for(spec, players, opts, dealer)  # validate the table before starting any worker
+    rec_dir = None
+    if records is not None:
+        Path(records).mkdir(parents=True, exist_ok=True)
+        rec_dir = str(records)
+    size = 1 if workers <= 1 and backend == "local" else max(1, min(50, games // (workers * 4) or 1))
+    jobs = [(game, players, opts, dealer, seed, a, b, rec_dir) for a, b in _chunks(games, size)]
+    results: list[GameStats] = []
+    if backend == "ray":
+        results = _run_ray(jobs, progress)
+    elif workers <= 1:
+        for job in jobs:
+            part = _run_chunk(job)
+            results.extend(part)
+            if progress:
+                progress(len(part))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for part in pool.map(_run_chunk, jobs):
+                results.extend(part)
+                if progress:
+                    progress(len(part))
+    return _summarise(spec.name, spec.winner, players, opts, seed, results)
+
+
+def _run_ray(jobs: list[Any], progress: Callable[[int], None] | None) -> list[GameStats]:
+    try:
+        import ray
+    except ImportError as e:  # pragma: no cover - depends on the extra
+        from rulespec.errors import RulespecError
+
+        raise RulespecError("the ray backend needs Ray: pip install 'rulespec[ray]'") from e
+    if not ray.is_initialized():
+        ray.init(ignore_reinit_error=True, log_to_driver=False)
+    remote = ray.remote(_run_chunk)
+    pending = {remote.remote(j): i for i, j in enumerate(jobs)}
+    parts: dict[int, list[GameStats]] = {}
+    while pending:
+        done, _ = ray.wait(list(pending), num_returns=1)
+        for ref in done:
+            idx = pending.pop(ref)
+            parts[idx] = ray.get(ref)
+            if progress:
+                progress(len(parts[idx]))
+    return [s for i in sorted(parts) for s in parts[i]]
+
+
+def _summarise(name: str, winner: str, players: int, options: Mapping[str, Any], seed: int,
+               results: list[GameStats]) -> SimulationSummary:
+    n = max(1, len(results))
+    acts: Counter[str] = Counter()
+    chs: Counter[str] = Counter()
+    flags: Counter[str] = Counter()
+    wins = [0.0] * players
+    totals = [0.0] * players
+    for r in results:
+        acts.update(r.actions)
+        chs.update(r.chances)
+        flags.update(r.flags)
+        for w in r.winners:
+            wins[w] += 1.0 / len(r.winners)
+        for q, t in enumerate(r.totals):
+            totals[q] += t
+    return SimulationSummary(
+        game=name, players=players, options=dict(options), games=len(results), seed=seed,
+        mean_events=sum(r.events for r in results) / n,
+        mean_decisions=sum(r.decisions for r in results) / n,
+        mean_turns=sum(r.turns for r in results) / n,
+        mean_deals=sum(r.deals for r in results) / n,
+        mean_actions={k: v / n for k, v in sorted(acts.items())},
+        mean_chances={k: v / n for k, v in sorted(chs.items())},
+        win_rate=tuple(w / n for w in wins), mean_total=tuple(t / n for t in totals),
+        flags=dict(flags), winner=winner,
+    )
