@@ -1,0 +1,216 @@
+"""AST back to .rules text. ``parse(pretty(spec)) == spec`` (positions aside), which the tests
+check on every shipped spec and on generated ones; docgen uses it to quote rules."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rulespec import ast
+
+__all__ = ["pretty", "pretty_expr", "pretty_stmt"]
+
+_PREC = {ast.IfExpr: 0, ast.Cited: 1, ast.Or: 1, ast.And: 2, ast.Not: 3, ast.Compare: 4}
+
+
+def _q(s: str) -> str:
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _prec(e: ast.Expr) -> int:
+    if isinstance(e, ast.BinOp):
+        return 5 if e.op in ("+", "-") else 6
+    if isinstance(e, ast.Neg):
+        return 7
+    return _PREC.get(type(e), 8)
+
+
+def pretty_expr(e: ast.Expr, ctx: int = 0) -> str:  # noqa: C901
+    """One expression; parenthesised where the grammar needs it."""
+    p = _prec(e)
+    match e:
+        case ast.IntLit(value=v):
+            s = str(v)
+        case ast.StrLit(value=v):
+            s = _q(v)
+        case ast.Name(id=n):
+            s = n
+        case ast.Cited(expr=x, ref=r):
+            s = f"{pretty_expr(x, 1)} [{r}]"
+            p = 0  # a citation closes its expression; parenthesise it inside anything else
+        case ast.Call(func=f, args=args):
+            s = f"{f}({', '.join(pretty_expr(a) for a in args)})"
+        case ast.GenCall(func=f, elem=el, var=v, source=src, cond=c):
+            tail = f" if {pretty_expr(c)}" if c is not None else ""
+            s = f"{f}({pretty_expr(el)} for {v} in {pretty_expr(src, 5)}{tail})"
+        case ast.Comprehension(elem=el, var=v, source=src, cond=c):
+            tail = f" if {pretty_expr(c)}" if c is not None else ""
+            s = f"[{pretty_expr(el)} for {v} in {pretty_expr(src, 5)}{tail}]"
+        case ast.Index(target=t, index=i):
+            s = f"{pretty_expr(t, 8)}[{pretty_expr(i)}]"
+        case ast.ListLit(items=items):
+            s = f"[{', '.join(pretty_expr(i) for i in items)}]"
+        case ast.BinOp(op=op, left=a, right=b):
+            s = f"{pretty_expr(a, p)} {op} {pretty_expr(b, p + 1)}"
+        case ast.Compare(op=op, left=a, right=b):
+            s = f"{pretty_expr(a, 5)} {op} {pretty_expr(b, 5)}"
+        case ast.And(left=a, right=b):
+            s = f"{pretty_expr(a, 2)} and {pretty_expr(b, 3)}"
+        case ast.Or(left=a, right=b):
+            s = f"{pretty_expr(a, 1)} or {pretty_expr(b, 2)}"
+        case ast.Not(operand=o):
+            s = f"not {pretty_expr(o, 3)}"
+        case ast.Neg(operand=o):
+            s = f"-{pretty_expr(o, 7)}"
+        case ast.IfExpr(cond=c, then=t, else_=el):
+            s = f"if {pretty_expr(c)} then {pretty_expr(t)} else {pretty_expr(el)}"
+        case _:  # pragma: no cover
+            raise AssertionError(e)
+    return f"({s})" if p < ctx else s
+
+
+def _type(t: ast.TypeExpr) -> str:
+    match t:
+        case ast.TypeName(name=n):
+            return n
+        case ast.TypeOptional(inner=i):
+            return _type(i) + "?"
+        case ast.TypeList(elem=el):
+            return f"list of {el}"
+        case ast.TypeEnum(values=vs):
+            return "{" + ", ".join(str(v) if not isinstance(v, str) or v.isidentifier()
+                                   else _q(v) for v in vs) + "}"
+    raise AssertionError(t)  # pragma: no cover
+
+
+def _lit(v: Any) -> str:
+    if isinstance(v, str) and not v.isidentifier():
+        return _q(v)
+    return str(v)
+
+
+def _block(b: ast.Block, ind: str) -> str:
+    if not b.stmts:
+        return "{\n" + ind + "}"
+    inner = "\n".join(pretty_stmt(s, ind + "  ") for s in b.stmts)
+    return "{\n" + inner + "\n" + ind + "}"
+
+
+def _ref(r: str | None) -> str:
+    return f" [{r}]" if r else ""
+
+
+def _doc(d: str | None) -> str:
+    return f" {_q(d)}" if d else ""
+
+
+def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
+    """One statement at indentation ``ind``."""
+    e = pretty_expr
+    match s:
+        case ast.Let(name=n, value=v):
+            body = f"let {n} = {e(v)}"
+        case ast.Set(name=n, index=i, value=v):
+            idx = f"[{e(i)}]" if i is not None else ""
+            body = f"set {n}{idx} = {e(v)}"
+        case ast.If():
+            body = _if(s, ind)
+        case ast.While(cond=c, body=b):
+            body = f"while {e(c)} {_block(b, ind)}"
+        case ast.Loop(ref=r, body=b):
+            body = f"loop{_ref(r)} {_block(b, ind)}"
+        case ast.For(var=v, source=src, cond=c, body=b):
+            tail = f" if {e(c)}" if c is not None else ""
+            body = f"for {v} in {e(src)}{tail} {_block(b, ind)}"
+        case ast.Repeat(count=c, body=b):
+            body = f"repeat {e(c)} {_block(b, ind)}"
+        case ast.Move(what=w, src=a, dst=z, bottom=bot):
+            body = f"move {e(w)} from {e(a)} to {e(z)}" + (" at bottom" if bot else "")
+        case ast.Fill(zone=z, cards=c):
+            body = f"fill {e(z)} with {e(c)}"
+        case ast.DealCards(count=c, src=a, zone=zn, seats=ss):
+            body = f"deal {e(c)} from {e(a)} to {zn} of {e(ss)}"
+        case ast.Shuffle(zone=z):
+            body = f"shuffle {e(z)}"
+        case ast.Reshuffle(src=a, dst=z):
+            body = f"reshuffle {e(a)} into {e(z)}"
+        case ast.Bury(src=a, dst=z):
+            body = f"bury {e(a)} into {e(z)}"
+        case ast.CallStmt(name=n, args=args, ref=r):
+            body = f"{n}({', '.join(e(a) for a in args)}){_ref(r)}"
+        case ast.Choose(seat=seat, alternatives=alts):
+            inner = "\n".join(_alt(a, ind + "  ") for a in alts)
+            body = f"choose {e(seat)} {{\n{inner}\n{ind}}}"
+        case ast.Break():
+            body = "break"
+        case ast.Continue():
+            body = "continue"
+        case ast.Return():
+            body = "return"
+        case ast.EndDeal(flag=f, scoring=sc, ref=r):
+            body = "end deal" + (f" as {f}" if f else "") + f" scoring {sc}{_ref(r)}"
+        case ast.EndMatch(winners=w):
+            body = f"end match winners {e(w)}"
+        case ast.RunDeal(ref=r):
+            body = f"run deal{_ref(r)}"
+        case _:  # pragma: no cover
+            raise AssertionError(s)
+    return ind + body
+
+
+def _if(s: ast.If, ind: str) -> str:
+    out = f"if {pretty_expr(s.cond)} {_block(s.then, ind)}"
+    if isinstance(s.else_, ast.If):
+        out += " else " + _if(s.else_, ind)
+    elif isinstance(s.else_, ast.Block):
+        out += f" else {_block(s.else_, ind)}"
+    return out
+
+
+def _alt(a: ast.Alternative, ind: str) -> str:
+    fields = ", ".join(f"{f.name} = {pretty_expr(f.value)}" for f in a.fields)
+    gens = "".join(f" for {g.var} in {pretty_expr(g.source)}" for g in a.generators)
+    guard = f" if {pretty_expr(a.guard)}" if a.guard is not None else ""
+    return f"{ind}{a.action}({fields}){gens}{guard}{_doc(a.doc)} {_block(a.body, ind)}"
+
+
+def pretty_item(it: ast.Item) -> str:
+    """One top-level declaration."""
+    match it:
+        case ast.GameDecl(name=n, title=t, doc=d):
+            return f"game {n} title {_q(t)}{_doc(d)}"
+        case ast.PlayersDecl(min=a, max=b):
+            return f"players {a} to {b}"
+        case ast.WinnerDecl(direction=d):
+            return f"winner {d} total"
+        case ast.ImportDecl(path=p):
+            return f"import {_q(p)}"
+        case ast.OptionDecl(name=n, type=t, default=dv, ref=r, doc=d):
+            return f"option {n}: {_type(t)} = {_lit(dv)}{_ref(r)}{_doc(d)}"
+        case ast.RequireDecl(cond=c, message=m):
+            return f"require {pretty_expr(c)} {_q(m)}"
+        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d):
+            own = "per player" if per else "shared"
+            vis = f" visible to {v}" if v else ""
+            return f"zone {n}: {own}{vis}{_doc(d)}"
+        case ast.VarDecl(name=n, type=t, per_player=per, init=i, doc=d):
+            pp = " per player" if per else ""
+            return f"var {n}: {_type(t)}{pp} = {pretty_expr(i)}{_doc(d)}"
+        case ast.DefDecl(name=n, params=ps, body=b, doc=d):
+            return f"def {n}({_params(ps)}) = {pretty_expr(b)}{_doc(d)}"
+        case ast.ProcDecl(name=n, params=ps, ref=r, doc=d, body=b):
+            return f"procedure {n}({_params(ps)}){_ref(r)}{_doc(d)} {_block(b, '')}"
+        case ast.MatchDecl(ref=r, doc=d, body=b):
+            return f"match{_ref(r)}{_doc(d)} {_block(b, '')}"
+        case ast.DealDecl(ref=r, doc=d, body=b):
+            return f"deal{_ref(r)}{_doc(d)} {_block(b, '')}"
+    raise AssertionError(it)  # pragma: no cover
+
+
+def _params(ps: tuple[ast.Param, ...]) -> str:
+    return ", ".join(p.name + (f": {_type(p.type)}" if p.type is not None else "") for p in ps)
+
+
+def pretty(spec: ast.Spec) -> str:
+    """A whole spec."""
+    return "\n\n".join(pretty_item(i) for i in spec.items) + "\n"
