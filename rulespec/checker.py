@@ -613,7 +613,15 @@ class _Checker:
                 self._want(rgt, "int", tr, f"'{op}' works on numbers")
                 return "int"
             case ast.Compare(op=op, left=lft, right=rgt):
-                tl, tr = self.expr(lft, scope), self.expr(rgt, scope)
+                tl = self.expr(lft, scope)
+                bare = _strip(rgt)
+                if tl.startswith("enum:") and isinstance(bare, ast.Name) \
+                        and not self._resolvable(bare.id, scope):
+                    opt = self.options[tl[5:]]
+                    self.error(bare.span, f"{bare.id!r} is not a value of option {opt.name!r}",
+                               "values: " + ", ".join(str(v) for v in opt.values))
+                    return "bool"
+                tr = self.expr(rgt, scope)
                 if op in ("in", "not in"):
                     el = _elem(tr)
                     if el is None:
@@ -664,6 +672,10 @@ class _Checker:
             if isinstance(bb, ast.IntLit) and bb.value not in opt.values:
                 self.error(bb.span, f"{bb.value} is not a value of option {opt.name!r}",
                            "values: " + ", ".join(str(v) for v in opt.values))
+
+    def _resolvable(self, n: str, scope: _Scope) -> bool:
+        return (n in scope.names or n in self.vars or n in self.options or n in self.zones
+                or n in BUILTIN_CONSTANTS or n in BUILTIN_VARS or n in self.enum_values)
 
     def _name(self, e: ast.Expr, n: str, scope: _Scope) -> str:
         if n in scope.names:

@@ -438,8 +438,16 @@ def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
             want = _describe(set(e.expected))
             if want:
                 hint = f"expected {want}"
-            if tok.type != "$END" and str(tok) in _KEYWORDS:
-                hint = (hint + "; " if hint else "") + f"{str(tok)!r} is a keyword and cannot be a name"
+            prev = getattr(e, "token_history", None) or []
+            if prev and str(prev[-1]) in _TOP_LEVEL:
+                hint = (f"{str(prev[-1])!r} starts a declaration here; a block opened earlier "
+                        "may be missing its '}'")
+                span = ast.Span(source_name, prev[-1].line or line, prev[-1].column or col,
+                                prev[-1].line or line,
+                                (prev[-1].column or col) + len(str(prev[-1])))
+            elif tok.type != "$END" and str(tok) in _KEYWORDS:
+                hint = (hint + "; " if hint else "") + \
+                    f"{str(tok)!r} is a keyword and cannot be a name here"
             span = ast.Span(source_name, line, col, line, col + max(1, len(str(tok))))
         raise SpecSyntaxError(Diagnostic(span, msg, hint), text) from None
     return _ToAst(source_name).transform(tree)  # type: ignore[no-any-return]
@@ -451,6 +459,10 @@ _KEYWORDS = frozenset(
     "with shuffle reshuffle bury into choose break continue return end as scoring winners run "
     "then or and not".split()
 )
+
+
+_TOP_LEVEL = frozenset("game players winner import option require zone var def procedure match "
+                       "deal".split())
 
 
 def parse_file(path: str | Path) -> ast.Spec:

@@ -1,0 +1,57 @@
+"""Hypothesis strategies shared by the tests: tables and options of the shipped games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+#: Every Vändåtta option in scope (resolutions.md H1) with the values the brief lists, and a few
+#: numbers for the numeric ones.
+VANDATTA_OPTIONS: dict[str, list[Any]] = {
+    "decks": ["auto", 1, 2],
+    "hand_size": [7, 5, 3],
+    "turnup_eight": ["bury_random", "bottom"],
+    "turnup_ace_all_draw": [True, False],
+    "voluntary_draw": [True, False],
+    "max_draws": [3, 1, 2, 0],
+    "multi_play": [True, False],
+    "multi_first_card": ["suit_or_rank", "suit_only"],
+    "multi_on_special_top": [True, False],
+    "multi_aces": [False, True],
+    "ace_on_ace": [True, False],
+    "go_out_in_ace_extra_turn": ["allowed", "forbidden"],
+    "lappen_states": ["rank_set", "single_card_only"],
+    "lappen_penalty_trigger": ["announced_but_not_out", "not_announced", "both"],
+    "lappen_penalty": [3, 1, 0],
+    "lappen_detection": ["automatic", "challenge_before_next_turn"],
+    "empty_stock": ["reshuffle", "pass_when_empty", "end_deal"],
+    "blocked": ["all_score", "lowest_hand_scores_zero"],
+    "scoring": ["pagat", "swedish"],
+    "deck_strip": ["none", "remove_2_to_5"],
+}
+
+VANDATTA_PLAYERS = [2, 3, 4, 5, 6, 7, 8, 14]
+
+
+@st.composite
+def vandatta_options(draw: st.DrawFn) -> dict[str, Any]:
+    """A subset of options with chosen values, plus a match length."""
+    opts: dict[str, Any] = {}
+    for name, values in VANDATTA_OPTIONS.items():
+        if draw(st.booleans()):
+            opts[name] = draw(st.sampled_from(values))
+    length = draw(st.sampled_from(["one", "deals", "target"]))
+    if length == "deals":
+        opts["deals"] = draw(st.integers(1, 3))
+    elif length == "target":
+        opts["target"] = draw(st.sampled_from([15, 30]))
+    return opts
+
+
+def table_fits(players: int, opts: dict[str, Any]) -> bool:
+    """V13 with the options' pack: every hand full and one card left to turn up."""
+    decks = opts.get("decks", "auto")
+    n = (1 if players <= 5 else 2) if decks == "auto" else decks
+    size = (36 if opts.get("deck_strip") == "remove_2_to_5" else 52) * n
+    return players * opts.get("hand_size", 7) + 1 <= size
