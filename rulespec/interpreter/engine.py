@@ -26,7 +26,7 @@ from rulespec.errors import (
     RecordError,
     RuleRuntimeError,
 )
-from rulespec.interpreter.eval import ExprCompiler, Fn
+from rulespec.interpreter.eval import ExprCompiler, Fn, _Empty, _pyname, _runtime_error
 from rulespec.model import CheckedSpec
 
 __all__ = ["CHANCE", "Game", "State", "canonical_key"]
@@ -43,15 +43,11 @@ def canonical_key(event: Mapping[str, Any]) -> str:
     return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-@attrs.frozen
+@attrs.define(eq=False)
 class _Alt:
     action: str
-    gens: tuple[tuple[str, Fn], ...]
-    # checks[i] runs once generators 0..i-1 are bound: each conjunct of the guard is tested as
-    # soon as the variables it reads exist, so "for c in hand for s in suits if eight(c)" tests
-    # eight(c) once per card, not once per card and suit.
-    checks: tuple[Fn | None, ...]
-    fields: tuple[tuple[str, Fn], ...]
+    # enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``
+    enum: Callable[..., None] | None
     set_fields: frozenset[str]
     body_pc: int
     node: ast.Alternative
@@ -211,34 +207,52 @@ class _StmtCompiler:
                 ins.append((_RUN_DEAL,))
         return local
 
-    def _hoist(self, a: ast.Alternative, local: frozenset[str]) -> tuple[Fn | None, ...]:
-        levels: list[list[ast.Expr]] = [[] for _ in range(len(a.generators) + 1)]
+    def _enumerator(self, a: ast.Alternative, local: frozenset[str]) -> Callable[..., None]:
+        """One generated function that lists an alternative's legal events.
+
+        Generators become nested Python loops, and each conjunct of the guard is tested as soon
+        as the variables it reads are bound ("for c in hand for s in suits if eight(c)" tests
+        eight(c) once per card, not once per card and suit).
+        """
         gen_vars = [g.var for g in a.generators]
+        levels: list[list[ast.Expr]] = [[] for _ in range(len(gen_vars) + 1)]
         for conj in _conjuncts(a.guard) if a.guard is not None else []:
             used = _names_in(conj)
             level = max((i + 1 for i, v in enumerate(gen_vars) if v in used), default=0)
             levels[level].append(conj)
-        out: list[Fn | None] = []
-        for i, conjs in enumerate(levels):
-            scope = local | set(gen_vars[:i])
-            fns = []
-            for c in conjs:
-                ok, val = self.ec.const(c, scope)
+        ec = self.ec
+        lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:"]
+        ind = "        "
+        for i in range(len(gen_vars) + 1):
+            py = frozenset(gen_vars[:i])
+            tests = []
+            for c in levels[i]:
+                ok, val = ec.const(c, local, py)
                 if ok and val:
                     continue
-                fns.append(self._e(c, scope))
-            if not fns:
-                out.append(None)
-            elif len(fns) == 1:
-                out.append(fns[0])
-            else:
-                def all_of(st: State, L: dict[str, Any], fns: list[Fn] = fns) -> bool:
-                    for f in fns:
-                        if not f(st, L):
-                            return False
-                    return True
-                out.append(all_of)
-        return tuple(out)
+                tests.append("False" if ok else ec.source(c, local, py))
+            if tests:
+                stop = "return" if i == 0 else "continue"
+                lines.append(f"{ind}if not ({' and '.join(tests)}): {stop}")
+            if i < len(gen_vars):
+                src = ec.source(a.generators[i].source, local, py)
+                lines.append(f"{ind}for {_pyname(gen_vars[i])} in {src}:")
+                ind += "    "
+        py = frozenset(gen_vars)
+        parts = [f'"seat": seat', f'"action": {a.action!r}']
+        for f in a.fields:
+            parts.append(f"{f.name!r}: _enc({ec.source(f.value, local, py)})")
+        binds = ", ".join(f"{v!r}: {_pyname(v)}" for v in gen_vars)
+        lines += [
+            f"{ind}ev = {{{', '.join(parts)}}}",
+            f"{ind}k = _key(ev)",
+            f"{ind}if k not in out:",
+            f"{ind}    out[k] = (ev, (_alt, {{{binds}}}))",
+            "    except (IndexError, _Empty) as e:",
+            "        raise _rt(e, _span)",
+        ]
+        extra = {"_enc": _encode, "_key": _fast_key, "_Empty": _Empty, "_rt": _runtime_error}
+        return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra)
 
     def _new_slot(self, kind: str) -> str:
         self._slot += 1
@@ -338,11 +352,10 @@ class _StmtCompiler:
                 gens.append((g.var, self._e(g.source, inner)))
                 inner = inner | {g.var}
             if a.guard is not None:
-                ok, val = self.ec.const(a.guard, inner)
+                ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
                 if ok and not val:
                     continue  # this table's options rule the alternative out
-            checks = self._hoist(a, local)
-            fields = tuple((f.name, self._e(f.value, inner)) for f in a.fields)
+            enum = self._enumerator(a, local)
             set_fields = frozenset(
                 f.name for f in a.fields
                 if isinstance(f.value, ast.Call) and f.value.func == "set_of")
@@ -350,7 +363,7 @@ class _StmtCompiler:
             self.block(code, a.body, inner, loops)
             ends.append(len(ins))
             ins.append((_JUMP, -1))
-            alts.append(_Alt(a.action, tuple(gens), checks, fields, set_fields, body_pc, a))
+            alts.append(_Alt(a.action, enum, set_fields, body_pc, a))
         for e in ends:
             ins[e] = (_JUMP, len(ins))
         ins[at] = (_CHOOSE, _ChooseSpec(self._e(s.seat, local), tuple(alts), s))
@@ -555,31 +568,19 @@ class State:
         L = frame[2]
         seat = self.to_move
         for alt in spec.alts:
-            self._enumerate(alt, 0, dict(L), seat, out)
+            alt.enum(self, L, out, seat, alt)
         self._legal = out
         return out
 
-    def _enumerate(self, alt: _Alt, i: int, L: dict[str, Any], seat: Any,
-                   out: dict[str, tuple[dict[str, Any], Any]]) -> None:
-        check = alt.checks[i]
-        if check is not None and not check(self, L):
-            return
-        if i < len(alt.gens):
-            var, src = alt.gens[i]
-            for x in src(self, L):
-                L[var] = x
-                self._enumerate(alt, i + 1, L, seat, out)
-            return
-        ev: dict[str, Any] = {"seat": seat, "action": alt.action}
-        for name, f in alt.fields:
-            ev[name] = _encode(f(self, L))
-        key = canonical_key(ev)
-        if key not in out:
-            out[key] = (ev, (alt, {g[0]: L[g[0]] for g in alt.gens}))
-
     def _apply_decision(self, event: Mapping[str, Any]) -> None:
-        norm = self._normalise_decision(event)
         legal = self._legal_map()
+        # Fast path: an event equal to a listed one (the usual case when a driver picks from
+        # legal_actions) needs no normalising.
+        for ev, binding in legal.values():
+            if ev == event:
+                self._take(binding)
+                return
+        norm = self._normalise_decision(event)
         hit = legal.get(canonical_key(norm))
         if hit is None:
             # R6: an omitted false / [] field matches a legal event that writes it.
@@ -590,7 +591,10 @@ class State:
                     break
         if hit is None:
             raise IllegalActionError(self._why_illegal(norm), rule=self._rule_for(norm))
-        _, (alt, bindings) = hit
+        self._take(hit[1])
+
+    def _take(self, binding: Any) -> None:
+        alt, bindings = binding
         frame = self.stack[-1]
         frame[2].update(bindings)
         frame[1] = alt.body_pc
@@ -844,6 +848,23 @@ def _cited(e: ast.Expr | None) -> list[ast.Cited]:
                 walk(y)
     walk(e)
     return out
+
+
+def _fast_key(ev: dict[str, Any]) -> str:
+    """canonical_key for events whose strings need no escaping (card codes, suits, names);
+    anything else goes through json."""
+    parts = []
+    for k in sorted(ev):
+        v = ev[k]
+        if type(v) is int:
+            parts.append(f'"{k}":{v}')
+        elif type(v) is str and v.isalnum():
+            parts.append(f'"{k}":"{v}"')
+        elif type(v) is list and all(type(x) is str and x.isalnum() for x in v):
+            parts.append(f'"{k}":[' + ",".join(f'"{x}"' for x in v) + "]")
+        else:
+            return canonical_key(ev)
+    return "{" + ",".join(parts) + "}"
 
 
 def _encode(x: Any) -> Any:

@@ -1,10 +1,15 @@
-"""Expressions compiled to Python closures.
+"""Expressions compiled to Python functions.
 
-Each expression becomes ``fn(st, L)`` where ``st`` is the running state (its ``v`` variables and
-``z`` zones) and ``L`` the local bindings. Options, the player count and the built-in constants
-are known when a :class:`~rulespec.interpreter.engine.Game` is built, so they are folded into
-constants here and branches on them disappear: a spec pays nothing at run time for the house
-rules it does not use.
+Each expression of a spec becomes the source text of one Python expression, and is turned into a
+function ``fn(st, L)`` by ``exec`` once per table: ``st`` is the running state (its variables
+``st.v`` and zones ``st.z``), ``L`` the local bindings of the running procedure. Generating one
+Python expression per rule, rather than a tree of closures, removes a Python call per node of the
+tree; this is what brings the interpreter within a small factor of hand-written Python.
+
+Options, the player count and the built-in constants are known when a table is set up, so they
+are folded here: ``if turnup_eight == bury_random ...`` compiles to one branch, and a spec pays
+nothing at run time for the house rules it does not use. Calls of definitions are expanded in
+place (the checker has made sure they are well-typed), so the folding sees through them.
 """
 
 from __future__ import annotations
@@ -26,16 +31,7 @@ __all__ = ["ExprCompiler", "Fn", "groups"]
 Fn = Callable[[Any, dict[str, Any]], Any]
 
 
-class _Const:
-    """Marks a compiled expression whose value is known at compile time."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-
-def groups(cards: Sequence[str]) -> list[tuple[str, ...]]:
+def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
 
     Identical duplicates (two packs) give identical sequences, which appear once (V10).
@@ -54,11 +50,70 @@ def groups(cards: Sequence[str]) -> list[tuple[str, ...]]:
                 if perm not in seen:
                     seen.add(perm)
                     out.append(perm)
-    return out
+    return tuple(out)
 
 
-def _runtime(span: ast.Span, msg: str, hint: str | None = None) -> RuleRuntimeError:
-    return RuleRuntimeError(msg, span, hint)
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+class _Empty(Exception):
+    """Raised by min/max of nothing; turned into a RuleRuntimeError with the rule's span."""
+
+
+def _min(xs: Any) -> Any:
+    m = min(xs, default=_MISSING)
+    if m is _MISSING:
+        raise _Empty("min of an empty list")
+    return m
+
+
+def _max(xs: Any) -> Any:
+    m = max(xs, default=_MISSING)
+    if m is _MISSING:
+        raise _Empty("max of an empty list")
+    return m
+
+
+def _add(x: Any, y: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return tuple(x) + tuple(y)
+    return x + y
+
+
+def _set_of(xs: Any) -> tuple[Any, ...]:
+    xs = tuple(xs)
+    if xs and isinstance(xs[0], str):
+        return tuple(sorted(set(xs), key=card_sort_key))
+    return tuple(sorted(set(xs)))
+
+
+def _without(cards: Any, ranks: Any) -> tuple[str, ...]:
+    drop = set(ranks)
+    return tuple(c for c in cards if RANK_OF[c] not in drop)
+
+
+_RUNTIME_GLOBALS: dict[str, Any] = {
+    "_RANK": RANK_OF, "_SUIT": SUIT_OF, "_groups": groups, "_min": _min, "_max": _max,
+    "_add": _add, "_set_of": _set_of, "_without": _without, "_pack": lambda n: tuple(make_pack(n)),
+}
+
+
+@attrs.frozen
+class _K:
+    """A value known while compiling."""
+
+    value: Any
+
+
+_Gen = _K | str  # a constant, or Python source text
+
+
+def _pyname(n: str) -> str:
+    return "v_" + n.replace("#", "_")
 
 
 class ExprCompiler:
@@ -72,125 +127,280 @@ class ExprCompiler:
         self.vars = {v.name: v for v in spec.vars}
         self.zones = {z.name: z for z in spec.zones}
         self.defs = {d.name: d for d in spec.defs}
-        self.def_fns: dict[str, Callable[..., Any]] = {}
-        self._inlining: list[str] = []
-        self._fresh = 0
         self.enum_values = {v for o in spec.options if o.kind == "enum" for v in o.values
                             if isinstance(v, str)}
+        self._inlining: list[str] = []
+        self._fresh = 0
+        self.globals: dict[str, Any] = dict(_RUNTIME_GLOBALS)
+        self.globals["_SF"] = tuple(tuple((s + i) % players for i in range(players))
+                                    for s in range(players))
+        self.globals["_N"] = players
+        self._consts: dict[int, str] = {}
+        self.def_fns: dict[str, Callable[..., Any]] = {}
         for d in spec.defs:
             self._compile_def(d)
 
-    # ---- definitions --------------------------------------------------------------------
-    def _compile_def(self, d: ast.DefDecl) -> None:
-        params = tuple(p.name for p in d.params)
-        holder: list[Fn] = []
-
-        # Compiled lazily so definitions may refer to each other in any order.
-        def body(st: Any, L: dict[str, Any]) -> Any:
-            if not holder:
-                holder.append(self.expr(d.body, frozenset(params)))
-            return holder[0](st, L)
-
-        if len(params) == 0:
-            def f0(st: Any) -> Any:
-                return body(st, {})
-            self.def_fns[d.name] = f0
-        elif len(params) == 1:
-            (p0,) = params
-
-            def f1(st: Any, a: Any) -> Any:
-                return body(st, {p0: a})
-            self.def_fns[d.name] = f1
-        else:
-            def fn(st: Any, *args: Any) -> Any:
-                return body(st, dict(zip(params, args, strict=True)))
-            self.def_fns[d.name] = fn
-
-    # ---- expressions ----------------------------------------------------------------------
-    def expr(self, e: ast.Expr, local: frozenset[str]) -> Fn:
-        """Compile ``e`` with ``local`` naming the bound local variables."""
-        c = self._c(e, local)
-        if isinstance(c, _Const):
-            v = c.value
+    # ---- public ---------------------------------------------------------------------------
+    def expr(self, e: ast.Expr, local: frozenset[str],
+             pyvars: frozenset[str] = frozenset()) -> Fn:
+        """A function ``(st, L) -> value`` for ``e``; ``local`` names the bindings in ``L``."""
+        g = self._g(e, local, pyvars)
+        if isinstance(g, _K):
+            v = g.value
             return lambda st, L: v
-        return c
+        return self._function(g, e.span)
 
-    def const(self, e: ast.Expr, local: frozenset[str] = frozenset()) -> tuple[bool, Any]:
+    def const(self, e: ast.Expr, local: frozenset[str] = frozenset(),
+              pyvars: frozenset[str] = frozenset()) -> tuple[bool, Any]:
         """(True, value) if ``e`` is constant for this table."""
-        c = self._c(e, local)
-        return (True, c.value) if isinstance(c, _Const) else (False, None)
+        g = self._g(e, local, pyvars)
+        return (True, g.value) if isinstance(g, _K) else (False, None)
 
-    def _c(self, e: ast.Expr, local: frozenset[str]) -> Fn | _Const:  # noqa: C901
+    def source(self, e: ast.Expr, local: frozenset[str], pyvars: frozenset[str]) -> str:
+        """Python source text of ``e`` (constants included as literals or globals)."""
+        return self._src(self._g(e, local, pyvars))
+
+    def build(self, name: str, text: str, span: ast.Span,
+              extra: dict[str, Any] | None = None) -> Callable[..., Any]:
+        """exec a generated function definition ``text`` defining ``name``; ``_span`` in it is
+        ``span``, for runtime errors."""
+        ns: dict[str, Any] = {}
+        glb = dict(self.globals)
+        glb.update(extra or {})
+        glb["_span"] = span
+        exec(compile(text, f"<rules:{span.source}:{span.line}>", "exec"), glb, ns)
+        return ns[name]  # type: ignore[no-any-return]
+
+    # ---- plumbing -------------------------------------------------------------------------
+    def _function(self, code: str, span: ast.Span) -> Fn:
+        text = (
+            "def _f(st, L):\n"
+            "    V = st.v; Z = st.z\n"
+            "    try:\n"
+            f"        return {code}\n"
+            "    except (IndexError, _Empty) as e:\n"
+            "        raise _rt(e, _span)\n"
+        )
+        self.globals.setdefault("_Empty", _Empty)
+        self.globals.setdefault("_rt", _runtime_error)
+        ns: dict[str, Any] = {}
+        glb = dict(self.globals)
+        glb["_span"] = span
+        exec(compile(text, f"<rules:{span.source}:{span.line}>", "exec"), glb, ns)
+        return ns["_f"]  # type: ignore[no-any-return]
+
+    def _src(self, g: _Gen) -> str:
+        if not isinstance(g, _K):
+            return g
+        v = g.value
+        if v is None or isinstance(v, (bool, int, str)):
+            return repr(v)
+        key = id(v)
+        name = self._consts.get(key)
+        if name is None:
+            name = f"_k{len(self._consts)}"
+            self._consts[key] = name
+            self.globals[name] = v
+            # keep the object alive so its id stays unique
+            self.globals[name + "_keep"] = v
+        return name
+
+    def _compile_def(self, d: ast.DefDecl) -> None:
+        params = [p.name for p in d.params]
+        holder: list[Callable[..., Any]] = []
+
+        # Compiled on first use, so definitions may refer to each other in any order.
+        def call(st: Any, *args: Any) -> Any:
+            if not holder:
+                pyvars = frozenset(params)
+                body = self._src(self._g(d.body, frozenset(), pyvars))
+                names = ", ".join(_pyname(p) for p in params)
+                text = (f"def _d(st{', ' if names else ''}{names}):\n"
+                        "    V = st.v; Z = st.z\n"
+                        "    try:\n"
+                        f"        return {body}\n"
+                        "    except (IndexError, _Empty) as e:\n"
+                        "        raise _rt(e, _span)\n")
+                glb = dict(self.globals)
+                glb.update(_Empty=_Empty, _rt=_runtime_error, _span=d.span)
+                ns: dict[str, Any] = {}
+                exec(compile(text, f"<rules:{d.span.source}:{d.span.line}>", "exec"), glb, ns)
+                holder.append(ns["_d"])
+            return holder[0](st, *args)
+
+        self.def_fns[d.name] = call
+        self.globals[f"_def_{d.name}"] = call
+
+    # ---- code generation --------------------------------------------------------------------
+    def _g(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> _Gen:  # noqa: C901
         match e:
-            case ast.IntLit(value=v):
-                return _Const(v)
-            case ast.StrLit(value=v):
-                return _Const(v)
+            case ast.IntLit(value=v) | ast.StrLit(value=v):
+                return _K(v)
             case ast.Cited(expr=inner):
-                return self._c(inner, local)
+                return self._g(inner, local, py)
             case ast.Name(id=n):
-                return self._name(n, local)
+                return self._name(n, local, py)
             case ast.Index(target=tg, index=ix):
-                return self._index(e, tg, ix, local)
+                t, i = self._g(tg, local, py), self._g(ix, local, py)
+                if isinstance(t, _K) and isinstance(i, _K):
+                    return _K(t.value[i.value])
+                return f"{self._src(t)}[{self._src(i)}]"
             case ast.ListLit(items=items):
-                parts = [self._c(i, local) for i in items]
-                if all(isinstance(p, _Const) for p in parts):
-                    return _Const(tuple(p.value for p in parts))  # type: ignore[union-attr]
-                fns = [self._fn(p) for p in parts]
-                return lambda st, L: tuple(f(st, L) for f in fns)
+                parts = [self._g(i, local, py) for i in items]
+                if all(isinstance(p, _K) for p in parts):
+                    return _K(tuple(p.value for p in parts))  # type: ignore[union-attr]
+                return "(" + "".join(self._src(p) + ", " for p in parts) + ")"
             case ast.Comprehension(elem=el, var=v, source=src, cond=cond):
-                return self._comprehension(el, v, src, cond, local)
+                return f"tuple({self._gen_body(el, v, src, cond, local, py)})"
             case ast.GenCall(func=f, elem=el, var=v, source=src, cond=cond):
-                return self._gencall(e, f, el, v, src, cond, local)
+                return self._gencall(f, el, v, src, cond, local, py)
             case ast.Call(func=f, args=args):
-                return self._call(e, f, args, local)
-            case ast.BinOp(op=op, left=lft, right=rgt):
-                return self._binop(op, lft, rgt, local)
-            case ast.Compare(op=op, left=lft, right=rgt):
-                return self._compare(op, lft, rgt, local)
-            case ast.And(left=lft, right=rgt):
-                a, b = self._c(lft, local), self._c(rgt, local)
-                if isinstance(a, _Const):
-                    return b if a.value else _Const(False)
-                if isinstance(b, _Const):
-                    return a if b.value else _Const(False)
-                return lambda st, L: a(st, L) and b(st, L)  # type: ignore[operator]
-            case ast.Or(left=lft, right=rgt):
-                a, b = self._c(lft, local), self._c(rgt, local)
-                if isinstance(a, _Const):
-                    return _Const(True) if a.value else b
-                if isinstance(b, _Const):
-                    return _Const(True) if b.value else a
-                return lambda st, L: a(st, L) or b(st, L)  # type: ignore[operator]
+                return self._call(f, args, local, py)
+            case ast.BinOp(op=op, left=a, right=b):
+                ga, gb = self._g(a, local, py), self._g(b, local, py)
+                if isinstance(ga, _K) and isinstance(gb, _K):
+                    return _K(_fold_binop(op, ga.value, gb.value))
+                if op == "+" and not (_is_int_k(ga) or _is_int_k(gb)):
+                    return f"_add({self._src(ga)}, {self._src(gb)})"
+                return f"({self._src(ga)} {op} {self._src(gb)})"
+            case ast.Compare(op=op, left=a, right=b):
+                ga, gb = self._g(a, local, py), self._g(b, local, py)
+                if isinstance(ga, _K) and isinstance(gb, _K):
+                    return _K(_fold_compare(op, ga.value, gb.value))
+                return f"({self._src(ga)} {op} {self._src(gb)})"
+            case ast.And(left=a, right=b):
+                ga = self._g(a, local, py)
+                if isinstance(ga, _K):
+                    return self._g(b, local, py) if ga.value else _K(False)
+                gb = self._g(b, local, py)
+                if isinstance(gb, _K):
+                    return ga if gb.value else _K(False)
+                return f"({ga} and {gb})"
+            case ast.Or(left=a, right=b):
+                ga = self._g(a, local, py)
+                if isinstance(ga, _K):
+                    return _K(True) if ga.value else self._g(b, local, py)
+                gb = self._g(b, local, py)
+                if isinstance(gb, _K):
+                    return _K(True) if gb.value else ga
+                return f"({ga} or {gb})"
             case ast.Not(operand=o):
-                a = self._c(o, local)
-                if isinstance(a, _Const):
-                    return _Const(not a.value)
-                return lambda st, L: not a(st, L)  # type: ignore[operator]
+                go = self._g(o, local, py)
+                return _K(not go.value) if isinstance(go, _K) else f"(not {go})"
             case ast.Neg(operand=o):
-                a = self._c(o, local)
-                if isinstance(a, _Const):
-                    return _Const(-a.value)
-                return lambda st, L: -a(st, L)  # type: ignore[operator]
-            case ast.IfExpr(cond=cond, then=th, else_=el):
-                c = self._c(cond, local)
-                if isinstance(c, _Const):
-                    return self._c(th if c.value else el, local)
-                t, f = self._fn(self._c(th, local)), self._fn(self._c(el, local))
-                return lambda st, L: t(st, L) if c(st, L) else f(st, L)  # type: ignore[operator]
+                go = self._g(o, local, py)
+                return _K(-go.value) if isinstance(go, _K) else f"(-{go})"
+            case ast.IfExpr(cond=c, then=t, else_=f):
+                gc = self._g(c, local, py)
+                if isinstance(gc, _K):
+                    return self._g(t if gc.value else f, local, py)
+                gt, gf = self._g(t, local, py), self._g(f, local, py)
+                return f"({self._src(gt)} if {gc} else {self._src(gf)})"
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
 
-    # ---- inlining -----------------------------------------------------------------------
-    # A call of a definition is expanded in place: parameters become the argument expressions
-    # (or, for a compound argument used more than once, a fresh local evaluated once), so the
-    # constant folding sees through definitions and no Python call frame is paid per use.
-    def _inline(self, d: ast.DefDecl, args: tuple[ast.Expr, ...],
-                local: frozenset[str]) -> Fn | _Const:
+    def _name(self, n: str, local: frozenset[str], py: frozenset[str]) -> _Gen:
+        if n in py:
+            return _pyname(n)
+        if n in local:
+            return f"L[{n!r}]"
+        if n in self.vars or n in BUILTIN_VARS:
+            return f"V[{n!r}]"
+        if n in self.options:
+            return _K(self.options[n])
+        if n == "seats":
+            return _K(self.seats)
+        if n == "player_count":
+            return _K(self.players)
+        if n == "suits":
+            return _K(("C", "D", "H", "S"))
+        if n in ("clubs", "diamonds", "hearts", "spades"):
+            return _K("CDHS"[BUILTIN_VALUES[n]])  # type: ignore[index]
+        if n in BUILTIN_VALUES:
+            return _K(BUILTIN_VALUES[n])
+        if n in self.zones:
+            return f"Z[{n!r}]"
+        if n in self.enum_values:
+            return _K(n)
+        raise AssertionError(f"unresolved name {n}")  # pragma: no cover
+
+    def _gen_body(self, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
+                  local: frozenset[str], py: frozenset[str], elem_as_cond: bool = False) -> str:
+        s = self._src(self._g(src, local, py))
+        inner = py | {v}
+        ge = self._src(self._g(el, local, inner))
+        tail = ""
+        if cond is not None:
+            gc = self._g(cond, local, inner)
+            if isinstance(gc, _K):
+                if not gc.value:
+                    return "(x for x in ())"
+            else:
+                tail = f" if {gc}"
+        return f"({ge} for {_pyname(v)} in {s}{tail})"
+
+    def _gencall(self, f: str, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
+                 local: frozenset[str], py: frozenset[str]) -> str:
+        body = self._gen_body(el, v, src, cond, local, py)
+        if f in ("any", "all", "sum"):
+            return f"{f}{body}"
+        if f == "count":
+            return f"sum(1 for _x in {body} if _x)"
+        return f"_{f}{body}"  # _min / _max
+
+    def _call(self, f: str, args: tuple[ast.Expr, ...], local: frozenset[str],
+              py: frozenset[str]) -> _Gen:
+        if f in self.defs:
+            if f in self._inlining:  # recursion: call the compiled definition
+                parts = ", ".join(self._src(self._g(a, local, py)) for a in args)
+                return f"_def_{f}(st{', ' if parts else ''}{parts})"
+            return self._inline(self.defs[f], args, local, py)
+        gs = [self._g(a, local, py) for a in args]
+        if all(isinstance(g, _K) for g in gs) and f in _FOLDABLE:
+            return _K(_FOLDABLE[f](*(g.value for g in gs)))  # type: ignore[union-attr]
+        a = [self._src(g) for g in gs]
+        match f:
+            case "rank":
+                return f"_RANK[{a[0]}]"
+            case "suit":
+                return f"_SUIT[{a[0]}]"
+            case "size":
+                return f"len({a[0]})"
+            case "top" | "last":
+                return f"{a[0]}[-1]"
+            case "bottom" | "first":
+                return f"{a[0]}[0]"
+            case "left_of":
+                return f"(({a[0]}) + 1) % _N"
+            case "seats_from":
+                return f"_SF[{a[0]}]"
+            case "pack":
+                return f"_pack({a[0]})"
+            case "without_ranks":
+                return f"_without({a[0]}, {a[1]})"
+            case "groups":
+                return f"_groups({a[0]})"
+            case "range":
+                return f"tuple(range({a[0]}, ({a[1]}) + 1))"
+            case "set_of":
+                return f"_set_of({a[0]})"
+            case "min" | "max":
+                return f"_{f}({a[0]})"
+            case "sum" | "any" | "all":
+                return f"{f}({a[0]})"
+            case "count":
+                return f"sum(1 for _x in {a[0]} if _x)"
+        raise AssertionError(f"unknown function {f}")  # pragma: no cover
+
+    # A call of a definition is expanded in place: parameters become the argument expressions,
+    # or, for a compound argument used more than once, a lambda parameter evaluated once.
+    def _inline(self, d: ast.DefDecl, args: tuple[ast.Expr, ...], local: frozenset[str],
+                py: frozenset[str]) -> _Gen:
         mapping: dict[str, ast.Expr] = {}
         lets: list[tuple[str, ast.Expr]] = []
         uses = _count_names(d.body)
         for prm, a in zip(d.params, args, strict=True):
-            if _simple(a) or uses.get(prm.name, 0) <= 1:
+            ga = self._g(a, local, py)
+            if isinstance(ga, _K) or _simple(a) or uses.get(prm.name, 0) <= 1:
                 mapping[prm.name] = a
             else:
                 self._fresh += 1
@@ -200,25 +410,13 @@ class ExprCompiler:
         body = self._substitute(d.body, mapping)
         self._inlining.append(d.name)
         try:
-            inner = local | {n for n, _ in lets}
-            c = self._c(body, inner)
-            if not lets:
-                return c
-            fb = self._fn(c)
-            binds = [(n, self._fn(self._c(a, local))) for n, a in lets]
-            if len(binds) == 1:
-                (n0, f0), = binds
-
-                def let1(st: Any, L: dict[str, Any]) -> Any:
-                    L[n0] = f0(st, L)
-                    return fb(st, L)
-                return let1
-
-            def letn(st: Any, L: dict[str, Any]) -> Any:
-                for n, f in binds:
-                    L[n] = f(st, L)
-                return fb(st, L)
-            return letn
+            inner = py | {n for n, _ in lets}
+            g = self._g(body, local, inner)
+            if not lets or isinstance(g, _K):
+                return g
+            names = ", ".join(_pyname(n) for n, _ in lets)
+            vals = ", ".join(self._src(self._g(a, local, py)) for _, a in lets)
+            return f"(lambda {names}: {g})({vals})"
         finally:
             self._inlining.pop()
 
@@ -248,299 +446,25 @@ class ExprCompiler:
             return tuple(self._substitute(x, mapping) for x in e)
         return e
 
-    @staticmethod
-    def _fn(c: Fn | _Const) -> Fn:
-        if isinstance(c, _Const):
-            v = c.value
-            return lambda st, L: v
-        return c
 
-    def _name(self, n: str, local: frozenset[str]) -> Fn | _Const:
-        if n in local:
-            return lambda st, L: L[n]
-        if n in self.vars:
-            return lambda st, L: st.v[n]
-        if n in self.options:
-            v = self.options[n]
-            return _Const(v)
-        if n == "seats":
-            return _Const(self.seats)
-        if n == "player_count":
-            return _Const(self.players)
-        if n == "suits":
-            return _Const(("C", "D", "H", "S"))
-        if n in ("clubs", "diamonds", "hearts", "spades"):
-            return _Const("CDHS"[BUILTIN_VALUES[n]])  # type: ignore[index]
-        if n in BUILTIN_VALUES:
-            return _Const(BUILTIN_VALUES[n])
-        if n in BUILTIN_VARS:
-            return lambda st, L: st.v[n]
-        if n in self.zones:
-            return lambda st, L: st.z[n]
-        if n in self.enum_values:
-            return _Const(n)
-        raise AssertionError(f"unresolved name {n}")  # pragma: no cover
+def _runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
+    if isinstance(e, IndexError):
+        return RuleRuntimeError("this rule took a card or an element from an empty zone or "
+                                "list, or a position past its end", span,
+                                "guard the rule with size(...) > 0")
+    return RuleRuntimeError(str(e), span)
 
-    def _index(self, e: ast.Expr, tg: ast.Expr, ix: ast.Expr, local: frozenset[str]) -> Fn:
-        t = self._fn(self._c(tg, local))
-        i = self._c(ix, local)
-        span = e.span
-        if isinstance(tg, ast.Name) and tg.id in self.zones and tg.id not in local:
-            name = tg.id
-            if isinstance(i, _Const):
-                k = i.value
-                return lambda st, L: st.z[name][k]
-            return lambda st, L: st.z[name][i(st, L)]  # type: ignore[operator]
-        if isinstance(tg, ast.Name) and (tg.id in self.vars or tg.id == "totals") \
-                and tg.id not in local:
-            name = tg.id
-            return lambda st, L: st.v[name][i(st, L)]  # type: ignore[operator]
-        fi = self._fn(i)
 
-        def index(st: Any, L: dict[str, Any]) -> Any:
-            seq, k = t(st, L), fi(st, L)
-            try:
-                return seq[k]
-            except IndexError:
-                raise _runtime(span, f"position {k} is outside a list of {len(seq)}") from None
-        return index
+_FOLDABLE: dict[str, Callable[..., Any]] = {
+    "rank": lambda c: RANK_OF[c], "suit": lambda c: SUIT_OF[c], "size": len,
+    "pack": lambda n: tuple(make_pack(n)), "without_ranks": _without,
+    "range": lambda a, b: tuple(range(a, b + 1)), "set_of": _set_of,
+    "sum": lambda xs: sum(xs), "any": lambda xs: any(xs), "all": lambda xs: all(xs),
+}
 
-    def _source(self, src: ast.Expr, local: frozenset[str]) -> Fn:
-        return self._fn(self._c(src, local))
 
-    def _comprehension(self, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
-                       local: frozenset[str]) -> Fn:
-        s = self._source(src, local)
-        inner = local | {v}
-        f = self._fn(self._c(el, inner))
-        if cond is None:
-            def comp(st: Any, L: dict[str, Any]) -> tuple[Any, ...]:
-                out = []
-                L2 = dict(L)
-                for x in s(st, L):
-                    L2[v] = x
-                    out.append(f(st, L2))
-                return tuple(out)
-            return comp
-        c = self._fn(self._c(cond, inner))
-
-        def compf(st: Any, L: dict[str, Any]) -> tuple[Any, ...]:
-            out = []
-            L2 = dict(L)
-            for x in s(st, L):
-                L2[v] = x
-                if c(st, L2):
-                    out.append(f(st, L2))
-            return tuple(out)
-        return compf
-
-    def _gencall(self, e: ast.Expr, func: str, el: ast.Expr, v: str, src: ast.Expr,
-                 cond: ast.Expr | None, local: frozenset[str]) -> Fn:
-        items = self._comprehension(el, v, src, cond, local)
-        span = e.span
-        if func == "any":
-            s = self._source(src, local)
-            inner = local | {v}
-            f = self._fn(self._c(el, inner))
-            c = self._fn(self._c(cond, inner)) if cond is not None else None
-
-            def any_(st: Any, L: dict[str, Any]) -> bool:
-                L2 = dict(L)
-                for x in s(st, L):
-                    L2[v] = x
-                    if (c is None or c(st, L2)) and f(st, L2):
-                        return True
-                return False
-            return any_
-        if func == "all":
-            s = self._source(src, local)
-            inner = local | {v}
-            f = self._fn(self._c(el, inner))
-            c = self._fn(self._c(cond, inner)) if cond is not None else None
-
-            def all_(st: Any, L: dict[str, Any]) -> bool:
-                L2 = dict(L)
-                for x in s(st, L):
-                    L2[v] = x
-                    if (c is None or c(st, L2)) and not f(st, L2):
-                        return False
-                return True
-            return all_
-        return self._aggregate(func, items, span)
-
-    @staticmethod
-    def _aggregate(func: str, items: Fn, span: ast.Span) -> Fn:
-        if func == "sum":
-            return lambda st, L: sum(items(st, L))
-        if func == "count":
-            return lambda st, L: sum(1 for x in items(st, L) if x)
-        if func == "any":
-            return lambda st, L: any(items(st, L))
-        if func == "all":
-            return lambda st, L: all(items(st, L))
-        agg = min if func == "min" else max
-
-        def minmax(st: Any, L: dict[str, Any]) -> Any:
-            xs = items(st, L)
-            if not xs:
-                raise _runtime(span, f"{func} of an empty list")
-            return agg(xs)
-        return minmax
-
-    def _call(self, e: ast.Expr, f: str, args: tuple[ast.Expr, ...],
-              local: frozenset[str]) -> Fn | _Const:
-        span = e.span
-        parts = [self._c(a, local) for a in args]
-        fns = [self._fn(p) for p in parts]
-        if f in self.defs and f not in self._inlining:
-            return self._inline(self.defs[f], args, local)
-        if f in self.def_fns:
-            df = self.def_fns[f]
-            if not fns:
-                return lambda st, L: df(st)
-            if len(fns) == 1:
-                (a0,) = fns
-                return lambda st, L: df(st, a0(st, L))
-            if len(fns) == 2:
-                a0, a1 = fns
-                return lambda st, L: df(st, a0(st, L), a1(st, L))
-            return lambda st, L: df(st, *(a(st, L) for a in fns))
-        all_const = all(isinstance(p, _Const) for p in parts)
-        consts = [p.value for p in parts] if all_const else []  # type: ignore[union-attr]
-        match f:
-            case "rank":
-                (a,) = fns
-                return lambda st, L: RANK_OF[a(st, L)]
-            case "suit":
-                (a,) = fns
-                return lambda st, L: SUIT_OF[a(st, L)]
-            case "size":
-                (a,) = fns
-                return lambda st, L: len(a(st, L))
-            case "top" | "last":
-                (a,) = fns
-                what = "top card of an empty zone" if f == "top" else "last of an empty list"
-
-                def top(st: Any, L: dict[str, Any]) -> Any:
-                    z = a(st, L)
-                    if not z:
-                        raise _runtime(span, f"there is no {what}")
-                    return z[-1]
-                return top
-            case "bottom" | "first":
-                (a,) = fns
-                what = "bottom card of an empty zone" if f == "bottom" else "first of an empty list"
-
-                def bottom(st: Any, L: dict[str, Any]) -> Any:
-                    z = a(st, L)
-                    if not z:
-                        raise _runtime(span, f"there is no {what}")
-                    return z[0]
-                return bottom
-            case "left_of":
-                (a,) = fns
-                n = self.players
-                return lambda st, L: (a(st, L) + 1) % n
-            case "seats_from":
-                (a,) = fns
-                n = self.players
-                return lambda st, L: tuple((a(st, L) + i) % n for i in range(n))
-            case "pack":
-                if all_const:
-                    return _Const(tuple(make_pack(consts[0])))
-                (a,) = fns
-                return lambda st, L: tuple(make_pack(a(st, L)))
-            case "without_ranks":
-                a, b = fns
-
-                def without(st: Any, L: dict[str, Any]) -> tuple[str, ...]:
-                    drop = set(b(st, L))
-                    return tuple(c for c in a(st, L) if RANK_OF[c] not in drop)
-                if all_const:
-                    return _Const(without(None, {}))
-                return without
-            case "groups":
-                (a,) = fns
-                return lambda st, L: groups(a(st, L))
-            case "range":
-                a, b = fns
-                return lambda st, L: tuple(range(a(st, L), b(st, L) + 1))
-            case "set_of":
-                (a,) = fns
-
-                def set_of(st: Any, L: dict[str, Any]) -> tuple[Any, ...]:
-                    xs = a(st, L)
-                    if xs and isinstance(next(iter(xs)), str):
-                        return tuple(sorted(set(xs), key=card_sort_key))
-                    return tuple(sorted(set(xs)))
-                return set_of
-            case "min" | "max" | "sum" | "any" | "all" | "count":
-                (a,) = fns
-                return self._aggregate(f, a, span)
-        raise AssertionError(f"unknown function {f}")  # pragma: no cover
-
-    def _binop(self, op: str, lft: ast.Expr, rgt: ast.Expr, local: frozenset[str]) -> Fn | _Const:
-        a, b = self._c(lft, local), self._c(rgt, local)
-        if isinstance(a, _Const) and isinstance(b, _Const):
-            return _Const(_apply_binop(op, a.value, b.value))
-        fa, fb = self._fn(a), self._fn(b)
-        match op:
-            case "+":
-                def add(st: Any, L: dict[str, Any]) -> Any:
-                    x, y = fa(st, L), fb(st, L)
-                    if isinstance(x, (list, tuple)):
-                        return tuple(x) + tuple(y)
-                    return x + y
-                return add
-            case "-":
-                return lambda st, L: fa(st, L) - fb(st, L)
-            case "*":
-                return lambda st, L: fa(st, L) * fb(st, L)
-            case "//":
-                return lambda st, L: fa(st, L) // fb(st, L)
-            case "%":
-                return lambda st, L: fa(st, L) % fb(st, L)
-        raise AssertionError(op)  # pragma: no cover
-
-    def _compare(self, op: str, lft: ast.Expr, rgt: ast.Expr,
-                 local: frozenset[str]) -> Fn | _Const:
-        a, b = self._c(lft, local), self._c(rgt, local)
-        if isinstance(a, _Const) and isinstance(b, _Const):
-            return _Const(_apply_compare(op, a.value, b.value))
-        fa, fb = self._fn(a), self._fn(b)
-        if isinstance(b, _Const):
-            k = b.value
-            match op:
-                case "==":
-                    return lambda st, L: fa(st, L) == k
-                case "!=":
-                    return lambda st, L: fa(st, L) != k
-                case "<":
-                    return lambda st, L: fa(st, L) < k
-                case "<=":
-                    return lambda st, L: fa(st, L) <= k
-                case ">":
-                    return lambda st, L: fa(st, L) > k
-                case ">=":
-                    return lambda st, L: fa(st, L) >= k
-        match op:
-            case "==":
-                return lambda st, L: fa(st, L) == fb(st, L)
-            case "!=":
-                return lambda st, L: fa(st, L) != fb(st, L)
-            case "<":
-                return lambda st, L: fa(st, L) < fb(st, L)
-            case "<=":
-                return lambda st, L: fa(st, L) <= fb(st, L)
-            case ">":
-                return lambda st, L: fa(st, L) > fb(st, L)
-            case ">=":
-                return lambda st, L: fa(st, L) >= fb(st, L)
-            case "in":
-                return lambda st, L: fa(st, L) in fb(st, L)
-            case "not in":
-                return lambda st, L: fa(st, L) not in fb(st, L)
-        raise AssertionError(op)  # pragma: no cover
+def _is_int_k(g: _Gen) -> bool:
+    return isinstance(g, _K) and type(g.value) is int
 
 
 def _simple(e: ast.Expr) -> bool:
@@ -565,14 +489,14 @@ def _count_names(e: Any, acc: dict[str, int] | None = None) -> dict[str, int]:
     return acc
 
 
-def _apply_binop(op: str, x: Any, y: Any) -> Any:
+def _fold_binop(op: str, x: Any, y: Any) -> Any:
     if op == "+":
-        return tuple(x) + tuple(y) if isinstance(x, (list, tuple)) else x + y
+        return _add(x, y)
     return {"-": lambda: x - y, "*": lambda: x * y, "//": lambda: x // y,
             "%": lambda: x % y}[op]()
 
 
-def _apply_compare(op: str, x: Any, y: Any) -> bool:
+def _fold_compare(op: str, x: Any, y: Any) -> bool:
     return {"==": lambda: x == y, "!=": lambda: x != y, "<": lambda: x < y,
             "<=": lambda: x <= y, ">": lambda: x > y, ">=": lambda: x >= y,
             "in": lambda: x in y, "not in": lambda: x not in y}[op]()

@@ -1,0 +1,112 @@
+"""Random-policy playouts: the engine against the hand-written oracle, same seeds, one run.
+
+    python bench/playouts.py [--games 200] [--players 4] [--seed 1]
+
+Both sides are driven the same way, through the implementation protocol: list the legal events,
+pick one with the game's own seeded generator (a shuffle is a random order of its template),
+apply it. Because engine and oracle agree event for event, the same seed plays the same games on
+both, so the time ratio compares equal work. OpenSpiel's C++ ``crazy_eights`` (pip open-spiel),
+driven through its Python API with the same kind of policy, is a reference point, not the same
+game. The ratio is the figure to watch; absolute times depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rulespec.protocol import SpecImplementation  # noqa: E402
+from tests.oracles.vandatta import VandattaOracle  # noqa: E402
+
+
+def _event(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
+        ev = dict(legal[0])
+        cards = list(ev["cards"])
+        rng.shuffle(cards)
+        ev["cards"] = cards
+        return ev
+    return legal[rng.randrange(len(legal))]
+
+
+def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any], games: int,
+             seed: int) -> tuple[float, int]:
+    """Seconds and events for ``games`` random games."""
+    events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        impl = impl_factory()
+        impl.new(game, players, dict(options), 0)
+        rng = random.Random(seed * 100_003 + i)
+        while impl.to_move() is not None:
+            impl.apply(_event(impl.legal(), rng))
+            events += 1
+    return time.perf_counter() - start, events
+
+
+def openspiel(game: str, params: dict[str, Any], games: int, seed: int) -> tuple[float, int] | None:
+    """Seconds and events for OpenSpiel random playouts, or None when it is not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    g = pyspiel.load_game(game, params)
+    rng = random.Random(seed)
+    events = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                acts = s.legal_actions()
+                s.apply_action(acts[rng.randrange(len(acts))])
+            events += 1
+    return time.perf_counter() - start, events
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    opts: dict[str, Any] = {}
+    # warm both (the engine compiles the spec once per table; the oracle has nothing to build)
+    playouts(SpecImplementation, "vandatta", args.players, opts, 2, args.seed + 99)
+    playouts(VandattaOracle, "vandatta", args.players, opts, 2, args.seed + 99)
+    te, ne = playouts(SpecImplementation, "vandatta", args.players, opts, args.games, args.seed)
+    to, no = playouts(VandattaOracle, "vandatta", args.players, opts, args.games, args.seed)
+    assert ne == no, "engine and oracle played different games: they disagree"
+    ref = openspiel("crazy_eights", {"players": args.players}, args.games, args.seed)
+    out: dict[str, Any] = {
+        "game": "vandatta", "players": args.players, "games": args.games,
+        "events": ne,
+        "engine_s": round(te, 3), "oracle_s": round(to, 3),
+        "engine_us_per_event": round(te / ne * 1e6, 1),
+        "oracle_us_per_event": round(to / no * 1e6, 1),
+        "engine_over_oracle": round(te / to, 2),
+    }
+    if ref is not None:
+        out["openspiel_crazy_eights_us_per_event"] = round(ref[0] / ref[1] * 1e6, 1)
+        out["engine_over_openspiel_per_event"] = round((te / ne) / (ref[0] / ref[1]), 1)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for k, v in out.items():
+            print(f"{k:38} {v}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
