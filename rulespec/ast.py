@@ -3,9 +3,8 @@ equality (``eq=False``), so two specs that differ only in layout compare equal."
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any
 
-import attrs
 from attrs import field, frozen
 
 __all__ = [
@@ -39,7 +38,7 @@ class Span:
 NOSPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
-def _span() -> attrs.Attribute:  # type: ignore[type-arg]
+def _span() -> Any:
     return field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
@@ -163,10 +162,24 @@ class Cited:
     span: Span = _span()
 
 
-Expr = Union[
-    IntLit, StrLit, Name, Call, GenCall, Comprehension, Index, ListLit, BinOp, Compare, And, Or,
-    Not, Neg, IfExpr, Cited,
-]
+Expr = (
+    IntLit
+    | StrLit
+    | Name
+    | Call
+    | GenCall
+    | Comprehension
+    | Index
+    | ListLit
+    | BinOp
+    | Compare
+    | And
+    | Or
+    | Not
+    | Neg
+    | IfExpr
+    | Cited
+)
 
 # ---- types ---------------------------------------------------------------------------------
 
@@ -194,7 +207,12 @@ class TypeEnum:
     span: Span = _span()
 
 
-TypeExpr = Union[TypeName, TypeOptional, TypeList, TypeEnum]
+TypeExpr = (
+    TypeName
+    | TypeOptional
+    | TypeList
+    | TypeEnum
+)
 
 # ---- statements ----------------------------------------------------------------------------
 
@@ -379,10 +397,29 @@ class RunDeal:
     span: Span = _span()
 
 
-Stmt = Union[
-    Let, Set, If, While, Loop, For, Repeat, Move, Fill, DealCards, Shuffle, Reshuffle, Bury,
-    CallStmt, Choose, Break, Continue, Return, EndDeal, EndMatch, RunDeal,
-]
+Stmt = (
+    Let
+    | Set
+    | If
+    | While
+    | Loop
+    | For
+    | Repeat
+    | Move
+    | Fill
+    | DealCards
+    | Shuffle
+    | Reshuffle
+    | Bury
+    | CallStmt
+    | Choose
+    | Break
+    | Continue
+    | Return
+    | EndDeal
+    | EndMatch
+    | RunDeal
+)
 
 # ---- declarations --------------------------------------------------------------------------
 
@@ -491,10 +528,20 @@ class DealDecl:
     span: Span = _span()
 
 
-Item = Union[
-    GameDecl, PlayersDecl, WinnerDecl, ImportDecl, OptionDecl, RequireDecl, ZoneDecl, VarDecl,
-    DefDecl, ProcDecl, MatchDecl, DealDecl,
-]
+Item = (
+    GameDecl
+    | PlayersDecl
+    | WinnerDecl
+    | ImportDecl
+    | OptionDecl
+    | RequireDecl
+    | ZoneDecl
+    | VarDecl
+    | DefDecl
+    | ProcDecl
+    | MatchDecl
+    | DealDecl
+)
 
 
 @frozen

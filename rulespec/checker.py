@@ -394,8 +394,8 @@ class _Checker:
                            "decides")
                 if scope.where == "def":  # pragma: no cover - grammar prevents it
                     self.error(s.span, "a decision cannot appear in a definition")
-                for a in alts:
-                    self._alternative(a, scope)
+                for alt in alts:
+                    self._alternative(alt, scope)
             case ast.Break() | ast.Continue():
                 if not scope.in_loop:
                     word = "break" if isinstance(s, ast.Break) else "continue"
@@ -486,13 +486,14 @@ class _Checker:
         inner = scope.child()
         for g in a.generators:
             inner.names[g.var] = self._iter_elem(g.source, inner)
-            if isinstance(_strip(g.source), ast.ListLit) and not _strip(g.source).items:
+            src = _strip(g.source)
+            if isinstance(src, ast.ListLit) and not src.items:
                 self.error(g.span, f"decision {a.action!r} draws its choices from an empty list, "
                            "so it can never be chosen")
         if a.guard is not None:
             self._want_bool(a.guard, self.expr(a.guard, inner))
-            g = _strip(a.guard)
-            if isinstance(g, ast.Name) and g.id == "false":
+            bare = _strip(a.guard)
+            if isinstance(bare, ast.Name) and bare.id == "false":
                 self.error(a.guard.span, f"decision {a.action!r} is guarded by 'false', so its "
                            "choice set is always empty", "remove the alternative or its guard")
         names = set()
@@ -557,8 +558,8 @@ class _Checker:
                 return "int"
             case ast.StrLit():
                 return "str"
-            case ast.Cited(expr=inner):
-                return self.expr(inner, scope)
+            case ast.Cited(expr=wrapped):
+                return self.expr(wrapped, scope)
             case ast.Name(id=n):
                 return self._name(e, n, scope)
             case ast.Index(target=tg, index=ix):
@@ -661,7 +662,7 @@ class _Checker:
         return "any"  # pragma: no cover
 
     def _check_enum_compare(self, lft: ast.Expr, tl: str, rgt: ast.Expr, tr: str) -> None:
-        for a, ta, b in ((lft, tl, rgt), (rgt, tr, lft)):
+        for ta, b in ((tl, rgt), (tr, lft)):
             if not ta.startswith("enum:"):
                 continue
             opt = self.options[ta[5:]]

@@ -224,7 +224,8 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, players: tuple[
     from rich.console import Console
     from rich.progress import Progress
 
-    from rulespec.verify import load_python_impl, verify as run
+    from rulespec.verify import load_python_impl
+    from rulespec.verify import verify as run
 
     if (impl_cmd is None) == (impl_py is None):
         _err("error: give exactly one of --impl or --python")

@@ -8,6 +8,7 @@ rules themselves quoted from the spec, and an index of the ambiguities the spec 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import attrs
 
@@ -25,7 +26,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _refs(node: object) -> Iterator[tuple[str, ast.Span]]:
+def _refs(node: Any) -> Iterator[tuple[str, ast.Span]]:
     if isinstance(node, ast.Cited):
         yield node.ref, node.span
     if attrs.has(type(node)) and not isinstance(node, ast.Span):

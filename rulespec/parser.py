@@ -34,7 +34,8 @@ def grammar_text() -> str:
 
 @functools.cache
 def _parser() -> lark.Lark:
-    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True,
+                     maybe_placeholders=True)
 
 
 def _unquote(tok: str) -> str:
@@ -423,7 +424,8 @@ def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
         span = ast.Span(source_name, line, col, line, col + 1)
         hint = None
         if isinstance(e, lark.UnexpectedCharacters):
-            ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "end of input"
+            pos = e.pos_in_stream or 0
+            ch = text[pos] if pos < len(text) else "end of input"
             msg = f"unexpected character {ch!r}"
             if ch == '"':
                 hint = "strings end on the same line; use triple quotes for long text"

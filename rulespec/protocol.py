@@ -139,17 +139,23 @@ class ProcessImplementation:
         return self._ask({"op": "result"})
 
     def close(self) -> None:
-        """Ask the child to quit and wait for it."""
+        """Ask the child to quit, wait for it and close the pipes (safe to call twice)."""
+        if self.proc.returncode is not None:
+            return
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
             self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, ValueError):
             pass
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover
             self.proc.kill()
+            self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 def serve(inp: IO[str], out: IO[str], base: Path | None = None) -> None:

@@ -159,7 +159,10 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
         rec_dir = str(records)
-    size = 1 if workers <= 1 and backend == "local" else max(1, min(50, games // (workers * 4) or 1))
+    if workers <= 1 and backend == "local":
+        size = 1
+    else:
+        size = max(1, min(50, games // (max(1, workers) * 4) or 1))
     jobs = [(game, players, opts, dealer, seed, a, b, rec_dir) for a, b in _chunks(games, size)]
     results: list[GameStats] = []
     if backend == "ray":

@@ -9,6 +9,7 @@ list while it still diverges, so the record reported is a small game that shows 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import random
@@ -17,8 +18,8 @@ from typing import Any
 
 import attrs
 
-from rulespec.interpreter.engine import canonical_key
 from rulespec.errors import RecordError, RulespecError
+from rulespec.interpreter.engine import canonical_key
 from rulespec.protocol import Implementation, SpecImplementation
 from rulespec.records import FORMAT
 
@@ -152,7 +153,7 @@ def verify(game: str, factory: Callable[[], Implementation], players: list[int],
             for g in range(games):
                 rng = random.Random(seed * 7_919 + p * 104_729 + g)
                 d, n, used = compare_game(reference, other, game, p, opts, dealer, [],
-                                          extend=lambda: rng.randrange(2**31))
+                                          extend=functools.partial(rng.randrange, 2**31))
                 total_events += n
                 played += 1
                 if progress:

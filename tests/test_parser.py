@@ -39,7 +39,7 @@ def test_spans_point_into_the_source() -> None:
     spec = parse(text, "v")
     first = spec.items[0]
     assert first.span.line == text.splitlines().index(
-        next(l for l in text.splitlines() if l.startswith("game"))) + 1
+        next(line for line in text.splitlines() if line.startswith("game"))) + 1
 
 
 def test_syntax_error_position_and_hint() -> None:

@@ -55,10 +55,8 @@ def check_step(before: State, ev: dict[str, Any], after: State, opts: dict[str, 
             assert seg["draws"] <= opts.get("max_draws", 3), "more draws than the limit"
     if len(after.deals) > n_deals:
         deal = after.deals[-1]
-        hands = [list(h) for h in before.z["hand"]]
-        if ev.get("action") == "play":
-            for c in ev["cards"]:
-                hands[ev["seat"]].remove(c)
+        assert after.deal_end_zones is not None
+        hands = after.deal_end_zones["hand"]
         out = before.v["out"]
         scoring = opts.get("scoring", "pagat")
         pts = [0 if out[q] else sum(points(c, scoring) for c in h) for q, h in enumerate(hands)]
@@ -69,6 +67,7 @@ def check_step(before: State, ev: dict[str, Any], after: State, opts: dict[str, 
         else:
             # the deal ends exactly when a hand empties, and never on an eight or an Ace
             assert ev.get("action") == "play" and not hands[ev["seat"]], "deal ended early"
+            assert sum(1 for q, h in enumerate(hands) if not h and not out[q]) == 1
             assert all(RANK_OF[c] not in (8, 14) for c in ev["cards"]), "went out on a special"
         assert deal["scores"] == pts, "penalties differ from the hands' card penalties"
     elif after.to_move not in (CHANCE, None):

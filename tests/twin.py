@@ -55,14 +55,15 @@ def make_twin(oracle_cls: type, game: str) -> type:
         def apply(self, event: dict) -> None:
             try:
                 self.o.apply(event)
-            except ValueError:
+            except ValueError as refused:
                 before = self.e.result()
                 try:
                     self.e.apply(event)
                 except ValueError:
                     assert self.e.result() == before, "an illegal event changed the engine"
                     raise
-                raise AssertionError(f"engine accepted an event the oracle refuses: {event}")
+                raise AssertionError(
+                    f"engine accepted an event the oracle refuses: {event}") from refused
             self.e.apply(event)
             self._agree()
 

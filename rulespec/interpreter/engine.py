@@ -47,7 +47,7 @@ def canonical_key(event: Mapping[str, Any]) -> str:
 class _Alt:
     action: str
     # enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``
-    enum: Callable[..., None] | None
+    enum: Callable[..., None]
     set_fields: frozenset[str]
     body_pc: int
     node: ast.Alternative
@@ -239,7 +239,7 @@ class _StmtCompiler:
                 lines.append(f"{ind}for {_pyname(gen_vars[i])} in {src}:")
                 ind += "    "
         py = frozenset(gen_vars)
-        parts = [f'"seat": seat', f'"action": {a.action!r}']
+        parts = ['"seat": seat', f'"action": {a.action!r}']
         for f in a.fields:
             parts.append(f"{f.name!r}: _enc({ec.source(f.value, local, py)})")
         binds = ", ".join(f"{v!r}: {_pyname(v)}" for v in gen_vars)
@@ -442,7 +442,7 @@ class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "_legal", "_history_len")
+                 "deal_end_zones", "_legal", "_history_len")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -453,6 +453,8 @@ class State:
         self.to_move: int | str | None = None
         self.deals: list[dict[str, Any]] = []
         self.winners: list[int] | None = None
+        #: the zones as the last finished deal left them, before the next deal clears them
+        self.deal_end_zones: dict[str, Any] | None = None
         self._legal: dict[str, tuple[dict[str, Any], Any]] | None = None
         self._history_len = 0
 
@@ -513,6 +515,7 @@ class State:
         c.to_move = self.to_move
         c.deals = [dict(d) for d in self.deals]
         c.winners = list(self.winners) if self.winners is not None else None
+        c.deal_end_zones = self.deal_end_zones
         c._legal = self._legal
         c._history_len = self._history_len
         return c
@@ -799,6 +802,9 @@ class State:
         totals = self.v["totals"]
         for q in range(n):
             totals[q] += scores[q]
+        self.deal_end_zones = {
+            name: [list(h) for h in self.z[name]] if per else list(self.z[name])
+            for name, per in self.game._zone_kinds}
         rec: dict[str, Any] = {"scores": scores}
         if flag:
             rec[flag] = True

@@ -81,8 +81,9 @@ import copy
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
@@ -453,7 +454,7 @@ class AbracadabraOracle:
             out["legal"] = self.legal()
         return out
 
-    def clone(self) -> "AbracadabraOracle":
+    def clone(self) -> AbracadabraOracle:
         """An independent deep copy."""
         other = AbracadabraOracle.__new__(AbracadabraOracle)
         other.__dict__ = copy.deepcopy(self.__dict__)

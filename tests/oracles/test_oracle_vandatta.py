@@ -13,7 +13,6 @@ import pytest
 
 from .vandatta import CODE, VandattaOracle
 
-
 # ---------------------------------------------------------------------------- helpers
 
 

@@ -388,7 +388,7 @@ class VandattaOracle:
             res["legal"] = self.legal()
         return res
 
-    def clone(self) -> "VandattaOracle":
+    def clone(self) -> VandattaOracle:
         """An independent deep copy."""
         c = VandattaOracle.__new__(VandattaOracle)
         d = dict(self.__dict__)

@@ -1,0 +1,158 @@
+"""The command line as a user meets it: exit codes, output, determinism, records round trip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulespec.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def test_check_valid_spec_summary() -> None:
+    code, out, _ = run("check", str(ROOT / "rulespec/games/vandatta.rules"))
+    assert code == 0
+    assert "ok: Vändåtta" in out and "decisions (5): play, draw, pass, lappen, no_lappen" in out
+    assert "options (22)" in out
+
+
+def test_check_shipped_name_and_usage_errors() -> None:
+    assert run("check", "vandatta")[0] == 0
+    assert run("check", "no_such_game")[0] == 2
+    assert run("check")[0] == 2
+
+
+def test_simulate_same_seed_same_numbers() -> None:
+    args = ("simulate", "vandatta", "--players", "3", "--games", "15", "--seed", "7", "--json")
+    a, b = run(*args), run(*args)
+    assert a[0] == 0 and a[1] == b[1]
+    data = json.loads(a[1])
+    assert data["games"] == 15 and len(data["win_rate"]) == 3
+    assert abs(sum(data["win_rate"]) - 1.0) < 1e-9
+    other = json.loads(run("simulate", "vandatta", "-p", "3", "-n", "15", "--seed", "8",
+                           "--json")[1])
+    assert other != data
+
+
+def test_simulate_table_and_options() -> None:
+    code, out, _ = run("simulate", "vandatta", "-p", "4", "-n", "5", "--seed", "1",
+                       "--option", "ace_on_ace=false", "-o", "scoring=swedish")
+    assert code == 0
+    assert "win rate" in out and "mean reshuffles" in out and "ace_on_ace=false" in out
+
+
+def test_simulate_bad_option_is_a_clean_error() -> None:
+    code, out, err = run("simulate", "vandatta", "-p", "4", "-n", "1", "-o", "ace_on_ace=7")
+    assert code == 2 and "ace_on_ace" in err and "Traceback" not in err
+    code, _, err = run("simulate", "vandatta", "-p", "15", "-n", "1")
+    assert code == 2 and "15" in err
+
+
+def test_records_replay_to_the_same_result(tmp_path: Path) -> None:
+    code, out, _ = run("simulate", "vandatta", "-p", "3", "-n", "6", "--seed", "3",
+                       "--records", str(tmp_path), "--json", "-o", "deals=2")
+    assert code == 0
+    summary = json.loads(out)
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 6
+    totals = [0.0] * 3
+    for f in files:
+        rcode, rout, _ = run("replay", str(f))
+        assert rcode == 0
+        ans = json.loads(rout)
+        assert ans["ok"] and ans["complete"] and len(ans["deals"]) == 2
+        for q in range(3):
+            totals[q] += ans["totals"][q]
+    assert [t / 6 for t in totals] == pytest.approx(summary["mean_total"])
+
+
+def write(tmp_path: Path, rec: object) -> str:
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(rec))
+    return str(p)
+
+
+def header(**kw: object) -> dict:
+    rec = {"format": "rulespec-record/1", "game": "vandatta", "players": 3, "options": {},
+           "events": []}
+    rec.update(kw)
+    return rec
+
+
+def test_replay_incomplete_record_lists_legal(tmp_path: Path) -> None:
+    code, out, _ = run("replay", write(tmp_path, header()))
+    ans = json.loads(out)
+    assert code == 0
+    assert list(ans) == ["ok", "complete", "deals", "totals", "winners", "to_move", "legal"]
+    assert ans["to_move"] == "chance" and ans["legal"][0]["chance"] == "shuffle"
+    assert ans["winners"] == [] and ans["totals"] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("rec,needle", [
+    (header(format="x"), "format"),
+    (header(game="nope"), "unknown game"),
+    (header(options={"colour": 1}), "unknown option"),
+    (header(options={"deals": 2, "target": 30}), "R9"),
+    (header(players=1), "players"),
+    (header(dealer=5), "dealer"),
+    (header(extra=1), "unknown record field"),
+])
+def test_replay_bad_header_r3(tmp_path: Path, rec: dict, needle: str) -> None:
+    code, out, _ = run("replay", write(tmp_path, rec))
+    ans = json.loads(out)
+    assert code == 1
+    assert ans["ok"] is False and ans["event"] is None and ans["legal"] == []
+    assert needle in ans["error"]
+
+
+def test_replay_illegal_event_reports_index_and_legal(tmp_path: Path) -> None:
+    rec = header(events=[{"seat": 1, "action": "draw"}])
+    code, out, _ = run("replay", write(tmp_path, rec))
+    ans = json.loads(out)
+    assert code == 1 and ans["event"] == 0 and ans["legal"][0]["chance"] == "shuffle"
+
+
+def test_replay_events_after_the_end_r5(tmp_path: Path) -> None:
+    rec_dir = tmp_path / "recs"
+    run("simulate", "vandatta", "-p", "2", "-n", "1", "--records", str(rec_dir))
+    rec = json.loads(next(rec_dir.glob("*.json")).read_text())
+    rec["events"].append({"seat": 0, "action": "draw"})
+    code, out, _ = run("replay", write(tmp_path, rec))
+    ans = json.loads(out)
+    assert code == 1 and ans["error"] == "the match is over" and ans["legal"] == []
+    assert ans["event"] == len(rec["events"]) - 1
+
+
+def test_replay_usage_and_spec_errors(tmp_path: Path) -> None:
+    assert run("replay", str(tmp_path / "missing.json"))[0] == 2
+    bad = tmp_path / "bad.rules"
+    bad.write_text("game x title \"X\"\nplayers 2 to 3\n")
+    code, _, err = run("replay", write(tmp_path, header(game="bad.rules")))
+    assert code == 65 and "bad.rules" in err
+    (tmp_path / "r.json").write_text("{not json")
+    assert run("replay", str(tmp_path / "r.json"))[0] == 1
+
+
+def test_doc_matches_committed_rulebook() -> None:
+    code, out, _ = run("doc", "vandatta")
+    assert code == 0
+    committed = (ROOT / "docs/rules/vandatta.md").read_text(encoding="utf-8")
+    assert out == committed, "regenerate with: rulespec doc vandatta --out docs/rules/vandatta.md"
+    for ident in ("VAN-13", "V4", "lappen_penalty_trigger", "announced_but_not_out"):
+        assert ident in out
+
+
+def test_verify_oracle_against_spec() -> None:
+    code, out, _ = run("verify", "vandatta", "--python", "tests.oracles.vandatta:VandattaOracle",
+                       "-p", "2", "-p", "5", "-n", "3", "--seed", "1")
+    assert code == 0, out
+    assert "no divergence" in out
