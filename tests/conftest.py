@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
