@@ -18,9 +18,10 @@ the same for readers):
 Wrapping a fragment. The fragment is cut, at a line boundary, into a head of top-level
 declarations (option, zone, var, def, procedure, deal, match, ...) and a tail that is either a
 list of statements or a single expression. The first cut (from the top) where the head parses as
-declarations and the tail parses as statements or as an expression wins; a tail that is only a
-call of something that is not one of the fragment's procedures counts as an expression. The host
-then supplies every part the fragment lacks::
+declarations and the tail parses as statements or as an expression wins; statements are tried
+first, so a lone call such as ``left_of(dealer)`` is read as a procedure call (write
+``let x = left_of(dealer)`` to show an expression). The host then supplies every part the
+fragment lacks::
 
     game fragment_host title "Fragment host"    each unless the fragment declares its own
     players 2 to 4
@@ -124,7 +125,7 @@ def _as_statements(text: str) -> tuple[ast.Stmt, ...] | None:
 
 
 def _is_expression(text: str) -> bool:
-    return _parses("def fragment_probe() =\n" + text + "\n") is not None
+    return _parses("deal {\n  let fragment_value =\n" + text + "\n}\n") is not None
 
 
 def _blank(text: str) -> bool:
@@ -142,13 +143,8 @@ def split_fragment(text: str) -> tuple[str, str, str] | None:
             continue
         if _blank(tail):
             return head, "statements", ""
-        procs = {it.name for it in decls.items if isinstance(it, ast.ProcDecl)}
-        stmts = _as_statements(tail)
-        if stmts is not None:
-            lone_call = len(stmts) == 1 and isinstance(stmts[0], ast.CallStmt) \
-                and stmts[0].name not in procs
-            if not (lone_call and _is_expression(tail)):
-                return head, "statements", tail
+        if _as_statements(tail) is not None:
+            return head, "statements", tail
         if _is_expression(tail):
             return head, "expression", tail
     return None
@@ -282,4 +278,5 @@ def test_wrapping_places_statements_in_the_deal() -> None:
     assert wrapped.index("set named = hearts") > wrapped.index("deal {")
     head, kind, tail = split_fragment("var k: int = 0\nset k = k + 1\n") or ("", "", "")
     assert (head, kind, tail) == ("var k: int = 0\n", "statements", "set k = k + 1\n")
-    assert split_fragment("left_of(dealer)\n") == ("", "expression", "left_of(dealer)\n")
+    assert split_fragment("rank(c) + 1\n") == ("", "expression", "rank(c) + 1\n")
+    assert split_fragment("draw_one(p)\n") == ("", "statements", "draw_one(p)\n")

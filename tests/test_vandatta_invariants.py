@@ -45,6 +45,8 @@ def check_step(before: State, ev: dict[str, Any], after: State, opts: dict[str, 
             pack is not None and after.legal_actions()[0].get("chance") != "shuffle"):
         assert all_cards(after) == pack, "cards were created or lost"
     # the draw limit per turn segment (an Ace's extra turn starts a new count, H9)
+    if ev.get("chance") == "shuffle":
+        seg.clear()  # a new deal
     if "action" in ev:
         seat, action = ev["seat"], ev["action"]
         if seg.get("seat") != seat or action == "play":
