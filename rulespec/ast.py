@@ -10,7 +10,7 @@ from attrs import field, frozen
 __all__ = [
     "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
     "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
-    "For", "GameDecl", "GenCall", "Generator", "If", "IfExpr", "ImportDecl", "Index", "IntLit",
+    "For", "GameDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr", "ImportDecl", "Index", "IntLit",
     "Item", "Let", "ListLit", "Loop", "MatchDecl", "Move", "Name", "Neg", "Not", "OptionDecl",
     "Or", "Param", "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return",
     "RunDeal", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
@@ -439,6 +439,15 @@ class PlayersDecl:
 
 
 @frozen
+class HandsDecl:
+    """``hands EXPR``: how many hands are dealt when that differs from the players (a dummy)."""
+
+    count: Expr
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class WinnerDecl:
     direction: str  # lowest | highest
     span: Span = _span()
@@ -531,6 +540,7 @@ class DealDecl:
 Item = (
     GameDecl
     | PlayersDecl
+    | HandsDecl
     | WinnerDecl
     | ImportDecl
     | OptionDecl

@@ -118,6 +118,7 @@ class _Checker:
     def run(self) -> CheckedSpec:
         game: ast.GameDecl | None = None
         players: ast.PlayersDecl | None = None
+        hands: ast.HandsDecl | None = None
         winner: ast.WinnerDecl | None = None
         match: ast.MatchDecl | None = None
         deal: ast.DealDecl | None = None
@@ -144,6 +145,10 @@ class _Checker:
                     players = it
                     if not 1 <= it.min <= it.max:
                         self.error(it.span, f"players {it.min} to {it.max} is an empty range")
+                case ast.HandsDecl():
+                    if hands is not None:
+                        self.error(it.span, "a spec has one 'hands' declaration")
+                    hands = hands or it
                 case ast.WinnerDecl():
                     winner = it
                 case ast.ImportDecl():
@@ -209,6 +214,9 @@ class _Checker:
         for r in requires:
             t = self.expr(r.cond, _Scope({}, where="def"))
             self._want_bool(r.cond, t)
+        if hands is not None:
+            self._want(hands.count, "int", self.expr(hands.count, _Scope({}, where="def")),
+                       "hands is a number, known once the options are")
         for d in self.defs.values():
             self._def_type(d.name)
         for p in self.procs.values():
@@ -228,6 +236,7 @@ class _Checker:
         return CheckedSpec(
             name=game.name, title=game.title, doc=game.doc, min_players=players.min,
             max_players=players.max, winner=winner.direction,
+            hands=hands.count if hands is not None else None,
             options=tuple(self.options.values()), requires=tuple(requires),
             zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
             defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
@@ -321,8 +330,10 @@ class _Checker:
                 continue
             reach.add(n)
             todo.extend(calls[n])
+        main = next(iter(self.sources), None)
         for name, p in self.procs.items():
-            if name not in reach:
+            # an imported module is a library: its unused procedures are not dead phases
+            if name not in reach and p.span.source == main:
                 self.error(p.span, f"procedure {name!r} is never reached from the match or the "
                            "deal", "call it, or remove it")
         if match is not None and not any(isinstance(s, ast.RunDeal) for s in _walk(match.body)):
@@ -614,6 +625,13 @@ class _Checker:
                 self._want(rgt, "int", tr, f"'{op}' works on numbers")
                 return "int"
             case ast.Compare(op=op, left=lft, right=rgt):
+                bare_l, bare_r = _strip(lft), _strip(rgt)
+                for x, y in ((bare_l, bare_r), (bare_r, bare_l)):
+                    if isinstance(x, ast.Name) and isinstance(y, ast.Name) \
+                            and y.id in self.options and self.options[y.id].kind == "enum" \
+                            and y.id not in scope.names and x.id in self.options[y.id].values \
+                            and x.id not in scope.names:
+                        return "bool"  # OPTION == VALUE, the value possibly a built-in name
                 tl = self.expr(lft, scope)
                 bare = _strip(rgt)
                 if tl.startswith("enum:") and isinstance(bare, ast.Name) \

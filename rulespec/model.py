@@ -23,6 +23,8 @@ __all__ = ["BUILTIN_CONSTANTS", "BUILTIN_FUNCTIONS", "ActionInfo", "CheckedSpec"
 BUILTIN_CONSTANTS: Mapping[str, str] = {
     "seats": "list[int]",
     "player_count": "int",
+    "hand_count": "int",
+    "joker_card": "card",
     "suits": "list[suit]",
     "clubs": "suit",
     "diamonds": "suit",
@@ -59,6 +61,7 @@ BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[str, ...], str]] = {
     "pack": (("int",), "list[card]"),
     "without_ranks": (("list[card]", "list[int]"), "list[card]"),
     "groups": (("list[card]",), "list[list[card]]"),
+    "subsets": (("list[T]", "int", "int"), "list[list[T]]"),
     "range": (("int", "int"), "list[int]"),
     "set_of": (("list[T]",), "list[T]"),
     "min": (("list[int]",), "int"),
@@ -74,7 +77,7 @@ GENERATOR_FUNCTIONS = frozenset({"min", "max", "sum", "any", "all", "count"})
 BUILTIN_VALUES: Mapping[str, object] = {
     "clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3,
     "jack": 11, "queen": 12, "king": 13, "ace": 14,
-    "true": True, "false": False, "none": None,
+    "true": True, "false": False, "none": None, "joker_card": "JK",
 }
 
 
@@ -125,6 +128,7 @@ class CheckedSpec:
     min_players: int
     max_players: int
     winner: str  # lowest | highest
+    hands: ast.Expr | None
     options: tuple[OptionInfo, ...]
     requires: tuple[ast.RequireDecl, ...]
     zones: tuple[ast.ZoneDecl, ...]

@@ -310,7 +310,8 @@ class _StmtCompiler:
 
         def move(st: State, L: dict[str, Any]) -> None:
             what, src, dst = fw(st, L), fa(st, L), fz(st, L)
-            cards = (what,) if isinstance(what, str) else what
+            # a snapshot: "move hand[p] from hand[p] to ..." moves the whole zone
+            cards = (what,) if isinstance(what, str) else tuple(what)
             for c in cards:
                 # take the topmost copy, so a duplicate from a second pack is interchangeable
                 for i in range(len(src) - 1, -1, -1):
@@ -396,7 +397,15 @@ class Game:
                 f"not {players}")
         if not (isinstance(dealer, int) and 0 <= dealer < players):
             raise ConfigurationError(f"the dealer must be a seat 0..{players - 1}, not {dealer}")
-        self._ec = ExprCompiler(spec, players, opts)
+        self.hands = players
+        if spec.hands is not None:
+            ok, val = ExprCompiler(spec, players, opts).const(spec.hands)
+            if not ok or not isinstance(val, int) or val < players:
+                raise ConfigurationError(
+                    f"{spec.name}: 'hands' must be a number of at least the players, known once "
+                    f"the options are (got {val!r})")
+            self.hands = val
+        self._ec = ExprCompiler(spec, players, opts, self.hands)
         for r in spec.requires:
             ok, val = self._ec.const(r.cond)
             if not ok:
@@ -424,9 +433,9 @@ class Game:
     def new_initial_state(self) -> State:
         """A fresh match, stopped at its first chance event or decision."""
         st = State(self)
-        n = self.players
+        n = self.hands
         st.v["dealer"] = self.dealer
-        st.v["totals"] = [0] * n
+        st.v["totals"] = [0] * self.players
         st.v["deals_played"] = 0
         for name, per, f in self._var_inits:
             x = f(st, {})

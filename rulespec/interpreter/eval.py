@@ -91,6 +91,15 @@ def _set_of(xs: Any) -> tuple[Any, ...]:
     return tuple(sorted(set(xs)))
 
 
+def _subsets(xs: Any, lo: int, hi: int) -> tuple[tuple[Any, ...], ...]:
+    """Every subset of ``xs`` with ``lo`` to ``hi`` elements, each in the order of ``xs``."""
+    xs = tuple(xs)
+    out: list[tuple[Any, ...]] = []
+    for k in range(max(0, lo), min(len(xs), hi) + 1):
+        out.extend(itertools.combinations(xs, k))
+    return tuple(out)
+
+
 def _without(cards: Any, ranks: Any) -> tuple[str, ...]:
     drop = set(ranks)
     return tuple(c for c in cards if RANK_OF[c] not in drop)
@@ -98,7 +107,7 @@ def _without(cards: Any, ranks: Any) -> tuple[str, ...]:
 
 _RUNTIME_GLOBALS: dict[str, Any] = {
     "_RANK": RANK_OF, "_SUIT": SUIT_OF, "_groups": groups, "_min": _min, "_max": _max,
-    "_add": _add, "_set_of": _set_of, "_without": _without, "_pack": lambda n: tuple(make_pack(n)),
+    "_add": _add, "_set_of": _set_of, "_subsets": _subsets, "_without": _without, "_pack": lambda n: tuple(make_pack(n)),
 }
 
 
@@ -119,9 +128,11 @@ def _pyname(n: str) -> str:
 class ExprCompiler:
     """Compiles the expressions of one spec for one table (player count and options)."""
 
-    def __init__(self, spec: CheckedSpec, players: int, options: dict[str, Any]) -> None:
+    def __init__(self, spec: CheckedSpec, players: int, options: dict[str, Any],
+                 hands: int | None = None) -> None:
         self.spec = spec
         self.players = players
+        self.hands = players if hands is None else hands
         self.options = options
         self.seats = tuple(range(players))
         self.vars = {v.name: v for v in spec.vars}
@@ -129,6 +140,8 @@ class ExprCompiler:
         self.defs = {d.name: d for d in spec.defs}
         self.enum_values = {v for o in spec.options if o.kind == "enum" for v in o.values
                             if isinstance(v, str)}
+        self.enum_opts = {o.name: {v for v in o.values if isinstance(v, str)}
+                          for o in spec.options if o.kind == "enum"}
         self._inlining: list[str] = []
         self._fresh = 0
         self.globals: dict[str, Any] = dict(_RUNTIME_GLOBALS)
@@ -264,7 +277,7 @@ class ExprCompiler:
                     return f"_add({self._src(ga)}, {self._src(gb)})"
                 return f"({self._src(ga)} {op} {self._src(gb)})"
             case ast.Compare(op=op, left=a, right=b):
-                ga, gb = self._g(a, local, py), self._g(b, local, py)
+                ga, gb = self._enum_side(a, b, local, py), self._enum_side(b, a, local, py)
                 if isinstance(ga, _K) and isinstance(gb, _K):
                     return _K(_fold_compare(op, ga.value, gb.value))
                 return f"({self._src(ga)} {op} {self._src(gb)})"
@@ -298,6 +311,18 @@ class ExprCompiler:
                 return f"({self._src(gt)} if {gc} else {self._src(gf)})"
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
 
+    def _enum_side(self, e: ast.Expr, other: ast.Expr, local: frozenset[str],
+                   py: frozenset[str]) -> _Gen:
+        """``e`` compiled; a bare name compared with an enum option is one of its values, even
+        where it also names a built-in (an option value ``none``)."""
+        bare, opt = _strip_cited(e), _strip_cited(other)
+        if isinstance(bare, ast.Name) and isinstance(opt, ast.Name) and opt.id in self.enum_opts \
+                and opt.id not in local and opt.id not in py \
+                and bare.id in self.enum_opts[opt.id] and bare.id not in local \
+                and bare.id not in py:
+            return _K(bare.id)
+        return self._g(e, local, py)
+
     def _name(self, n: str, local: frozenset[str], py: frozenset[str]) -> _Gen:
         if n in py:
             return _pyname(n)
@@ -311,6 +336,8 @@ class ExprCompiler:
             return _K(self.seats)
         if n == "player_count":
             return _K(self.players)
+        if n == "hand_count":
+            return _K(self.hands)
         if n == "suits":
             return _K(("C", "D", "H", "S"))
         if n in ("clubs", "diamonds", "hearts", "spades"):
@@ -379,6 +406,8 @@ class ExprCompiler:
                 return f"_without({a[0]}, {a[1]})"
             case "groups":
                 return f"_groups({a[0]})"
+            case "subsets":
+                return f"_subsets({a[0]}, {a[1]}, {a[2]})"
             case "range":
                 return f"tuple(range({a[0]}, ({a[1]}) + 1))"
             case "set_of":
@@ -465,6 +494,12 @@ _FOLDABLE: dict[str, Callable[..., Any]] = {
 
 def _is_int_k(g: _Gen) -> bool:
     return isinstance(g, _K) and type(g.value) is int
+
+
+def _strip_cited(e: ast.Expr) -> ast.Expr:
+    while isinstance(e, ast.Cited):
+        e = e.expr
+    return e
 
 
 def _simple(e: ast.Expr) -> bool:
