@@ -10,7 +10,7 @@ from attrs import field, frozen
 __all__ = [
     "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
     "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
-    "For", "GameDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr", "ImportDecl", "Index", "IntLit",
+    "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr", "ImportDecl", "Index", "IntLit",
     "Item", "Let", "ListLit", "Loop", "MatchDecl", "Move", "Name", "Neg", "Not", "OptionDecl",
     "Or", "Param", "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return",
     "RunDeal", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
@@ -448,6 +448,16 @@ class HandsDecl:
 
 
 @frozen
+class GameEndDecl:
+    """``game_end deals, target``: the spellings of a record's ``game_end`` this game accepts
+    (R9): ``deals(k)`` sets option ``deals``; ``target(T)`` and ``elimination(T)`` set ``target``."""
+
+    forms: tuple[str, ...]
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class WinnerDecl:
     direction: str  # lowest | highest
     span: Span = _span()
@@ -541,6 +551,7 @@ Item = (
     GameDecl
     | PlayersDecl
     | HandsDecl
+    | GameEndDecl
     | WinnerDecl
     | ImportDecl
     | OptionDecl

@@ -119,6 +119,7 @@ class _Checker:
         game: ast.GameDecl | None = None
         players: ast.PlayersDecl | None = None
         hands: ast.HandsDecl | None = None
+        game_end: ast.GameEndDecl | None = None
         winner: ast.WinnerDecl | None = None
         match: ast.MatchDecl | None = None
         deal: ast.DealDecl | None = None
@@ -149,6 +150,12 @@ class _Checker:
                     if hands is not None:
                         self.error(it.span, "a spec has one 'hands' declaration")
                     hands = hands or it
+                case ast.GameEndDecl():
+                    game_end = it
+                    for f in it.forms:
+                        if f not in ("deals", "target", "elimination"):
+                            self.error(it.span, f"unknown game_end form {f!r}",
+                                       "forms: deals, target, elimination")
                 case ast.WinnerDecl():
                     winner = it
                 case ast.ImportDecl():
@@ -214,6 +221,15 @@ class _Checker:
         for r in requires:
             t = self.expr(r.cond, _Scope({}, where="def"))
             self._want_bool(r.cond, t)
+        if game_end is not None:
+            for f in game_end.forms:
+                need = "deals" if f == "deals" else "target"
+                if need not in self.options:
+                    self.error(game_end.span, f"game_end {f}(...) sets option {need!r}, which "
+                               "the spec does not declare", f"add: option {need}: int = ...")
+            forms = game_end.forms
+        else:
+            forms = tuple(f for f in ("deals", "target") if f in self.options)
         if hands is not None:
             self._want(hands.count, "int", self.expr(hands.count, _Scope({}, where="def")),
                        "hands is a number, known once the options are")
@@ -236,7 +252,7 @@ class _Checker:
         return CheckedSpec(
             name=game.name, title=game.title, doc=game.doc, min_players=players.min,
             max_players=players.max, winner=winner.direction,
-            hands=hands.count if hands is not None else None,
+            hands=hands.count if hands is not None else None, game_end_forms=forms,
             options=tuple(self.options.values()), requires=tuple(requires),
             zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
             defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
@@ -750,7 +766,9 @@ class _Checker:
                     continue
                 if not _compatible(want, t):
                     self.error(a.span, f"{f!r} expects {_describe(want)}, not {_describe(t)}")
-            return result.replace("T", bound) if result in ("T", "list[T]") else result
+            if result == "T":
+                return bound
+            return result.replace("[T]", f"[{bound}]")
         if f in self.procs:
             self.error(e.span, f"procedure {f!r} changes the game and gives no value",
                        f"run it as a statement: {f}(...)")

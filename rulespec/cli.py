@@ -299,5 +299,21 @@ def serve() -> None:
     run(sys.stdin, sys.stdout, Path.cwd())
 
 
+def run() -> None:
+    """Entry point: an unexpected failure is reported in one line, not as a traceback."""
+    import os
+
+    try:
+        main(standalone_mode=True)
+    except SystemExit:
+        raise
+    except Exception as e:  # noqa: BLE001 - the last line of defence of the command line
+        if os.environ.get("RULESPEC_DEBUG"):
+            raise
+        _err(f"internal error: {type(e).__name__}: {e}")
+        _err("  hint: this is a bug in rulespec; RULESPEC_DEBUG=1 shows the traceback")
+        sys.exit(EXIT_RUNTIME)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

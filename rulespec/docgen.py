@@ -51,6 +51,11 @@ def rulebook(spec: CheckedSpec) -> str:
         w(f"{spec.doc}\n")
     w(f"- **Players:** {spec.min_players} to {spec.max_players}.")
     w(f"- **Winner:** the {spec.winner} total at the end of the match.")
+    if spec.hands is not None:
+        w(f"- **Hands dealt:** `{pretty_expr(spec.hands)}`.")
+    if spec.game_end_forms:
+        forms = ", ".join(f"`{f}(N)`" for f in spec.game_end_forms)
+        w(f"- **Match length** (a record's `game_end`): {forms}.")
     w(f"- **Spec name:** `{spec.name}`.\n")
     if spec.requires:
         w("## Tables the rules allow\n")
@@ -97,8 +102,7 @@ def rulebook(spec: CheckedSpec) -> str:
     w("Quoted from the spec, in its order. Definitions compute values; procedures and the "
       "`deal` and `match` blocks change the game.\n")
     for it in spec.items:
-        if isinstance(it, (ast.OptionDecl, ast.GameDecl, ast.PlayersDecl, ast.WinnerDecl,
-                           ast.ZoneDecl, ast.VarDecl, ast.RequireDecl, ast.ImportDecl)):
+        if not isinstance(it, (ast.DefDecl, ast.ProcDecl, ast.MatchDecl, ast.DealDecl)):
             continue
         title = {ast.DefDecl: "Definition", ast.ProcDecl: "Procedure", ast.MatchDecl: "The match",
                  ast.DealDecl: "A deal"}[type(it)]

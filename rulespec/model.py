@@ -129,6 +129,7 @@ class CheckedSpec:
     max_players: int
     winner: str  # lowest | highest
     hands: ast.Expr | None
+    game_end_forms: tuple[str, ...]
     options: tuple[OptionInfo, ...]
     requires: tuple[ast.RequireDecl, ...]
     zones: tuple[ast.ZoneDecl, ...]

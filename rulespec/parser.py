@@ -89,6 +89,12 @@ class _ToAst(Transformer[Token, Any]):
         return ast.HandsDecl(c[0], c[1] if len(c) > 1 else None, span=self._span(meta))
 
     @v_args(meta=True)
+    def game_end_decl(self, meta: Any, c: list[Any]) -> ast.GameEndDecl:
+        forms = tuple(str(x) for x in c if isinstance(x, Token))
+        doc = next((x for x in c if not isinstance(x, Token)), None)
+        return ast.GameEndDecl(forms, doc, span=self._span(meta))
+
+    @v_args(meta=True)
     def winner_decl(self, meta: Any, c: list[Any]) -> ast.WinnerDecl:
         return ast.WinnerDecl(str(c[0]), span=self._span(meta))
 
@@ -460,14 +466,14 @@ def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
 
 
 _KEYWORDS = frozenset(
-    "game title players hands to winner total import option require zone shared per player visible var "
+    "game title players hands game_end to winner total import option require zone shared per player visible var "
     "def procedure match deal list of let set if else while loop for in repeat move from fill "
     "with shuffle reshuffle bury into choose break continue return end as scoring winners run "
     "then or and not".split()
 )
 
 
-_TOP_LEVEL = frozenset("game players hands winner import option require zone var def procedure match "
+_TOP_LEVEL = frozenset("game players hands game_end winner import option require zone var def procedure match "
                        "deal".split())
 
 

@@ -181,6 +181,8 @@ def pretty_item(it: ast.Item) -> str:
             return f"game {n} title {_q(t)}{_doc(d)}"
         case ast.PlayersDecl(min=a, max=b):
             return f"players {a} to {b}"
+        case ast.GameEndDecl(forms=fs, doc=d):
+            return f"game_end {', '.join(fs)}{_doc(d)}"
         case ast.HandsDecl(count=c, doc=d):
             return f"hands {pretty_expr(c)}{_doc(d)}"
         case ast.WinnerDecl(direction=d):

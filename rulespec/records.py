@@ -89,6 +89,10 @@ def normalise_options(spec: CheckedSpec, options: Mapping[str, Any]) -> dict[str
         if not m:
             raise RecordError(f"game_end must be deals(k), target(T) or elimination(T), "
                               f"not {ge!r}")
+        if m.group(1) not in spec.game_end_forms:
+            allowed = ", ".join(f"{f}(...)" for f in spec.game_end_forms) or "none"
+            raise RecordError(f"{spec.name} does not end by {m.group(1)}(...): game_end may be "
+                              f"{allowed} (R9)")
         key = "deals" if m.group(1) == "deals" else "target"
         if "deals" in out or "target" in out:
             raise RecordError("game_end cannot be given with deals or target (R9)")

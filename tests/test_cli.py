@@ -142,13 +142,24 @@ def test_replay_usage_and_spec_errors(tmp_path: Path) -> None:
     assert run("replay", str(tmp_path / "r.json"))[0] == 1
 
 
-def test_doc_matches_committed_rulebook() -> None:
-    code, out, _ = run("doc", "vandatta")
+@pytest.mark.parametrize("game,idents", [
+    ("vandatta", ("VAN-13", "V4", "lappen_penalty_trigger", "announced_but_not_out")),
+    ("abracadabra", ("ABR-1", "ABR-19", "A11", "success_rule", "exact_named_set")),
+])
+def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> None:
+    code, out, _ = run("doc", game)
     assert code == 0
-    committed = (ROOT / "docs/rules/vandatta.md").read_text(encoding="utf-8")
-    assert out == committed, "regenerate with: rulespec doc vandatta --out docs/rules/vandatta.md"
-    for ident in ("VAN-13", "V4", "lappen_penalty_trigger", "announced_but_not_out"):
+    committed = (ROOT / f"docs/rules/{game}.md").read_text(encoding="utf-8")
+    assert out == committed, f"regenerate with: rulespec doc {game} --out docs/rules/{game}.md"
+    for ident in idents:
         assert ident in out
+
+
+def test_every_shipped_game_has_a_committed_rulebook() -> None:
+    from rulespec.records import shipped_games
+
+    for game in shipped_games():
+        assert (ROOT / f"docs/rules/{game}.md").is_file(), game
 
 
 def test_verify_oracle_against_spec() -> None:

@@ -28,6 +28,10 @@ def make_twin(oracle_cls: type, game: str) -> type:
 
         def new(self, g: str, players: int, options: dict | None = None,
                 dealer: int = 0) -> None:
+            if g != game:
+                # another game: the engine plays every shipped game, the oracle only its own
+                self.o.new(g, players, dict(options or {}), dealer)
+                return
             err_o: Exception | None = None
             try:
                 self.o.new(g, players, dict(options or {}), dealer)
