@@ -10,7 +10,8 @@ from attrs import field, frozen
 __all__ = [
     "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
     "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
-    "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr", "ImportDecl", "Index", "IntLit",
+    "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr",
+    "ImportDecl", "Index", "IntLit",
     "Item", "Let", "ListLit", "Loop", "MatchDecl", "Move", "Name", "Neg", "Not", "OptionDecl",
     "Or", "Param", "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return",
     "RunDeal", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
@@ -450,7 +451,7 @@ class HandsDecl:
 @frozen
 class GameEndDecl:
     """``game_end deals, target``: the spellings of a record's ``game_end`` this game accepts
-    (R9): ``deals(k)`` sets option ``deals``; ``target(T)`` and ``elimination(T)`` set ``target``."""
+    (R9): ``deals(k)`` sets option ``deals``; ``target(T)``, ``elimination(T)`` set ``target``."""
 
     forms: tuple[str, ...]
     doc: str | None

@@ -466,15 +466,15 @@ def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
 
 
 _KEYWORDS = frozenset(
-    "game title players hands game_end to winner total import option require zone shared per player visible var "
-    "def procedure match deal list of let set if else while loop for in repeat move from fill "
-    "with shuffle reshuffle bury into choose break continue return end as scoring winners run "
-    "then or and not".split()
+    "game title players hands game_end to winner total import option require zone shared per "
+    "player visible var def procedure match deal list of let set if else while loop for in "
+    "repeat move from fill with shuffle reshuffle bury into choose break continue return end "
+    "as scoring winners run then or and not".split()
 )
 
 
-_TOP_LEVEL = frozenset("game players hands game_end winner import option require zone var def procedure match "
-                       "deal".split())
+_TOP_LEVEL = frozenset("game players hands game_end winner import option require zone var def "
+                       "procedure match deal".split())
 
 
 def parse_file(path: str | Path) -> ast.Spec:

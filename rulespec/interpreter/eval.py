@@ -107,7 +107,8 @@ def _without(cards: Any, ranks: Any) -> tuple[str, ...]:
 
 _RUNTIME_GLOBALS: dict[str, Any] = {
     "_RANK": RANK_OF, "_SUIT": SUIT_OF, "_groups": groups, "_min": _min, "_max": _max,
-    "_add": _add, "_set_of": _set_of, "_subsets": _subsets, "_without": _without, "_pack": lambda n: tuple(make_pack(n)),
+    "_add": _add, "_set_of": _set_of, "_subsets": _subsets, "_without": _without,
+    "_pack": lambda n: tuple(make_pack(n)),
 }
 
 
