@@ -1,13 +1,14 @@
 """Random-policy playouts: the engine against the hand-written oracle, same seeds, one run.
 
-    python bench/playouts.py [--games 200] [--players 4] [--seed 1]
+    python bench/playouts.py [--game vandatta|abracadabra|all] [--games 200] [--players 4]
 
 Both sides are driven the same way, through the implementation protocol: list the legal events,
 pick one with the game's own seeded generator (a shuffle is a random order of its template),
 apply it. Because engine and oracle agree event for event, the same seed plays the same games on
 both, so the time ratio compares equal work. OpenSpiel's C++ ``crazy_eights`` (pip open-spiel),
 driven through its Python API with the same kind of policy, is a reference point, not the same
-game. The ratio is the figure to watch; absolute times depend on the machine.
+game (``oh_hell`` for Abracadabra). The ratio is the figure to watch; absolute times depend on
+the machine.
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulespec.protocol import SpecImplementation  # noqa: E402
+from tests.oracles.abracadabra import AbracadabraOracle  # noqa: E402
 from tests.oracles.vandatta import VandattaOracle  # noqa: E402
+
+ORACLES = {"vandatta": VandattaOracle, "abracadabra": AbracadabraOracle}
+REFERENCE = {"vandatta": "crazy_eights", "abracadabra": "oh_hell"}
 
 
 def _event(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
@@ -74,23 +79,19 @@ def openspiel(game: str, params: dict[str, Any], games: int, seed: int) -> tuple
     return time.perf_counter() - start, events
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
+def compare(game: str, players: int, games: int, seed: int) -> dict[str, Any]:
+    """Engine and oracle side by side on the same seeds, plus the OpenSpiel reference."""
     opts: dict[str, Any] = {}
+    oracle = ORACLES[game]
     # warm both (the engine compiles the spec once per table; the oracle has nothing to build)
-    playouts(SpecImplementation, "vandatta", args.players, opts, 2, args.seed + 99)
-    playouts(VandattaOracle, "vandatta", args.players, opts, 2, args.seed + 99)
-    te, ne = playouts(SpecImplementation, "vandatta", args.players, opts, args.games, args.seed)
-    to, no = playouts(VandattaOracle, "vandatta", args.players, opts, args.games, args.seed)
+    playouts(SpecImplementation, game, players, opts, 2, seed + 99)
+    playouts(oracle, game, players, opts, 2, seed + 99)
+    te, ne = playouts(SpecImplementation, game, players, opts, games, seed)
+    to, no = playouts(oracle, game, players, opts, games, seed)
     assert ne == no, "engine and oracle played different games: they disagree"
-    ref = openspiel("crazy_eights", {"players": args.players}, args.games, args.seed)
+    ref = openspiel(REFERENCE[game], {"players": players}, games, seed)
     out: dict[str, Any] = {
-        "game": "vandatta", "players": args.players, "games": args.games,
+        "game": game, "players": players, "games": games,
         "events": ne,
         "engine_s": round(te, 3), "oracle_s": round(to, 3),
         "engine_us_per_event": round(te / ne * 1e6, 1),
@@ -98,14 +99,33 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "engine_over_oracle": round(te / to, 2),
     }
     if ref is not None:
-        out["openspiel_crazy_eights_us_per_event"] = round(ref[0] / ref[1] * 1e6, 1)
+        out[f"openspiel_{REFERENCE[game]}_us_per_event"] = round(ref[0] / ref[1] * 1e6, 1)
         out["engine_over_openspiel_per_event"] = round((te / ne) / (ref[0] / ref[1]), 1)
-    if args.json:
-        print(json.dumps(out, indent=2))
-    else:
-        for k, v in out.items():
-            print(f"{k:38} {v}")
     return out
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", choices=["vandatta", "abracadabra", "all"], default="all")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--players", type=int, default=None,
+                    help="default: 4 for Vändåtta; 4 and 3 for Abracadabra")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    runs = []
+    for game in (["vandatta", "abracadabra"] if args.game == "all" else [args.game]):
+        tables = [args.players] if args.players else ([4] if game == "vandatta" else [4, 3])
+        for p in tables:
+            runs.append(compare(game, p, args.games, args.seed))
+    if args.json:
+        print(json.dumps(runs, indent=2))
+    else:
+        for out in runs:
+            for k, v in out.items():
+                print(f"{k:38} {v}")
+            print()
+    return runs
 
 
 if __name__ == "__main__":

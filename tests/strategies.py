@@ -55,3 +55,43 @@ def table_fits(players: int, opts: dict[str, Any]) -> bool:
     n = (1 if players <= 5 else 2) if decks == "auto" else decks
     size = (36 if opts.get("deck_strip") == "remove_2_to_5" else 52) * n
     return players * opts.get("hand_size", 7) + 1 <= size
+
+
+#: Every pagat Abracadabra option in scope (H1) with the values the brief lists.
+ABRACADABRA_OPTIONS: dict[str, list[Any]] = {
+    "tie": ["shared", "play_another_deal"],
+    "success_rule": ["exact_count", "all_named_tricks", "exact_named_set", "at_least"],
+    "nondeclarer_min_bid": [0, 1],
+    "all_pass": ["redeal_next_dealer", "redeal_same_dealer"],
+    "joker": ["identity_of_indicator", "none"],
+    "joker_counts_for_suit_bonus": [True, False],
+    "trump_without_indicator": ["declarer_names_after_own_rows",
+                                "declarer_names_after_all_rows", "no_trump"],
+    "must_trump_when_void": [False, True],
+    "right_row_exposure": [True, False],
+    "pile_exposure_scope": ["unbid_pile", "whole_suit"],
+    "pile_bonus_per_card": [4, 3, 0],
+    "exposures_combinable": [True, False],
+    "abracadabra_call": ["automatic", "required_else_card_fails"],
+    "dummy_controller": ["trick_leader", "second_player", "alternating"],
+    "dummy_credit": ["full", "tricks_only"],
+    "three_player_joker": [True, False],
+}
+
+
+@st.composite
+def abracadabra_tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
+    """A table size (4, 3, 2 with or without dummy) and a subset of options."""
+    players = draw(st.sampled_from([4, 3, 2]))
+    opts: dict[str, Any] = {}
+    for name, values in ABRACADABRA_OPTIONS.items():
+        if draw(st.booleans()):
+            opts[name] = draw(st.sampled_from(values))
+    if players == 2 and draw(st.booleans()):
+        opts["dummy"] = True
+    length = draw(st.sampled_from(["one", "deals", "target"]))
+    if length == "deals":
+        opts["deals"] = draw(st.integers(1, 2))
+    elif length == "target":
+        opts["target"] = draw(st.sampled_from([40, 90]))
+    return players, opts

@@ -51,6 +51,7 @@ class _Alt:
     set_fields: frozenset[str]
     body_pc: int
     node: ast.Alternative
+    gen_vars: tuple[str, ...]
 
 
 @attrs.frozen
@@ -240,18 +241,34 @@ class _StmtCompiler:
                 ind += "    "
         py = frozenset(gen_vars)
         parts = ['"seat": seat', f'"action": {a.action!r}']
-        for f in a.fields:
-            parts.append(f"{f.name!r}: _enc({ec.source(f.value, local, py)})")
-        binds = ", ".join(f"{v!r}: {_pyname(v)}" for v in gen_vars)
+        values: dict[str, str | None] = {"seat": "seat", "action": None}
+        for i, f in enumerate(a.fields):
+            lines.append(f"{ind}f{i} = {ec.source(f.value, local, py)}")
+            # tuples become JSON lists; a flat one without a call (the common case)
+            parts.append(f"{f.name!r}: (list(f{i}) if type(f{i}) is tuple and "
+                         f"(not f{i} or type(f{i}[0]) is not tuple) else _enc(f{i}))")
+            values[f.name] = f"f{i}"
+        # the canonical key (H5) as one f-string, its keys put in sorted order once, here
+        pieces = []
+        for name in sorted(values):
+            val = values[name]
+            if val is None:
+                pieces.append(f'"{name}":"{a.action}"')
+            elif val == "seat":
+                pieces.append(f'"{name}":{{_seat}}')
+            else:
+                pieces.append(f'"{name}":{{_jv({val})}}')
+        key = "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
+        binds = "".join(f"{_pyname(v)}, " for v in gen_vars)
+        lines.insert(3, "        _seat = _jv(seat)")
         lines += [
-            f"{ind}ev = {{{', '.join(parts)}}}",
-            f"{ind}k = _key(ev)",
+            f"{ind}k = {key}",
             f"{ind}if k not in out:",
-            f"{ind}    out[k] = (ev, (_alt, {{{binds}}}))",
+            f"{ind}    out[k] = ({{{', '.join(parts)}}}, (_alt, ({binds})))",
             "    except (IndexError, _Empty) as e:",
             "        raise _rt(e, _span)",
         ]
-        extra = {"_enc": _encode, "_key": _fast_key, "_Empty": _Empty, "_rt": _runtime_error}
+        extra = {"_enc": _encode, "_jv": _json_value, "_Empty": _Empty, "_rt": _runtime_error}
         return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra)
 
     def _new_slot(self, kind: str) -> str:
@@ -364,7 +381,8 @@ class _StmtCompiler:
             self.block(code, a.body, inner, loops)
             ends.append(len(ins))
             ins.append((_JUMP, -1))
-            alts.append(_Alt(a.action, enum, set_fields, body_pc, a))
+            alts.append(_Alt(a.action, enum, set_fields, body_pc, a,
+                             tuple(g.var for g in a.generators)))
         for e in ends:
             ins[e] = (_JUMP, len(ins))
         ins[at] = (_CHOOSE, _ChooseSpec(self._e(s.seat, local), tuple(alts), s))
@@ -606,9 +624,9 @@ class State:
         self._take(hit[1])
 
     def _take(self, binding: Any) -> None:
-        alt, bindings = binding
+        alt, values = binding
         frame = self.stack[-1]
-        frame[2].update(bindings)
+        frame[2].update(zip(alt.gen_vars, values, strict=True))
         frame[1] = alt.body_pc
 
     def _normalise_decision(self, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -883,9 +901,52 @@ def _fast_key(ev: dict[str, Any]) -> str:
 
 
 def _encode(x: Any) -> Any:
-    if isinstance(x, (list, tuple)):
-        return [_encode(y) for y in x]
+    t = type(x)
+    if t is tuple or t is list:
+        if x and type(x[0]) in (tuple, list):
+            return [_encode(y) for y in x]
+        return list(x)
     return x
+
+
+_JV_CACHE: dict[tuple[Any, ...], str] = {}
+
+
+def _json_value(x: Any) -> str:
+    """Canonical JSON text of one field value, fast for the usual card codes, suits, numbers
+    and flat lists of them (equal to json.dumps with the canonical separators)."""
+    t = type(x)
+    if t is tuple:
+        # the same few thousand tuples (subsets of trick numbers, groups of cards) recur in
+        # every game; their text is remembered
+        hit = _JV_CACHE.get(x)
+        if hit is None:
+            hit = _json_list(x)
+            if len(_JV_CACHE) < 200_000:
+                _JV_CACHE[x] = hit
+        return hit
+    if t is list:
+        return _json_list(x)
+    if t is str:
+        return f'"{x}"' if x.isalnum() else json.dumps(x, ensure_ascii=False)
+    if t is int:
+        return str(x)
+    if t is bool:
+        return "true" if x else "false"
+    if x is None:
+        return "null"
+    return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _json_list(x: Any) -> str:
+    if not x:
+        return "[]"
+    t0 = type(x[0])
+    if t0 is int and all(type(y) is int for y in x):
+        return "[" + ",".join(map(str, x)) + "]"
+    if t0 is str and all(type(y) is str and y.isalnum() for y in x):
+        return '["' + '","'.join(x) + '"]'
+    return "[" + ",".join(_json_value(y) for y in x) + "]"
 
 
 def _normalise_value(v: Any) -> Any:

@@ -84,11 +84,24 @@ def _add(x: Any, y: Any) -> Any:
     return x + y
 
 
+_SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
 def _set_of(xs: Any) -> tuple[Any, ...]:
+    """The distinct elements in canonical order (numbers ascending, cards in pack order)."""
+    key = xs if type(xs) is tuple else None
+    if key is not None:
+        hit = _SET_CACHE.get(key)
+        if hit is not None:
+            return hit
     xs = tuple(xs)
     if xs and isinstance(xs[0], str):
-        return tuple(sorted(set(xs), key=card_sort_key))
-    return tuple(sorted(set(xs)))
+        out = tuple(sorted(set(xs), key=card_sort_key))
+    else:
+        out = tuple(sorted(set(xs)))
+    if key is not None and len(_SET_CACHE) < 200_000:
+        _SET_CACHE[key] = out
+    return out
 
 
 def _subsets(xs: Any, lo: int, hi: int) -> tuple[tuple[Any, ...], ...]:
