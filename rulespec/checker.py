@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -143,6 +144,8 @@ class _Checker:
                         self.error(it.span, "a spec has one 'game' declaration")
                     game = game or it
                 case ast.PlayersDecl():
+                    if players is not None:
+                        self.error(it.span, "a spec has one 'players' declaration")
                     players = it
                     if not 1 <= it.min <= it.max:
                         self.error(it.span, f"players {it.min} to {it.max} is an empty range")
@@ -157,6 +160,8 @@ class _Checker:
                             self.error(it.span, f"unknown game_end form {f!r}",
                                        "forms: deals, target, elimination")
                 case ast.WinnerDecl():
+                    if winner is not None:
+                        self.error(it.span, "a spec has one 'winner' declaration")
                     winner = it
                 case ast.ImportDecl():
                     pass
@@ -211,6 +216,7 @@ class _Checker:
         for name, v in self.vars.items():
             self.var_types[name] = self._var_type(v)
         for v in self.vars.values():
+            self._table_only(v.init, f"the starting value of {v.name!r}")
             t = self.expr(v.init, _Scope({}, where="def"))
             want = self.var_types[v.name]
             if want.startswith("per["):
@@ -219,18 +225,20 @@ class _Checker:
                 self.error(v.init.span, f"variable {v.name!r} is {_describe(want)} but starts as "
                            f"{_describe(t)}")
         for r in requires:
+            self._table_only(r.cond, "a 'require'")
             t = self.expr(r.cond, _Scope({}, where="def"))
             self._want_bool(r.cond, t)
         if game_end is not None:
             for f in game_end.forms:
                 need = "deals" if f == "deals" else "target"
-                if need not in self.options:
+                if f in ("deals", "target", "elimination") and need not in self.options:
                     self.error(game_end.span, f"game_end {f}(...) sets option {need!r}, which "
                                "the spec does not declare", f"add: option {need}: int = ...")
             forms = game_end.forms
         else:
             forms = tuple(f for f in ("deals", "target") if f in self.options)
         if hands is not None:
+            self._table_only(hands.count, "'hands'")
             self._want(hands.count, "int", self.expr(hands.count, _Scope({}, where="def")),
                        "hands is a number, known once the options are")
         for d in self.defs.values():
@@ -245,6 +253,7 @@ class _Checker:
         if match is not None:
             self.block(match.body, _Scope({}, where="match"))
         self._reachability(match, deal)
+        self._end_deal_outside_deal(match)
 
         if self.diags:
             raise SpecCheckError(self.diags, self.sources)
@@ -332,6 +341,65 @@ class _Checker:
         self._inferring.discard(name)
         self.def_types[name] = t
         return t
+
+    def _table_only(self, e: ast.Expr, what: str) -> None:
+        """``e`` is evaluated when the table is set up: it may read options, the player count
+        and constants, not variables, zones or the dealer (directly or through definitions)."""
+        seen: set[str] = set()
+
+        def reads(x: Any, params: frozenset[str]) -> ast.Name | None:
+            if isinstance(x, ast.Name):
+                n = x.id
+                if n in params:
+                    return None
+                if n in self.vars or n in self.zones or n in BUILTIN_VARS:
+                    return x
+                return None
+            if isinstance(x, (ast.Call, ast.GenCall)) and x.func in self.defs \
+                    and x.func not in seen:
+                seen.add(x.func)
+                d = self.defs[x.func]
+                hit = reads(d.body, frozenset(p.name for p in d.params))
+                if hit is not None:
+                    return hit
+            if isinstance(x, (ast.Comprehension, ast.GenCall)):
+                params = params | {x.var}
+            if attrs.has(type(x)) and not isinstance(x, ast.Span):
+                for f in attrs.fields(type(x)):
+                    hit = reads(getattr(x, f.name), params)
+                    if hit is not None:
+                        return hit
+            elif isinstance(x, tuple):
+                for y in x:
+                    hit = reads(y, params)
+                    if hit is not None:
+                        return hit
+            return None
+
+        hit = reads(e, frozenset())
+        if hit is not None:
+            self.error(hit.span, f"{what} is worked out when the table is set up, before any "
+                       f"card is dealt, so it cannot read {hit.id!r}",
+                       "use options, player_count and constants only")
+
+    def _end_deal_outside_deal(self, match: ast.MatchDecl | None) -> None:
+        """An 'end deal' reached from the match without a deal running is an error."""
+        if match is None:
+            return
+        seen: set[str] = set()
+        todo = list(_calls_in(match.body))
+        while todo:
+            n = todo.pop()
+            if n in seen or n not in self.procs:
+                continue
+            seen.add(n)
+            body = self.procs[n].body
+            for s in _walk(body):
+                if isinstance(s, ast.EndDeal):
+                    self.error(s.span, f"'end deal' in procedure {n!r}, which the match runs "
+                               "outside a deal", "end a deal only from the deal block and "
+                               "the procedures it runs")
+            todo.extend(_calls_in(body))
 
     # ---- reachability ---------------------------------------------------------------------
     def _reachability(self, match: ast.MatchDecl | None, deal: ast.DealDecl | None) -> None:

@@ -199,6 +199,9 @@ def replay(record: str) -> None:
     except (SpecSyntaxError, SpecCheckError) as e:
         _spec_error(e)
         sys.exit(EXIT_SPEC)
+    except RuleRuntimeError as e:
+        _runtime_error(e)
+        sys.exit(EXIT_RUNTIME)
     click.echo(json.dumps(answer, ensure_ascii=False))
     sys.exit(code)
 

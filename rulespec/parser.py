@@ -44,8 +44,20 @@ def _unquote(tok: str) -> str:
         # Docstrings are indented with the spec; normalise runs of whitespace to one space.
         return " ".join(body.split())
     body = tok[1:-1]
-    return body.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") \
-        if "\\" in body else body
+    if "\\" not in body:
+        return body
+    # the escapes of JSON strings that matter in prose; anything else stays as written
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\"}.get(nxt, "\\" + nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 class _ToAst(Transformer[Token, Any]):
@@ -414,7 +426,7 @@ def _is_ref(x: object) -> bool:
 _EXPECT_NAMES = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "EQUAL": "'='", "COLON": "':'",
-    "COMMA": "','", "REF": "an ID such as [VAN-13]",
+    "COMMA": "','", "REF": "an ID such as [VAN-13]", "QMARK": "'?'",
 }
 
 

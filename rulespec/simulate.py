@@ -8,6 +8,7 @@ a run gives the same numbers whether it runs in one process, many, or on a Ray c
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -18,7 +19,7 @@ from typing import Any
 import attrs
 
 from rulespec.interpreter.engine import CHANCE, State
-from rulespec.records import FORMAT, game_for, load_game_spec, resolve_game
+from rulespec.records import FORMAT, GAMES_DIR, game_for, load_game_spec, resolve_game
 
 __all__ = ["GameStats", "SimulationSummary", "play_random_game", "sample_event", "simulate"]
 
@@ -127,7 +128,11 @@ def _run_chunk(args: tuple[str, int, dict[str, Any], int, int, int, int, str | N
         st = g.new_initial_state()
         stats, events = play_random_game(st, game_rng(seed, i), keep_events=records is not None)
         if records is not None:
-            rec = {"format": FORMAT, "game": game, "players": players, "options": options,
+            named = game
+            if path.parent != GAMES_DIR or game.endswith(".rules") or "/" in game:
+                # a spec given by path: written so that replay finds it from the record
+                named = os.path.relpath(path.resolve(), Path(records).resolve())
+            rec = {"format": FORMAT, "game": named, "players": players, "options": options,
                    "dealer": dealer, "events": events}
             import json
 

@@ -265,7 +265,7 @@ class _StmtCompiler:
             f"{ind}k = {key}",
             f"{ind}if k not in out:",
             f"{ind}    out[k] = ({{{', '.join(parts)}}}, (_alt, ({binds})))",
-            "    except (IndexError, _Empty) as e:",
+            "    except (IndexError, KeyError, TypeError, ZeroDivisionError, _Empty) as e:",
             "        raise _rt(e, _span)",
         ]
         extra = {"_enc": _encode, "_jv": _json_value, "_Empty": _Empty, "_rt": _runtime_error}
@@ -797,6 +797,12 @@ class State:
                     spec: _ChooseSpec = op[1]
                     self.pending = op
                     self.to_move = spec.seat(self, L)
+                    self._legal = None
+                    if not self._legal_map():
+                        raise RuleRuntimeError(
+                            f"seat {self.to_move} must decide here, but no alternative is legal",
+                            spec.node.span, "every decision needs at least one legal choice; "
+                            "add one (a pass, say) for this position")
                     return
                 elif k == _CHANCE:
                     frame[1] = pc

@@ -126,6 +126,15 @@ _RUNTIME_GLOBALS: dict[str, Any] = {
 
 
 @attrs.frozen
+class _GlobalName:
+    """A name in an inlined definition's body: it means what it means where the definition is
+    written (a variable, option, zone, built-in), never a local of the call site."""
+
+    id: str
+    span: ast.Span = attrs.field(default=ast.NOSPAN, eq=False)
+
+
+@attrs.frozen
 class _K:
     """A value known while compiling."""
 
@@ -205,7 +214,7 @@ class ExprCompiler:
             "    V = st.v; Z = st.z\n"
             "    try:\n"
             f"        return {code}\n"
-            "    except (IndexError, _Empty) as e:\n"
+            "    except (IndexError, KeyError, TypeError, ZeroDivisionError, _Empty) as e:\n"
             "        raise _rt(e, _span)\n"
         )
         self.globals.setdefault("_Empty", _Empty)
@@ -246,7 +255,8 @@ class ExprCompiler:
                         "    V = st.v; Z = st.z\n"
                         "    try:\n"
                         f"        return {body}\n"
-                        "    except (IndexError, _Empty) as e:\n"
+                        "    except (IndexError, KeyError, TypeError, ZeroDivisionError,"
+                        " _Empty) as e:\n"
                         "        raise _rt(e, _span)\n")
                 glb = dict(self.globals)
                 glb.update(_Empty=_Empty, _rt=_runtime_error, _span=d.span)
@@ -267,6 +277,8 @@ class ExprCompiler:
                 return self._g(inner, local, py)
             case ast.Name(id=n):
                 return self._name(n, local, py)
+            case _GlobalName(id=n):
+                return self._name(n, frozenset(), frozenset())
             case ast.Index(target=tg, index=ix):
                 t, i = self._g(tg, local, py), self._g(ix, local, py)
                 if isinstance(t, _K) and isinstance(i, _K):
@@ -464,9 +476,11 @@ class ExprCompiler:
             self._inlining.pop()
 
     def _substitute(self, e: Any, mapping: dict[str, ast.Expr]) -> Any:
-        """``e`` with parameter names replaced; bound variables renamed to avoid capture."""
+        """``e`` with parameter names replaced, bound variables renamed to avoid capture, and
+        every other name marked global (lexical scope: a definition never sees the locals of
+        the place it is called from)."""
         if isinstance(e, ast.Name):
-            return mapping.get(e.id, e)
+            return mapping.get(e.id) or _GlobalName(e.id, span=e.span)
         if isinstance(e, (ast.Comprehension, ast.GenCall)):
             self._fresh += 1
             fresh = f"{e.var}#{self._fresh}"
@@ -491,6 +505,13 @@ class ExprCompiler:
 
 
 def _runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
+    if isinstance(e, RuleRuntimeError):
+        return e
+    if isinstance(e, ZeroDivisionError):
+        return RuleRuntimeError("division by zero", span)
+    if isinstance(e, (KeyError, TypeError)):
+        return RuleRuntimeError(f"a value of the wrong kind reached this rule ({e})", span,
+                                "a card, suit or number was expected; is it none here?")
     if isinstance(e, IndexError):
         return RuleRuntimeError("this rule took a card or an element from an empty zone or "
                                 "list, or a position past its end", span,
