@@ -469,7 +469,7 @@ class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "deal_end_zones", "_legal", "_history_len")
+                 "deal_end_zones", "deal_end_vars", "_legal", "_history_len")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -480,8 +480,10 @@ class State:
         self.to_move: int | str | None = None
         self.deals: list[dict[str, Any]] = []
         self.winners: list[int] | None = None
-        #: the zones as the last finished deal left them, before the next deal clears them
+        #: the zones and variables as the last finished deal left them, before the next deal
+        #: clears them (for tests and tools that check a deal's scoring)
         self.deal_end_zones: dict[str, Any] | None = None
+        self.deal_end_vars: dict[str, Any] | None = None
         self._legal: dict[str, tuple[dict[str, Any], Any]] | None = None
         self._history_len = 0
 
@@ -543,6 +545,7 @@ class State:
         c.deals = [dict(d) for d in self.deals]
         c.winners = list(self.winners) if self.winners is not None else None
         c.deal_end_zones = self.deal_end_zones
+        c.deal_end_vars = self.deal_end_vars
         c._legal = self._legal
         c._history_len = self._history_len
         return c
@@ -838,6 +841,8 @@ class State:
         self.deal_end_zones = {
             name: [list(h) for h in self.z[name]] if per else list(self.z[name])
             for name, per in self.game._zone_kinds}
+        self.deal_end_vars = {k: (list(x) if isinstance(x, list) else x)
+                              for k, x in self.v.items()}
         rec: dict[str, Any] = {"scores": scores}
         if flag:
             rec[flag] = True

@@ -37,3 +37,27 @@ def test_many_random_matches_agree(players: int) -> None:
                                extend=lambda local=local: local.randrange(2**31))
         assert d is None, f"{players} players {opts} seed {seed}: {d.what} at {d.index}"
         played += 1
+
+
+ABR_TABLES = [(4, {}), (3, {}), (3, {"three_player_joker": False}), (2, {}),
+              (2, {"dummy": True})]
+
+
+@pytest.mark.parametrize("players,base", ABR_TABLES)
+def test_many_random_abracadabra_matches_agree(players: int, base: dict) -> None:
+    from tests.oracles.abracadabra import AbracadabraOracle
+    from tests.strategies import ABRACADABRA_OPTIONS
+
+    rng = random.Random(players * 31 + len(base))
+    for _ in range(80):
+        opts = dict(base)
+        opts.update({k: rng.choice(v) for k, v in ABRACADABRA_OPTIONS.items()
+                     if rng.random() < 0.4})
+        if rng.random() < 0.3:
+            opts["deals"] = rng.randint(1, 3)
+        seed = rng.randrange(2**31)
+        local = random.Random(seed)
+        d, _, _ = compare_game(SpecImplementation(), AbracadabraOracle(), "abracadabra",
+                               players, opts, rng.randrange(players), [],
+                               extend=lambda local=local: local.randrange(2**31))
+        assert d is None, f"{players} players {opts} seed {seed}: {d.what} at {d.index}"
