@@ -505,7 +505,8 @@ class State:
 
         At a shuffle or reshuffle the one template event of R2; at a bury, every position.
         """
-        return [ev for _, (ev, _) in sorted(self._legal_map().items())]
+        m = self._legal_map()
+        return [m[k][0] for k in sorted(m)]
 
     def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         """Listed chance outcomes with probabilities (a bury); a shuffle is sampled, not listed."""
