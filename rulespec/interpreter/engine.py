@@ -608,11 +608,17 @@ class State:
 
     def _apply_decision(self, event: Mapping[str, Any]) -> None:
         legal = self._legal_map()
-        # Fast path: an event equal to a listed one (the usual case when a driver picks from
-        # legal_actions) needs no normalising.
-        for ev, binding in legal.values():
-            if ev == event:
-                self._take(binding)
+        # Fast path: an event already in canonical form (the usual case when a driver picks
+        # from legal_actions) is found by its key and needs no normalising.
+        if isinstance(event, dict):
+            try:
+                key = "{" + ",".join(f'"{k}":{_json_value(event[k])}'
+                                     for k in sorted(event)) + "}"
+            except (TypeError, ValueError):
+                key = ""
+            hit = legal.get(key)
+            if hit is not None and hit[0] == event:
+                self._take(hit[1])
                 return
         norm = self._normalise_decision(event)
         hit = legal.get(canonical_key(norm))
