@@ -630,7 +630,9 @@ class State:
                     hit = (ev, binding)
                     break
         if hit is None:
-            raise IllegalActionError(self._why_illegal(norm), rule=self._rule_for(norm))
+            rule = self._rule_for(norm)
+            why = self._why_illegal(norm)
+            raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit[1])
 
     def _take(self, binding: Any) -> None:
@@ -684,7 +686,7 @@ class State:
             if a.action == ev.get("action"):
                 refs = [c.ref for c in _cited(a.node.guard)] if a.node.guard else []
                 sp = a.node.span
-                where = f"{sp.source}:{sp.line}:{sp.column}"
+                where = f"{sp.source.rsplit('/', 1)[-1]}:{sp.line}:{sp.column}"
                 return f"{where} {a.action}" + (f" [{', '.join(refs)}]" if refs else "")
         return None
 
@@ -816,6 +818,11 @@ class State:
                     return
                 elif k == _CHANCE:
                     frame[1] = pc
+                    cs: _ChanceSpec = op[1]
+                    if cs.kind in ("reshuffle", "bury") and not cs.src(self, L):
+                        raise RuleRuntimeError(f"{cs.kind} from an empty zone",
+                                               cs.node.span,
+                                               "check the zone has a card before this rule")
                     self.pending = op
                     self.to_move = CHANCE
                     return
