@@ -7,6 +7,7 @@ then stop). Every check lives here, none in the node classes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -608,6 +609,10 @@ class _Checker:
                 self.error(f.value.span, "a decision field holds a value, not "
                            f"{_describe(t)}")
         refs = tuple(_refs(a.guard)) if a.guard is not None else ()
+        # IDs cited in the decision's doc text count too: "... [VAN-13]"
+        for r in re.findall(r"\[([A-Z]+-?[0-9]+)\]", a.doc or ""):
+            if r not in refs:
+                refs += (r,)
         self.actions.append(ActionInfo(a.action, tuple(f.name for f in a.fields),
                                        tuple(set_fields), a.doc, refs, a.span))
         self.block(a.body, inner)

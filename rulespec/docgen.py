@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from rulespec import ast
-from rulespec.model import CheckedSpec
+from rulespec.model import ActionInfo, CheckedSpec
 from rulespec.pretty import pretty_expr, pretty_item
 
 __all__ = ["rulebook"]
@@ -93,7 +93,7 @@ def rulebook(spec: CheckedSpec) -> str:
     w("Each decision is written in a game record as `{\"seat\": s, \"action\": NAME, ...}`.\n")
     w("| action | fields | when | settles | rule |")
     w("|---|---|---|---|---|")
-    for a in spec.actions:
+    for a in _in_play_order(spec):
         fields = ", ".join(f"`{f}`" for f in a.fields) or "—"
         where = f"line {a.span.line}"
         w(f"| `{a.name}` | {fields} | {_cell(a.doc or '')} | {', '.join(a.refs)} | {where} |")
@@ -131,6 +131,37 @@ def rulebook(spec: CheckedSpec) -> str:
         w(f"- **{ref}**: spec lines {lines}.")
     w("")
     return "\n".join(out)
+
+
+def _in_play_order(spec: CheckedSpec) -> list[ActionInfo]:
+    """The decisions in the order a deal reaches them: the deal block read from the top, each
+    procedure read where it is first run, then the match block."""
+    procs = {p.name: p for p in spec.procs}
+    by_span = {(a.span.source, a.span.start_pos): a for a in spec.actions}
+    order: list[ActionInfo] = []
+    seen: set[str] = set()
+
+    def walk(b: ast.Block) -> None:
+        for s in b.stmts:
+            if isinstance(s, ast.CallStmt) and s.name in procs and s.name not in seen:
+                seen.add(s.name)
+                walk(procs[s.name].body)
+            if isinstance(s, ast.Choose):
+                for alt in s.alternatives:
+                    info = by_span.get((alt.span.source, alt.span.start_pos))
+                    if info is not None and info not in order:
+                        order.append(info)
+                    walk(alt.body)
+            for f in attrs.fields(type(s)):
+                v = getattr(s, f.name)
+                if isinstance(v, ast.Block):
+                    walk(v)
+                elif isinstance(v, ast.If):
+                    walk(ast.Block((v,)))
+
+    walk(spec.deal.body)
+    walk(spec.match.body)
+    return order + [a for a in spec.actions if a not in order]
 
 
 def _ref_key(ref: str) -> tuple[str, int]:

@@ -345,7 +345,11 @@ class _ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def cited(self, meta: Any, c: list[Any]) -> ast.Cited:
-        return ast.Cited(c[0], str(c[1])[1:-1], span=self._span(meta))
+        # several IDs on one clause nest: (expr [A]) [B]
+        out = c[0]
+        for ref in c[1:]:
+            out = ast.Cited(out, str(ref)[1:-1], span=self._span(meta))
+        return out  # type: ignore[no-any-return]
 
     @v_args(meta=True)
     def or_op(self, meta: Any, c: list[Any]) -> ast.Or:

@@ -36,7 +36,8 @@ def pretty_expr(e: ast.Expr, ctx: int = 0) -> str:  # noqa: C901
         case ast.Name(id=n):
             s = n
         case ast.Cited(expr=x, ref=r):
-            s = f"{pretty_expr(x, 1)} [{r}]"
+            # several IDs on one clause chain: expr [A] [B]
+            s = f"{pretty_expr(x, 0 if isinstance(x, ast.Cited) else 1)} [{r}]"
             p = 0  # a citation closes its expression; parenthesise it inside anything else
         case ast.Call(func=f, args=args):
             s = f"{f}({', '.join(pretty_expr(a) for a in args)})"
