@@ -24,21 +24,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulespec.protocol import SpecImplementation  # noqa: E402
+from rulespec.simulate import sample_event  # noqa: E402
 from tests.oracles.abracadabra import AbracadabraOracle  # noqa: E402
 from tests.oracles.vandatta import VandattaOracle  # noqa: E402
 
 ORACLES = {"vandatta": VandattaOracle, "abracadabra": AbracadabraOracle}
 REFERENCE = {"vandatta": "crazy_eights", "abracadabra": "oh_hell"}
-
-
-def _event(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
-        ev = dict(legal[0])
-        cards = list(ev["cards"])
-        rng.shuffle(cards)
-        ev["cards"] = cards
-        return ev
-    return legal[rng.randrange(len(legal))]
 
 
 def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any], games: int,
@@ -51,7 +42,7 @@ def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any]
         impl.new(game, players, dict(options), 0)
         rng = random.Random(seed * 100_003 + i)
         while impl.to_move() is not None:
-            impl.apply(_event(impl.legal(), rng))
+            impl.apply(sample_event(impl.legal(), rng))
             events += 1
     return time.perf_counter() - start, events
 

@@ -3,8 +3,10 @@ equality (``eq=False``), so two specs that differ only in layout compare equal."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import attrs
 from attrs import field, frozen
 
 __all__ = [
@@ -16,7 +18,7 @@ __all__ = [
     "Or", "Param", "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return",
     "RunDeal", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName", "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl",
-    "BinOp", "Call", "Comprehension",
+    "BinOp", "Call", "Comprehension", "descendants",
 ]
 
 
@@ -564,6 +566,20 @@ Item = (
     | MatchDecl
     | DealDecl
 )
+
+
+def descendants(node: Any) -> Iterator[Any]:
+    """``node`` and every AST node below it, depth first, in field order."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from descendants(x)
+        return
+    if not attrs.has(type(node)) or isinstance(node, Span):
+        return
+    yield node
+    for f in attrs.fields(type(node)):
+        if f.name != "span":
+            yield from descendants(getattr(node, f.name))
 
 
 @frozen

@@ -6,8 +6,10 @@ divergence found, 2 usage, 65 spec error, 70 runtime error.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,23 @@ def _runtime_error(e: RuleRuntimeError) -> None:
         except OSError:
             src = None
     _err(e.render(src))
+
+
+@contextlib.contextmanager
+def _reported(other_errors: int = EXIT_USAGE) -> Iterator[None]:
+    """Turn library errors into diagnostics and exit codes: 65 spec, 70 runtime, else
+    ``other_errors`` (usage errors of the command, by default)."""
+    try:
+        yield
+    except (SpecSyntaxError, SpecCheckError) as e:
+        _spec_error(e)
+        sys.exit(EXIT_SPEC)
+    except RuleRuntimeError as e:
+        _runtime_error(e)
+        sys.exit(EXIT_RUNTIME)
+    except RulespecError as e:
+        _err(f"error: {e}")
+        sys.exit(other_errors)
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
@@ -130,22 +149,13 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
 
     options = _options(opts)
     console = Console(stderr=True)
-    try:
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                      disable=as_json or not console.is_terminal, transient=True) as prog:
-            task = prog.add_task(f"{game}, {players} players", total=games)
-            summary = run(game, players, games, seed, options, dealer, records, workers, backend,
-                          progress=lambda k: prog.advance(task, k))
-    except (SpecSyntaxError, SpecCheckError) as e:
-        _spec_error(e)
-        sys.exit(EXIT_SPEC)
-    except RuleRuntimeError as e:
-        _runtime_error(e)
-        sys.exit(EXIT_RUNTIME)
-    except RulespecError as e:
-        _err(f"error: {e}")
-        sys.exit(EXIT_USAGE)
+    with _reported(), Progress("[progress.description]{task.description}", BarColumn(),
+                               MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                               disable=as_json or not console.is_terminal,
+                               transient=True) as prog:
+        task = prog.add_task(f"{game}, {players} players", total=games)
+        summary = run(game, players, games, seed, options, dealer, records, workers, backend,
+                      progress=lambda k: prog.advance(task, k))
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return
@@ -194,14 +204,8 @@ def replay(record: str) -> None:
         click.echo(json.dumps({"ok": False, "event": None, "error": f"not JSON: {e}",
                                "legal": []}))
         sys.exit(EXIT_RECORD)
-    try:
+    with _reported():
         code, answer = run(data, path.parent)
-    except (SpecSyntaxError, SpecCheckError) as e:
-        _spec_error(e)
-        sys.exit(EXIT_SPEC)
-    except RuleRuntimeError as e:
-        _runtime_error(e)
-        sys.exit(EXIT_RUNTIME)
     click.echo(json.dumps(answer, ensure_ascii=False))
     sys.exit(code)
 
@@ -234,7 +238,7 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, players: tuple[
         _err("error: give exactly one of --impl or --python")
         sys.exit(EXIT_USAGE)
     options = _options(opts)
-    try:
+    with _reported():
         if impl_py is not None:
             factory = load_python_impl(impl_py)
         else:
@@ -247,12 +251,6 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, players: tuple[
             task = prog.add_task("verifying", total=games * len(players))
             report = run(game, factory, list(players), games, seed, options,
                          progress=lambda: prog.advance(task))
-    except (SpecSyntaxError, SpecCheckError) as e:
-        _spec_error(e)
-        sys.exit(EXIT_SPEC)
-    except RulespecError as e:
-        _err(f"error: {e}")
-        sys.exit(EXIT_USAGE)
     if report.divergence is None:
         click.echo(f"ok: {report.games} games, {report.events} events, no divergence")
         return
@@ -278,15 +276,9 @@ def doc(game: str, out_path: str | None) -> None:
     from rulespec.docgen import rulebook
     from rulespec.records import resolve_game
 
-    try:
+    with _reported():
         path = Path(game) if Path(game).exists() else resolve_game(game)
         text = rulebook(check_file(path))
-    except (SpecSyntaxError, SpecCheckError) as e:
-        _spec_error(e)
-        sys.exit(EXIT_SPEC)
-    except RulespecError as e:
-        _err(f"error: {e}")
-        sys.exit(EXIT_USAGE)
     if out_path:
         Path(out_path).write_text(text, encoding="utf-8")
     else:

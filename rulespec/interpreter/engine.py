@@ -877,35 +877,11 @@ def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
 
 
 def _names_in(e: Any) -> set[str]:
-    out: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, ast.Name):
-            out.add(x.id)
-        elif attrs.has(type(x)) and not isinstance(x, ast.Span):
-            for f in attrs.fields(type(x)):
-                walk(getattr(x, f.name))
-        elif isinstance(x, tuple):
-            for y in x:
-                walk(y)
-    walk(e)
-    return out
+    return {x.id for x in ast.descendants(e) if isinstance(x, ast.Name)}
 
 
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
-    out: list[ast.Cited] = []
-
-    def walk(x: Any) -> None:
-        if isinstance(x, ast.Cited):
-            out.append(x)
-        if attrs.has(type(x)) and not isinstance(x, ast.Span):
-            for f in attrs.fields(type(x)):
-                walk(getattr(x, f.name))
-        elif isinstance(x, tuple):
-            for y in x:
-                walk(y)
-    walk(e)
-    return out
+    return [x for x in ast.descendants(e) if isinstance(x, ast.Cited)]
 
 
 def _fast_key(ev: dict[str, Any]) -> str:

@@ -546,16 +546,11 @@ def _simple(e: ast.Expr) -> bool:
     return isinstance(e, ast.Index) and _simple(e.target) and _simple(e.index)
 
 
-def _count_names(e: Any, acc: dict[str, int] | None = None) -> dict[str, int]:
-    acc = {} if acc is None else acc
-    if isinstance(e, ast.Name):
-        acc[e.id] = acc.get(e.id, 0) + 1
-    elif attrs.has(type(e)) and not isinstance(e, ast.Span):
-        for f in attrs.fields(type(e)):
-            _count_names(getattr(e, f.name), acc)
-    elif isinstance(e, tuple):
-        for x in e:
-            _count_names(x, acc)
+def _count_names(e: Any) -> dict[str, int]:
+    acc: dict[str, int] = {}
+    for x in ast.descendants(e):
+        if isinstance(x, ast.Name):
+            acc[x.id] = acc.get(x.id, 0) + 1
     return acc
 
 
