@@ -61,3 +61,13 @@ def test_many_random_abracadabra_matches_agree(players: int, base: dict) -> None
                                players, opts, rng.randrange(players), [],
                                extend=lambda local=local: local.randrange(2**31))
         assert d is None, f"{players} players {opts} seed {seed}: {d.what} at {d.index}"
+
+
+def test_ray_backend_gives_the_local_numbers() -> None:
+    """The optional Ray backend (pip install '.[ray]') plays the same games as local play."""
+    pytest.importorskip("ray")
+    from rulespec.simulate import simulate
+
+    local = simulate("vandatta", 4, 12, seed=7, workers=1)
+    remote = simulate("vandatta", 4, 12, seed=7, workers=2, backend="ray")
+    assert local.to_json() == remote.to_json()
