@@ -26,7 +26,14 @@ from rulespec.errors import (
     RecordError,
     RuleRuntimeError,
 )
-from rulespec.interpreter.eval import ExprCompiler, Fn, _Empty, _pyname, _runtime_error
+from rulespec.interpreter.eval import (
+    ExprCompiler,
+    Fn,
+    _Empty,
+    _pyname,
+    _runtime_error,
+    _set_of,
+)
 from rulespec.model import CheckedSpec
 
 __all__ = ["CHANCE", "Game", "State", "canonical_key"]
@@ -242,11 +249,22 @@ class _StmtCompiler:
         py = frozenset(gen_vars)
         parts = ['"seat": seat', f'"action": {a.action!r}']
         values: dict[str, str | None] = {"seat": "seat", "action": None}
+        jsons: dict[str, str] = {}
         for i, f in enumerate(a.fields):
-            lines.append(f"{ind}f{i} = {ec.source(f.value, local, py)}")
-            # tuples become JSON lists; a flat one without a call (the common case)
-            parts.append(f"{f.name!r}: (list(f{i}) if type(f{i}) is tuple and "
-                         f"(not f{i} or type(f{i}[0]) is not tuple) else _enc(f{i}))")
+            bare = f.value
+            while isinstance(bare, ast.Cited):
+                bare = bare.expr
+            if isinstance(bare, ast.Call) and bare.func == "set_of":
+                # a set field: its canonical tuple and JSON text come from one cache lookup
+                arg = ec.source(bare.args[0], local, py)
+                lines.append(f"{ind}f{i}, j{i} = _setjv({arg})")
+                parts.append(f"{f.name!r}: list(f{i})")
+                jsons[f.name] = f"j{i}"
+            else:
+                lines.append(f"{ind}f{i} = {ec.source(f.value, local, py)}")
+                # tuples become JSON lists; a flat one without a call (the common case)
+                parts.append(f"{f.name!r}: (list(f{i}) if type(f{i}) is tuple and "
+                             f"(not f{i} or type(f{i}[0]) is not tuple) else _enc(f{i}))")
             values[f.name] = f"f{i}"
         # the canonical key (H5) as one f-string, its keys put in sorted order once, here
         pieces = []
@@ -256,19 +274,24 @@ class _StmtCompiler:
                 pieces.append(f'"{name}":"{a.action}"')
             elif val == "seat":
                 pieces.append(f'"{name}":{{_seat}}')
+            elif name in jsons:
+                pieces.append(f'"{name}":{{{jsons[name]}}}')
             else:
                 pieces.append(f'"{name}":{{_jv({val})}}')
         key = "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
-        binds = "".join(f"{_pyname(v)}, " for v in gen_vars)
+        # one generator's value as it is; several as a tuple (see State._take)
+        binds = _pyname(gen_vars[0]) if len(gen_vars) == 1 else \
+            "(" + "".join(f"{_pyname(v)}, " for v in gen_vars) + ")"
         lines.insert(3, "        _seat = _jv(seat)")
         lines += [
             f"{ind}k = {key}",
             f"{ind}if k not in out:",
-            f"{ind}    out[k] = ({{{', '.join(parts)}}}, (_alt, ({binds})))",
+            f"{ind}    out[k] = ({{{', '.join(parts)}}}, _alt, {binds})",
             "    except (IndexError, KeyError, TypeError, ZeroDivisionError, _Empty) as e:",
             "        raise _rt(e, _span)",
         ]
-        extra = {"_enc": _encode, "_jv": _json_value, "_Empty": _Empty, "_rt": _runtime_error}
+        extra = {"_enc": _encode, "_jv": _json_value, "_setjv": _set_and_json,
+                 "_Empty": _Empty, "_rt": _runtime_error}
         return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra)
 
     def _new_slot(self, kind: str) -> str:
@@ -484,7 +507,7 @@ class State:
         #: clears them (for tests and tools that check a deal's scoring)
         self.deal_end_zones: dict[str, Any] | None = None
         self.deal_end_vars: dict[str, Any] | None = None
-        self._legal: dict[str, tuple[dict[str, Any], Any]] | None = None
+        self._legal: dict[str, tuple[dict[str, Any], Any, Any]] | None = None
         self._history_len = 0
 
     # ---- the OpenSpiel-style API --------------------------------------------------------------
@@ -581,10 +604,10 @@ class State:
         return {"seat": seat, "to_move": self.to_move, "zones": zones, "vars": public}
 
     # ---- decisions --------------------------------------------------------------------------
-    def _legal_map(self) -> dict[str, tuple[dict[str, Any], Any]]:
+    def _legal_map(self) -> dict[str, tuple[dict[str, Any], Any, Any]]:
         if self._legal is not None:
             return self._legal
-        out: dict[str, tuple[dict[str, Any], Any]] = {}
+        out: dict[str, tuple[dict[str, Any], Any, Any]] = {}
         if self.winners is not None or self.pending is None:
             self._legal = out
             return out
@@ -592,9 +615,9 @@ class State:
             ev = self._chance_template()
             if isinstance(ev, list):
                 for e in ev:
-                    out[canonical_key(e)] = (e, None)
+                    out[canonical_key(e)] = (e, None, None)
             else:
-                out[canonical_key(ev)] = (ev, None)
+                out[canonical_key(ev)] = (ev, None, None)
             self._legal = out
             return out
         spec: _ChooseSpec = self.pending[1]
@@ -618,27 +641,30 @@ class State:
                 key = ""
             hit = legal.get(key)
             if hit is not None and hit[0] == event:
-                self._take(hit[1])
+                self._take(hit)
                 return
         norm = self._normalise_decision(event)
         hit = legal.get(canonical_key(norm))
         if hit is None:
             # R6: an omitted false / [] field matches a legal event that writes it.
             loose = _loose_key(norm)
-            for ev, binding in legal.values():
-                if _loose_key(ev) == loose:
-                    hit = (ev, binding)
+            for entry in legal.values():
+                if _loose_key(entry[0]) == loose:
+                    hit = entry
                     break
         if hit is None:
             rule = self._rule_for(norm)
             why = self._why_illegal(norm)
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
-        self._take(hit[1])
+        self._take(hit)
 
-    def _take(self, binding: Any) -> None:
-        alt, values = binding
+    def _take(self, entry: Any) -> None:
+        _, alt, values = entry
         frame = self.stack[-1]
-        frame[2].update(zip(alt.gen_vars, values, strict=True))
+        if len(alt.gen_vars) == 1:
+            frame[2][alt.gen_vars[0]] = values
+        else:
+            frame[2].update(zip(alt.gen_vars, values, strict=True))
         frame[1] = alt.body_pc
 
     def _normalise_decision(self, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -911,6 +937,21 @@ def _encode(x: Any) -> Any:
 
 
 _JV_CACHE: dict[tuple[Any, ...], str] = {}
+_SETJV_CACHE: dict[Any, tuple[tuple[Any, ...], str]] = {}
+
+
+def _set_and_json(xs: Any) -> tuple[tuple[Any, ...], str]:
+    """``set_of(xs)`` and its canonical JSON text, remembered for tuples (subsets recur)."""
+    key = xs if type(xs) is tuple else None
+    if key is not None:
+        hit = _SETJV_CACHE.get(key)
+        if hit is not None:
+            return hit
+    s = _set_of(xs)
+    out = (s, _json_list(s))
+    if key is not None and len(_SETJV_CACHE) < 200_000:
+        _SETJV_CACHE[key] = out
+    return out
 
 
 def _json_value(x: Any) -> str:
