@@ -257,7 +257,11 @@ class _StmtCompiler:
             if isinstance(bare, ast.Call) and bare.func == "set_of":
                 # a set field: its canonical tuple and JSON text come from one cache lookup
                 arg = ec.source(bare.args[0], local, py)
-                lines.append(f"{ind}f{i}, j{i} = _setjv({arg})")
+                if isinstance(bare.args[0], ast.Name):
+                    # the cache is read inline: no Python call for the usual hit
+                    lines.append(f"{ind}f{i}, j{i} = _SJ.get({arg}) or _setjv({arg})")
+                else:
+                    lines.append(f"{ind}f{i}, j{i} = _setjv({arg})")
                 parts.append(f"{f.name!r}: list(f{i})")
                 jsons[f.name] = f"j{i}"
             else:
@@ -291,6 +295,7 @@ class _StmtCompiler:
             "        raise _rt(e, _span)",
         ]
         extra = {"_enc": _encode, "_jv": _json_value, "_setjv": _set_and_json,
+                 "_SJ": _SETJV_CACHE,
                  "_Empty": _Empty, "_rt": _runtime_error}
         return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra)
 
