@@ -7,20 +7,8 @@ place of the oracle, so the engine must agree with the oracle at every step of e
 
 from __future__ import annotations
 
-import pytest
-
 from tests.oracles import test_oracle_vandatta as base
 from tests.oracles.vandatta import VandattaOracle
-from tests.twin import make_twin
+from tests.twin import adopt_suite
 
-Twin = make_twin(VandattaOracle, "vandatta")
-
-
-@pytest.fixture(autouse=True)
-def _engine_twin(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "VandattaOracle", Twin)
-
-
-for _name in dir(base):
-    if _name.startswith("test_") and _name != "test_random_smoke":
-        globals()[_name] = getattr(base, _name)
+adopt_suite(globals(), base, VandattaOracle, "vandatta", skip=("test_random_smoke",))

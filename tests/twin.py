@@ -93,3 +93,21 @@ def make_twin(oracle_cls: type, game: str) -> type:
             return getattr(self.o, name)
 
     return Twin
+
+
+def adopt_suite(namespace: dict[str, Any], base: Any, oracle_cls: type, game: str,
+                skip: tuple[str, ...] = ()) -> None:
+    """Re-export ``base``'s tests into ``namespace`` with a fixture that puts a twin in place of
+    the oracle class, so the oracle's own suite checks the engine too."""
+    import pytest
+
+    twin = make_twin(oracle_cls, game)
+
+    @pytest.fixture(autouse=True)
+    def _engine_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(base, oracle_cls.__name__, twin)
+
+    namespace["_engine_twin"] = _engine_twin
+    for name in dir(base):
+        if name.startswith("test_") and name not in skip:
+            namespace[name] = getattr(base, name)
