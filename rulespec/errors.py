@@ -17,6 +17,8 @@ __all__ = [
     "ConfigurationError",
     "Diagnostic",
     "IllegalActionError",
+    "ImplementationError",
+    "ImplementationStartError",
     "RecordError",
     "RuleRuntimeError",
     "RulespecError",
@@ -131,3 +133,21 @@ class RecordError(RulespecError, ValueError):
 
 class ConfigurationError(RecordError):
     """A table the spec does not offer: player count, option value, or a failed ``require``."""
+
+
+class ImplementationError(RulespecError):
+    """The implementation under test misbehaved: it crashed, exited, hung, answered something
+    that is not a JSON object or an answer of the wrong shape. ``kind`` names the failure
+    (``crash``, ``exit``, ``timeout``, ``garbage``, ``shape``); ``stderr`` holds the last lines it
+    wrote to standard error (or of its traceback)."""
+
+    def __init__(self, kind: str, message: str, stderr: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.stderr = tuple(stderr)
+
+
+class ImplementationStartError(RulespecError):
+    """The implementation cannot be started or loaded: a missing program, a badly quoted
+    command, a Python module or attribute that does not exist (a usage error, exit 2)."""

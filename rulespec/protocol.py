@@ -7,17 +7,38 @@ itself can be driven by someone else's verifier.
 
 from __future__ import annotations
 
+import collections
+import contextlib
+import importlib
+import importlib.util
 import json
+import os
+import select
 import subprocess
-from collections.abc import Mapping, Sequence
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from rulespec.errors import IllegalActionError, RecordError, RulespecError
+from rulespec.errors import (
+    IllegalActionError,
+    ImplementationError,
+    ImplementationStartError,
+    RecordError,
+    RulespecError,
+)
 from rulespec.interpreter.engine import State
 from rulespec.records import game_for, load_game_spec, resolve_game
 
-__all__ = ["Implementation", "ProcessImplementation", "SpecImplementation", "serve"]
+__all__ = [
+    "Implementation",
+    "ProcessImplementation",
+    "SpecImplementation",
+    "load_python_impl",
+    "serve",
+]
 
 
 class Implementation(Protocol):
@@ -85,82 +106,270 @@ class SpecImplementation:
 
 
 class ProcessImplementation:
-    """An implementation in any language: a child process speaking JSON lines."""
+    """An implementation in any language: a child process speaking JSON lines.
 
-    def __init__(self, command: Sequence[str], timeout: float = 30.0) -> None:
+    Every request has a deadline (``timeout`` seconds) and every answer line a size bound, so an
+    implementation that hangs, floods or dies is reported as an :class:`ImplementationError`,
+    never waited on forever. What the child writes to standard error is kept (the last
+    ``STDERR_LINES`` lines) for reports. After a failure the process is stopped; the next
+    ``new`` starts a fresh one.
+    """
+
+    STDERR_LINES = 40
+    MAX_LINE = 64 * 1024 * 1024
+
+    def __init__(self, command: Sequence[str], timeout: float = 10.0,
+                 cwd: str | Path | None = None) -> None:
+        if not command:
+            raise ImplementationStartError("the --impl command is empty")
         self.command = list(command)
         self.timeout = timeout
-        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+        self.cwd = cwd
+        #: the slowest answer seen so far, in seconds (verify bases short timeouts on it)
+        self.slowest = 0.0
+        self.round_trips = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._stderr: collections.deque[str] = collections.deque(maxlen=self.STDERR_LINES)
+        self._buf = bytearray()
+        self._start()
 
-    def _ask(self, req: dict[str, Any]) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+    # ---- the process ----------------------------------------------------------------------
+    def _start(self) -> None:
         try:
-            self.proc.stdin.write(json.dumps(req) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            raise RecordError(f"the implementation exited (request {req['op']!r})") from None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RecordError(f"the implementation exited (request {req['op']!r})")
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         cwd=self.cwd)
+        except FileNotFoundError:
+            raise ImplementationStartError(
+                f"cannot start the implementation: no program {self.command[0]!r} (check "
+                "the --impl command and its quoting)") from None
+        except (PermissionError, OSError) as e:
+            raise ImplementationStartError(
+                f"cannot start the implementation {self.command[0]!r}: {e}") from None
+        self._buf = bytearray()
+        self._stderr.clear()
+        err = self.proc.stderr
+        assert err is not None
+        threading.Thread(target=self._drain, args=(err, self._stderr), daemon=True).start()
+
+    @staticmethod
+    def _drain(pipe: IO[bytes], into: collections.deque[str]) -> None:
+        # A thread per child keeps its standard error flowing (a full pipe would block it)
+        # and keeps the last lines, each cut to a readable length.
         try:
-            ans = json.loads(line)
-        except json.JSONDecodeError:
-            raise RecordError(f"the implementation answered with no JSON: {line[:200]!r}") \
+            for raw in iter(lambda: pipe.readline(65536), b""):
+                into.append(raw.decode("utf-8", "replace").rstrip("\n")[:500])
+        except (OSError, ValueError):
+            pass
+
+    def stderr_tail(self) -> list[str]:
+        """The last lines the implementation wrote to standard error."""
+        time.sleep(0.05)  # let the drain thread catch up with a child that just died
+        return list(self._stderr)
+
+    def _fail(self, kind: str, message: str) -> ImplementationError:
+        tail = self.stderr_tail()
+        self.stop()
+        return ImplementationError(kind, message, tail)
+
+    def _exit_message(self, op: str) -> str:
+        assert self.proc is not None
+        try:
+            code = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
+        how = f"with code {code}" if code is not None else "its output"
+        return f"the implementation exited ({how}) while answering {op!r}"
+
+    def _ask(self, req: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                raise self._fail("exit", self._exit_message(req["op"]))
+            self._start()
+        proc = self.proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        op = req["op"]
+        try:
+            proc.stdin.write((json.dumps(req, ensure_ascii=False) + "\n").encode("utf-8"))
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._fail("exit", self._exit_message(op)) from None
+        limit = self.timeout if timeout is None else timeout
+        t0 = time.monotonic()
+        deadline = t0 + limit
+        fd = proc.stdout.fileno()
+        buf = self._buf
+        while True:
+            nl = buf.find(b"\n")
+            if nl >= 0:
+                line = bytes(buf[:nl])
+                del buf[: nl + 1]
+                break
+            if len(buf) > self.MAX_LINE:
+                raise self._fail("garbage", f"the answer to {op!r} is longer than "
+                                 f"{self.MAX_LINE // (1024 * 1024)} MiB with no newline")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._fail("timeout", f"no answer to {op!r} within {limit:g} s")
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                raise self._fail("exit", self._exit_message(op))
+            buf += chunk
+        took = time.monotonic() - t0
+        self.slowest = max(self.slowest, took)
+        self.round_trips += 1
+        try:
+            ans = json.loads(line.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            shown = line[:200].decode("utf-8", "replace")
+            raise self._fail("garbage", f"the answer to {op!r} is not JSON: {shown!r}") \
                 from None
         if not isinstance(ans, dict):
-            raise RecordError("the implementation's answer is not a JSON object")
+            raise self._fail("garbage", f"the answer to {op!r} is not a JSON object")
         return ans
 
+    # ---- the protocol ---------------------------------------------------------------------
     def new(self, game: str, players: int, options: Mapping[str, Any] | None = None,
             dealer: int = 0) -> None:
-        """Start a fresh match in the child."""
+        """Start a fresh match in the child (a fresh child after a failure); RecordError when
+        the implementation does not offer the table."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.stop()
+            self._start()
         ans = self._ask({"op": "new", "game": game, "players": players,
                          "options": dict(options or {}), "dealer": dealer})
-        if not ans.get("ok"):
+        if ans.get("ok") is not True:
             raise RecordError(str(ans.get("error", "the implementation refused the table")))
+
+    def _ok(self, ans: dict[str, Any], op: str) -> dict[str, Any]:
+        if ans.get("ok") is not True:
+            raise self._fail("shape", f"the implementation answered {op!r} with an error: "
+                             f"{str(ans.get('error', ans))[:300]}")
+        return ans
 
     def to_move(self) -> int | str | None:
         """A seat, ``"chance"``, or None."""
-        return self._ask({"op": "to_move"}).get("to_move")  # type: ignore[no-any-return]
+        ans = self._ok(self._ask({"op": "to_move"}), "to_move")
+        if "to_move" not in ans:
+            raise self._fail("shape", "the answer to 'to_move' has no 'to_move'")
+        return ans["to_move"]  # type: ignore[no-any-return]
 
     def legal(self) -> list[dict[str, Any]]:
         """Every legal event, as the child lists them."""
-        return list(self._ask({"op": "legal"}).get("legal", []))
+        ans = self._ok(self._ask({"op": "legal"}), "legal")
+        legal = ans.get("legal")
+        if not isinstance(legal, list) or not all(isinstance(e, dict) for e in legal):
+            raise self._fail("shape", "the answer to 'legal' has no list of event objects")
+        return legal
 
     def apply(self, event: Mapping[str, Any]) -> None:
-        """Apply an event in the child; ValueError if it refuses."""
+        """Apply an event in the child; IllegalActionError if it refuses."""
         ans = self._ask({"op": "apply", "event": dict(event)})
-        if not ans.get("ok"):
+        if ans.get("ok") is not True:
             raise IllegalActionError(str(ans.get("error", "refused")))
 
     def result(self) -> dict[str, Any]:
         """The child's replay answer."""
         return self._ask({"op": "result"})
 
-    def close(self) -> None:
-        """Ask the child to quit, wait for it and close the pipes (safe to call twice)."""
-        if self.proc.returncode is not None:
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        """What the child shows ``seat``, or None when it does not answer ``observe``."""
+        ans = self._ask({"op": "observe", "seat": seat})
+        if ans.get("ok") is not True:
+            return None
+        obs = ans.get("observation")
+        if not isinstance(obs, dict):
+            raise self._fail("shape", "the answer to 'observe' has no observation object")
+        return obs
+
+    def stop(self) -> None:
+        """Stop the child at once (after a failure); safe to call twice."""
+        proc, self.proc = self.proc, None
+        if proc is None:
             return
+        if proc.poll() is None:
+            proc.kill()
         try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
             pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            self.proc.kill()
-            self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
-                pipe.close()
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+    def close(self) -> None:
+        """Ask the child to quit, give it a moment, then stop it (safe to call twice)."""
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                assert proc.stdin is not None
+                proc.stdin.write(b'{"op": "quit"}\n')
+                proc.stdin.flush()
+                proc.stdin.close()
+                proc.wait(timeout=2)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+        self.stop()
 
 
-def serve(inp: IO[str], out: IO[str], base: Path | None = None) -> None:
-    """Answer protocol requests from ``inp`` on ``out`` until ``quit`` or end of input."""
-    impl = SpecImplementation(base)
+def load_python_impl(target: str) -> Callable[[], Any]:
+    """``MODULE:ATTR`` (or ``path/to/file.py:ATTR``) to a factory of implementations.
+
+    ATTR may be a class, a function returning an implementation, or an implementation object
+    (then every match reuses it). The current folder is importable, as it is for ``python -m``.
+    """
+    mod, sep, attr = target.rpartition(":")
+    if not sep or not mod or not attr:
+        raise ImplementationStartError(f"--python takes MODULE:ATTR, not {target!r}")
+    try:
+        if mod.endswith(".py"):
+            path = Path(mod)
+            if not path.is_file():
+                raise ImplementationStartError(f"--python: no file {mod!r}")
+            spec = importlib.util.spec_from_file_location(path.stem, path)
+            if spec is None or spec.loader is None:
+                raise ImplementationStartError(f"--python: cannot import {mod!r}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules.setdefault(path.stem, module)
+            spec.loader.exec_module(module)
+        else:
+            if "" not in sys.path and os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(mod)
+        obj = getattr(module, attr)
+    except ImplementationStartError:
+        raise
+    except AttributeError:
+        raise ImplementationStartError(f"--python: module {mod!r} has no {attr!r}") from None
+    except ImportError as e:
+        raise ImplementationStartError(f"--python: cannot import {mod!r}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - the user's module failed while importing
+        raise ImplementationStartError(
+            f"--python: importing {mod!r} failed: {type(e).__name__}: {e}") from None
+    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "new")):
+        return obj  # type: ignore[no-any-return]
+    if hasattr(obj, "new"):
+        return lambda: obj
+    raise ImplementationStartError(f"--python: {target} is not a class, a factory or an "
+                                   "implementation object")
+
+
+def serve(inp: IO[str], out: IO[str], base: Path | None = None, impl: Any = None) -> None:
+    """Answer protocol requests from ``inp`` on ``out`` until ``quit`` or end of input.
+
+    ``impl`` is any Python implementation (protocol.md, "In Python"); by default the spec's
+    own engine. An implementation that raises anything but ValueError or a RulespecError has
+    crashed: the traceback goes to standard error and the exception propagates, as a crashing
+    program's would.
+    """
+    if impl is None:
+        impl = SpecImplementation(base)
     for line in inp:
         if not line.strip():
             continue
@@ -184,7 +393,11 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None) -> None:
             elif op == "result":
                 ans = impl.result()
             elif op == "observe":
-                ans = {"ok": True, "observation": impl.observe(req.get("seat"))}
+                observe = getattr(impl, "observe", None)
+                if observe is None:
+                    ans = {"ok": False, "error": "unsupported"}
+                else:
+                    ans = {"ok": True, "observation": observe(req.get("seat"))}
             else:
                 ans = {"ok": False, "error": f"unknown request {op!r}"}
         except json.JSONDecodeError:

@@ -1,184 +1,1225 @@
-"""Verification: drive any implementation beside the spec, and shrink a divergence.
+"""Verification: drive any implementation beside the spec until they part, then shrink.
 
-A game is fixed by a list of integers, one per event: a decision takes ``legal[k % len]`` (legal
-sorted canonically, H5), a shuffle is the order ``random.Random(k)`` gives the template. Both
-sides see the same events; at each step they must agree on who moves and on the *set* of legal
-events (R7b), and at the end on the result. A divergence is shrunk by shortening and zeroing that
-list while it still diverges, so the record reported is a small game that shows the difference.
+The search is Hypothesis's. A *match* is one Hypothesis example: the table (shrinking toward
+the smallest that accepts the setting), each non-default option of the setting (shrinking
+toward its default), the dealer, one integer per decision (an index into the canonical legal
+list, H5) and one integer seed per shuffle. Both sides see the same events; at every step they
+must agree on who moves and on the exact set of legal events, the implementation must accept
+the event played, and it must refuse sampled near misses and stay unchanged; at every deal end
+and at the match end the replay answers must agree (docs/protocol.md says how they are
+compared); observations, where the implementation answers ``observe``, must show no card the
+spec hides and every zone as the spec shows it. A divergence raises an exception of its kind,
+so Hypothesis keeps different kinds apart and shrinks each to a minimal match; a candidate match
+ends where its own choices end, so shrinking never plays beyond the failing game.
+
+An outer loop schedules *settings* (a table size and options): every table at the defaults,
+every value of every option at least once (enums and booleans exhaustively, integers at the
+default and default +- 1, where the spec's ``require``s accept them), then random combinations
+steered toward clauses of the spec not yet exercised. Coverage is measured by the engine
+(``rulespec.coverage``) and steers between runs, never within one, so replay and shrinking stay
+consistent.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
+import _thread
+import collections
+import contextlib
 import json
 import random
-from collections.abc import Callable, Mapping
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings
+from hypothesis import strategies as st
+from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.errors import HypothesisException
+from hypothesis.reporting import with_reporter
 
-from rulespec.errors import RecordError, RulespecError
-from rulespec.interpreter.engine import canonical_key
-from rulespec.protocol import Implementation, SpecImplementation
-from rulespec.records import FORMAT
+from rulespec import ast
+from rulespec.cards import card_sort_key, normalise_card
+from rulespec.coverage import Coverage, clauses
+from rulespec.errors import (
+    ConfigurationError,
+    IllegalActionError,
+    ImplementationError,
+    ImplementationStartError,
+    RecordError,
+    RulespecError,
+)
+from rulespec.interpreter.engine import CHANCE, Game, State, canonical_key, event_key
+from rulespec.model import CheckedSpec
+from rulespec.protocol import ProcessImplementation
+from rulespec.records import FORMAT, normalise_options
 
-__all__ = ["Divergence", "Report", "compare_game", "load_python_impl", "verify"]
+__all__ = [
+    "REPORT_FORMAT",
+    "Divergence",
+    "Report",
+    "Setting",
+    "Verifier",
+    "compare_answers",
+    "schedule",
+]
+
+REPORT_FORMAT = "rulespec-verify/1"
+
+#: by default each scheduled setting plays up to DEFAULT_MATCHES matches, stopping once their
+#: work (one unit per event, one per 50 legal events listed) reaches WORK_PER_SETTING: a
+#: deterministic bound, chosen so that a correct in-process implementation of a shipped game is
+#: verified in about a minute on two cores
+DEFAULT_MATCHES = 30
+WORK_PER_SETTING = 3000
+#: bounds of one match (an example holds at most about 8,000 Hypothesis choices, two per event)
+MAX_EVENTS = 2500
+MAX_DEALS = 2
 
 
+# ---- settings and their schedule ---------------------------------------------------------------
 @attrs.frozen
+class Setting:
+    """A table and the options that differ from their defaults."""
+
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+    why: str = ""
+
+    @property
+    def opts(self) -> dict[str, Any]:
+        """The non-default options as a dict."""
+        return dict(self.options)
+
+    def label(self) -> str:
+        """``4 players, scoring=swedish`` as reports print it."""
+        opts = ", ".join(f"{k}={_show(v)}" for k, v in self.options)
+        return f"{self.players} players" + (f", {opts}" if opts else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """As the JSON report writes it."""
+        return {"players": self.players, "options": self.opts}
+
+
+def _show(v: Any) -> str:
+    return json.dumps(v) if isinstance(v, bool) else str(v)
+
+
+def option_values(spec: CheckedSpec) -> dict[str, list[Any]]:
+    """The values tried for each option: every value of an enum or a boolean, an integer at its
+    default and default +- 1 (ranges come with the compiler issue)."""
+    out: dict[str, list[Any]] = {}
+    for o in spec.options:
+        if o.kind in ("bool", "enum"):
+            out[o.name] = list(o.values)
+        else:
+            d = int(o.default)
+            out[o.name] = [d, d - 1, d + 1]
+    return out
+
+
+class _Tables:
+    """Which (table, options) the spec accepts, compiled once each (a compile is ~20 ms)."""
+
+    def __init__(self, spec: CheckedSpec, coverage: bool = True) -> None:
+        self.spec = spec
+        self.coverage = coverage
+        self._games: dict[tuple[int, str], Game | str] = {}
+
+    def game(self, players: int, options: Mapping[str, Any]) -> Game:
+        """The compiled game; ConfigurationError when the spec refuses the setting."""
+        key = (players, json.dumps(sorted(options.items()), default=str))
+        g = self._games.get(key)
+        if g is None:
+            try:
+                opts = normalise_options(self.spec, options)
+                g = Game(self.spec, players, opts, 0, coverage=self.coverage)
+            except RecordError as e:
+                g = str(e)
+            self._games[key] = g
+        if isinstance(g, str):
+            raise ConfigurationError(g)
+        return g
+
+    def accepts(self, players: int, options: Mapping[str, Any]) -> bool:
+        """True when the spec offers this setting."""
+        try:
+            self.game(players, options)
+        except ConfigurationError:
+            return False
+        return True
+
+    def games(self) -> list[Game]:
+        """Every game compiled so far."""
+        return [g for g in self._games.values() if isinstance(g, Game)]
+
+
+def schedule(spec: CheckedSpec, tables: _Tables, players: Sequence[int] = (),
+             fixed: Mapping[str, Any] | None = None) -> list[Setting]:
+    """The settings every run covers, in order: each table at the defaults (smallest first),
+    then each non-default value of each option not fixed by the user, at a table that accepts
+    it (rotating over the tables, so every table meets some options)."""
+    fixed = dict(fixed or {})
+    sizes = list(players) or list(range(spec.min_players, spec.max_players + 1))
+    out: list[Setting] = []
+    base = tuple(fixed.items())
+    for p in sizes:
+        if tables.accepts(p, fixed):
+            out.append(Setting(p, base, "table"))
+    defaults = spec.defaults()
+    turn = 0
+    for name, values in option_values(spec).items():
+        if name in fixed:
+            continue
+        for v in values:
+            if v == defaults[name]:
+                continue
+            opts = {**fixed, name: v}
+            order = sizes[turn % len(sizes):] + sizes[: turn % len(sizes)]
+            for p in order:
+                if tables.accepts(p, opts):
+                    out.append(Setting(p, tuple(opts.items()), f"{name}={_show(v)}"))
+                    turn += 1
+                    break
+    return out
+
+
+def _random_setting(spec: CheckedSpec, tables: _Tables, rng: random.Random,
+                    sizes: Sequence[int], fixed: Mapping[str, Any]) -> Setting | None:
+    values = option_values(spec)
+    defaults = spec.defaults()
+    for _ in range(20):
+        p = rng.choice(list(sizes))
+        opts = dict(fixed)
+        for name, vals in values.items():
+            if name not in fixed and rng.random() < 0.3:
+                v = rng.choice(vals)
+                if v != defaults[name]:
+                    opts[name] = v
+        if tables.accepts(p, opts):
+            return Setting(p, tuple(opts.items()), "random combination")
+    return None
+
+
+# ---- divergences and the report --------------------------------------------------------------
+KINDS = {
+    "who-moves": "the implementation says another seat (or chance) moves",
+    "legal": "the legal events differ",
+    "duplicate": "the implementation lists an event twice",
+    "refused-legal": "the implementation refused a legal event",
+    "accepted-illegal": "the implementation accepted an illegal event",
+    "changed-by-illegal": "a refused illegal event changed the implementation's state",
+    "leak": "an observation shows cards the spec hides from that seat",
+    "observation": "an observation shows a zone unlike the spec",
+    "result": "the replay answers differ",
+    "crash": "the implementation crashed",
+    "exit": "the implementation exited",
+    "timeout": "the implementation did not answer in time",
+    "garbage": "the implementation wrote something that is not a JSON answer",
+    "shape": "the implementation answered with the wrong shape",
+}
+
+
+@attrs.define
 class Divergence:
-    """Where two implementations part: the event index, what differs, and a record to replay."""
+    """Where the implementation parts from the spec, with everything a report shows."""
 
+    kind: str
+    message: str
     index: int
-    what: str
-    expected: Any
-    got: Any
-    record: dict[str, Any]
+    players: int
+    options: dict[str, Any]
+    dealer: int
+    events: list[dict[str, Any]]
+    event: dict[str, Any] | None = None
+    spec_says: Any = None
+    impl_says: Any = None
+    missing: list[Any] = attrs.field(factory=list)
+    extra: list[Any] = attrs.field(factory=list)
+    clauses: list[dict[str, Any]] = attrs.field(factory=list)
+    stderr: list[str] = attrs.field(factory=list)
+    setting: str = ""
+
+    def record(self, game: str) -> dict[str, Any]:
+        """The match up to the divergence, as a record ``rulespec replay`` accepts."""
+        return {"format": FORMAT, "game": game, "players": self.players,
+                "options": dict(self.options), "dealer": self.dealer,
+                "events": list(self.events)}
+
+    def signature(self) -> tuple[str, ...]:
+        """What makes two divergences the same bug for ``--keep-going``."""
+        names = sorted({str(e.get("action", e.get("chance"))) for e in
+                        [*self.missing, *self.extra, *([self.event] if self.event else [])]
+                        if isinstance(e, dict)})
+        return (self.kind, *names)
+
+    def to_json(self, game: str) -> dict[str, Any]:
+        """As the JSON report writes it."""
+        return {"kind": self.kind, "what": KINDS.get(self.kind, self.kind),
+                "message": self.message, "event_index": self.index,
+                "players": self.players, "options": self.options, "dealer": self.dealer,
+                "event": self.event, "spec": self.spec_says, "implementation": self.impl_says,
+                "missing": self.missing, "extra": self.extra, "clauses": self.clauses,
+                "stderr": self.stderr, "record": self.record(game)}
 
 
-@attrs.frozen
+class _Diverged(Exception):
+    """Raised inside a match; one subclass per kind keeps Hypothesis's failures apart."""
+
+    def __init__(self, d: Divergence) -> None:
+        super().__init__(f"{d.kind}: {d.message}")
+        self.divergence = d
+
+
+_KIND_EXC: dict[str, type[_Diverged]] = {
+    k: type(f"Diverged_{k.replace('-', '_')}", (_Diverged,), {}) for k in KINDS}
+
+
+class _Abandon(Exception):
+    """A shrink candidate dropped because the shrink budget is spent (it counts as a pass)."""
+
+
+class _Refused(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+@attrs.define
+class SettingResult:
+    """What one scheduled setting gave."""
+
+    setting: Setting
+    matches: int = 0
+    events: int = 0
+    refused: str | None = None
+    divergence: Divergence | None = None
+
+
+@attrs.define
 class Report:
     """The outcome of a verification run."""
 
-    games: int
-    events: int
-    divergence: Divergence | None
+    game: str
+    results: list[SettingResult]
+    divergences: list[Divergence]
+    coverage: Coverage
+    seconds: float
+    stopped_by: str
+    round_trips: int = 0
+    strict: bool = False
+
+    @property
+    def matches(self) -> int:
+        """Matches played, over every setting."""
+        return sum(r.matches for r in self.results)
+
+    @property
+    def events(self) -> int:
+        """Events applied, over every setting."""
+        return sum(r.events for r in self.results)
+
+    @property
+    def verified(self) -> list[SettingResult]:
+        """Settings the implementation offered and that were played."""
+        return [r for r in self.results if r.refused is None and r.matches]
+
+    @property
+    def not_offered(self) -> list[SettingResult]:
+        """Settings the implementation refused at ``new``."""
+        return [r for r in self.results if r.refused is not None]
+
+    @property
+    def conforms(self) -> bool:
+        """No divergence, at least one setting verified (and none refused under --strict)."""
+        if self.divergences or not self.verified:
+            return False
+        return not (self.strict and self.not_offered)
+
+    def to_json(self) -> dict[str, Any]:
+        """The versioned machine-readable report."""
+        cov = self.coverage
+        return {
+            "format": REPORT_FORMAT, "game": self.game, "conforms": self.conforms,
+            "matches": self.matches, "events": self.events,
+            "seconds": round(self.seconds, 3), "stopped_by": self.stopped_by,
+            "round_trips": self.round_trips,
+            "settings": [{**r.setting.to_json(), "why": r.setting.why, "matches": r.matches,
+                          "events": r.events, "refused": r.refused,
+                          "diverged": r.divergence is not None} for r in self.results],
+            "divergences": [d.to_json(self.game) for d in self.divergences],
+            "coverage": {
+                "summary": cov.summary(),
+                "exercised": sum(1 for c in cov.reachable if c.id in cov.hit),
+                "reachable": len(cov.reachable),
+                "never_reached": [f"{c.where()} {c.label}" for c in cov.missed],
+                "cannot_run_under_tested_options": [f"{c.where()} {c.label}"
+                                                    for c in cov.not_compiled],
+            },
+        }
 
 
-def _event_for(legal: list[dict[str, Any]], k: int) -> dict[str, Any]:
-    if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
-        ev = dict(legal[0])
-        cards = list(ev["cards"])
-        random.Random(k).shuffle(cards)
-        ev["cards"] = cards
-        return ev
-    return legal[k % len(legal)]
+# ---- comparing answers -------------------------------------------------------------------------
+_FLAGS = ("blocked", "abandoned")
 
 
-def _result_core(r: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: r.get(k) for k in ("complete", "deals", "totals", "winners")}
-
-
-def compare_game(reference: Implementation, other: Implementation, game: str, players: int,
-                 options: Mapping[str, Any], dealer: int, choices: list[int],
-                 extend: Callable[[], int] | None = None, max_events: int = 200_000
-                 ) -> tuple[Divergence | None, int, list[int]]:
-    """Play one game on both sides; return (divergence or None, events played, choices used).
-
-    ``choices`` drives the game; once used up, ``extend`` supplies more (or 0 when None).
-    """
-    reference.new(game, players, dict(options), dealer)
-    other.new(game, players, dict(options), dealer)
-    events: list[dict[str, Any]] = []
-    used: list[int] = []
-
-    def record() -> dict[str, Any]:
-        return {"format": FORMAT, "game": game, "players": players, "options": dict(options),
-                "dealer": dealer, "events": list(events)}
-
-    for i in range(max_events):
-        a, b = reference.to_move(), other.to_move()
+def compare_answers(spec: Mapping[str, Any], other: Any) -> list[str]:
+    """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
+    ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
+    an absent ``blocked``/``abandoned`` being false; when incomplete, ``to_move`` equal and
+    ``legal`` equal as a set. Other top-level keys are ignored."""
+    if not isinstance(other, Mapping):
+        return ["the answer is not a JSON object"]
+    out: list[str] = []
+    if other.get("ok") is not True:
+        return [f"ok is {other.get('ok')!r}: {str(other.get('error', ''))[:300]}"]
+    for k in ("complete", "totals", "winners"):
+        a, b = spec.get(k), other.get(k)
+        if k == "winners" and isinstance(b, list):
+            with contextlib.suppress(TypeError):
+                b = sorted(b)
         if a != b:
-            return Divergence(i, "who moves", a, b, record()), i, used
-        if a is None:
-            break
-        la, lb = reference.legal(), other.legal()
-        ka = {canonical_key(e) for e in la}
+            out.append(f"{k}: spec {json.dumps(a)}, implementation {json.dumps(b)}")
+    da, db = spec.get("deals") or [], other.get("deals")
+    if not isinstance(db, list):
+        out.append("deals: the implementation gives no list")
+    else:
+        if len(da) != len(db):
+            out.append(f"deals: spec has {len(da)} finished deal(s), implementation {len(db)}")
+        for i, (x, y) in enumerate(zip(da, db, strict=False)):
+            if not isinstance(y, Mapping):
+                out.append(f"deal {i + 1}: not an object")
+                continue
+            for key in sorted(set(x) | set(y)):
+                vx, vy = x.get(key), y.get(key)
+                if key in _FLAGS:
+                    vx, vy = bool(vx), bool(vy)
+                if vx != vy:
+                    out.append(f"deal {i + 1} {key}: spec {json.dumps(vx)}, "
+                               f"implementation {json.dumps(vy)}")
+    if not spec.get("complete") and other.get("complete") is False:
+        if spec.get("to_move") != other.get("to_move"):
+            out.append(f"to_move: spec {json.dumps(spec.get('to_move'))}, implementation "
+                       f"{json.dumps(other.get('to_move'))}")
+        la = {canonical_key(e) for e in spec.get("legal") or []}
         try:
-            kb = {canonical_key(e) for e in lb}
+            lb = {canonical_key(e) for e in other.get("legal") or []}
         except (TypeError, ValueError):
-            return Divergence(i, "legal list is not JSON events", la, lb, record()), i, used
-        if ka != kb:
-            return Divergence(i, "legal events", sorted(ka - kb), sorted(kb - ka),
-                              record()), i, used
-        k = choices[i] if i < len(choices) else (extend() if extend else 0)
-        used.append(k)
-        ev = _event_for(la, k)
-        events.append(ev)
-        reference.apply(ev)
+            lb = set()
+        if la != lb:
+            out.append(f"legal: {len(la - lb)} missing, {len(lb - la)} extra")
+    return out
+
+
+def _card_codes(x: Any, depth: int = 0) -> Iterator[str]:
+    """Every card-code string inside a JSON value (bounded depth)."""
+    if depth > 50:
+        return
+    if isinstance(x, str):
+        c = _card(x)
+        if c is not None:
+            yield c
+    elif isinstance(x, list):
+        for y in x:
+            yield from _card_codes(y, depth + 1)
+    elif isinstance(x, dict):
+        for y in x.values():
+            yield from _card_codes(y, depth + 1)
+
+
+def _card(x: Any) -> str | None:
+    """The canonical code of a card written leniently (``th``, ``10H``), else None."""
+    if isinstance(x, str) and 2 <= len(x) <= 3:
+        return normalise_card(x)
+    return None
+
+
+def _visible(obs_zones: Mapping[str, Any]) -> collections.Counter[str]:
+    seen: collections.Counter[str] = collections.Counter()
+    for z in obs_zones.values():
+        seen.update(_card_codes(z))
+    return seen
+
+
+# ---- the guarded implementation -----------------------------------------------------------------
+class _Watchdog:
+    """Interrupts a Python implementation's call that runs past its timeout.
+
+    Only possible in the main thread (``_thread.interrupt_main``); elsewhere calls run unguarded.
+    One daemon thread polls a timestamp, so a call costs two attribute writes.
+    """
+
+    def __init__(self) -> None:
+        self.timeout = 10.0
+        self.started: float | None = None
+        self.fired = False
+        self.enabled = threading.current_thread() is threading.main_thread()
+        if self.enabled:
+            threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(0.05)
+            t = self.started
+            if t is not None and not self.fired and time.monotonic() - t > self.timeout:
+                self.fired = True
+                _thread.interrupt_main(signal.SIGINT)
+
+
+class _Guard:
+    """Calls into the implementation, turning every misbehaviour into an ImplementationError,
+    and recreating the implementation after one."""
+
+    def __init__(self, factory: Callable[[], Any], timeout: float) -> None:
+        self.factory = factory
+        self.timeout = timeout
+        self.impl: Any = None
+        self.is_process = False
+        self.watchdog: _Watchdog | None = None
+        self.slowest = 0.0
+        self.round_trips = 0
+        self._fresh()
+
+    def _fresh(self) -> None:
+        old, self.impl = self.impl, None
+        if old is not None:
+            close = getattr(old, "stop", None) or getattr(old, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):
+                    close()
+        self.impl = self.call("start", self.factory)
+        self.is_process = isinstance(self.impl, ProcessImplementation)
+        if self.is_process:
+            self.impl.timeout = self.timeout
+        elif self.watchdog is None:
+            self.watchdog = _Watchdog()
+
+    def set_timeout(self, seconds: float) -> None:
+        """The per-call timeout from now on."""
+        self.timeout = seconds
+        if self.is_process:
+            self.impl.timeout = seconds
+
+    def call(self, op: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``; IllegalActionError/RecordError pass through (refusals), anything else
+        the implementation does wrong becomes an ImplementationError."""
+        wd = self.watchdog
+        t0 = time.monotonic()
         try:
-            other.apply(ev)
-        except (ValueError, RulespecError) as e:
-            return Divergence(i, "the implementation refused a legal event", ev, str(e),
-                              record()), i + 1, used
-    ra, rb = _result_core(reference.result()), _result_core(other.result())
-    if ra != rb:
-        return Divergence(len(events), "result", ra, rb, record()), len(events), used
-    return None, len(events), used
+            if wd is not None and wd.enabled:
+                wd.timeout = self.timeout
+                wd.fired = False
+                wd.started = t0
+            try:
+                return fn(*args)
+            finally:
+                if wd is not None:
+                    wd.started = None
+                took = time.monotonic() - t0
+                self.slowest = max(self.slowest, took)
+                self.round_trips += 1
+        except ImplementationStartError:
+            raise
+        except ImplementationError:
+            if not self.is_process:
+                self.impl = None
+            raise
+        except (IllegalActionError, RecordError, ValueError) as e:
+            if op in ("apply", "new"):
+                raise
+            raise ImplementationError(
+                "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
+        except KeyboardInterrupt:
+            if wd is not None and wd.fired:
+                wd.fired = False
+                self.impl = None
+                raise ImplementationError(
+                    "timeout", f"no answer to {op!r} within {self.timeout:g} s") from None
+            raise
+        except SystemExit as e:
+            self.impl = None
+            raise ImplementationError("exit", f"the implementation exited ({e.code!r}) in "
+                                      f"{op!r}") from None
+        except RecursionError as e:
+            self.impl = None
+            raise ImplementationError("crash", f"{op!r} raised RecursionError",
+                                      _tb_tail(e)) from None
+        except Exception as e:  # noqa: BLE001 - anything the implementation raises is its bug
+            self.impl = None
+            raise ImplementationError(
+                "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
+
+    def ready(self) -> Any:
+        """The implementation, recreated if a failure discarded it."""
+        if self.impl is None:
+            self._fresh()
+        return self.impl
+
+    def stderr_tail(self) -> list[str]:
+        """The last lines of the child's standard error (process implementations)."""
+        if self.is_process and self.impl is not None:
+            return list(self.impl.stderr_tail())
+        return []
+
+    def close(self) -> None:
+        """Ask the implementation to quit (a process) or drop it."""
+        if self.impl is not None:
+            close = getattr(self.impl, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):
+                    close()
+        self.impl = None
 
 
-def shrink(reference: Implementation, other: Implementation, game: str, players: int,
-           options: Mapping[str, Any], dealer: int, choices: list[int],
-           budget: int = 300) -> Divergence:
-    """Make a diverging choice list as small as it goes while it still diverges."""
-    best, _, used = compare_game(reference, other, game, players, options, dealer, choices)
-    assert best is not None
-    cur = used[: best.index + 1]
-    tries = 0
-
-    def fails(cand: list[int]) -> Divergence | None:
-        nonlocal tries
-        tries += 1
-        d, _, _ = compare_game(reference, other, game, players, options, dealer, cand)
-        return d
-
-    # Zero choices from the end backwards (0 = first legal event, identity-seeded shuffle),
-    # then halve the remaining values; keep every change that still diverges.
-    for pass_ in range(2):
-        i = len(cur) - 1
-        while i >= 0 and tries < budget:
-            if cur[i] != 0:
-                cand = list(cur)
-                cand[i] = 0 if pass_ == 0 else cur[i] // 2
-                d = fails(cand)
-                if d is not None and d.index <= best.index:
-                    best, cur = d, cand[: d.index + 1]
-                    i = min(i, len(cur)) - 1
-                    continue
-            i -= 1
-    return best
+def _tb_tail(e: BaseException, n: int = 8) -> list[str]:
+    lines = traceback.format_exception(type(e), e, e.__traceback__)
+    text = "".join(lines).rstrip().splitlines()
+    return text[-n:]
 
 
-def verify(game: str, factory: Callable[[], Implementation], players: list[int], games: int,
-           seed: int = 0, options: Mapping[str, Any] | None = None, dealer: int = 0,
-           progress: Callable[[], None] | None = None) -> Report:
-    """Play ``games`` random games per player count on the spec and on ``factory()``."""
-    opts = dict(options or {})
-    reference = SpecImplementation()
-    other = factory()
-    total_events = played = 0
-    try:
-        for p in players:
-            for g in range(games):
-                rng = random.Random(seed * 7_919 + p * 104_729 + g)
-                d, n, used = compare_game(reference, other, game, p, opts, dealer, [],
-                                          extend=functools.partial(rng.randrange, 2**31))
-                total_events += n
-                played += 1
+# ---- the verifier ------------------------------------------------------------------------------
+class Verifier:
+    """Verifies one implementation (``factory()`` gives one) against one checked spec.
+
+    ``game`` is the name sent in ``new`` and written in records. See :func:`run` for the
+    knobs; :meth:`run` returns a :class:`Report`.
+    """
+
+    def __init__(self, spec: CheckedSpec, game: str, factory: Callable[[], Any], *,
+                 timeout: float = 10.0, probes: bool = True, observations: bool = True,
+                 other_options: Mapping[str, Any] | None = None,
+                 db: str | Path | None = None) -> None:
+        self.spec = spec
+        self.game = game
+        self.factory = factory
+        self.timeout = timeout
+        self.probes = probes
+        self.observations = observations
+        self.other_options = dict(other_options or {})
+        self.db = DirectoryBasedExampleDatabase(str(db)) if db else None
+        self.tables = _Tables(spec)
+        self.guard: _Guard | None = None
+        self.coverage = Coverage(clauses(spec))
+        self._set_fields = {(a.name, f) for a in spec.actions for f in a.set_fields}
+        self._actions = {a.name: a for a in spec.actions}
+        self._end_deals = [n for n in ast.descendants(spec.items) if isinstance(n, ast.EndDeal)]
+        # per run
+        self._first: str | None = None
+        self._failing: list[list[Any]] = []
+        self._shrink_calls = 0
+        self._shrink_started = 0.0
+        self._drawn: list[Any] = []
+        self._live: list[int] = []
+        self._observe_ok = True
+        self._matches = 0
+        self._events = 0
+        self._fixed: dict[str, Any] = {}
+
+        self._sizes: list[int] = []
+        self.max_shrinks = 400
+        self.shrink_seconds = 60.0
+
+    # ---- the run --------------------------------------------------------------------------
+    def run(self, *, players: Sequence[int] = (), options: Mapping[str, Any] | None = None,
+            games: int | None = None, budget: float | None = None, seed_: int = 0,
+            keep_going: bool = False, strict: bool = False,
+            progress: Callable[[str, int, int, str], None] | None = None) -> Report:
+        """Play the schedule. ``games``: matches per setting (default DEFAULT_MATCHES);
+        ``budget``: seconds for the whole run (random combinations continue until it is
+        spent; the schedule is cut where it runs out). ``progress(label, done, total,
+        coverage)`` is called before each setting."""
+        t0 = time.monotonic()
+        fixed = dict(options or {})
+        sizes = sorted(players) or list(range(self.spec.min_players,
+                                              self.spec.max_players + 1))
+        self._fixed, self._sizes = fixed, sizes
+        for p in sizes:
+            if not isinstance(p, int) or not self.spec.min_players <= p <= self.spec.max_players:
+                raise ConfigurationError(f"{self.spec.name} takes {self.spec.min_players} to "
+                                         f"{self.spec.max_players} players, not {p}")
+        normalise_options(self.spec, fixed)
+        plan = schedule(self.spec, self.tables, sizes, fixed)
+        if not plan:
+            raise ConfigurationError(f"{self.spec.name} accepts none of these tables and "
+                                     "options")
+        n = games
+        rng = random.Random(seed_)
+        extra = max(3, len(plan) // 4) if budget is None else 10**9
+        results: list[SettingResult] = []
+        divergences: list[Divergence] = []
+        seen: set[tuple[str, ...]] = set()
+        stopped = "games"
+        self.guard = _Guard(self.factory, self.timeout)
+        try:
+            i = 0
+            while True:
+                s: Setting | None
+                if i < len(plan):
+                    s = plan[i]
+                elif i < len(plan) + extra:
+                    s = self._steered(rng, sizes, fixed)
+                    if s is None:
+                        break
+                else:
+                    break
+                if budget is not None and time.monotonic() - t0 > budget:
+                    stopped = "budget"
+                    break
                 if progress:
-                    progress()
-                if d is not None:
-                    small = shrink(reference, other, game, p, opts, dealer, used)
-                    return Report(played, total_events, small)
-    finally:
-        close = getattr(other, "close", None)
-        if callable(close):
-            close()
-    return Report(played, total_events, None)
+                    progress(s.label(), i, len(plan) + (extra if budget is None else 0),
+                             self.coverage.summary())
+                left = None if budget is None else max(1.0, budget - (time.monotonic() - t0))
+                k = n if n is not None else self.default_matches(s, seed_ + i)
+                r = self.run_setting(s, k, seed_ * 1_000_003 + i, left, skip=seen)
+                results.append(r)
+                if r.divergence is not None:
+                    divergences.append(r.divergence)
+                    seen.add(r.divergence.signature())
+                    if not keep_going:
+                        stopped = "divergence"
+                        break
+                i += 1
+        finally:
+            self.guard.close()
+        for g in self.tables.games():
+            self.coverage.add(g.compiled_clauses, g.cover or ())
+        return Report(self.game, results, divergences, self.coverage,
+                      time.monotonic() - t0, stopped, self.guard.round_trips, strict)
+
+    def default_matches(self, setting: Setting, seed_: int) -> int:
+        """Matches for a setting when ``--games`` is not given: WORK_PER_SETTING divided by
+        the work of two seeded random matches of the spec alone (deterministic)."""
+        game = self.tables.game(setting.players, setting.opts)
+        rng = random.Random(seed_)
+        work = 0.0
+        for _ in range(2):
+            st_ = game.new_initial_state(rng.randrange(setting.players))
+            steps = 0
+            while not st_.is_terminal() and steps < MAX_EVENTS and len(st_.deals) < MAX_DEALS:
+                legal = st_.legal_actions()
+                work += 1 + len(legal) / 50
+                ev = legal[rng.randrange(len(legal))]
+                if ev.get("chance") in ("shuffle", "reshuffle"):
+                    ev = {**ev, "cards": rng.sample(ev["cards"], len(ev["cards"]))}
+                st_.apply(ev)
+                steps += 1
+        per_match = max(1.0, work / 2)
+        return max(3, min(DEFAULT_MATCHES, round(WORK_PER_SETTING / per_match)))
+
+    def _steered(self, rng: random.Random, sizes: Sequence[int],
+                 fixed: Mapping[str, Any]) -> Setting | None:
+        """A random combination, the best of a few by how many clauses not yet exercised it
+        compiles (coverage steers between runs only)."""
+        for g in self.tables.games():
+            self.coverage.add(g.compiled_clauses, g.cover or ())
+        missed = {c.id for c in self.coverage.universe if c.id not in self.coverage.hit}
+        best: Setting | None = None
+        score = -1
+        for _ in range(6):
+            s = _random_setting(self.spec, self.tables, rng, sizes, fixed)
+            if s is None:
+                continue
+            g = self.tables.game(s.players, s.opts)
+            k = len(g.compiled_clauses & missed)
+            if k > score:
+                best, score = s, k
+        return best
+
+    def run_setting(self, setting: Setting, matches: int, run_seed: int,
+                    seconds: float | None = None,
+                    skip: set[tuple[str, ...]] | None = None) -> SettingResult:
+        """Up to ``matches`` Hypothesis examples at ``setting``; the shrunk divergence if any."""
+        assert self.guard is not None
+        res = SettingResult(setting)
+        try:
+            self._offered(setting)
+        except _Refused as e:
+            res.refused = e.why
+            return res
+        self._first = None
+        self._failing = []
+        self._shrink_calls = 0
+        self._observe_ok = self.observations
+        self._matches = self._events = 0
+        self.guard.set_timeout(self.timeout)
+        skip = skip or set()
+        self.shrink_seconds = 60.0 if seconds is None else max(5.0, min(60.0, seconds))
+
+        def test(data: st.DataObject) -> None:
+            self._drawn = []
+            self._live = list(range(len(self._failing)))
+            try:
+                self._match(data, setting)
+            except _Abandon:
+                return
+            except _Diverged as e:
+                if e.divergence.signature() in skip:
+                    return  # a bug already reported (--keep-going): look for others
+                self._note_failure(e.divergence)
+                raise
+
+        db = self.db
+        phases = [Phase.generate, Phase.shrink] + ([Phase.reuse] if db else [])
+        wrapped = seed(run_seed)(settings(
+            max_examples=max(1, matches), deadline=None, database=db, phases=phases,
+            suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+            verbosity=Verbosity.quiet, print_blob=False, derandomize=False)(
+                given(st.data())(test)))
+        try:
+            with with_reporter(lambda _msg: None):
+                wrapped()
+        except _Diverged as e:
+            res.divergence = e.divergence
+        except BaseExceptionGroup as eg:  # a flaky implementation: report what was seen
+            found = _first_divergence(eg)
+            if found is None:
+                raise
+            found.message += " (the implementation did not fail the same way twice)"
+            res.divergence = found
+        except HypothesisException as e:
+            if "Unsatisfiable" not in type(e).__name__:
+                raise
+        res.matches, res.events = self._matches, self._events
+        if res.divergence is not None:
+            d = res.divergence
+            d.setting = setting.label()
+            d.clauses = self._clauses_for(d)
+        return res
+
+    def _offered(self, setting: Setting) -> None:
+        assert self.guard is not None
+        try:
+            self.tables.game(setting.players, setting.opts)
+        except ConfigurationError as e:
+            raise _Refused(f"the spec refuses it: {e}") from None
+        try:
+            impl = self.guard.ready()
+            self.guard.call("new", impl.new, self.game, setting.players,
+                            self._their_options(setting.opts), 0)
+        except (RecordError, IllegalActionError, ValueError) as e:
+            raise _Refused(str(e) or "refused") from None
+        except ImplementationError:
+            return  # a crash at 'new' is found (and reported) by the match itself
+
+    def _their_options(self, opts: Mapping[str, Any]) -> dict[str, Any]:
+        return {**opts, **self.other_options}
+
+    # ---- bookkeeping for shrinking --------------------------------------------------------
+    def _note_failure(self, d: Divergence) -> None:
+        assert self.guard is not None
+        if self._first is None:
+            self._first = d.kind
+            self._shrink_started = time.monotonic()
+            if d.kind == "timeout":
+                # shrink a hang with a short timeout: a multiple of the slowest answer seen
+                self.guard.set_timeout(min(self.timeout, max(0.5, 5 * self.guard.slowest)))
+        self._failing.append(list(self._drawn))
+
+    def _draw(self, data: st.DataObject, strategy: st.SearchStrategy[Any]) -> Any:
+        v = data.draw(strategy)
+        i = len(self._drawn)
+        self._drawn.append(v)
+        if self._first is not None:
+            # Shrinking: past its budget, only the failing matches already seen are replayed
+            # (so Hypothesis's last replay agrees); every other candidate is dropped at once.
+            spent = (self._shrink_calls > self.max_shrinks
+                     or time.monotonic() - self._shrink_started > self.shrink_seconds)
+            if spent:
+                self._live = [j for j in self._live
+                              if len(self._failing[j]) > i and self._failing[j][i] == v]
+                if not self._live:
+                    raise _Abandon
+        return v
+
+    def _checks_on(self, kinds: tuple[str, ...]) -> bool:
+        """Sampled checks are switched off while a divergence that they do not bear on is
+        shrunk (their draws still happen, so the choices mean the same)."""
+        return self._first is None or self._first in kinds
+
+    # ---- one match ------------------------------------------------------------------------
+    def _match(self, data: st.DataObject, setting: Setting) -> None:
+        assert self.guard is not None
+        if self._first is not None:
+            self._shrink_calls += 1
+        smaller = [p for p in self._sizes if p < setting.players]
+        k = self._draw(data, st.integers(0, len(smaller) + 7))
+        players = smaller[k] if k < len(smaller) else setting.players
+        opts: dict[str, Any] = {}
+        for name, value in setting.options:
+            if name in self._fixed or self._draw(data, st.integers(0, 7)):
+                opts[name] = value
+        try:
+            game = self.tables.game(players, opts)
+        except ConfigurationError:
+            reject()
+        dealer = self._draw(data, st.integers(0, players - 1))
+        state = game.new_initial_state(dealer)
+        events: list[dict[str, Any]] = []
+        ctx = _Match(self, state, players, opts, dealer, events)
+        try:
+            impl = self.guard.ready()
+            self.guard.call("new", impl.new, self.game, players, self._their_options(opts),
+                            dealer)
+        except ImplementationError as e:
+            raise ctx.fail(e.kind, e.message, stderr=list(e.stderr)) from None
+        except (RecordError, IllegalActionError, ValueError):
+            if (players, opts) == (setting.players, setting.opts):
+                raise ctx.fail("shape", f"the implementation refused a table it accepted "
+                               f"before ({players} players, dealer {dealer})") from None
+            reject()
+        self._matches += 1
+        try:
+            ctx.play(data)
+        finally:
+            self._events += len(events)
+
+    # ---- clauses named in a report --------------------------------------------------------
+    def _clauses_for(self, d: Divergence) -> list[dict[str, Any]]:
+        names: list[str] = []
+        for e in [*(d.missing or []), *(d.extra or []), *([d.event] if d.event else [])]:
+            if isinstance(e, dict) and isinstance(e.get("action"), str):
+                names.append(e["action"])
+        out: list[dict[str, Any]] = []
+        for a in self.spec.actions:
+            if a.name in names:
+                out.append({"where": f"{a.span.source}:{a.span.line}", "action": a.name,
+                            "refs": list(a.refs)})
+        if d.kind == "result":
+            for n in self._end_deals:
+                refs = [c.ref for c in ast.descendants(n) if isinstance(c, ast.Cited)]
+                out.append({"where": f"{n.span.source}:{n.span.line}", "action": "end deal",
+                            "refs": refs})
+        return out
 
 
-def load_python_impl(spec: str) -> Callable[[], Implementation]:
-    """``module:Class`` to a factory of implementations."""
-    mod, _, cls = spec.partition(":")
-    if not mod or not cls:
-        raise RecordError("--python takes MODULE:CLASS")
+def _first_divergence(eg: BaseExceptionGroup) -> Divergence | None:
+    for e in eg.exceptions:
+        if isinstance(e, _Diverged):
+            return e.divergence
+        if isinstance(e, BaseExceptionGroup):
+            found = _first_divergence(e)
+            if found is not None:
+                return found
+    return None
+
+
+class _Match:
+    """One match in progress: the spec's state, the implementation, the events so far."""
+
+    def __init__(self, v: Verifier, state: State, players: int, opts: dict[str, Any],
+                 dealer: int, events: list[dict[str, Any]]) -> None:
+        self.v = v
+        assert v.guard is not None
+        self.guard = v.guard
+        self.state = state
+        self.players = players
+        self.opts = opts
+        self.dealer = dealer
+        self.events = events
+
+    def fail(self, kind: str, message: str, **kw: Any) -> _Diverged:
+        """The exception for a divergence at this point of the match."""
+        stderr = kw.pop("stderr", None)
+        if stderr is None:
+            stderr = self.guard.stderr_tail()
+        d = Divergence(kind, message, len(self.events), self.players, dict(self.opts),
+                       self.dealer, list(self.events), stderr=list(stderr), **kw)
+        return _KIND_EXC[kind](d)
+
+    def _ask(self, op: str, *args: Any) -> Any:
+        try:
+            impl = self.guard.ready()
+            return self.guard.call(op, getattr(impl, op), *args)
+        except ImplementationError as e:
+            raise self.fail(e.kind, e.message, stderr=list(e.stderr)) from None
+
+    def key(self, e: Any) -> str:
+        """The canonical JSON text of an implementation's event (H5)."""
+        if not isinstance(e, dict):
+            raise self.fail("shape", f"a legal event is not an object: {str(e)[:200]}")
+        try:
+            k = event_key(e)
+        except (TypeError, ValueError, RecursionError):
+            raise self.fail("shape", f"a legal event is not JSON: {str(e)[:200]}") from None
+        return k
+
+    def normal_key(self, e: dict[str, Any]) -> str:
+        """The canonical text after normalising card codes and set fields."""
+        out: dict[str, Any] = {}
+        action = e.get("action")
+        for f, x in e.items():
+            if _card(x) is not None:
+                x = _card(x)
+            elif isinstance(x, list) and x and all(_card(y) is not None for y in x):
+                x = [_card(y) for y in x]
+            if isinstance(x, list) and (action, f) in self.v._set_fields:
+                with contextlib.suppress(TypeError):
+                    x = sorted(x, key=_sort_key)
+            out[f] = x
+        return canonical_key(out)
+
+    def _to_move(self) -> Any:
+        tm = self._ask("to_move")
+        ok = tm is None or tm == CHANCE or (isinstance(tm, int) and not isinstance(tm, bool))
+        if not ok:
+            raise self.fail("shape", f"to_move must be a seat, \"chance\" or null, not "
+                            f"{json.dumps(tm)[:100]}")
+        return tm
+
+    def _legal_keys(self) -> dict[str, Any]:
+        legal = self._ask("legal")
+        if not isinstance(legal, list):
+            raise self.fail("shape", f"legal must be a list, not {type(legal).__name__}")
+        keys: dict[str, Any] = {}
+        spec_keys = self.state._legal_map()
+        for e in legal:
+            k = self.key(e)
+            if k not in spec_keys:
+                k = self.normal_key(e)
+            if k in keys:
+                raise self.fail("duplicate", f"the event {k} is listed twice",
+                                impl_says=len(legal), spec_says=len(spec_keys))
+            keys[k] = e
+        return keys
+
+    def _result(self) -> Any:
+        r = self._ask("result")
+        if not isinstance(r, dict):
+            raise self.fail("shape", "result must be a JSON object")
+        return r
+
+    def play(self, data: st.DataObject) -> None:
+        """Play to the end of the match (or the bounds), checking at every step."""
+        v, state = self.v, self.state
+        prev: list[dict[str, Any]] = []
+        deals = 0
+        while True:
+            a = state.current_player()
+            b = self._to_move()
+            if a != b:
+                raise self.fail("who-moves", f"the spec says {json.dumps(a)} moves, the "
+                                f"implementation {json.dumps(b)}", spec_says=a, impl_says=b)
+            if a is None:
+                break
+            spec_keys = state._legal_map()
+            theirs = self._legal_keys()
+            if theirs.keys() != spec_keys.keys():
+                missing = sorted(set(spec_keys) - set(theirs))
+                extra = sorted(set(theirs) - set(spec_keys))
+                raise self.fail(
+                    "legal", f"{len(spec_keys)} legal events in the spec, {len(theirs)} in "
+                    f"the implementation: {len(missing)} missing, {len(extra)} extra",
+                    spec_says=[spec_keys[k][0] for k in sorted(spec_keys)],
+                    impl_says=[theirs[k] for k in sorted(theirs)],
+                    missing=[spec_keys[k][0] for k in missing],
+                    extra=[json.loads(k) for k in extra])
+            legal = state.legal_actions()
+            ev, flag, x = self._choose(data, legal)
+            if flag == 15:
+                if v.probes and v._checks_on(("accepted-illegal", "changed-by-illegal")):
+                    self._probe(legal, prev, x, theirs)
+            elif flag == 14:
+                if v._observe_ok and v._checks_on(("leak", "observation")):
+                    self._observe(x % self.players)
+            state.apply(ev)  # a RuleRuntimeError here is the spec's fault: it propagates
+            try:
+                self._ask("apply", ev)
+            except (IllegalActionError, RecordError, ValueError) as e:
+                raise self.fail("refused-legal", f"the implementation refused a legal event: "
+                                f"{str(e)[:300]}", event=ev, impl_says=str(e)[:2000]) from None
+            self.events.append(ev)
+            prev = legal
+            if len(state.deals) > deals:
+                deals = len(state.deals)
+                self._compare_results()
+                if deals >= MAX_DEALS and not state.is_terminal():
+                    return
+            if len(self.events) >= MAX_EVENTS:
+                break
+        self._compare_results()
+
+    def _choose(self, data: st.DataObject,
+                legal: list[dict[str, Any]]) -> tuple[dict[str, Any], int, int]:
+        """The event to play, and the sampled check to make here: one Hypothesis integer per
+        event, ``x = flag * n + index``, so shrinking drops checks first, then moves every
+        choice toward the first legal event (a shuffle: toward the unshuffled pack)."""
+        if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
+            s = self.v._draw(data, st.integers(0, 2**32 - 1))
+            ev = dict(legal[0])
+            cards = list(ev["cards"])
+            if s:
+                random.Random(s).shuffle(cards)
+            ev["cards"] = cards
+            return ev, 0, s
+        n = len(legal)
+        x = self.v._draw(data, st.integers(0, 16 * n - 1))
+        return legal[x % n], x // n, x
+
+    def _compare_results(self) -> None:
+        mine = self.state.result()
+        theirs = self._result()
+        diffs = compare_answers(mine, theirs)
+        if diffs:
+            shown = {k: x for k, x in mine.items() if k != "legal"}
+            raise self.fail("result", "; ".join(diffs[:6]), spec_says=shown,
+                            impl_says={k: x for k, x in theirs.items() if k != "legal"})
+
+    # ---- near misses ----------------------------------------------------------------------
+    def _probe(self, legal: list[dict[str, Any]], prev: list[dict[str, Any]], pick: int,
+               theirs: dict[str, Any]) -> None:
+        rng = random.Random(pick)
+        spec_keys = self.state._legal_map()
+        cands = _near_misses(legal, prev, rng, self.players, self.state)
+        probe = None
+        for c in cands:
+            try:
+                k = canonical_key(c)
+            except (TypeError, ValueError):
+                continue
+            if k in spec_keys:
+                continue
+            clone = self.state.clone()
+            try:
+                clone.apply(c)
+            except (IllegalActionError, RecordError):
+                probe = c
+                break
+            except RulespecError:
+                continue
+        if probe is None:
+            return
+        before_result = self._result()
+        try:
+            self._ask("apply", probe)
+        except (IllegalActionError, RecordError, ValueError):
+            pass
+        else:
+            raise self.fail("accepted-illegal", "the implementation accepted an event the "
+                            "spec does not allow here", event=probe,
+                            spec_says="illegal: " + self.state._why_illegal(probe),
+                            impl_says="accepted")
+        after_tm = self._to_move()
+        after_keys = self._legal_keys()
+        after_result = self._result()
+        changed = []
+        if after_tm != self.state.current_player():
+            changed.append(f"to_move became {json.dumps(after_tm)}")
+        if after_keys.keys() != theirs.keys():
+            changed.append("the legal events changed")
+        if json.dumps(after_result, sort_keys=True) != json.dumps(before_result, sort_keys=True):
+            changed.append("the result changed")
+        if changed:
+            raise self.fail("changed-by-illegal", "after refusing an illegal event, "
+                            + "; ".join(changed), event=probe)
+
+    # ---- observations ---------------------------------------------------------------------
+    def _observe(self, seat: int) -> None:
+        impl = self.guard.ready()
+        if not hasattr(impl, "observe"):
+            self.v._observe_ok = False
+            return
+        try:
+            obs = self.guard.call("observe", impl.observe, seat)
+        except ImplementationError as e:
+            raise self.fail(e.kind, e.message, stderr=list(e.stderr)) from None
+        except (IllegalActionError, RecordError, ValueError):
+            self.v._observe_ok = False
+            return
+        if obs is None:
+            self.v._observe_ok = False
+            return
+        if not isinstance(obs, dict):
+            raise self.fail("shape", "an observation is a JSON object")
+        mine = self.state.observation(seat)
+        allowed = _visible(mine["zones"])
+        shown: collections.Counter[str] = collections.Counter(_card_codes(obs))
+        leaked = shown - allowed
+        if leaked:
+            raise self.fail("leak", f"seat {seat}'s observation shows "
+                            f"{', '.join(sorted(leaked.elements()))[:300]}, which the spec "
+                            f"hides from seat {seat}", spec_says=mine["zones"],
+                            impl_says=obs)
+        zones = obs.get("zones")
+        if isinstance(zones, dict):
+            for name, theirs in zones.items():
+                if name not in mine["zones"]:
+                    continue
+                if not _same_zone(mine["zones"][name], theirs):
+                    raise self.fail("observation", f"seat {seat} sees zone {name!r} unlike "
+                                    "the spec", spec_says={name: mine["zones"][name]},
+                                    impl_says={name: theirs})
+
+
+def _same_zone(a: Any, b: Any) -> bool:
+    if isinstance(a, int):
+        return isinstance(b, int) and not isinstance(b, bool) and a == b
+    if not isinstance(b, list) or len(a) != len(b):
+        return False
+    if a and isinstance(a[0], (list, int)) and not isinstance(a[0], str):
+        return all(_same_zone(x, y) for x, y in zip(a, b, strict=True))
     try:
-        obj = getattr(importlib.import_module(mod), cls)
-    except (ImportError, AttributeError) as e:
-        raise RecordError(f"cannot load {spec}: {e}") from None
-    return obj  # type: ignore[no-any-return]
+        return collections.Counter(a) == collections.Counter(_card(x) or x for x in b)
+    except TypeError:
+        return False
 
 
-def _dumps(x: Any) -> str:  # pragma: no cover - debugging aid
-    return json.dumps(x, sort_keys=True)
+def _sort_key(x: Any) -> Any:
+    c = _card(x)
+    if c is not None:
+        return (1, card_sort_key(c))
+    return (0, x) if isinstance(x, int) else (2, str(x))
+
+
+def _near_misses(legal: list[dict[str, Any]], prev: list[dict[str, Any]], rng: random.Random,
+                 players: int, state: State) -> list[dict[str, Any]]:
+    """Events close to legal ones: another seat's, a card not held, a number one off, a set
+    with one element more or less, an event that was legal one step earlier."""
+    out: list[dict[str, Any]] = []
+    if not legal:
+        return out
+    base = rng.choice(legal)
+    if "chance" in base:
+        ev = dict(base)
+        if isinstance(ev.get("cards"), list) and len(ev["cards"]) > 1:
+            cards = list(ev["cards"])
+            cards[0] = cards[-1]  # not a permutation of the pack any more
+            ev["cards"] = cards
+            out.append(ev)
+        if "position" in ev:
+            out.append({**ev, "position": len(legal)})
+        return out
+    seat = base.get("seat")
+    if isinstance(seat, int):
+        out.append({**base, "seat": (seat + 1 + rng.randrange(max(1, players - 1))) % players})
+    pack = sorted({c for z in state.z.values() for h in (z if z and isinstance(z[0], list)
+                                                          else [z]) for c in h
+                   if isinstance(c, str)})
+    for f, x in base.items():
+        if f in ("seat", "action"):
+            continue
+        if isinstance(x, bool):
+            out.append({**base, f: not x})
+        elif isinstance(x, int):
+            out.append({**base, f: x + rng.choice((-1, 1))})
+        elif _card(x) is not None and pack:
+            out.append({**base, f: rng.choice(pack)})
+        elif isinstance(x, list):
+            if x:
+                out.append({**base, f: x[:-1]})
+            if x and all(isinstance(y, int) for y in x):
+                out.append({**base, f: sorted({*x, rng.randrange(1, 14)})})
+            elif pack:
+                y = list(x)
+                if y:
+                    y[rng.randrange(len(y))] = rng.choice(pack)
+                else:
+                    y = [rng.choice(pack)]
+                out.append({**base, f: y})
+    if prev:
+        out.append(rng.choice(prev))
+    rng.shuffle(out)
+    return out

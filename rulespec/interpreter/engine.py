@@ -20,6 +20,7 @@ import attrs
 
 from rulespec import ast
 from rulespec.cards import CARD_ORDER, is_card, normalise_card
+from rulespec.coverage import clause_id
 from rulespec.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -48,6 +49,22 @@ _EXEC, _JUMP, _JUMPF, _FOR_INIT, _FOR_NEXT, _CALL, _RET, _CHOOSE, _CHANCE, _END_
 def canonical_key(event: Mapping[str, Any]) -> str:
     """The canonical JSON text of an event: keys sorted, no spaces (H5)."""
     return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_key(event: Mapping[str, Any]) -> str:
+    """:func:`canonical_key`, fast for the usual events (names, card codes, numbers and flat
+    lists of them): the same text, written without the json module where it can be."""
+    try:
+        parts = []
+        for k in sorted(event):
+            if not k.isidentifier():
+                return canonical_key(event)
+            v = event[k]
+            # a list's text is remembered under its tuple: the same subsets recur in every deal
+            parts.append(f'"{k}":{_json_value(tuple(v) if type(v) is list else v)}')
+        return "{" + ",".join(parts) + "}"
+    except (TypeError, ValueError, AttributeError):
+        return canonical_key(event)
 
 
 @attrs.define(eq=False)
@@ -94,8 +111,11 @@ class _StmtCompiler:
         self.procs: dict[str, _Code] = {}
         self._slot = 0
 
-    def compile_proc(self, name: str, params: tuple[str, ...], body: ast.Block) -> _Code:
+    def compile_proc(self, name: str, params: tuple[str, ...], body: ast.Block,
+                     span: ast.Span | None = None) -> _Code:
         code = _Code(name, params)
+        if span is not None:
+            self._mark(code, "procedure", span)
         self.block(code, body, frozenset(params), [])
         code.ins.append((_RET,))
         return code
@@ -108,6 +128,15 @@ class _StmtCompiler:
 
     def _e(self, e: ast.Expr, local: frozenset[str]) -> Fn:
         return self.ec.expr(e, local)
+
+    def _mark(self, code: _Code, kind: str, span: ast.Span) -> None:
+        """Note that a clause is compiled for this table and, when coverage is on, mark it
+        each time play enters it (no instruction at all when it is off)."""
+        cid = clause_id(kind, span)
+        self.game.compiled_clauses.add(cid)
+        cover = self.game.cover
+        if cover is not None:
+            code.ins.append((_EXEC, lambda st, L, add=cover.add, cid=cid: add(cid)))
 
     def stmt(self, code: _Code, s: ast.Stmt, local: frozenset[str],
              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
@@ -315,25 +344,32 @@ class _StmtCompiler:
         if ok:
             # An option decides this branch for the whole match: compile only that branch.
             if val:
+                self._mark(code, "then", s.span)
                 self.block(code, s.then, local, loops)
-            elif isinstance(s.else_, ast.Block):
-                self.block(code, s.else_, local, loops)
             elif isinstance(s.else_, ast.If):
                 self._if(code, s.else_, local, loops)
+            else:
+                self._mark(code, "else", s.span)
+                if s.else_ is not None:
+                    self.block(code, s.else_, local, loops)
             return
         jf = len(ins)
         ins.append((_JUMPF, self._e(s.cond, local), -1))
+        self._mark(code, "then", s.span)
         self.block(code, s.then, local, loops)
-        if s.else_ is None:
+        if s.else_ is None and self.game.cover is None:
+            self.game.compiled_clauses.add(clause_id("else", s.span))
             ins[jf] = (_JUMPF, ins[jf][1], len(ins))
             return
         jend = len(ins)
         ins.append((_JUMP, -1))
         ins[jf] = (_JUMPF, ins[jf][1], len(ins))
-        if isinstance(s.else_, ast.Block):
-            self.block(code, s.else_, local, loops)
-        else:
+        if isinstance(s.else_, ast.If):
             self._if(code, s.else_, local, loops)
+        else:
+            self._mark(code, "else", s.span)
+            if s.else_ is not None:
+                self.block(code, s.else_, local, loops)
         ins[jend] = (_JUMP, len(ins))
 
     def _for(self, code: _Code, var: str, src: Fn, cond: Fn | None, body: ast.Block,
@@ -406,6 +442,7 @@ class _StmtCompiler:
                 f.name for f in a.fields
                 if isinstance(f.value, ast.Call) and f.value.func == "set_of")
             body_pc = len(ins)
+            self._mark(code, "alternative", a.span)
             self.block(code, a.body, inner, loops)
             ends.append(len(ins))
             ins.append((_JUMP, -1))
@@ -424,8 +461,12 @@ class Game:
     """
 
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, Any] | None = None,
-                 dealer: int = 0) -> None:
+                 dealer: int = 0, coverage: bool = False) -> None:
         self.spec = spec
+        #: clause ids (rulespec.coverage) this table compiles, and, with ``coverage=True``, the
+        #: set every state of this game adds the clauses it enters to
+        self.compiled_clauses: set[str] = set()
+        self.cover: set[str] | None = set() if coverage else None
         self.players = players
         self.dealer = dealer
         opts = spec.defaults()
@@ -451,7 +492,8 @@ class Game:
                     f"{spec.name}: 'hands' must be a number of at least the players, known once "
                     f"the options are (got {val!r})")
             self.hands = val
-        self._ec = ExprCompiler(spec, players, opts, self.hands)
+        self._ec = ExprCompiler(spec, players, opts, self.hands, cover=self.cover,
+                                compiled=self.compiled_clauses)
         for r in spec.requires:
             ok, val = self._ec.const(r.cond)
             if not ok:
@@ -465,7 +507,7 @@ class Game:
         self._procs: dict[str, _Code] = {}
         for p in spec.procs:
             self._procs[p.name] = sc.compile_proc(p.name, tuple(x.name for x in p.params),
-                                                  p.body)
+                                                  p.body, p.span)
         self._deal = sc.compile_proc("deal", (), spec.deal.body)
         self._match = sc.compile_proc("match", (), spec.match.body)
         self._var_inits = [(v.name, v.per_player, self._ec.expr(v.init, frozenset()))
@@ -476,11 +518,18 @@ class Game:
         self._set_fields = {(a.name, f) for a in spec.actions for f in a.set_fields}
         self._zone_kinds = tuple((z.name, z.per_player) for z in spec.zones)
 
-    def new_initial_state(self) -> State:
-        """A fresh match, stopped at its first chance event or decision."""
+    def new_initial_state(self, dealer: int | None = None) -> State:
+        """A fresh match, stopped at its first chance event or decision; ``dealer`` replaces
+        the game's first dealer for this match."""
+        if dealer is None:
+            dealer = self.dealer
+        elif isinstance(dealer, bool) or not (isinstance(dealer, int)
+                                              and 0 <= dealer < self.players):
+            raise ConfigurationError(
+                f"the dealer must be a seat 0..{self.players - 1}, not {dealer}")
         st = State(self)
         n = self.hands
-        st.v["dealer"] = self.dealer
+        st.v["dealer"] = dealer
         st.v["totals"] = [0] * self.players
         st.v["deals_played"] = 0
         for name, per, f in self._var_inits:

@@ -23,6 +23,7 @@ import attrs
 from rulespec import ast
 from rulespec.cards import RANK_OF, SUIT_OF, card_sort_key
 from rulespec.cards import pack as make_pack
+from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.model import BUILTIN_VALUES, BUILTIN_VARS, CheckedSpec
 
@@ -152,8 +153,13 @@ class ExprCompiler:
     """Compiles the expressions of one spec for one table (player count and options)."""
 
     def __init__(self, spec: CheckedSpec, players: int, options: dict[str, Any],
-                 hands: int | None = None) -> None:
+                 hands: int | None = None, cover: set[str] | None = None,
+                 compiled: set[str] | None = None) -> None:
         self.spec = spec
+        # coverage (rulespec.coverage): ids of the expression arms compiled, and, when on, the
+        # set the generated code adds an arm's id to each time it is taken
+        self.cover = cover
+        self.compiled = compiled if compiled is not None else set()
         self.players = players
         self.hands = players if hands is None else hands
         self.options = options
@@ -332,9 +338,21 @@ class ExprCompiler:
             case ast.IfExpr(cond=c, then=t, else_=f):
                 gc = self._g(c, local, py)
                 if isinstance(gc, _K):
+                    # an option settles the arm for the whole match: it counts as exercised
+                    arm = clause_id("expr-then" if gc.value else "expr-else", e.span)
+                    self.compiled.add(arm)
+                    if self.cover is not None:
+                        self.cover.add(arm)
                     return self._g(t if gc.value else f, local, py)
                 gt, gf = self._g(t, local, py), self._g(f, local, py)
-                return f"({self._src(gt)} if {gc} else {self._src(gf)})"
+                st, sf = self._src(gt), self._src(gf)
+                ids = (clause_id("expr-then", e.span), clause_id("expr-else", e.span))
+                self.compiled.update(ids)
+                if self.cover is not None:
+                    # ``None or x`` is x: the mark leaves the arm's value alone
+                    self.globals["_CV"] = self.cover.add
+                    st, sf = f"(_CV({ids[0]!r}) or {st})", f"(_CV({ids[1]!r}) or {sf})"
+                return f"({st} if {gc} else {sf})"
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
 
     def _enum_side(self, e: ast.Expr, other: ast.Expr, local: frozenset[str],
