@@ -187,8 +187,10 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
 # ---- replay --------------------------------------------------------------------------------
 @main.command()
 @click.argument("record", type=click.Path())
-def replay(record: str) -> None:
-    """Apply a game RECORD and print the result (records.md)."""
+@click.option("--spec", "spec_path", type=click.Path(dir_okay=False), default=None,
+              help="Replay on this spec instead of the one the record names.")
+def replay(record: str, spec_path: str | None) -> None:
+    """Apply a game RECORD and print the result (docs/records.md)."""
     from rulespec.records import replay as run
 
     path = Path(record)
@@ -204,66 +206,257 @@ def replay(record: str) -> None:
         click.echo(json.dumps({"ok": False, "event": None, "error": f"not JSON: {e}",
                                "legal": []}))
         sys.exit(EXIT_RECORD)
+    if spec_path is not None and not Path(spec_path).is_file():
+        _err(f"error: no such file: {spec_path}")
+        sys.exit(EXIT_USAGE)
     with _reported():
-        code, answer = run(data, path.parent)
+        code, answer = run(data, path.parent, Path(spec_path) if spec_path else None)
     click.echo(json.dumps(answer, ensure_ascii=False))
     sys.exit(code)
 
 
-# ---- verify --------------------------------------------------------------------------------
+# ---- verify and diff -----------------------------------------------------------------------
+def _spec_arg(game: str) -> tuple[Path, bool]:
+    """The spec file for GAME (a shipped name or a path) and whether it is shipped."""
+    from rulespec.records import GAMES_DIR, resolve_game
+
+    p = Path(game)
+    path = p if p.is_file() else resolve_game(game)
+    return path, path.resolve().is_relative_to(GAMES_DIR)
+
+
+def _verification_options(f: Any) -> Any:
+    """The options verify and diff share."""
+    for opt in reversed([
+        click.option("--players", "-p", type=click.IntRange(min=1), multiple=True,
+                     help="Only these table sizes (repeatable); default: every size the spec "
+                          "allows."),
+        click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
+                     help="Fix an option (repeatable); the others are varied."),
+        click.option("--games", "-n", type=click.IntRange(min=1), default=None,
+                     help="Matches per scheduled setting (default: sized so a correct "
+                          "in-process implementation takes about a minute)."),
+        click.option("--budget", type=click.FloatRange(min=1), default=None,
+                     metavar="SECONDS", help="Search for this long, then stop."),
+        click.option("--seed", type=int, default=0, show_default=True),
+        click.option("--keep-going", is_flag=True,
+                     help="After a divergence, go on looking for different ones."),
+        click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+                     help="Where to write the shrunk match as a record "
+                          "[default: rulespec-divergence.json]."),
+        click.option("--json", "as_json", is_flag=True, help="Print a JSON report."),
+        click.option("--db", type=click.Path(file_okay=False), default=None,
+                     help="Keep Hypothesis's example database here (off by default)."),
+    ]):
+        f = opt(f)
+    return f
+
+
 @main.command()
 @click.argument("game")
-@click.option("--impl", "impl_cmd", default=None,
-              help="Command line of an implementation speaking the JSON protocol.")
-@click.option("--python", "impl_py", default=None, metavar="MODULE:CLASS",
-              help="A Python class implementing the protocol.")
-@click.option("--players", "-p", type=int, multiple=True, required=True)
-@click.option("--games", "-n", type=int, default=50, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
-              help="Write the minimal diverging record here.")
-def verify(game: str, impl_cmd: str | None, impl_py: str | None, players: tuple[int, ...],
-           games: int, seed: int, opts: tuple[str, ...], out_path: str | None) -> None:
-    """Drive an implementation of GAME beside the spec and report the first divergence."""
+@click.option("--impl", "impl_cmd", default=None, metavar="CMD",
+              help="Command line of an implementation speaking the JSON-lines protocol.")
+@click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
+              help="A Python implementation: a class, a factory or an object.")
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
+              metavar="SECONDS", help="The longest one protocol call may take.")
+@click.option("--strict", is_flag=True,
+              help="A setting the implementation refuses at 'new' is a failure.")
+@_verification_options
+def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
+           strict: bool, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
+           budget: float | None, seed: int, keep_going: bool, out_path: str | None,
+           as_json: bool, db: str | None) -> None:
+    """Verify an implementation of GAME (a shipped name or a .rules file) against the spec.
+
+    verify chooses the tables, options, dealers, decisions and shuffles itself, compares the
+    two sides at every step, and shrinks the first divergence to a small record. Exit 0: it
+    conforms; 1: a divergence (or, with --strict, a refused setting); 2: usage; 65: the spec
+    does not check; 70: a rule runtime error of the spec.
+    """
     import shlex
 
-    from rich.console import Console
-    from rich.progress import Progress
-
-    from rulespec.verify import load_python_impl
-    from rulespec.verify import verify as run
+    from rulespec.protocol import ProcessImplementation, load_python_impl
+    from rulespec.records import load_game_spec
+    from rulespec.verify import Verifier
 
     if (impl_cmd is None) == (impl_py is None):
-        _err("error: give exactly one of --impl or --python")
+        _err("error: give exactly one of --impl CMD or --python MODULE:ATTR")
         sys.exit(EXIT_USAGE)
-    options = _options(opts)
     with _reported():
+        path, shipped = _spec_arg(game)
+        spec = load_game_spec(path)
         if impl_py is not None:
             factory = load_python_impl(impl_py)
+            who = impl_py
         else:
-            from rulespec.protocol import ProcessImplementation
+            try:
+                argv = shlex.split(impl_cmd or "")
+            except ValueError as e:
+                raise click.UsageError(f"--impl: {e} (check the quoting)") from None
+            factory = lambda: ProcessImplementation(argv, timeout)  # noqa: E731
+            who = impl_cmd or ""
+        name = game if shipped else spec.name
+        v = Verifier(spec, name, factory, timeout=timeout, db=db)
+        report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
+    _finish(report, f"verify {name} against {who}", path, shipped, out_path, as_json)
 
-            argv = shlex.split(impl_cmd or "")
-            factory = lambda: ProcessImplementation(argv)  # noqa: E731
-        console = Console(stderr=True)
-        with Progress(console=console, transient=True, disable=not console.is_terminal) as prog:
-            task = prog.add_task("verifying", total=games * len(players))
-            report = run(game, factory, list(players), games, seed, options,
-                         progress=lambda: prog.advance(task))
-    if report.divergence is None:
-        click.echo(f"ok: {report.games} games, {report.events} events, no divergence")
-        return
-    d = report.divergence
-    click.echo(f"divergence at event {d.index}: {d.what}")
-    click.echo(f"  spec:           {json.dumps(d.expected, ensure_ascii=False)[:2000]}")
-    click.echo(f"  implementation: {json.dumps(d.got, ensure_ascii=False)[:2000]}")
-    click.echo(f"  minimal record: {len(d.record['events'])} events")
-    if out_path:
-        Path(out_path).write_text(json.dumps(d.record, ensure_ascii=False) + "\n",
-                                  encoding="utf-8")
-        click.echo(f"  written to {out_path}")
-    sys.exit(EXIT_RECORD)
+
+@main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--b-option", "b_opts", multiple=True, metavar="NAME=VALUE",
+              help="An option for B only (repeatable): one spec under two settings.")
+@_verification_options
+def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
+         opts: tuple[str, ...], games: int | None, budget: float | None, seed: int,
+         keep_going: bool, out_path: str | None, as_json: bool, db: str | None) -> None:
+    """Find a match on which specs A and B (same event vocabulary) part.
+
+    `rulespec diff abracadabra abracadabra --b-option success_rule=at_least` compares one
+    spec under two settings. Exit 0: no difference found; 1: they part (the shrunk match is
+    written as a record of A).
+    """
+    from rulespec.protocol import SpecImplementation
+    from rulespec.records import load_game_spec
+    from rulespec.verify import Verifier
+
+    with _reported():
+        path_a, shipped_a = _spec_arg(a)
+        spec_a = load_game_spec(path_a)
+        path_b, _ = _spec_arg(b)
+        spec_b = load_game_spec(path_b)
+        name = a if shipped_a else spec_a.name
+        v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
+                     other_options=_options(b_opts), db=db, probes=False)
+        report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json)
+    _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json, spec_word="A",
+            impl_word="B")
+
+
+def _drive(v: Any, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
+           budget: float | None, seed: int, keep_going: bool, strict: bool,
+           as_json: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), "{task.fields[cov]}",
+                  console=console, transient=True,
+                  disable=as_json or not console.is_terminal) as prog:
+        task = prog.add_task("verifying", total=None, cov="")
+
+        def progress(label: str, done: int, total: int, cov: str) -> None:
+            prog.update(task, description=label[:60], completed=done,
+                        total=total if budget is None else None, cov=cov)
+
+        return v.run(players=players, options=_options(opts), games=games, budget=budget,
+                     seed_=seed, keep_going=keep_going, strict=strict, progress=progress)
+
+
+def _finish(report: Any, title: str, spec_path: Path, shipped: bool, out_path: str | None,
+            as_json: bool, spec_word: str = "spec", impl_word: str = "implementation") -> None:
+    from rulespec.records import write_record
+
+    written: list[str] = []
+    base = Path(out_path or "rulespec-divergence.json")
+    for i, d in enumerate(report.divergences):
+        out = base if i == 0 else base.with_name(f"{base.stem}-{i + 1}{base.suffix}")
+        try:
+            write_record(d.record(report.game), out, None if shipped else spec_path)
+        except OSError as e:
+            _err(f"error: cannot write the record {out}: {e.strerror or e}")
+            sys.exit(EXIT_USAGE)
+        written.append(str(out))
+    if as_json:
+        data = report.to_json()
+        for d, path in zip(data["divergences"], written, strict=True):
+            d["record_file"] = path
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(_report_text(report, title, written, spec_word, impl_word))
+    failed = bool(report.divergences) or not report.conforms
+    sys.exit(EXIT_RECORD if failed else EXIT_OK)
+
+
+def _report_text(report: Any, title: str, written: list[str], spec_word: str,
+                 impl_word: str) -> str:
+    lines = [title]
+    verified = report.verified
+    head = (f"{len(verified)} settings, {report.matches} matches, {report.events:,} events in "
+            f"{report.seconds:.1f} s")
+    if report.round_trips:
+        head += f" ({report.round_trips:,} calls)"
+    cov = report.coverage
+    if report.conforms:
+        lines.append(f"ok: no divergence: {head}")
+    elif report.divergences:
+        lines.append(f"DIVERGENCE: {head}")
+    elif not verified:
+        lines.append("not verified: the implementation offered none of the settings tried")
+    else:
+        lines.append(f"not conforming (--strict): {len(report.not_offered)} settings refused; "
+                     f"{head}")
+    lines.append(f"  coverage: {cov.summary()}")
+    missed = cov.missed
+    if missed:
+        shown = ", ".join(f"{c.where()} {c.label}" for c in missed[:8])
+        more = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
+        lines.append(f"  never reached: {shown}{more}")
+    if report.not_offered:
+        lines.append(f"  not offered by the {impl_word} ({len(report.not_offered)}):")
+        for r in report.not_offered[:10]:
+            lines.append(f"    {r.setting.label()}: {r.refused[:120]}")
+        if len(report.not_offered) > 10:
+            lines.append(f"    ... and {len(report.not_offered) - 10} more")
+    for n, (d, path) in enumerate(zip(report.divergences, written, strict=True), 1):
+        lines += _divergence_text(n, d, path, spec_word, impl_word)
+    return "\n".join(lines)
+
+
+def _divergence_text(n: int, d: Any, path: str, spec_word: str, impl_word: str) -> list[str]:
+    from rulespec.verify import KINDS
+
+    def js(x: Any) -> str:
+        return json.dumps(x, ensure_ascii=False)
+
+    opts = ", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults"
+    out = ["", f"divergence {n}: {KINDS.get(d.kind, d.kind)} ({d.kind})", f"  {d.message}",
+           f"  table: {d.players} players, options: {opts}, dealer {d.dealer}"
+           + (f" (found while testing {d.setting})" if d.setting else ""),
+           f"  after {len(d.events)} events" + (":" if d.events else "")]
+    first = max(0, len(d.events) - 6)
+    if first:
+        out.append(f"    ... {first} earlier events (all in the record)")
+    for i in range(first, len(d.events)):
+        out.append(f"    {i:>4}  {js(d.events[i])}")
+    if d.event is not None:
+        out.append(f"  the event: {js(d.event)}")
+    if d.kind == "legal":
+        out.append(f"  {spec_word}: {len(d.spec_says)} legal events; {impl_word}: "
+                   f"{len(d.impl_says)}")
+        out.append(f"  missing ({spec_word} allows, {impl_word} does not): "
+                   + (", ".join(js(e) for e in d.missing[:20]) or "none")
+                   + (f" and {len(d.missing) - 20} more" if len(d.missing) > 20 else ""))
+        out.append(f"  extra ({impl_word} allows, {spec_word} does not): "
+                   + (", ".join(js(e) for e in d.extra[:20]) or "none")
+                   + (f" and {len(d.extra) - 20} more" if len(d.extra) > 20 else ""))
+        if len(d.spec_says) <= 40:
+            out.append(f"  {spec_word}'s legal events: " + ", ".join(js(e) for e in d.spec_says))
+    else:
+        if d.spec_says is not None:
+            out.append(f"  {spec_word} says: {js(d.spec_says)[:4000]}")
+        if d.impl_says is not None:
+            out.append(f"  {impl_word} says: {js(d.impl_says)[:4000]}")
+    for c in d.clauses:
+        refs = f" [{', '.join(c['refs'])}]" if c["refs"] else ""
+        out.append(f"  {spec_word} clause: {c['where']} {c['action']}{refs}")
+    if d.stderr:
+        out.append(f"  the {impl_word}'s last lines on standard error:")
+        out += [f"    | {line}" for line in d.stderr[-12:]]
+    out.append(f"  record: {path} ({len(d.events)} events): rulespec replay {path}")
+    return out
 
 
 # ---- doc -----------------------------------------------------------------------------------
@@ -287,11 +480,22 @@ def doc(game: str, out_path: str | None) -> None:
 
 # ---- serve ---------------------------------------------------------------------------------
 @main.command()
-def serve() -> None:
-    """Answer the JSON-lines implementation protocol on standard input/output."""
+@click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
+              help="Serve this Python implementation instead of the spec's engine.")
+def serve(impl_py: str | None) -> None:
+    """Answer the JSON-lines implementation protocol on standard input/output.
+
+    By default the answers are the spec's own; with --python, any Python implementation is
+    served, so it can be verified (or used) as a child process.
+    """
+    from rulespec.protocol import load_python_impl
     from rulespec.protocol import serve as run
 
-    run(sys.stdin, sys.stdout, Path.cwd())
+    impl = None
+    if impl_py is not None:
+        with _reported():
+            impl = load_python_impl(impl_py)()
+    run(sys.stdin, sys.stdout, Path.cwd(), impl)
 
 
 def run() -> None:

@@ -30,6 +30,7 @@ from rulespec.errors import (
     RulespecError,
 )
 from rulespec.interpreter.engine import State
+from rulespec.model import CheckedSpec
 from rulespec.records import game_for, load_game_spec, resolve_game
 
 __all__ = [
@@ -63,14 +64,16 @@ class Implementation(Protocol):
 class SpecImplementation:
     """The protocol over a spec's interpreter: the engine as an implementation like any other."""
 
-    def __init__(self, base: Path | None = None) -> None:
+    def __init__(self, base: Path | None = None, spec: CheckedSpec | None = None) -> None:
         self.base = base
+        #: when given, every match is of this spec, whatever ``new`` names (``rulespec diff``)
+        self.spec = spec
         self.state: State | None = None
 
     def new(self, game: str, players: int, options: Mapping[str, Any] | None = None,
             dealer: int = 0) -> None:
         """Start a fresh match (RecordError for a table the spec does not offer)."""
-        spec = load_game_spec(resolve_game(game, self.base))
+        spec = self.spec or load_game_spec(resolve_game(game, self.base))
         self.state = game_for(spec, players, options or {}, dealer).new_initial_state()
 
     def _st(self) -> State:
@@ -100,7 +103,7 @@ class SpecImplementation:
 
     def clone(self) -> SpecImplementation:
         """An independent copy of the match."""
-        c = SpecImplementation(self.base)
+        c = SpecImplementation(self.base, self.spec)
         c.state = self._st().clone()
         return c
 

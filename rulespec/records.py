@@ -33,6 +33,7 @@ __all__ = [
     "replay",
     "resolve_game",
     "shipped_games",
+    "write_record",
 ]
 
 FORMAT = "rulespec-record/1"
@@ -131,14 +132,40 @@ def game_for(spec: CheckedSpec, players: Any, options: Mapping[str, Any], dealer
     return g
 
 
-def replay(record: Any, base: Path | None = None) -> tuple[int, dict[str, Any]]:
-    """Apply a record; return (exit code, answer) as records.md and H7 specify.
+def write_record(record: Mapping[str, Any], out: Path, spec_path: Path | None) -> Path:
+    """Write ``record`` to ``out`` so that it replays from any folder (H10): a shipped game is
+    named by its name; a user's spec (``spec_path``) is copied, with the files it imports,
+    into ``<out stem>.spec/`` beside the record, and the record names the copy."""
+    rec = dict(record)
+    if spec_path is not None:
+        main = spec_path.resolve()
+        folder = out.parent / f"{out.stem}.spec"
+        spec = load_game_spec(spec_path)
+        for src in spec.sources:
+            p = Path(src).resolve()
+            if p.is_relative_to(GAMES_DIR) or not p.is_file():
+                continue  # a shipped module resolves by its name wherever the record goes
+            if not p.is_relative_to(main.parent):
+                raise RecordError(f"cannot copy {p} beside the record: it is outside the "
+                                  f"folder of {main.name}")
+            dest = folder / p.relative_to(main.parent)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+        rec["game"] = f"{folder.name}/{main.name}"
+    out.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
+    return out
+
+
+def replay(record: Any, base: Path | None = None,
+           spec: Path | None = None) -> tuple[int, dict[str, Any]]:
+    """Apply a record; return (exit code, answer) as records.md and H7 specify. ``spec``
+    replaces the record's ``game`` for this run (``rulespec replay --spec``).
 
     Raises SpecSyntaxError / SpecCheckError when the named spec fails to parse or check
     (exit 65, diagnostics printed by the CLI).
     """
     try:
-        state = start(record, base)
+        state = start(record, base, spec)
     except (SpecSyntaxError, SpecCheckError):
         raise
     except RecordError as e:
@@ -156,7 +183,7 @@ def replay(record: Any, base: Path | None = None) -> tuple[int, dict[str, Any]]:
     return 0, state.result()
 
 
-def start(record: Any, base: Path | None = None) -> State:
+def start(record: Any, base: Path | None = None, spec_path: Path | None = None) -> State:
     """Validate a record's header and return the state before its first event."""
     if not isinstance(record, Mapping):
         raise RecordError("a record is a JSON object")
@@ -170,7 +197,7 @@ def start(record: Any, base: Path | None = None) -> State:
         raise RecordError("'game' names a shipped game or a .rules file")
     if not isinstance(record.get("events"), list):
         raise RecordError("'events' is a list")
-    path = resolve_game(game, base)
+    path = spec_path if spec_path is not None else resolve_game(game, base)
     spec = load_game_spec(path)
     g = game_for(spec, record.get("players"), record.get("options") or {},
                  record.get("dealer", 0))
