@@ -375,88 +375,11 @@ def _finish(report: Any, title: str, spec_path: Path, shipped: bool, out_path: s
             d["record_file"] = path
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        click.echo(_report_text(report, title, written, spec_word, impl_word))
+        from rulespec.verify import format_report
+
+        click.echo(format_report(report, title, written, spec_word, impl_word))
     failed = bool(report.divergences) or not report.conforms
     sys.exit(EXIT_RECORD if failed else EXIT_OK)
-
-
-def _report_text(report: Any, title: str, written: list[str], spec_word: str,
-                 impl_word: str) -> str:
-    lines = [title]
-    verified = report.verified
-    head = (f"{len(verified)} settings, {report.matches} matches, {report.events:,} events in "
-            f"{report.seconds:.1f} s")
-    if report.round_trips:
-        head += f" ({report.round_trips:,} calls)"
-    cov = report.coverage
-    if report.conforms:
-        lines.append(f"ok: no divergence: {head}")
-    elif report.divergences:
-        lines.append(f"DIVERGENCE: {head}")
-    elif not verified:
-        lines.append("not verified: the implementation offered none of the settings tried")
-    else:
-        lines.append(f"not conforming (--strict): {len(report.not_offered)} settings refused; "
-                     f"{head}")
-    lines.append(f"  coverage: {cov.summary()}")
-    missed = cov.missed
-    if missed:
-        shown = ", ".join(f"{c.where()} {c.label}" for c in missed[:8])
-        more = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
-        lines.append(f"  never reached: {shown}{more}")
-    if report.not_offered:
-        lines.append(f"  not offered by the {impl_word} ({len(report.not_offered)}):")
-        for r in report.not_offered[:10]:
-            lines.append(f"    {r.setting.label()}: {r.refused[:120]}")
-        if len(report.not_offered) > 10:
-            lines.append(f"    ... and {len(report.not_offered) - 10} more")
-    for n, (d, path) in enumerate(zip(report.divergences, written, strict=True), 1):
-        lines += _divergence_text(n, d, path, spec_word, impl_word)
-    return "\n".join(lines)
-
-
-def _divergence_text(n: int, d: Any, path: str, spec_word: str, impl_word: str) -> list[str]:
-    from rulespec.verify import KINDS
-
-    def js(x: Any) -> str:
-        return json.dumps(x, ensure_ascii=False)
-
-    opts = ", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults"
-    out = ["", f"divergence {n}: {KINDS.get(d.kind, d.kind)} ({d.kind})", f"  {d.message}",
-           f"  table: {d.players} players, options: {opts}, dealer {d.dealer}"
-           + (f" (found while testing {d.setting})" if d.setting else ""),
-           f"  after {len(d.events)} events" + (":" if d.events else "")]
-    first = max(0, len(d.events) - 6)
-    if first:
-        out.append(f"    ... {first} earlier events (all in the record)")
-    for i in range(first, len(d.events)):
-        out.append(f"    {i:>4}  {js(d.events[i])}")
-    if d.event is not None:
-        out.append(f"  the event: {js(d.event)}")
-    if d.kind == "legal":
-        out.append(f"  {spec_word}: {len(d.spec_says)} legal events; {impl_word}: "
-                   f"{len(d.impl_says)}")
-        out.append(f"  missing ({spec_word} allows, {impl_word} does not): "
-                   + (", ".join(js(e) for e in d.missing[:20]) or "none")
-                   + (f" and {len(d.missing) - 20} more" if len(d.missing) > 20 else ""))
-        out.append(f"  extra ({impl_word} allows, {spec_word} does not): "
-                   + (", ".join(js(e) for e in d.extra[:20]) or "none")
-                   + (f" and {len(d.extra) - 20} more" if len(d.extra) > 20 else ""))
-        if len(d.spec_says) <= 40:
-            out.append(f"  {spec_word}'s legal events: " + ", ".join(js(e) for e in d.spec_says))
-    else:
-        if d.spec_says is not None:
-            out.append(f"  {spec_word} says: {js(d.spec_says)[:4000]}")
-        if d.impl_says is not None:
-            out.append(f"  {impl_word} says: {js(d.impl_says)[:4000]}")
-    for c in d.clauses:
-        refs = f" [{', '.join(c['refs'])}]" if c["refs"] else ""
-        out.append(f"  {spec_word} clause: {c['where']} {c['action']}{refs}")
-    if d.stderr:
-        out.append(f"  the {impl_word}'s last lines on standard error:")
-        out += [f"    | {line}" for line in d.stderr[-12:]]
-    out.append(f"  record: {path} ({len(d.events)} events): rulespec replay {path}")
-    return out
 
 
 # ---- doc -----------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ class ProcessImplementation:
     """
 
     STDERR_LINES = 40
-    MAX_LINE = 64 * 1024 * 1024
+    MAX_LINE = 16 * 1024 * 1024
 
     def __init__(self, command: Sequence[str], timeout: float = 10.0,
                  cwd: str | Path | None = None) -> None:

@@ -65,6 +65,7 @@ __all__ = [
     "Setting",
     "Verifier",
     "compare_answers",
+    "format_report",
     "schedule",
 ]
 
@@ -75,7 +76,7 @@ REPORT_FORMAT = "rulespec-verify/1"
 #: deterministic bound, chosen so that a correct in-process implementation of a shipped game is
 #: verified in about a minute on two cores
 DEFAULT_MATCHES = 30
-WORK_PER_SETTING = 3000
+WORK_PER_SETTING = 2500
 #: bounds of one match (an example holds at most about 8,000 Hypothesis choices, two per event)
 MAX_EVENTS = 2500
 MAX_DEALS = 2
@@ -359,6 +360,89 @@ class Report:
         }
 
 
+# ---- the report as text ---------------------------------------------------------------------
+def format_report(report: Report, title: str, written: Sequence[str] = (),
+                  spec_word: str = "spec", impl_word: str = "implementation") -> str:
+    """The report as text: the verdict, coverage, settings not offered, and each divergence
+    in full (``written``: where each divergence's record was written)."""
+    lines = [title]
+    verified = report.verified
+    head = (f"{len(verified)} settings, {report.matches} matches, {report.events:,} events in "
+            f"{report.seconds:.1f} s")
+    if report.round_trips:
+        head += f" ({report.round_trips:,} calls)"
+    cov = report.coverage
+    if report.conforms:
+        lines.append(f"ok: no divergence: {head}")
+    elif report.divergences:
+        lines.append(f"DIVERGENCE: {head}")
+    elif not verified:
+        lines.append("not verified: the implementation offered none of the settings tried")
+    else:
+        lines.append(f"not conforming (--strict): {len(report.not_offered)} settings refused; "
+                     f"{head}")
+    lines.append(f"  coverage: {cov.summary()}")
+    missed = cov.missed
+    if missed and not report.divergences:
+        shown = ", ".join(f"{c.where()} {c.label}" for c in missed[:8])
+        more = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
+        lines.append(f"  never reached: {shown}{more}")
+    if report.not_offered:
+        lines.append(f"  not offered by the {impl_word} ({len(report.not_offered)}):")
+        for r in report.not_offered[:10]:
+            lines.append(f"    {r.setting.label()}: {(r.refused or '')[:120]}")
+        if len(report.not_offered) > 10:
+            lines.append(f"    ... and {len(report.not_offered) - 10} more")
+    for n, d in enumerate(report.divergences, 1):
+        path = written[n - 1] if n <= len(written) else None
+        lines += _divergence_text(n, d, path, spec_word, impl_word)
+    return "\n".join(lines)
+
+
+def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
+                     impl_word: str) -> list[str]:
+    def js(x: Any) -> str:
+        return json.dumps(x, ensure_ascii=False)
+
+    opts = ", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults"
+    out = ["", f"divergence {n}: {KINDS.get(d.kind, d.kind)} ({d.kind})", f"  {d.message}",
+           f"  table: {d.players} players, options: {opts}, dealer {d.dealer}"
+           + (f" (found while testing {d.setting})" if d.setting else ""),
+           f"  after {len(d.events)} events" + (":" if d.events else "")]
+    first = max(0, len(d.events) - 6)
+    if first:
+        out.append(f"    ... {first} earlier events (all in the record)")
+    for i in range(first, len(d.events)):
+        out.append(f"    {i:>4}  {js(d.events[i])}")
+    if d.event is not None:
+        out.append(f"  the event: {js(d.event)}")
+    if d.kind == "legal":
+        out.append(f"  {spec_word}: {len(d.spec_says)} legal events; {impl_word}: "
+                   f"{len(d.impl_says)}")
+        out.append(f"  missing ({spec_word} allows, {impl_word} does not): "
+                   + (", ".join(js(e) for e in d.missing[:20]) or "none")
+                   + (f" and {len(d.missing) - 20} more" if len(d.missing) > 20 else ""))
+        out.append(f"  extra ({impl_word} allows, {spec_word} does not): "
+                   + (", ".join(js(e) for e in d.extra[:20]) or "none")
+                   + (f" and {len(d.extra) - 20} more" if len(d.extra) > 20 else ""))
+        if len(d.spec_says) <= 40:
+            out.append(f"  {spec_word}'s legal events: " + ", ".join(js(e) for e in d.spec_says))
+    else:
+        if d.spec_says is not None:
+            out.append(f"  {spec_word} says: {js(d.spec_says)[:4000]}")
+        if d.impl_says is not None:
+            out.append(f"  {impl_word} says: {js(d.impl_says)[:4000]}")
+    for c in d.clauses:
+        refs = f" [{', '.join(c['refs'])}]" if c["refs"] else ""
+        out.append(f"  {spec_word} clause: {c['where']} {c['action']}{refs}")
+    if d.stderr:
+        out.append(f"  the {impl_word}'s last lines on standard error:")
+        out += [f"    | {line}" for line in d.stderr[-12:]]
+    if path:
+        out.append(f"  record: {path} ({len(d.events)} events): rulespec replay {path}")
+    return out
+
+
 # ---- comparing answers -------------------------------------------------------------------------
 _FLAGS = ("blocked", "abandoned")
 
@@ -572,7 +656,10 @@ class _Guard:
 
 
 def _tb_tail(e: BaseException, n: int = 8) -> list[str]:
-    lines = traceback.format_exception(type(e), e, e.__traceback__)
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next  # the implementation's frames only, not verify's own
+    lines = traceback.format_exception(type(e), e, tb)
     text = "".join(lines).rstrip().splitlines()
     return text[-n:]
 
@@ -617,7 +704,7 @@ class Verifier:
         self._fixed: dict[str, Any] = {}
 
         self._sizes: list[int] = []
-        self.max_shrinks = 5000
+        self.max_shrinks = 3000
         self.shrink_seconds = 60.0
 
     # ---- the run --------------------------------------------------------------------------
@@ -705,7 +792,7 @@ class Verifier:
                 st_.apply(ev)
                 steps += 1
         per_match = max(1.0, work / 2)
-        return max(3, min(DEFAULT_MATCHES, round(WORK_PER_SETTING / per_match)))
+        return max(2, min(DEFAULT_MATCHES, round(WORK_PER_SETTING / per_match)))
 
     def _steered(self, rng: random.Random, sizes: Sequence[int],
                  fixed: Mapping[str, Any]) -> Setting | None:
@@ -766,7 +853,7 @@ class Verifier:
             verbosity=Verbosity.quiet, print_blob=False, derandomize=False)(
                 given(st.data())(test)))
         try:
-            with with_reporter(lambda _msg: None):
+            with with_reporter(lambda _msg: None), _shrink_deadline(self.shrink_seconds):
                 wrapped()
         except _Diverged as e:
             res.divergence = e.divergence
@@ -822,8 +909,7 @@ class Verifier:
         if self._first is not None:
             # Shrinking: past its budget, only the failing matches already seen are replayed
             # (so Hypothesis's last replay agrees); every other candidate is dropped at once.
-            spent = (self._shrink_calls > self.max_shrinks
-                     or time.monotonic() - self._shrink_started > self.shrink_seconds)
+            spent = self._shrink_calls > self.max_shrinks
             if spent and not self._spec_only:
                 self._live = [j for j in self._live
                               if len(self._failing[j]) > i and self._failing[j][i] == v]
@@ -895,6 +981,29 @@ class Verifier:
                 out.append({"where": f"{n.span.source}:{n.span.line}", "action": "end deal",
                             "refs": refs})
         return out
+
+
+@contextlib.contextmanager
+def _shrink_deadline(seconds: float) -> Iterator[None]:
+    """Bound Hypothesis's shrinking by wall-clock time.
+
+    Hypothesis stops shrinking after MAX_SHRINKING_SECONDS (five minutes), a module constant
+    it reads when shrinking starts; a shrink candidate replays a whole match, through a pipe
+    when the implementation is a process, so verify sets a shorter bound for its own runs and
+    puts the constant back afterwards. (The candidates that are still tried past the bound of
+    ``Verifier.max_shrinks`` calls run on the spec alone, see ``Verifier._draw``.)
+    """
+    from hypothesis.internal.conjecture import engine
+
+    old = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    if old is None:  # pragma: no cover - a Hypothesis without the constant
+        yield
+        return
+    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = old
 
 
 def _first_divergence(eg: BaseExceptionGroup) -> Divergence | None:
@@ -1041,7 +1150,10 @@ class _Match:
             if flag == 15:
                 if v.probes and v._checks_on(("accepted-illegal", "changed-by-illegal")):
                     self._probe(legal, prev, x, theirs)
-            elif flag == 14:
+            elif flag == 14 and a != CHANCE:
+                # observations are compared where a player decides: in the middle of a chance
+                # step (a card turned up, waiting for its burial) two faithful implementations
+                # may hold the card in different places
                 if v._observe_ok and v._checks_on(("leak", "observation")):
                     self._observe(x % self.players)
             state.apply(ev)  # a RuleRuntimeError here is the spec's fault: it propagates

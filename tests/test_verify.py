@@ -1,61 +1,335 @@
-"""verify: agreement with a correct implementation, a divergence found in a wrong one and
-shrunk to a small record that replays, and the JSON-lines protocol end to end."""
+"""verify: correct implementations conform, wrong ones are caught and shrunk, through the
+child-process protocol as well as in Python; the report, the record and the exit codes.
+
+The full catalogue of mutants runs behind the slow marker (tests/slow/test_verify_catalogue.py)
+and in bench/verify.py; here a seeded, bounded sample of each class runs.
+"""
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
-from rulespec.protocol import ProcessImplementation, SpecImplementation
-from rulespec.records import replay
-from rulespec.verify import verify
-from tests.buggy_impl import NoAceOnAce
+import pytest
+
+from rulespec.coverage import clauses
+from rulespec.protocol import ProcessImplementation, load_python_impl
+from rulespec.records import load_game_spec, replay, resolve_game
+from rulespec.verify import Report, Verifier, compare_answers, schedule
+from tests.oracles.abracadabra import AbracadabraOracle
 from tests.oracles.vandatta import VandattaOracle
+from tests.verify.mutants import by_name
+
+ROOT = Path(__file__).resolve().parent.parent
+VAN = load_game_spec(resolve_game("vandatta"))
+ABR = load_game_spec(resolve_game("abracadabra"))
 
 
-def test_oracle_passes_verification() -> None:
-    report = verify("vandatta", VandattaOracle, [3, 6], games=3, seed=5)
-    assert report.divergence is None and report.games == 6 and report.events > 100
+def _verify(spec: Any, game: str, factory: Any, **kw: Any) -> Report:
+    timeout = kw.pop("timeout", 10.0)
+    return Verifier(spec, game, factory, timeout=timeout).run(**kw)
 
 
-def test_divergence_is_found_and_shrunk() -> None:
-    report = verify("vandatta", NoAceOnAce, [3], games=30, seed=1)
-    d = report.divergence
-    assert d is not None
-    assert d.what == "legal events"
-    # the spec offers an Ace on an Ace that the wrong implementation lacks
-    assert any('"A' in k for k in d.expected) and d.got == []
-    # the record reproduces the position: replaying it ends where the implementations part
-    code, ans = replay(d.record)
-    assert code == 0 and not ans["complete"]
-    assert any(e.get("cards", [""])[0].startswith("A") for e in ans["legal"])
-    # shrinking zeroed most choices: a shorter game than the random one that found it
-    assert len(d.record["events"]) == d.index
+def _process(name: str, timeout: float = 10.0) -> Any:
+    m = by_name(name)
+    argv = [sys.executable if a == "{python}" else a for a in m.command]
+    return lambda: ProcessImplementation(argv, timeout, cwd=ROOT)
 
 
-def test_json_lines_protocol_against_serve() -> None:
-    impl = ProcessImplementation([sys.executable, "-m", "rulespec.cli", "serve"])
-    try:
-        report_ok = verify("vandatta", lambda: impl, [2, 4], games=2, seed=3)
-    finally:
-        impl.close()
-    assert report_ok.divergence is None
+def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env_path = str(ROOT)
+    import os
+
+    env = {**os.environ, "PYTHONPATH": env_path}
+    return subprocess.run([sys.executable, "-m", "rulespec.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout)
 
 
-def test_serve_answers_errors_as_json() -> None:
-    import io
+# ---- the schedule -------------------------------------------------------------------------
+def test_schedule_covers_every_table_and_every_option_value() -> None:
+    from rulespec.verify import _Tables, option_values
 
-    from rulespec.protocol import serve
+    plan = schedule(VAN, _Tables(VAN))
+    assert [s.players for s in plan if not s.options] == list(range(2, 15))
+    seen = {(k, json.dumps(v)) for s in plan for k, v in s.options}
+    defaults = VAN.defaults()
+    for name, values in option_values(VAN).items():
+        for v in values:
+            if v == defaults[name]:
+                continue
+            accepted = any(_Tables(VAN).accepts(p, {name: v}) for p in range(2, 15))
+            assert ((name, json.dumps(v)) in seen) == accepted, (name, v)
+    # the dummy game is a table of Abracadabra's schedule
+    plan = schedule(ABR, _Tables(ABR))
+    assert any(s.players == 2 and dict(s.options).get("dummy") is True for s in plan)
 
-    reqs = [{"op": "legal"}, {"op": "new", "game": "vandatta", "players": 99, "options": {}},
-            {"op": "new", "game": "vandatta", "players": 3, "options": {}, "dealer": 1},
-            {"op": "to_move"}, {"op": "apply", "event": {"seat": 0, "action": "draw"}},
-            {"op": "observe", "seat": 0}, {"op": "frobnicate"}]
-    out = io.StringIO()
-    serve(io.StringIO("\n".join(json.dumps(r) for r in reqs) + "\nnot json\n"), out)
-    answers = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert [a["ok"] for a in answers] == [False, False, True, True, False, True, False, False]
-    assert answers[3]["to_move"] == "chance"
-    impl = SpecImplementation()
-    impl.new("vandatta", 3, {}, 1)
-    assert impl.to_move() == "chance"
+
+# ---- correct implementations conform ------------------------------------------------------
+def test_oracles_conform_in_python() -> None:
+    r = _verify(VAN, "vandatta", VandattaOracle, players=[3], games=1, seed_=2)
+    assert r.conforms and len(r.verified) > 20 and not r.not_offered
+    r = _verify(ABR, "abracadabra", AbracadabraOracle, games=1, seed_=2)
+    assert r.conforms and {s.setting.players for s in r.verified} == {2, 3, 4}
+    assert r.coverage.hit and "clauses exercised" in r.coverage.summary()
+
+
+def test_oracle_conforms_through_the_process_protocol() -> None:
+    argv = [sys.executable, "-m", "rulespec.cli", "serve", "--python",
+            "tests.oracles.vandatta:VandattaOracle"]
+    r = _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
+                players=[2, 5], options={"scoring": "swedish"}, games=1, seed_=3)
+    assert r.conforms and r.round_trips > r.events
+
+
+def test_the_spec_conforms_to_itself_through_serve() -> None:
+    argv = [sys.executable, "-m", "rulespec.cli", "serve"]
+    r = _verify(ABR, "abracadabra", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
+                players=[3], options={"success_rule": "at_least"}, games=2, seed_=1)
+    assert r.conforms
+
+
+# ---- a bounded sample of each class of bug, caught with verify's own choices ----------------
+@pytest.mark.parametrize(("name", "kind", "players"), [
+    ("no_ace_on_ace", "legal", [2]),
+    ("no_extra_turn_after_ace", "legal", [2]),
+    ("court_cards_ten", "result", [2]),
+    ("no_follow_suit", "legal", [3]),
+    ("no_suit_bonus", "result", [3]),
+    ("accepts_illegal", "accepted-illegal", [2]),
+    ("leaks_hands", "leak", [2]),
+    ("raises_on_reshuffle", "crash", [2]),
+    ("wrong_shape_after_10", "shape", [2]),
+])
+def test_python_mutant_is_caught(name: str, kind: str, players: list[int]) -> None:
+    m = by_name(name)
+    spec = VAN if m.game == "vandatta" else ABR
+    assert m.python is not None
+    r = _verify(spec, m.game, load_python_impl(m.python), players=players, games=3, seed_=1)
+    assert r.divergences, f"{name} not caught"
+    d = r.divergences[0]
+    assert d.kind == kind or (kind == "legal" and d.kind in ("legal", "who-moves"))
+    # the shrunk match replays on the spec up to the divergence
+    code, ans = replay(d.record(m.game))
+    assert code == 0, ans
+    if kind == "legal":
+        assert len(d.events) <= 20
+
+
+@pytest.mark.parametrize("name", ["swedish_ignored", "pile_bonus_always_four"])
+def test_option_bug_is_found_by_the_schedule(name: str) -> None:
+    """A bug that shows only under a non-default option value: verify's schedule reaches it."""
+    m = by_name(name)
+    spec = VAN if m.game == "vandatta" else ABR
+    assert m.python is not None
+    r = _verify(spec, m.game, load_python_impl(m.python), players=[m.shows["players"]],
+                games=2, seed_=0)
+    assert r.divergences and r.divergences[0].kind == "result"
+    opt = next(iter(m.shows["options"]))  # type: ignore[call-overload]
+    assert opt in r.divergences[0].options
+
+
+def test_dealer_bug_is_found() -> None:
+    r = _verify(VAN, "vandatta", load_python_impl("tests.verify.mutants.vandatta:"
+                                                  "SeatZeroAlwaysDeals"),
+                players=[3], games=3, seed_=0)
+    assert r.divergences and r.divergences[0].dealer != 0
+
+
+def test_hang_is_found_and_shrunk_quickly_in_python() -> None:
+    m = by_name("hangs_after_25")
+    assert m.python is not None
+    r = _verify(VAN, "vandatta", load_python_impl(m.python), players=[2], games=2, seed_=0,
+                timeout=1.0)
+    assert r.divergences and r.divergences[0].kind == "timeout"
+    assert r.seconds < 40
+
+
+@pytest.mark.parametrize(("name", "kinds"), [
+    ("proc_garbage", {"garbage"}),
+    ("proc_flood", {"garbage", "timeout"}),
+    ("proc_exit_at_once", {"exit"}),
+    ("proc_silent", {"timeout"}),
+    ("proc_stderr_then_die", {"exit"}),
+])
+def test_misbehaving_process_is_a_divergence(name: str, kinds: set[str]) -> None:
+    r = _verify(VAN, "vandatta", _process(name, timeout=2.0), players=[2], games=2, seed_=0,
+                timeout=2.0)
+    assert r.divergences and r.divergences[0].kind in kinds
+    if name in ("proc_exit_at_once", "proc_stderr_then_die"):
+        assert r.divergences[0].stderr, "the child's standard error is reported"
+
+
+def test_wrong_implementation_through_the_process_protocol() -> None:
+    argv = [sys.executable, "-m", "rulespec.cli", "serve", "--python",
+            "tests.verify.mutants.vandatta:NoAceOnAce"]
+    r = _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
+                players=[2], games=3, seed_=1)
+    d = r.divergences[0]
+    assert d.kind == "legal" and len(d.events) <= 20
+    assert any(e["cards"][0][0] == "A" for e in d.missing) and not d.extra
+    assert d.clauses and any("VAN-" in ref for c in d.clauses for ref in c["refs"])
+
+
+# ---- the JavaScript implementation -----------------------------------------------------------
+JS = ["node", "examples/js/vandatta.js"]
+
+
+def test_javascript_vandatta_conforms() -> None:
+    r = _verify(VAN, "vandatta", lambda: ProcessImplementation(JS, 10.0, cwd=ROOT),
+                players=[2, 4, 7], games=1, seed_=4)
+    assert not r.divergences, [d.message for d in r.divergences]
+    assert len(r.verified) > 10
+
+
+@pytest.mark.parametrize("name", ["eight_on_ace", "hardcoded_dealer", "accepts_anything",
+                                  "leaks_hands", "crash_on_reshuffle"])
+def test_javascript_mutant_is_caught(name: str) -> None:
+    r = _verify(VAN, "vandatta", _process(f"js_{name}", timeout=3.0), players=[3], games=3,
+                seed_=0, timeout=3.0)
+    assert r.divergences, f"js {name} not caught"
+
+
+# ---- comparing answers ----------------------------------------------------------------------
+def test_compare_answers_follows_the_documented_rule() -> None:
+    spec = {"ok": True, "complete": True, "deals": [{"scores": [1, 2]}], "totals": [1, 2],
+            "winners": [0]}
+    assert compare_answers(spec, {**spec, "extra_key": 1}) == []
+    assert compare_answers(spec, {**spec, "deals": [{"scores": [1, 2], "blocked": False}]}) == []
+    assert compare_answers(spec, {**spec, "winners": [0]}) == []
+    assert compare_answers(spec, {**spec, "deals": [{"scores": [1, 2], "blocked": True}]})
+    assert compare_answers(spec, {**spec, "totals": [2, 1]})
+    assert compare_answers(spec, {"ok": False, "error": "x"})
+    assert compare_answers(spec, [1]) == ["the answer is not a JSON object"]
+    inc = {"ok": True, "complete": False, "deals": [], "totals": [0, 0], "winners": [],
+           "to_move": 1, "legal": [{"seat": 1, "action": "draw"}, {"seat": 1, "action": "pass"}]}
+    assert compare_answers(inc, {**inc, "legal": list(reversed(inc["legal"]))}) == []
+    assert compare_answers(inc, {**inc, "legal": inc["legal"][:1]})
+    assert compare_answers(inc, {**inc, "to_move": 0})
+
+
+def test_coverage_lists_the_clauses_of_the_spec() -> None:
+    cs = clauses(VAN)
+    kinds = {c.kind for c in cs}
+    assert {"alternative", "procedure", "then", "else"} <= kinds
+    assert len({c.id for c in cs}) == len(cs)
+
+
+# ---- the command line, as a user runs it ------------------------------------------------------
+def test_cli_verify_reports_and_writes_a_record_that_replays_anywhere(tmp_path: Path) -> None:
+    out = _cli("verify", "vandatta", "--python", "tests.verify.mutants.vandatta:NoAceOnAce",
+               "-p", "2", "--games", "3", "--seed", "1", cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    assert "divergence 1: the legal events differ (legal)" in out.stdout
+    assert "missing (spec allows, implementation does not):" in out.stdout
+    assert "vandatta.rules:" in out.stdout and "Traceback" not in out.stdout + out.stderr
+    rec = tmp_path / "rulespec-divergence.json"
+    assert json.loads(rec.read_text())["game"] == "vandatta"
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    again = _cli("replay", str(rec), cwd=elsewhere)
+    assert again.returncode == 0 and json.loads(again.stdout)["complete"] is False
+
+
+def test_cli_verify_of_a_users_spec_copies_it_beside_the_record(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    spec = mine / "my_vandatta.rules"
+    spec.write_text(resolve_game("vandatta").read_text(encoding="utf-8"), encoding="utf-8")
+    out = _cli("verify", str(spec), "--python", "tests.verify.mutants.vandatta:NoAceOnAce",
+               "-p", "2", "--games", "3", "--seed", "1", "--out",
+               str(tmp_path / "found.json"), cwd=ROOT)
+    assert out.returncode == 1, out.stderr
+    rec = json.loads((tmp_path / "found.json").read_text())
+    assert rec["game"] == "found.spec/my_vandatta.rules"
+    assert (tmp_path / "found.spec" / "my_vandatta.rules").is_file()
+    spec.unlink()  # the record travels with its own copy
+    again = _cli("replay", str(tmp_path / "found.json"), cwd=mine)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_cli_verify_json_report(tmp_path: Path) -> None:
+    out = _cli("verify", "abracadabra", "--python", "tests.oracles.abracadabra:AbracadabraOracle",
+               "-p", "3", "--games", "1", "--json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["format"] == "rulespec-verify/1" and data["conforms"] is True
+    assert data["coverage"]["reachable"] >= data["coverage"]["exercised"] > 0
+    assert all(s["players"] == 3 for s in data["settings"])
+
+
+def test_cli_python_module_from_the_current_folder(tmp_path: Path) -> None:
+    (tmp_path / "myimpl.py").write_text(
+        "from tests.oracles.vandatta import VandattaOracle\n"
+        "def make():\n    return VandattaOracle()\n", encoding="utf-8")
+    out = _cli("verify", "vandatta", "--python", "myimpl:make", "-p", "2", "-o",
+               "scoring=swedish", "--games", "1", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.splitlines()[1].startswith("ok: no divergence")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--impl", "no-such-program-xyz"], "cannot start the implementation"),
+    (["--impl", "'unbalanced"], "quoting"),
+    (["--python", "no_such_module_xyz:Impl"], "cannot import"),
+    (["--python", "tests.oracles.vandatta:Nothing"], "has no 'Nothing'"),
+    ([], "exactly one of"),
+    (["--python", "tests.oracles.vandatta:VandattaOracle", "-p", "99"], "takes 2 to 14"),
+])
+def test_cli_verify_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    out = _cli("verify", "vandatta", *args, cwd=ROOT)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert message in out.stderr and "Traceback" not in out.stderr
+    assert "internal error" not in out.stderr
+
+
+def test_cli_strict_and_not_offered(tmp_path: Path) -> None:
+    """The JavaScript implementation refuses some options at new: reported, not a divergence;
+    with --strict that is a failure."""
+    base = ["verify", "vandatta", "--impl", "node examples/js/vandatta.js", "-p", "3",
+            "--games", "1", "--json"]
+    out = _cli(*base, cwd=ROOT)
+    data = json.loads(out.stdout)
+    refused = [s for s in data["settings"] if s["refused"]]
+    assert out.returncode == (1 if data["divergences"] else 0)
+    if refused:
+        strict = _cli(*base, "--strict", cwd=ROOT)
+        assert strict.returncode == 1
+
+
+def test_cli_diff_finds_where_two_settings_part(tmp_path: Path) -> None:
+    out = _cli("diff", "abracadabra", "abracadabra", "--b-option", "success_rule=at_least",
+               "-p", "3", "--games", "5", "--seed", "1", cwd=tmp_path)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "(result)" in out.stdout and "A says:" in out.stdout and "B says:" in out.stdout
+    code, _ = replay(json.loads((tmp_path / "rulespec-divergence.json").read_text()))
+    assert code == 0
+    same = _cli("diff", "vandatta", "vandatta", "-p", "2", "--games", "1", cwd=tmp_path)
+    assert same.returncode == 0, same.stdout + same.stderr
+
+
+# ---- rulespec.testing --------------------------------------------------------------------------
+def test_testing_assert_conforms_and_strategies() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from rulespec.testing import assert_conforms, matches
+
+    assert_conforms("vandatta", VandattaOracle, players=[2], options={"scoring": "swedish"},
+                    games=1)
+    with pytest.raises(AssertionError, match="legal events differ"):
+        assert_conforms("vandatta", load_python_impl("tests.verify.mutants.vandatta:NoAceOnAce"),
+                        players=[2], games=3, seed=1)
+
+    @settings(max_examples=3, deadline=None)
+    @given(matches("abracadabra", players=[3]), st.data())
+    def inner(m: Any, data: Any) -> None:
+        code, ans = replay(m.record())
+        assert code == 0 and ans["complete"]
+        # inside the user's own @given, assert_conforms still works (no nested @given)
+        assert_conforms("abracadabra", AbracadabraOracle, players=[3],
+                        options={"joker": "none"}, games=1)
+
+    inner()
