@@ -153,7 +153,9 @@ class ProcessImplementation:
         self._stderr.clear()
         err = self.proc.stderr
         assert err is not None
-        threading.Thread(target=self._drain, args=(err, self._stderr), daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, args=(err, self._stderr),
+                                         daemon=True)
+        self._drainer.start()
 
     @staticmethod
     def _drain(pipe: IO[bytes], into: collections.deque[str]) -> None:
@@ -299,7 +301,10 @@ class ProcessImplementation:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
             pass
-        for pipe in (proc.stdin, proc.stdout):
+        drainer = getattr(self, "_drainer", None)
+        if drainer is not None:
+            drainer.join(timeout=1)  # it ends at the dead child's end of file
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()

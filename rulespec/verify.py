@@ -675,7 +675,7 @@ class Verifier:
     def __init__(self, spec: CheckedSpec, game: str, factory: Callable[[], Any], *,
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, Any] | None = None,
-                 db: str | Path | None = None) -> None:
+                 db: str | Path | None = None, shrink_seconds: float = 20.0) -> None:
         self.spec = spec
         self.game = game
         self.factory = factory
@@ -704,8 +704,10 @@ class Verifier:
         self._fixed: dict[str, Any] = {}
 
         self._sizes: list[int] = []
+        #: bounds of shrinking one divergence: candidate matches played, and seconds
         self.max_shrinks = 3000
-        self.shrink_seconds = 60.0
+        self.shrink_limit = shrink_seconds
+        self.shrink_seconds = shrink_seconds
 
     # ---- the run --------------------------------------------------------------------------
     def run(self, *, players: Sequence[int] = (), options: Mapping[str, Any] | None = None,
@@ -754,6 +756,7 @@ class Verifier:
                     stopped = "budget"
                     break
                 if progress:
+                    self._fold_coverage()
                     progress(s.label(), i, len(plan) + (extra if budget is None else 0),
                              self.coverage.summary())
                 left = None if budget is None else max(1.0, budget - (time.monotonic() - t0))
@@ -769,10 +772,13 @@ class Verifier:
                 i += 1
         finally:
             self.guard.close()
-        for g in self.tables.games():
-            self.coverage.add(g.compiled_clauses, g.cover or ())
+        self._fold_coverage()
         return Report(self.game, results, divergences, self.coverage,
                       time.monotonic() - t0, stopped, self.guard.round_trips, strict)
+
+    def _fold_coverage(self) -> None:
+        for g in self.tables.games():
+            self.coverage.add(g.compiled_clauses, g.cover or ())
 
     def default_matches(self, setting: Setting, seed_: int) -> int:
         """Matches for a setting when ``--games`` is not given: WORK_PER_SETTING divided by
@@ -798,8 +804,7 @@ class Verifier:
                  fixed: Mapping[str, Any]) -> Setting | None:
         """A random combination, the best of a few by how many clauses not yet exercised it
         compiles (coverage steers between runs only)."""
-        for g in self.tables.games():
-            self.coverage.add(g.compiled_clauses, g.cover or ())
+        self._fold_coverage()
         missed = {c.id for c in self.coverage.universe if c.id not in self.coverage.hit}
         best: Setting | None = None
         score = -1
@@ -831,7 +836,9 @@ class Verifier:
         self._matches = self._events = 0
         self.guard.set_timeout(self.timeout)
         skip = skip or set()
-        self.shrink_seconds = 20.0 if seconds is None else max(5.0, min(20.0, seconds))
+        self.shrink_seconds = (self.shrink_limit if seconds is None
+                               else max(min(5.0, self.shrink_limit),
+                                        min(self.shrink_limit, seconds)))
 
         def test(data: st.DataObject) -> None:
             self._drawn = []
@@ -1224,6 +1231,8 @@ class _Match:
         if probe is None:
             return
         before_result = self._result()
+        seat = self.state.current_player()
+        before_obs = self._observation(seat) if isinstance(seat, int) else None
         try:
             self._ask("apply", probe)
         except (IllegalActionError, RecordError, ValueError):
@@ -1243,25 +1252,38 @@ class _Match:
             changed.append("the legal events changed")
         if json.dumps(after_result, sort_keys=True) != json.dumps(before_result, sort_keys=True):
             changed.append("the result changed")
+        if before_obs is not None and isinstance(seat, int):
+            after_obs = self._observation(seat)
+            if json.dumps(after_obs, sort_keys=True) != json.dumps(before_obs, sort_keys=True):
+                changed.append(f"seat {seat}'s observation changed")
         if changed:
             raise self.fail("changed-by-illegal", "after refusing an illegal event, "
                             + "; ".join(changed), event=probe)
 
     # ---- observations ---------------------------------------------------------------------
-    def _observe(self, seat: int) -> None:
+    def _observation(self, seat: int) -> Any:
+        """The implementation's observation for ``seat``, or None (and no more asking) when
+        it does not answer ``observe``."""
+        if not self.v._observe_ok:
+            return None
         impl = self.guard.ready()
         if not hasattr(impl, "observe"):
             self.v._observe_ok = False
-            return
+            return None
         try:
             obs = self.guard.call("observe", impl.observe, seat)
         except ImplementationError as e:
             raise self.fail(e.kind, e.message, stderr=list(e.stderr)) from None
         except (IllegalActionError, RecordError, ValueError):
             self.v._observe_ok = False
-            return
+            return None
         if obs is None:
             self.v._observe_ok = False
+        return obs
+
+    def _observe(self, seat: int) -> None:
+        obs = self._observation(seat)
+        if obs is None:
             return
         if not isinstance(obs, dict):
             raise self.fail("shape", "an observation is a JSON object")
