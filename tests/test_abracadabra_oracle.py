@@ -13,7 +13,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from rulespec.protocol import SpecImplementation
-from rulespec.verify import compare_game
+from tests.lockstep import compare_game
 from tests.oracles.abracadabra import AbracadabraOracle
 from tests.strategies import abracadabra_tables
 

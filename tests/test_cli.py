@@ -164,6 +164,6 @@ def test_every_shipped_game_has_a_committed_rulebook() -> None:
 
 def test_verify_oracle_against_spec() -> None:
     code, out, _ = run("verify", "vandatta", "--python", "tests.oracles.vandatta:VandattaOracle",
-                       "-p", "2", "-p", "5", "-n", "3", "--seed", "1")
+                       "-p", "2", "-o", "scoring=swedish", "-n", "1", "--budget", "3")
     assert code == 0, out
     assert "no divergence" in out

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from rulespec.protocol import SpecImplementation
-from rulespec.verify import compare_game
+from tests.lockstep import compare_game
 from tests.oracles.vandatta import VandattaOracle
 from tests.strategies import VANDATTA_PLAYERS, table_fits, vandatta_options
 

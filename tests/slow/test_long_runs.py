@@ -11,7 +11,7 @@ import random
 import pytest
 
 from rulespec.protocol import SpecImplementation
-from rulespec.verify import compare_game
+from tests.lockstep import compare_game
 from tests.oracles.vandatta import VandattaOracle
 from tests.strategies import VANDATTA_OPTIONS, table_fits
 
