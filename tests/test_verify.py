@@ -138,6 +138,22 @@ def test_dealer_bug_is_found() -> None:
     assert r.divergences and r.divergences[0].dealer != 0
 
 
+def test_keep_going_finds_distinct_divergences() -> None:
+    from tests.verify.mutants.vandatta import CourtCardsTen, NoAceOnAce
+
+    class TwoBugs(NoAceOnAce, CourtCardsTen):
+        """No Ace on an Ace, and court cards scored 10."""
+
+    v = Verifier(VAN, "vandatta", TwoBugs, shrink_seconds=5.0)
+    r = v.run(players=[2], games=2, budget=25, seed_=1, keep_going=True)
+    kinds = [d.kind for d in r.divergences]
+    assert "legal" in kinds and "result" in kinds, kinds
+    assert len({d.signature() for d in r.divergences}) == len(r.divergences)
+    one = Verifier(VAN, "vandatta", TwoBugs, shrink_seconds=5.0).run(players=[2], games=3,
+                                                                    seed_=1)
+    assert len(one.divergences) == 1 and one.stopped_by == "divergence"
+
+
 def test_hang_is_found_and_shrunk_quickly_in_python() -> None:
     m = by_name("hangs_after_25")
     assert m.python is not None
