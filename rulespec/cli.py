@@ -415,10 +415,19 @@ def serve(impl_py: str | None) -> None:
     from rulespec.protocol import serve as run
 
     impl = None
-    if impl_py is not None:
-        with _reported():
-            impl = load_python_impl(impl_py)()
-    run(sys.stdin, sys.stdout, Path.cwd(), impl)
+    if impl_py is None:
+        run(sys.stdin, sys.stdout, Path.cwd())
+        return
+    with _reported():
+        impl = load_python_impl(impl_py)()
+    try:
+        run(sys.stdin, sys.stdout, Path.cwd(), impl)
+    except Exception:  # noqa: BLE001 - the served implementation crashed, as a program would
+        import traceback
+
+        _err(traceback.format_exc().rstrip())
+        _err(f"error: the implementation {impl_py} crashed (above); it is served no more")
+        sys.exit(EXIT_RECORD)
 
 
 def run() -> None:

@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -139,9 +140,10 @@ class ProcessImplementation:
     # ---- the process ----------------------------------------------------------------------
     def _start(self) -> None:
         try:
+            # its own process group, so a wrapper's children (sh -c, npm) are stopped with it
             self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         cwd=self.cwd)
+                                         cwd=self.cwd, start_new_session=True)
         except FileNotFoundError:
             raise ImplementationStartError(
                 f"cannot start the implementation: no program {self.command[0]!r} (check "
@@ -153,23 +155,36 @@ class ProcessImplementation:
         self._stderr.clear()
         err = self.proc.stderr
         assert err is not None
-        self._drainer = threading.Thread(target=self._drain, args=(err, self._stderr),
+        self._drainer = threading.Thread(target=self._drain, args=(err.fileno(), self._stderr),
                                          daemon=True)
         self._drainer.start()
 
     @staticmethod
-    def _drain(pipe: IO[bytes], into: collections.deque[str]) -> None:
+    def _drain(fd: int, into: collections.deque[str]) -> None:
         # A thread per child keeps its standard error flowing (a full pipe would block it)
-        # and keeps the last lines, each cut to a readable length.
+        # and keeps the last lines, each cut to a readable length. It reads the raw file
+        # descriptor, so closing the pipe never waits on a buffered reader's lock.
+        rest = b""
         try:
-            for raw in iter(lambda: pipe.readline(65536), b""):
-                into.append(raw.decode("utf-8", "replace").rstrip("\n")[:500])
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                rest += chunk
+                *lines, rest = rest.split(b"\n")
+                for raw in lines:
+                    into.append(raw.decode("utf-8", "replace")[:500])
+                rest = rest[-4096:]
         except (OSError, ValueError):
             pass
+        if rest:
+            into.append(rest.decode("utf-8", "replace")[:500])
 
     def stderr_tail(self) -> list[str]:
         """The last lines the implementation wrote to standard error."""
-        time.sleep(0.05)  # let the drain thread catch up with a child that just died
+        drainer = getattr(self, "_drainer", None)
+        if self.proc is not None and self.proc.poll() is not None and drainer is not None:
+            drainer.join(timeout=0.5)  # a child that just died: let the drain reach its end
         return list(self._stderr)
 
     def _fail(self, kind: str, message: str) -> ImplementationError:
@@ -295,6 +310,8 @@ class ProcessImplementation:
         proc, self.proc = self.proc, None
         if proc is None:
             return
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the child and anything it started
         if proc.poll() is None:
             proc.kill()
         try:
@@ -340,11 +357,15 @@ def load_python_impl(target: str) -> Callable[[], Any]:
             path = Path(mod)
             if not path.is_file():
                 raise ImplementationStartError(f"--python: no file {mod!r}")
-            spec = importlib.util.spec_from_file_location(path.stem, path)
+            folder = str(path.resolve().parent)
+            if folder not in sys.path:
+                sys.path.insert(0, folder)  # so the file's own sibling imports work
+            name = f"_rulespec_impl_{path.stem}"
+            spec = importlib.util.spec_from_file_location(name, path)
             if spec is None or spec.loader is None:
                 raise ImplementationStartError(f"--python: cannot import {mod!r}")
             module = importlib.util.module_from_spec(spec)
-            sys.modules.setdefault(path.stem, module)
+            sys.modules[name] = module
             spec.loader.exec_module(module)
         else:
             if "" not in sys.path and os.getcwd() not in sys.path:
@@ -379,38 +400,55 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None, impl: Any = None
     if impl is None:
         impl = SpecImplementation(base)
     for line in inp:
-        if not line.strip():
-            continue
-        try:
-            req = json.loads(line)
-            op = req.get("op") if isinstance(req, dict) else None
-            ans: dict[str, Any]
-            if op == "quit":
+        with contextlib.redirect_stdout(sys.stderr):  # the implementation's prints
+            ans = _answer(impl, line, isinstance(impl, SpecImplementation))
+        if ans is None:
+            if line.strip():
                 return
-            if op == "new":
-                impl.new(req.get("game", ""), req.get("players"), req.get("options") or {},
-                         req.get("dealer", 0))
-                ans = {"ok": True}
-            elif op == "to_move":
-                ans = {"ok": True, "to_move": impl.to_move()}
-            elif op == "legal":
-                ans = {"ok": True, "legal": impl.legal()}
-            elif op == "apply":
-                impl.apply(req.get("event"))
-                ans = {"ok": True}
-            elif op == "result":
-                ans = impl.result()
-            elif op == "observe":
-                observe = getattr(impl, "observe", None)
-                if observe is None:
-                    ans = {"ok": False, "error": "unsupported"}
-                else:
-                    ans = {"ok": True, "observation": observe(req.get("seat"))}
-            else:
-                ans = {"ok": False, "error": f"unknown request {op!r}"}
-        except json.JSONDecodeError:
-            ans = {"ok": False, "error": "a request is one JSON object per line"}
-        except (RulespecError, ValueError, TypeError) as e:
-            ans = {"ok": False, "error": str(e)}
+            continue
         out.write(json.dumps(ans, ensure_ascii=False) + "\n")
         out.flush()
+
+
+def _answer(impl: Any, line: str, lenient: bool) -> dict[str, Any] | None:
+    """The answer to one request line; None for ``quit`` (or a blank line). ``lenient``: a
+    TypeError (a request with a value of the wrong type) is answered as an error too, as the
+    engine's own server does; a user's implementation that raises one has crashed."""
+    if not line.strip():
+        return None
+    try:
+        req = json.loads(line)
+        op = req.get("op") if isinstance(req, dict) else None
+        ans: dict[str, Any]
+        if op == "quit":
+            return None
+        if op == "new":
+            impl.new(req.get("game", ""), req.get("players"), req.get("options") or {},
+                     req.get("dealer", 0))
+            ans = {"ok": True}
+        elif op == "to_move":
+            ans = {"ok": True, "to_move": impl.to_move()}
+        elif op == "legal":
+            ans = {"ok": True, "legal": impl.legal()}
+        elif op == "apply":
+            impl.apply(req.get("event"))
+            ans = {"ok": True}
+        elif op == "result":
+            ans = impl.result()
+        elif op == "observe":
+            observe = getattr(impl, "observe", None)
+            if observe is None:
+                ans = {"ok": False, "error": "unsupported"}
+            else:
+                ans = {"ok": True, "observation": observe(req.get("seat"))}
+        else:
+            ans = {"ok": False, "error": f"unknown request {op!r}"}
+    except json.JSONDecodeError:
+        ans = {"ok": False, "error": "a request is one JSON object per line"}
+    except (RulespecError, ValueError) as e:
+        ans = {"ok": False, "error": str(e)}
+    except TypeError as e:
+        if not lenient:
+            raise
+        ans = {"ok": False, "error": str(e)}
+    return ans

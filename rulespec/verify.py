@@ -22,12 +22,12 @@ consistent.
 
 from __future__ import annotations
 
-import _thread
 import collections
 import contextlib
 import json
 import random
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -39,7 +39,7 @@ import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings
 from hypothesis import strategies as st
 from hypothesis.database import DirectoryBasedExampleDatabase
-from hypothesis.errors import HypothesisException
+from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.reporting import with_reporter
 
 from rulespec import ast
@@ -66,6 +66,7 @@ __all__ = [
     "Verifier",
     "compare_answers",
     "format_report",
+    "normal_key",
     "schedule",
 ]
 
@@ -381,6 +382,8 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
     else:
         lines.append(f"not conforming (--strict): {len(report.not_offered)} settings refused; "
                      f"{head}")
+    if report.stopped_by == "budget":
+        lines.append(f"  stopped: the budget was spent after {len(report.results)} settings")
     lines.append(f"  coverage: {cov.summary()}")
     missed = cov.missed
     if missed and not report.divergences:
@@ -447,7 +450,26 @@ def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
 _FLAGS = ("blocked", "abandoned")
 
 
-def compare_answers(spec: Mapping[str, Any], other: Any) -> list[str]:
+def normal_key(e: Mapping[str, Any], set_fields: frozenset[tuple[str, str]] = frozenset()
+               ) -> str:
+    """The canonical text of an event written leniently: card codes in any accepted
+    spelling, set-valued fields (``(action, field)`` in ``set_fields``) in any order."""
+    out: dict[str, Any] = {}
+    action = e.get("action")
+    for f, x in e.items():
+        if _card(x) is not None:
+            x = _card(x)
+        elif isinstance(x, list) and x and all(_card(y) is not None for y in x):
+            x = [_card(y) for y in x]
+        if isinstance(x, list) and (action, f) in set_fields:
+            with contextlib.suppress(TypeError):
+                x = sorted(x, key=_sort_key)
+        out[f] = x
+    return canonical_key(out)
+
+
+def compare_answers(spec: Mapping[str, Any], other: Any,
+                    set_fields: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
     """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
     ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
     an absent ``blocked``/``abandoned`` being false; when incomplete, ``to_move`` equal and
@@ -487,8 +509,8 @@ def compare_answers(spec: Mapping[str, Any], other: Any) -> list[str]:
                        f"{json.dumps(other.get('to_move'))}")
         la = {canonical_key(e) for e in spec.get("legal") or []}
         try:
-            lb = {canonical_key(e) for e in other.get("legal") or []}
-        except (TypeError, ValueError):
+            lb = {normal_key(e, set_fields) for e in other.get("legal") or []}
+        except (TypeError, ValueError, AttributeError):
             lb = set()
         if la != lb:
             out.append(f"legal: {len(la - lb)} missing, {len(lb - la)} extra")
@@ -500,7 +522,8 @@ def _card_codes(x: Any, depth: int = 0) -> Iterator[str]:
     if depth > 50:
         return
     if isinstance(x, str):
-        c = _card(x)
+        # upper case only: "as" or "ad" in a free-text field is a word, not a card
+        c = _card(x) if x == x.upper() else None
         if c is not None:
             yield c
     elif isinstance(x, list):
@@ -545,9 +568,11 @@ class _Watchdog:
         while True:
             time.sleep(0.05)
             t = self.started
-            if t is not None and not self.fired and time.monotonic() - t > self.timeout:
+            if t is not None and not self.fired and time.monotonic() - t > self.timeout \
+                    and self.started is t:
                 self.fired = True
-                _thread.interrupt_main(signal.SIGINT)
+                # a real signal, so a call blocked in sleep() or a lock wakes up too
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
 
 
 class _Guard:
@@ -564,13 +589,16 @@ class _Guard:
         self.round_trips = 0
         self._fresh()
 
-    def _fresh(self) -> None:
+    def _drop(self) -> None:
+        """Forget the implementation after a failure, stopping it if it is a process."""
         old, self.impl = self.impl, None
-        if old is not None:
-            close = getattr(old, "stop", None) or getattr(old, "close", None)
-            if callable(close):
-                with contextlib.suppress(Exception):
-                    close()
+        stop = getattr(old, "stop", None)
+        if callable(stop):
+            with contextlib.suppress(Exception):
+                stop()
+
+    def _fresh(self) -> None:
+        self._drop()
         self.impl = self.call("start", self.factory)
         self.is_process = isinstance(self.impl, ProcessImplementation)
         if self.is_process:
@@ -595,7 +623,12 @@ class _Guard:
                 wd.fired = False
                 wd.started = t0
             try:
-                out = fn(*args)
+                if self.is_process:
+                    out = fn(*args)
+                else:
+                    # a Python implementation's prints must not reach verify's own output
+                    with contextlib.redirect_stdout(sys.stderr):
+                        out = fn(*args)
             finally:
                 if wd is not None:
                     wd.started = None
@@ -617,20 +650,20 @@ class _Guard:
         except KeyboardInterrupt:
             if wd is not None and wd.fired:
                 wd.fired = False
-                self.impl = None
+                self._drop()
                 raise ImplementationError(
                     "timeout", f"no answer to {op!r} within {self.timeout:g} s") from None
             raise
         except SystemExit as e:
-            self.impl = None
+            self._drop()
             raise ImplementationError("exit", f"the implementation exited ({e.code!r}) in "
                                       f"{op!r}") from None
         except RecursionError as e:
-            self.impl = None
+            self._drop()
             raise ImplementationError("crash", f"{op!r} raised RecursionError",
                                       _tb_tail(e)) from None
         except Exception as e:  # noqa: BLE001 - anything the implementation raises is its bug
-            self.impl = None
+            self._drop()
             raise ImplementationError(
                 "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
 
@@ -686,9 +719,12 @@ class Verifier:
         self.other_options = dict(other_options or {})
         self.db = DirectoryBasedExampleDatabase(str(db)) if db else None
         self.tables = _Tables(spec)
+        #: the same tables without coverage marks, for estimates that play the spec alone
+        self._plain = _Tables(spec, coverage=False)
+        self._played: set[int] = set()
         self.guard: _Guard | None = None
         self.coverage = Coverage(clauses(spec))
-        self._set_fields = {(a.name, f) for a in spec.actions for f in a.set_fields}
+        self._set_fields = frozenset((a.name, f) for a in spec.actions for f in a.set_fields)
         self._actions = {a.name: a for a in spec.actions}
         self._end_deals = [n for n in ast.descendants(spec.items) if isinstance(n, ast.EndDeal)]
         # per run
@@ -699,6 +735,7 @@ class Verifier:
         self._drawn: list[Any] = []
         self._live: list[int] = []
         self._spec_only = False
+        self._enabling: dict[str, list[tuple[str, Any]]] | None = None
         self._observe_ok = True
         self._matches = 0
         self._events = 0
@@ -728,7 +765,8 @@ class Verifier:
             if not isinstance(p, int) or not self.spec.min_players <= p <= self.spec.max_players:
                 raise ConfigurationError(f"{self.spec.name} takes {self.spec.min_players} to "
                                          f"{self.spec.max_players} players, not {p}")
-        normalise_options(self.spec, fixed)
+        fixed = normalise_options(self.spec, fixed)
+        self._fixed = fixed
         plan = schedule(self.spec, self.tables, sizes, fixed)
         if not plan:
             raise ConfigurationError(f"{self.spec.name} accepts none of these tables and "
@@ -778,13 +816,15 @@ class Verifier:
                       time.monotonic() - t0, stopped, self.guard.round_trips, strict)
 
     def _fold_coverage(self) -> None:
+        """Coverage of the games matches were played at (all compiled games say what the
+        tested settings can reach)."""
         for g in self.tables.games():
-            self.coverage.add(g.compiled_clauses, g.cover or ())
+            self.coverage.add(g.compiled_clauses, g.cover or () if id(g) in self._played else ())
 
     def default_matches(self, setting: Setting, seed_: int) -> int:
         """Matches for a setting when ``--games`` is not given: WORK_PER_SETTING divided by
         the work of two seeded random matches of the spec alone (deterministic)."""
-        game = self.tables.game(setting.players, setting.opts)
+        game = self._plain.game(setting.players, setting.opts)
         rng = random.Random(seed_)
         work = 0.0
         for _ in range(2):
@@ -801,16 +841,53 @@ class Verifier:
         per_match = max(1.0, work / 2)
         return max(2, min(DEFAULT_MATCHES, round(WORK_PER_SETTING / per_match)))
 
+    def _enablers(self, sizes: Sequence[int], fixed: Mapping[str, Any]
+                  ) -> dict[str, list[tuple[str, Any]]]:
+        """For each clause, the option values whose setting compiles it where the defaults
+        at the same table do not (an option folds the clause in): what a combination needs
+        to be able to reach it."""
+        out: dict[str, list[tuple[str, Any]]] = {}
+        for p in sizes:
+            try:
+                base = self.tables.game(p, fixed).compiled_clauses
+            except ConfigurationError:
+                continue
+            for name, values in option_values(self.spec).items():
+                if name in fixed:
+                    continue
+                for v in values:
+                    try:
+                        g = self.tables.game(p, {**fixed, name: v})
+                    except ConfigurationError:
+                        continue
+                    for cid in g.compiled_clauses - base:
+                        pairs = out.setdefault(cid, [])
+                        if (name, v) not in pairs:
+                            pairs.append((name, v))
+            break  # the smallest table that accepts the fixed options is enough to tell
+        return out
+
     def _steered(self, rng: random.Random, sizes: Sequence[int],
                  fixed: Mapping[str, Any]) -> Setting | None:
-        """A random combination, the best of a few by how many clauses not yet exercised it
-        compiles (coverage steers between runs only)."""
+        """A combination aimed at a clause not yet exercised: the option value that makes it
+        reachable, with random other options (so it meets the interactions that make it
+        happen, such as a blocked deal under a scoring option), the best of a few candidates
+        by how many clauses not yet exercised it compiles. Coverage steers between runs only,
+        never within one."""
         self._fold_coverage()
         missed = {c.id for c in self.coverage.universe if c.id not in self.coverage.hit}
+        if self._enabling is None:
+            self._enabling = self._enablers(sizes, fixed)
+        targets = sorted(c for c in missed if self._enabling.get(c))
         best: Setting | None = None
         score = -1
-        for _ in range(6):
+        for _ in range(8):
             s = _random_setting(self.spec, self.tables, rng, sizes, fixed)
+            if targets and s is not None:
+                name, v = rng.choice(self._enabling[rng.choice(targets)])
+                opts = {**s.opts, name: v}
+                if self.tables.accepts(s.players, opts):
+                    s = Setting(s.players, tuple(opts.items()), "steered combination")
             if s is None:
                 continue
             g = self.tables.game(s.players, s.opts)
@@ -831,6 +908,7 @@ class Verifier:
             res.refused = e.why
             return res
         self._first = None
+        self._last: Divergence | None = None
         self._failing = []
         self._shrink_calls = 0
         self._observe_ok = self.observations
@@ -850,11 +928,17 @@ class Verifier:
             except _Diverged as e:
                 if e.divergence.signature() in skip:
                     return  # a bug already reported (--keep-going): look for others
+                if self._first is not None and e.divergence.kind != self._first:
+                    return  # shrinking one kind of divergence: another kind counts as a pass
                 self._note_failure(e.divergence)
                 raise
 
         db = self.db
         phases = [Phase.generate, Phase.shrink] + ([Phase.reuse] if db else [])
+        # one example-database key per game and setting (Hypothesis keys it by the test's
+        # digest, the same function for every setting; its stateful tests add to it the same way)
+        test._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
+            f"{self.spec.name}|{self.game}|{setting.players}|{setting.options!r}".encode())
         wrapped = seed(run_seed)(settings(
             max_examples=max(1, matches), deadline=None, database=db, phases=phases,
             suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
@@ -871,6 +955,14 @@ class Verifier:
                 raise
             found.message += " (the implementation did not fail the same way twice)"
             res.divergence = found
+        except Flaky:
+            # the implementation answered the same choices differently (it is not
+            # deterministic): report the last divergence seen, unshrunk
+            if self._last is None:
+                raise
+            self._last.message += (" (the implementation is not deterministic: the same match "
+                                   "played again went differently, so this one is not shrunk)")
+            res.divergence = self._last
         except HypothesisException as e:
             if "Unsatisfiable" not in type(e).__name__:
                 raise
@@ -909,6 +1001,7 @@ class Verifier:
                 # shrink a hang with a short timeout: a multiple of the slowest answer seen
                 self.guard.set_timeout(min(self.timeout, max(0.5, 5 * self.guard.slowest)))
         self._failing.append(list(self._drawn))
+        self._last = d
 
     def _draw(self, data: st.DataObject, strategy: st.SearchStrategy[Any]) -> Any:
         v = data.draw(strategy)
@@ -949,6 +1042,7 @@ class Verifier:
         except ConfigurationError:
             reject()
         dealer = self._draw(data, st.integers(0, players - 1))
+        self._played.add(id(game))
         state = game.new_initial_state(dealer)
         events: list[dict[str, Any]] = []
         ctx = _Match(self, state, players, opts, dealer, events)
@@ -973,6 +1067,14 @@ class Verifier:
             self._events += len(events)
 
     # ---- clauses named in a report --------------------------------------------------------
+    @staticmethod
+    def _where(span: ast.Span) -> str:
+        """``file:line``, the file as a path from the current folder when it is below it."""
+        p = Path(span.source)
+        with contextlib.suppress(ValueError):
+            p = p.resolve().relative_to(Path.cwd())
+        return f"{p}:{span.line}"
+
     def _clauses_for(self, d: Divergence) -> list[dict[str, Any]]:
         names: list[str] = []
         for e in [*(d.missing or []), *(d.extra or []), *([d.event] if d.event else [])]:
@@ -981,12 +1083,12 @@ class Verifier:
         out: list[dict[str, Any]] = []
         for a in self.spec.actions:
             if a.name in names:
-                out.append({"where": f"{a.span.source}:{a.span.line}", "action": a.name,
+                out.append({"where": self._where(a.span), "action": a.name,
                             "refs": list(a.refs)})
         if d.kind == "result":
             for n in self._end_deals:
                 refs = [c.ref for c in ast.descendants(n) if isinstance(c, ast.Cited)]
-                out.append({"where": f"{n.span.source}:{n.span.line}", "action": "end deal",
+                out.append({"where": self._where(n.span), "action": "end deal",
                             "refs": refs})
         return out
 
@@ -1067,18 +1169,7 @@ class _Match:
 
     def normal_key(self, e: dict[str, Any]) -> str:
         """The canonical text after normalising card codes and set fields."""
-        out: dict[str, Any] = {}
-        action = e.get("action")
-        for f, x in e.items():
-            if _card(x) is not None:
-                x = _card(x)
-            elif isinstance(x, list) and x and all(_card(y) is not None for y in x):
-                x = [_card(y) for y in x]
-            if isinstance(x, list) and (action, f) in self.v._set_fields:
-                with contextlib.suppress(TypeError):
-                    x = sorted(x, key=_sort_key)
-            out[f] = x
-        return canonical_key(out)
+        return normal_key(e, self.v._set_fields)
 
     def _to_move(self) -> Any:
         tm = self._ask("to_move")
@@ -1147,7 +1238,7 @@ class _Match:
                     spec_says=[spec_keys[k][0] for k in sorted(spec_keys)],
                     impl_says=[theirs[k] for k in sorted(theirs)],
                     missing=[spec_keys[k][0] for k in missing],
-                    extra=[json.loads(k) for k in extra])
+                    extra=[theirs[k] for k in extra])
             legal = state.legal_actions()
             ev, flag, x = self._choose(data, legal)
             if v._spec_only:
@@ -1201,7 +1292,7 @@ class _Match:
     def _compare_results(self) -> None:
         mine = self.state.result()
         theirs = self._result()
-        diffs = compare_answers(mine, theirs)
+        diffs = compare_answers(mine, theirs, self.v._set_fields)
         if diffs:
             shown = {k: x for k, x in mine.items() if k != "legal"}
             raise self.fail("result", "; ".join(diffs[:6]), spec_says=shown,
@@ -1289,7 +1380,8 @@ class _Match:
         if not isinstance(obs, dict):
             raise self.fail("shape", "an observation is a JSON object")
         mine = self.state.observation(seat)
-        allowed = _visible(mine["zones"])
+        # what the spec shows the seat: its zones as it sees them, and the variables (public)
+        allowed = _visible(mine["zones"]) + collections.Counter(_card_codes(mine["vars"]))
         shown: collections.Counter[str] = collections.Counter(_card_codes(obs))
         leaked = shown - allowed
         if leaked:

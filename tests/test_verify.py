@@ -82,7 +82,7 @@ def test_oracle_conforms_through_the_process_protocol() -> None:
             "tests.oracles.vandatta:VandattaOracle"]
     r = _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
                 players=[2, 5], options={"scoring": "swedish"}, games=1, budget=15, seed_=3)
-    assert r.conforms and r.round_trips > r.events
+    assert r.conforms and r.verified and r.round_trips > r.events
 
 
 def test_the_spec_conforms_to_itself_through_serve() -> None:
@@ -195,9 +195,9 @@ JS = ["node", "examples/js/vandatta.js"]
 
 def test_javascript_vandatta_conforms() -> None:
     r = _verify(VAN, "vandatta", lambda: ProcessImplementation(JS, 10.0, cwd=ROOT),
-                players=[2, 4, 7], games=1, budget=30, seed_=4)
+                players=[2, 6], games=1, seed_=4)
     assert not r.divergences, [d.message for d in r.divergences]
-    assert len(r.verified) > 10
+    assert len(r.verified) > 20
 
 
 @pytest.mark.parametrize("name", ["eight_on_ace", "hardcoded_dealer", "accepts_anything",

@@ -60,8 +60,11 @@ def event_key(event: Mapping[str, Any]) -> str:
             if not k.isidentifier():
                 return canonical_key(event)
             v = event[k]
-            # a list's text is remembered under its tuple: the same subsets recur in every deal
-            parts.append(f'"{k}":{_json_value(tuple(v) if type(v) is list else v)}')
+            # a list's text is remembered under its tuple (the same subsets recur in every
+            # deal), only for plain strings and ints: (True, 2) == (1, 2) as a dict key
+            if type(v) is list and all(type(x) is int or type(x) is str for x in v):
+                v = tuple(v)
+            parts.append(f'"{k}":{_json_value(v)}')
         return "{" + ",".join(parts) + "}"
     except (TypeError, ValueError, AttributeError):
         return canonical_key(event)
@@ -517,6 +520,8 @@ class Game:
             self._action_fields.setdefault(a.name, set()).update(a.fields)
         self._set_fields = {(a.name, f) for a in spec.actions for f in a.set_fields}
         self._zone_kinds = tuple((z.name, z.per_player) for z in spec.zones)
+        if coverage:
+            self._ec.compile_defs()
 
     def new_initial_state(self, dealer: int | None = None) -> State:
         """A fresh match, stopped at its first chance event or decision; ``dealer`` replaces

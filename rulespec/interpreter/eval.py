@@ -179,10 +179,17 @@ class ExprCompiler:
         self.globals["_N"] = players
         self._consts: dict[int, str] = {}
         self.def_fns: dict[str, Callable[..., Any]] = {}
+        self._def_compilers: list[Callable[[], None]] = []
         for d in spec.defs:
             self._compile_def(d)
 
     # ---- public ---------------------------------------------------------------------------
+    def compile_defs(self) -> None:
+        """Compile every definition now rather than on first use (coverage needs to know
+        which of their clauses this table compiles before play reaches them)."""
+        for f in self._def_compilers:
+            f()
+
     def expr(self, e: ast.Expr, local: frozenset[str],
              pyvars: frozenset[str] = frozenset()) -> Fn:
         """A function ``(st, L) -> value`` for ``e``; ``local`` names the bindings in ``L``."""
@@ -252,7 +259,7 @@ class ExprCompiler:
         holder: list[Callable[..., Any]] = []
 
         # Compiled on first use, so definitions may refer to each other in any order.
-        def call(st: Any, *args: Any) -> Any:
+        def compile_now() -> None:
             if not holder:
                 pyvars = frozenset(params)
                 body = self._src(self._g(d.body, frozenset(), pyvars))
@@ -269,8 +276,13 @@ class ExprCompiler:
                 ns: dict[str, Any] = {}
                 exec(compile(text, f"<rules:{d.span.source}:{d.span.line}>", "exec"), glb, ns)
                 holder.append(ns["_d"])
+
+        def call(st: Any, *args: Any) -> Any:
+            if not holder:
+                compile_now()
             return holder[0](st, *args)
 
+        self._def_compilers.append(compile_now)
         self.def_fns[d.name] = call
         self.globals[f"_def_{d.name}"] = call
 
