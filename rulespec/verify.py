@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import json
 import random
 import signal
@@ -78,8 +79,9 @@ REPORT_FORMAT = "rulespec-verify/1"
 #: verified in about a minute on two cores
 DEFAULT_MATCHES = 30
 WORK_PER_SETTING = 2500
-#: bounds of one match (an example holds at most about 8,000 Hypothesis choices, two per event)
-MAX_EVENTS = 2500
+#: bounds of one match (an example holds at most about 8,000 Hypothesis choices, one per event;
+#: a random deal of Vändåtta at 13 or 14 players runs to a few thousand events)
+MAX_EVENTS = 6000
 MAX_DEALS = 2
 
 
@@ -162,18 +164,19 @@ class _Tables:
 
 def schedule(spec: CheckedSpec, tables: _Tables, players: Sequence[int] = (),
              fixed: Mapping[str, Any] | None = None) -> list[Setting]:
-    """The settings every run covers, in order: each table at the defaults (smallest first),
-    then each non-default value of each option not fixed by the user, at a table that accepts
-    it (rotating over the tables, so every table meets some options)."""
+    """The settings every run covers, in order: the three smallest tables at the defaults, then
+    each non-default value of each option not fixed by the user at a table that accepts it
+    (rotating over those three), with the larger tables at the defaults interleaved."""
     fixed = dict(fixed or {})
     sizes = list(players) or list(range(spec.min_players, spec.max_players + 1))
     out: list[Setting] = []
     base = tuple(fixed.items())
-    for p in sizes:
-        if tables.accepts(p, fixed):
-            out.append(Setting(p, base, "table"))
+    tables_first = [Setting(p, base, "table") for p in sizes if tables.accepts(p, fixed)]
     defaults = spec.defaults()
     turn = 0
+    # option values rotate over the three smallest tables: every table size has its own
+    # setting already, and small tables play short matches, so more of them
+    small = sizes[:3]
     for name, values in option_values(spec).items():
         if name in fixed:
             continue
@@ -181,13 +184,23 @@ def schedule(spec: CheckedSpec, tables: _Tables, players: Sequence[int] = (),
             if v == defaults[name]:
                 continue
             opts = {**fixed, name: v}
-            order = sizes[turn % len(sizes):] + sizes[: turn % len(sizes)]
+            order = (small[turn % len(small):] + small[: turn % len(small)]
+                     + [p for p in sizes if p not in small])
             for p in order:
                 if tables.accepts(p, opts):
                     out.append(Setting(p, tuple(opts.items()), f"{name}={_show(v)}"))
                     turn += 1
                     break
-    return out
+    # the larger tables at the defaults are interleaved with the option settings: their
+    # matches are the longest, and neither kind of bug should wait for all of the other
+    big = tables_first[3:]
+    step = max(1, -(-len(out) // max(1, len(big))))
+    merged = list(tables_first[:3])
+    for j in range(0, max(len(out), 1), step):
+        merged += out[j:j + step]
+        if big:
+            merged.append(big.pop(0))
+    return merged + big
 
 
 def _random_setting(spec: CheckedSpec, tables: _Tables, rng: random.Random,
@@ -709,7 +722,7 @@ class Verifier:
     def __init__(self, spec: CheckedSpec, game: str, factory: Callable[[], Any], *,
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, Any] | None = None,
-                 db: str | Path | None = None, shrink_seconds: float = 20.0) -> None:
+                 db: str | Path | None = None, shrink_seconds: float = 15.0) -> None:
         self.spec = spec
         self.game = game
         self.factory = factory
@@ -779,41 +792,87 @@ class Verifier:
         seen: set[tuple[str, ...]] = set()
         stopped = "games"
         self.guard = _Guard(self.factory, self.timeout)
+        # Breadth first: the first pass plays one match at every scheduled setting, the second
+        # the rest of each setting's share, then come the steered combinations. Most bugs show
+        # in most matches of the setting that has them, so they are found in the first pass.
+        steered = (itertools.repeat((None, 1), extra) if budget is None
+                   else itertools.repeat((None, 1)))
+        agenda: Iterator[tuple[Setting | None, int]] = itertools.chain(
+            ((s, 0) for s in plan), ((s, 1) for s in plan), steered)
+        total = 2 * len(plan) + (extra if budget is None else 0)
+        by_setting: dict[Setting, SettingResult] = {}
         try:
-            i = 0
-            while True:
-                s: Setting | None
-                if i < len(plan):
-                    s = plan[i]
-                elif i < len(plan) + extra:
+            for i, (s, pass_) in enumerate(agenda):
+                if s is None:
                     s = self._steered(rng, sizes, fixed)
                     if s is None:
                         break
-                else:
-                    break
                 if budget is not None and time.monotonic() - t0 > budget:
                     stopped = "budget"
                     break
+                k = n if n is not None else self.default_matches(s, seed_ + i)
+                if pass_ == 0:
+                    k = 1
+                elif s in by_setting:
+                    k -= 1
+                    if k <= 0 or by_setting[s].refused is not None:
+                        continue
                 if progress:
                     self._fold_coverage()
-                    progress(s.label(), i, len(plan) + (extra if budget is None else 0),
-                             self.coverage.summary())
+                    progress(s.label(), i, total, self.coverage.summary())
                 left = None if budget is None else max(1.0, budget - (time.monotonic() - t0))
-                k = n if n is not None else self.default_matches(s, seed_ + i)
                 r = self.run_setting(s, k, seed_ * 1_000_003 + i, left, skip=seen)
-                results.append(r)
+                prev = by_setting.get(s)
+                if prev is None:
+                    by_setting[s] = r
+                    results.append(r)
+                else:
+                    prev.matches += r.matches
+                    prev.events += r.events
+                    prev.divergence = prev.divergence or r.divergence
                 if r.divergence is not None:
+                    r.divergence = self._simplify(s, r.divergence, seed_ * 7 + i)
+                    if prev is not None:
+                        prev.divergence = r.divergence
                     divergences.append(r.divergence)
                     seen.add(r.divergence.signature())
                     if not keep_going:
                         stopped = "divergence"
                         break
-                i += 1
         finally:
             self.guard.close()
         self._fold_coverage()
         return Report(self.game, results, divergences, self.coverage,
                       time.monotonic() - t0, stopped, self.guard.round_trips, strict)
+
+    def _simplify(self, setting: Setting, d: Divergence, seed_: int) -> Divergence:
+        """The divergence at the simplest setting that still shows it: a smaller table, or one
+        non-default option back at its default, each tried with a short search (a few
+        matches); the first that diverges the same way is taken and simplified again."""
+        assert self.guard is not None
+        tries = 0
+        t0 = time.monotonic()
+        limit = self.shrink_limit / 2
+        while tries < 8 and time.monotonic() - t0 < limit:
+            cands = [Setting(p, setting.options, "smaller table") for p in self._sizes
+                     if p < setting.players]
+            cands += [Setting(setting.players,
+                              tuple((k, v) for k, v in setting.options if k != name),
+                              f"{name} at its default")
+                      for name, _ in setting.options if name not in self._fixed]
+            for c in cands:
+                if tries >= 8 or time.monotonic() - t0 >= limit:
+                    break
+                if not self.tables.accepts(c.players, c.opts):
+                    continue
+                tries += 1
+                r = self.run_setting(c, 4, seed_ + tries, limit / 2)
+                if r.divergence is not None and r.divergence.kind == d.kind:
+                    setting, d = c, r.divergence
+                    break
+            else:
+                break
+        return d
 
     def _fold_coverage(self) -> None:
         """Coverage of the games matches were played at (all compiled games say what the
@@ -1030,13 +1089,10 @@ class Verifier:
         assert self.guard is not None
         if self._first is not None:
             self._shrink_calls += 1
-        smaller = [p for p in self._sizes if p < setting.players]
-        k = self._draw(data, st.integers(0, len(smaller) + 7))
-        players = smaller[k] if k < len(smaller) else setting.players
-        opts: dict[str, Any] = {}
-        for name, value in setting.options:
-            if name in self._fixed or self._draw(data, st.integers(0, 7)):
-                opts[name] = value
+        # The table and options are the setting's: drawing them too would make Hypothesis's
+        # first (simplest) example of every setting a match at the defaults. A divergence's
+        # setting is simplified afterwards (:meth:`_simplify`).
+        players, opts = setting.players, setting.opts
         try:
             game = self.tables.game(players, opts)
         except ConfigurationError:
