@@ -144,8 +144,11 @@ def test_keep_going_finds_distinct_divergences() -> None:
     class TwoBugs(NoAceOnAce, CourtCardsTen):
         """No Ace on an Ace, and court cards scored 10."""
 
+    # every option but one fixed at its default: a short schedule, played to its end
+    fixed = {o.name: o.default for o in VAN.options
+             if o.name not in ("scoring", "target", "deals")}
     v = Verifier(VAN, "vandatta", TwoBugs, shrink_seconds=5.0)
-    r = v.run(players=[2], games=2, budget=25, seed_=1, keep_going=True)
+    r = v.run(players=[2], options=fixed, games=4, seed_=1, keep_going=True)
     kinds = [d.kind for d in r.divergences]
     assert "legal" in kinds and "result" in kinds, kinds
     assert len({d.signature() for d in r.divergences}) == len(r.divergences)
