@@ -2,7 +2,7 @@
 
 >>> from rulespec.testing import assert_conforms, matches
 >>> def test_my_engine_follows_the_rules():
-...     assert_conforms("vandatta", MyEngine, players=[3, 4])
+...     assert_conforms("my_game.rules", MyEngine, players=[3, 4])
 
 ``assert_conforms`` runs the same search as ``rulespec verify`` and fails with the same report.
 It may also be called from inside the user's own ``@given`` test, where Hypothesis refuses a

@@ -80,7 +80,7 @@ REPORT_FORMAT = "rulespec-verify/1"
 DEFAULT_MATCHES = 30
 WORK_PER_SETTING = 2500
 #: bounds of one match (an example holds at most about 8,000 Hypothesis choices, one per event;
-#: a random deal of Vändåtta at 13 or 14 players runs to a few thousand events)
+#: a random deal of the shipped shedding game at 13 or 14 players runs to a few thousand events)
 MAX_EVENTS = 6000
 MAX_DEALS = 2
 
