@@ -313,7 +313,7 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
          keep_going: bool, out_path: str | None, as_json: bool, db: str | None) -> None:
     """Find a match on which specs A and B (same event vocabulary) part.
 
-    `rulespec diff abracadabra abracadabra --b-option success_rule=at_least` compares one
+    `rulespec diff GAME GAME --b-option NAME=VALUE` compares one
     spec under two settings. Exit 0: no difference found; 1: they part (the shrunk match is
     written as a record of A).
     """
