@@ -141,6 +141,10 @@ class CheckedSpec:
     actions: tuple[ActionInfo, ...]
     items: tuple[ast.Item, ...] = attrs.field(eq=False, repr=False)
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
+    #: compiled tables of this spec (rulespec.loading.game_for), kept with the spec they
+    #: belong to rather than in a cache keyed by id()
+    compiled: dict[tuple[int, str, int], object] = attrs.field(eq=False, repr=False,
+                                                                factory=dict)
 
     def option(self, name: str) -> OptionInfo:
         """The option called ``name`` (KeyError if none)."""
@@ -157,6 +161,47 @@ class CheckedSpec:
     def defaults(self) -> dict[str, int | str | bool]:
         """Every option at its default."""
         return {o.name: o.default for o in self.options}
+
+    def check_options(self, options: Mapping[str, object]) -> dict[str, object]:
+        """``options`` (the non-default ones, as a record or a request gives them) checked
+        against the declarations, with ``game_end`` spelled as ``deals``/``target`` (R9): the
+        one option validator, for records, the protocol, the command line and the engine.
+        Raises ConfigurationError (a RecordError: a bad option is an error of the record as a
+        whole, H2, R3)."""
+        import json
+        import re
+
+        from rulespec.errors import ConfigurationError
+
+        if not isinstance(options, Mapping):
+            raise ConfigurationError("'options' is a JSON object")
+        out = dict(options)
+        if "game_end" in out:
+            ge = out.pop("game_end")
+            m = re.fullmatch(r"\s*(deals|target|elimination)\s*\(\s*(\d+)\s*\)\s*", str(ge))
+            if not m:
+                raise ConfigurationError(f"game_end must be deals(k), target(T) or "
+                                         f"elimination(T), not {ge!r}")
+            if m.group(1) not in self.game_end_forms:
+                allowed = ", ".join(f"{f}(...)" for f in self.game_end_forms) or "none"
+                raise ConfigurationError(f"{self.name} does not end by {m.group(1)}(...): "
+                                         f"game_end may be {allowed} (R9)")
+            key = "deals" if m.group(1) == "deals" else "target"
+            if "deals" in out or "target" in out:
+                raise ConfigurationError("game_end cannot be given with deals or target (R9)")
+            out[key] = int(m.group(2))
+        if "deals" in out and "target" in out:
+            raise ConfigurationError("deals and target together are an error (R9)")
+        names = set(self.option_names)
+        for k, v in out.items():
+            if k not in names:
+                raise ConfigurationError(f"unknown option {k!r} for {self.name}")
+            why = self.option(k).check_value(v)
+            if why:
+                raise ConfigurationError(f"option {k!r} {why}, not {json.dumps(v)}")
+            if k in ("deals", "target") and isinstance(v, int) and v < 1:
+                raise ConfigurationError(f"option {k!r} must be at least 1")
+        return out
 
     def action_names(self) -> tuple[str, ...]:
         """Decision names in first-declared order."""

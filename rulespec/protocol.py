@@ -31,8 +31,8 @@ from rulespec.errors import (
     RulespecError,
 )
 from rulespec.interpreter.engine import State
+from rulespec.loading import game_for, load_game_spec, resolve_game
 from rulespec.model import CheckedSpec
-from rulespec.records import game_for, load_game_spec, resolve_game
 
 __all__ = [
     "Implementation",

@@ -6,14 +6,11 @@ and answers with the JSON object of records.md, plus the exit code of H7.
 
 from __future__ import annotations
 
-import functools
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rulespec.checker import check_file
 from rulespec.errors import (
     IllegalActionError,
     RecordError,
@@ -21,115 +18,13 @@ from rulespec.errors import (
     SpecCheckError,
     SpecSyntaxError,
 )
-from rulespec.interpreter.engine import Game, State
-from rulespec.model import CheckedSpec
+from rulespec.interpreter.engine import State
+from rulespec.loading import GAMES_DIR, game_for, load_game_spec, resolve_game
 
-__all__ = [
-    "FORMAT",
-    "GAMES_DIR",
-    "game_for",
-    "load_game_spec",
-    "normalise_options",
-    "replay",
-    "resolve_game",
-    "shipped_games",
-    "write_record",
-]
+__all__ = ["FORMAT", "replay", "start", "write_record"]
 
 FORMAT = "rulespec-record/1"
-GAMES_DIR = Path(__file__).resolve().parent / "games"
 _HEADER_KEYS = {"format", "game", "players", "options", "dealer", "events"}
-
-
-def shipped_games() -> list[str]:
-    """Names of the specs shipped in ``rulespec/games`` (modules that only hold shared rules
-    and declare no game are left out)."""
-    out = []
-    for p in sorted(GAMES_DIR.glob("*.rules")):
-        text = p.read_text(encoding="utf-8")
-        if re.search(r"^\s*game\s", text, re.MULTILINE):
-            out.append(p.stem.replace("_", "-"))
-    return out
-
-
-def resolve_game(game: str, base: Path | None = None) -> Path:
-    """The .rules file for a shipped game name or a path (relative to ``base``)."""
-    shipped = GAMES_DIR / f"{game.replace('-', '_')}.rules"
-    if "/" not in game and not game.endswith(".rules") and shipped.is_file():
-        return shipped
-    p = Path(game)
-    if not p.is_absolute() and base is not None:
-        p = base / p
-    if p.is_file():
-        return p
-    raise RecordError(f"unknown game {game!r}: not a shipped game "
-                      f"({', '.join(shipped_games())}) nor a .rules file")
-
-
-@functools.cache
-def _load(path: str, mtime: float) -> CheckedSpec:
-    return check_file(path)
-
-
-def load_game_spec(path: Path) -> CheckedSpec:
-    """Check a spec file once per process (re-read if it changes)."""
-    return _load(str(path), path.stat().st_mtime)
-
-
-def normalise_options(spec: CheckedSpec, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Options of a record or request, with ``game_end`` spelled as ``deals``/``target`` (R9).
-
-    Unknown names and bad values are errors of the record as a whole (H2, R3).
-    """
-    if not isinstance(options, Mapping):
-        raise RecordError("'options' is a JSON object")
-    out = dict(options)
-    if "game_end" in out:
-        ge = out.pop("game_end")
-        m = re.fullmatch(r"\s*(deals|target|elimination)\s*\(\s*(\d+)\s*\)\s*", str(ge))
-        if not m:
-            raise RecordError(f"game_end must be deals(k), target(T) or elimination(T), "
-                              f"not {ge!r}")
-        if m.group(1) not in spec.game_end_forms:
-            allowed = ", ".join(f"{f}(...)" for f in spec.game_end_forms) or "none"
-            raise RecordError(f"{spec.name} does not end by {m.group(1)}(...): game_end may be "
-                              f"{allowed} (R9)")
-        key = "deals" if m.group(1) == "deals" else "target"
-        if "deals" in out or "target" in out:
-            raise RecordError("game_end cannot be given with deals or target (R9)")
-        out[key] = int(m.group(2))
-    if "deals" in out and "target" in out:
-        raise RecordError("deals and target together are an error (R9)")
-    names = set(spec.option_names)
-    for k, v in out.items():
-        if k not in names:
-            raise RecordError(f"unknown option {k!r} for {spec.name}")
-        why = spec.option(k).check_value(v)
-        if why:
-            raise RecordError(f"option {k!r} {why}, not {json.dumps(v)}")
-        if k in ("deals", "target") and v < 1:
-            raise RecordError(f"option {k!r} must be at least 1")
-    return out
-
-
-_GAME_CACHE: dict[tuple[str, int, str, int], Game] = {}
-
-
-def game_for(spec: CheckedSpec, players: Any, options: Mapping[str, Any], dealer: Any) -> Game:
-    """A compiled :class:`Game` for a table, cached (compiling is the costly part)."""
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise RecordError("'players' is a number")
-    if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise RecordError("'dealer' is a seat number")
-    opts = normalise_options(spec, options)
-    key = (f"{spec.name}:{id(spec)}", players, json.dumps(opts, sort_keys=True), dealer)
-    g = _GAME_CACHE.get(key)
-    if g is None:
-        if len(_GAME_CACHE) > 256:
-            _GAME_CACHE.clear()
-        g = Game(spec, players, opts, dealer)
-        _GAME_CACHE[key] = g
-    return g
 
 
 def write_record(record: Mapping[str, Any], out: Path, spec_path: Path | None) -> Path:

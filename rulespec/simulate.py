@@ -19,7 +19,8 @@ from typing import Any
 import attrs
 
 from rulespec.interpreter.engine import CHANCE, State
-from rulespec.records import FORMAT, GAMES_DIR, game_for, load_game_spec, resolve_game
+from rulespec.loading import GAMES_DIR, game_for, load_game_spec, resolve_game
+from rulespec.records import FORMAT
 
 __all__ = ["GameStats", "SimulationSummary", "play_random_game", "sample_event", "simulate"]
 

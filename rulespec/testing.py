@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.interpreter.engine import Game
+from rulespec.loading import GAMES_DIR, load_game_spec, normalise_options, resolve_game
 from rulespec.model import CheckedSpec
 from rulespec.protocol import ProcessImplementation
-from rulespec.records import FORMAT, GAMES_DIR, load_game_spec, normalise_options, resolve_game
+from rulespec.records import FORMAT
 from rulespec.verify import MAX_EVENTS, Report, Verifier, format_report
 
 __all__ = ["Match", "assert_conforms", "events", "matches"]

@@ -95,3 +95,13 @@ def abracadabra_tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
     elif length == "target":
         opts["target"] = draw(st.sampled_from([40, 90]))
     return players, opts
+
+
+def deal_end_snapshots(state: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(zones, variables) copied at each deal end of ``state`` and its clones from now on,
+    through the engine's ``on_deal_end`` observer."""
+    import copy
+
+    snaps: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    state.on_deal_end = lambda s: snaps.append((copy.deepcopy(s.z), copy.deepcopy(s.v)))
+    return snaps

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from rulespec.cards import RANK_OF, SUIT_OF, pack
 from rulespec.interpreter.engine import CHANCE, State
-from rulespec.records import game_for, load_game_spec, resolve_game
-from tests.strategies import abracadabra_tables
+from rulespec.loading import game_for, load_game_spec, resolve_game
+from tests.strategies import abracadabra_tables, deal_end_snapshots
 
 SPEC = load_game_spec(resolve_game("abracadabra"))
 PLAYING = ("hand", "dummy_up", "trick", "won", "unclaimed", "indicator", "stock")
@@ -47,9 +47,9 @@ def placed(zones: dict[str, Any], p: int, suit: str) -> int:
     return rows + sum(1 for c in zones["centre"] if SUIT_OF[c] == suit)
 
 
-def check_deal_end(state: State, players: int, opts: dict[str, Any]) -> None:
-    z, v = state.deal_end_zones, state.deal_end_vars
-    assert z is not None and v is not None
+def check_deal_end(state: State, snap: tuple[dict[str, Any], dict[str, Any]], players: int,
+                   opts: dict[str, Any]) -> None:
+    z, v = snap
     deal = state.deals[-1]
     if deal.get("abandoned"):
         assert deal["scores"] == [0] * players
@@ -111,6 +111,7 @@ def test_invariants_every_step(table: tuple[int, dict[str, Any]], seed: int) -> 
     players, opts = table
     rng = random.Random(seed)
     state = game_for(SPEC, players, opts, 0).new_initial_state()
+    snaps = deal_end_snapshots(state)
     playing: Counter[str] | None = None
     high = 0
     steps = 0
@@ -139,7 +140,8 @@ def test_invariants_every_step(table: tuple[int, dict[str, Any]], seed: int) -> 
         n_deals = len(state.deals)
         state.apply(ev)
         if len(state.deals) > n_deals:
-            check_deal_end(state, players, opts)
+            assert len(snaps) == len(state.deals)
+            check_deal_end(state, snaps[-1], players, opts)
         elif playing is not None and state.current_player() != CHANCE:
             assert cards_in(state.z, PLAYING) == playing, "a playing card was lost or made"
             tricks = 13 if players == 4 else 12

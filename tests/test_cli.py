@@ -156,7 +156,7 @@ def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> N
 
 
 def test_every_shipped_game_has_a_committed_rulebook() -> None:
-    from rulespec.records import shipped_games
+    from rulespec.loading import shipped_games
 
     for game in shipped_games():
         assert (ROOT / f"docs/rules/{game}.md").is_file(), game

@@ -24,7 +24,8 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
 
 
 def make(game: str, players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
-    from rulespec.records import FORMAT, game_for, load_game_spec, resolve_game
+    from rulespec.loading import game_for, load_game_spec, resolve_game
+    from rulespec.records import FORMAT
     from rulespec.simulate import game_rng, play_random_game
 
     state = game_for(load_game_spec(resolve_game(game)), players, options, 0) \

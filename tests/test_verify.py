@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from rulespec.coverage import clauses
+from rulespec.loading import load_game_spec, resolve_game
 from rulespec.protocol import ProcessImplementation, load_python_impl
-from rulespec.records import load_game_spec, replay, resolve_game
+from rulespec.records import replay
 from rulespec.verify import Report, Verifier, compare_answers, schedule
 from tests.oracles.abracadabra import AbracadabraOracle
 from tests.oracles.vandatta import VandattaOracle
@@ -125,7 +126,7 @@ def test_option_bug_is_found_by_the_schedule() -> None:
     m = by_name("pile_bonus_always_four")
     spec = ABR
     assert m.python is not None
-    r = _verify(spec, m.game, load_python_impl(m.python), players=[3], games=2, seed_=0)
+    r = _verify(spec, m.game, load_python_impl(m.python), seed_=0)
     assert r.divergences and r.divergences[0].kind == "result"
     opt = next(iter(m.shows["options"]))  # type: ignore[call-overload]
     assert opt in r.divergences[0].options
@@ -187,7 +188,7 @@ def test_wrong_implementation_through_the_process_protocol() -> None:
     r = _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
                 players=[2], games=3, seed_=1)
     d = r.divergences[0]
-    assert d.kind == "legal" and len(d.events) <= 20
+    assert d.kind == "legal" and len(d.events) <= 20, (d.kind, d.message, d.stderr[-5:])
     assert any(e["cards"][0][0] == "A" for e in d.missing) and not d.extra
     assert d.clauses and any("VAN-" in ref for c in d.clauses for ref in c["refs"])
 

@@ -13,6 +13,7 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 from __future__ import annotations
 
 import json
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -75,7 +76,6 @@ class _Alt:
     action: str
     # enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``
     enum: Callable[..., None]
-    set_fields: frozenset[str]
     body_pc: int
     node: ast.Alternative
     gen_vars: tuple[str, ...]
@@ -329,7 +329,8 @@ class _StmtCompiler:
         extra = {"_enc": _encode, "_jv": _json_value, "_setjv": _set_and_json,
                  "_SJ": _SETJV_CACHE,
                  "_Empty": _Empty, "_rt": _runtime_error}
-        return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra)
+        return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra,
+                        what=f"legal events of the alternative {a.action}")
 
     def _new_slot(self, kind: str) -> str:
         self._slot += 1
@@ -441,19 +442,59 @@ class _StmtCompiler:
                 if ok and not val:
                     continue  # this table's options rule the alternative out
             enum = self._enumerator(a, local)
-            set_fields = frozenset(
-                f.name for f in a.fields
-                if isinstance(f.value, ast.Call) and f.value.func == "set_of")
             body_pc = len(ins)
             self._mark(code, "alternative", a.span)
             self.block(code, a.body, inner, loops)
             ends.append(len(ins))
             ins.append((_JUMP, -1))
-            alts.append(_Alt(a.action, enum, set_fields, body_pc, a,
+            alts.append(_Alt(a.action, enum, body_pc, a,
                              tuple(g.var for g in a.generators)))
         for e in ends:
             ins[e] = (_JUMP, len(ins))
         ins[at] = (_CHOOSE, _ChooseSpec(self._e(s.seat, local), tuple(alts), s))
+
+
+#: what table-time code sees as the state: a ``require`` runs before any state exists
+_NO_STATE = types.SimpleNamespace(v={}, z={})
+
+
+def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, Any] | None = None,
+                     dealer: int = 0, cover: set[str] | None = None,
+                     compiled: set[str] | None = None) -> tuple[dict[str, Any], int]:
+    """The full options and the number of hands of a table, or ConfigurationError when the
+    spec refuses it (an unknown option, a value out of its type, the player count, the
+    dealer, a ``require``): everything :class:`Game` checks before it compiles, so a caller
+    that only asks whether a setting is offered does not pay for the compile."""
+    opts: dict[str, Any] = spec.defaults()
+    opts.update(spec.check_options(options or {}))
+    if not (isinstance(players, int) and spec.min_players <= players <= spec.max_players):
+        raise ConfigurationError(
+            f"{spec.name} takes {spec.min_players} to {spec.max_players} players, "
+            f"not {players}")
+    if not (isinstance(dealer, int) and 0 <= dealer < players):
+        raise ConfigurationError(f"the dealer must be a seat 0..{players - 1}, not {dealer}")
+    hands = players
+    if spec.hands is not None:
+        ok, val = ExprCompiler(spec, players, opts).const(spec.hands)
+        if not ok or not isinstance(val, int) or val < players:
+            raise ConfigurationError(
+                f"{spec.name}: 'hands' must be a number of at least the players, known once "
+                f"the options are (got {val!r})")
+        hands = val
+    # a game's coverage counts the expression arms its requires compile and take
+    ec = ExprCompiler(spec, players, opts, hands, cover=cover, compiled=compiled)
+    for r in spec.requires:
+        ok, val = ec.const(r.cond)
+        if not ok:
+            # table-time: no state yet (the checker keeps variables and zones out of a
+            # require); definitions not inlined still read st.v and st.z
+            val = ec.expr(r.cond, frozenset())(_NO_STATE, {})
+        if not val:
+            refs = [x.ref for x in _cited(r.cond)]
+            cite = f" ({', '.join(refs)})" if refs else ""
+            raise ConfigurationError(
+                f"{spec.name} with {players} players and these options: {r.message}{cite}")
+    return opts, hands
 
 
 class Game:
@@ -464,7 +505,7 @@ class Game:
     """
 
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, Any] | None = None,
-                 dealer: int = 0, coverage: bool = False) -> None:
+                 dealer: int = 0, coverage: bool = False, keep_sources: bool = False) -> None:
         self.spec = spec
         #: clause ids (rulespec.coverage) this table compiles, and, with ``coverage=True``, the
         #: set every state of this game adds the clauses it enters to
@@ -472,40 +513,10 @@ class Game:
         self.cover: set[str] | None = set() if coverage else None
         self.players = players
         self.dealer = dealer
-        opts = spec.defaults()
-        for k, v in (options or {}).items():
-            if k not in opts:
-                raise ConfigurationError(f"unknown option {k!r} for {spec.name}")
-            why = spec.option(k).check_value(v)
-            if why:
-                raise ConfigurationError(f"option {k!r} {why}, not {json.dumps(v)}")
-            opts[k] = v
-        self.options = opts
-        if not (isinstance(players, int) and spec.min_players <= players <= spec.max_players):
-            raise ConfigurationError(
-                f"{spec.name} takes {spec.min_players} to {spec.max_players} players, "
-                f"not {players}")
-        if not (isinstance(dealer, int) and 0 <= dealer < players):
-            raise ConfigurationError(f"the dealer must be a seat 0..{players - 1}, not {dealer}")
-        self.hands = players
-        if spec.hands is not None:
-            ok, val = ExprCompiler(spec, players, opts).const(spec.hands)
-            if not ok or not isinstance(val, int) or val < players:
-                raise ConfigurationError(
-                    f"{spec.name}: 'hands' must be a number of at least the players, known once "
-                    f"the options are (got {val!r})")
-            self.hands = val
-        self._ec = ExprCompiler(spec, players, opts, self.hands, cover=self.cover,
-                                compiled=self.compiled_clauses)
-        for r in spec.requires:
-            ok, val = self._ec.const(r.cond)
-            if not ok:
-                val = self._ec.expr(r.cond, frozenset())(None, {})
-            if not val:
-                refs = [x.ref for x in _cited(r.cond)]
-                cite = f" ({', '.join(refs)})" if refs else ""
-                raise ConfigurationError(
-                    f"{spec.name} with {players} players and these options: {r.message}{cite}")
+        self.options, self.hands = validate_setting(spec, players, options, dealer,
+                                                    self.cover, self.compiled_clauses)
+        self._ec = ExprCompiler(spec, players, self.options, self.hands, cover=self.cover,
+                                compiled=self.compiled_clauses, keep_sources=keep_sources)
         sc = _StmtCompiler(self)
         self._procs: dict[str, _Code] = {}
         for p in spec.procs:
@@ -520,8 +531,14 @@ class Game:
             self._action_fields.setdefault(a.name, set()).update(a.fields)
         self._set_fields = {(a.name, f) for a in spec.actions for f in a.set_fields}
         self._zone_kinds = tuple((z.name, z.per_player) for z in spec.zones)
-        if coverage:
+        if coverage or keep_sources:
             self._ec.compile_defs()
+
+    @property
+    def sources(self) -> list[tuple[str, str]]:
+        """(file name, text) of every Python function generated for this table, in the order
+        they were made; empty unless the game was built with ``keep_sources=True``."""
+        return list(self._ec.sources or ())
 
     def new_initial_state(self, dealer: int | None = None) -> State:
         """A fresh match, stopped at its first chance event or decision; ``dealer`` replaces
@@ -551,7 +568,7 @@ class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "deal_end_zones", "deal_end_vars", "_legal", "_history_len")
+                 "on_deal_end", "_legal")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -564,10 +581,10 @@ class State:
         self.winners: list[int] | None = None
         #: the zones and variables as the last finished deal left them, before the next deal
         #: clears them (for tests and tools that check a deal's scoring)
-        self.deal_end_zones: dict[str, Any] | None = None
-        self.deal_end_vars: dict[str, Any] | None = None
+        #: called with this state at each deal end, after its scores are added (tests look
+        #: at the hands and variables as they were then); None costs nothing
+        self.on_deal_end: Callable[[State], None] | None = None
         self._legal: dict[str, tuple[dict[str, Any], Any, Any]] | None = None
-        self._history_len = 0
 
     # ---- the OpenSpiel-style API --------------------------------------------------------------
     def current_player(self) -> int | str | None:
@@ -610,7 +627,6 @@ class State:
         else:
             self._apply_decision(event)
         self._legal = None
-        self._history_len += 1
         self._run()
 
     def clone(self) -> State:
@@ -627,10 +643,8 @@ class State:
         c.to_move = self.to_move
         c.deals = [dict(d) for d in self.deals]
         c.winners = list(self.winners) if self.winners is not None else None
-        c.deal_end_zones = self.deal_end_zones
-        c.deal_end_vars = self.deal_end_vars
+        c.on_deal_end = self.on_deal_end
         c._legal = self._legal
-        c._history_len = self._history_len
         return c
 
     def totals(self) -> list[int]:
@@ -937,15 +951,12 @@ class State:
         totals = self.v["totals"]
         for q in range(n):
             totals[q] += scores[q]
-        self.deal_end_zones = {
-            name: [list(h) for h in self.z[name]] if per else list(self.z[name])
-            for name, per in self.game._zone_kinds}
-        self.deal_end_vars = {k: (list(x) if isinstance(x, list) else x)
-                              for k, x in self.v.items()}
         rec: dict[str, Any] = {"scores": scores}
         if flag:
             rec[flag] = True
         self.deals.append(rec)
+        if self.on_deal_end is not None:
+            self.on_deal_end(self)
         self.v["deals_played"] += 1
         # unwind to the match: the frame that ran this deal resumes after 'run deal'
         while not self.stack[-1][3]:

@@ -15,6 +15,8 @@ place (the checker has made sure they are well-typed), so the folding sees throu
 from __future__ import annotations
 
 import itertools
+import linecache
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,7 +29,7 @@ from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.model import BUILTIN_VALUES, BUILTIN_VARS, CheckedSpec
 
-__all__ = ["ExprCompiler", "Fn", "groups"]
+__all__ = ["ExprCompiler", "Fn", "exec_source", "groups", "inlining_default"]
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 
@@ -146,7 +148,43 @@ _Gen = _K | str  # a constant, or Python source text
 
 
 def _pyname(n: str) -> str:
-    return "v_" + n.replace("#", "_")
+    """The Python name of a spec name or a compiler temporary. A spec's names (letters, digits
+    and ``_``) become ``v_NAME``; a temporary ``NAME#K`` (a parameter bound once, a renamed
+    bound variable) becomes ``tK_NAME``: the two namespaces cannot meet, whatever a spec names
+    its variables (``x_1`` and the temporary ``x#1`` once both became ``v_x_1``)."""
+    base, sep, k = n.partition("#")
+    return f"t{k}_{base}" if sep else "v_" + n
+
+
+#: generated sources registered with linecache, so that tracebacks show them; one counter
+#: makes each file name unique
+_SOURCE_IDS = itertools.count()
+
+
+def inlining_default() -> bool:
+    """Whether calls of definitions are expanded in place (``RULESPEC_NO_INLINE=1`` turns it
+    off, so that a runtime error points at the definition it happens in, not the whole
+    expression that inlined it)."""
+    return os.environ.get("RULESPEC_NO_INLINE", "") in ("", "0")
+
+
+def exec_source(text: str, name: str, glb: dict[str, Any], span: ast.Span,
+                what: str, sources: list[tuple[str, str]] | None = None) -> Any:
+    """``exec`` the generated definition ``text`` and return the function ``name`` it defines.
+
+    The one place generated code is run: the text gets a first line naming the spec clause it
+    comes from, is registered with :mod:`linecache` under a unique ``<rules:...>`` name (so a
+    traceback through it shows the generated line), and is appended to ``sources`` when given
+    (``rulespec compile --emit``)."""
+    head = f"# {span.source}:{span.line}:{span.column}: {what}\n"
+    full = head + text
+    filename = f"<rules:{span.source}:{span.line}#{next(_SOURCE_IDS)}>"
+    linecache.cache[filename] = (len(full), None, full.splitlines(keepends=True), filename)
+    ns: dict[str, Any] = {}
+    exec(compile(full, filename, "exec"), glb, ns)
+    if sources is not None:
+        sources.append((filename, full))
+    return ns[name]
 
 
 class ExprCompiler:
@@ -154,7 +192,8 @@ class ExprCompiler:
 
     def __init__(self, spec: CheckedSpec, players: int, options: dict[str, Any],
                  hands: int | None = None, cover: set[str] | None = None,
-                 compiled: set[str] | None = None) -> None:
+                 compiled: set[str] | None = None, inline: bool | None = None,
+                 keep_sources: bool = False) -> None:
         self.spec = spec
         # coverage (rulespec.coverage): ids of the expression arms compiled, and, when on, the
         # set the generated code adds an arm's id to each time it is taken
@@ -172,6 +211,10 @@ class ExprCompiler:
         self.enum_opts = {o.name: {v for v in o.values if isinstance(v, str)}
                           for o in spec.options if o.kind == "enum"}
         self._inlining: list[str] = []
+        #: expand calls of definitions in place (see :func:`inlining_default`)
+        self.inline = inlining_default() if inline is None else inline
+        #: (file name, text) of every generated function, with ``keep_sources``
+        self.sources: list[tuple[str, str]] | None = [] if keep_sources else None
         self._fresh = 0
         self.globals: dict[str, Any] = dict(_RUNTIME_GLOBALS)
         self.globals["_SF"] = tuple(tuple((s + i) % players for i in range(players))
@@ -210,15 +253,14 @@ class ExprCompiler:
         return self._src(self._g(e, local, pyvars))
 
     def build(self, name: str, text: str, span: ast.Span,
-              extra: dict[str, Any] | None = None) -> Callable[..., Any]:
+              extra: dict[str, Any] | None = None, what: str = "") -> Callable[..., Any]:
         """exec a generated function definition ``text`` defining ``name``; ``_span`` in it is
         ``span``, for runtime errors."""
-        ns: dict[str, Any] = {}
         glb = dict(self.globals)
         glb.update(extra or {})
         glb["_span"] = span
-        exec(compile(text, f"<rules:{span.source}:{span.line}>", "exec"), glb, ns)
-        return ns[name]  # type: ignore[no-any-return]
+        return exec_source(text, name, glb, span, what or name,  # type: ignore[no-any-return]
+                           self.sources)
 
     # ---- plumbing -------------------------------------------------------------------------
     def _function(self, code: str, span: ast.Span) -> Fn:
@@ -232,11 +274,10 @@ class ExprCompiler:
         )
         self.globals.setdefault("_Empty", _Empty)
         self.globals.setdefault("_rt", _runtime_error)
-        ns: dict[str, Any] = {}
         glb = dict(self.globals)
         glb["_span"] = span
-        exec(compile(text, f"<rules:{span.source}:{span.line}>", "exec"), glb, ns)
-        return ns["_f"]  # type: ignore[no-any-return]
+        return exec_source(text, "_f", glb, span, "expression",  # type: ignore[no-any-return]
+                           self.sources)
 
     def _src(self, g: _Gen) -> str:
         if not isinstance(g, _K):
@@ -273,9 +314,8 @@ class ExprCompiler:
                         "        raise _rt(e, _span)\n")
                 glb = dict(self.globals)
                 glb.update(_Empty=_Empty, _rt=_runtime_error, _span=d.span)
-                ns: dict[str, Any] = {}
-                exec(compile(text, f"<rules:{d.span.source}:{d.span.line}>", "exec"), glb, ns)
-                holder.append(ns["_d"])
+                holder.append(exec_source(text, "_d", glb, d.span, f"def {d.name}",
+                                          self.sources))
 
         def call(st: Any, *args: Any) -> Any:
             if not holder:
@@ -433,7 +473,8 @@ class ExprCompiler:
     def _call(self, f: str, args: tuple[ast.Expr, ...], local: frozenset[str],
               py: frozenset[str]) -> _Gen:
         if f in self.defs:
-            if f in self._inlining:  # recursion: call the compiled definition
+            if f in self._inlining or not self.inline:
+                # recursion, or inlining off: call the compiled definition
                 parts = ", ".join(self._src(self._g(a, local, py)) for a in args)
                 return f"_def_{f}(st{', ' if parts else ''}{parts})"
             return self._inline(self.defs[f], args, local, py)

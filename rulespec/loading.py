@@ -1,0 +1,86 @@
+"""Loading: which spec a game name means, checking it once, and compiled tables.
+
+Everything between a name on a command line (or in a record) and a :class:`Game`: shipped
+games are looked up in ``rulespec/games``, a spec file is checked once per process (again if it
+changes), a request's options are checked by the spec's one validator, and each table is
+compiled once and kept with its spec.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rulespec.checker import check_file
+from rulespec.errors import RecordError
+from rulespec.interpreter.engine import Game
+from rulespec.model import CheckedSpec
+
+__all__ = ["GAMES_DIR", "game_for", "load_game_spec", "normalise_options", "resolve_game",
+           "shipped_games"]
+
+GAMES_DIR = Path(__file__).resolve().parent / "games"
+#: compiled tables kept per spec; past this many the spec's table cache starts again
+MAX_TABLES_PER_SPEC = 256
+
+
+def shipped_games() -> list[str]:
+    """Names of the specs shipped in ``rulespec/games`` (modules that only hold shared rules
+    and declare no game are left out)."""
+    out = []
+    for p in sorted(GAMES_DIR.glob("*.rules")):
+        text = p.read_text(encoding="utf-8")
+        if re.search(r"^\s*game\s", text, re.MULTILINE):
+            out.append(p.stem.replace("_", "-"))
+    return out
+
+
+def resolve_game(game: str, base: Path | None = None) -> Path:
+    """The .rules file for a shipped game name or a path (relative to ``base``)."""
+    shipped = GAMES_DIR / f"{game.replace('-', '_')}.rules"
+    if "/" not in game and not game.endswith(".rules") and shipped.is_file():
+        return shipped
+    p = Path(game)
+    if not p.is_absolute() and base is not None:
+        p = base / p
+    if p.is_file():
+        return p
+    raise RecordError(f"unknown game {game!r}: not a shipped game "
+                      f"({', '.join(shipped_games())}) nor a .rules file")
+
+
+@functools.cache
+def _load(path: str, mtime: float) -> CheckedSpec:
+    return check_file(path)
+
+
+def load_game_spec(path: Path) -> CheckedSpec:
+    """Check a spec file once per process (re-read if it changes)."""
+    return _load(str(path), path.stat().st_mtime)
+
+
+def normalise_options(spec: CheckedSpec, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Options of a record or request, checked, with ``game_end`` spelled as
+    ``deals``/``target`` (R9); see :meth:`CheckedSpec.check_options`."""
+    return spec.check_options(options)
+
+
+def game_for(spec: CheckedSpec, players: Any, options: Mapping[str, Any], dealer: Any) -> Game:
+    """A compiled :class:`Game` for a table, cached (compiling is the costly part)."""
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordError("'players' is a number")
+    if not isinstance(dealer, int) or isinstance(dealer, bool):
+        raise RecordError("'dealer' is a seat number")
+    opts = normalise_options(spec, options)
+    key = (players, json.dumps(opts, sort_keys=True), dealer)
+    g = spec.compiled.get(key)
+    if not isinstance(g, Game):
+        if len(spec.compiled) >= MAX_TABLES_PER_SPEC:
+            spec.compiled.clear()
+        g = Game(spec, players, opts, dealer)
+        spec.compiled[key] = g
+    return g

@@ -1,0 +1,94 @@
+"""Generated Python names cannot collide with a spec's names.
+
+Calls of definitions are expanded in place, and the compiler names the temporaries it makes
+(a parameter bound once, a renamed bound variable). A spec is free to name its own variables
+like those temporaries (``x_1``, ``t1_x``, ``v_x``); whatever it picks, the inlined code must
+compute what the definitions compute when each is compiled as a function of its own
+(``inline=False``), and what the arithmetic says.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulespec import check_text
+from rulespec.interpreter.eval import ExprCompiler
+
+#: names a spec may write that imitate the compiler's (old and new) temporaries
+NAMES = ["x", "x_1", "x_2", "x_3", "v_x", "v_x_1", "t1_x", "t2_x", "t1_a", "a", "a_1", "y"]
+
+SPEC = """
+game names title "Names"
+players 2 to 2
+winner lowest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def twice_plus({A}: int, {B}: int) = {A} + {A} + {B}
+def probe({P}: int) = twice_plus({P} + 1, {P}) * 10
+  + sum(twice_plus({G} + 2, {P}) for {G} in range(1, 3))
+deal {{
+  fill stock with pack(1)
+  choose 0 {{
+    show() "Show." {{
+      end deal scoring zero
+    }}
+  }}
+}}
+def zero(p: int) = 0
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == min(totals[r] for r in seats)]
+}}
+"""
+
+
+def expected(p: int) -> int:
+    return (3 * p + 2) * 10 + sum(2 * (g + 2) + p for g in range(1, 4))
+
+
+@given(st.lists(st.sampled_from(NAMES), min_size=4, max_size=4, unique=True),
+       st.integers(-5, 5))
+def test_inlined_names_do_not_capture(names: list[str], p: int) -> None:
+    a, b, q, g = names
+    spec = check_text(SPEC.format(A=a, B=b, P=q, G=g), "names.rules")
+    state = SimpleNamespace(v={}, z={})
+    got = {}
+    for inline in (True, False):
+        ec = ExprCompiler(spec, 2, spec.defaults(), inline=inline)
+        got[inline] = ec.def_fns["probe"](state, p)
+    assert got[True] == got[False] == expected(p), (names, got)
+
+
+def _playout(game: str, players: int, seed: int) -> tuple[list[str], object]:
+    import json
+    import random
+
+    from rulespec import Game
+    from rulespec.loading import load_game_spec, resolve_game
+    from rulespec.simulate import sample_event
+
+    state = Game(load_game_spec(resolve_game(game)), players).new_initial_state()
+    rng = random.Random(seed)
+    events = []
+    while not state.is_terminal() and len(events) < 3000:
+        ev = sample_event(state.legal_actions(), rng)
+        state.apply(ev)
+        events.append(json.dumps(ev, sort_keys=True))
+    return events, state.result()
+
+
+def test_shipped_games_play_the_same_without_inlining(monkeypatch: object) -> None:
+    """RULESPEC_NO_INLINE=1 changes how the code is laid out, never what it computes."""
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    for game, players in (("vandatta", 3), ("abracadabra", 4), ("abracadabra", 3)):
+        for seed in range(2):
+            inlined = _playout(game, players, seed)
+            monkeypatch.setenv("RULESPEC_NO_INLINE", "1")
+            plain = _playout(game, players, seed)
+            monkeypatch.delenv("RULESPEC_NO_INLINE")
+            assert plain == inlined, (game, players, seed)
