@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 import attrs
 
@@ -198,6 +198,8 @@ class _Checker:
                     if deal is not None:
                         self.error(it.span, "a spec has one 'deal' block")
                     deal = deal or it
+                case _:
+                    assert_never(it)
 
         top = self.items[0].span if self.items else None
         if game is None:
@@ -321,6 +323,8 @@ class _Checker:
                 return f"list[{e}]"
             case ast.TypeEnum():
                 return "str"
+            case _:
+                assert_never(t)
         return "any"  # pragma: no cover
 
     def _var_type(self, v: ast.VarDecl) -> str:
@@ -515,6 +519,8 @@ class _Checker:
             case ast.RunDeal():
                 if scope.where != "match":
                     self.error(s.span, "'run deal' belongs in the match block")
+            case _:
+                assert_never(s)
 
     def _kind(self, n: str) -> str:
         if n in self.vars:
@@ -766,6 +772,8 @@ class _Checker:
                 if t1.startswith("enum:") and t2 == "int":
                     return "int"
                 return t1
+            case _:
+                assert_never(e)
         return "any"  # pragma: no cover
 
     def _check_enum_compare(self, lft: ast.Expr, tl: str, rgt: ast.Expr, tr: str) -> None:

@@ -13,6 +13,7 @@ import attrs
 from attrs import frozen
 
 from rulespec import ast
+from rulespec.builtins import BUILTINS
 
 __all__ = ["BUILTIN_CONSTANTS", "BUILTIN_FUNCTIONS", "ActionInfo", "CheckedSpec", "OptionInfo"]
 
@@ -47,32 +48,11 @@ BUILTIN_VARS: Mapping[str, str] = {
 }
 SETTABLE_BUILTINS = frozenset({"dealer"})
 
-# name -> (parameter types, result type). "T" is a type variable bound to a list's element.
+# name -> (parameter types, result type), from the one table of built-ins (rulespec.builtins)
 BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[str, ...], str]] = {
-    "rank": (("card",), "int"),
-    "suit": (("card",), "suit"),
-    "size": (("list[any]",), "int"),
-    "top": (("list[card]",), "card"),
-    "bottom": (("list[card]",), "card"),
-    "first": (("list[T]",), "T"),
-    "last": (("list[T]",), "T"),
-    "left_of": (("int",), "int"),
-    "seats_from": (("int",), "list[int]"),
-    "pack": (("int",), "list[card]"),
-    "without_ranks": (("list[card]", "list[int]"), "list[card]"),
-    "groups": (("list[card]",), "list[list[card]]"),
-    "subsets": (("list[T]", "int", "int"), "list[list[T]]"),
-    "range": (("int", "int"), "list[int]"),
-    "set_of": (("list[T]",), "list[T]"),
-    "min": (("list[int]",), "int"),
-    "max": (("list[int]",), "int"),
-    "sum": (("list[int]",), "int"),
-    "any": (("list[bool]",), "bool"),
-    "all": (("list[bool]",), "bool"),
-    "count": (("list[bool]",), "int"),
-}
+    n: (b.params, b.result) for n, b in BUILTINS.items()}
 
-GENERATOR_FUNCTIONS = frozenset({"min", "max", "sum", "any", "all", "count"})
+GENERATOR_FUNCTIONS = frozenset(n for n, b in BUILTINS.items() if b.generator)
 
 BUILTIN_VALUES: Mapping[str, object] = {
     "clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3,

@@ -4,7 +4,7 @@ check on every shipped spec and on generated ones; docgen uses it to quote rules
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, assert_never
 
 from rulespec import ast
 
@@ -65,8 +65,8 @@ def pretty_expr(e: ast.Expr, ctx: int = 0) -> str:  # noqa: C901
             s = f"-{pretty_expr(o, 7)}"
         case ast.IfExpr(cond=c, then=t, else_=el):
             s = f"if {pretty_expr(c)} then {pretty_expr(t)} else {pretty_expr(el)}"
-        case _:  # pragma: no cover
-            raise AssertionError(e)
+        case _:
+            assert_never(e)
     return f"({s})" if p < ctx else s
 
 
@@ -81,7 +81,8 @@ def _type(t: ast.TypeExpr) -> str:
         case ast.TypeEnum(values=vs):
             return "{" + ", ".join(str(v) if not isinstance(v, str) or v.isidentifier()
                                    else _q(v) for v in vs) + "}"
-    raise AssertionError(t)  # pragma: no cover
+        case _:
+            assert_never(t)
 
 
 def _lit(v: Any) -> str:
@@ -154,8 +155,8 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"end match winners {e(w)}"
         case ast.RunDeal(ref=r):
             body = f"run deal{_ref(r)}"
-        case _:  # pragma: no cover
-            raise AssertionError(s)
+        case _:
+            assert_never(s)
     return ind + body
 
 
@@ -209,7 +210,8 @@ def pretty_item(it: ast.Item) -> str:
             return f"match{_ref(r)}{_doc(d)} {_block(b, '')}"
         case ast.DealDecl(ref=r, doc=d, body=b):
             return f"deal{_ref(r)}{_doc(d)} {_block(b, '')}"
-    raise AssertionError(it)  # pragma: no cover
+        case _:
+            assert_never(it)
 
 
 def _params(ps: tuple[ast.Param, ...]) -> str:

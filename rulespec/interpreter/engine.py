@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, assert_never
 
 import attrs
 
 from rulespec import ast
+from rulespec.builtins import EmptyError, set_of
 from rulespec.cards import CARD_ORDER, is_card, normalise_card
 from rulespec.coverage import clause_id
 from rulespec.errors import (
@@ -28,14 +29,7 @@ from rulespec.errors import (
     RecordError,
     RuleRuntimeError,
 )
-from rulespec.interpreter.eval import (
-    ExprCompiler,
-    Fn,
-    _Empty,
-    _pyname,
-    _runtime_error,
-    _set_of,
-)
+from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error
 from rulespec.model import CheckedSpec
 
 __all__ = ["CHANCE", "Game", "State", "canonical_key"]
@@ -245,6 +239,8 @@ class _StmtCompiler:
                 ins.append((_END_MATCH, self._e(w, local)))
             case ast.RunDeal():
                 ins.append((_RUN_DEAL,))
+            case _:
+                assert_never(s)
         return local
 
     def _enumerator(self, a: ast.Alternative, local: frozenset[str]) -> Callable[..., None]:
@@ -276,7 +272,7 @@ class _StmtCompiler:
                 lines.append(f"{ind}if not ({' and '.join(tests)}): {stop}")
             if i < len(gen_vars):
                 src = ec.source(a.generators[i].source, local, py)
-                lines.append(f"{ind}for {_pyname(gen_vars[i])} in {src}:")
+                lines.append(f"{ind}for {pyname(gen_vars[i])} in {src}:")
                 ind += "    "
         py = frozenset(gen_vars)
         parts = ['"seat": seat', f'"action": {a.action!r}']
@@ -316,8 +312,8 @@ class _StmtCompiler:
                 pieces.append(f'"{name}":{{_jv({val})}}')
         key = "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
         # one generator's value as it is; several as a tuple (see State._take)
-        binds = _pyname(gen_vars[0]) if len(gen_vars) == 1 else \
-            "(" + "".join(f"{_pyname(v)}, " for v in gen_vars) + ")"
+        binds = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
+            "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
         lines.insert(3, "        _seat = _jv(seat)")
         lines += [
             f"{ind}k = {key}",
@@ -328,7 +324,7 @@ class _StmtCompiler:
         ]
         extra = {"_enc": _encode, "_jv": _json_value, "_setjv": _set_and_json,
                  "_SJ": _SETJV_CACHE,
-                 "_Empty": _Empty, "_rt": _runtime_error}
+                 "_Empty": EmptyError, "_rt": runtime_error}
         return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra,
                         what=f"legal events of the alternative {a.action}")
 
@@ -1017,7 +1013,7 @@ def _set_and_json(xs: Any) -> tuple[tuple[Any, ...], str]:
         hit = _SETJV_CACHE.get(key)
         if hit is not None:
             return hit
-    s = _set_of(xs)
+    s = set_of(xs)
     out = (s, _json_list(s))
     if key is not None and len(_SETJV_CACHE) < 200_000:
         _SETJV_CACHE[key] = out

@@ -17,115 +17,25 @@ from __future__ import annotations
 import itertools
 import linecache
 import os
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, assert_never
 
 import attrs
 
 from rulespec import ast
-from rulespec.cards import RANK_OF, SUIT_OF, card_sort_key
-from rulespec.cards import pack as make_pack
+from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, EmptyError, add
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.model import BUILTIN_VALUES, BUILTIN_VARS, CheckedSpec
 
-__all__ = ["ExprCompiler", "Fn", "exec_source", "groups", "inlining_default"]
+__all__ = ["ExprCompiler", "Fn", "exec_source", "inlining_default", "pyname", "runtime_error"]
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 
 
-def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
+_Empty = EmptyError  # the name generated code catches
 
-    Identical duplicates (two packs) give identical sequences, which appear once (V10).
-    """
-    by_rank: dict[int, list[str]] = {}
-    for c in cards:
-        by_rank.setdefault(RANK_OF[c], []).append(c)
-    out: list[tuple[str, ...]] = []
-    for same in by_rank.values():
-        if len(same) == 1:
-            out.append((same[0],))
-            continue
-        seen: set[tuple[str, ...]] = set()
-        for k in range(1, len(same) + 1):
-            for perm in itertools.permutations(same, k):
-                if perm not in seen:
-                    seen.add(perm)
-                    out.append(perm)
-    return tuple(out)
-
-
-class _Missing:
-    pass
-
-
-_MISSING = _Missing()
-
-
-class _Empty(Exception):
-    """Raised by min/max of nothing; turned into a RuleRuntimeError with the rule's span."""
-
-
-def _min(xs: Any) -> Any:
-    m = min(xs, default=_MISSING)
-    if m is _MISSING:
-        raise _Empty("min of an empty list")
-    return m
-
-
-def _max(xs: Any) -> Any:
-    m = max(xs, default=_MISSING)
-    if m is _MISSING:
-        raise _Empty("max of an empty list")
-    return m
-
-
-def _add(x: Any, y: Any) -> Any:
-    if isinstance(x, (list, tuple)):
-        return tuple(x) + tuple(y)
-    return x + y
-
-
-_SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-
-
-def _set_of(xs: Any) -> tuple[Any, ...]:
-    """The distinct elements in canonical order (numbers ascending, cards in pack order)."""
-    key = xs if type(xs) is tuple else None
-    if key is not None:
-        hit = _SET_CACHE.get(key)
-        if hit is not None:
-            return hit
-    xs = tuple(xs)
-    if xs and isinstance(xs[0], str):
-        out = tuple(sorted(set(xs), key=card_sort_key))
-    else:
-        out = tuple(sorted(set(xs)))
-    if key is not None and len(_SET_CACHE) < 200_000:
-        _SET_CACHE[key] = out
-    return out
-
-
-def _subsets(xs: Any, lo: int, hi: int) -> tuple[tuple[Any, ...], ...]:
-    """Every subset of ``xs`` with ``lo`` to ``hi`` elements, each in the order of ``xs``."""
-    xs = tuple(xs)
-    out: list[tuple[Any, ...]] = []
-    for k in range(max(0, lo), min(len(xs), hi) + 1):
-        out.extend(itertools.combinations(xs, k))
-    return tuple(out)
-
-
-def _without(cards: Any, ranks: Any) -> tuple[str, ...]:
-    drop = set(ranks)
-    return tuple(c for c in cards if RANK_OF[c] not in drop)
-
-
-_RUNTIME_GLOBALS: dict[str, Any] = {
-    "_RANK": RANK_OF, "_SUIT": SUIT_OF, "_groups": groups, "_min": _min, "_max": _max,
-    "_add": _add, "_set_of": _set_of, "_subsets": _subsets, "_without": _without,
-    "_pack": lambda n: tuple(make_pack(n)),
-}
+_RUNTIME_GLOBALS: dict[str, Any] = dict(RUNTIME_HELPERS)
 
 
 @attrs.frozen
@@ -147,7 +57,7 @@ class _K:
 _Gen = _K | str  # a constant, or Python source text
 
 
-def _pyname(n: str) -> str:
+def pyname(n: str) -> str:
     """The Python name of a spec name or a compiler temporary. A spec's names (letters, digits
     and ``_``) become ``v_NAME``; a temporary ``NAME#K`` (a parameter bound once, a renamed
     bound variable) becomes ``tK_NAME``: the two namespaces cannot meet, whatever a spec names
@@ -273,7 +183,7 @@ class ExprCompiler:
             "        raise _rt(e, _span)\n"
         )
         self.globals.setdefault("_Empty", _Empty)
-        self.globals.setdefault("_rt", _runtime_error)
+        self.globals.setdefault("_rt", runtime_error)
         glb = dict(self.globals)
         glb["_span"] = span
         return exec_source(text, "_f", glb, span, "expression",  # type: ignore[no-any-return]
@@ -304,7 +214,7 @@ class ExprCompiler:
             if not holder:
                 pyvars = frozenset(params)
                 body = self._src(self._g(d.body, frozenset(), pyvars))
-                names = ", ".join(_pyname(p) for p in params)
+                names = ", ".join(pyname(p) for p in params)
                 text = (f"def _d(st{', ' if names else ''}{names}):\n"
                         "    V = st.v; Z = st.z\n"
                         "    try:\n"
@@ -313,7 +223,7 @@ class ExprCompiler:
                         " _Empty) as e:\n"
                         "        raise _rt(e, _span)\n")
                 glb = dict(self.globals)
-                glb.update(_Empty=_Empty, _rt=_runtime_error, _span=d.span)
+                glb.update(_Empty=_Empty, _rt=runtime_error, _span=d.span)
                 holder.append(exec_source(text, "_d", glb, d.span, f"def {d.name}",
                                           self.sources))
 
@@ -405,7 +315,8 @@ class ExprCompiler:
                     self.globals["_CV"] = self.cover.add
                     st, sf = f"(_CV({ids[0]!r}) or {st})", f"(_CV({ids[1]!r}) or {sf})"
                 return f"({st} if {gc} else {sf})"
-        raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
+            case _:
+                assert_never(e)
 
     def _enum_side(self, e: ast.Expr, other: ast.Expr, local: frozenset[str],
                    py: frozenset[str]) -> _Gen:
@@ -421,7 +332,7 @@ class ExprCompiler:
 
     def _name(self, n: str, local: frozenset[str], py: frozenset[str]) -> _Gen:
         if n in py:
-            return _pyname(n)
+            return pyname(n)
         if n in local:
             return f"L[{n!r}]"
         if n in self.vars or n in BUILTIN_VARS:
@@ -459,16 +370,12 @@ class ExprCompiler:
                     return "(x for x in ())"
             else:
                 tail = f" if {gc}"
-        return f"({ge} for {_pyname(v)} in {s}{tail})"
+        return f"({ge} for {pyname(v)} in {s}{tail})"
 
     def _gencall(self, f: str, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
                  local: frozenset[str], py: frozenset[str]) -> str:
         body = self._gen_body(el, v, src, cond, local, py)
-        if f in ("any", "all", "sum"):
-            return f"{f}{body}"
-        if f == "count":
-            return f"sum(1 for _x in {body} if _x)"
-        return f"_{f}{body}"  # _min / _max
+        return BUILTINS[f].template.format(body)
 
     def _call(self, f: str, args: tuple[ast.Expr, ...], local: frozenset[str],
               py: frozenset[str]) -> _Gen:
@@ -478,44 +385,11 @@ class ExprCompiler:
                 parts = ", ".join(self._src(self._g(a, local, py)) for a in args)
                 return f"_def_{f}(st{', ' if parts else ''}{parts})"
             return self._inline(self.defs[f], args, local, py)
+        b = BUILTINS[f]
         gs = [self._g(a, local, py) for a in args]
-        if all(isinstance(g, _K) for g in gs) and f in _FOLDABLE:
-            return _K(_FOLDABLE[f](*(g.value for g in gs)))  # type: ignore[union-attr]
-        a = [self._src(g) for g in gs]
-        match f:
-            case "rank":
-                return f"_RANK[{a[0]}]"
-            case "suit":
-                return f"_SUIT[{a[0]}]"
-            case "size":
-                return f"len({a[0]})"
-            case "top" | "last":
-                return f"{a[0]}[-1]"
-            case "bottom" | "first":
-                return f"{a[0]}[0]"
-            case "left_of":
-                return f"(({a[0]}) + 1) % _N"
-            case "seats_from":
-                return f"_SF[{a[0]}]"
-            case "pack":
-                return f"_pack({a[0]})"
-            case "without_ranks":
-                return f"_without({a[0]}, {a[1]})"
-            case "groups":
-                return f"_groups({a[0]})"
-            case "subsets":
-                return f"_subsets({a[0]}, {a[1]}, {a[2]})"
-            case "range":
-                return f"tuple(range({a[0]}, ({a[1]}) + 1))"
-            case "set_of":
-                return f"_set_of({a[0]})"
-            case "min" | "max":
-                return f"_{f}({a[0]})"
-            case "sum" | "any" | "all":
-                return f"{f}({a[0]})"
-            case "count":
-                return f"sum(1 for _x in {a[0]} if _x)"
-        raise AssertionError(f"unknown function {f}")  # pragma: no cover
+        if b.fold is not None and all(isinstance(g, _K) for g in gs):
+            return _K(b.fold(*(g.value for g in gs)))  # type: ignore[union-attr]
+        return b.template.format(*(self._src(g) for g in gs))
 
     # A call of a definition is expanded in place: parameters become the argument expressions,
     # or, for a compound argument used more than once, a lambda parameter evaluated once.
@@ -540,7 +414,7 @@ class ExprCompiler:
             g = self._g(body, local, inner)
             if not lets or isinstance(g, _K):
                 return g
-            names = ", ".join(_pyname(n) for n, _ in lets)
+            names = ", ".join(pyname(n) for n, _ in lets)
             vals = ", ".join(self._src(self._g(a, local, py)) for _, a in lets)
             return f"(lambda {names}: {g})({vals})"
         finally:
@@ -575,7 +449,7 @@ class ExprCompiler:
         return e
 
 
-def _runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
+def runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
     if isinstance(e, RuleRuntimeError):
         return e
     if isinstance(e, ZeroDivisionError):
@@ -588,14 +462,6 @@ def _runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
                                 "list, or a position past its end", span,
                                 "guard the rule with size(...) > 0")
     return RuleRuntimeError(str(e), span)
-
-
-_FOLDABLE: dict[str, Callable[..., Any]] = {
-    "rank": lambda c: RANK_OF[c], "suit": lambda c: SUIT_OF[c], "size": len,
-    "pack": lambda n: tuple(make_pack(n)), "without_ranks": _without,
-    "range": lambda a, b: tuple(range(a, b + 1)), "set_of": _set_of,
-    "sum": lambda xs: sum(xs), "any": lambda xs: any(xs), "all": lambda xs: all(xs),
-}
 
 
 def _is_int_k(g: _Gen) -> bool:
@@ -627,7 +493,7 @@ def _count_names(e: Any) -> dict[str, int]:
 
 def _fold_binop(op: str, x: Any, y: Any) -> Any:
     if op == "+":
-        return _add(x, y)
+        return add(x, y)
     return {"-": lambda: x - y, "*": lambda: x * y, "//": lambda: x // y,
             "%": lambda: x % y}[op]()
 

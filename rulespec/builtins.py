@@ -1,0 +1,179 @@
+"""The built-in functions of the language: one table, one entry per function.
+
+Each :class:`Builtin` says everything the rest of the house needs: its signature (the checker
+types calls with it), whether it accepts a generator (``sum(x for x in xs)``), the Python
+template the compiler writes for a call, the function that folds a call whose arguments are
+all known while compiling, and the runtime helpers the template names. Adding a built-in is
+adding one entry here (and its paragraph in docs/language.md); ``tests/test_builtins.py``
+fails when an entry's template names a helper it does not bring, or when a fold disagrees with
+the generated code.
+
+Types are the checker's small strings (``"list[T]"``: ``T`` is bound to a list's element).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from rulespec.cards import RANK_OF, SUIT_OF, card_sort_key
+from rulespec.cards import pack as make_pack
+
+__all__ = ["BUILTINS", "Builtin", "EmptyError", "RUNTIME_HELPERS", "add", "groups",
+           "set_of"]
+
+
+class EmptyError(Exception):
+    """Raised by min/max of nothing; turned into a RuleRuntimeError with the rule's span."""
+
+
+_MISSING = object()
+
+
+def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
+
+    Identical duplicates (two packs) give identical sequences, which appear once (V10).
+    """
+    by_rank: dict[int, list[str]] = {}
+    for c in cards:
+        by_rank.setdefault(RANK_OF[c], []).append(c)
+    out: list[tuple[str, ...]] = []
+    for same in by_rank.values():
+        if len(same) == 1:
+            out.append((same[0],))
+            continue
+        seen: set[tuple[str, ...]] = set()
+        for k in range(1, len(same) + 1):
+            for perm in itertools.permutations(same, k):
+                if perm not in seen:
+                    seen.add(perm)
+                    out.append(perm)
+    return tuple(out)
+
+
+def min_of(xs: Any) -> Any:
+    """The least element; EmptyError for none."""
+    m = min(xs, default=_MISSING)
+    if m is _MISSING:
+        raise EmptyError("min of an empty list")
+    return m
+
+
+def max_of(xs: Any) -> Any:
+    """The greatest element; EmptyError for none."""
+    m = max(xs, default=_MISSING)
+    if m is _MISSING:
+        raise EmptyError("max of an empty list")
+    return m
+
+
+def add(x: Any, y: Any) -> Any:
+    """``+`` of the language: numbers add, lists concatenate."""
+    if isinstance(x, (list, tuple)):
+        return tuple(x) + tuple(y)
+    return x + y
+
+
+_SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def set_of(xs: Any) -> tuple[Any, ...]:
+    """The distinct elements in canonical order (numbers ascending, cards in pack order)."""
+    key = xs if type(xs) is tuple else None
+    if key is not None:
+        hit = _SET_CACHE.get(key)
+        if hit is not None:
+            return hit
+    xs = tuple(xs)
+    if xs and isinstance(xs[0], str):
+        out = tuple(sorted(set(xs), key=card_sort_key))
+    else:
+        out = tuple(sorted(set(xs)))
+    if key is not None and len(_SET_CACHE) < 200_000:
+        _SET_CACHE[key] = out
+    return out
+
+
+def subsets(xs: Any, lo: int, hi: int) -> tuple[tuple[Any, ...], ...]:
+    """Every subset of ``xs`` with ``lo`` to ``hi`` elements, each in the order of ``xs``."""
+    xs = tuple(xs)
+    out: list[tuple[Any, ...]] = []
+    for k in range(max(0, lo), min(len(xs), hi) + 1):
+        out.extend(itertools.combinations(xs, k))
+    return tuple(out)
+
+
+def without_ranks(cards: Any, ranks: Any) -> tuple[str, ...]:
+    """The cards whose rank is not among ``ranks``."""
+    drop = set(ranks)
+    return tuple(c for c in cards if RANK_OF[c] not in drop)
+
+
+def _pack(n: int) -> tuple[str, ...]:
+    return tuple(make_pack(n))
+
+
+def _inclusive_range(a: int, b: int) -> tuple[int, ...]:
+    return tuple(range(a, b + 1))
+
+
+@attrs.frozen
+class Builtin:
+    """One built-in function of the language."""
+
+    name: str
+    params: tuple[str, ...]
+    result: str
+    #: Python source of a call: ``{0}``, ``{1}``... are the arguments' source (a generator
+    #: argument is a parenthesised generator expression)
+    template: str
+    #: evaluates a call whose arguments are all known while compiling; None: never folded
+    fold: Callable[..., Any] | None = None
+    #: accepts ``f(expr for x in xs if cond)``
+    generator: bool = False
+    #: runtime names the template uses, besides the table's own ``_N`` and ``_SF``
+    helpers: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+def _b(name: str, params: tuple[str, ...], result: str, template: str,
+       fold: Callable[..., Any] | None = None, generator: bool = False,
+       **helpers: Any) -> Builtin:
+    return Builtin(name, params, result, template, fold, generator, helpers)
+
+
+#: every built-in function, by name
+BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
+    _b("rank", ("card",), "int", "_RANK[{0}]", RANK_OF.__getitem__, _RANK=RANK_OF),
+    _b("suit", ("card",), "suit", "_SUIT[{0}]", SUIT_OF.__getitem__, _SUIT=SUIT_OF),
+    _b("size", ("list[any]",), "int", "len({0})", len),
+    _b("top", ("list[card]",), "card", "{0}[-1]"),
+    _b("bottom", ("list[card]",), "card", "{0}[0]"),
+    _b("first", ("list[T]",), "T", "{0}[0]"),
+    _b("last", ("list[T]",), "T", "{0}[-1]"),
+    # the table's seat count _N is known only at a table: left_of and seats_from are generated
+    # with it, not folded here
+    _b("left_of", ("int",), "int", "(({0}) + 1) % _N"),
+    _b("seats_from", ("int",), "list[int]", "_SF[{0}]"),
+    _b("pack", ("int",), "list[card]", "_pack({0})", _pack, _pack=_pack),
+    _b("without_ranks", ("list[card]", "list[int]"), "list[card]", "_without({0}, {1})",
+       without_ranks, _without=without_ranks),
+    _b("groups", ("list[card]",), "list[list[card]]", "_groups({0})", _groups=groups),
+    _b("subsets", ("list[T]", "int", "int"), "list[list[T]]", "_subsets({0}, {1}, {2})",
+       _subsets=subsets),
+    _b("range", ("int", "int"), "list[int]", "tuple(range({0}, ({1}) + 1))", _inclusive_range),
+    _b("set_of", ("list[T]",), "list[T]", "_set_of({0})", set_of, _set_of=set_of),
+    _b("min", ("list[int]",), "int", "_min({0})", None, True, _min=min_of),
+    _b("max", ("list[int]",), "int", "_max({0})", None, True, _max=max_of),
+    _b("sum", ("list[int]",), "int", "sum({0})", sum, True),
+    _b("any", ("list[bool]",), "bool", "any({0})", any, True),
+    _b("all", ("list[bool]",), "bool", "all({0})", all, True),
+    _b("count", ("list[bool]",), "int", "sum(1 for _x in {0} if _x)", None, True),
+)}
+
+#: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)
+RUNTIME_HELPERS: Mapping[str, Any] = {
+    "_add": add, **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

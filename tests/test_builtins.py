@@ -1,0 +1,55 @@
+"""The table of built-in functions (rulespec.builtins) is consistent with itself: every
+template names only helpers its entry brings, and a call folded while compiling gives what the
+generated code gives at run time."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulespec.builtins import BUILTINS, RUNTIME_HELPERS
+from rulespec.cards import pack
+from rulespec.model import BUILTIN_FUNCTIONS, GENERATOR_FUNCTIONS
+
+CARDS = pack(1)
+TABLE_NAMES = {"_N", "_SF", "_x"}  # given by each table, or bound inside the template
+
+ARG: dict[str, st.SearchStrategy[Any]] = {
+    "int": st.integers(0, 14),
+    "card": st.sampled_from(CARDS),
+    "list[card]": st.lists(st.sampled_from(CARDS), max_size=8).map(tuple),
+    "list[int]": st.lists(st.integers(0, 14), max_size=8).map(tuple),
+    "list[T]": st.lists(st.integers(0, 14), max_size=6).map(tuple),
+    "list[any]": st.lists(st.integers(0, 14), max_size=8).map(tuple),
+    "list[bool]": st.lists(st.booleans(), max_size=8).map(tuple),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_template_names_only_what_it_brings(name: str) -> None:
+    b = BUILTINS[name]
+    used = set(re.findall(r"\b_[A-Za-z]\w*", b.template))
+    assert used <= set(b.helpers) | TABLE_NAMES, (name, used)
+    assert set(b.helpers) <= set(RUNTIME_HELPERS)
+    assert BUILTIN_FUNCTIONS[name] == (b.params, b.result)
+    assert (name in GENERATOR_FUNCTIONS) == b.generator
+    # one argument slot per parameter
+    assert set(re.findall(r"\{(\d+)\}", b.template)) == {str(i) for i in range(len(b.params))}
+
+
+@pytest.mark.parametrize("name", sorted(n for n, b in BUILTINS.items() if b.fold is not None))
+@given(data=st.data())
+def test_fold_agrees_with_the_generated_code(name: str, data: st.DataObject) -> None:
+    b = BUILTINS[name]
+    assert b.fold is not None
+    args = [data.draw(ARG[p]) for p in b.params]
+    if name in ("rank", "suit"):
+        args = [data.draw(st.sampled_from(CARDS))]
+    glb = {**RUNTIME_HELPERS, "_N": 4, "_SF": ((0, 1, 2, 3),) * 4}
+    code = b.template.format(*(f"_a{i}" for i in range(len(args))))
+    ran = eval(code, glb, {f"_a{i}": a for i, a in enumerate(args)})  # noqa: S307
+    assert b.fold(*args) == ran, (name, args)
