@@ -167,3 +167,38 @@ def test_verify_oracle_against_spec() -> None:
                        "-p", "2", "-o", "scoring=swedish", "-n", "1", "--budget", "3")
     assert code == 0, out
     assert "no divergence" in out
+
+
+def test_compile_emits_the_generated_source_with_its_clauses() -> None:
+    code, out, _ = run("compile", "vandatta", "-p", "3")
+    assert code == 0 and "vandatta, 3 players:" in out and "generated functions" in out
+    code, out, _ = run("compile", "abracadabra", "-p", "4", "-o", "joker=none", "--emit")
+    assert code == 0
+    heads = [ln for ln in out.splitlines() if ln.startswith("# ---- <rules:")]
+    assert heads and all("abracadabra.rules" in h or "tricks.rules" in h for h in heads)
+    assert "legal events of the alternative" in out and "def _enum(" in out
+    compile(out, "<emitted>", "exec")  # what is printed is Python
+    code, _, err = run("compile", "vandatta", "-p", "99")
+    assert code == 2 and "2 to 14 players" in err
+
+
+def test_generated_code_shows_in_a_traceback() -> None:
+    """A traceback through generated code shows its line (linecache), not '???'."""
+    import traceback
+
+    from rulespec import Game, check_text
+    from rulespec.interpreter.eval import exec_source
+
+    spec = check_text(
+        'game t title "T"\nplayers 2 to 2\nwinner lowest total\n'
+        "zone stock: shared visible to nobody\n"
+        'deal {\n  choose 0 {\n    show() "S." {\n      end deal scoring z\n    }\n  }\n}\n'
+        "def z(p: int) = 0\n"
+        "match {\n  run deal\n  end match winners [q for q in seats]\n}\n", "t.rules")
+    Game(spec, 2)
+    fn = exec_source("def _f():\n    return 1 // 0\n", "_f", {}, spec.deal.span, "test")
+    try:
+        fn()
+    except ZeroDivisionError:
+        text = traceback.format_exc()
+    assert "return 1 // 0" in text and "<rules:t.rules:" in text
