@@ -132,3 +132,38 @@ match {
     assert obs["zones"]["stock"] == 47 and len(obs["zones"]["pile"]) == 1
     # a reshuffle that names other cards is illegal and changes nothing
     assert state.current_player() == 0
+
+
+def test_remembered_legal_events_follow_their_inputs() -> None:
+    """An enumerator whose events depend only on its sources remembers them by the sources'
+    values (rulespec.interpreter.engine._memoised): the same decision met again gives the same
+    list, and a changed source gives the new list, never the remembered one."""
+    spec = check_text(HEAD + """
+var n: int = 1
+deal {
+  repeat 4 {
+    choose 0 {
+      pick(k = k) for k in range(1, n) "Pick a number up to n." {
+        set n = n + k
+      }
+    }
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules")
+    game = Game(spec, 2, keep_sources=True)
+    assert any("_MEMO.get" in text for _, text in game.sources)
+    state = game.new_initial_state()
+    n = 1
+    for _ in range(4):
+        legal = state.legal_actions()
+        assert [e["k"] for e in legal] == list(range(1, n + 1))
+        assert state.clone().legal_actions() == legal
+        state.apply({"seat": 0, "action": "pick", "k": n})
+        n += n
+    again = Game(spec, 2).new_initial_state()
+    assert [e["k"] for e in again.legal_actions()] == [1]

@@ -13,6 +13,7 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 from __future__ import annotations
 
 import json
+import re
 import types
 from collections.abc import Callable, Mapping
 from typing import Any, assert_never
@@ -68,8 +69,9 @@ def event_key(event: Mapping[str, Any]) -> str:
 @attrs.define(eq=False)
 class _Alt:
     action: str
-    # enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``
-    enum: Callable[..., None]
+    # enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``, or,
+    # while ``out`` is empty, may return the map it remembered for the same inputs instead
+    enum: Callable[..., LegalMap | None]
     body_pc: int
     node: ast.Alternative
     gen_vars: tuple[str, ...]
@@ -322,9 +324,13 @@ class _StmtCompiler:
             "    except (IndexError, KeyError, TypeError, ZeroDivisionError, _Empty) as e:",
             "        raise _rt(e, _span)",
         ]
+        memo = _memoised(lines, [pyname(v) for v in gen_vars])
         extra = {"_enc": _encode, "_jv": _json_value, "_setjv": _set_and_json,
                  "_SJ": _SETJV_CACHE,
                  "_Empty": EmptyError, "_rt": runtime_error}
+        if memo is not None:
+            lines = memo
+            extra.update(_MEMO={}, _fz=_freeze, _LegalMap=LegalMap, _MEMO_MAX=MEMO_MAX)
         return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra,
                         what=f"legal events of the alternative {a.action}")
 
@@ -448,6 +454,86 @@ class _StmtCompiler:
         for e in ends:
             ins[e] = (_JUMP, len(ins))
         ins[at] = (_CHOOSE, _ChooseSpec(self._e(s.seat, local), tuple(alts), s))
+
+
+#: legal-event maps one enumerator keeps (inputs to events); past this it starts again
+MEMO_MAX = 1024
+
+#: a name the generated code reads the state through (V, Z, L, st)
+_READS_STATE = re.compile(r"\b(?:V|Z|L|st)\b")
+
+
+class LegalMap(dict):  # type: ignore[type-arg]
+    """The legal events of a decision (canonical key → (event, alternative, bindings)) that an
+    enumerator remembered: shared by every state that meets the same inputs, so never
+    changed, and ``order`` keeps its events in canonical order once sorted."""
+
+    __slots__ = ("order",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.order: list[dict[str, Any]] | None = None
+
+
+def _freeze(x: Any) -> Any:
+    """``x`` as a dictionary key: lists (zones) become tuples, nested ones too."""
+    t = type(x)
+    if t is list or t is tuple:
+        if t is tuple and (not x or type(x[0]) not in (list, tuple)):
+            return x
+        return tuple(_freeze(y) for y in x)
+    return x
+
+
+def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
+    """The enumerator ``lines`` rewritten to remember its events by its inputs, or None.
+
+    An alternative qualifies when each generator's source reads no earlier generator's
+    variable (so all sources can be computed first) and nothing inside the loops reads the
+    state: then the events are a function of the seat and the sources' values, and a decision
+    met again (Abracadabra's 4,096 placements of the same trick numbers, deal after deal)
+    costs one dictionary lookup instead of one pass over every event."""
+    if not gen_vars:
+        return None
+    body = lines[4:-2]  # between "_seat = ..." and the except clause
+    loops = [i for i, ln in enumerate(body) if ln.lstrip().startswith("for ")]
+    if len(loops) != len(gen_vars):
+        return None
+    if any(not body[i].lstrip().startswith(f"for {v} in ")
+           for i, v in zip(loops, gen_vars, strict=True)):
+        return None
+    head, inner = body[:loops[0]], body[loops[0]:]
+    sources = []
+    for j, i in enumerate(loops):
+        ln = body[i]
+        src = ln.split(" in ", 1)[1].rstrip()[:-1]
+        if any(re.search(rf"\b{re.escape(v)}\b", src) for v in gen_vars[:j]):
+            return None
+        sources.append(src)
+    rest = [ln for k, ln in enumerate(inner) if k + loops[0] not in loops]
+    if any(_READS_STATE.search(ln) for ln in rest):
+        return None
+    ind = "        "
+    out = lines[:4] + head
+    for j, src in enumerate(sources):
+        out.append(f"{ind}_s{j} = {src}")
+    key = ", ".join(["seat"] + [f"_fz(_s{j})" for j in range(len(sources))])
+    out += [f"{ind}_ck = ({key})", f"{ind}hit = _MEMO.get(_ck)", f"{ind}if hit is None:",
+            f"{ind}    hit = _LegalMap()"]
+    loop_no = 0
+    for k, ln in enumerate(inner):
+        if k + loops[0] in loops:
+            pre = ln[:len(ln) - len(ln.lstrip())]
+            ln = f"{pre}for {gen_vars[loop_no]} in _s{loop_no}:"
+            loop_no += 1
+        out.append("    " + ln.replace(" out[k]", " hit[k]").replace(" not in out:",
+                                                                    " not in hit:"))
+    out += [f"{ind}    if len(_MEMO) >= _MEMO_MAX:", f"{ind}        _MEMO.clear()",
+            f"{ind}    _MEMO[_ck] = hit",
+            f"{ind}if not out:", f"{ind}    return hit",
+            f"{ind}for k, e in hit.items():", f"{ind}    if k not in out:",
+            f"{ind}        out[k] = e"]
+    return out + lines[-2:]
 
 
 #: what table-time code sees as the state: a ``require`` runs before any state exists
@@ -599,8 +685,14 @@ class State:
         """Every legal event now, in canonical form, sorted by canonical JSON (H5).
 
         At a shuffle or reshuffle the one template event of R2; at a bury, every position.
+        The list is the caller's; the events in it may be shared with other states (a
+        decision met again gives the same event objects), so copy one before changing it.
         """
         m = self._legal_map()
+        if type(m) is LegalMap:
+            if m.order is None:
+                m.order = [m[k][0] for k in sorted(m)]
+            return list(m.order)
         return [m[k][0] for k in sorted(m)]
 
     def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
@@ -694,7 +786,11 @@ class State:
         L = frame[2]
         seat = self.to_move
         for alt in spec.alts:
-            alt.enum(self, L, out, seat, alt)
+            got = alt.enum(self, L, out, seat, alt)
+            if got is not None:
+                # a remembered map (given only while ``out`` is still empty): shared, so
+                # copied when another alternative may add to it
+                out = got if len(spec.alts) == 1 else dict(got)
         self._legal = out
         return out
 
