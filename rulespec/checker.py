@@ -15,7 +15,7 @@ from typing import Any, assert_never
 import attrs
 
 from rulespec import ast
-from rulespec.errors import Diagnostic, SpecCheckError, SpecSyntaxError
+from rulespec.errors import Diagnostic, SpecCheckError
 from rulespec.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
@@ -419,7 +419,10 @@ class _Checker:
                 continue
             reach.add(n)
             todo.extend(calls[n])
-        main = next(iter(self.sources), None)
+        # the main file is the one that declares the game, however the spec was loaded
+        # (check(parse(text)) has no sources to tell it)
+        main = next((it.span.source for it in self.items if isinstance(it, ast.GameDecl)),
+                    None)
         for name, p in self.procs.items():
             # an imported module is a library: its unused procedures are not dead phases
             if name not in reach and p.span.source == main:
@@ -927,11 +930,8 @@ def load_spec(text: str, source_name: str) -> tuple[tuple[ast.Item, ...], dict[s
                     continue
                 if key in sources:
                     continue
-                try:
-                    visit(target.read_text(encoding="utf-8"), key, chain + (key,))
-                except SpecSyntaxError as err:
-                    diags.extend(err.diagnostics)
-                    sources.update({key: err.source or ""})
+                # a syntax error in an imported file is a SpecSyntaxError, as in the main file
+                visit(target.read_text(encoding="utf-8"), key, chain + (key,))
             else:
                 items.append(it)
 
