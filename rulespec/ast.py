@@ -479,6 +479,8 @@ class OptionDecl:
     default: int | str
     ref: str | None
     doc: str | None
+    #: ``int in LO..HI``: the values an integer option may take, both included
+    bounds: tuple[int, int] | None = None
     span: Span = _span()
 
 

@@ -274,6 +274,9 @@ class _Checker:
     def _declare_option(self, o: ast.OptionDecl) -> None:
         t = o.type
         default: int | str | bool = o.default
+        if o.bounds is not None and not (isinstance(t, ast.TypeName) and t.name == "int"):
+            self.error(o.span, f"option {o.name!r}: only an int option takes a range",
+                       "write 'int in LO..HI'")
         match t:
             case ast.TypeName(name="bool"):
                 if default not in ("true", "false"):
@@ -288,7 +291,15 @@ class _Checker:
                     self.error(o.span, f"option {o.name!r} is an int; its default must be a "
                                "number")
                     default = 0
-                info = OptionInfo(o.name, "int", (), default, o.ref, o.doc, o.span)
+                if o.bounds is not None:
+                    lo, hi = o.bounds
+                    if lo > hi:
+                        self.error(o.span, f"option {o.name!r}: the range {lo}..{hi} is empty",
+                                   "write the smaller end first")
+                    elif not lo <= default <= hi:
+                        self.error(o.span, f"the default {default} of option {o.name!r} is not "
+                                   f"in its range {lo}..{hi}")
+                info = OptionInfo(o.name, "int", (), default, o.ref, o.doc, o.span, o.bounds)
             case ast.TypeEnum(values=values):
                 if len(set(values)) != len(values):
                     self.error(t.span, f"option {o.name!r} lists a value twice")

@@ -78,6 +78,8 @@ def rulebook(spec: CheckedSpec) -> str:
             vals = ", ".join(f"`{v}`" for v in o.values)
         elif o.kind == "bool":
             vals = "`true`, `false`"
+        elif o.bounds is not None:
+            vals = f"a number from {o.bounds[0]} to {o.bounds[1]}"
         else:
             vals = "a number"
         dv = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)

@@ -72,14 +72,19 @@ class OptionInfo:
     ref: str | None
     doc: str | None
     span: ast.Span = attrs.field(eq=False)
+    #: an integer option's declared range (both ends included), if any
+    bounds: tuple[int, int] | None = None
 
     def check_value(self, value: object) -> str | None:
         """None if ``value`` is allowed for this option, else why not."""
         if self.kind == "bool":
             return None if isinstance(value, bool) else "expects true or false"
         if self.kind == "int":
-            ok = isinstance(value, int) and not isinstance(value, bool)
-            return None if ok else "expects an integer"
+            if not isinstance(value, int) or isinstance(value, bool):
+                return "expects an integer"
+            if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
+                return f"expects an integer in {self.bounds[0]}..{self.bounds[1]}"
+            return None
         if isinstance(value, bool) or value not in self.values:
             shown = ", ".join(str(v) for v in self.values)
             return f"expects one of {shown}"

@@ -11,6 +11,7 @@ import importlib.resources
 from pathlib import Path
 from typing import Any
 
+import attrs
 import lark
 from lark import Token, Transformer, v_args
 
@@ -58,6 +59,14 @@ def _unquote(tok: str) -> str:
             out.append(ch)
             i += 1
     return "".join(out)
+
+
+@attrs.frozen
+class _Bounds:
+    """``in LO..HI`` of an integer option, on its way into the OptionDecl."""
+
+    lo: int
+    hi: int
 
 
 class _ToAst(Transformer[Token, Any]):
@@ -116,10 +125,17 @@ class _ToAst(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def option_decl(self, meta: Any, c: list[Any]) -> ast.OptionDecl:
+        bounds = None
+        if len(c) > 2 and isinstance(c[2], _Bounds):
+            bounds = (c[2].lo, c[2].hi)
+            c = c[:2] + c[3:]
         name, typ, default = str(c[0]), c[1], c[2]
         ref = next((str(x) for x in c[3:] if _is_ref(x)), None)
         doc = next((x for x in c[3:] if not _is_ref(x)), None)
-        return ast.OptionDecl(name, typ, default, ref, doc, span=self._span(meta))
+        return ast.OptionDecl(name, typ, default, ref, doc, bounds, span=self._span(meta))
+
+    def int_range(self, c: list[Any]) -> _Bounds:
+        return _Bounds(int(c[0]), int(c[1]))
 
     @v_args(meta=True)
     def require_decl(self, meta: Any, c: list[Any]) -> ast.RequireDecl:

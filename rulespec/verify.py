@@ -137,8 +137,11 @@ def option_values(spec: CheckedSpec) -> dict[str, list[Any]]:
         if o.kind in ("bool", "enum"):
             out[o.name] = list(o.values)
         else:
+            # the default, its neighbours, and the ends of a declared range (within it)
             d = int(o.default)
-            out[o.name] = [d, d - 1, d + 1]
+            cands = [d, d - 1, d + 1] + (list(o.bounds) if o.bounds is not None else [])
+            out[o.name] = [v for v in dict.fromkeys(cands)
+                           if o.bounds is None or o.bounds[0] <= v <= o.bounds[1]]
     return out
 
 

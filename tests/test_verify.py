@@ -364,3 +364,16 @@ def test_testing_assert_conforms_and_strategies() -> None:
                         options={"joker": "none"}, games=1, budget=2)
 
     inner()
+
+
+def test_integer_options_are_tried_at_the_ends_of_their_range() -> None:
+    from rulespec.checker import check_file
+    from rulespec.verify import _Tables, option_values
+
+    spec = check_file(ROOT / "tests/specs/ok/highest_trump.rules")
+    assert option_values(spec)["cards"] == [3, 2, 4, 1, 10]  # default, +-1, the range's ends
+    plan = schedule(spec, _Tables(spec))
+    tried = {dict(s.options).get("cards") for s in plan}
+    assert {1, 2, 4, 10} <= tried
+    # the combinations hold the values too, and every setting is within the range
+    assert all(1 <= dict(s.options).get("cards", 3) <= 10 for s in plan)
