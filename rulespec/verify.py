@@ -818,6 +818,7 @@ class Verifier:
         self._shrink_calls = 0
         self._shrink_started = 0.0
         self._skip: set[tuple[str, ...]] = set()
+        self._action_names = spec.action_names()
         self._drawn: list[Any] = []
         self._live: list[int] = []
         self._spec_only = False
@@ -1261,10 +1262,18 @@ class Verifier:
         except ConfigurationError:
             reject()
         dealer = self._draw(data, st.integers(0, players - 1))
+        # Swarm testing (Groce et al.): each match may avoid some kinds of decision wherever
+        # another kind is legal (no bids: every deal passed out; no draws: short deals), which
+        # reaches corners uniform choices seldom meet, such as a tie at the top. One integer,
+        # two bits per action name, the name avoided when both are set (one match in four
+        # avoids a given kind); it shrinks to 0, uniform choices.
+        names = self._action_names
+        mask = self._draw(data, st.integers(0, 4 ** len(names) - 1))
+        avoid = frozenset(n for i, n in enumerate(names) if mask >> 2 * i & 3 == 3)
         self._played.add(id(game))
         state = game.new_initial_state(dealer)
         events: list[dict[str, Any]] = []
-        ctx = _Match(self, state, players, opts, dealer, events)
+        ctx = _Match(self, state, players, opts, dealer, events, avoid)
         if self._spec_only:
             ctx.play_spec_only(data)
             return
@@ -1350,7 +1359,8 @@ class _Match:
     """One match in progress: the spec's state, the implementation, the events so far."""
 
     def __init__(self, v: Verifier, state: State, players: int, opts: dict[str, Any],
-                 dealer: int, events: list[dict[str, Any]]) -> None:
+                 dealer: int, events: list[dict[str, Any]],
+                 avoid: frozenset[str] = frozenset()) -> None:
         self.v = v
         assert v.guard is not None
         self.guard = v.guard
@@ -1361,6 +1371,8 @@ class _Match:
         self.events = events
         #: decisions so far that all took the first legal event; -1 once one did not
         self._zeros = 0
+        #: action names this match does not choose where another is legal (swarm testing)
+        self.avoid = avoid
 
     def fail(self, kind: str, message: str, **kw: Any) -> _Diverged:
         """The exception for a divergence at this point of the match."""
@@ -1512,6 +1524,10 @@ class _Match:
                 random.Random(s).shuffle(cards)
             ev["cards"] = cards
             return ev, 0, s
+        if self.avoid:
+            pool = [e for e in legal if e.get("action") not in self.avoid]
+            if pool:
+                legal = pool
         n = len(legal)
         x = self.v._draw(data, st.integers(0, 16 * n - 1))
         if n > 1 and self._zeros >= 0:
