@@ -94,9 +94,12 @@ MAX_DEALS = 2
 #: a match whose first decisions (of two or more events) all take the first legal event, this
 #: many of them, is not played (see ``_Match._choose``)
 ZERO_RUN = 60
-#: seconds of shrinking without a shorter failing match after which the remaining candidates
+#: seconds of shrinking without a shorter failing match (and SHRINK_STALL_CALLS candidates)
+#: after which the remaining candidates
 #: that leave every failure seen play on the spec alone (see ``Verifier._draw``)
 SHRINK_STALL = 3.0
+#: ... and as many candidates (a slow implementation is not cut short after a handful)
+SHRINK_STALL_CALLS = 300
 #: settings :meth:`Verifier._simplify` tries at most (two matches each, unshrunk)
 SIMPLIFY_TRIES = 24
 
@@ -819,6 +822,7 @@ class Verifier:
         self._shrink_started = 0.0
         self._skip: set[tuple[str, ...]] = set()
         self._action_names = spec.action_names()
+        self._swarm = True
         self._drawn: list[Any] = []
         self._live: list[int] = []
         self._spec_only = False
@@ -909,11 +913,10 @@ class Verifier:
                     self._fold_coverage()
                     progress(s.label(), i, total, self.coverage.summary())
                 left = None if budget is None else max(1.0, budget - (time.monotonic() - t0))
-                # a setting of several options is shrunk after it is simplified (its
-                # simpler settings are found unshrunk, and one shrink is enough)
-                shrink = len([k_ for k_, _ in s.options if k_ not in fixed]) < 2
+                # a divergence is found unshrunk, simplified, then shrunk once where it is
+                # simplest (_simplify)
                 run_seed = seed_ * 1_000_003 + i
-                r = self.run_setting(s, k, run_seed, left, skip=seen, shrink=shrink)
+                r = self.run_setting(s, k, run_seed, left, skip=seen, shrink=False)
                 if r.refused is not None and s.why == COMBINATION:
                     # a combination the implementation does not offer: the largest part of
                     # it that it does is played instead (only settings of one option count
@@ -934,8 +937,7 @@ class Verifier:
                     prev.events += r.events
                     prev.divergence = prev.divergence or r.divergence
                 if r.divergence is not None:
-                    r.divergence = self._simplify(s, r.divergence, (k, run_seed), shrink,
-                                                  seen)
+                    r.divergence = self._simplify(s, r.divergence, (k, run_seed), seen)
                     if prev is not None:
                         prev.divergence = r.divergence
                     divergences.append(r.divergence)
@@ -970,36 +972,46 @@ class Verifier:
         return Setting(s.players, tuple(kept), COMBINATION) if n >= 2 else None
 
     def _simplify(self, setting: Setting, d: Divergence, found: tuple[int, int],
-                  shrunk: bool, skip: set[tuple[str, ...]]) -> Divergence:
-        """The divergence at the simplest setting that still shows it. Candidates: a smaller
-        table; the options not fixed all back at their defaults, or half of them, or one of
-        them (delta debugging, so a combination of twenty options comes down in a few
-        tries). Each is tried with two matches, unshrunk; the first that diverges the same
-        way is taken and simplified again. The divergence is then shrunk once, at the
-        setting reached (``found``: the matches and seed that found it there)."""
+                  skip: set[tuple[str, ...]]) -> Divergence:
+        """The divergence at the simplest setting that still shows it, then shrunk.
+
+        First the same setting with uniform choices (no swarm, see :meth:`_match`: a bug that
+        does not need a swarm's bias shrinks better without one); then a smaller table; the
+        options not fixed all back at their defaults, or half of them, or one of them (delta
+        debugging, so a combination of twenty options comes down in a few tries). Each is
+        tried with two matches, unshrunk; the first that diverges the same way is taken and
+        simplified again. The divergence is then shrunk once, where it was last seen
+        (``found``: the matches and seed that found it at ``setting``)."""
         t0 = time.monotonic()
         limit = self.shrink_limit
         tries = 0
-        moved = False
-        passed: set[Setting] = set()  # tried and not diverging: not tried again
+        swarm = True
+        passed: set[tuple[Setting, bool]] = set()  # tried and not diverging: not tried again
+
+        def attempt(c: Setting, sw: bool) -> bool:
+            nonlocal tries, setting, d, found, swarm
+            tries += 1
+            trial = (2, found[1] * 31 + tries)
+            r = self.run_setting(c, trial[0], trial[1], limit, skip=skip, shrink=False,
+                                 swarm=sw)
+            if r.divergence is not None and r.divergence.kind == d.kind:
+                setting, d, found, swarm = c, r.divergence, trial, sw
+                return True
+            passed.add((attrs.evolve(c, why=""), sw))
+            return False
+
+        attempt(setting, False)
         while tries < SIMPLIFY_TRIES and time.monotonic() - t0 < limit:
             for c in self._simpler(setting):
-                if attrs.evolve(c, why="") in passed:
+                if (attrs.evolve(c, why=""), swarm) in passed:
                     continue
                 if tries >= SIMPLIFY_TRIES or time.monotonic() - t0 >= limit:
                     break
-                tries += 1
-                trial = (2, found[1] * 31 + tries)
-                r = self.run_setting(c, trial[0], trial[1], limit, skip=skip, shrink=False)
-                if r.divergence is not None and r.divergence.kind == d.kind:
-                    setting, d, found, moved = c, r.divergence, trial, True
+                if attempt(c, swarm):
                     break
-                passed.add(attrs.evolve(c, why=""))
             else:
                 break
-        if shrunk and not moved:
-            return d
-        r = self.run_setting(setting, found[0], found[1], skip=skip)
+        r = self.run_setting(setting, found[0], found[1], skip=skip, swarm=swarm)
         if r.divergence is not None and r.divergence.kind == d.kind:
             return r.divergence
         return d  # not seen again (an implementation that is not deterministic): unshrunk
@@ -1106,7 +1118,7 @@ class Verifier:
     def run_setting(self, setting: Setting, matches: int, run_seed: int,
                     seconds: float | None = None,
                     skip: set[tuple[str, ...]] | None = None,
-                    shrink: bool = True) -> SettingResult:
+                    shrink: bool = True, swarm: bool = True) -> SettingResult:
         """Up to ``matches`` Hypothesis examples at ``setting``; the divergence if any, shrunk
         unless ``shrink`` is false. The same arguments play the same examples again (the
         seed fixes Hypothesis's generation), which is how a divergence found unshrunk is
@@ -1124,11 +1136,13 @@ class Verifier:
         self._shrink_calls = 0
         self._best: int | None = None
         self._improved_at = 0.0
+        self._improved_call = 0
         self._observe_ok = self.observations
         self._matches = self._events = 0
         self.guard.set_timeout(self.timeout)
         skip = skip or set()
         self._skip = skip
+        self._swarm = swarm
         self.shrink_seconds = (self.shrink_limit if seconds is None
                                else max(min(5.0, self.shrink_limit),
                                         min(self.shrink_limit, seconds)))
@@ -1221,6 +1235,7 @@ class Verifier:
         self._last = d
         if self._best is None or len(d.events) < self._best:
             self._best, self._improved_at = len(d.events), time.monotonic()
+            self._improved_call = self._shrink_calls
 
     def _draw(self, data: st.DataObject, strategy: st.SearchStrategy[Any]) -> Any:
         v = data.draw(strategy)
@@ -1249,7 +1264,8 @@ class Verifier:
         assert self.guard is not None
         if self._first is not None:
             self._shrink_calls += 1
-            if time.monotonic() - self._improved_at > SHRINK_STALL:
+            if (time.monotonic() - self._improved_at > SHRINK_STALL
+                    and self._shrink_calls - self._improved_call > SHRINK_STALL_CALLS):
                 # no shorter failing match for a while: the rest of the shrink is the cheap
                 # kind (see _draw), as past max_shrinks
                 self._shrink_calls = max(self._shrink_calls, self.max_shrinks + 1)
@@ -1269,7 +1285,8 @@ class Verifier:
         # avoids a given kind); it shrinks to 0, uniform choices.
         names = self._action_names
         mask = self._draw(data, st.integers(0, 4 ** len(names) - 1))
-        avoid = frozenset(n for i, n in enumerate(names) if mask >> 2 * i & 3 == 3)
+        avoid = (frozenset(n for i, n in enumerate(names) if mask >> 2 * i & 3 == 3)
+                 if self._swarm else frozenset())
         self._played.add(id(game))
         state = game.new_initial_state(dealer)
         events: list[dict[str, Any]] = []
