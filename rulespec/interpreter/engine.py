@@ -491,7 +491,7 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     An alternative qualifies when each generator's source reads no earlier generator's
     variable (so all sources can be computed first) and nothing inside the loops reads the
     state: then the events are a function of the seat and the sources' values, and a decision
-    met again (Abracadabra's 4,096 placements of the same trick numbers, deal after deal)
+    met again (4,096 ways to lay the same trick numbers, deal after deal, in a bidding game)
     costs one dictionary lookup instead of one pass over every event."""
     if not gen_vars:
         return None
