@@ -878,6 +878,7 @@ class Verifier:
         # The smallest tables and the combinations, which between them hold every option
         # value, are played to their full share before the settings of one value each.
         head = max((j + 1 for j, s in enumerate(plan) if s.why == COMBINATION), default=0)
+        first_stage = set(plan[:head])
         stages: list[tuple[collections.deque[Setting], list[Setting]]] = [
             (collections.deque(plan[:head]), []), (collections.deque(plan[head:]), [])]
         pending = stages[0][0]
@@ -930,7 +931,7 @@ class Verifier:
                 if prev is None:
                     by_setting[s] = r
                     results.append(r)
-                    (stages[0][1] if s in plan[:head] or s.why == COMBINATION
+                    (stages[0][1] if s in first_stage or s.why == COMBINATION
                      else stages[1][1]).append(s)
                 else:
                     prev.matches += r.matches
