@@ -40,18 +40,26 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """
     by_rank: dict[int, list[str]] = {}
     for c in cards:
-        by_rank.setdefault(RANK_OF[c], []).append(c)
+        same = by_rank.get(RANK_OF[c])
+        if same is None:
+            by_rank[RANK_OF[c]] = [c]
+        else:
+            same.append(c)
     out: list[tuple[str, ...]] = []
     for same in by_rank.values():
         if len(same) == 1:
             out.append((same[0],))
-            continue
-        seen: set[tuple[str, ...]] = set()
-        for k in range(1, len(same) + 1):
-            for perm in itertools.permutations(same, k):
-                if perm not in seen:
-                    seen.add(perm)
-                    out.append(perm)
+        elif len(same) == 2 and same[0] != same[1]:
+            # the usual several: a pair (this is the hot path of a shedding game's moves)
+            a, b = same
+            out += [(a,), (b,), (a, b), (b, a)]
+        else:
+            seen: set[tuple[str, ...]] = set()
+            for k in range(1, len(same) + 1):
+                for perm in itertools.permutations(same, k):
+                    if perm not in seen:
+                        seen.add(perm)
+                        out.append(perm)
     return tuple(out)
 
 

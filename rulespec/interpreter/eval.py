@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import linecache
 import os
+import re
 from collections.abc import Callable
 from typing import Any, assert_never
 
@@ -126,6 +127,12 @@ class ExprCompiler:
         #: (file name, text) of every generated function, with ``keep_sources``
         self.sources: list[tuple[str, str]] | None = [] if keep_sources else None
         self._fresh = 0
+        #: while an enumerator's loops are compiled: loop-invariant sources, each with the
+        #: name of the temporary computed once before the loops (see :meth:`hoisting`)
+        self._hoist: dict[str, str] = {}
+        self._hoisting = False
+        #: above zero while a comprehension's iterable is compiled (no ``:=`` there)
+        self._in_iterable = 0
         self.globals: dict[str, Any] = dict(_RUNTIME_GLOBALS)
         self.globals["_SF"] = tuple(tuple((s + i) % players for i in range(players))
                                     for s in range(players))
@@ -171,6 +178,25 @@ class ExprCompiler:
         glb["_span"] = span
         return exec_source(text, name, glb, span, what or name,  # type: ignore[no-any-return]
                            self.sources)
+
+    def hoisting(self, on: bool, fresh: bool = False) -> None:
+        """Start (``on``) or pause collecting loop-invariant subexpressions; ``fresh``
+        forgets those collected so far (a new enumerator).
+
+        While on, every compound subexpression whose source names no variable bound inside
+        the loops (a generator's, a comprehension's or an inlined parameter's: ``v_*`` and
+        ``t*_*``) becomes a temporary ``_hK``, computed once before the loops. The legal
+        moves of a shedding game test every group of cards against the same top card; the
+        card's rank and suit are then read once, not once per group. Coverage marks are side
+        effects, so nothing is hoisted with coverage on."""
+        if fresh:
+            self._hoist = {}
+        self._hoisting = on and self.cover is None
+
+    def hoisted(self) -> list[tuple[str, str]]:
+        """The temporaries collected since :meth:`hoisting` was turned on, in the order they
+        must be computed (each after the ones it reads)."""
+        return [(name, src) for src, name in self._hoist.items()]
 
     # ---- plumbing -------------------------------------------------------------------------
     def _function(self, code: str, span: ast.Span) -> Fn:
@@ -237,7 +263,19 @@ class ExprCompiler:
         self.globals[f"_def_{d.name}"] = call
 
     # ---- code generation --------------------------------------------------------------------
-    def _g(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> _Gen:  # noqa: C901
+    def _g(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> _Gen:
+        g = self._g_node(e, local, py)
+        if self._hoisting and type(g) is str and not _CHEAP.match(g) \
+                and not _BOUND_INSIDE.search(g):
+            hoist = self._hoist
+            name = hoist.get(g)
+            if name is None:
+                name = hoist[g] = f"_h{len(hoist)}"
+            return name
+        return g
+
+    def _g_node(self, e: ast.Expr, local: frozenset[str],  # noqa: C901
+                py: frozenset[str]) -> _Gen:
         match e:
             case ast.IntLit(value=v) | ast.StrLit(value=v):
                 return _K(v)
@@ -359,7 +397,11 @@ class ExprCompiler:
 
     def _gen_body(self, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
                   local: frozenset[str], py: frozenset[str], elem_as_cond: bool = False) -> str:
-        s = self._src(self._g(src, local, py))
+        self._in_iterable += 1
+        try:
+            s = self._src(self._g(src, local, py))
+        finally:
+            self._in_iterable -= 1
         inner = py | {v}
         ge = self._src(self._g(el, local, inner))
         tail = ""
@@ -414,9 +456,17 @@ class ExprCompiler:
             g = self._g(body, local, inner)
             if not lets or isinstance(g, _K):
                 return g
-            names = ", ".join(pyname(n) for n, _ in lets)
-            vals = ", ".join(self._src(self._g(a, local, py)) for _, a in lets)
-            return f"(lambda {names}: {g})({vals})"
+            vals = [self._src(self._g(a, local, py)) for _, a in lets]
+            if self._in_iterable:
+                # Python allows no ``:=`` in a comprehension's iterable, even in a lambda
+                # there: bind the parameters as a lambda's
+                names = ", ".join(pyname(n) for n, _ in lets)
+                return f"(lambda {names}: {g})({', '.join(vals)})"
+            # each parameter bound once by ``:=`` before the body: no function is made and
+            # called, as a lambda would be, at each evaluation
+            binds = "".join(f"({pyname(n)} := {v}), "
+                            for (n, _), v in zip(lets, vals, strict=True))
+            return f"({binds}{g})[-1]"
         finally:
             self._inlining.pop()
 
@@ -447,6 +497,12 @@ class ExprCompiler:
         if isinstance(e, tuple):
             return tuple(self._substitute(x, mapping) for x in e)
         return e
+
+
+#: sources not worth a temporary: a name, or one subscript of the state or the locals
+_CHEAP = re.compile(r"^(?:\w+|[VZL]\[[^\[\]()]*\])$")
+#: a Python name bound inside an enumerator's loops (see ExprCompiler.hoisting)
+_BOUND_INSIDE = re.compile(r"\b(?:v|t\d+)_\w")
 
 
 def runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:

@@ -1,0 +1,792 @@
+"""Statements compiled to Python: one generated function per procedure.
+
+A procedure's statements first become a flat list of instructions (straight-line Python text,
+conditional and unconditional jumps, loop steps, calls, and the points where the machine must
+stop: a decision, a chance event, the end of a deal or of the match). The list is then written
+out as the source of one Python function ``run(st, F)``: ``F`` is the running frame
+``[procedure, pc, locals, is_deal]``, and each *block* (a stretch of instructions that control
+enters only at its top: the start, a jump target, the place after a call or a stop) becomes one
+arm of a dispatch on ``pc``. The function runs block after block, with every statement and
+expression inline, until it pushes a call (it returns -1) or reaches a stop (it returns the stop's
+``pc``, and the runtime in ``engine.py`` handles it).
+
+Why a dispatch on ``pc`` rather than a Python generator per procedure: a state must be cloned
+cheaply (search, verify's probes, the invariant tests), and a generator cannot be copied. A frame
+is a list and a ``pc``, so a clone copies a few lists and the copy resumes where the original
+stands.
+
+A runtime error is mapped back to the rule it comes from by the line of the generated source it
+happens on (``_LS`` maps each line to its spec span), so the inline code pays nothing for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, assert_never
+
+import attrs
+
+from rulespec import ast
+from rulespec.builtins import EmptyError
+from rulespec.coverage import clause_id
+from rulespec.errors import RuleRuntimeError
+from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error
+from rulespec.interpreter.events import SETJV_CACHE, encode, json_value, set_and_json
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal", "EndMatch",
+           "LegalMap", "Procedure", "Return", "Stop", "compile_procedures", "deal_cards",
+           "move_cards"]
+
+
+# ---- what the runtime sees ------------------------------------------------------------------
+@attrs.define(eq=False)
+class Alternative:
+    """One alternative of a decision: its action, the function that lists its legal events,
+    and where its body starts in the procedure."""
+
+    action: str
+    #: enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``, or,
+    #: while ``out`` is empty, may return the map it remembered for the same inputs instead
+    enum: Callable[..., LegalMap | None]
+    body_pc: int
+    node: ast.Alternative
+    gen_vars: tuple[str, ...]
+
+
+@attrs.frozen
+class ChooseSpec:
+    """A decision: the seat that makes it and its alternatives."""
+
+    seat: Fn
+    alts: tuple[Alternative, ...]
+    node: ast.Choose
+
+
+@attrs.frozen
+class ChanceSpec:
+    """A chance event: a shuffle, reshuffle or bury from ``src`` into ``dst``."""
+
+    kind: str  # shuffle | reshuffle | bury
+    src: Fn
+    dst: Fn
+    node: ast.Stmt
+
+
+@attrs.frozen
+class EndDeal:
+    """``end deal [as FLAG] scoring DEF``."""
+
+    flag: str | None
+    score: Callable[..., Any]
+    node: ast.Stmt
+
+
+@attrs.frozen
+class EndMatch:
+    """``end match winners EXPR``."""
+
+    winners: Fn
+    node: ast.Stmt
+
+
+@attrs.frozen
+class Return:
+    """The end of a procedure (a ``return`` or its last statement)."""
+
+
+Stop = ChooseSpec | ChanceSpec | EndDeal | EndMatch | Return
+
+
+class Procedure:
+    """One compiled procedure: ``run(st, frame) -> pc`` and the stop at each stopping ``pc``."""
+
+    __slots__ = ("name", "params", "run", "stops")
+
+    def __init__(self, name: str, params: tuple[str, ...]) -> None:
+        self.name = name
+        self.params = params
+        self.run: Callable[[Any, list[Any]], int] = _not_compiled
+        self.stops: dict[int, Stop] = {}
+
+
+def _not_compiled(st: Any, frame: list[Any]) -> int:  # pragma: no cover
+    raise AssertionError("procedure used before it was compiled")
+
+
+class LegalMap(dict):  # type: ignore[type-arg]
+    """The legal events of a decision (canonical key → (event, alternative, bindings)) that an
+    enumerator remembered: shared by every state that meets the same inputs, so never
+    changed, and ``order`` keeps its events in canonical order once sorted."""
+
+    __slots__ = ("order", "by_id")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.order: list[dict[str, Any]] | None = None
+        #: the entries by their events' ids, for State.apply (set with ``order``)
+        self.by_id: dict[int, Any] | None = None
+
+
+#: legal-event maps one enumerator keeps (inputs to events); past this it starts again
+MEMO_MAX = 1024
+
+
+# ---- instructions (compile time only) -------------------------------------------------------
+@attrs.frozen
+class _Py:
+    """Straight-line Python statements."""
+
+    lines: tuple[str, ...]
+    span: ast.Span
+
+
+@attrs.define
+class _JumpIfNot:
+    cond: str
+    target: int
+    span: ast.Span
+
+
+@attrs.define
+class _Jump:
+    target: int
+
+
+@attrs.frozen
+class _ForInit:
+    source: str
+    slot: str
+    span: ast.Span
+
+
+@attrs.define
+class _ForNext:
+    slot: str
+    var: str
+    end: int
+    cond: str | None
+    span: ast.Span
+
+
+@attrs.frozen
+class _Call:
+    proc: str
+    args: tuple[tuple[str, str], ...]  # (parameter, argument source)
+    span: ast.Span
+
+
+_Ins = _Py | _JumpIfNot | _Jump | _ForInit | _ForNext | _Call | Stop
+
+#: the exceptions generated code turns into RuleRuntimeError (see eval.runtime_error)
+_CATCH = "(IndexError, KeyError, TypeError, ZeroDivisionError, _Empty)"
+
+
+def compile_procedures(ec: ExprCompiler, procs: Sequence[tuple[str, tuple[str, ...], ast.Block,
+                                                                ast.Span | None]],
+                       compiled: set[str], cover: set[str] | None) -> dict[str, Procedure]:
+    """Every procedure of a table, by name: ``procs`` is (name, parameters, body, span), the
+    deal and the match included under the names ``#deal`` and ``#match``."""
+    out = {name: Procedure(name, params) for name, params, _, _ in procs}
+    for name, _, body, span in procs:
+        _StmtCompiler(ec, compiled, cover, out).compile(out[name], body, span)
+    return out
+
+
+class _StmtCompiler:
+    """Compiles one procedure: statements to instructions, instructions to a function."""
+
+    def __init__(self, ec: ExprCompiler, compiled: set[str], cover: set[str] | None,
+                 procs: dict[str, Procedure]) -> None:
+        self.ec = ec
+        self.compiled = compiled
+        self.cover = cover
+        self.procs = procs
+        self.ins: list[_Ins] = []
+        self._slot = 0
+        self._objects: dict[str, Any] = {}
+
+    def compile(self, proc: Procedure, body: ast.Block, span: ast.Span | None) -> None:
+        if span is not None:
+            self._mark("procedure", span)
+        self.block(body, frozenset(proc.params), [])
+        self.ins.append(Return())
+        where = span if span is not None else (body.stmts[0].span if body.stmts else ast.NOSPAN)
+        proc.stops = {pc: op for pc, op in enumerate(self.ins)
+                      if isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return))}
+        proc.run = _Emitter(self.ins, self.procs).build(self.ec, proc.name, where,
+                                                        self._objects)
+
+    # ---- statements -----------------------------------------------------------------------
+    def block(self, b: ast.Block, local: frozenset[str],
+              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
+        for s in b.stmts:
+            local = self.stmt(s, local, loops)
+        return local
+
+    def _src(self, e: ast.Expr, local: frozenset[str]) -> str:
+        return self.ec.source(e, local, frozenset())
+
+    def _obj(self, x: Any) -> str:
+        """A global name for an object the generated code uses (a span, a definition)."""
+        name = f"_o{len(self._objects)}"
+        self._objects[name] = x
+        return name
+
+    def _mark(self, kind: str, span: ast.Span) -> None:
+        """Note that a clause is compiled for this table and, when coverage is on, mark it
+        each time play enters it (no code at all when it is off)."""
+        cid = clause_id(kind, span)
+        self.compiled.add(cid)
+        if self.cover is not None:
+            self._objects["_COV"] = self.cover.add
+            self.ins.append(_Py((f"_COV({cid!r})",), span))
+
+    def _assign(self, target: str, value: ast.Expr, local: frozenset[str],
+                index: ast.Expr | None = None) -> None:
+        # a list value (a zone) is stored as a tuple: a snapshot, as the language says
+        lines = [f"_x = {self._src(value, local)}"]
+        if index is not None:
+            target = f"{target}[{self._src(index, local)}]"
+        lines.append(f"{target} = tuple(_x) if type(_x) is list else _x")
+        self.ins.append(_Py(tuple(lines), value.span))
+
+    def stmt(self, s: ast.Stmt, local: frozenset[str],  # noqa: C901
+             loops: list[tuple[int, list[int]]]) -> frozenset[str]:
+        ins = self.ins
+        match s:
+            case ast.Let(name=n, value=v):
+                self._assign(f"L[{n!r}]", v, local)
+                return local | {n}
+            case ast.Set(name=n, index=idx, value=v):
+                if n in local:
+                    self._assign(f"L[{n!r}]", v, local)
+                else:
+                    self._assign(f"V[{n!r}]", v, local, idx)
+            case ast.If():
+                self._if(s, local, loops)
+            case ast.While(cond=c, body=b):
+                ok, val = self.ec.const(c, local)
+                if ok and not val:
+                    return local
+                start = len(ins)
+                jf = None
+                if not ok:
+                    jf = _JumpIfNot(self._src(c, local), -1, c.span)
+                    ins.append(jf)
+                breaks: list[int] = []
+                self.block(b, local, loops + [(start, breaks)])
+                ins.append(_Jump(start))
+                if jf is not None:
+                    jf.target = len(ins)
+                self._patch(breaks, len(ins))
+            case ast.Loop(body=b):
+                start = len(ins)
+                breaks = []
+                self.block(b, local, loops + [(start, breaks)])
+                ins.append(_Jump(start))
+                self._patch(breaks, len(ins))
+            case ast.For(var=v, source=src, cond=c, body=b):
+                inner = local | {v}
+                cond = self._src(c, inner) if c is not None else None
+                self._for(v, self._src(src, local), src.span, cond, b, inner, loops)
+            case ast.Repeat(count=cnt, body=b):
+                slot_var = self._new_slot("rep")
+                self._for(slot_var, f"range({self._src(cnt, local)})", cnt.span, None, b,
+                          local | {slot_var}, loops)
+            case ast.Move(what=w, src=a, dst=z, bottom=bottom):
+                ins.append(_Py((f"_move({self._src(w, local)},",
+                                f"      {self._src(a, local)},",
+                                f"      {self._src(z, local)}, {bottom}, {self._obj(s.span)})"),
+                               s.span))
+            case ast.Fill(zone=z, cards=cs):
+                ins.append(_Py((f"_z = {self._src(z, local)}",
+                                f"_z[:] = list({self._src(cs, local)})"), s.span))
+            case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
+                ins.append(_Py((f"_deal({self._src(cnt, local)},",
+                                f"      {self._src(a, local)}, Z[{zn!r}],",
+                                f"      {self._src(ss, local)}, {self._obj(s.span)})"), s.span))
+            case ast.Shuffle(zone=z):
+                fz = self.ec.expr(z, local)
+                ins.append(ChanceSpec("shuffle", fz, fz, s))
+            case ast.Reshuffle(src=a, dst=z):
+                ins.append(ChanceSpec("reshuffle", self.ec.expr(a, local),
+                                      self.ec.expr(z, local), s))
+            case ast.Bury(src=a, dst=z):
+                ins.append(ChanceSpec("bury", self.ec.expr(a, local), self.ec.expr(z, local), s))
+            case ast.CallStmt(name=n, args=args):
+                params = self.procs[n].params
+                ins.append(_Call(n, tuple((p, self._src(x, local))
+                                          for p, x in zip(params, args, strict=True)), s.span))
+            case ast.Choose():
+                self._choose(s, local, loops)
+            case ast.Break():
+                loops[-1][1].append(len(ins))
+                ins.append(_Jump(-1))
+            case ast.Continue():
+                ins.append(_Jump(loops[-1][0]))
+            case ast.Return():
+                ins.append(Return())
+            case ast.EndDeal(flag=flag, scoring=fn):
+                ins.append(EndDeal(flag, self.ec.def_fns[fn], s))
+            case ast.EndMatch(winners=w):
+                ins.append(EndMatch(self.ec.expr(w, local), s))
+            case ast.RunDeal():
+                ins.append(_Call("#deal", (), s.span))
+            case _:
+                assert_never(s)
+        return local
+
+    def _new_slot(self, kind: str) -> str:
+        self._slot += 1
+        return f"#{kind}{self._slot}"
+
+    def _patch(self, at: list[int], target: int) -> None:
+        for i in at:
+            op = self.ins[i]
+            assert isinstance(op, _Jump)
+            op.target = target
+
+    def _if(self, s: ast.If, local: frozenset[str], loops: list[tuple[int, list[int]]]) -> None:
+        ins = self.ins
+        ok, val = self.ec.const(s.cond, local)
+        if ok:
+            # An option decides this branch for the whole match: compile only that branch.
+            if val:
+                self._mark("then", s.span)
+                self.block(s.then, local, loops)
+            elif isinstance(s.else_, ast.If):
+                self._if(s.else_, local, loops)
+            else:
+                self._mark("else", s.span)
+                if s.else_ is not None:
+                    self.block(s.else_, local, loops)
+            return
+        jf = _JumpIfNot(self._src(s.cond, local), -1, s.cond.span)
+        ins.append(jf)
+        self._mark("then", s.span)
+        self.block(s.then, local, loops)
+        if s.else_ is None and self.cover is None:
+            self.compiled.add(clause_id("else", s.span))
+            jf.target = len(ins)
+            return
+        jend = _Jump(-1)
+        ins.append(jend)
+        jf.target = len(ins)
+        if isinstance(s.else_, ast.If):
+            self._if(s.else_, local, loops)
+        else:
+            self._mark("else", s.span)
+            if s.else_ is not None:
+                self.block(s.else_, local, loops)
+        jend.target = len(ins)
+
+    def _for(self, var: str, src: str, span: ast.Span, cond: str | None, body: ast.Block,
+             inner: frozenset[str], loops: list[tuple[int, list[int]]]) -> None:
+        ins = self.ins
+        slot = self._new_slot("for")
+        ins.append(_ForInit(src, slot, span))
+        nxt = len(ins)
+        step = _ForNext(slot, var, -1, cond, span)
+        ins.append(step)
+        breaks: list[int] = []
+        self.block(body, inner | {slot}, loops + [(nxt, breaks)])
+        ins.append(_Jump(nxt))
+        step.end = len(ins)
+        self._patch(breaks, len(ins))
+
+    def _choose(self, s: ast.Choose, local: frozenset[str],
+                loops: list[tuple[int, list[int]]]) -> None:
+        ins = self.ins
+        at = len(ins)
+        ins.append(Return())  # a placeholder until the alternatives are compiled
+        alts = []
+        ends: list[_Jump] = []
+        for a in s.alternatives:
+            inner = local | {g.var for g in a.generators}
+            if a.guard is not None:
+                ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
+                if ok and not val:
+                    continue  # this table's options rule the alternative out
+            enum = _enumerator(self.ec, a, local)
+            body_pc = len(ins)
+            self._mark("alternative", a.span)
+            self.block(a.body, inner, loops)
+            end = _Jump(-1)
+            ends.append(end)
+            ins.append(end)
+            alts.append(Alternative(a.action, enum, body_pc, a,
+                                    tuple(g.var for g in a.generators)))
+        for e in ends:
+            e.target = len(ins)
+        ins[at] = ChooseSpec(self.ec.expr(s.seat, local), tuple(alts), s)
+
+
+# ---- instructions to Python -----------------------------------------------------------------
+class _Emitter:
+    """Writes a procedure's instructions as one Python function (see the module docstring)."""
+
+    def __init__(self, ins: list[_Ins], procs: dict[str, Procedure]) -> None:
+        self.ins = ins
+        self.procs = procs
+        self.lines: list[str] = []
+        self.spans: dict[int, ast.Span] = {}
+        self.leaders = self._leaders()
+
+    def _leaders(self) -> list[int]:
+        """The pcs control may enter a block at."""
+        out = {0}
+        for pc, op in enumerate(self.ins):
+            match op:
+                case _Jump(target=t) | _JumpIfNot(target=t):
+                    out.add(t)
+                case _ForNext(end=t):
+                    out.add(t)
+                case _Call():
+                    out.add(pc + 1)
+                case ChooseSpec(alts=alts):
+                    out.update(a.body_pc for a in alts)
+                    out.add(pc + 1)
+                case ChanceSpec() | EndDeal() | EndMatch() | Return():
+                    out.add(pc + 1)
+                case _Py() | _ForInit():
+                    pass
+                case _:
+                    assert_never(op)
+        return sorted(pc for pc in out if pc < len(self.ins))
+
+    def emit(self, text: str, depth: int, span: ast.Span | None = None) -> None:
+        if span is not None:
+            self.spans[len(self.lines)] = span
+        self.lines.append("    " * depth + text)
+
+    def build(self, ec: ExprCompiler, name: str, span: ast.Span,
+              objects: dict[str, Any]) -> Callable[[Any, list[Any]], int]:
+        self.emit("def _run(st, F):", 0)
+        self.emit("V = st.v; Z = st.z; L = F[2]; pc = F[1]", 1)
+        self.emit("try:", 1)
+        self.emit("while True:", 2)
+        self._tree(self.leaders, 3)
+        self.emit(f"except {_CATCH} as e:", 1)
+        self.emit("raise _rt(e, _LS.get(e.__traceback__.tb_lineno, _span))", 2)
+        # exec_source puts one comment line first
+        line_spans = {i + 2: sp for i, sp in self.spans.items()}
+        extra = dict(objects)
+        extra.update(_LS=line_spans, _PROCS=self.procs, _move=move_cards, _deal=deal_cards,
+                     _Empty=EmptyError, _rt=runtime_error)
+        what = "procedure " + name if not name.startswith("#") else name[1:]
+        return ec.build("_run", "\n".join(self.lines) + "\n", span, extra,  # type: ignore[no-any-return]
+                        what=what)
+
+    def _tree(self, leaders: list[int], depth: int) -> None:
+        """A binary dispatch over the blocks' first pcs."""
+        if len(leaders) == 1:
+            self._block(leaders[0], depth)
+            return
+        mid = len(leaders) // 2
+        self.emit(f"if pc < {leaders[mid]}:", depth)
+        self._tree(leaders[:mid], depth + 1)
+        self.emit("else:", depth)
+        self._tree(leaders[mid:], depth + 1)
+
+    def _block(self, start: int, d: int) -> None:
+        leaders = set(self.leaders)
+        pc = start
+        while True:
+            if pc != start and pc in leaders:
+                self.emit(f"pc = {pc}", d)
+                self.emit("continue", d)
+                return
+            op = self.ins[pc]
+            match op:
+                case _Py(lines=lines, span=sp):
+                    for ln in lines:
+                        self.emit(ln, d, sp)
+                case _JumpIfNot(cond=c, target=t, span=sp):
+                    self.emit(f"if not ({c}):", d, sp)
+                    self.emit(f"pc = {t}", d + 1)
+                    self.emit("continue", d + 1)
+                case _Jump(target=t):
+                    self.emit(f"pc = {t}", d)
+                    self.emit("continue", d)
+                    return
+                case _ForInit(source=src, slot=slot, span=sp):
+                    self.emit(f"L[{slot!r}] = (tuple({src}), 0)", d, sp)
+                case _ForNext(slot=slot, var=var, end=end, cond=cond, span=sp):
+                    self._for_next(slot, var, end, cond, sp, d)
+                case _Call(proc=p, args=args, span=sp):
+                    binds = ", ".join(f"{k!r}: {v}" for k, v in args)
+                    self.emit(f"F[1] = {pc + 1}", d)
+                    is_deal = p == "#deal"
+                    self.emit(f"st.stack.append([_PROCS[{p!r}], 0, {{{binds}}}, {is_deal}])",
+                              d, sp)
+                    self.emit("return -1", d)
+                    return
+                case ChooseSpec() | ChanceSpec() | EndDeal() | EndMatch() | Return():
+                    self.emit(f"return {pc}", d)
+                    return
+                case _:
+                    assert_never(op)
+            pc += 1
+
+    def _for_next(self, slot: str, var: str, end: int, cond: str | None, sp: ast.Span,
+                  d: int) -> None:
+        # the cursor is an immutable (sequence, position) pair, so a clone's shallow copy of
+        # the locals cannot share it with its original
+        self.emit(f"_s, _i = L[{slot!r}]", d)
+        if cond is None:
+            self.emit("if _i >= len(_s):", d)
+            self.emit(f"pc = {end}", d + 1)
+            self.emit("continue", d + 1)
+            self.emit(f"L[{var!r}] = _s[_i]; L[{slot!r}] = (_s, _i + 1)", d)
+            return
+        self.emit("while _i < len(_s):", d)
+        self.emit(f"L[{var!r}] = _s[_i]; _i += 1", d + 1)
+        self.emit(f"if {cond}:", d + 1, sp)
+        self.emit("break", d + 2)
+        self.emit("else:", d)
+        self.emit(f"L[{slot!r}] = (_s, _i)", d + 1)
+        self.emit(f"pc = {end}", d + 1)
+        self.emit("continue", d + 1)
+        self.emit(f"L[{slot!r}] = (_s, _i)", d)
+
+
+def move_cards(what: Any, src: list[str], dst: list[str], bottom: bool,
+               span: ast.Span) -> None:
+    """``move WHAT from SRC to DST [to bottom]``."""
+    # a snapshot: "move hand[p] from hand[p] to ..." moves the whole zone
+    cards = (what,) if isinstance(what, str) else tuple(what)
+    for c in cards:
+        # take the topmost copy, so a duplicate from a second pack is interchangeable
+        for i in range(len(src) - 1, -1, -1):
+            if src[i] == c:
+                del src[i]
+                break
+        else:
+            raise RuleRuntimeError(f"card {c} is not in the zone it is moved from", span)
+        if bottom:
+            dst.insert(0, c)
+        else:
+            dst.append(c)
+
+
+def deal_cards(n: int, src: list[str], hands: list[list[str]], seats: Sequence[int],
+               span: ast.Span) -> None:
+    """``deal N from SRC to ZONE[seats]``: one card at a time, seat by seat."""
+    for _ in range(n):
+        for q in seats:
+            if not src:
+                raise RuleRuntimeError("the pack ran out while dealing", span)
+            hands[q].append(src.pop())
+
+
+# ---- legal events ---------------------------------------------------------------------------
+def _enumerator(ec: ExprCompiler, a: ast.Alternative,
+                local: frozenset[str]) -> Callable[..., LegalMap | None]:
+    """One generated function that lists an alternative's legal events.
+
+    Generators become nested Python loops, and each conjunct of the guard is tested as soon
+    as the variables it reads are bound ("for c in hand for s in suits if eight(c)" tests
+    eight(c) once per card, not once per card and suit). What the loops compute that does not
+    depend on their variables is computed once, before them (ExprCompiler.hoisting); should
+    that raise, the events are listed by a second version without it, which raises (or not)
+    exactly where the rule says.
+    """
+    extra: dict[str, Any] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
+                             "_SJ": SETJV_CACHE, "_Empty": EmptyError, "_rt": runtime_error}
+    what = f"legal events of the alternative {a.action}"
+    lines, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators))
+    if hoisted:
+        plain, _ = _enum_lines(ec, a, local, hoist=False)
+        extra["_plain"] = _build_enum(ec, a, plain, dict(extra), what + " (not hoisted)")
+        at = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("for "))
+        ind = "        "
+        lines[at:at] = ([f"{ind}try:"] + [f"{ind}    {n} = {src}" for n, src in hoisted] +
+                        [f"{ind}except Exception:",
+                         f"{ind}    return _plain(st, L, out, seat, _alt)"])
+    return _build_enum(ec, a, lines, extra, what)
+
+
+def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: dict[str, Any],
+                what: str) -> Callable[..., LegalMap | None]:
+    memo = _memoised(lines, [pyname(g.var) for g in a.generators])
+    if memo is not None:
+        lines = memo
+        extra.update(_MEMO={}, _fz=_freeze, _LegalMap=LegalMap, _MEMO_MAX=MEMO_MAX)
+    return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra,  # type: ignore[no-any-return]
+                    what=what)
+
+
+def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
+                hoist: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    """The enumerator's source lines, and the temporaries its loops read (with ``hoist``)."""
+    gen_vars = [g.var for g in a.generators]
+    levels: list[list[ast.Expr]] = [[] for _ in range(len(gen_vars) + 1)]
+    for conj in _conjuncts(a.guard) if a.guard is not None else []:
+        used = _names_in(conj)
+        level = max((i + 1 for i, v in enumerate(gen_vars) if v in used), default=0)
+        levels[level].append(conj)
+    lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:"]
+    ind = "        "
+    ec.hoisting(False, fresh=True)
+    try:
+        for i in range(len(gen_vars) + 1):
+            py = frozenset(gen_vars[:i])
+            # only inside the loops: a test before them runs once anyway, and hoisting it
+            # would give up the short-circuit of "a and b"
+            ec.hoisting(hoist and i > 0)
+            tests = []
+            for c in levels[i]:
+                ok, val = ec.const(c, local, py)
+                if ok and val:
+                    continue
+                tests.append("False" if ok else ec.source(c, local, py))
+            if tests:
+                stop = "return" if i == 0 else "continue"
+                lines.append(f"{ind}if not ({' and '.join(tests)}): {stop}")
+            if i < len(gen_vars):
+                ec.hoisting(hoist and i > 0)
+                src = ec.source(a.generators[i].source, local, py)
+                lines.append(f"{ind}for {pyname(gen_vars[i])} in {src}:")
+                ind += "    "
+        ec.hoisting(hoist and bool(gen_vars))
+        lines += _enum_event(ec, a, local, ind)
+        hoisted = ec.hoisted()
+    finally:
+        ec.hoisting(False)
+    lines.insert(3, "        _seat = _jv(seat)")
+    lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _span)"]
+    return lines, hoisted
+
+
+def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
+                ind: str) -> list[str]:
+    """The lines, innermost in the loops, that write one legal event and its key."""
+    gen_vars = [g.var for g in a.generators]
+    py = frozenset(gen_vars)
+    lines = []
+    parts = ['"seat": seat', f'"action": {a.action!r}']
+    values: dict[str, str | None] = {"seat": "seat", "action": None}
+    jsons: dict[str, str] = {}
+    for i, f in enumerate(a.fields):
+        bare = f.value
+        while isinstance(bare, ast.Cited):
+            bare = bare.expr
+        if isinstance(bare, ast.Call) and bare.func == "set_of":
+            # a set field: its canonical tuple and JSON text come from one cache lookup
+            arg = ec.source(bare.args[0], local, py)
+            if isinstance(bare.args[0], ast.Name):
+                # the cache is read inline: no Python call for the usual hit
+                lines.append(f"{ind}f{i}, j{i} = _SJ.get({arg}) or _setjv({arg})")
+            else:
+                lines.append(f"{ind}f{i}, j{i} = _setjv({arg})")
+            parts.append(f"{f.name!r}: list(f{i})")
+            jsons[f.name] = f"j{i}"
+        else:
+            lines.append(f"{ind}f{i} = {ec.source(f.value, local, py)}")
+            # tuples become JSON lists; a flat one without a call (the common case)
+            parts.append(f"{f.name!r}: (list(f{i}) if type(f{i}) is tuple and "
+                         f"(not f{i} or type(f{i}[0]) is not tuple) else _enc(f{i}))")
+        values[f.name] = f"f{i}"
+    # the canonical key (H5) as one f-string, its keys put in sorted order once, here
+    pieces = []
+    for name in sorted(values):
+        val = values[name]
+        if val is None:
+            pieces.append(f'"{name}":"{a.action}"')
+        elif val == "seat":
+            pieces.append(f'"{name}":{{_seat}}')
+        elif name in jsons:
+            pieces.append(f'"{name}":{{{jsons[name]}}}')
+        else:
+            pieces.append(f'"{name}":{{_jv({val})}}')
+    key = "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
+    # one generator's value as it is; several as a tuple (see State._take)
+    binds = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
+        "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
+    return lines + [
+        f"{ind}k = {key}",
+        f"{ind}if k not in out:",
+        f"{ind}    out[k] = ({{{', '.join(parts)}}}, _alt, {binds})",
+    ]
+
+
+#: a name the generated code reads the state through (V, Z, L, st)
+_READS_STATE = re.compile(r"\b(?:V|Z|L|st|_h\d+)\b")
+
+
+def _freeze(x: Any) -> Any:
+    """``x`` as a dictionary key: lists (zones) become tuples, nested ones too."""
+    t = type(x)
+    if t is list or t is tuple:
+        if t is tuple and (not x or type(x[0]) not in (list, tuple)):
+            return x
+        return tuple(_freeze(y) for y in x)
+    return x
+
+
+def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
+    """The enumerator ``lines`` rewritten to remember its events by its inputs, or None.
+
+    An alternative qualifies when each generator's source reads no earlier generator's
+    variable (so all sources can be computed first) and nothing inside the loops reads the
+    state: then the events are a function of the seat and the sources' values, and a decision
+    met again (4,096 ways to lay the same trick numbers, deal after deal, in a bidding game)
+    costs one dictionary lookup instead of one pass over every event."""
+    if not gen_vars:
+        return None
+    body = lines[4:-2]  # between "_seat = ..." and the except clause
+    loops = [i for i, ln in enumerate(body) if ln.lstrip().startswith("for ")]
+    if len(loops) != len(gen_vars):
+        return None
+    if any(not body[i].lstrip().startswith(f"for {v} in ")
+           for i, v in zip(loops, gen_vars, strict=True)):
+        return None
+    head, inner = body[:loops[0]], body[loops[0]:]
+    sources = []
+    for j, i in enumerate(loops):
+        ln = body[i]
+        src = ln.split(" in ", 1)[1].rstrip()[:-1]
+        if any(re.search(rf"\b{re.escape(v)}\b", src) for v in gen_vars[:j]):
+            return None
+        sources.append(src)
+    rest = [ln for k, ln in enumerate(inner) if k + loops[0] not in loops]
+    if any(_READS_STATE.search(ln) for ln in rest):
+        return None
+    ind = "        "
+    out = lines[:4] + head
+    for j, src in enumerate(sources):
+        out.append(f"{ind}_s{j} = {src}")
+    key = ", ".join(["seat"] + [f"_fz(_s{j})" for j in range(len(sources))])
+    out += [f"{ind}_ck = ({key})", f"{ind}hit = _MEMO.get(_ck)", f"{ind}if hit is None:",
+            f"{ind}    hit = _LegalMap()"]
+    loop_no = 0
+    for k, ln in enumerate(inner):
+        if k + loops[0] in loops:
+            pre = ln[:len(ln) - len(ln.lstrip())]
+            ln = f"{pre}for {gen_vars[loop_no]} in _s{loop_no}:"
+            loop_no += 1
+        out.append("    " + ln.replace(" out[k]", " hit[k]").replace(" not in out:",
+                                                                    " not in hit:"))
+    out += [f"{ind}    if len(_MEMO) >= _MEMO_MAX:", f"{ind}        _MEMO.clear()",
+            f"{ind}    _MEMO[_ck] = hit",
+            f"{ind}if not out:", f"{ind}    return hit",
+            f"{ind}for k, e in hit.items():", f"{ind}    if k not in out:",
+            f"{ind}        out[k] = e"]
+    return out + lines[-2:]
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    while isinstance(e, ast.Cited):
+        e = e.expr
+    if isinstance(e, ast.And):
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _names_in(e: Any) -> set[str]:
+    return {x.id for x in ast.descendants(e) if isinstance(x, ast.Name)}
+

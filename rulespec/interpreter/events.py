@@ -1,0 +1,131 @@
+"""The canonical encoding of events, written once (resolutions.md H5, R6).
+
+An event is a JSON object; its canonical text has its keys sorted and no spaces, and that text is
+the event's identity everywhere: the key of a legal-event map, the order of ``legal_actions``,
+the comparison of two implementations' lists in verify. :func:`canonical_key` is the definition;
+:func:`event_key` and :func:`json_value` write the same text faster for the usual events (names,
+card codes, numbers and flat lists of them), and the generated enumerators call ``json_value``
+for each field they write.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from rulespec.builtins import set_of
+from rulespec.cards import normalise_card
+
+__all__ = ["SETJV_CACHE", "canonical_key", "encode", "event_key", "json_value", "loose_key",
+           "normalise_value", "set_and_json"]
+
+
+def canonical_key(event: Mapping[str, Any]) -> str:
+    """The canonical JSON text of an event: keys sorted, no spaces (H5)."""
+    return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_key(event: Mapping[str, Any]) -> str:
+    """:func:`canonical_key`, fast for the usual events (names, card codes, numbers and flat
+    lists of them): the same text, written without the json module where it can be."""
+    try:
+        parts = []
+        for k in sorted(event):
+            if not k.isidentifier():
+                return canonical_key(event)
+            v = event[k]
+            # a list's text is remembered under its tuple (the same subsets recur in every
+            # deal), only for plain strings and ints: (True, 2) == (1, 2) as a dict key
+            if type(v) is list and all(type(x) is int or type(x) is str for x in v):
+                v = tuple(v)
+            parts.append(f'"{k}":{json_value(v)}')
+        return "{" + ",".join(parts) + "}"
+    except (TypeError, ValueError, AttributeError):
+        return canonical_key(event)
+
+
+def encode(x: Any) -> Any:
+    """A field value as the event carries it: tuples (the engine's lists) become JSON lists."""
+    t = type(x)
+    if t is tuple or t is list:
+        if x and type(x[0]) in (tuple, list):
+            return [encode(y) for y in x]
+        return list(x)
+    return x
+
+
+_JV_CACHE: dict[tuple[Any, ...], str] = {}
+#: ``set_of(xs)`` and its JSON text by the tuple ``xs``; generated code reads it inline
+SETJV_CACHE: dict[Any, tuple[tuple[Any, ...], str]] = {}
+_CACHE_MAX = 200_000
+
+
+def set_and_json(xs: Any) -> tuple[tuple[Any, ...], str]:
+    """``set_of(xs)`` and its canonical JSON text, remembered for tuples (subsets recur)."""
+    key = xs if type(xs) is tuple else None
+    if key is not None:
+        hit = SETJV_CACHE.get(key)
+        if hit is not None:
+            return hit
+    s = set_of(xs)
+    out = (s, _json_list(s))
+    if key is not None and len(SETJV_CACHE) < _CACHE_MAX:
+        SETJV_CACHE[key] = out
+    return out
+
+
+def json_value(x: Any) -> str:
+    """Canonical JSON text of one field value, fast for the usual card codes, suits, numbers
+    and flat lists of them (equal to json.dumps with the canonical separators)."""
+    t = type(x)
+    if t is tuple:
+        # the same few thousand tuples (subsets of trick numbers, groups of cards) recur in
+        # every game; their text is remembered
+        hit = _JV_CACHE.get(x)
+        if hit is None:
+            hit = _json_list(x)
+            if len(_JV_CACHE) < _CACHE_MAX:
+                _JV_CACHE[x] = hit
+        return hit
+    if t is list:
+        return _json_list(x)
+    if t is str:
+        return f'"{x}"' if x.isalnum() else json.dumps(x, ensure_ascii=False)
+    if t is int:
+        return str(x)
+    if t is bool:
+        return "true" if x else "false"
+    if x is None:
+        return "null"
+    return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _json_list(x: Any) -> str:
+    if not x:
+        return "[]"
+    t0 = type(x[0])
+    if t0 is int and all(type(y) is int for y in x):
+        return "[" + ",".join(map(str, x)) + "]"
+    if t0 is str and all(type(y) is str and y.isalnum() for y in x):
+        return '["' + '","'.join(x) + '"]'
+    return "[" + ",".join(json_value(y) for y in x) + "]"
+
+
+def normalise_value(v: Any) -> Any:
+    """Card codes and suit letters written leniently become canonical (R6, R6b)."""
+    if isinstance(v, list):
+        return [normalise_value(x) for x in v]
+    if isinstance(v, str):
+        card = normalise_card(v)
+        if card is not None:
+            return card
+        if v.upper() in ("C", "D", "H", "S"):
+            return v.upper()
+    return v
+
+
+def loose_key(ev: Mapping[str, Any]) -> str:
+    """The key of ``ev`` without its false and empty-list fields (R6: an omitted ``false`` or
+    ``[]`` matches a legal event that writes it)."""
+    return canonical_key({k: x for k, x in ev.items() if x is not False and x != []})
