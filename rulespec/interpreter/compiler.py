@@ -7,8 +7,10 @@ out as the source of one Python function ``run(st, F)``: ``F`` is the running fr
 ``[procedure, pc, locals, is_deal]``, and each *block* (a stretch of instructions that control
 enters only at its top: the start, a jump target, the place after a call or a stop) becomes one
 arm of a dispatch on ``pc``. The function runs block after block, with every statement and
-expression inline, until it pushes a call (it returns -1) or reaches a stop (it returns the stop's
-``pc``, and the runtime in ``engine.py`` handles it).
+expression inline, and calls procedures directly, until the procedure returns (``run`` gives
+None, its frame popped) or it reaches a stop, its own or a callee's: then it saves its ``pc`` in
+its frame and gives 1, and so does every caller up to the machine (``engine.py``), which handles
+the stop of the top frame.
 
 Why a dispatch on ``pc`` rather than a Python generator per procedure: a state must be cloned
 cheaply (search, verify's probes, the invariant tests), and a generator cannot be copied. A frame
@@ -102,18 +104,19 @@ Stop = ChooseSpec | ChanceSpec | EndDeal | EndMatch | Return
 
 
 class Procedure:
-    """One compiled procedure: ``run(st, frame) -> pc`` and the stop at each stopping ``pc``."""
+    """One compiled procedure: ``run(st, frame) -> None | 1`` (returned, or stopped) and the
+    stop at each stopping ``pc``."""
 
     __slots__ = ("name", "params", "run", "stops")
 
     def __init__(self, name: str, params: tuple[str, ...]) -> None:
         self.name = name
         self.params = params
-        self.run: Callable[[Any, list[Any]], int] = _not_compiled
+        self.run: Callable[[Any, list[Any]], int | None] = _not_compiled
         self.stops: dict[int, Stop] = {}
 
 
-def _not_compiled(st: Any, frame: list[Any]) -> int:  # pragma: no cover
+def _not_compiled(st: Any, frame: list[Any]) -> int | None:  # pragma: no cover
     raise AssertionError("procedure used before it was compiled")
 
 
@@ -217,7 +220,7 @@ class _StmtCompiler:
         where = span if span is not None else (body.stmts[0].span if body.stmts else ast.NOSPAN)
         proc.stops = {pc: op for pc, op in enumerate(self.ins)
                       if isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return))}
-        proc.run = _Emitter(self.ins, self.procs).build(self.ec, proc.name, where,
+        proc.run = _Emitter(proc.name, self.ins, self.procs).build(self.ec, proc.name, where,
                                                         self._objects)
 
     # ---- statements -----------------------------------------------------------------------
@@ -429,7 +432,8 @@ class _StmtCompiler:
 class _Emitter:
     """Writes a procedure's instructions as one Python function (see the module docstring)."""
 
-    def __init__(self, ins: list[_Ins], procs: dict[str, Procedure]) -> None:
+    def __init__(self, name: str, ins: list[_Ins], procs: dict[str, Procedure]) -> None:
+        self.name = name
         self.ins = ins
         self.procs = procs
         self.lines: list[str] = []
@@ -464,7 +468,7 @@ class _Emitter:
         self.lines.append("    " * depth + text)
 
     def build(self, ec: ExprCompiler, name: str, span: ast.Span,
-              objects: dict[str, Any]) -> Callable[[Any, list[Any]], int]:
+              objects: dict[str, Any]) -> Callable[[Any, list[Any]], int | None]:
         self.emit("def _run(st, F):", 0)
         self.emit("V = st.v; Z = st.z; L = F[2]; pc = F[1]", 1)
         self.emit("try:", 1)
@@ -518,15 +522,28 @@ class _Emitter:
                 case _ForNext(slot=slot, var=var, end=end, cond=cond, span=sp):
                     self._for_next(slot, var, end, cond, sp, d)
                 case _Call(proc=p, args=args, span=sp):
+                    # called directly: when the callee returns, this block goes on here,
+                    # without a trip through the machine; when it stops (a decision deep
+                    # inside), every caller returns to the machine with its pc saved
                     binds = ", ".join(f"{k!r}: {v}" for k, v in args)
                     self.emit(f"F[1] = {pc + 1}", d)
                     is_deal = p == "#deal"
-                    self.emit(f"st.stack.append([_PROCS[{p!r}], 0, {{{binds}}}, {is_deal}])",
-                              d, sp)
-                    self.emit("return -1", d)
+                    self.emit(f"_F = [_PROCS[{p!r}], 0, {{{binds}}}, {is_deal}]", d, sp)
+                    self.emit("st.stack.append(_F)", d)
+                    self.emit("if _F[0].run(st, _F) is not None:", d)
+                    self.emit("return 1", d + 1)
+                    self.emit(f"pc = {pc + 1}", d)
+                    self.emit("continue", d)
+                    return
+                case Return() if not self.name.startswith("#"):
+                    # a procedure returns to its caller without a stop at the machine (the
+                    # deal and the match must not run to their end: the machine says so)
+                    self.emit("st.stack.pop()", d)
+                    self.emit("return None", d)
                     return
                 case ChooseSpec() | ChanceSpec() | EndDeal() | EndMatch() | Return():
-                    self.emit(f"return {pc}", d)
+                    self.emit(f"F[1] = {pc}", d)
+                    self.emit("return 1", d)
                     return
                 case _:
                     assert_never(op)

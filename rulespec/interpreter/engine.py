@@ -186,8 +186,9 @@ class State:
         #: at the hands and variables as they were then); None costs nothing
         self.on_deal_end: Callable[[State], None] | None = None
         self._legal: dict[str, LegalEntry] | None = None
-        #: the entries of the events legal_actions last handed out, by the events' ids
-        self._given: dict[int, LegalEntry] | None = None
+        #: the entries of the events legal_actions last handed out (by the events' ids, when
+        #: there are many)
+        self._given: list[LegalEntry] | dict[int, LegalEntry] | None = None
 
     # ---- the OpenSpiel-style API --------------------------------------------------------------
     def current_player(self) -> int | str | None:
@@ -217,8 +218,9 @@ class State:
             self._given = m.by_id
             return list(m.order)
         entries = [m[k] for k in sorted(m)]
-        # apply() finds an event it handed out by identity, without writing its key
-        self._given = {id(e[0]): e for e in entries}
+        # apply() finds an event it handed out by identity, without writing its key: in a
+        # short list by looking along it, in a long one by the events' ids
+        self._given = entries if len(entries) <= 16 else {id(e[0]): e for e in entries}
         return [e[0] for e in entries]
 
     def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
@@ -327,10 +329,16 @@ class State:
     def _apply_decision(self, event: Mapping[str, Any]) -> None:
         given = self._given
         if given is not None:
-            hit = given.get(id(event))
-            if hit is not None and hit[0] is event:
-                self._take(hit)
-                return
+            if type(given) is list:
+                for hit in given:
+                    if hit[0] is event:
+                        self._take(hit)
+                        return
+            else:
+                hit = given.get(id(event))
+                if hit is not None and hit[0] is event:
+                    self._take(hit)
+                    return
         legal = self._legal_map()
         # Fast path: an event already in canonical form (the usual case when a driver picks
         # from legal_actions) is found by its key and needs no normalising.
@@ -487,12 +495,10 @@ class State:
         """Run until the next decision, chance event or the end of the match."""
         stack = self.stack
         while True:
-            frame = stack[-1]
-            pc = frame[0].run(self, frame)
-            if pc < 0:
-                continue  # a call pushed a frame
-            op = frame[0].stops[pc]
-            frame[1] = pc
+            if stack[-1][0].run(self, stack[-1]) is None:
+                continue  # the top procedure returned: its caller goes on
+            frame = stack[-1]  # the frame that stopped, at the stop's pc
+            op = frame[0].stops[frame[1]]
             L = frame[2]
             if type(op) is ChooseSpec:
                 self.pending = op

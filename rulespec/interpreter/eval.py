@@ -49,6 +49,14 @@ class _GlobalName:
 
 
 @attrs.frozen
+class _Raw:
+    """Python source standing for an argument in an inlined body (a temporary's name)."""
+
+    src: str
+    span: ast.Span = attrs.field(default=ast.NOSPAN, eq=False)
+
+
+@attrs.frozen
 class _K:
     """A value known while compiling."""
 
@@ -285,6 +293,8 @@ class ExprCompiler:
                 return self._name(n, local, py)
             case _GlobalName(id=n):
                 return self._name(n, frozenset(), frozenset())
+            case _Raw(src=src):
+                return src
             case ast.Index(target=tg, index=ix):
                 t, i = self._g(tg, local, py), self._g(ix, local, py)
                 if isinstance(t, _K) and isinstance(i, _K):
@@ -444,6 +454,9 @@ class ExprCompiler:
             ga = self._g(a, local, py)
             if isinstance(ga, _K) or _simple(a) or uses.get(prm.name, 0) <= 1:
                 mapping[prm.name] = a
+            elif _NAME.match(ga):
+                # already one Python name (a temporary computed before the loops)
+                mapping[prm.name] = _Raw(ga)  # type: ignore[assignment]
             else:
                 self._fresh += 1
                 fresh = f"{prm.name}#{self._fresh}"
@@ -501,6 +514,7 @@ class ExprCompiler:
 
 #: sources not worth a temporary: a name, or one subscript of the state or the locals
 _CHEAP = re.compile(r"^(?:\w+|[VZL]\[[^\[\]()]*\])$")
+_NAME = re.compile(r"^_h\d+$")
 #: a Python name bound inside an enumerator's loops (see ExprCompiler.hoisting)
 _BOUND_INSIDE = re.compile(r"\b(?:v|t\d+)_\w")
 
