@@ -329,15 +329,15 @@ class State:
     def _apply_decision(self, event: Mapping[str, Any]) -> None:
         given = self._given
         if given is not None:
-            if type(given) is list:
-                for hit in given:
-                    if hit[0] is event:
-                        self._take(hit)
+            if isinstance(given, list):
+                for entry in given:
+                    if entry[0] is event:
+                        self._take(entry)
                         return
             else:
-                hit = given.get(id(event))
-                if hit is not None and hit[0] is event:
-                    self._take(hit)
+                found = given.get(id(event))
+                if found is not None and found[0] is event:
+                    self._take(found)
                     return
         legal = self._legal_map()
         # Fast path: an event already in canonical form (the usual case when a driver picks
