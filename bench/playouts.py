@@ -9,6 +9,10 @@ both, so the time ratio compares equal work. OpenSpiel's C++ ``crazy_eights`` (p
 driven through its Python API with the same kind of policy, is a reference point, not the same
 game (``oh_hell`` for Abracadabra). The ratio is the figure to watch; absolute times depend on
 the machine.
+
+Two more columns: the engine's fast path (``legal_count`` and ``apply_index``, no event read
+or written at decisions; the same games), and the time to compile one table (verify compiles
+many settings).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rulespec.interpreter.engine import CHANCE, Game  # noqa: E402
+from rulespec.loading import game_for, load_game_spec, resolve_game  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402
 from tests.oracles.abracadabra import AbracadabraOracle  # noqa: E402
@@ -45,6 +51,36 @@ def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any]
             impl.apply(sample_event(impl.legal(), rng))
             events += 1
     return time.perf_counter() - start, events
+
+
+def index_playouts(game: str, players: int, options: dict[str, Any], games: int,
+                   seed: int) -> tuple[float, int]:
+    """The same games through the engine's fast path: ``legal_count`` and ``apply_index`` at
+    each decision, events only for chance (the same draws of the generator, so the same
+    games)."""
+    spec = load_game_spec(resolve_game(game))
+    g = game_for(spec, players, options, 0)
+    events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        st = g.new_initial_state()
+        rng = random.Random(seed * 100_003 + i)
+        while st.to_move is not None:
+            if st.to_move == CHANCE:
+                st.apply(sample_event(st.legal_actions(), rng))
+            else:
+                st.apply_index(rng.randrange(st.legal_count()))
+            events += 1
+    return time.perf_counter() - start, events
+
+
+def compile_seconds(game: str, players: int, repeat: int = 5) -> float:
+    """Mean seconds to compile one table of ``game`` (a fresh Game each time)."""
+    spec = load_game_spec(resolve_game(game))
+    start = time.perf_counter()
+    for _ in range(repeat):
+        Game(spec, players, {})
+    return (time.perf_counter() - start) / repeat
 
 
 def openspiel(game: str, params: dict[str, Any], games: int, seed: int) -> tuple[float, int] | None:
@@ -80,6 +116,8 @@ def compare(game: str, players: int, games: int, seed: int) -> dict[str, Any]:
     te, ne = playouts(SpecImplementation, game, players, opts, games, seed)
     to, no = playouts(oracle, game, players, opts, games, seed)
     assert ne == no, "engine and oracle played different games: they disagree"
+    ti, ni = index_playouts(game, players, opts, games, seed)
+    assert ni == ne, "the index fast path played different games"
     ref = openspiel(REFERENCE[game], {"players": players}, games, seed)
     out: dict[str, Any] = {
         "game": game, "players": players, "games": games,
@@ -88,6 +126,9 @@ def compare(game: str, players: int, games: int, seed: int) -> dict[str, Any]:
         "engine_us_per_event": round(te / ne * 1e6, 1),
         "oracle_us_per_event": round(to / no * 1e6, 1),
         "engine_over_oracle": round(te / to, 2),
+        "index_path_s": round(ti, 3),
+        "index_path_over_oracle": round(ti / to, 2),
+        "compile_ms": round(compile_seconds(game, players) * 1000, 1),
     }
     if ref is not None:
         out[f"openspiel_{REFERENCE[game]}_us_per_event"] = round(ref[0] / ref[1] * 1e6, 1)

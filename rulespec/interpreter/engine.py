@@ -210,7 +210,7 @@ class State:
         The list is the caller's; the events in it may be shared with other states (a
         decision met again gives the same event objects), so copy one before changing it.
         """
-        m = self._legal_map()
+        m = self.legal_map()
         if type(m) is LegalMap:
             if m.order is None:
                 m.order = [m[k][0] for k in sorted(m)]
@@ -222,6 +222,35 @@ class State:
         # short list by looking along it, in a long one by the events' ids
         self._given = entries if len(entries) <= 16 else {id(e[0]): e for e in entries}
         return [e[0] for e in entries]
+
+    def legal_count(self) -> int:
+        """How many legal events there are now (the fast path: see :meth:`apply_index`)."""
+        return len(self.legal_map())
+
+    def apply_index(self, k: int) -> None:
+        """Apply the ``k``-th event of :meth:`legal_actions` (canonical order, H5) without
+        building or reading the event: the fast path for machines that play many games. At a
+        shuffle or reshuffle the one listed event is the pack in canonical order; a random
+        ordering is applied with :meth:`apply`."""
+        if self.winners is not None:
+            raise IllegalActionError("the match is over")
+        m = self.legal_map()
+        if not (isinstance(k, int) and 0 <= k < len(m)):
+            raise IllegalActionError(f"there are {len(m)} legal events, not an event {k!r}")
+        if self.to_move == CHANCE:
+            self.apply(self.legal_actions()[k])
+            return
+        if type(m) is LegalMap:
+            if m.order is None:
+                self.legal_actions()
+            assert m.by_id is not None and m.order is not None
+            entry = m.by_id[id(m.order[k])]
+        else:
+            entry = m[sorted(m)[k]]
+        self._take(entry)
+        self._legal = None
+        self._given = None
+        self._run()
 
     def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         """Listed chance outcomes with probabilities (a bury); a shuffle is sampled, not listed."""
@@ -296,10 +325,13 @@ class State:
         return {"seat": seat, "to_move": self.to_move, "zones": zones, "vars": public}
 
     # ---- decisions --------------------------------------------------------------------------
-    def _legal_map(self) -> dict[str, tuple[dict[str, Any], Any, Any]]:
+    def legal_map(self) -> dict[str, LegalEntry]:
+        """Every legal event now by its canonical key (H5): key → (event, the alternative
+        that allows it, its generators' values). Shared with other states and with the
+        compiled rules: read it, never change it."""
         if self._legal is not None:
             return self._legal
-        out: dict[str, tuple[dict[str, Any], Any, Any]] = {}
+        out: dict[str, LegalEntry] = {}
         if self.winners is not None or self.pending is None:
             self._legal = out
             return out
@@ -339,7 +371,7 @@ class State:
                 if found is not None and found[0] is event:
                     self._take(found)
                     return
-        legal = self._legal_map()
+        legal = self.legal_map()
         # Fast path: an event already in canonical form (the usual case when a driver picks
         # from legal_actions) is found by its key and needs no normalising.
         if isinstance(event, dict):
@@ -505,7 +537,7 @@ class State:
                 self.to_move = op.seat(self, L)
                 self._legal = None
                 self._given = None
-                if not self._legal_map():
+                if not self.legal_map():
                     raise RuleRuntimeError(
                         f"seat {self.to_move} must decide here, but no alternative is legal",
                         op.node.span, "every decision needs at least one legal choice; "
