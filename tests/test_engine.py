@@ -167,3 +167,126 @@ match {
         n += n
     again = Game(spec, 2).new_initial_state()
     assert [e["k"] for e in again.legal_actions()] == [1]
+
+
+def test_apply_index_plays_the_same_game_as_apply() -> None:
+    """The fast path (legal_count, apply_index) is the k-th event of legal_actions."""
+    import random
+
+    from rulespec.loading import game_for, load_game_spec, resolve_game
+    from rulespec.simulate import sample_event
+
+    game = game_for(load_game_spec(resolve_game("vandatta")), 3, {}, 0)
+    by_event, by_index = game.new_initial_state(), game.new_initial_state()
+    rng_e, rng_i = random.Random(5), random.Random(5)
+    steps = 0
+    while not by_event.is_terminal():
+        legal = by_event.legal_actions()
+        assert by_index.legal_count() == len(legal)
+        if by_event.is_chance_node():
+            ev = sample_event(legal, rng_e)
+            by_event.apply(ev)
+            by_index.apply(sample_event(by_index.legal_actions(), rng_i))
+        else:
+            k = rng_e.randrange(len(legal))
+            assert rng_i.randrange(len(legal)) == k
+            by_event.apply(legal[k])
+            by_index.apply_index(k)
+        steps += 1
+    assert by_index.result() == by_event.result() and steps > 50
+    with pytest.raises(ValueError, match="the match is over"):
+        by_index.apply_index(0)
+
+
+def test_apply_index_out_of_range_changes_nothing() -> None:
+    state = Game(check_text(HEAD + """
+deal {
+  choose 0 {
+    a() "A." {
+    }
+    b() "B." {
+    }
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules"), 2).new_initial_state()
+    for k in (2, -1):
+        with pytest.raises(ValueError, match="2 legal events"):
+            state.apply_index(k)
+    assert state.legal_count() == 2
+    state.apply_index(1)
+    assert state.is_terminal()
+
+
+GUARDED = """
+zone pile: shared visible to all
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  move top(stock) from stock to hand[0]
+  move top(stock) from stock to hand[0]
+  choose 0 {
+    take(card = c) for c in hand[0] if GUARD "Take a card." {
+    }
+    none() "Nothing." {
+    }
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+"""
+
+
+def test_a_hoisted_part_that_raises_is_not_an_error_the_rule_avoids() -> None:
+    """What an enumerator's loop reads but does not vary (the top of the pile) is computed
+    once before the loop; on an empty pile that raises, and the rule's own short-circuit
+    ("size(pile) > 0 and ...") must still decide, as if nothing had been hoisted."""
+    guard = "size(pile) > 0 and rank(top(pile)) == rank(c)"
+    spec = check_text(HEAD + GUARDED.replace("GUARD", guard), "t.rules")
+    game = Game(spec, 2, keep_sources=True)
+    assert any("_plain(" in text for _, text in game.sources), "nothing was hoisted"
+    state = game.new_initial_state()
+    state.apply(state.legal_actions()[0])  # the shuffle
+    assert [e["action"] for e in state.legal_actions()] == ["none"]
+
+
+def test_a_rule_that_reads_an_empty_pile_is_reported_at_its_guard() -> None:
+    spec = check_text(HEAD + GUARDED.replace("GUARD", "rank(top(pile)) == rank(c)"), "t.rules")
+    state = Game(spec, 2).new_initial_state()
+    with pytest.raises(RuleRuntimeError, match="empty zone or list") as info:
+        state.apply(state.legal_actions()[0])
+    assert info.value.span is not None
+    assert info.value.span.line == (HEAD + GUARDED).splitlines().index(
+        "    take(card = c) for c in hand[0] if GUARD \"Take a card.\" {") + 1
+
+
+def test_a_runtime_error_in_a_called_procedure_names_its_statement() -> None:
+    text = HEAD + """
+var n: int = 0
+procedure risky(k: int) {
+  if k > 0 {
+    set n = n + 1
+    set n = k // n
+    set n = k // (n - 3)
+  }
+}
+deal {
+  risky(3)
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+"""
+    with pytest.raises(RuleRuntimeError, match="division by zero") as info:
+        Game(check_text(text, "t.rules"), 2).new_initial_state()
+    assert info.value.span is not None
+    assert info.value.span.line == text.splitlines().index("    set n = k // (n - 3)") + 1
