@@ -271,35 +271,8 @@ class _StmtCompiler:
                     self._assign(f"V[{n!r}]", v, local, idx)
             case ast.If():
                 self._if(s, local, loops)
-            case ast.While(cond=c, body=b):
-                ok, val = self.ec.const(c, local)
-                if ok and not val:
-                    return local
-                start = len(ins)
-                jf = None
-                if not ok:
-                    jf = _JumpIfNot(self._src(c, local), -1, c.span)
-                    ins.append(jf)
-                breaks: list[int] = []
-                self.block(b, local, loops + [(start, breaks)])
-                ins.append(_Jump(start))
-                if jf is not None:
-                    jf.target = len(ins)
-                self._patch(breaks, len(ins))
-            case ast.Loop(body=b):
-                start = len(ins)
-                breaks = []
-                self.block(b, local, loops + [(start, breaks)])
-                ins.append(_Jump(start))
-                self._patch(breaks, len(ins))
-            case ast.For(var=v, source=src, cond=c, body=b):
-                inner = local | {v}
-                cond = self._src(c, inner) if c is not None else None
-                self._for(v, self._src(src, local), src.span, cond, b, inner, loops)
-            case ast.Repeat(count=cnt, body=b):
-                slot_var = self._new_slot("rep")
-                self._for(slot_var, f"range({self._src(cnt, local)})", cnt.span, None, b,
-                          local | {slot_var}, loops)
+            case ast.While() | ast.Loop() | ast.For() | ast.Repeat():
+                self._loop(s, local, loops)
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
                 ins.append(_Py((f"_move({self._src(w, local)},",
                                 f"      {self._src(a, local)},",
@@ -342,6 +315,44 @@ class _StmtCompiler:
             case _:
                 assert_never(s)
         return local
+
+    def _loop(self, s: ast.While | ast.Loop | ast.For | ast.Repeat, local: frozenset[str],
+              loops: list[tuple[int, list[int]]]) -> None:
+        """``while``, ``loop``, ``for`` and ``repeat``: a ``break`` jumps past the loop's end
+        (patched once it is known), a ``continue`` to its test or next step."""
+        ins = self.ins
+        match s:
+            case ast.While(cond=c, body=b):
+                ok, val = self.ec.const(c, local)
+                if ok and not val:
+                    return
+                start = len(ins)
+                jf = None
+                if not ok:
+                    jf = _JumpIfNot(self._src(c, local), -1, c.span)
+                    ins.append(jf)
+                breaks: list[int] = []
+                self.block(b, local, loops + [(start, breaks)])
+                ins.append(_Jump(start))
+                if jf is not None:
+                    jf.target = len(ins)
+                self._patch(breaks, len(ins))
+            case ast.Loop(body=b):
+                start = len(ins)
+                breaks = []
+                self.block(b, local, loops + [(start, breaks)])
+                ins.append(_Jump(start))
+                self._patch(breaks, len(ins))
+            case ast.For(var=v, source=src, cond=c, body=b):
+                inner = local | {v}
+                cond = self._src(c, inner) if c is not None else None
+                self._for(v, self._src(src, local), src.span, cond, b, inner, loops)
+            case ast.Repeat(count=cnt, body=b):
+                slot_var = self._new_slot("rep")
+                self._for(slot_var, f"range({self._src(cnt, local)})", cnt.span, None, b,
+                          local | {slot_var}, loops)
+            case _:
+                assert_never(s)
 
     def _new_slot(self, kind: str) -> str:
         self._slot += 1

@@ -323,6 +323,16 @@ class ExprCompiler:
                 if isinstance(ga, _K) and isinstance(gb, _K):
                     return _K(_fold_compare(op, ga.value, gb.value))
                 return f"({self._src(ga)} {op} {self._src(gb)})"
+            case ast.And() | ast.Or() | ast.Not() | ast.Neg() | ast.IfExpr():
+                return self._logic(e, local, py)
+            case _:
+                assert_never(e)
+
+    def _logic(self, e: ast.And | ast.Or | ast.Not | ast.Neg | ast.IfExpr, local: frozenset[str],
+               py: frozenset[str]) -> _Gen:
+        """The connectives and ``if … then … else``: a constant side decides the result (an
+        option settles a branch for the whole match, and the arm taken counts as covered)."""
+        match e:
             case ast.And(left=a, right=b):
                 ga = self._g(a, local, py)
                 if isinstance(ga, _K):
