@@ -96,6 +96,22 @@ class _Scope:
         return new
 
 
+@attrs.define
+class _Decls:
+    """The spec's one-per-spec declarations as found (None where missing), its requires, and
+    where each top-level name was first declared."""
+
+    game: ast.GameDecl | None = None
+    players: ast.PlayersDecl | None = None
+    hands: ast.HandsDecl | None = None
+    game_end: ast.GameEndDecl | None = None
+    winner: ast.WinnerDecl | None = None
+    match: ast.MatchDecl | None = None
+    deal: ast.DealDecl | None = None
+    requires: list[ast.RequireDecl] = attrs.Factory(list)
+    seen: dict[str, ast.Span] = attrs.Factory(dict)
+
+
 class _Checker:
     def __init__(self, items: tuple[ast.Item, ...], sources: dict[str, str]) -> None:
         self.items = items
@@ -118,104 +134,141 @@ class _Checker:
 
     # ---- declarations -------------------------------------------------------------------
     def run(self) -> CheckedSpec:
-        game: ast.GameDecl | None = None
-        players: ast.PlayersDecl | None = None
-        hands: ast.HandsDecl | None = None
-        game_end: ast.GameEndDecl | None = None
-        winner: ast.WinnerDecl | None = None
-        match: ast.MatchDecl | None = None
-        deal: ast.DealDecl | None = None
-        requires: list[ast.RequireDecl] = []
-        seen: dict[str, ast.Span] = {}
+        d = self._collect()
+        self._check_missing(d)
+        self._check_vars()
+        for r in d.requires:
+            self._table_only(r.cond, "a 'require'")
+            t = self.expr(r.cond, _Scope({}, where="def"))
+            self._want_bool(r.cond, t)
+        forms = self._game_end_forms(d.game_end)
+        if d.hands is not None:
+            self._table_only(d.hands.count, "'hands'")
+            self._want(d.hands.count, "int", self.expr(d.hands.count, _Scope({}, where="def")),
+                       "hands is a number, known once the options are")
+        self._check_bodies(d)
+        self._reachability(d.match, d.deal)
+        self._end_deal_outside_deal(d.match)
 
-        def claim(name: str, span: ast.Span, what: str) -> bool:
-            if name in seen or name in BUILTIN_CONSTANTS or name in BUILTIN_VARS \
-                    or name in BUILTIN_FUNCTIONS:
-                where = f" (first at {seen[name]})" if name in seen else " (a built-in name)"
-                self.error(span, f"{what} {name!r} is already defined{where}",
-                           "choose another name")
-                return False
-            seen[name] = span
-            return True
+        if self.diags:
+            raise SpecCheckError(self.diags, self.sources)
+        game, players, winner, match, deal = d.game, d.players, d.winner, d.match, d.deal
+        assert game and players and winner and match and deal
+        return CheckedSpec(
+            name=game.name, title=game.title, doc=game.doc, min_players=players.min,
+            max_players=players.max, winner=winner.direction,
+            hands=d.hands.count if d.hands is not None else None, game_end_forms=forms,
+            options=tuple(self.options.values()), requires=tuple(d.requires),
+            zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
+            defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
+            deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
+        )
 
+    def _collect(self) -> _Decls:
+        """Sort the items into declarations; check that each one-per-spec declaration is
+        given once and each named one takes a free name."""
+        d = _Decls()
         for it in self.items:
             match it:
                 case ast.GameDecl():
-                    if game is not None:
+                    if d.game is not None:
                         self.error(it.span, "a spec has one 'game' declaration")
-                    game = game or it
+                    d.game = d.game or it
                 case ast.PlayersDecl():
-                    if players is not None:
+                    if d.players is not None:
                         self.error(it.span, "a spec has one 'players' declaration")
-                    players = it
+                    d.players = it
                     if not 1 <= it.min <= it.max:
                         self.error(it.span, f"players {it.min} to {it.max} is an empty range")
                 case ast.HandsDecl():
-                    if hands is not None:
+                    if d.hands is not None:
                         self.error(it.span, "a spec has one 'hands' declaration")
-                    hands = hands or it
+                    d.hands = d.hands or it
                 case ast.GameEndDecl():
-                    game_end = it
+                    d.game_end = it
                     for f in it.forms:
                         if f not in ("deals", "target", "elimination"):
                             self.error(it.span, f"unknown game_end form {f!r}",
                                        "forms: deals, target, elimination")
                 case ast.WinnerDecl():
-                    if winner is not None:
+                    if d.winner is not None:
                         self.error(it.span, "a spec has one 'winner' declaration")
-                    winner = it
+                    d.winner = it
                 case ast.ImportDecl():
                     pass
                 case ast.OptionDecl():
-                    if claim(it.name, it.span, "option"):
+                    if self._claim(d, it.name, it.span, "option"):
                         self._declare_option(it)
                 case ast.RequireDecl():
-                    requires.append(it)
+                    d.requires.append(it)
                 case ast.ZoneDecl():
-                    if claim(it.name, it.span, "zone"):
-                        self.zones[it.name] = it
-                        if it.visibility is None:
-                            self.error(it.span, f"zone {it.name!r} does not say who may see it",
-                                       "add 'visible to all', 'visible to owner' or "
-                                       "'visible to nobody'")
-                        elif it.visibility == "owner" and not it.per_player:
-                            self.error(it.span, f"shared zone {it.name!r} has no owner",
-                                       "use 'visible to all' or 'visible to nobody'")
+                    if self._claim(d, it.name, it.span, "zone"):
+                        self._declare_zone(it)
                 case ast.VarDecl():
-                    if claim(it.name, it.span, "variable"):
+                    if self._claim(d, it.name, it.span, "variable"):
                         self.vars[it.name] = it
                 case ast.DefDecl():
-                    if claim(it.name, it.span, "definition"):
+                    if self._claim(d, it.name, it.span, "definition"):
                         self.defs[it.name] = it
                 case ast.ProcDecl():
-                    if claim(it.name, it.span, "procedure"):
+                    if self._claim(d, it.name, it.span, "procedure"):
                         self.procs[it.name] = it
                 case ast.MatchDecl():
-                    if match is not None:
+                    if d.match is not None:
                         self.error(it.span, "a spec has one 'match' block")
-                    match = match or it
+                    d.match = d.match or it
                 case ast.DealDecl():
-                    if deal is not None:
+                    if d.deal is not None:
                         self.error(it.span, "a spec has one 'deal' block")
-                    deal = deal or it
+                    d.deal = d.deal or it
                 case _:
                     assert_never(it)
+        return d
 
+    def _claim(self, d: _Decls, name: str, span: ast.Span, what: str) -> bool:
+        """Record a top-level name; report it if it is already taken, by the spec or a
+        built-in."""
+        if name in d.seen or name in BUILTIN_CONSTANTS or name in BUILTIN_VARS \
+                or name in BUILTIN_FUNCTIONS:
+            where = f" (first at {d.seen[name]})" if name in d.seen else " (a built-in name)"
+            self.error(span, f"{what} {name!r} is already defined{where}",
+                       "choose another name")
+            return False
+        d.seen[name] = span
+        return True
+
+    def _declare_zone(self, z: ast.ZoneDecl) -> None:
+        """Record a zone; check that it says who may see it, and that only a per-player zone
+        is visible to its owner."""
+        self.zones[z.name] = z
+        if z.visibility is None:
+            self.error(z.span, f"zone {z.name!r} does not say who may see it",
+                       "add 'visible to all', 'visible to owner' or "
+                       "'visible to nobody'")
+        elif z.visibility == "owner" and not z.per_player:
+            self.error(z.span, f"shared zone {z.name!r} has no owner",
+                       "use 'visible to all' or 'visible to nobody'")
+
+    def _check_missing(self, d: _Decls) -> None:
+        """Report each declaration a spec must have and this one lacks."""
         top = self.items[0].span if self.items else None
-        if game is None:
+        if d.game is None:
             self.error(top, "the spec has no 'game' declaration",
                        'start with: game NAME title "Title"')
-        if players is None:
+        if d.players is None:
             self.error(top, "the spec does not say how many players it takes",
                        "add: players MIN to MAX")
-        if winner is None:
+        if d.winner is None:
             self.error(top, "the spec does not say who wins",
                        "add: winner lowest total, or winner highest total")
-        if match is None:
+        if d.match is None:
             self.error(top, "the spec has no 'match' block", "add: match { loop { run deal } }")
-        if deal is None:
+        if d.deal is None:
             self.error(top, "the spec has no 'deal' block", "add: deal { ... }")
 
+    def _check_vars(self) -> None:
+        """Type every variable, then check that its starting value fits that type and can be
+        worked out when the table is set up."""
         for name, v in self.vars.items():
             self.var_types[name] = self._var_type(v)
         for v in self.vars.values():
@@ -227,49 +280,32 @@ class _Checker:
             if not _compatible(want, t):
                 self.error(v.init.span, f"variable {v.name!r} is {_describe(want)} but starts as "
                            f"{_describe(t)}")
-        for r in requires:
-            self._table_only(r.cond, "a 'require'")
-            t = self.expr(r.cond, _Scope({}, where="def"))
-            self._want_bool(r.cond, t)
-        if game_end is not None:
-            for f in game_end.forms:
-                need = "deals" if f == "deals" else "target"
-                if f in ("deals", "target", "elimination") and need not in self.options:
-                    self.error(game_end.span, f"game_end {f}(...) sets option {need!r}, which "
-                               "the spec does not declare", f"add: option {need}: int = ...")
-            forms = game_end.forms
-        else:
-            forms = tuple(f for f in ("deals", "target") if f in self.options)
-        if hands is not None:
-            self._table_only(hands.count, "'hands'")
-            self._want(hands.count, "int", self.expr(hands.count, _Scope({}, where="def")),
-                       "hands is a number, known once the options are")
-        for d in self.defs.values():
-            self._def_type(d.name)
+
+    def _game_end_forms(self, game_end: ast.GameEndDecl | None) -> tuple[str, ...]:
+        """The game_end forms in force; check that each declared form has its option."""
+        if game_end is None:
+            # no game_end declaration: the options the spec declares say how the game ends
+            return tuple(f for f in ("deals", "target") if f in self.options)
+        for f in game_end.forms:
+            need = "deals" if f == "deals" else "target"
+            if f in ("deals", "target", "elimination") and need not in self.options:
+                self.error(game_end.span, f"game_end {f}(...) sets option {need!r}, which "
+                           "the spec does not declare", f"add: option {need}: int = ...")
+        return game_end.forms
+
+    def _check_bodies(self, d: _Decls) -> None:
+        """Check the definitions, then the procedures, the deal and the match."""
+        for df in self.defs.values():
+            self._def_type(df.name)
         for p in self.procs.values():
             scope = _Scope({}, where="procedure")
             for prm in p.params:
                 scope.names[prm.name] = self._param_type(prm)
             self.block(p.body, scope)
-        if deal is not None:
-            self.block(deal.body, _Scope({}, where="deal"))
-        if match is not None:
-            self.block(match.body, _Scope({}, where="match"))
-        self._reachability(match, deal)
-        self._end_deal_outside_deal(match)
-
-        if self.diags:
-            raise SpecCheckError(self.diags, self.sources)
-        assert game and players and winner and match and deal
-        return CheckedSpec(
-            name=game.name, title=game.title, doc=game.doc, min_players=players.min,
-            max_players=players.max, winner=winner.direction,
-            hands=hands.count if hands is not None else None, game_end_forms=forms,
-            options=tuple(self.options.values()), requires=tuple(requires),
-            zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
-            defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
-            deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
-        )
+        if d.deal is not None:
+            self.block(d.deal.body, _Scope({}, where="deal"))
+        if d.match is not None:
+            self.block(d.match.body, _Scope({}, where="match"))
 
     def _declare_option(self, o: ast.OptionDecl) -> None:
         t = o.type
@@ -451,11 +487,7 @@ class _Checker:
     def stmt(self, s: ast.Stmt, scope: _Scope) -> None:
         match s:
             case ast.Let(name=n, value=v):
-                t = self.expr(v, scope)
-                if n in self.vars or n in self.options or n in BUILTIN_CONSTANTS:
-                    self.error(s.span, f"'let {n}' hides the {self._kind(n)} {n!r}",
-                               "choose another name")
-                scope.names[n] = "list[card]" if t == "zone" else t
+                self._check_let(s, n, v, scope)
             case ast.Set(name=n, index=idx, value=v):
                 self._check_set(s, n, idx, v, scope)
             case ast.If(cond=c, then=th, else_=el):
@@ -480,22 +512,12 @@ class _Checker:
                 self._want(c, "int", self.expr(c, scope), "repeat needs a number")
                 self.block(b, scope.child(in_loop=True))
             case ast.Move(what=w, src=a, dst=z):
-                tw = self.expr(w, scope)
-                if not (tw in ("card", "any") or _elem(tw) in ("card", "any")):
-                    self.error(w.span, f"move expects a card or a list of cards, not "
-                               f"{_describe(tw)}")
-                self._want_zone(a, scope)
-                self._want_zone(z, scope)
+                self._check_move(w, a, z, scope)
             case ast.Fill(zone=z, cards=c):
                 self._want_zone(z, scope)
                 self._want(c, "list[card]", self.expr(c, scope), "fill needs a list of cards")
             case ast.DealCards(count=c, src=a, zone=zn, seats=ss):
-                self._want(c, "int", self.expr(c, scope), "deal needs a number of cards")
-                self._want_zone(a, scope)
-                zd = self.zones.get(zn)
-                if zd is None or not zd.per_player:
-                    self.error(s.span, f"deal needs a per-player zone, and {zn!r} is not one")
-                self._want(ss, "list[int]", self.expr(ss, scope), "deal needs a list of seats")
+                self._check_deal_cards(s, c, a, zn, ss, scope)
             case ast.Shuffle(zone=z):
                 self._want_zone(z, scope)
             case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
@@ -504,12 +526,7 @@ class _Checker:
             case ast.CallStmt(name=n, args=args):
                 self._check_proc_call(s, n, args, scope)
             case ast.Choose(seat=seat, alternatives=alts):
-                self._want(seat, "int", self.expr(seat, scope), "choose needs the seat that "
-                           "decides")
-                if scope.where == "def":  # pragma: no cover - grammar prevents it
-                    self.error(s.span, "a decision cannot appear in a definition")
-                for alt in alts:
-                    self._alternative(alt, scope)
+                self._check_choose(s, seat, alts, scope)
             case ast.Break() | ast.Continue():
                 if not scope.in_loop:
                     word = "break" if isinstance(s, ast.Break) else "continue"
@@ -518,16 +535,7 @@ class _Checker:
                 if scope.where != "procedure":
                     self.error(s.span, "'return' is allowed only in a procedure")
             case ast.EndDeal(scoring=fn):
-                if scope.where == "match":
-                    self.error(s.span, "'end deal' belongs inside the deal, not the match")
-                d = self.defs.get(fn)
-                if d is None:
-                    self.error(s.span, f"no definition {fn!r} to score the deal with",
-                               f"add: def {fn}(p: int) = ...")
-                elif len(d.params) != 1:
-                    self.error(s.span, f"the scoring definition {fn!r} must take one seat")
-                else:
-                    self._want(d.body, "int", self._def_type(fn), "a score is a number")
+                self._check_end_deal(s, fn, scope)
             case ast.EndMatch(winners=w):
                 self._want(w, "list[int]", self.expr(w, scope), "winners is a list of seats")
             case ast.RunDeal():
@@ -535,6 +543,60 @@ class _Checker:
                     self.error(s.span, "'run deal' belongs in the match block")
             case _:
                 assert_never(s)
+
+    def _check_let(self, s: ast.Let, n: str, v: ast.Expr, scope: _Scope) -> None:
+        """Bind ``n`` to the type of ``v``; a let may not hide a variable, option or
+        constant."""
+        t = self.expr(v, scope)
+        if n in self.vars or n in self.options or n in BUILTIN_CONSTANTS:
+            self.error(s.span, f"'let {n}' hides the {self._kind(n)} {n!r}",
+                       "choose another name")
+        # a let takes a snapshot: a zone bound by let is the list of cards it held
+        scope.names[n] = "list[card]" if t == "zone" else t
+
+    def _check_move(self, w: ast.Expr, a: ast.Expr, z: ast.Expr, scope: _Scope) -> None:
+        """A move takes a card or a list of cards from one zone to another."""
+        tw = self.expr(w, scope)
+        if not (tw in ("card", "any") or _elem(tw) in ("card", "any")):
+            self.error(w.span, f"move expects a card or a list of cards, not "
+                       f"{_describe(tw)}")
+        self._want_zone(a, scope)
+        self._want_zone(z, scope)
+
+    def _check_deal_cards(self, s: ast.DealCards, c: ast.Expr, a: ast.Expr, zn: str,
+                          ss: ast.Expr, scope: _Scope) -> None:
+        """A deal takes a number of cards from a zone into a per-player zone, for a list of
+        seats."""
+        self._want(c, "int", self.expr(c, scope), "deal needs a number of cards")
+        self._want_zone(a, scope)
+        zd = self.zones.get(zn)
+        if zd is None or not zd.per_player:
+            self.error(s.span, f"deal needs a per-player zone, and {zn!r} is not one")
+        self._want(ss, "list[int]", self.expr(ss, scope), "deal needs a list of seats")
+
+    def _check_choose(self, s: ast.Choose, seat: ast.Expr,
+                      alts: tuple[ast.Alternative, ...], scope: _Scope) -> None:
+        """A decision names the seat that decides, and is not made inside a definition."""
+        self._want(seat, "int", self.expr(seat, scope), "choose needs the seat that "
+                   "decides")
+        if scope.where == "def":  # pragma: no cover - grammar prevents it
+            self.error(s.span, "a decision cannot appear in a definition")
+        for alt in alts:
+            self._alternative(alt, scope)
+
+    def _check_end_deal(self, s: ast.EndDeal, fn: str, scope: _Scope) -> None:
+        """'end deal' is not written in the match, and scores with a definition of one seat
+        that gives a number."""
+        if scope.where == "match":
+            self.error(s.span, "'end deal' belongs inside the deal, not the match")
+        d = self.defs.get(fn)
+        if d is None:
+            self.error(s.span, f"no definition {fn!r} to score the deal with",
+                       f"add: def {fn}(p: int) = ...")
+        elif len(d.params) != 1:
+            self.error(s.span, f"the scoring definition {fn!r} must take one seat")
+        else:
+            self._want(d.body, "int", self._def_type(fn), "a score is a number")
 
     def _kind(self, n: str) -> str:
         if n in self.vars:
@@ -683,26 +745,9 @@ class _Checker:
             case ast.Name(id=n):
                 return self._name(e, n, scope)
             case ast.Index(target=tg, index=ix):
-                tt = self.expr(tg, scope)
-                ti = self.expr(ix, scope)
-                self._want(ix, "int", ti, "an index is a seat or a position")
-                if tt == "pzone":
-                    return "zone"
-                if tt.startswith("per["):
-                    return tt[4:-1]
-                el = _elem(tt)
-                if el is None:
-                    self.error(e.span, f"cannot index {_describe(tt)}")
-                    return "any"
-                return el
+                return self._index(e, tg, ix, scope)
             case ast.ListLit(items=items):
-                ts = [self.expr(i, scope) for i in items]
-                known = [t for t in ts if t not in ("any", "none")]
-                el = known[0] if known else "any"
-                for i, t in zip(items, ts, strict=True):
-                    if not _compatible(el, t):
-                        self.error(i.span, f"a list mixes {_describe(el)} and {_describe(t)}")
-                return f"list[{el}]"
+                return self._list_lit(items, scope)
             case ast.Comprehension(elem=el, var=v, source=src, cond=c):
                 inner = scope.child()
                 inner.names[v] = self._iter_elem(src, scope)
@@ -710,20 +755,7 @@ class _Checker:
                     self._want_bool(c, self.expr(c, inner))
                 return f"list[{self.expr(el, inner)}]"
             case ast.GenCall(func=f, elem=el, var=v, source=src, cond=c):
-                inner = scope.child()
-                inner.names[v] = self._iter_elem(src, scope)
-                if c is not None:
-                    self._want_bool(c, self.expr(c, inner))
-                te = self.expr(el, inner)
-                if f not in GENERATOR_FUNCTIONS:
-                    self.error(e.span, f"{f!r} does not take a generator",
-                               "generators work with: " + ", ".join(sorted(GENERATOR_FUNCTIONS)))
-                    return "any"
-                if f in ("any", "all", "count"):
-                    self._want_bool(el, te)
-                    return "int" if f == "count" else "bool"
-                self._want(el, "int", te, f"{f} adds or compares numbers")
-                return "int"
+                return self._gen_call(e, f, el, v, src, c, scope)
             case ast.Call(func=f, args=args):
                 return self._call(e, f, args, scope)
             case ast.BinOp(op=op, left=lft, right=rgt):
@@ -734,38 +766,7 @@ class _Checker:
                 self._want(rgt, "int", tr, f"'{op}' works on numbers")
                 return "int"
             case ast.Compare(op=op, left=lft, right=rgt):
-                bare_l, bare_r = _strip(lft), _strip(rgt)
-                for x, y in ((bare_l, bare_r), (bare_r, bare_l)):
-                    if isinstance(x, ast.Name) and isinstance(y, ast.Name) \
-                            and y.id in self.options and self.options[y.id].kind == "enum" \
-                            and y.id not in scope.names and x.id in self.options[y.id].values \
-                            and x.id not in scope.names:
-                        return "bool"  # OPTION == VALUE, the value possibly a built-in name
-                tl = self.expr(lft, scope)
-                bare = _strip(rgt)
-                if tl.startswith("enum:") and isinstance(bare, ast.Name) \
-                        and not self._resolvable(bare.id, scope):
-                    opt = self.options[tl[5:]]
-                    self.error(bare.span, f"{bare.id!r} is not a value of option {opt.name!r}",
-                               "values: " + ", ".join(str(v) for v in opt.values))
-                    return "bool"
-                tr = self.expr(rgt, scope)
-                if op in ("in", "not in"):
-                    el = _elem(tr)
-                    if el is None:
-                        self.error(rgt.span, f"'{op}' needs a list or a zone on its right")
-                    elif not _compatible(el, tl):
-                        self.error(e.span, f"cannot look for {_describe(tl)} among "
-                                   f"{_describe(tr)}")
-                    return "bool"
-                self._check_enum_compare(lft, tl, rgt, tr)
-                if op in ("<", "<=", ">", ">="):
-                    self._want(lft, "int", tl, "order comparisons work on numbers")
-                    self._want(rgt, "int", tr, "order comparisons work on numbers")
-                elif not (_compatible(tl, tr) or _compatible(tr, tl)):
-                    self.error(e.span, f"comparing {_describe(tl)} with {_describe(tr)} is "
-                               "always false", "compare values of the same kind")
-                return "bool"
+                return self._compare(e, op, lft, rgt, scope)
             case ast.And(left=lft, right=rgt) | ast.Or(left=lft, right=rgt):
                 self._want_bool(lft, self.expr(lft, scope))
                 self._want_bool(rgt, self.expr(rgt, scope))
@@ -777,18 +778,106 @@ class _Checker:
                 self._want(o, "int", self.expr(o, scope))
                 return "int"
             case ast.IfExpr(cond=c, then=th, else_=el):
-                self._want_bool(c, self.expr(c, scope))
-                t1, t2 = self.expr(th, scope), self.expr(el, scope)
-                if t1 in ("none", "any"):
-                    return t2
-                if not (_compatible(t1, t2) or _compatible(t2, t1)):
-                    self.error(e.span, f"the branches give {_describe(t1)} and {_describe(t2)}")
-                if t1.startswith("enum:") and t2 == "int":
-                    return "int"
-                return t1
+                return self._if_expr(e, c, th, el, scope)
             case _:
                 assert_never(e)
         return "any"  # pragma: no cover
+
+    def _index(self, e: ast.Index, tg: ast.Expr, ix: ast.Expr, scope: _Scope) -> str:
+        """The type of ``tg[ix]``: the index is a number, the target a per-player zone or value,
+        or a list."""
+        tt = self.expr(tg, scope)
+        ti = self.expr(ix, scope)
+        self._want(ix, "int", ti, "an index is a seat or a position")
+        if tt == "pzone":
+            return "zone"
+        if tt.startswith("per["):
+            return tt[4:-1]
+        el = _elem(tt)
+        if el is None:
+            self.error(e.span, f"cannot index {_describe(tt)}")
+            return "any"
+        return el
+
+    def _list_lit(self, items: tuple[ast.Expr, ...], scope: _Scope) -> str:
+        """The type of a list literal; its items are all of one kind."""
+        ts = [self.expr(i, scope) for i in items]
+        known = [t for t in ts if t not in ("any", "none")]
+        el = known[0] if known else "any"
+        for i, t in zip(items, ts, strict=True):
+            if not _compatible(el, t):
+                self.error(i.span, f"a list mixes {_describe(el)} and {_describe(t)}")
+        return f"list[{el}]"
+
+    def _gen_call(self, e: ast.GenCall, f: str, el: ast.Expr, v: str, src: ast.Expr,
+                  c: ast.Expr | None, scope: _Scope) -> str:
+        """The type of ``f(el for v in src if c)``: ``f`` takes a generator, which gives
+        conditions for any, all and count and numbers for the rest."""
+        inner = scope.child()
+        inner.names[v] = self._iter_elem(src, scope)
+        if c is not None:
+            self._want_bool(c, self.expr(c, inner))
+        te = self.expr(el, inner)
+        if f not in GENERATOR_FUNCTIONS:
+            self.error(e.span, f"{f!r} does not take a generator",
+                       "generators work with: " + ", ".join(sorted(GENERATOR_FUNCTIONS)))
+            return "any"
+        if f in ("any", "all", "count"):
+            self._want_bool(el, te)
+            return "int" if f == "count" else "bool"
+        self._want(el, "int", te, f"{f} adds or compares numbers")
+        return "int"
+
+    def _compare(self, e: ast.Compare, op: str, lft: ast.Expr, rgt: ast.Expr,
+                 scope: _Scope) -> str:
+        """Check a comparison: an enum against its own values, 'in' against a list or zone,
+        an order comparison between numbers, anything else between values of one kind."""
+        bare_l, bare_r = _strip(lft), _strip(rgt)
+        for x, y in ((bare_l, bare_r), (bare_r, bare_l)):
+            if isinstance(x, ast.Name) and isinstance(y, ast.Name) \
+                    and y.id in self.options and self.options[y.id].kind == "enum" \
+                    and y.id not in scope.names and x.id in self.options[y.id].values \
+                    and x.id not in scope.names:
+                return "bool"  # OPTION == VALUE, the value possibly a built-in name
+        tl = self.expr(lft, scope)
+        bare = _strip(rgt)
+        if tl.startswith("enum:") and isinstance(bare, ast.Name) \
+                and not self._resolvable(bare.id, scope):
+            opt = self.options[tl[5:]]
+            self.error(bare.span, f"{bare.id!r} is not a value of option {opt.name!r}",
+                       "values: " + ", ".join(str(v) for v in opt.values))
+            return "bool"
+        tr = self.expr(rgt, scope)
+        if op in ("in", "not in"):
+            el = _elem(tr)
+            if el is None:
+                self.error(rgt.span, f"'{op}' needs a list or a zone on its right")
+            elif not _compatible(el, tl):
+                self.error(e.span, f"cannot look for {_describe(tl)} among "
+                           f"{_describe(tr)}")
+            return "bool"
+        self._check_enum_compare(lft, tl, rgt, tr)
+        if op in ("<", "<=", ">", ">="):
+            self._want(lft, "int", tl, "order comparisons work on numbers")
+            self._want(rgt, "int", tr, "order comparisons work on numbers")
+        elif not (_compatible(tl, tr) or _compatible(tr, tl)):
+            self.error(e.span, f"comparing {_describe(tl)} with {_describe(tr)} is "
+                       "always false", "compare values of the same kind")
+        return "bool"
+
+    def _if_expr(self, e: ast.IfExpr, c: ast.Expr, th: ast.Expr, el: ast.Expr,
+                 scope: _Scope) -> str:
+        """The type of an if-expression: the condition is true or false and the branches give
+        values of one kind."""
+        self._want_bool(c, self.expr(c, scope))
+        t1, t2 = self.expr(th, scope), self.expr(el, scope)
+        if t1 in ("none", "any"):
+            return t2
+        if not (_compatible(t1, t2) or _compatible(t2, t1)):
+            self.error(e.span, f"the branches give {_describe(t1)} and {_describe(t2)}")
+        if t1.startswith("enum:") and t2 == "int":
+            return "int"
+        return t1
 
     def _check_enum_compare(self, lft: ast.Expr, tl: str, rgt: ast.Expr, tr: str) -> None:
         for ta, b in ((tl, rgt), (tr, lft)):
