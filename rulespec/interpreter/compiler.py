@@ -66,6 +66,9 @@ class ChooseSpec:
     seat: Fn
     alts: tuple[Alternative, ...]
     node: ast.Choose
+    #: lists the events of every alternative in one call, legal(st, L, out, seat, alts);
+    #: None where an alternative remembers its events (then each is asked in turn)
+    legal: Callable[..., None] | None = None
 
 
 @attrs.frozen
@@ -436,7 +439,9 @@ class _StmtCompiler:
                                     tuple(g.var for g in a.generators)))
         for e in ends:
             e.target = len(ins)
-        ins[at] = ChooseSpec(self.ec.expr(s.seat, local), tuple(alts), s)
+        nodes = [alt.node for alt in alts]
+        ins[at] = ChooseSpec(self.ec.expr(s.seat, local), tuple(alts), s,
+                             _choose_enumerator(self.ec, nodes, local) if len(nodes) > 1 else None)
 
 
 # ---- instructions to Python -----------------------------------------------------------------
@@ -651,15 +656,60 @@ def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: d
 def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 hoist: bool) -> tuple[list[str], list[tuple[str, str]]]:
     """The enumerator's source lines, and the temporaries its loops read (with ``hoist``)."""
+    ec.hoisting(False, fresh=True)
+    body = _enum_body(ec, a, local, hoist, "        ", merged=False)
+    hoisted = ec.hoisted()
+    lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:",
+             "        _seat = _jv(seat)"] + body
+    lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _span)"]
+    return lines, hoisted
+
+
+def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
+                       local: frozenset[str]) -> Callable[..., None] | None:
+    """One function that lists the events of all of a decision's alternatives: one call, the
+    seat's text written once, and what the alternatives' loops share (the top card) computed
+    once for all of them. None where an alternative remembers its events by its inputs (its
+    own enumerator does that best)."""
+    for a in alts:
+        lines, _ = _enum_lines(ec, a, local, hoist=False)
+        if _memoised(lines, [pyname(g.var) for g in a.generators]) is not None:
+            return None
+    ec.hoisting(False, fresh=True)
+    bodies = []
+    for i, a in enumerate(alts):
+        bodies.append(f"        _ai = {i}; _alt = alts[{i}]")
+        bodies += _enum_body(ec, a, local, bool(a.generators), "        ", merged=True)
+    hoisted = ec.hoisted()
+    lines = ["def _legal(st, L, out, seat, alts):", "    V = st.v; Z = st.z", "    _ai = 0",
+             "    try:", "        _seat = _jv(seat)"]
+    if hoisted:
+        lines += (["        try:"] + [f"            {n} = {src}" for n, src in hoisted] +
+                  ["        except Exception:",
+                   "            for a in alts:",
+                   "                a.enum(st, L, out, seat, a)",
+                   "            return"])
+    lines += bodies
+    lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _SPANS[_ai])"]
+    extra: dict[str, Any] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
+                             "_SJ": SETJV_CACHE, "_Empty": EmptyError, "_rt": runtime_error,
+                             "_SPANS": tuple(a.span for a in alts)}
+    return ec.build("_legal", "\n".join(lines) + "\n", alts[0].span, extra,  # type: ignore[no-any-return]
+                    what="legal events of the decision, all its alternatives")
+
+
+def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hoist: bool,
+               ind: str, merged: bool) -> list[str]:
+    """The loops and tests of one alternative, indented by ``ind``: its guard's conjuncts
+    tested as soon as their variables are bound. A failed test before the loops ends the
+    function, or, ``merged`` with the other alternatives, skips to the next one."""
     gen_vars = [g.var for g in a.generators]
     levels: list[list[ast.Expr]] = [[] for _ in range(len(gen_vars) + 1)]
     for conj in _conjuncts(a.guard) if a.guard is not None else []:
         used = _names_in(conj)
         level = max((i + 1 for i, v in enumerate(gen_vars) if v in used), default=0)
         levels[level].append(conj)
-    lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:"]
-    ind = "        "
-    ec.hoisting(False, fresh=True)
+    lines: list[str] = []
     try:
         for i in range(len(gen_vars) + 1):
             py = frozenset(gen_vars[:i])
@@ -672,7 +722,10 @@ def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 if ok and val:
                     continue
                 tests.append("False" if ok else ec.source(c, local, py))
-            if tests:
+            if tests and i == 0 and merged:
+                lines.append(f"{ind}if {' and '.join(tests)}:")
+                ind += "    "
+            elif tests:
                 stop = "return" if i == 0 else "continue"
                 lines.append(f"{ind}if not ({' and '.join(tests)}): {stop}")
             if i < len(gen_vars):
@@ -682,12 +735,9 @@ def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 ind += "    "
         ec.hoisting(hoist and bool(gen_vars))
         lines += _enum_event(ec, a, local, ind)
-        hoisted = ec.hoisted()
     finally:
         ec.hoisting(False)
-    lines.insert(3, "        _seat = _jv(seat)")
-    lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _span)"]
-    return lines, hoisted
+    return lines
 
 
 def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],

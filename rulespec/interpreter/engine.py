@@ -349,6 +349,10 @@ class State:
         frame = self.stack[-1]
         L = frame[2]
         seat = self.to_move
+        if spec.legal is not None:
+            spec.legal(self, L, out, seat, spec.alts)
+            self._legal = out
+            return out
         for alt in spec.alts:
             got = alt.enum(self, L, out, seat, alt)
             if got is not None:
