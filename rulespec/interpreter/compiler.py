@@ -187,6 +187,9 @@ class _Call:
 
 _Ins = _Py | _JumpIfNot | _Jump | _ForInit | _ForNext | _Call | Stop
 
+#: expressions whose value is never a list (the checker types them int or bool)
+_SCALAR = (ast.Compare, ast.Not, ast.And, ast.Or, ast.Neg, ast.IntLit)
+
 #: the exceptions generated code turns into RuleRuntimeError (see eval.runtime_error)
 _CATCH = "(IndexError, KeyError, TypeError, ZeroDivisionError, _Empty)"
 
@@ -253,12 +256,19 @@ class _StmtCompiler:
 
     def _assign(self, target: str, value: ast.Expr, local: frozenset[str],
                 index: ast.Expr | None = None) -> None:
-        # a list value (a zone) is stored as a tuple: a snapshot, as the language says
-        lines = [f"_x = {self._src(value, local)}"]
         if index is not None:
             target = f"{target}[{self._src(index, local)}]"
-        lines.append(f"{target} = tuple(_x) if type(_x) is list else _x")
-        self.ins.append(_Py(tuple(lines), value.span))
+        bare = value
+        while isinstance(bare, ast.Cited):
+            bare = bare.expr
+        if self.ec.const(value, local)[0] or isinstance(bare, _SCALAR) or (
+                isinstance(bare, ast.BinOp) and bare.op != "+"):
+            # a number, a truth value or a constant (never a list): stored as it is
+            self.ins.append(_Py((f"{target} = {self._src(value, local)}",), value.span))
+            return
+        # a list value (a zone) is stored as a tuple: a snapshot, as the language says
+        self.ins.append(_Py((f"_x = {self._src(value, local)}",
+                             f"{target} = tuple(_x) if type(_x) is list else _x"), value.span))
 
     def stmt(self, s: ast.Stmt, local: frozenset[str],  # noqa: C901
              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
@@ -451,10 +461,37 @@ class _Emitter:
     def __init__(self, name: str, ins: list[_Ins], procs: dict[str, Procedure]) -> None:
         self.name = name
         self.ins = ins
+        # a jump to a jump goes straight to the last one's target
+        for op in ins:
+            if isinstance(op, (_Jump, _JumpIfNot)):
+                op.target = self._through(op.target)
+            elif isinstance(op, _ForNext):
+                op.end = self._through(op.end)
         self.procs = procs
         self.lines: list[str] = []
         self.spans: dict[int, ast.Span] = {}
         self.leaders = self._leaders()
+
+    def _through(self, t: int) -> int:
+        seen = set()
+        while t < len(self.ins) and isinstance(self.ins[t], _Jump) and t not in seen:
+            seen.add(t)
+            t = self.ins[t].target  # type: ignore[union-attr]
+        return t
+
+    def _goto(self, t: int, d: int) -> None:
+        """Go on at ``t``: through the dispatch, or, where ``t`` is a stop, stop right here
+        (every decision is reached from a loop's end or a branch)."""
+        op = self.ins[t]
+        if isinstance(op, Return) and not self.name.startswith("#"):
+            self.emit("st.stack.pop()", d)
+            self.emit("return None", d)
+        elif isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return)):
+            self.emit(f"F[1] = {t}", d)
+            self.emit("return 1", d)
+        else:
+            self.emit(f"pc = {t}", d)
+            self.emit("continue", d)
 
     def _leaders(self) -> list[int]:
         """The pcs control may enter a block at."""
@@ -517,8 +554,7 @@ class _Emitter:
         pc = start
         while True:
             if pc != start and pc in leaders:
-                self.emit(f"pc = {pc}", d)
-                self.emit("continue", d)
+                self._goto(self._through(pc), d)
                 return
             op = self.ins[pc]
             match op:
@@ -527,11 +563,9 @@ class _Emitter:
                         self.emit(ln, d, sp)
                 case _JumpIfNot(cond=c, target=t, span=sp):
                     self.emit(f"if not ({c}):", d, sp)
-                    self.emit(f"pc = {t}", d + 1)
-                    self.emit("continue", d + 1)
+                    self._goto(t, d + 1)
                 case _Jump(target=t):
-                    self.emit(f"pc = {t}", d)
-                    self.emit("continue", d)
+                    self._goto(t, d)
                     return
                 case _ForInit(source=src, slot=slot, span=sp):
                     self.emit(f"L[{slot!r}] = (tuple({src}), 0)", d, sp)
@@ -548,8 +582,7 @@ class _Emitter:
                     self.emit("st.stack.append(_F)", d)
                     self.emit("if _F[0].run(st, _F) is not None:", d)
                     self.emit("return 1", d + 1)
-                    self.emit(f"pc = {pc + 1}", d)
-                    self.emit("continue", d)
+                    self._goto(self._through(pc + 1), d)
                     return
                 case Return() if not self.name.startswith("#"):
                     # a procedure returns to its caller without a stop at the machine (the
@@ -572,8 +605,7 @@ class _Emitter:
         self.emit(f"_s, _i = L[{slot!r}]", d)
         if cond is None:
             self.emit("if _i >= len(_s):", d)
-            self.emit(f"pc = {end}", d + 1)
-            self.emit("continue", d + 1)
+            self._goto(end, d + 1)
             self.emit(f"L[{var!r}] = _s[_i]; L[{slot!r}] = (_s, _i + 1)", d)
             return
         self.emit("while _i < len(_s):", d)
@@ -582,8 +614,7 @@ class _Emitter:
         self.emit("break", d + 2)
         self.emit("else:", d)
         self.emit(f"L[{slot!r}] = (_s, _i)", d + 1)
-        self.emit(f"pc = {end}", d + 1)
-        self.emit("continue", d + 1)
+        self._goto(end, d + 1)
         self.emit(f"L[{slot!r}] = (_s, _i)", d)
 
 
