@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import types
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from rulespec import ast
 from rulespec.cards import CARD_ORDER, is_card, normalise_card
@@ -28,6 +28,7 @@ from rulespec.errors import (
     RuleRuntimeError,
 )
 from rulespec.interpreter.compiler import (
+    Alternative,
     ChanceSpec,
     ChooseSpec,
     EndDeal,
@@ -53,14 +54,14 @@ __all__ = ["CHANCE", "Game", "LegalEntry", "State", "canonical_key", "event_key"
 CHANCE = "chance"
 
 #: a legal event, the alternative that allows it (None for chance) and its generators' values
-LegalEntry = tuple[dict[str, Any], Any, Any]
+LegalEntry = tuple[dict[str, Any], Alternative | None, object]
 
 
 #: what table-time code sees as the state: a ``require`` runs before any state exists
 _NO_STATE = types.SimpleNamespace(v={}, z={})
 
 
-def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, Any] | None = None,
+def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
                      dealer: int = 0, cover: set[str] | None = None,
                      compiled: set[str] | None = None) -> tuple[dict[str, Any], int]:
     """The full options and the number of hands of a table, or ConfigurationError when the
@@ -106,7 +107,7 @@ class Game:
     shared by every state.
     """
 
-    def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, Any] | None = None,
+    def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
                  dealer: int = 0, coverage: bool = False, keep_sources: bool = False) -> None:
         self.spec = spec
         #: clause ids (rulespec.coverage) this table compiles, and, with ``coverage=True``, the
@@ -264,7 +265,7 @@ class State:
         evs = self.legal_actions()
         return [(e, 1.0 / len(evs)) for e in evs]
 
-    def apply(self, event: Mapping[str, Any]) -> None:
+    def apply(self, event: Mapping[str, object]) -> None:
         """Apply one record event; an illegal one raises and leaves the state unchanged."""
         if self.winners is not None:
             raise IllegalActionError("the match is over")
@@ -362,7 +363,7 @@ class State:
         self._legal = out
         return out
 
-    def _apply_decision(self, event: Mapping[str, Any]) -> None:
+    def _apply_decision(self, event: Mapping[str, object]) -> None:
         given = self._given
         if given is not None:
             if isinstance(given, list):
@@ -403,16 +404,18 @@ class State:
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit)
 
-    def _take(self, entry: Any) -> None:
+    def _take(self, entry: LegalEntry) -> None:
         _, alt, values = entry
+        assert alt is not None  # a decision's entry names its alternative
         frame = self.stack[-1]
         if len(alt.gen_vars) == 1:
             frame[2][alt.gen_vars[0]] = values
         else:
-            frame[2].update(zip(alt.gen_vars, values, strict=True))
+            # several generators bind a tuple, one value each
+            frame[2].update(zip(alt.gen_vars, cast("tuple[object, ...]", values), strict=True))
         frame[1] = alt.body_pc
 
-    def _normalise_decision(self, event: Mapping[str, Any]) -> dict[str, Any]:
+    def _normalise_decision(self, event: Mapping[str, object]) -> dict[str, object]:
         if not isinstance(event, Mapping):
             raise RecordError("an event is a JSON object")
         if "chance" in event:
@@ -430,7 +433,7 @@ class State:
         if seat != self.to_move or isinstance(seat, bool):
             raise IllegalActionError(f"it is seat {self.to_move}'s decision, not seat "
                                      f"{seat!r}'s")
-        out: dict[str, Any] = {"seat": seat, "action": action}
+        out: dict[str, object] = {"seat": seat, "action": action}
         for k, val in event.items():
             if k in ("seat", "action"):
                 continue
@@ -444,7 +447,7 @@ class State:
             out[k] = v
         return out
 
-    def _why_illegal(self, ev: Mapping[str, Any]) -> str:
+    def _why_illegal(self, ev: Mapping[str, object]) -> str:
         shown = canonical_key(ev)
         assert isinstance(self.pending, ChooseSpec)
         alts = [a for a in self.pending.alts if a.action == ev["action"]]
@@ -452,7 +455,7 @@ class State:
             return f"{shown} is not a choice here"
         return f"{shown} is not legal now"
 
-    def _rule_for(self, ev: Mapping[str, Any]) -> str | None:
+    def _rule_for(self, ev: Mapping[str, object]) -> str | None:
         spec = self.pending
         assert isinstance(spec, ChooseSpec)
         for a in spec.alts:
@@ -478,7 +481,7 @@ class State:
         dst = spec.dst(self, L)
         return [{"chance": "bury", "position": k} for k in range(len(dst) + 1)]
 
-    def _apply_chance(self, event: Mapping[str, Any]) -> None:
+    def _apply_chance(self, event: Mapping[str, object]) -> None:
         assert self.pending is not None
         spec = self.pending
         assert isinstance(spec, ChanceSpec)

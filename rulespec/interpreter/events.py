@@ -11,8 +11,8 @@ for each field they write.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import cast
 
 from rulespec.builtins import set_of
 from rulespec.cards import normalise_card
@@ -21,12 +21,12 @@ __all__ = ["SETJV_CACHE", "canonical_key", "encode", "event_key", "json_value", 
            "normalise_value", "set_and_json"]
 
 
-def canonical_key(event: Mapping[str, Any]) -> str:
+def canonical_key(event: Mapping[str, object]) -> str:
     """The canonical JSON text of an event: keys sorted, no spaces (H5)."""
     return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def event_key(event: Mapping[str, Any]) -> str:
+def event_key(event: Mapping[str, object]) -> str:
     """:func:`canonical_key`, fast for the usual events (names, card codes, numbers and flat
     lists of them): the same text, written without the json module where it can be."""
     try:
@@ -45,25 +45,24 @@ def event_key(event: Mapping[str, Any]) -> str:
         return canonical_key(event)
 
 
-def encode(x: Any) -> Any:
+def encode(x: object) -> object:
     """A field value as the event carries it: tuples (the engine's lists) become JSON lists."""
-    t = type(x)
-    if t is tuple or t is list:
+    if isinstance(x, (tuple, list)):
         if x and type(x[0]) in (tuple, list):
             return [encode(y) for y in x]
         return list(x)
     return x
 
 
-_JV_CACHE: dict[tuple[Any, ...], str] = {}
+_JV_CACHE: dict[tuple[object, ...], str] = {}
 #: ``set_of(xs)`` and its JSON text by the tuple ``xs``; generated code reads it inline
-SETJV_CACHE: dict[Any, tuple[tuple[Any, ...], str]] = {}
+SETJV_CACHE: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 _CACHE_MAX = 200_000
 
 
-def set_and_json(xs: Any) -> tuple[tuple[Any, ...], str]:
+def set_and_json(xs: Sequence[object]) -> tuple[tuple[object, ...], str]:
     """``set_of(xs)`` and its canonical JSON text, remembered for tuples (subsets recur)."""
-    key = xs if type(xs) is tuple else None
+    key = xs if isinstance(xs, tuple) else None
     if key is not None:
         hit = SETJV_CACHE.get(key)
         if hit is not None:
@@ -75,11 +74,11 @@ def set_and_json(xs: Any) -> tuple[tuple[Any, ...], str]:
     return out
 
 
-def json_value(x: Any) -> str:
+def json_value(x: object) -> str:
     """Canonical JSON text of one field value, fast for the usual card codes, suits, numbers
     and flat lists of them (equal to json.dumps with the canonical separators)."""
     t = type(x)
-    if t is tuple:
+    if isinstance(x, tuple):
         # the same few thousand tuples (subsets of trick numbers, groups of cards) recur in
         # every game; their text is remembered
         hit = _JV_CACHE.get(x)
@@ -88,9 +87,9 @@ def json_value(x: Any) -> str:
             if len(_JV_CACHE) < _CACHE_MAX:
                 _JV_CACHE[x] = hit
         return hit
-    if t is list:
+    if isinstance(x, list):
         return _json_list(x)
-    if t is str:
+    if isinstance(x, str):
         return f'"{x}"' if x.isalnum() else json.dumps(x, ensure_ascii=False)
     if t is int:
         return str(x)
@@ -101,18 +100,20 @@ def json_value(x: Any) -> str:
     return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _json_list(x: Any) -> str:
+def _json_list(x: Sequence[object]) -> str:
     if not x:
         return "[]"
     t0 = type(x[0])
     if t0 is int and all(type(y) is int for y in x):
         return "[" + ",".join(map(str, x)) + "]"
-    if t0 is str and all(type(y) is str and y.isalnum() for y in x):
-        return '["' + '","'.join(x) + '"]'
+    if t0 is str:
+        strs = cast("Sequence[str]", x)
+        if all(type(y) is str and y.isalnum() for y in strs):
+            return '["' + '","'.join(strs) + '"]'
     return "[" + ",".join(json_value(y) for y in x) + "]"
 
 
-def normalise_value(v: Any) -> Any:
+def normalise_value(v: object) -> object:
     """Card codes and suit letters written leniently become canonical (R6, R6b)."""
     if isinstance(v, list):
         return [normalise_value(x) for x in v]
@@ -125,7 +126,7 @@ def normalise_value(v: Any) -> Any:
     return v
 
 
-def loose_key(ev: Mapping[str, Any]) -> str:
+def loose_key(ev: Mapping[str, object]) -> str:
     """The key of ``ev`` without its false and empty-list fields (R6: an omitted ``false`` or
     ``[]`` matches a legal event that writes it)."""
     return canonical_key({k: x for k, x in ev.items() if x is not False and x != []})
