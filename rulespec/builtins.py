@@ -8,7 +8,7 @@ adding one entry here (and its paragraph in docs/language.md); ``tests/test_buil
 fails when an entry's template names a helper it does not bring, or when a fold disagrees with
 the generated code.
 
-Types are the checker's small strings (``"list[T]"``: ``T`` is bound to a list's element).
+Types are :mod:`rulespec.types` values (``ListOf(T)``: ``T`` is bound to a list's element).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import attrs
 
 from rulespec.cards import RANK_OF, SUIT_OF, card_sort_key
 from rulespec.cards import pack as make_pack
+from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
 __all__ = ["BUILTINS", "Builtin", "EmptyError", "RUNTIME_HELPERS", "add", "groups",
            "set_of"]
@@ -134,8 +135,8 @@ class Builtin:
     """One built-in function of the language."""
 
     name: str
-    params: tuple[str, ...]
-    result: str
+    params: tuple[Type, ...]
+    result: Type
     #: Python source of a call: ``{0}``, ``{1}``... are the arguments' source (a generator
     #: argument is a parenthesised generator expression)
     template: str
@@ -147,7 +148,7 @@ class Builtin:
     helpers: Mapping[str, Any] = attrs.field(factory=dict)
 
 
-def _b(name: str, params: tuple[str, ...], result: str, template: str,
+def _b(name: str, params: tuple[Type, ...], result: Type, template: str,
        fold: Callable[..., Any] | None = None, generator: bool = False,
        **helpers: Any) -> Builtin:
     return Builtin(name, params, result, template, fold, generator, helpers)
@@ -155,31 +156,31 @@ def _b(name: str, params: tuple[str, ...], result: str, template: str,
 
 #: every built-in function, by name
 BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
-    _b("rank", ("card",), "int", "_RANK[{0}]", RANK_OF.__getitem__, _RANK=RANK_OF),
-    _b("suit", ("card",), "suit", "_SUIT[{0}]", SUIT_OF.__getitem__, _SUIT=SUIT_OF),
-    _b("size", ("list[any]",), "int", "len({0})", len),
-    _b("top", ("list[card]",), "card", "{0}[-1]"),
-    _b("bottom", ("list[card]",), "card", "{0}[0]"),
-    _b("first", ("list[T]",), "T", "{0}[0]"),
-    _b("last", ("list[T]",), "T", "{0}[-1]"),
+    _b("rank", (CARD,), INT, "_RANK[{0}]", RANK_OF.__getitem__, _RANK=RANK_OF),
+    _b("suit", (CARD,), SUIT, "_SUIT[{0}]", SUIT_OF.__getitem__, _SUIT=SUIT_OF),
+    _b("size", (ListOf(ANY),), INT, "len({0})", len),
+    _b("top", (ListOf(CARD),), CARD, "{0}[-1]"),
+    _b("bottom", (ListOf(CARD),), CARD, "{0}[0]"),
+    _b("first", (ListOf(T),), T, "{0}[0]"),
+    _b("last", (ListOf(T),), T, "{0}[-1]"),
     # the table's seat count _N is known only at a table: left_of and seats_from are generated
     # with it, not folded here
-    _b("left_of", ("int",), "int", "(({0}) + 1) % _N"),
-    _b("seats_from", ("int",), "list[int]", "_SF[{0}]"),
-    _b("pack", ("int",), "list[card]", "_pack({0})", _pack, _pack=_pack),
-    _b("without_ranks", ("list[card]", "list[int]"), "list[card]", "_without({0}, {1})",
+    _b("left_of", (INT,), INT, "(({0}) + 1) % _N"),
+    _b("seats_from", (INT,), ListOf(INT), "_SF[{0}]"),
+    _b("pack", (INT,), ListOf(CARD), "_pack({0})", _pack, _pack=_pack),
+    _b("without_ranks", (ListOf(CARD), ListOf(INT)), ListOf(CARD), "_without({0}, {1})",
        without_ranks, _without=without_ranks),
-    _b("groups", ("list[card]",), "list[list[card]]", "_groups({0})", _groups=groups),
-    _b("subsets", ("list[T]", "int", "int"), "list[list[T]]", "_subsets({0}, {1}, {2})",
+    _b("groups", (ListOf(CARD),), ListOf(ListOf(CARD)), "_groups({0})", _groups=groups),
+    _b("subsets", (ListOf(T), INT, INT), ListOf(ListOf(T)), "_subsets({0}, {1}, {2})",
        _subsets=subsets),
-    _b("range", ("int", "int"), "list[int]", "tuple(range({0}, ({1}) + 1))", _inclusive_range),
-    _b("set_of", ("list[T]",), "list[T]", "_set_of({0})", set_of, _set_of=set_of),
-    _b("min", ("list[int]",), "int", "_min({0})", None, True, _min=min_of),
-    _b("max", ("list[int]",), "int", "_max({0})", None, True, _max=max_of),
-    _b("sum", ("list[int]",), "int", "sum({0})", sum, True),
-    _b("any", ("list[bool]",), "bool", "any({0})", any, True),
-    _b("all", ("list[bool]",), "bool", "all({0})", all, True),
-    _b("count", ("list[bool]",), "int", "sum(1 for _x in {0} if _x)", None, True),
+    _b("range", (INT, INT), ListOf(INT), "tuple(range({0}, ({1}) + 1))", _inclusive_range),
+    _b("set_of", (ListOf(T),), ListOf(T), "_set_of({0})", set_of, _set_of=set_of),
+    _b("min", (ListOf(INT),), INT, "_min({0})", None, True, _min=min_of),
+    _b("max", (ListOf(INT),), INT, "_max({0})", None, True, _max=max_of),
+    _b("sum", (ListOf(INT),), INT, "sum({0})", sum, True),
+    _b("any", (ListOf(BOOL),), BOOL, "any({0})", any, True),
+    _b("all", (ListOf(BOOL),), BOOL, "all({0})", all, True),
+    _b("count", (ListOf(BOOL),), INT, "sum(1 for _x in {0} if _x)", None, True),
 )}
 
 #: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)

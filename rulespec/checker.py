@@ -27,65 +27,38 @@ from rulespec.model import (
     OptionInfo,
 )
 from rulespec.parser import parse
+from rulespec.types import (
+    ANY,
+    BOOL,
+    CARD,
+    INT,
+    NONE,
+    PZONE,
+    STR,
+    SUIT,
+    ZONE,
+    EnumOf,
+    ListOf,
+    Per,
+    T,
+    Type,
+    compatible,
+    describe,
+    element,
+    has_var,
+    substitute,
+)
 
 __all__ = ["check", "check_file", "check_text", "load_spec"]
 
-_BASIC_TYPES = {"int", "bool", "suit", "card", "str"}
+#: the type names a declaration may use, and the types they stand for
+_BASIC_TYPES: dict[str, Type] = {"int": INT, "bool": BOOL, "suit": SUIT, "card": CARD, "str": STR}
 _GAMES_DIR = Path(__file__).resolve().parent / "games"
-
-
-def _elem(t: str) -> str | None:
-    """Element type of a list-like type, or None."""
-    if t.startswith("list["):
-        return t[5:-1]
-    if t == "zone":
-        return "card"
-    if t == "any":
-        return "any"
-    return None
-
-
-def _compatible(want: str, got: str) -> bool:
-    if want == got or "any" in (want, got):
-        return True
-    if got == "none" or want == "none":
-        return True  # optional values; runtime catches misuse
-    if want.startswith("list[") and got == "zone":
-        return _compatible(want, "list[card]")
-    if got.startswith("list[") and want == "zone":
-        return False
-    if want.startswith("list[") and got.startswith("list["):
-        return _compatible(want[5:-1], got[5:-1])
-    if want.startswith("enum:") and got == "str":
-        return True
-    if got.startswith("enum:") and want in ("str",):
-        return True
-    if want.startswith("enum:") and got.startswith("enum:"):
-        return True
-    if got.startswith("enum:") and want == "int":
-        return True  # mixed enums such as {auto, 1, 2}
-    return False
-
-
-def _describe(t: str) -> str:
-    names = {"int": "a number", "bool": "a condition (true/false)", "suit": "a suit",
-             "card": "a card", "str": "a name", "none": "none", "zone": "a zone",
-             "pzone": "a per-player zone", "list[card]": "a list of cards",
-             "list[int]": "a list of numbers", "list[suit]": "a list of suits"}
-    if t in names:
-        return names[t]
-    if t.startswith("enum:"):
-        return f"a value of option {t[5:]}"
-    if t.startswith("per["):
-        return "a per-player value"
-    if t.startswith("list["):
-        return f"a list of {_describe(t[5:-1])}"
-    return t
 
 
 @attrs.define
 class _Scope:
-    names: dict[str, str]
+    names: dict[str, Type]
     in_loop: bool = False
     where: str = "match"  # match | deal | procedure | def
 
@@ -121,9 +94,9 @@ class _Checker:
         self.enum_values: dict[str, set[str]] = {}  # value -> option names
         self.zones: dict[str, ast.ZoneDecl] = {}
         self.vars: dict[str, ast.VarDecl] = {}
-        self.var_types: dict[str, str] = {}
+        self.var_types: dict[str, Type] = {}
         self.defs: dict[str, ast.DefDecl] = {}
-        self.def_types: dict[str, str] = {}
+        self.def_types: dict[str, Type] = {}
         self._inferring: set[str] = set()
         self.procs: dict[str, ast.ProcDecl] = {}
         self.called_procs: set[str] = set()
@@ -144,7 +117,7 @@ class _Checker:
         forms = self._game_end_forms(d.game_end)
         if d.hands is not None:
             self._table_only(d.hands.count, "'hands'")
-            self._want(d.hands.count, "int", self.expr(d.hands.count, _Scope({}, where="def")),
+            self._want(d.hands.count, INT, self.expr(d.hands.count, _Scope({}, where="def")),
                        "hands is a number, known once the options are")
         self._check_bodies(d)
         self._reachability(d.match, d.deal)
@@ -275,11 +248,11 @@ class _Checker:
             self._table_only(v.init, f"the starting value of {v.name!r}")
             t = self.expr(v.init, _Scope({}, where="def"))
             want = self.var_types[v.name]
-            if want.startswith("per["):
-                want = want[4:-1]
-            if not _compatible(want, t):
-                self.error(v.init.span, f"variable {v.name!r} is {_describe(want)} but starts as "
-                           f"{_describe(t)}")
+            if isinstance(want, Per):
+                want = want.elem
+            if not compatible(want, t):
+                self.error(v.init.span, f"variable {v.name!r} is {describe(want)} but starts as "
+                           f"{describe(t)}")
 
     def _game_end_forms(self, game_end: ast.GameEndDecl | None) -> tuple[str, ...]:
         """The game_end forms in force; check that each declared form has its option."""
@@ -353,39 +326,39 @@ class _Checker:
                 info = OptionInfo(o.name, "int", (), 0, o.ref, o.doc, o.span)
         self.options[o.name] = info
 
-    def _type_of_texpr(self, t: ast.TypeExpr) -> str:
+    def _type_of_texpr(self, t: ast.TypeExpr) -> Type:
         match t:
             case ast.TypeName(name=n):
                 if n in _BASIC_TYPES:
-                    return n
+                    return _BASIC_TYPES[n]
                 self.error(t.span, f"unknown type {n!r}", "types: int, bool, suit, card, "
                            "list of T, T? (optional)")
-                return "any"
+                return ANY
             case ast.TypeOptional(inner=i):
                 return self._type_of_texpr(i)
             case ast.TypeList(elem=e):
                 if e not in _BASIC_TYPES:
                     self.error(t.span, f"unknown type {e!r}")
-                    return "list[any]"
-                return f"list[{e}]"
+                    return ListOf(ANY)
+                return ListOf(_BASIC_TYPES[e])
             case ast.TypeEnum():
-                return "str"
+                return STR
             case _:
                 assert_never(t)
-        return "any"  # pragma: no cover
+        return ANY  # pragma: no cover
 
-    def _var_type(self, v: ast.VarDecl) -> str:
+    def _var_type(self, v: ast.VarDecl) -> Type:
         t = self._type_of_texpr(v.type)
-        return f"per[{t}]" if v.per_player else t
+        return Per(t) if v.per_player else t
 
-    def _param_type(self, p: ast.Param) -> str:
-        return self._type_of_texpr(p.type) if p.type is not None else "any"
+    def _param_type(self, p: ast.Param) -> Type:
+        return self._type_of_texpr(p.type) if p.type is not None else ANY
 
-    def _def_type(self, name: str) -> str:
+    def _def_type(self, name: str) -> Type:
         if name in self.def_types:
             return self.def_types[name]
         if name in self._inferring:
-            return "any"  # recursion: the result type is not needed to check the call
+            return ANY  # recursion: the result type is not needed to check the call
         d = self.defs[name]
         self._inferring.add(name)
         scope = _Scope({p.name: self._param_type(p) for p in d.params}, where="def")
@@ -509,13 +482,13 @@ class _Checker:
                     self._want_bool(c, self.expr(c, inner))
                 self.block(b, inner)
             case ast.Repeat(count=c, body=b):
-                self._want(c, "int", self.expr(c, scope), "repeat needs a number")
+                self._want(c, INT, self.expr(c, scope), "repeat needs a number")
                 self.block(b, scope.child(in_loop=True))
             case ast.Move(what=w, src=a, dst=z):
                 self._check_move(w, a, z, scope)
             case ast.Fill(zone=z, cards=c):
                 self._want_zone(z, scope)
-                self._want(c, "list[card]", self.expr(c, scope), "fill needs a list of cards")
+                self._want(c, ListOf(CARD), self.expr(c, scope), "fill needs a list of cards")
             case ast.DealCards(count=c, src=a, zone=zn, seats=ss):
                 self._check_deal_cards(s, c, a, zn, ss, scope)
             case ast.Shuffle(zone=z):
@@ -537,7 +510,7 @@ class _Checker:
             case ast.EndDeal(scoring=fn):
                 self._check_end_deal(s, fn, scope)
             case ast.EndMatch(winners=w):
-                self._want(w, "list[int]", self.expr(w, scope), "winners is a list of seats")
+                self._want(w, ListOf(INT), self.expr(w, scope), "winners is a list of seats")
             case ast.RunDeal():
                 if scope.where != "match":
                     self.error(s.span, "'run deal' belongs in the match block")
@@ -552,14 +525,14 @@ class _Checker:
             self.error(s.span, f"'let {n}' hides the {self._kind(n)} {n!r}",
                        "choose another name")
         # a let takes a snapshot: a zone bound by let is the list of cards it held
-        scope.names[n] = "list[card]" if t == "zone" else t
+        scope.names[n] = ListOf(CARD) if t == ZONE else t
 
     def _check_move(self, w: ast.Expr, a: ast.Expr, z: ast.Expr, scope: _Scope) -> None:
         """A move takes a card or a list of cards from one zone to another."""
         tw = self.expr(w, scope)
-        if not (tw in ("card", "any") or _elem(tw) in ("card", "any")):
+        if not (tw in (CARD, ANY) or element(tw) in (CARD, ANY)):
             self.error(w.span, f"move expects a card or a list of cards, not "
-                       f"{_describe(tw)}")
+                       f"{describe(tw)}")
         self._want_zone(a, scope)
         self._want_zone(z, scope)
 
@@ -567,17 +540,17 @@ class _Checker:
                           ss: ast.Expr, scope: _Scope) -> None:
         """A deal takes a number of cards from a zone into a per-player zone, for a list of
         seats."""
-        self._want(c, "int", self.expr(c, scope), "deal needs a number of cards")
+        self._want(c, INT, self.expr(c, scope), "deal needs a number of cards")
         self._want_zone(a, scope)
         zd = self.zones.get(zn)
         if zd is None or not zd.per_player:
             self.error(s.span, f"deal needs a per-player zone, and {zn!r} is not one")
-        self._want(ss, "list[int]", self.expr(ss, scope), "deal needs a list of seats")
+        self._want(ss, ListOf(INT), self.expr(ss, scope), "deal needs a list of seats")
 
     def _check_choose(self, s: ast.Choose, seat: ast.Expr,
                       alts: tuple[ast.Alternative, ...], scope: _Scope) -> None:
         """A decision names the seat that decides, and is not made inside a definition."""
-        self._want(seat, "int", self.expr(seat, scope), "choose needs the seat that "
+        self._want(seat, INT, self.expr(seat, scope), "choose needs the seat that "
                    "decides")
         if scope.where == "def":  # pragma: no cover - grammar prevents it
             self.error(s.span, "a decision cannot appear in a definition")
@@ -596,7 +569,7 @@ class _Checker:
         elif len(d.params) != 1:
             self.error(s.span, f"the scoring definition {fn!r} must take one seat")
         else:
-            self._want(d.body, "int", self._def_type(fn), "a score is a number")
+            self._want(d.body, INT, self._def_type(fn), "a score is a number")
 
     def _kind(self, n: str) -> str:
         if n in self.vars:
@@ -620,21 +593,23 @@ class _Checker:
                 self.error(s.span, f"{n!r} is not a per-player variable")
             scope.names[n] = tv
             return
-        t = self.var_types.get(n) or BUILTIN_VARS.get(n)
+        t = self.var_types.get(n)
+        if t is None:
+            t = BUILTIN_VARS.get(n)
         if t is None:
             self.error(s.span, f"no variable {n!r}", self._suggest(n, "add: var "
                        f"{n}: TYPE = VALUE"))
             return
-        if t.startswith("per["):
+        if isinstance(t, Per):
             if idx is None:
                 self.error(s.span, f"{n!r} is per player: set {n}[SEAT] = ...")
                 return
-            self._want(idx, "int", self.expr(idx, scope), "a seat is a number")
-            t = t[4:-1]
+            self._want(idx, INT, self.expr(idx, scope), "a seat is a number")
+            t = t.elem
         elif idx is not None:
             self.error(s.span, f"{n!r} is not a per-player variable")
-        if not _compatible(t, tv):
-            self.error(v.span, f"{n!r} holds {_describe(t)}, not {_describe(tv)}")
+        if not compatible(t, tv):
+            self.error(v.span, f"{n!r} holds {describe(t)}, not {describe(tv)}")
 
     def _check_proc_call(self, s: ast.CallStmt, n: str, args: tuple[ast.Expr, ...],
                          scope: _Scope) -> None:
@@ -656,9 +631,9 @@ class _Checker:
         for a, prm in zip(args, p.params, strict=True):
             want = self._param_type(prm)
             got = self.expr(a, scope)
-            if not _compatible(want, got):
-                self.error(a.span, f"procedure {n!r} expects {_describe(want)} for {prm.name!r}, "
-                           f"not {_describe(got)}")
+            if not compatible(want, got):
+                self.error(a.span, f"procedure {n!r} expects {describe(want)} for {prm.name!r}, "
+                           f"not {describe(got)}")
 
     def _alternative(self, a: ast.Alternative, scope: _Scope) -> None:
         inner = scope.child()
@@ -687,9 +662,9 @@ class _Checker:
             fv = _strip(f.value)
             if isinstance(fv, ast.Call) and fv.func == "set_of":
                 set_fields.append(f.name)
-            if t in ("zone", "pzone") or t.startswith("per["):
+            if t in (ZONE, PZONE) or isinstance(t, Per):
                 self.error(f.value.span, "a decision field holds a value, not "
-                           f"{_describe(t)}")
+                           f"{describe(t)}")
         refs = tuple(_refs(a.guard)) if a.guard is not None else ()
         # IDs cited in the decision's doc text count too: "... [VAN-13]"
         for r in re.findall(r"\[([A-Z]+-?[0-9]+)\]", a.doc or ""):
@@ -700,27 +675,27 @@ class _Checker:
         self.block(a.body, inner)
 
     # ---- expressions ----------------------------------------------------------------------
-    def _want_bool(self, e: ast.Expr, t: str) -> None:
-        self._want(e, "bool", t, "a condition must be true or false")
+    def _want_bool(self, e: ast.Expr, t: Type) -> None:
+        self._want(e, BOOL, t, "a condition must be true or false")
 
-    def _want(self, e: ast.Expr, want: str, got: str, hint: str | None = None) -> None:
-        if not _compatible(want, got):
-            self.error(e.span, f"expected {_describe(want)}, found {_describe(got)}", hint)
+    def _want(self, e: ast.Expr, want: Type, got: Type, hint: str | None = None) -> None:
+        if not compatible(want, got):
+            self.error(e.span, f"expected {describe(want)}, found {describe(got)}", hint)
 
     def _want_zone(self, e: ast.Expr, scope: _Scope) -> None:
         t = self.expr(e, scope)
-        if t == "pzone":
+        if t == PZONE:
             self.error(e.span, "a per-player zone needs a seat: write ZONE[SEAT]")
-        elif t not in ("zone", "any"):
-            self.error(e.span, f"expected a zone, found {_describe(t)}",
+        elif t not in (ZONE, ANY):
+            self.error(e.span, f"expected a zone, found {describe(t)}",
                        "zones: " + ", ".join(self.zones) if self.zones else None)
 
-    def _iter_elem(self, src: ast.Expr, scope: _Scope) -> str:
+    def _iter_elem(self, src: ast.Expr, scope: _Scope) -> Type:
         t = self.expr(src, scope)
-        el = _elem(t)
+        el = element(t)
         if el is None:
-            self.error(src.span, f"cannot go through {_describe(t)}; expected a list or a zone")
-            return "any"
+            self.error(src.span, f"cannot go through {describe(t)}; expected a list or a zone")
+            return ANY
         return el
 
     def _suggest(self, n: str, default: str | None) -> str | None:
@@ -734,12 +709,12 @@ class _Checker:
             return f"did you mean {close[0]!r}?"
         return default
 
-    def expr(self, e: ast.Expr, scope: _Scope) -> str:
+    def expr(self, e: ast.Expr, scope: _Scope) -> Type:
         match e:
             case ast.IntLit():
-                return "int"
+                return INT
             case ast.StrLit():
-                return "str"
+                return STR
             case ast.Cited(expr=wrapped):
                 return self.expr(wrapped, scope)
             case ast.Name(id=n):
@@ -753,64 +728,64 @@ class _Checker:
                 inner.names[v] = self._iter_elem(src, scope)
                 if c is not None:
                     self._want_bool(c, self.expr(c, inner))
-                return f"list[{self.expr(el, inner)}]"
+                return ListOf(self.expr(el, inner))
             case ast.GenCall(func=f, elem=el, var=v, source=src, cond=c):
                 return self._gen_call(e, f, el, v, src, c, scope)
             case ast.Call(func=f, args=args):
                 return self._call(e, f, args, scope)
             case ast.BinOp(op=op, left=lft, right=rgt):
                 tl, tr = self.expr(lft, scope), self.expr(rgt, scope)
-                if op == "+" and _elem(tl) is not None and _elem(tr) is not None:
-                    return tl if tl != "zone" else "list[card]"
-                self._want(lft, "int", tl, f"'{op}' works on numbers")
-                self._want(rgt, "int", tr, f"'{op}' works on numbers")
-                return "int"
+                if op == "+" and element(tl) is not None and element(tr) is not None:
+                    return tl if tl != ZONE else ListOf(CARD)
+                self._want(lft, INT, tl, f"'{op}' works on numbers")
+                self._want(rgt, INT, tr, f"'{op}' works on numbers")
+                return INT
             case ast.Compare(op=op, left=lft, right=rgt):
                 return self._compare(e, op, lft, rgt, scope)
             case ast.And(left=lft, right=rgt) | ast.Or(left=lft, right=rgt):
                 self._want_bool(lft, self.expr(lft, scope))
                 self._want_bool(rgt, self.expr(rgt, scope))
-                return "bool"
+                return BOOL
             case ast.Not(operand=o):
                 self._want_bool(o, self.expr(o, scope))
-                return "bool"
+                return BOOL
             case ast.Neg(operand=o):
-                self._want(o, "int", self.expr(o, scope))
-                return "int"
+                self._want(o, INT, self.expr(o, scope))
+                return INT
             case ast.IfExpr(cond=c, then=th, else_=el):
                 return self._if_expr(e, c, th, el, scope)
             case _:
                 assert_never(e)
-        return "any"  # pragma: no cover
+        return ANY  # pragma: no cover
 
-    def _index(self, e: ast.Index, tg: ast.Expr, ix: ast.Expr, scope: _Scope) -> str:
+    def _index(self, e: ast.Index, tg: ast.Expr, ix: ast.Expr, scope: _Scope) -> Type:
         """The type of ``tg[ix]``: the index is a number, the target a per-player zone or value,
         or a list."""
         tt = self.expr(tg, scope)
         ti = self.expr(ix, scope)
-        self._want(ix, "int", ti, "an index is a seat or a position")
-        if tt == "pzone":
-            return "zone"
-        if tt.startswith("per["):
-            return tt[4:-1]
-        el = _elem(tt)
+        self._want(ix, INT, ti, "an index is a seat or a position")
+        if tt == PZONE:
+            return ZONE
+        if isinstance(tt, Per):
+            return tt.elem
+        el = element(tt)
         if el is None:
-            self.error(e.span, f"cannot index {_describe(tt)}")
-            return "any"
+            self.error(e.span, f"cannot index {describe(tt)}")
+            return ANY
         return el
 
-    def _list_lit(self, items: tuple[ast.Expr, ...], scope: _Scope) -> str:
+    def _list_lit(self, items: tuple[ast.Expr, ...], scope: _Scope) -> Type:
         """The type of a list literal; its items are all of one kind."""
         ts = [self.expr(i, scope) for i in items]
-        known = [t for t in ts if t not in ("any", "none")]
-        el = known[0] if known else "any"
+        known = [t for t in ts if t not in (ANY, NONE)]
+        el = known[0] if known else ANY
         for i, t in zip(items, ts, strict=True):
-            if not _compatible(el, t):
-                self.error(i.span, f"a list mixes {_describe(el)} and {_describe(t)}")
-        return f"list[{el}]"
+            if not compatible(el, t):
+                self.error(i.span, f"a list mixes {describe(el)} and {describe(t)}")
+        return ListOf(el)
 
     def _gen_call(self, e: ast.GenCall, f: str, el: ast.Expr, v: str, src: ast.Expr,
-                  c: ast.Expr | None, scope: _Scope) -> str:
+                  c: ast.Expr | None, scope: _Scope) -> Type:
         """The type of ``f(el for v in src if c)``: ``f`` takes a generator, which gives
         conditions for any, all and count and numbers for the rest."""
         inner = scope.child()
@@ -821,15 +796,15 @@ class _Checker:
         if f not in GENERATOR_FUNCTIONS:
             self.error(e.span, f"{f!r} does not take a generator",
                        "generators work with: " + ", ".join(sorted(GENERATOR_FUNCTIONS)))
-            return "any"
+            return ANY
         if f in ("any", "all", "count"):
             self._want_bool(el, te)
-            return "int" if f == "count" else "bool"
-        self._want(el, "int", te, f"{f} adds or compares numbers")
-        return "int"
+            return INT if f == "count" else BOOL
+        self._want(el, INT, te, f"{f} adds or compares numbers")
+        return INT
 
     def _compare(self, e: ast.Compare, op: str, lft: ast.Expr, rgt: ast.Expr,
-                 scope: _Scope) -> str:
+                 scope: _Scope) -> Type:
         """Check a comparison: an enum against its own values, 'in' against a list or zone,
         an order comparison between numbers, anything else between values of one kind."""
         bare_l, bare_r = _strip(lft), _strip(rgt)
@@ -838,52 +813,52 @@ class _Checker:
                     and y.id in self.options and self.options[y.id].kind == "enum" \
                     and y.id not in scope.names and x.id in self.options[y.id].values \
                     and x.id not in scope.names:
-                return "bool"  # OPTION == VALUE, the value possibly a built-in name
+                return BOOL  # OPTION == VALUE, the value possibly a built-in name
         tl = self.expr(lft, scope)
         bare = _strip(rgt)
-        if tl.startswith("enum:") and isinstance(bare, ast.Name) \
+        if isinstance(tl, EnumOf) and isinstance(bare, ast.Name) \
                 and not self._resolvable(bare.id, scope):
-            opt = self.options[tl[5:]]
+            opt = self.options[tl.option]
             self.error(bare.span, f"{bare.id!r} is not a value of option {opt.name!r}",
                        "values: " + ", ".join(str(v) for v in opt.values))
-            return "bool"
+            return BOOL
         tr = self.expr(rgt, scope)
         if op in ("in", "not in"):
-            el = _elem(tr)
+            el = element(tr)
             if el is None:
                 self.error(rgt.span, f"'{op}' needs a list or a zone on its right")
-            elif not _compatible(el, tl):
-                self.error(e.span, f"cannot look for {_describe(tl)} among "
-                           f"{_describe(tr)}")
-            return "bool"
+            elif not compatible(el, tl):
+                self.error(e.span, f"cannot look for {describe(tl)} among "
+                           f"{describe(tr)}")
+            return BOOL
         self._check_enum_compare(lft, tl, rgt, tr)
         if op in ("<", "<=", ">", ">="):
-            self._want(lft, "int", tl, "order comparisons work on numbers")
-            self._want(rgt, "int", tr, "order comparisons work on numbers")
-        elif not (_compatible(tl, tr) or _compatible(tr, tl)):
-            self.error(e.span, f"comparing {_describe(tl)} with {_describe(tr)} is "
+            self._want(lft, INT, tl, "order comparisons work on numbers")
+            self._want(rgt, INT, tr, "order comparisons work on numbers")
+        elif not (compatible(tl, tr) or compatible(tr, tl)):
+            self.error(e.span, f"comparing {describe(tl)} with {describe(tr)} is "
                        "always false", "compare values of the same kind")
-        return "bool"
+        return BOOL
 
     def _if_expr(self, e: ast.IfExpr, c: ast.Expr, th: ast.Expr, el: ast.Expr,
-                 scope: _Scope) -> str:
+                 scope: _Scope) -> Type:
         """The type of an if-expression: the condition is true or false and the branches give
         values of one kind."""
         self._want_bool(c, self.expr(c, scope))
         t1, t2 = self.expr(th, scope), self.expr(el, scope)
-        if t1 in ("none", "any"):
+        if t1 in (NONE, ANY):
             return t2
-        if not (_compatible(t1, t2) or _compatible(t2, t1)):
-            self.error(e.span, f"the branches give {_describe(t1)} and {_describe(t2)}")
-        if t1.startswith("enum:") and t2 == "int":
-            return "int"
+        if not (compatible(t1, t2) or compatible(t2, t1)):
+            self.error(e.span, f"the branches give {describe(t1)} and {describe(t2)}")
+        if isinstance(t1, EnumOf) and t2 == INT:
+            return INT
         return t1
 
-    def _check_enum_compare(self, lft: ast.Expr, tl: str, rgt: ast.Expr, tr: str) -> None:
+    def _check_enum_compare(self, lft: ast.Expr, tl: Type, rgt: ast.Expr, tr: Type) -> None:
         for ta, b in ((tl, rgt), (tr, lft)):
-            if not ta.startswith("enum:"):
+            if not isinstance(ta, EnumOf):
                 continue
-            opt = self.options[ta[5:]]
+            opt = self.options[ta.option]
             bb = _strip(b)
             if isinstance(bb, ast.Name) and bb.id in self.enum_values and bb.id not in opt.values:
                 self.error(bb.span, f"{bb.id!r} is not a value of option {opt.name!r}",
@@ -896,7 +871,7 @@ class _Checker:
         return (n in scope.names or n in self.vars or n in self.options or n in self.zones
                 or n in BUILTIN_CONSTANTS or n in BUILTIN_VARS or n in self.enum_values)
 
-    def _name(self, e: ast.Expr, n: str, scope: _Scope) -> str:
+    def _name(self, e: ast.Expr, n: str, scope: _Scope) -> Type:
         if n in scope.names:
             return scope.names[n]
         if n in self.var_types:
@@ -905,23 +880,24 @@ class _Checker:
             return self._var_type(self.vars[n])
         if n in self.options:
             o = self.options[n]
-            return {"bool": "bool", "int": "int"}.get(o.kind, f"enum:{n}")
+            kinds: dict[str, Type] = {"bool": BOOL, "int": INT}
+            return kinds.get(o.kind, EnumOf(n))
         if n in BUILTIN_CONSTANTS:
             return BUILTIN_CONSTANTS[n]
         if n in BUILTIN_VARS:
             return BUILTIN_VARS[n]
         if n in self.zones:
-            return "pzone" if self.zones[n].per_player else "zone"
+            return PZONE if self.zones[n].per_player else ZONE
         if n in self.enum_values:
-            return "str"
+            return STR
         if n in self.defs or n in self.procs or n in BUILTIN_FUNCTIONS:
             self.error(e.span, f"{n!r} must be called: write {n}(...)")
-            return "any"
+            return ANY
         self.error(e.span, f"undefined name {n!r}", self._suggest(
             n, "declare it with var, option, zone or def, or bind it with let or for"))
-        return "any"
+        return ANY
 
-    def _call(self, e: ast.Call, f: str, args: tuple[ast.Expr, ...], scope: _Scope) -> str:
+    def _call(self, e: ast.Call, f: str, args: tuple[ast.Expr, ...], scope: _Scope) -> Type:
         targs = [self.expr(a, scope) for a in args]
         if f in self.defs:
             d = self.defs[f]
@@ -930,35 +906,33 @@ class _Checker:
                 return self._def_type(f)
             for a, t, prm in zip(args, targs, d.params, strict=True):
                 want = self._param_type(prm)
-                if not _compatible(want, t):
-                    self.error(a.span, f"{f!r} expects {_describe(want)} for {prm.name!r}, not "
-                               f"{_describe(t)}")
+                if not compatible(want, t):
+                    self.error(a.span, f"{f!r} expects {describe(want)} for {prm.name!r}, not "
+                               f"{describe(t)}")
             return self._def_type(f)
         if f in BUILTIN_FUNCTIONS:
             params, result = BUILTIN_FUNCTIONS[f]
             if len(args) != len(params):
                 self.error(e.span, f"{f!r} takes {len(params)} argument(s), not {len(args)}")
-                return result if "T" not in result else "any"
-            bound = "any"
+                return result if not has_var(result) else ANY
+            bound: Type = ANY
             for a, t, want in zip(args, targs, params, strict=True):
-                if want == "list[T]":
-                    el = _elem(t)
+                if want == ListOf(T):
+                    el = element(t)
                     if el is None:
-                        self.error(a.span, f"{f!r} expects a list, not {_describe(t)}")
+                        self.error(a.span, f"{f!r} expects a list, not {describe(t)}")
                     else:
                         bound = el
                     continue
-                if not _compatible(want, t):
-                    self.error(a.span, f"{f!r} expects {_describe(want)}, not {_describe(t)}")
-            if result == "T":
-                return bound
-            return result.replace("[T]", f"[{bound}]")
+                if not compatible(want, t):
+                    self.error(a.span, f"{f!r} expects {describe(want)}, not {describe(t)}")
+            return substitute(result, bound)
         if f in self.procs:
             self.error(e.span, f"procedure {f!r} changes the game and gives no value",
                        f"run it as a statement: {f}(...)")
-            return "any"
+            return ANY
         self.error(e.span, f"no function {f!r}", self._suggest(f, None))
-        return "any"
+        return ANY
 
 
 def _strip(e: ast.Expr) -> ast.Expr:

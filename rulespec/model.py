@@ -14,42 +14,43 @@ from attrs import frozen
 
 from rulespec import ast
 from rulespec.builtins import BUILTINS
+from rulespec.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 
 __all__ = ["BUILTIN_CONSTANTS", "BUILTIN_FUNCTIONS", "ActionInfo", "CheckedSpec", "OptionInfo"]
 
-# Types are small strings: int bool suit card str none any, "list[T]", "zone" (a shared zone,
-# readable as list[card]), "pzone" (a per-player zone, indexed by seat), "per[T]" (a per-player
-# variable), "enum:NAME" (a value of option NAME).
+# Types are rulespec.types values: INT, BOOL, SUIT, CARD, STR, NONE, ANY, ListOf(T), ZONE (a
+# shared zone, readable as a list of cards), PZONE (a per-player zone, indexed by seat), Per(T)
+# (a per-player variable), EnumOf(NAME) (a value of option NAME).
 
-BUILTIN_CONSTANTS: Mapping[str, str] = {
-    "seats": "list[int]",
-    "player_count": "int",
-    "hand_count": "int",
-    "joker_card": "card",
-    "suits": "list[suit]",
-    "clubs": "suit",
-    "diamonds": "suit",
-    "hearts": "suit",
-    "spades": "suit",
-    "jack": "int",
-    "queen": "int",
-    "king": "int",
-    "ace": "int",
-    "true": "bool",
-    "false": "bool",
-    "none": "none",
+BUILTIN_CONSTANTS: Mapping[str, Type] = {
+    "seats": ListOf(INT),
+    "player_count": INT,
+    "hand_count": INT,
+    "joker_card": CARD,
+    "suits": ListOf(SUIT),
+    "clubs": SUIT,
+    "diamonds": SUIT,
+    "hearts": SUIT,
+    "spades": SUIT,
+    "jack": INT,
+    "queen": INT,
+    "king": INT,
+    "ace": INT,
+    "true": BOOL,
+    "false": BOOL,
+    "none": NONE,
 }
 
 # Built-in variables: readable everywhere, settable where noted.
-BUILTIN_VARS: Mapping[str, str] = {
-    "dealer": "int",          # settable: the seat that deals the next deal
-    "totals": "per[int]",     # read-only: match totals so far
-    "deals_played": "int",    # read-only: finished deals
+BUILTIN_VARS: Mapping[str, Type] = {
+    "dealer": INT,            # settable: the seat that deals the next deal
+    "totals": Per(INT),       # read-only: match totals so far
+    "deals_played": INT,      # read-only: finished deals
 }
 SETTABLE_BUILTINS = frozenset({"dealer"})
 
 # name -> (parameter types, result type), from the one table of built-ins (rulespec.builtins)
-BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[str, ...], str]] = {
+BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
     n: (b.params, b.result) for n, b in BUILTINS.items()}
 
 GENERATOR_FUNCTIONS = frozenset(n for n, b in BUILTINS.items() if b.generator)

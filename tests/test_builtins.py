@@ -14,18 +14,19 @@ from hypothesis import strategies as st
 from rulespec.builtins import BUILTINS, RUNTIME_HELPERS
 from rulespec.cards import pack
 from rulespec.model import BUILTIN_FUNCTIONS, GENERATOR_FUNCTIONS
+from rulespec.types import ANY, BOOL, CARD, INT, ListOf, T, Type
 
 CARDS = pack(1)
 TABLE_NAMES = {"_N", "_SF", "_x"}  # given by each table, or bound inside the template
 
-ARG: dict[str, st.SearchStrategy[Any]] = {
-    "int": st.integers(0, 14),
-    "card": st.sampled_from(CARDS),
-    "list[card]": st.lists(st.sampled_from(CARDS), max_size=8).map(tuple),
-    "list[int]": st.lists(st.integers(0, 14), max_size=8).map(tuple),
-    "list[T]": st.lists(st.integers(0, 14), max_size=6).map(tuple),
-    "list[any]": st.lists(st.integers(0, 14), max_size=8).map(tuple),
-    "list[bool]": st.lists(st.booleans(), max_size=8).map(tuple),
+ARG: dict[Type, st.SearchStrategy[Any]] = {
+    INT: st.integers(0, 14),
+    CARD: st.sampled_from(CARDS),
+    ListOf(CARD): st.lists(st.sampled_from(CARDS), max_size=8).map(tuple),
+    ListOf(INT): st.lists(st.integers(0, 14), max_size=8).map(tuple),
+    ListOf(T): st.lists(st.integers(0, 14), max_size=6).map(tuple),
+    ListOf(ANY): st.lists(st.integers(0, 14), max_size=8).map(tuple),
+    ListOf(BOOL): st.lists(st.booleans(), max_size=8).map(tuple),
 }
 
 
