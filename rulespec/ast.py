@@ -13,12 +13,12 @@ __all__ = [
     "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
     "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
     "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr",
-    "ImportDecl", "Index", "IntLit",
-    "Item", "Let", "ListLit", "Loop", "MatchDecl", "Move", "Name", "Neg", "Not", "OptionDecl",
-    "Or", "Param", "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return",
-    "RunDeal", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
-    "TypeList", "TypeName", "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl",
-    "BinOp", "Call", "Comprehension", "descendants",
+    "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
+    "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
+    "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return", "RunDeal", "ScoreRangeDecl", "Set",
+    "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr", "TypeList", "TypeName",
+    "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
+    "descendants",
 ]
 
 
@@ -442,6 +442,27 @@ class PlayersDecl:
 
 
 @frozen
+class ScoreRangeDecl:
+    """``score_range LOW..HIGH``: every seat's score in every deal lies in this range (the
+    bounds of OpenSpiel's ``_GAME_INFO``), known once the options are."""
+
+    low: Expr
+    high: Expr
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class MaxEventsDecl:
+    """``max_events N``: no deal has more than N events, chance events included (a game that
+    is bounded says so; one that may reshuffle forever declares nothing)."""
+
+    count: Expr
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class HandsDecl:
     """``hands EXPR``: how many hands are dealt when that differs from the players (a dummy)."""
 
@@ -556,6 +577,8 @@ Item = (
     GameDecl
     | PlayersDecl
     | HandsDecl
+    | ScoreRangeDecl
+    | MaxEventsDecl
     | GameEndDecl
     | WinnerDecl
     | ImportDecl

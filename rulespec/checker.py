@@ -77,6 +77,8 @@ class _Decls:
     game: ast.GameDecl | None = None
     players: ast.PlayersDecl | None = None
     hands: ast.HandsDecl | None = None
+    score_range: ast.ScoreRangeDecl | None = None
+    max_events: ast.MaxEventsDecl | None = None
     game_end: ast.GameEndDecl | None = None
     winner: ast.WinnerDecl | None = None
     match: ast.MatchDecl | None = None
@@ -115,10 +117,10 @@ class _Checker:
             t = self.expr(r.cond, _Scope({}, where="def"))
             self._want_bool(r.cond, t)
         forms = self._game_end_forms(d.game_end)
-        if d.hands is not None:
-            self._table_only(d.hands.count, "'hands'")
-            self._want(d.hands.count, INT, self.expr(d.hands.count, _Scope({}, where="def")),
-                       "hands is a number, known once the options are")
+        for e, what in self._table_numbers(d):
+            self._table_only(e, f"'{what}'")
+            self._want(e, INT, self.expr(e, _Scope({}, where="def")),
+                       f"{what} is a number, known once the options are")
         self._check_bodies(d)
         self._reachability(d.match, d.deal)
         self._end_deal_outside_deal(d.match)
@@ -131,11 +133,24 @@ class _Checker:
             name=game.name, title=game.title, doc=game.doc, min_players=players.min,
             max_players=players.max, winner=winner.direction,
             hands=d.hands.count if d.hands is not None else None, game_end_forms=forms,
+            score_range=(d.score_range.low, d.score_range.high)
+            if d.score_range is not None else None,
+            max_events=d.max_events.count if d.max_events is not None else None,
             options=tuple(self.options.values()), requires=tuple(d.requires),
             zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
             defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
             deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
         )
+
+    @staticmethod
+    def _table_numbers(d: _Decls) -> list[tuple[ast.Expr, str]]:
+        """The numbers a table fixes: the hands dealt and the declared bounds."""
+        out = [(d.hands.count, "hands")] if d.hands is not None else []
+        if d.score_range is not None:
+            out += [(d.score_range.low, "score_range"), (d.score_range.high, "score_range")]
+        if d.max_events is not None:
+            out.append((d.max_events.count, "max_events"))
+        return out
 
     def _collect(self) -> _Decls:
         """Sort the items into declarations; check that each one-per-spec declaration is
@@ -157,6 +172,14 @@ class _Checker:
                     if d.hands is not None:
                         self.error(it.span, "a spec has one 'hands' declaration")
                     d.hands = d.hands or it
+                case ast.ScoreRangeDecl():
+                    if d.score_range is not None:
+                        self.error(it.span, "a spec has one 'score_range' declaration")
+                    d.score_range = d.score_range or it
+                case ast.MaxEventsDecl():
+                    if d.max_events is not None:
+                        self.error(it.span, "a spec has one 'max_events' declaration")
+                    d.max_events = d.max_events or it
                 case ast.GameEndDecl():
                     d.game_end = it
                     for f in it.forms:

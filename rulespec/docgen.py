@@ -60,6 +60,12 @@ def _overview(spec: CheckedSpec, w: Callable[[str], None]) -> None:
     w(f"- **Winner:** the {spec.winner} total at the end of the match.")
     if spec.hands is not None:
         w(f"- **Hands dealt:** `{pretty_expr(spec.hands)}`.")
+    if spec.score_range is not None:
+        lo, hi = (pretty_expr(e) for e in spec.score_range)
+        w(f"- **A deal's score:** from `{lo}` to `{hi}` for each player.")
+    if spec.max_events is not None:
+        w(f"- **Longest deal:** at most `{pretty_expr(spec.max_events)}` events, chance events "
+          "included.")
     if spec.game_end_forms:
         forms = ", ".join(f"`{f}(N)`" for f in spec.game_end_forms)
         w(f"- **Match length** (a record's `game_end`): {forms}.")

@@ -126,6 +126,10 @@ class CheckedSpec:
     deal: ast.DealDecl
     actions: tuple[ActionInfo, ...]
     items: tuple[ast.Item, ...] = attrs.field(eq=False, repr=False)
+    #: ``score_range LOW..HIGH``: every seat's score in a deal lies in it (None: undeclared)
+    score_range: tuple[ast.Expr, ast.Expr] | None = None
+    #: ``max_events N``: no deal has more events, chance included (None: undeclared)
+    max_events: ast.Expr | None = None
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: compiled tables of this spec (rulespec.loading.game_for), kept with the spec they
     #: belong to rather than in a cache keyed by id()

@@ -120,6 +120,16 @@ class _ToAst(Transformer[Token, ast.Spec]):
                              span=self._span(meta))
 
     @v_args(meta=True)
+    def score_range_decl(self, meta: Meta, c: list[ast.Expr | str]) -> ast.ScoreRangeDecl:
+        return ast.ScoreRangeDecl(cast(ast.Expr, c[0]), cast(ast.Expr, c[1]),
+                                  cast(str, c[2]) if len(c) > 2 else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def max_events_decl(self, meta: Meta, c: list[ast.Expr | str]) -> ast.MaxEventsDecl:
+        return ast.MaxEventsDecl(cast(ast.Expr, c[0]), cast(str, c[1]) if len(c) > 1 else None,
+                                 span=self._span(meta))
+
+    @v_args(meta=True)
     def game_end_decl(self, meta: Meta, c: list[Token | str]) -> ast.GameEndDecl:
         forms = tuple(str(x) for x in c if isinstance(x, Token))
         doc = next((x for x in c if not isinstance(x, Token)), None)
@@ -542,15 +552,15 @@ def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
 
 
 _KEYWORDS = frozenset(
-    "game title players hands game_end to winner total import option require zone shared per "
-    "player visible var def procedure match deal list of let set if else while loop for in "
-    "repeat move from fill with shuffle reshuffle bury into choose break continue return end "
-    "as scoring winners run then or and not".split()
+    "game title players hands score_range max_events game_end to winner total import option "
+    "require zone shared per player visible var def procedure match deal list of let set if "
+    "else while loop for in repeat move from fill with shuffle reshuffle bury into choose "
+    "break continue return end as scoring winners run then or and not".split()
 )
 
 
-_TOP_LEVEL = frozenset("game players hands game_end winner import option require zone var def "
-                       "procedure match deal".split())
+_TOP_LEVEL = frozenset("game players hands score_range max_events game_end winner import option "
+                       "require zone var def procedure match deal".split())
 
 
 def parse_file(path: str | Path) -> ast.Spec:

@@ -187,6 +187,10 @@ def pretty_item(it: ast.Item) -> str:
             return f"game_end {', '.join(fs)}{_doc(d)}"
         case ast.HandsDecl(count=c, doc=d):
             return f"hands {pretty_expr(c)}{_doc(d)}"
+        case ast.ScoreRangeDecl(low=lo, high=hi, doc=d):
+            return f"score_range {pretty_expr(lo)}..{pretty_expr(hi)}{_doc(d)}"
+        case ast.MaxEventsDecl(count=c, doc=d):
+            return f"max_events {pretty_expr(c)}{_doc(d)}"
         case ast.WinnerDecl(direction=d):
             return f"winner {d} total"
         case ast.ImportDecl(path=p):

@@ -110,11 +110,15 @@ def check_deal_end(state: State, snap: tuple[dict[str, Any], dict[str, Any]], pl
 def test_invariants_every_step(table: tuple[int, dict[str, Any]], seed: int) -> None:
     players, opts = table
     rng = random.Random(seed)
-    state = game_for(SPEC, players, opts, 0).new_initial_state()
+    game = game_for(SPEC, players, opts, 0)
+    state = game.new_initial_state()
     snaps = deal_end_snapshots(state)
     playing: Counter[str] | None = None
     high = 0
     steps = 0
+    # the spec declares the longest deal (max_events): counted here, deal by deal
+    assert game.max_events is not None
+    in_deal = 0
     while not state.is_terminal() and steps < 5000:
         legal = state.legal_actions()
         ev = legal[rng.randrange(len(legal))]
@@ -139,7 +143,10 @@ def test_invariants_every_step(table: tuple[int, dict[str, Any]], seed: int) -> 
                 assert all(SUIT_OF[as_(c)] != led for c in src), "did not follow suit"
         n_deals = len(state.deals)
         state.apply(ev)
+        in_deal += 1
         if len(state.deals) > n_deals:
+            assert in_deal <= game.max_events, f"a deal of {in_deal} events"
+            in_deal = 0
             assert len(snaps) == len(state.deals)
             check_deal_end(state, snaps[-1], players, opts)
         elif playing is not None and state.current_player() != CHANCE:

@@ -290,3 +290,61 @@ match {
         Game(check_text(text, "t.rules"), 2).new_initial_state()
     assert info.value.span is not None
     assert info.value.span.line == text.splitlines().index("    set n = k // (n - 3)") + 1
+
+
+BOUNDED = """
+def five(p: int) = 5
+DECL
+deal {
+  repeat 3 {
+    choose 0 {
+      go() "Go on." {
+      }
+    }
+  }
+  end deal scoring five
+}
+match {
+  run deal
+  end match winners [0]
+}
+"""
+
+
+def test_a_deal_scoring_outside_its_declared_range_is_a_runtime_error() -> None:
+    text = HEAD + BOUNDED.replace("DECL", "score_range 0..player_count + 1")
+    game = Game(check_text(text, "t.rules"), 3)
+    assert game.score_range == (0, 4) and game.max_events is None
+    state = game.new_initial_state()
+    state.apply_index(0)
+    state.apply_index(0)
+    with pytest.raises(RuleRuntimeError, match="seat 0 scored 5 in this deal, outside the "
+                       "declared score_range 0..4") as info:
+        state.apply_index(0)
+    assert info.value.span is not None and info.value.span.line == HEAD.count("\n") + 3
+    assert Game(check_text(text, "t.rules"), 2).score_range == (0, 3)
+
+
+def test_a_deal_longer_than_its_declared_events_is_a_runtime_error() -> None:
+    game = Game(check_text(HEAD + BOUNDED.replace("DECL", "max_events 2"), "t.rules"), 2)
+    state = game.new_initial_state()
+    state.apply_index(0)
+    state.apply_index(0)
+    assert state.deal_events == 2
+    with pytest.raises(RuleRuntimeError, match="this deal has had 3 events, more than the "
+                       "declared max_events 2"):
+        state.apply_index(0)
+    ok = Game(check_text(HEAD + BOUNDED.replace("DECL", "max_events 3"), "t.rules"), 2)
+    state = ok.new_initial_state()
+    for _ in range(3):
+        state.apply_index(0)
+    assert state.is_terminal() and state.deal_events == 0
+
+
+def test_a_bound_the_options_make_empty_refuses_the_table() -> None:
+    from rulespec.errors import ConfigurationError
+
+    text = HEAD + BOUNDED.replace("DECL", "score_range 3..player_count")
+    assert Game(check_text(text, "t.rules"), 3).score_range == (3, 3)
+    with pytest.raises(ConfigurationError, match=r"'score_range' must be two numbers.*got 3\.\.2"):
+        Game(check_text(text, "t.rules"), 2)

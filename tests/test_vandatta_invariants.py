@@ -78,6 +78,13 @@ def check_step(before: State, ev: dict[str, Any], after: State, opts: dict[str, 
             assert sum(1 for q, h in enumerate(hands) if not h and not out[q]) == 1
             assert all(RANK_OF[c] not in (8, 14) for c in ev["cards"]), "went out on a special"
         assert deal["scores"] == pts, "penalties differ from the hands' card penalties"
+        # the declared score_range holds, and covers the worst this pack allows (all of it in
+        # one hand)
+        bounds = after.game.score_range
+        assert bounds is not None and all(bounds[0] <= x <= bounds[1] for x in deal["scores"])
+        if pack is not None:
+            assert bounds == (0, bounds[1]) and bounds[1] >= sum(
+                points(c, scoring) for c in pack.elements()), "score_range narrower than the pack"
     elif after.to_move not in (CHANCE, None):
         for q, h in enumerate(after.z["hand"]):
             if not after.v["out"][q]:

@@ -120,6 +120,23 @@ class Game:
                                                     self.cover, self.compiled_clauses)
         self._ec = ExprCompiler(spec, players, self.options, self.hands, cover=self.cover,
                                 compiled=self.compiled_clauses, keep_sources=keep_sources)
+        #: the declared bounds at this table: (low, high) of a deal's scores, and the most
+        #: events a deal may have (None where the spec declares none)
+        self.score_range: tuple[int, int] | None = None
+        self.max_events: int | None = None
+        if spec.score_range is not None:
+            lo, hi = (self._table_number(e) for e in spec.score_range)
+            if lo is None or hi is None or lo > hi:
+                raise ConfigurationError(
+                    f"{spec.name}: 'score_range' must be two numbers, the first at most the "
+                    f"second, known once the options are (got {lo}..{hi})")
+            self.score_range = (lo, hi)
+        if spec.max_events is not None:
+            self.max_events = self._table_number(spec.max_events)
+            if self.max_events is None or self.max_events < 1:
+                raise ConfigurationError(
+                    f"{spec.name}: 'max_events' must be a number of at least 1, known once the "
+                    f"options are (got {self.max_events})")
         procs: list[tuple[str, tuple[str, ...], ast.Block, ast.Span | None]] = [
             (p.name, tuple(x.name for x in p.params), p.body, p.span) for p in spec.procs]
         procs += [("#deal", (), spec.deal.body, None), ("#match", (), spec.match.body, None)]
@@ -134,6 +151,11 @@ class Game:
         self._zone_kinds = tuple((z.name, z.per_player) for z in spec.zones)
         if coverage or keep_sources:
             self._ec.compile_defs()
+
+    def _table_number(self, e: ast.Expr) -> int | None:
+        """A number the table fixes (the checker keeps state out of it), or None."""
+        v = self._ec.expr(e, frozenset())(_NO_STATE, {})
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
 
     @property
     def sources(self) -> list[tuple[str, str]]:
@@ -169,7 +191,7 @@ class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "on_deal_end", "_legal", "_given")
+                 "on_deal_end", "deal_events", "_legal", "_given")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -181,6 +203,8 @@ class State:
         self.to_move: int | str | None = None
         self.deals: list[dict[str, Any]] = []
         self.winners: list[int] | None = None
+        #: events applied in the deal being played (max_events bounds it)
+        self.deal_events = 0
         #: the zones and variables as the last finished deal left them, before the next deal
         #: clears them (for tests and tools that check a deal's scoring)
         #: called with this state at each deal end, after its scores are added (tests look
@@ -249,9 +273,7 @@ class State:
         else:
             entry = m[sorted(m)[k]]
         self._take(entry)
-        self._legal = None
-        self._given = None
-        self._run()
+        self._applied()
 
     def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         """Listed chance outcomes with probabilities (a bury); a shuffle is sampled, not listed."""
@@ -273,6 +295,19 @@ class State:
             self._apply_chance(event)
         else:
             self._apply_decision(event)
+        self._applied()
+
+    def _applied(self) -> None:
+        """An event has been applied: count it against the deal's bound and run on."""
+        self.deal_events += 1
+        limit = self.game.max_events
+        if limit is not None and self.deal_events > limit:
+            assert self.game.spec.max_events is not None
+            raise RuleRuntimeError(
+                f"this deal has had {self.deal_events} events, more than the declared "
+                f"max_events {limit}", self.game.spec.max_events.span,
+                "the rules let a deal run longer than the spec promises: raise the bound, or "
+                "find the rule that does not end")
         self._legal = None
         self._given = None
         self._run()
@@ -291,6 +326,7 @@ class State:
         c.to_move = self.to_move
         c.deals = [dict(d) for d in self.deals]
         c.winners = list(self.winners) if self.winners is not None else None
+        c.deal_events = self.deal_events
         c.on_deal_end = self.on_deal_end
         c._legal = self._legal
         c._given = self._given
@@ -581,9 +617,20 @@ class State:
         for q in range(n):
             if not isinstance(scores[q], int):
                 raise RuleRuntimeError("a deal's score must be a number", op.node.span)
+        bounds = self.game.score_range
+        if bounds is not None:
+            for q in range(n):
+                if not bounds[0] <= scores[q] <= bounds[1]:
+                    assert self.game.spec.score_range is not None
+                    raise RuleRuntimeError(
+                        f"seat {q} scored {scores[q]} in this deal, outside the declared "
+                        f"score_range {bounds[0]}..{bounds[1]}",
+                        self.game.spec.score_range[0].span,
+                        "the scoring gives more (or less) than the spec promises")
         totals = self.v["totals"]
         for q in range(n):
             totals[q] += scores[q]
+        self.deal_events = 0
         rec: dict[str, Any] = {"scores": scores}
         if op.flag:
             rec[op.flag] = True
