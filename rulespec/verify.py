@@ -34,7 +34,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed, settings
@@ -105,16 +105,20 @@ SIMPLIFY_TRIES = 24
 
 
 # ---- settings and their schedule ---------------------------------------------------------------
+#: the value of an option, as the spec declares them (:class:`rulespec.model.OptionInfo`)
+OptionValue = int | str | bool
+
+
 @attrs.frozen
 class Setting:
     """A table and the options that differ from their defaults."""
 
     players: int
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, OptionValue], ...] = ()
     why: str = ""
 
     @property
-    def opts(self) -> dict[str, Any]:
+    def opts(self) -> dict[str, OptionValue]:
         """The non-default options as a dict."""
         return dict(self.options)
 
@@ -128,14 +132,14 @@ class Setting:
         return {"players": self.players, "options": self.opts}
 
 
-def _show(v: Any) -> str:
+def _show(v: OptionValue) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)
 
 
-def option_values(spec: CheckedSpec) -> dict[str, list[Any]]:
+def option_values(spec: CheckedSpec) -> dict[str, list[OptionValue]]:
     """The values tried for each option: every value of an enum or a boolean, an integer at its
     default and default +- 1 (ranges come with the compiler issue)."""
-    out: dict[str, list[Any]] = {}
+    out: dict[str, list[OptionValue]] = {}
     for o in spec.options:
         if o.kind in ("bool", "enum"):
             out[o.name] = list(o.values)
@@ -157,7 +161,7 @@ class _Tables:
         self._games: dict[tuple[int, str], Game | str] = {}
         self._accepts: dict[tuple[int, str], bool] = {}
 
-    def game(self, players: int, options: Mapping[str, Any]) -> Game:
+    def game(self, players: int, options: Mapping[str, OptionValue]) -> Game:
         """The compiled game; ConfigurationError when the spec refuses the setting."""
         key = (players, json.dumps(sorted(options.items()), default=str))
         g = self._games.get(key)
@@ -172,7 +176,7 @@ class _Tables:
             raise ConfigurationError(g)
         return g
 
-    def accepts(self, players: int, options: Mapping[str, Any]) -> bool:
+    def accepts(self, players: int, options: Mapping[str, OptionValue]) -> bool:
         """True when the spec offers this setting (its requires checked, nothing compiled)."""
         key = (players, json.dumps(sorted(options.items()), default=str))
         ok = self._accepts.get(key)
@@ -195,7 +199,7 @@ class _Tables:
 
 
 def schedule(spec: CheckedSpec, tables: _Tables, players: Sequence[int] = (),
-             fixed: Mapping[str, Any] | None = None) -> list[Setting]:
+             fixed: Mapping[str, OptionValue] | None = None) -> list[Setting]:
     """The settings every run covers, in order: the three smallest tables at the defaults;
     then a few combinations that between them give every option a non-default value at once
     (so a bug under any one value shows in the first seconds: :func:`combinations`); then
@@ -241,7 +245,7 @@ COMBINATION = "combination"
 
 
 def combinations(spec: CheckedSpec, tables: _Tables, sizes: Sequence[int],
-                 fixed: Mapping[str, Any]) -> list[Setting]:
+                 fixed: Mapping[str, OptionValue]) -> list[Setting]:
     """Settings in which most options not fixed take a non-default value at once, so that a
     bug under any one value shows at the first combination that holds it (and values of
     different options meet: a blocked deal under a scoring rule). Built greedily, round by
@@ -279,7 +283,7 @@ def combinations(spec: CheckedSpec, tables: _Tables, sizes: Sequence[int],
 
 
 def _random_setting(spec: CheckedSpec, tables: _Tables, rng: random.Random,
-                    sizes: Sequence[int], fixed: Mapping[str, Any]) -> Setting | None:
+                    sizes: Sequence[int], fixed: Mapping[str, OptionValue]) -> Setting | None:
     values = option_values(spec)
     defaults = spec.defaults()
     for _ in range(20):
@@ -322,7 +326,7 @@ class Divergence:
     message: str
     index: int
     players: int
-    options: dict[str, Any]
+    options: dict[str, OptionValue]
     dealer: int
     events: list[dict[str, Any]]
     event: dict[str, Any] | None = None
@@ -492,7 +496,7 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
 
 def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
                      impl_word: str) -> list[str]:
-    def js(x: Any) -> str:
+    def js(x: object) -> str:
         return json.dumps(x, ensure_ascii=False)
 
     opts = ", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults"
@@ -538,11 +542,11 @@ def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
 _FLAGS = ("blocked", "abandoned")
 
 
-def normal_key(e: Mapping[str, Any], set_fields: frozenset[tuple[str, str]] = frozenset()
+def normal_key(e: Mapping[str, object], set_fields: frozenset[tuple[str, str]] = frozenset()
                ) -> str:
     """The canonical text of an event written leniently: card codes in any accepted
     spelling, set-valued fields (``(action, field)`` in ``set_fields``) in any order."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     action = e.get("action")
     for f, x in e.items():
         if _card(x) is not None:
@@ -556,7 +560,7 @@ def normal_key(e: Mapping[str, Any], set_fields: frozenset[tuple[str, str]] = fr
     return canonical_key(out)
 
 
-def compare_answers(spec: Mapping[str, Any], other: Any,
+def compare_answers(spec: Mapping[str, Any], other: object,
                     set_fields: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
     """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
     ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
@@ -605,7 +609,7 @@ def compare_answers(spec: Mapping[str, Any], other: Any,
     return out
 
 
-def _card_codes(x: Any, depth: int = 0) -> Iterator[str]:
+def _card_codes(x: object, depth: int = 0) -> Iterator[str]:
     """Every card-code string inside a JSON value (bounded depth)."""
     if depth > 50:
         return
@@ -622,14 +626,14 @@ def _card_codes(x: Any, depth: int = 0) -> Iterator[str]:
             yield from _card_codes(y, depth + 1)
 
 
-def _card(x: Any) -> str | None:
+def _card(x: object) -> str | None:
     """The canonical code of a card written leniently (``th``, ``10H``), else None."""
     if isinstance(x, str) and 2 <= len(x) <= 3:
         return normalise_card(x)
     return None
 
 
-def _visible(obs_zones: Mapping[str, Any]) -> collections.Counter[str]:
+def _visible(obs_zones: Mapping[str, object]) -> collections.Counter[str]:
     seen: collections.Counter[str] = collections.Counter()
     for z in obs_zones.values():
         seen.update(_card_codes(z))
@@ -661,6 +665,10 @@ class _Watchdog:
                 self.fired = True
                 # a real signal, so a call blocked in sleep() or a lock wakes up too
                 signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+
+#: what a guarded call into the implementation returns
+_T = TypeVar("_T")
 
 
 class _Guard:
@@ -700,7 +708,7 @@ class _Guard:
         if self.is_process:
             self.impl.timeout = seconds
 
-    def call(self, op: str, fn: Callable[..., Any], *args: Any) -> Any:
+    def call(self, op: str, fn: Callable[..., _T], *args: object) -> _T:
         """``fn(*args)``; IllegalActionError/RecordError pass through (refusals), anything else
         the implementation does wrong becomes an ImplementationError."""
         wd = self.watchdog
@@ -786,6 +794,65 @@ def _tb_tail(e: BaseException, n: int = 8) -> list[str]:
     return text[-n:]
 
 
+# ---- the order of a run's work ---------------------------------------------------------------
+class _Agenda:
+    """The settings of a run in the order they are played, as ``(setting, pass)``: pass 0
+    plays one match, pass 1 the rest of the setting's share; ``(None, 1)`` is a steered
+    combination, chosen when its turn comes (``steered`` of them, None: without end)."""
+
+    def __init__(self, plan: Sequence[Setting], steered: int | None) -> None:
+        # Breadth first: the first pass plays one match at every scheduled setting, the second
+        # the rest of each setting's share, then come the steered combinations. Most bugs show
+        # in most matches of the setting that has them, so they are found in the first pass.
+        more = (itertools.repeat((None, 1), steered) if steered is not None
+                else itertools.repeat((None, 1)))
+        # The smallest tables and the combinations, which between them hold every option
+        # value, are played to their full share before the settings of one value each.
+        head = max((j + 1 for j, s in enumerate(plan) if s.why == COMBINATION), default=0)
+        self._first_stage = set(plan[:head])
+        self._stages: list[tuple[collections.deque[Setting], list[Setting]]] = [
+            (collections.deque(plan[:head]), []), (collections.deque(plan[head:]), [])]
+        #: the queue of the stage being played, where :meth:`insert` puts a setting
+        self._pending = self._stages[0][0]
+        self._items: Iterator[tuple[Setting | None, int]] = itertools.chain(
+            self._passes(), more)
+
+    def __iter__(self) -> Iterator[tuple[Setting | None, int]]:
+        return self._items
+
+    def _passes(self) -> Iterator[tuple[Setting, int]]:
+        for queue, played in self._stages:
+            self._pending = queue
+            while queue:
+                yield queue.popleft(), 0
+            yield from ((s, 1) for s in played)
+
+    def insert(self, s: Setting) -> None:
+        """Play ``s`` next, in the first pass of the stage being played."""
+        self._pending.appendleft(s)
+
+    def played(self, s: Setting) -> None:
+        """``s`` had its first match: the rest of its share comes in its stage's second pass."""
+        (self._stages[0][1] if s in self._first_stage or s.why == COMBINATION
+         else self._stages[1][1]).append(s)
+
+
+def _tally(s: Setting, r: SettingResult, by_setting: dict[Setting, SettingResult],
+           results: list[SettingResult], agenda: _Agenda) -> SettingResult | None:
+    """Count ``r`` in the run's results: a setting's first result is listed (and the setting
+    queued for its second pass), a later one is added to it. The earlier result, if any."""
+    prev = by_setting.get(s)
+    if prev is None:
+        by_setting[s] = r
+        results.append(r)
+        agenda.played(s)
+    else:
+        prev.matches += r.matches
+        prev.events += r.events
+        prev.divergence = prev.divergence or r.divergence
+    return prev
+
+
 # ---- the verifier ------------------------------------------------------------------------------
 class Verifier:
     """Verifies one implementation (``factory()`` gives one) against one checked spec.
@@ -817,20 +884,20 @@ class Verifier:
         self._end_deals = [n for n in ast.descendants(spec.items) if isinstance(n, ast.EndDeal)]
         # per run
         self._first: str | None = None
-        self._failing: list[list[Any]] = []
+        self._failing: list[list[int]] = []
         self._shrink_calls = 0
         self._shrink_started = 0.0
         self._skip: set[tuple[str, ...]] = set()
         self._action_names = spec.action_names()
         self._swarm = True
-        self._drawn: list[Any] = []
+        self._drawn: list[int] = []
         self._live: list[int] = []
         self._spec_only = False
-        self._enabling: dict[str, list[tuple[str, Any]]] | None = None
+        self._enabling: dict[str, list[tuple[str, OptionValue]]] | None = None
         self._observe_ok = True
         self._matches = 0
         self._events = 0
-        self._fixed: dict[str, Any] = {}
+        self._fixed: dict[str, OptionValue] = {}
 
         self._sizes: list[int] = []
         #: bounds of shrinking one divergence: candidate matches played, and seconds
@@ -848,21 +915,7 @@ class Verifier:
         spent; the schedule is cut where it runs out). ``progress(label, done, total,
         coverage)`` is called before each setting."""
         t0 = time.monotonic()
-        fixed = dict(options or {})
-        sizes = sorted(players) or list(range(self.spec.min_players,
-                                              self.spec.max_players + 1))
-        self._fixed, self._sizes = fixed, sizes
-        for p in sizes:
-            if not isinstance(p, int) or not self.spec.min_players <= p <= self.spec.max_players:
-                raise ConfigurationError(f"{self.spec.name} takes {self.spec.min_players} to "
-                                         f"{self.spec.max_players} players, not {p}")
-        fixed = normalise_options(self.spec, fixed)
-        self._fixed = fixed
-        plan = schedule(self.spec, self.tables, sizes, fixed)
-        if not plan:
-            raise ConfigurationError(f"{self.spec.name} accepts none of these tables and "
-                                     "options")
-        n = games
+        sizes, fixed, plan = self._plan(players, options)
         rng = random.Random(seed_)
         extra = max(3, len(plan) // 4) if budget is None else 10**9
         results: list[SettingResult] = []
@@ -870,28 +923,7 @@ class Verifier:
         seen: set[tuple[str, ...]] = set()
         stopped = "games"
         self.guard = _Guard(self.factory, self.timeout)
-        # Breadth first: the first pass plays one match at every scheduled setting, the second
-        # the rest of each setting's share, then come the steered combinations. Most bugs show
-        # in most matches of the setting that has them, so they are found in the first pass.
-        steered = (itertools.repeat((None, 1), extra) if budget is None
-                   else itertools.repeat((None, 1)))
-        # The smallest tables and the combinations, which between them hold every option
-        # value, are played to their full share before the settings of one value each.
-        head = max((j + 1 for j, s in enumerate(plan) if s.why == COMBINATION), default=0)
-        first_stage = set(plan[:head])
-        stages: list[tuple[collections.deque[Setting], list[Setting]]] = [
-            (collections.deque(plan[:head]), []), (collections.deque(plan[head:]), [])]
-        pending = stages[0][0]
-
-        def passes() -> Iterator[tuple[Setting | None, int]]:
-            nonlocal pending
-            for queue, played_ in stages:
-                pending = queue
-                while queue:
-                    yield queue.popleft(), 0
-                yield from ((s, 1) for s in played_)
-
-        agenda: Iterator[tuple[Setting | None, int]] = itertools.chain(passes(), steered)
+        agenda = _Agenda(plan, extra if budget is None else None)
         total = 2 * len(plan) + (extra if budget is None else 0)
         by_setting: dict[Setting, SettingResult] = {}
         try:
@@ -903,13 +935,9 @@ class Verifier:
                 if budget is not None and time.monotonic() - t0 > budget:
                     stopped = "budget"
                     break
-                k = n if n is not None else self.default_matches(s, seed_ + i)
-                if pass_ == 0:
-                    k = 1
-                elif s in by_setting:
-                    k -= 1
-                    if k <= 0 or by_setting[s].refused is not None:
-                        continue
+                k = self._share(s, pass_, games, seed_ + i, by_setting)
+                if k is None:
+                    continue
                 if progress:
                     self._fold_coverage()
                     progress(s.label(), i, total, self.coverage.summary())
@@ -924,19 +952,10 @@ class Verifier:
                     # as not offered; the values left out have such settings of their own)
                     part = self._offered_part(s)
                     if part is not None:
-                        pending.appendleft(part)
+                        agenda.insert(part)
                         total += 1
                     continue
-                prev = by_setting.get(s)
-                if prev is None:
-                    by_setting[s] = r
-                    results.append(r)
-                    (stages[0][1] if s in first_stage or s.why == COMBINATION
-                     else stages[1][1]).append(s)
-                else:
-                    prev.matches += r.matches
-                    prev.events += r.events
-                    prev.divergence = prev.divergence or r.divergence
+                prev = _tally(s, r, by_setting, results, agenda)
                 if r.divergence is not None:
                     r.divergence = self._simplify(s, r.divergence, (k, run_seed), seen)
                     if prev is not None:
@@ -951,6 +970,40 @@ class Verifier:
         self._fold_coverage()
         return Report(self.game, results, divergences, self.coverage,
                       time.monotonic() - t0, stopped, self.guard.round_trips, strict)
+
+    def _plan(self, players: Sequence[int], options: Mapping[str, Any] | None
+              ) -> tuple[list[int], dict[str, OptionValue], list[Setting]]:
+        """The run's table sizes, its fixed options (checked) and its schedule;
+        ConfigurationError where the spec takes none of them."""
+        fixed = dict(options or {})
+        sizes = sorted(players) or list(range(self.spec.min_players,
+                                              self.spec.max_players + 1))
+        self._fixed, self._sizes = fixed, sizes
+        for p in sizes:
+            if not isinstance(p, int) or not self.spec.min_players <= p <= self.spec.max_players:
+                raise ConfigurationError(f"{self.spec.name} takes {self.spec.min_players} to "
+                                         f"{self.spec.max_players} players, not {p}")
+        fixed = normalise_options(self.spec, fixed)
+        self._fixed = fixed
+        plan = schedule(self.spec, self.tables, sizes, fixed)
+        if not plan:
+            raise ConfigurationError(f"{self.spec.name} accepts none of these tables and "
+                                     "options")
+        return sizes, fixed, plan
+
+    def _share(self, s: Setting, pass_: int, games: int | None, seed_: int,
+               by_setting: Mapping[Setting, SettingResult]) -> int | None:
+        """Matches to play at ``s`` in pass ``pass_``: one in the first pass, the rest of its
+        share (``games``, else :meth:`default_matches`) later; None when none are left or the
+        implementation refused the setting."""
+        k = games if games is not None else self.default_matches(s, seed_)
+        if pass_ == 0:
+            k = 1
+        elif s in by_setting:
+            k -= 1
+            if k <= 0 or by_setting[s].refused is not None:
+                return None
+        return k
 
     def _offered_part(self, s: Setting) -> Setting | None:
         """The options of combination ``s`` added one at a time, each kept where the spec
@@ -1024,7 +1077,7 @@ class Verifier:
                 yield Setting(p, setting.options, "smaller table")
         fixed = tuple((k, v) for k, v in setting.options if k in self._fixed)
         free = [(k, v) for k, v in setting.options if k not in self._fixed]
-        parts: list[list[tuple[str, Any]]] = []
+        parts: list[list[tuple[str, OptionValue]]] = []
         if len(free) > 1:
             half = len(free) // 2
             parts += [[], free[:half], free[half:]]
@@ -1061,12 +1114,12 @@ class Verifier:
         per_match = max(1.0, work / 2)
         return max(2, min(DEFAULT_MATCHES, round(WORK_PER_SETTING / per_match)))
 
-    def _enablers(self, sizes: Sequence[int], fixed: Mapping[str, Any]
-                  ) -> dict[str, list[tuple[str, Any]]]:
+    def _enablers(self, sizes: Sequence[int], fixed: Mapping[str, OptionValue]
+                  ) -> dict[str, list[tuple[str, OptionValue]]]:
         """For each clause, the option values whose setting compiles it where the defaults
         at the same table do not (an option folds the clause in): what a combination needs
         to be able to reach it."""
-        out: dict[str, list[tuple[str, Any]]] = {}
+        out: dict[str, list[tuple[str, OptionValue]]] = {}
         for p in sizes:
             try:
                 base = self.tables.game(p, fixed).compiled_clauses
@@ -1088,7 +1141,7 @@ class Verifier:
         return out
 
     def _steered(self, rng: random.Random, sizes: Sequence[int],
-                 fixed: Mapping[str, Any]) -> Setting | None:
+                 fixed: Mapping[str, OptionValue]) -> Setting | None:
         """A combination aimed at a clause not yet exercised: the option value that makes it
         reachable, with random other options (so it meets the interactions that make it
         happen, such as a blocked deal under a scoring option), the best of a few candidates
@@ -1131,6 +1184,22 @@ class Verifier:
         except _Refused as e:
             res.refused = e.why
             return res
+        skip = skip or set()
+        self._reset(seconds, skip, swarm)
+        test = self._example(setting, skip)
+        res.divergence = self._search(self._hypothesis_test(test, setting, matches, run_seed,
+                                                            shrink))
+        res.matches, res.events = self._matches, self._events
+        if res.divergence is not None:
+            d = res.divergence
+            d.setting = setting.label()
+            d.clauses = self._clauses_for(d)
+        return res
+
+    def _reset(self, seconds: float | None, skip: set[tuple[str, ...]], swarm: bool) -> None:
+        """The state of one setting's search, fresh: nothing failed or shrunk yet, the full
+        timeout, shrinking bounded by the ``seconds`` left of the run (at least 5 s)."""
+        assert self.guard is not None
         self._first = None
         self._last: Divergence | None = None
         self._failing = []
@@ -1141,12 +1210,17 @@ class Verifier:
         self._observe_ok = self.observations
         self._matches = self._events = 0
         self.guard.set_timeout(self.timeout)
-        skip = skip or set()
         self._skip = skip
         self._swarm = swarm
         self.shrink_seconds = (self.shrink_limit if seconds is None
                                else max(min(5.0, self.shrink_limit),
                                         min(self.shrink_limit, seconds)))
+
+    def _example(self, setting: Setting, skip: set[tuple[str, ...]]
+                 ) -> Callable[[st.DataObject], None]:
+        """The Hypothesis test: one match at ``setting``, a divergence in ``skip`` or (while
+        shrinking) of another kind counting as a pass. Its source is part of Hypothesis's
+        example-database key (``function_digest``): changed, stored examples are lost."""
 
         def test(data: st.DataObject) -> None:
             self._drawn = []
@@ -1162,6 +1236,12 @@ class Verifier:
                 self._note_failure(e.divergence)
                 raise
 
+        return test
+
+    def _hypothesis_test(self, test: Callable[[st.DataObject], None], setting: Setting,
+                         matches: int, run_seed: int, shrink: bool) -> Callable[[], None]:
+        """``test`` under ``given``, seeded with ``run_seed`` and the run's settings: up to
+        ``matches`` examples, shrunk (and stored) only when ``shrink``."""
         # unshrunk failures stay out of the example database: Hypothesis replays a stored
         # failure without shrinking it again
         db = self.db if shrink else None
@@ -1171,22 +1251,25 @@ class Verifier:
         # digest, the same function for every setting; its stateful tests add to it the same way)
         test._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
             f"{self.spec.name}|{self.game}|{setting.players}|{setting.options!r}".encode())
-        wrapped = seed(run_seed)(settings(
+        return seed(run_seed)(settings(
             max_examples=max(1, matches), deadline=None, database=db, phases=phases,
             suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
             verbosity=Verbosity.quiet, print_blob=False, derandomize=False)(
                 given(st.data())(test)))
+
+    def _search(self, wrapped: Callable[[], None]) -> Divergence | None:
+        """Run the Hypothesis test ``wrapped``: the divergence it ends with, if any."""
         try:
             with with_reporter(lambda _msg: None), _shrink_deadline(self.shrink_seconds):
                 wrapped()
         except _Diverged as e:
-            res.divergence = e.divergence
+            return e.divergence
         except BaseExceptionGroup as eg:  # a flaky implementation: report what was seen
             found = _first_divergence(eg)
             if found is None:
                 raise
             found.message += " (the implementation did not fail the same way twice)"
-            res.divergence = found
+            return found
         except Flaky:
             # the implementation answered the same choices differently (it is not
             # deterministic): report the last divergence seen, unshrunk
@@ -1194,16 +1277,11 @@ class Verifier:
                 raise
             self._last.message += (" (the implementation is not deterministic: the same match "
                                    "played again went differently, so this one is not shrunk)")
-            res.divergence = self._last
+            return self._last
         except HypothesisException as e:
             if "Unsatisfiable" not in type(e).__name__:
                 raise
-        res.matches, res.events = self._matches, self._events
-        if res.divergence is not None:
-            d = res.divergence
-            d.setting = setting.label()
-            d.clauses = self._clauses_for(d)
-        return res
+        return None
 
     def _offered(self, setting: Setting) -> None:
         assert self.guard is not None
@@ -1220,7 +1298,7 @@ class Verifier:
         except ImplementationError:
             return  # a crash at 'new' is found (and reported) by the match itself
 
-    def _their_options(self, opts: Mapping[str, Any]) -> dict[str, Any]:
+    def _their_options(self, opts: Mapping[str, OptionValue]) -> dict[str, Any]:
         return {**opts, **self.other_options}
 
     # ---- bookkeeping for shrinking --------------------------------------------------------
@@ -1238,7 +1316,7 @@ class Verifier:
             self._best, self._improved_at = len(d.events), time.monotonic()
             self._improved_call = self._shrink_calls
 
-    def _draw(self, data: st.DataObject, strategy: st.SearchStrategy[Any]) -> Any:
+    def _draw(self, data: st.DataObject, strategy: st.SearchStrategy[int]) -> int:
         v = data.draw(strategy)
         i = len(self._drawn)
         self._drawn.append(v)
@@ -1376,7 +1454,7 @@ def _first_divergence(eg: BaseExceptionGroup) -> Divergence | None:
 class _Match:
     """One match in progress: the spec's state, the implementation, the events so far."""
 
-    def __init__(self, v: Verifier, state: State, players: int, opts: dict[str, Any],
+    def __init__(self, v: Verifier, state: State, players: int, opts: dict[str, OptionValue],
                  dealer: int, events: list[dict[str, Any]],
                  avoid: frozenset[str] = frozenset()) -> None:
         self.v = v
@@ -1401,14 +1479,14 @@ class _Match:
                        self.dealer, list(self.events), stderr=list(stderr), **kw)
         return _KIND_EXC[kind](d)
 
-    def _ask(self, op: str, *args: Any) -> Any:
+    def _ask(self, op: str, *args: object) -> Any:
         try:
             impl = self.guard.ready()
             return self.guard.call(op, getattr(impl, op), *args)
         except ImplementationError as e:
             raise self.fail(e.kind, e.message, stderr=list(e.stderr)) from None
 
-    def key(self, e: Any) -> str:
+    def key(self, e: object) -> str:
         """The canonical JSON text of an implementation's event (H5)."""
         if not isinstance(e, dict):
             raise self.fail("shape", f"a legal event is not an object: {str(e)[:200]}")
@@ -1422,7 +1500,7 @@ class _Match:
         """The canonical text after normalising card codes and set fields."""
         return normal_key(e, self.v._set_fields)
 
-    def _to_move(self) -> Any:
+    def _to_move(self) -> int | str | None:
         tm = self._ask("to_move")
         ok = tm is None or tm == CHANCE or (isinstance(tm, int) and not isinstance(tm, bool))
         if not ok:
@@ -1435,7 +1513,7 @@ class _Match:
         if not isinstance(legal, list):
             raise self.fail("shape", f"legal must be a list, not {type(legal).__name__}")
         keys: dict[str, Any] = {}
-        spec_keys = self.state._legal_map()
+        spec_keys = self.state.legal_map()
         for e in legal:
             k = self.key(e)
             if k not in spec_keys:
@@ -1446,7 +1524,7 @@ class _Match:
             keys[k] = e
         return keys
 
-    def _result(self) -> Any:
+    def _result(self) -> dict[str, Any]:
         r = self._ask("result")
         if not isinstance(r, dict):
             raise self.fail("shape", "result must be a JSON object")
@@ -1478,7 +1556,7 @@ class _Match:
                                 f"implementation {json.dumps(b)}", spec_says=a, impl_says=b)
             if a is None:
                 break
-            spec_keys = state._legal_map()
+            spec_keys = state.legal_map()
             theirs = self._legal_keys()
             legal = state.legal_actions()
             if theirs.keys() != spec_keys.keys():
@@ -1573,7 +1651,7 @@ class _Match:
     def _probe(self, legal: list[dict[str, Any]], prev: list[dict[str, Any]], pick: int,
                theirs: dict[str, Any]) -> None:
         rng = random.Random(pick)
-        spec_keys = self.state._legal_map()
+        spec_keys = self.state.legal_map()
         cands = _near_misses(legal, prev, rng, self.players, self.state)
         probe = None
         for c in cands:
@@ -1627,7 +1705,7 @@ class _Match:
                             + "; ".join(changed), event=probe)
 
     # ---- observations ---------------------------------------------------------------------
-    def _observation(self, seat: int) -> Any:
+    def _observation(self, seat: int) -> object:
         """The implementation's observation for ``seat``, or None (and no more asking) when
         it does not answer ``observe``."""
         if not self.v._observe_ok:
@@ -1674,7 +1752,7 @@ class _Match:
                                     impl_says={name: theirs})
 
 
-def _same_zone(a: Any, b: Any) -> bool:
+def _same_zone(a: Any, b: object) -> bool:
     if isinstance(a, int):
         return isinstance(b, int) and not isinstance(b, bool) and a == b
     if not isinstance(b, list) or len(a) != len(b):
@@ -1687,7 +1765,7 @@ def _same_zone(a: Any, b: Any) -> bool:
         return False
 
 
-def _sort_key(x: Any) -> Any:
+def _sort_key(x: object) -> tuple[int, int | str]:
     c = _card(x)
     if c is not None:
         return (1, card_sort_key(c))
