@@ -3,8 +3,8 @@
 A procedure's statements first become a flat list of instructions (straight-line Python text,
 conditional and unconditional jumps, loop steps, calls, and the points where the machine must
 stop: a decision, a chance event, the end of a deal or of the match). The list is then written
-out as the source of one Python function ``run(st, F)``: ``F`` is the running frame
-``[procedure, pc, locals, is_deal]``, and each *block* (a stretch of instructions that control
+out as the source of one Python function ``run(st, F)``: ``F`` is the running :class:`Frame`
+(procedure, pc, locals, is_deal), and each *block* (a stretch of instructions that control
 enters only at its top: the start, a jump target, the place after a call or a stop) becomes one
 arm of a dispatch on ``pc``. The function runs block after block, with every statement and
 expression inline, and calls procedures directly, until the procedure returns (``run`` gives
@@ -14,8 +14,8 @@ the stop of the top frame.
 
 Why a dispatch on ``pc`` rather than a Python generator per procedure: a state must be cloned
 cheaply (search, verify's probes, the invariant tests), and a generator cannot be copied. A frame
-is a list and a ``pc``, so a clone copies a few lists and the copy resumes where the original
-stands.
+is a procedure, a ``pc`` and its locals, so a clone copies a few small objects and the copy
+resumes where the original stands.
 
 A runtime error is mapped back to the rule it comes from by the line of the generated source it
 happens on (``_LS`` maps each line to its spec span), so the inline code pays nothing for it.
@@ -39,7 +39,7 @@ from rulespec.interpreter.events import SETJV_CACHE, encode, json_value, set_and
 if TYPE_CHECKING:
     pass
 
-__all__ = ["MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal", "EndMatch",
+__all__ = ["MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal", "EndMatch", "Frame",
            "LegalMap", "Procedure", "Return", "Stop", "compile_procedures", "deal_cards",
            "move_cards"]
 
@@ -115,11 +115,28 @@ class Procedure:
     def __init__(self, name: str, params: tuple[str, ...]) -> None:
         self.name = name
         self.params = params
-        self.run: Callable[[Any, list[Any]], int | None] = _not_compiled
+        self.run: Callable[[Any, Frame], int | None] = _not_compiled
         self.stops: dict[int, Stop] = {}
 
 
-def _not_compiled(st: Any, frame: list[Any]) -> int | None:  # pragma: no cover
+class Frame:
+    """A running procedure: where it stands (``pc``), its locals, and whether it is the deal
+    (which must end with ``end deal``). A clone copies the locals and shares the rest."""
+
+    __slots__ = ("proc", "pc", "L", "is_deal")
+
+    def __init__(self, proc: Procedure, pc: int, L: dict[str, Any], is_deal: bool) -> None:
+        self.proc = proc
+        self.pc = pc
+        self.L = L
+        self.is_deal = is_deal
+
+    def copy(self) -> Frame:
+        """An independent copy (the locals' values are immutable: tuples, numbers, cards)."""
+        return Frame(self.proc, self.pc, dict(self.L), self.is_deal)
+
+
+def _not_compiled(st: Any, frame: Frame) -> int | None:  # pragma: no cover
     raise AssertionError("procedure used before it was compiled")
 
 
@@ -487,7 +504,7 @@ class _Emitter:
             self.emit("st.stack.pop()", d)
             self.emit("return None", d)
         elif isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return)):
-            self.emit(f"F[1] = {t}", d)
+            self.emit(f"F.pc = {t}", d)
             self.emit("return 1", d)
         else:
             self.emit(f"pc = {t}", d)
@@ -521,9 +538,9 @@ class _Emitter:
         self.lines.append("    " * depth + text)
 
     def build(self, ec: ExprCompiler, name: str, span: ast.Span,
-              objects: dict[str, Any]) -> Callable[[Any, list[Any]], int | None]:
+              objects: dict[str, Any]) -> Callable[[Any, Frame], int | None]:
         self.emit("def _run(st, F):", 0)
-        self.emit("V = st.v; Z = st.z; L = F[2]; pc = F[1]", 1)
+        self.emit("V = st.v; Z = st.z; L = F.L; pc = F.pc", 1)
         self.emit("try:", 1)
         self.emit("while True:", 2)
         self._tree(self.leaders, 3)
@@ -532,8 +549,8 @@ class _Emitter:
         # exec_source puts one comment line first
         line_spans = {i + 2: sp for i, sp in self.spans.items()}
         extra = dict(objects)
-        extra.update(_LS=line_spans, _PROCS=self.procs, _move=move_cards, _deal=deal_cards,
-                     _Empty=EmptyError, _rt=runtime_error)
+        extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _move=move_cards,
+                     _deal=deal_cards, _Empty=EmptyError, _rt=runtime_error)
         what = "procedure " + name if not name.startswith("#") else name[1:]
         return ec.build("_run", "\n".join(self.lines) + "\n", span, extra,  # type: ignore[no-any-return]
                         what=what)
@@ -576,11 +593,11 @@ class _Emitter:
                     # without a trip through the machine; when it stops (a decision deep
                     # inside), every caller returns to the machine with its pc saved
                     binds = ", ".join(f"{k!r}: {v}" for k, v in args)
-                    self.emit(f"F[1] = {pc + 1}", d)
+                    self.emit(f"F.pc = {pc + 1}", d)
                     is_deal = p == "#deal"
-                    self.emit(f"_F = [_PROCS[{p!r}], 0, {{{binds}}}, {is_deal}]", d, sp)
+                    self.emit(f"_F = _Frame(_PROCS[{p!r}], 0, {{{binds}}}, {is_deal})", d, sp)
                     self.emit("st.stack.append(_F)", d)
-                    self.emit("if _F[0].run(st, _F) is not None:", d)
+                    self.emit("if _F.proc.run(st, _F) is not None:", d)
                     self.emit("return 1", d + 1)
                     self._goto(self._through(pc + 1), d)
                     return
@@ -591,7 +608,7 @@ class _Emitter:
                     self.emit("return None", d)
                     return
                 case ChooseSpec() | ChanceSpec() | EndDeal() | EndMatch() | Return():
-                    self.emit(f"F[1] = {pc}", d)
+                    self.emit(f"F.pc = {pc}", d)
                     self.emit("return 1", d)
                     return
                 case _:

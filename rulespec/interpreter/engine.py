@@ -2,7 +2,7 @@
 
 A :class:`Game` is a spec compiled for one table (``compiler.py`` writes each procedure as a
 Python function); a :class:`State` is the variables, the zones and a stack of frames
-``[procedure, pc, locals, is_deal]``. The machine runs the top frame's function until it reaches
+(procedure, pc, locals, is_deal). The machine runs the top frame's function until it reaches
 a stop: a decision (``choose``), a chance event (``shuffle``, ``reshuffle``, ``bury``), the end
 of a deal or of the match, and waits at decisions and chance events. Chance is explicit: the
 engine holds no random generator; whoever drives it supplies each outcome as a record event
@@ -33,6 +33,7 @@ from rulespec.interpreter.compiler import (
     ChooseSpec,
     EndDeal,
     EndMatch,
+    Frame,
     LegalMap,
     Procedure,
     Return,
@@ -182,7 +183,7 @@ class Game:
             st.v[name] = [x] * n if per else x
         for z in self.spec.zones:
             st.z[z.name] = [[] for _ in range(n)] if z.per_player else []
-        st.stack = [[self._procs["#match"], 0, {}, False]]
+        st.stack = [Frame(self._procs["#match"], 0, {}, False)]
         st._run()
         return st
 
@@ -197,7 +198,7 @@ class State:
         self.game = game
         self.v: dict[str, Any] = {}
         self.z: dict[str, Any] = {}
-        self.stack: list[list[Any]] = []
+        self.stack: list[Frame] = []
         #: the decision or chance event the state waits at
         self.pending: ChooseSpec | ChanceSpec | None = None
         self.to_move: int | str | None = None
@@ -289,6 +290,15 @@ class State:
 
     def apply(self, event: Mapping[str, object]) -> None:
         """Apply one record event; an illegal one raises and leaves the state unchanged."""
+        given = self._given
+        if type(given) is list and self.to_move != CHANCE:
+            # the usual case, a driver applying an event legal_actions handed out: found by
+            # identity, with nothing to normalise or look up
+            for entry in given:
+                if entry[0] is event:
+                    self._take(entry)
+                    self._applied()
+                    return
         if self.winners is not None:
             raise IllegalActionError("the match is over")
         if self.to_move == CHANCE:
@@ -302,15 +312,18 @@ class State:
         self.deal_events += 1
         limit = self.game.max_events
         if limit is not None and self.deal_events > limit:
-            assert self.game.spec.max_events is not None
-            raise RuleRuntimeError(
-                f"this deal has had {self.deal_events} events, more than the declared "
-                f"max_events {limit}", self.game.spec.max_events.span,
-                "the rules let a deal run longer than the spec promises: raise the bound, or "
-                "find the rule that does not end")
+            self._too_long()
         self._legal = None
         self._given = None
         self._run()
+
+    def _too_long(self) -> None:
+        assert self.game.spec.max_events is not None
+        raise RuleRuntimeError(
+            f"this deal has had {self.deal_events} events, more than the declared "
+            f"max_events {self.game.max_events}", self.game.spec.max_events.span,
+            "the rules let a deal run longer than the spec promises: raise the bound, or "
+            "find the rule that does not end")
 
     def clone(self) -> State:
         """An independent copy: nothing done to one affects the other."""
@@ -321,7 +334,7 @@ class State:
         for name, per in self.game._zone_kinds:
             z = self.z[name]
             c.z[name] = [list(h) for h in z] if per else list(z)
-        c.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in self.stack]
+        c.stack = [f.copy() for f in self.stack]
         c.pending = self.pending
         c.to_move = self.to_move
         c.deals = [dict(d) for d in self.deals]
@@ -383,8 +396,7 @@ class State:
             return out
         spec = self.pending
         assert isinstance(spec, ChooseSpec)
-        frame = self.stack[-1]
-        L = frame[2]
+        L = self.stack[-1].L
         seat = self.to_move
         if spec.legal is not None:
             spec.legal(self, L, out, seat, spec.alts)
@@ -445,11 +457,11 @@ class State:
         assert alt is not None  # a decision's entry names its alternative
         frame = self.stack[-1]
         if len(alt.gen_vars) == 1:
-            frame[2][alt.gen_vars[0]] = values
+            frame.L[alt.gen_vars[0]] = values
         else:
             # several generators bind a tuple, one value each
-            frame[2].update(zip(alt.gen_vars, cast("tuple[object, ...]", values), strict=True))
-        frame[1] = alt.body_pc
+            frame.L.update(zip(alt.gen_vars, cast("tuple[object, ...]", values), strict=True))
+        frame.pc = alt.body_pc
 
     def _normalise_decision(self, event: Mapping[str, object]) -> dict[str, object]:
         if not isinstance(event, Mapping):
@@ -507,7 +519,7 @@ class State:
         assert self.pending is not None
         spec = self.pending
         assert isinstance(spec, ChanceSpec)
-        L = self.stack[-1][2]
+        L = self.stack[-1].L
         if spec.kind == "shuffle":
             cards = sorted(spec.src(self, L), key=CARD_ORDER.__getitem__)
             return {"chance": "shuffle", "cards": cards}
@@ -521,7 +533,7 @@ class State:
         assert self.pending is not None
         spec = self.pending
         assert isinstance(spec, ChanceSpec)
-        L = self.stack[-1][2]
+        L = self.stack[-1].L
         if not isinstance(event, Mapping) or "chance" not in event:
             raise IllegalActionError(f"a chance event ({spec.kind}) is due")
         kind = event.get("chance")
@@ -537,7 +549,7 @@ class State:
             src = spec.src(self, L)
             card = src.pop()
             dst.insert(len(dst) - k, card)
-            self.stack[-1][1] += 1
+            self.stack[-1].pc += 1
             return
         if set(event) != {"chance", "cards"}:
             raise RecordError(f"a {spec.kind} event has exactly the field 'cards'")
@@ -563,18 +575,19 @@ class State:
             src[:] = [top]
         # event lists top card first; zones keep their top at the end
         dst[:] = cards[::-1]
-        self.stack[-1][1] += 1
+        self.stack[-1].pc += 1
 
     # ---- the machine --------------------------------------------------------------------------
     def _run(self) -> None:
         """Run until the next decision, chance event or the end of the match."""
         stack = self.stack
         while True:
-            if stack[-1][0].run(self, stack[-1]) is None:
+            top = stack[-1]
+            if top.proc.run(self, top) is None:
                 continue  # the top procedure returned: its caller goes on
             frame = stack[-1]  # the frame that stopped, at the stop's pc
-            op = frame[0].stops[frame[1]]
-            L = frame[2]
+            op = frame.proc.stops[frame.pc]
+            L = frame.L
             if type(op) is ChooseSpec:
                 self.pending = op
                 self.to_move = op.seat(self, L)
@@ -594,7 +607,7 @@ class State:
                 self.to_move = CHANCE
                 return
             if type(op) is Return:
-                if frame[3]:
+                if frame.is_deal:
                     raise RuleRuntimeError("the deal ran to its end without 'end deal'",
                                            self.game.spec.deal.span)
                 if len(stack) == 1:
@@ -639,7 +652,7 @@ class State:
             self.on_deal_end(self)
         self.v["deals_played"] += 1
         # unwind to the match: the frame that ran this deal resumes after 'run deal'
-        while not self.stack[-1][3]:
+        while not self.stack[-1].is_deal:
             self.stack.pop()
         self.stack.pop()
 
