@@ -348,3 +348,37 @@ def test_a_bound_the_options_make_empty_refuses_the_table() -> None:
     assert Game(check_text(text, "t.rules"), 3).score_range == (3, 3)
     with pytest.raises(ConfigurationError, match=r"'score_range' must be two numbers.*got 3\.\.2"):
         Game(check_text(text, "t.rules"), 2)
+
+
+def test_lists_of_truth_values_and_of_numbers_keep_their_own_text() -> None:
+    """``(True, False) == (1, 0)`` as a Python key: the remembered JSON texts of one field
+    must never be given to another field's values (each field has a cache of its own)."""
+    state = Game(check_text(HEAD + """
+deal {
+  repeat 2 {
+    choose 0 {
+      flags(xs = [true, false]) "Flags." {
+      }
+      numbers(xs = [1, 0]) "Numbers." {
+      }
+      set_flags(xs = set_of([false, true])) "A set of flags." {
+      }
+      set_numbers(xs = set_of([0, 1])) "A set of numbers." {
+      }
+    }
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules"), 2).new_initial_state()
+    for _ in range(2):
+        by_action = {e["action"]: e["xs"] for e in state.legal_actions()}
+        assert by_action == {"flags": [True, False], "numbers": [1, 0],
+                             "set_flags": [False, True], "set_numbers": [0, 1]}
+        keys = sorted(state.legal_map())
+        assert '{"action":"flags","seat":0,"xs":[true,false]}' in keys
+        assert '{"action":"numbers","seat":0,"xs":[1,0]}' in keys
+        state.apply_index(0)

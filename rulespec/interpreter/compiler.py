@@ -23,6 +23,7 @@ happens on (``_LS`` maps each line to its spec span), so the inline code pays no
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, assert_never
@@ -34,7 +35,7 @@ from rulespec.builtins import EmptyError
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error
-from rulespec.interpreter.events import SETJV_CACHE, encode, json_value, set_and_json
+from rulespec.interpreter.events import encode, field_json, json_value, set_and_json
 
 if TYPE_CHECKING:
     pass
@@ -677,7 +678,7 @@ def _enumerator(ec: ExprCompiler, a: ast.Alternative,
     exactly where the rule says.
     """
     extra: dict[str, Any] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
-                             "_SJ": SETJV_CACHE, "_Empty": EmptyError, "_rt": runtime_error}
+                             "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error}
     what = f"legal events of the alternative {a.action}"
     lines, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators))
     if hoisted:
@@ -708,7 +709,7 @@ def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     body = _enum_body(ec, a, local, hoist, "        ", merged=False)
     hoisted = ec.hoisted()
     lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:",
-             "        _seat = _jv(seat)"] + body
+             "        _seat = str(seat)"] + body
     lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _span)"]
     return lines, hoisted
 
@@ -730,7 +731,7 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
         bodies += _enum_body(ec, a, local, bool(a.generators), "        ", merged=True)
     hoisted = ec.hoisted()
     lines = ["def _legal(st, L, out, seat, alts):", "    V = st.v; Z = st.z", "    _ai = 0",
-             "    try:", "        _seat = _jv(seat)"]
+             "    try:", "        _seat = str(seat)"]
     if hoisted:
         lines += (["        try:"] + [f"            {n} = {src}" for n, src in hoisted] +
                   ["        except Exception:",
@@ -740,7 +741,7 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
     lines += bodies
     lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _SPANS[_ai])"]
     extra: dict[str, Any] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
-                             "_SJ": SETJV_CACHE, "_Empty": EmptyError, "_rt": runtime_error,
+                             "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error,
                              "_SPANS": tuple(a.span for a in alts)}
     return ec.build("_legal", "\n".join(lines) + "\n", alts[0].span, extra,  # type: ignore[no-any-return]
                     what="legal events of the decision, all its alternatives")
@@ -804,11 +805,12 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         if isinstance(bare, ast.Call) and bare.func == "set_of":
             # a set field: its canonical tuple and JSON text come from one cache lookup
             arg = ec.source(bare.args[0], local, py)
+            cache = _field_cache(ec)
             if isinstance(bare.args[0], ast.Name):
                 # the cache is read inline: no Python call for the usual hit
-                lines.append(f"{ind}f{i}, j{i} = _SJ.get({arg}) or _setjv({arg})")
+                lines.append(f"{ind}f{i}, j{i} = {cache}.get({arg}) or _setjv({arg}, {cache})")
             else:
-                lines.append(f"{ind}f{i}, j{i} = _setjv({arg})")
+                lines.append(f"{ind}f{i}, j{i} = _setjv({arg}, {cache})")
             parts.append(f"{f.name!r}: list(f{i})")
             jsons[f.name] = f"j{i}"
         else:
@@ -819,6 +821,7 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         values[f.name] = f"f{i}"
     # the canonical key (H5) as one f-string, its keys put in sorted order once, here
     pieces = []
+    caches = {name: _field_cache(ec) for name in values if name not in ("seat", "action")}
     for name in sorted(values):
         val = values[name]
         if val is None:
@@ -828,7 +831,11 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         elif name in jsons:
             pieces.append(f'"{name}":{{{jsons[name]}}}')
         else:
-            pieces.append(f'"{name}":{{_jv({val})}}')
+            # the text of a tuple (a group of cards) is remembered in the field's cache and
+            # read inline: no call for the usual hit
+            c = caches[name]
+            pieces.append(f'"{name}":{{(type({val}) is tuple and {c}.get({val})) or '
+                          f'_fjv({val}, {c})}}')
     key = "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
     # one generator's value as it is; several as a tuple (see State._take)
     binds = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
@@ -838,6 +845,16 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         f"{ind}if k not in out:",
         f"{ind}    out[k] = ({{{', '.join(parts)}}}, _alt, {binds})",
     ]
+
+
+_CACHE_IDS = itertools.count()
+
+
+def _field_cache(ec: ExprCompiler) -> str:
+    """A new cache for one field's JSON texts, as a global of the generated code."""
+    name = f"_C{next(_CACHE_IDS)}"
+    ec.globals[name] = {}
+    return name
 
 
 #: a name the generated code reads the state through (V, Z, L, st)

@@ -17,8 +17,8 @@ from typing import cast
 from rulespec.builtins import set_of
 from rulespec.cards import normalise_card
 
-__all__ = ["SETJV_CACHE", "canonical_key", "encode", "event_key", "json_value", "loose_key",
-           "normalise_value", "set_and_json"]
+__all__ = ["FIELD_CACHE_MAX", "canonical_key", "encode", "event_key", "field_json",
+           "json_value", "loose_key", "normalise_value", "set_and_json"]
 
 
 def canonical_key(event: Mapping[str, object]) -> str:
@@ -54,24 +54,39 @@ def encode(x: object) -> object:
     return x
 
 
+#: the JSON text of tuples of strings seen (groups of cards); only strings, which equal no
+#: other kind of value, so one cache serves every caller (``(True,) == (1,)`` as a key)
 _JV_CACHE: dict[tuple[object, ...], str] = {}
-#: ``set_of(xs)`` and its JSON text by the tuple ``xs``; generated code reads it inline
-SETJV_CACHE: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 _CACHE_MAX = 200_000
+#: entries one field's cache keeps (see :func:`set_and_json`, :func:`field_json`)
+FIELD_CACHE_MAX = 50_000
 
 
-def set_and_json(xs: Sequence[object]) -> tuple[tuple[object, ...], str]:
-    """``set_of(xs)`` and its canonical JSON text, remembered for tuples (subsets recur)."""
+def set_and_json(xs: Sequence[object],
+                 cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]]
+                 ) -> tuple[tuple[object, ...], str]:
+    """``set_of(xs)`` and its canonical JSON text, remembered in ``cache`` for tuples (the
+    same subsets recur). Each field of each enumerator has a cache of its own: a field's
+    values are of one type, so ``(True, False)`` and ``(1, 0)``, equal as keys, never meet."""
     key = xs if isinstance(xs, tuple) else None
     if key is not None:
-        hit = SETJV_CACHE.get(key)
+        hit = cache.get(key)
         if hit is not None:
             return hit
     s = set_of(xs)
     out = (s, _json_list(s))
-    if key is not None and len(SETJV_CACHE) < _CACHE_MAX:
-        SETJV_CACHE[key] = out
+    if key is not None and len(cache) < FIELD_CACHE_MAX:
+        cache[key] = out
     return out
+
+
+def field_json(x: object, cache: dict[tuple[object, ...], str]) -> str:
+    """:func:`json_value` of one field's value, a tuple's text remembered in the field's own
+    ``cache`` (see :func:`set_and_json`)."""
+    text = json_value(x)
+    if isinstance(x, tuple) and len(cache) < FIELD_CACHE_MAX:
+        cache[x] = text
+    return text
 
 
 def json_value(x: object) -> str:
@@ -79,8 +94,9 @@ def json_value(x: object) -> str:
     and flat lists of them (equal to json.dumps with the canonical separators)."""
     t = type(x)
     if isinstance(x, tuple):
-        # the same few thousand tuples (subsets of trick numbers, groups of cards) recur in
-        # every game; their text is remembered
+        if not x or type(x[0]) is not str:
+            return _json_list(x)
+        # the same few thousand groups of cards recur in every game; their text is remembered
         hit = _JV_CACHE.get(x)
         if hit is None:
             hit = _json_list(x)
