@@ -4,7 +4,6 @@ equality (``eq=False``), so two specs that differ only in layout compare equal."
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import attrs
 from attrs import field, frozen
@@ -41,7 +40,7 @@ class Span:
 NOSPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
-def _span() -> Any:
+def _span() -> Span:
     return field(default=NOSPAN, eq=False, repr=False, kw_only=True)
 
 
@@ -593,16 +592,17 @@ Item = (
 )
 
 
-def descendants(node: Any) -> Iterator[Any]:
+def descendants(node: object) -> Iterator[object]:
     """``node`` and every AST node below it, depth first, in field order."""
     if isinstance(node, tuple):
         for x in node:
             yield from descendants(x)
         return
-    if not attrs.has(type(node)) or isinstance(node, Span):
+    cls = type(node)
+    if not attrs.has(cls) or isinstance(node, Span):
         return
     yield node
-    for f in attrs.fields(type(node)):
+    for f in attrs.fields(cls):
         if f.name != "span":
             yield from descendants(getattr(node, f.name))
 

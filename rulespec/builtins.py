@@ -13,9 +13,10 @@ Types are :mod:`rulespec.types` values (``ListOf(T)``: ``T`` is bound to a list'
 
 from __future__ import annotations
 
+import enum
 import itertools
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -31,7 +32,15 @@ class EmptyError(Exception):
     """Raised by min/max of nothing; turned into a RuleRuntimeError with the rule's span."""
 
 
-_MISSING = object()
+class _Missing(enum.Enum):
+    """min/max's default for nothing (an enum member, so ``is _MISSING`` narrows its type)."""
+
+    MISSING = enum.auto()
+
+
+_MISSING: Final = _Missing.MISSING
+#: an element of a list of the language
+_E = TypeVar("_E")
 
 
 def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -64,7 +73,7 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def min_of(xs: Any) -> Any:
+def min_of(xs: Iterable[int]) -> int:
     """The least element; EmptyError for none."""
     m = min(xs, default=_MISSING)
     if m is _MISSING:
@@ -72,7 +81,7 @@ def min_of(xs: Any) -> Any:
     return m
 
 
-def max_of(xs: Any) -> Any:
+def max_of(xs: Iterable[int]) -> int:
     """The greatest element; EmptyError for none."""
     m = max(xs, default=_MISSING)
     if m is _MISSING:
@@ -107,16 +116,16 @@ def set_of(xs: Any) -> tuple[Any, ...]:
     return out
 
 
-def subsets(xs: Any, lo: int, hi: int) -> tuple[tuple[Any, ...], ...]:
+def subsets(xs: Iterable[_E], lo: int, hi: int) -> tuple[tuple[_E, ...], ...]:
     """Every subset of ``xs`` with ``lo`` to ``hi`` elements, each in the order of ``xs``."""
     xs = tuple(xs)
-    out: list[tuple[Any, ...]] = []
+    out: list[tuple[_E, ...]] = []
     for k in range(max(0, lo), min(len(xs), hi) + 1):
         out.extend(itertools.combinations(xs, k))
     return tuple(out)
 
 
-def without_ranks(cards: Any, ranks: Any) -> tuple[str, ...]:
+def without_ranks(cards: Iterable[str], ranks: Iterable[int]) -> tuple[str, ...]:
     """The cards whose rank is not among ``ranks``."""
     drop = set(ranks)
     return tuple(c for c in cards if RANK_OF[c] not in drop)
@@ -141,16 +150,16 @@ class Builtin:
     #: argument is a parenthesised generator expression)
     template: str
     #: evaluates a call whose arguments are all known while compiling; None: never folded
-    fold: Callable[..., Any] | None = None
+    fold: Callable[..., object] | None = None
     #: accepts ``f(expr for x in xs if cond)``
     generator: bool = False
     #: runtime names the template uses, besides the table's own ``_N`` and ``_SF``
-    helpers: Mapping[str, Any] = attrs.field(factory=dict)
+    helpers: Mapping[str, object] = attrs.field(factory=dict)
 
 
 def _b(name: str, params: tuple[Type, ...], result: Type, template: str,
-       fold: Callable[..., Any] | None = None, generator: bool = False,
-       **helpers: Any) -> Builtin:
+       fold: Callable[..., object] | None = None, generator: bool = False,
+       **helpers: object) -> Builtin:
     return Builtin(name, params, result, template, fold, generator, helpers)
 
 
@@ -184,5 +193,5 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
 )}
 
 #: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)
-RUNTIME_HELPERS: Mapping[str, Any] = {
+RUNTIME_HELPERS: Mapping[str, object] = {
     "_add": add, **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

@@ -9,9 +9,9 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -23,7 +23,13 @@ from rulespec.errors import (
     SpecSyntaxError,
 )
 
+if TYPE_CHECKING:
+    from rulespec.verify import Report, Verifier
+
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
+
+#: a click command function, before or after its options are added
+_F = TypeVar("_F", bound=Callable[..., object])
 
 
 def _err(text: str) -> None:
@@ -63,7 +69,7 @@ def _reported(other_errors: int = EXIT_USAGE) -> Iterator[None]:
         sys.exit(other_errors)
 
 
-def _parse_option(text: str) -> tuple[str, Any]:
+def _parse_option(text: str) -> tuple[str, bool | int | str]:
     if "=" not in text:
         raise click.BadParameter(f"{text!r}: write NAME=VALUE", param_hint="--option")
     k, v = text.split("=", 1)
@@ -76,7 +82,7 @@ def _parse_option(text: str) -> tuple[str, Any]:
         return k, v
 
 
-def _options(items: tuple[str, ...]) -> dict[str, Any]:
+def _options(items: tuple[str, ...]) -> dict[str, bool | int | str]:
     return dict(_parse_option(t) for t in items)
 
 
@@ -117,7 +123,7 @@ def check(files: tuple[str, ...]) -> None:
     sys.exit(status)
 
 
-def _show(v: Any) -> str:
+def _show(v: object) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)
 
 
@@ -263,7 +269,7 @@ def _spec_arg(game: str) -> tuple[Path, bool]:
     return path, path.resolve().is_relative_to(GAMES_DIR)
 
 
-def _verification_options(f: Any) -> Any:
+def _verification_options(f: _F) -> _F:
     """The options verify and diff share."""
     for opt in reversed([
         click.option("--players", "-p", type=click.IntRange(min=1), multiple=True,
@@ -372,9 +378,9 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
             impl_word="B")
 
 
-def _drive(v: Any, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
+def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
            budget: float | None, seed: int, keep_going: bool, strict: bool,
-           as_json: bool) -> Any:
+           as_json: bool) -> Report:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -393,7 +399,7 @@ def _drive(v: Any, players: tuple[int, ...], opts: tuple[str, ...], games: int |
                      seed_=seed, keep_going=keep_going, strict=strict, progress=progress)
 
 
-def _finish(report: Any, title: str, spec_path: Path, shipped: bool, out_path: str | None,
+def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path: str | None,
             as_json: bool, spec_word: str = "spec", impl_word: str = "implementation") -> None:
     from rulespec.records import write_record
 

@@ -8,7 +8,6 @@ rules themselves quoted from the spec, and an index of the ambiguities the spec 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import attrs
 
@@ -26,11 +25,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _refs(node: Any) -> Iterator[tuple[str, ast.Span]]:
+def _refs(node: object) -> Iterator[tuple[str, ast.Span]]:
     if isinstance(node, ast.Cited):
         yield node.ref, node.span
-    if attrs.has(type(node)) and not isinstance(node, ast.Span):
-        for f in attrs.fields(type(node)):
+    cls = type(node)
+    if attrs.has(cls) and not isinstance(node, ast.Span):
+        for f in attrs.fields(cls):
             v = getattr(node, f.name)
             if f.name == "ref" and isinstance(v, str):
                 yield v, node.span  # type: ignore[attr-defined]

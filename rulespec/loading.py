@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from rulespec.checker import check_file
 from rulespec.errors import RecordError
@@ -63,13 +63,17 @@ def load_game_spec(path: Path) -> CheckedSpec:
     return _load(str(path), path.stat().st_mtime)
 
 
-def normalise_options(spec: CheckedSpec, options: Mapping[str, Any]) -> dict[str, Any]:
+def normalise_options(spec: CheckedSpec,
+                      options: Mapping[str, object]) -> dict[str, int | str | bool]:
     """Options of a record or request, checked, with ``game_end`` spelled as
     ``deals``/``target`` (R9); see :meth:`CheckedSpec.check_options`."""
-    return spec.check_options(options)
+    # check_options lets through only declared values (OptionInfo.check_value): a bool, an
+    # int, or a value equal to one of an enum's (a JSON 1.0 passes for an enum's 1)
+    return cast("dict[str, int | str | bool]", spec.check_options(options))
 
 
-def game_for(spec: CheckedSpec, players: Any, options: Mapping[str, Any], dealer: Any) -> Game:
+def game_for(spec: CheckedSpec, players: object, options: Mapping[str, object],
+             dealer: object) -> Game:
     """A compiled :class:`Game` for a table, cached (compiling is the costly part)."""
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordError("'players' is a number")

@@ -4,7 +4,7 @@ check on every shipped spec and on generated ones; docgen uses it to quote rules
 from __future__ import annotations
 
 import json
-from typing import Any, assert_never
+from typing import assert_never
 
 from rulespec import ast
 
@@ -85,7 +85,7 @@ def _type(t: ast.TypeExpr) -> str:
             assert_never(t)
 
 
-def _lit(v: Any) -> str:
+def _lit(v: object) -> str:
     if isinstance(v, str) and not v.isidentifier():
         return _q(v)
     return str(v)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from rulespec.errors import (
     IllegalActionError,
@@ -27,7 +26,7 @@ FORMAT = "rulespec-record/1"
 _HEADER_KEYS = {"format", "game", "players", "options", "dealer", "events"}
 
 
-def write_record(record: Mapping[str, Any], out: Path, spec_path: Path | None) -> Path:
+def write_record(record: Mapping[str, object], out: Path, spec_path: Path | None) -> Path:
     """Write ``record`` to ``out`` so that it replays from any folder (H10): a shipped game is
     named by its name; a user's spec (``spec_path``) is copied, with the files it imports,
     into ``<out stem>.spec/`` beside the record, and the record names the copy."""
@@ -51,8 +50,8 @@ def write_record(record: Mapping[str, Any], out: Path, spec_path: Path | None) -
     return out
 
 
-def replay(record: Any, base: Path | None = None,
-           spec: Path | None = None) -> tuple[int, dict[str, Any]]:
+def replay(record: object, base: Path | None = None,
+           spec: Path | None = None) -> tuple[int, dict[str, object]]:
     """Apply a record; return (exit code, answer) as records.md and H7 specify. ``spec``
     replaces the record's ``game`` for this run (``rulespec replay --spec``).
 
@@ -65,6 +64,7 @@ def replay(record: Any, base: Path | None = None,
         raise
     except RecordError as e:
         return 1, {"ok": False, "event": None, "error": str(e), "legal": []}
+    assert isinstance(record, Mapping)  # start checked the header
     events = record["events"]
     for i, ev in enumerate(events):
         if state.is_terminal():
@@ -78,7 +78,7 @@ def replay(record: Any, base: Path | None = None,
     return 0, state.result()
 
 
-def start(record: Any, base: Path | None = None, spec_path: Path | None = None) -> State:
+def start(record: object, base: Path | None = None, spec_path: Path | None = None) -> State:
     """Validate a record's header and return the state before its first event."""
     if not isinstance(record, Mapping):
         raise RecordError("a record is a JSON object")

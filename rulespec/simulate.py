@@ -54,17 +54,17 @@ class GameStats:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     flags: Mapping[str, int]
-    record: Mapping[str, Any] | None
+    record: Mapping[str, object] | None
 
 
 def play_random_game(state: State, rng: random.Random, keep_events: bool = False,
-                     max_events: int = 1_000_000) -> tuple[GameStats, list[dict[str, Any]]]:
+                     max_events: int = 1_000_000) -> tuple[GameStats, list[dict[str, object]]]:
     """Play ``state`` to the end with uniformly random decisions."""
-    events: list[dict[str, Any]] = []
+    events: list[dict[str, object]] = []
     actions: Counter[str] = Counter()
     chances: Counter[str] = Counter()
     decisions = turns = 0
-    last_seat: Any = None
+    last_seat: object = None
     n = 0
     while not state.is_terminal():
         if n >= max_events:
@@ -99,7 +99,7 @@ class SimulationSummary:
 
     game: str
     players: int
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     games: int
     seed: int
     mean_events: float
@@ -113,13 +113,17 @@ class SimulationSummary:
     flags: Mapping[str, int]
     winner: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """A plain dict for ``--json``."""
         return attrs.asdict(self)
 
 
-def _run_chunk(args: tuple[str, int, dict[str, Any], int, int, int, int, str | None]
-               ) -> list[GameStats]:
+#: a chunk of games for one worker: game, players, options, dealer, seed, the games
+#: ``start <= i < stop``, and the records folder (None: keep no records)
+_Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None]
+
+
+def _run_chunk(args: _Chunk) -> list[GameStats]:
     game, players, options, dealer, seed, start, stop, records = args
     path = resolve_game(game)
     spec = load_game_spec(path)
@@ -149,7 +153,7 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
 
 
 def simulate(game: str, players: int, games: int, seed: int = 0,
-             options: Mapping[str, Any] | None = None, dealer: int = 0,
+             options: Mapping[str, object] | None = None, dealer: int = 0,
              records: str | Path | None = None, workers: int = 1, backend: str = "local",
              progress: Callable[[int], None] | None = None) -> SimulationSummary:
     """Play ``games`` random games and summarise them.
@@ -188,7 +192,7 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
     return _summarise(spec.name, spec.winner, players, opts, seed, results)
 
 
-def _run_ray(jobs: list[Any], progress: Callable[[int], None] | None) -> list[GameStats]:
+def _run_ray(jobs: list[_Chunk], progress: Callable[[int], None] | None) -> list[GameStats]:
     try:
         import ray
     except ImportError as e:  # pragma: no cover - depends on the extra
@@ -210,7 +214,7 @@ def _run_ray(jobs: list[Any], progress: Callable[[int], None] | None) -> list[Ga
     return [s for i in sorted(parts) for s in parts[i]]
 
 
-def _summarise(name: str, winner: str, players: int, options: Mapping[str, Any], seed: int,
+def _summarise(name: str, winner: str, players: int, options: Mapping[str, object], seed: int,
                results: list[GameStats]) -> SimulationSummary:
     n = max(1, len(results))
     acts: Counter[str] = Counter()

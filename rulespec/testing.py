@@ -16,7 +16,6 @@ import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import attrs
 from hypothesis import currently_in_test_context
@@ -26,7 +25,7 @@ from rulespec.errors import ConfigurationError, RecordError
 from rulespec.interpreter.engine import Game
 from rulespec.loading import GAMES_DIR, load_game_spec, normalise_options, resolve_game
 from rulespec.model import CheckedSpec
-from rulespec.protocol import ProcessImplementation
+from rulespec.protocol import Implementation, ProcessImplementation
 from rulespec.records import FORMAT
 from rulespec.verify import MAX_EVENTS, Report, Verifier, format_report
 
@@ -48,11 +47,11 @@ class Match:
 
     game: str
     players: int
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     dealer: int
-    events: tuple[Mapping[str, Any], ...]
+    events: tuple[Mapping[str, object], ...]
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The match as a ``rulespec-record/1`` record."""
         return {"format": FORMAT, "game": self.game, "players": self.players,
                 "options": dict(self.options), "dealer": self.dealer,
@@ -60,7 +59,7 @@ class Match:
 
 
 def matches(spec: CheckedSpec | str | Path, *, players: Sequence[int] | int | None = None,
-            options: Mapping[str, Any] | None = None, dealer: int | None = None,
+            options: Mapping[str, object] | None = None, dealer: int | None = None,
             max_events: int = MAX_EVENTS) -> st.SearchStrategy[Match]:
     """Matches of ``spec`` played with legal events only: a table among ``players`` (default
     every size the spec accepts with these options), a dealer, each decision an index into the
@@ -88,7 +87,7 @@ def matches(spec: CheckedSpec | str | Path, *, players: Sequence[int] | int | No
         p = data(st.sampled_from(tables))
         d = dealer if dealer is not None else data(st.integers(0, p - 1))
         state = games[p].new_initial_state(d)
-        evs: list[dict[str, Any]] = []
+        evs: list[dict[str, object]] = []
         while not state.is_terminal() and len(evs) < max_events:
             legal = state.legal_actions()
             if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
@@ -107,15 +106,16 @@ def matches(spec: CheckedSpec | str | Path, *, players: Sequence[int] | int | No
 
 
 def events(spec: CheckedSpec | str | Path, players: int,
-           options: Mapping[str, Any] | None = None, dealer: int = 0,
-           max_events: int = MAX_EVENTS) -> st.SearchStrategy[list[dict[str, Any]]]:
+           options: Mapping[str, object] | None = None, dealer: int = 0,
+           max_events: int = MAX_EVENTS) -> st.SearchStrategy[list[dict[str, object]]]:
     """The events of a match at one table (see :func:`matches`)."""
     return matches(spec, players=[players], options=options, dealer=dealer,
                    max_events=max_events).map(lambda m: [dict(e) for e in m.events])
 
 
-def assert_conforms(spec: CheckedSpec | str | Path, impl: Callable[[], Any] | Sequence[str], *,
-                    players: Sequence[int] = (), options: Mapping[str, Any] | None = None,
+def assert_conforms(spec: CheckedSpec | str | Path,
+                    impl: Callable[[], Implementation] | Sequence[str], *,
+                    players: Sequence[int] = (), options: Mapping[str, object] | None = None,
                     games: int | None = None, budget: float | None = None, seed: int = 0,
                     timeout: float = 10.0, strict: bool = False) -> Report:
     """Verify ``impl`` against ``spec`` as ``rulespec verify`` does; raise AssertionError with
@@ -125,7 +125,7 @@ def assert_conforms(spec: CheckedSpec | str | Path, impl: Callable[[], Any] | Se
     if isinstance(impl, (list, tuple)):
         argv = [str(x) for x in impl]
 
-        def factory() -> Any:
+        def factory() -> Implementation:
             return ProcessImplementation(argv, timeout)
         who = " ".join(argv)
     elif callable(impl):
