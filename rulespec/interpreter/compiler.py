@@ -87,7 +87,7 @@ class EndDeal:
     """``end deal [as FLAG] scoring DEF``."""
 
     flag: str | None
-    score: Callable[..., Any]
+    score: Callable[..., object]
     node: ast.Stmt
 
 
@@ -152,7 +152,7 @@ class LegalMap(dict):  # type: ignore[type-arg]
         super().__init__()
         self.order: list[dict[str, Any]] | None = None
         #: the entries by their events' ids, for State.apply (set with ``order``)
-        self.by_id: dict[int, Any] | None = None
+        self.by_id: dict[int, tuple[dict[str, Any], Alternative | None, object]] | None = None
 
 
 #: legal-event maps one enumerator keeps (inputs to events); past this it starts again
@@ -234,7 +234,7 @@ class _StmtCompiler:
         self.procs = procs
         self.ins: list[_Ins] = []
         self._slot = 0
-        self._objects: dict[str, Any] = {}
+        self._objects: dict[str, object] = {}
 
     def compile(self, proc: Procedure, body: ast.Block, span: ast.Span | None) -> None:
         if span is not None:
@@ -257,7 +257,7 @@ class _StmtCompiler:
     def _src(self, e: ast.Expr, local: frozenset[str]) -> str:
         return self.ec.source(e, local, frozenset())
 
-    def _obj(self, x: Any) -> str:
+    def _obj(self, x: object) -> str:
         """A global name for an object the generated code uses (a span, a definition)."""
         name = f"_o{len(self._objects)}"
         self._objects[name] = x
@@ -539,7 +539,7 @@ class _Emitter:
         self.lines.append("    " * depth + text)
 
     def build(self, ec: ExprCompiler, name: str, span: ast.Span,
-              objects: dict[str, Any]) -> Callable[[Any, Frame], int | None]:
+              objects: dict[str, object]) -> Callable[[Any, Frame], int | None]:
         self.emit("def _run(st, F):", 0)
         self.emit("V = st.v; Z = st.z; L = F.L; pc = F.pc", 1)
         self.emit("try:", 1)
@@ -636,7 +636,7 @@ class _Emitter:
         self.emit(f"L[{slot!r}] = (_s, _i)", d)
 
 
-def move_cards(what: Any, src: list[str], dst: list[str], bottom: bool,
+def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom: bool,
                span: ast.Span) -> None:
     """``move WHAT from SRC to DST [to bottom]``."""
     # a snapshot: "move hand[p] from hand[p] to ..." moves the whole zone
@@ -677,8 +677,8 @@ def _enumerator(ec: ExprCompiler, a: ast.Alternative,
     that raise, the events are listed by a second version without it, which raises (or not)
     exactly where the rule says.
     """
-    extra: dict[str, Any] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
-                             "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error}
+    extra: dict[str, object] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
+                                "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error}
     what = f"legal events of the alternative {a.action}"
     lines, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators))
     if hoisted:
@@ -692,7 +692,7 @@ def _enumerator(ec: ExprCompiler, a: ast.Alternative,
     return _build_enum(ec, a, lines, extra, what)
 
 
-def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: dict[str, Any],
+def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: dict[str, object],
                 what: str) -> Callable[..., LegalMap | None]:
     memo = _memoised(lines, [pyname(g.var) for g in a.generators])
     if memo is not None:
@@ -740,9 +740,9 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
                    "            return"])
     lines += bodies
     lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _SPANS[_ai])"]
-    extra: dict[str, Any] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
-                             "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error,
-                             "_SPANS": tuple(a.span for a in alts)}
+    extra: dict[str, object] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
+                                "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error,
+                                "_SPANS": tuple(a.span for a in alts)}
     return ec.build("_legal", "\n".join(lines) + "\n", alts[0].span, extra,  # type: ignore[no-any-return]
                     what="legal events of the decision, all its alternatives")
 
@@ -861,11 +861,10 @@ def _field_cache(ec: ExprCompiler) -> str:
 _READS_STATE = re.compile(r"\b(?:V|Z|L|st|_h\d+)\b")
 
 
-def _freeze(x: Any) -> Any:
+def _freeze(x: object) -> object:
     """``x`` as a dictionary key: lists (zones) become tuples, nested ones too."""
-    t = type(x)
-    if t is list or t is tuple:
-        if t is tuple and (not x or type(x[0]) not in (list, tuple)):
+    if isinstance(x, (list, tuple)):
+        if type(x) is tuple and (not x or type(x[0]) not in (list, tuple)):
             return x
         return tuple(_freeze(y) for y in x)
     return x
@@ -930,6 +929,6 @@ def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
     return [e]
 
 
-def _names_in(e: Any) -> set[str]:
+def _names_in(e: object) -> set[str]:
     return {x.id for x in ast.descendants(e) if isinstance(x, ast.Name)}
 

@@ -626,10 +626,12 @@ class State:
 
     def _end_deal(self, op: EndDeal) -> None:
         n = self.game.players
-        scores = [op.score(self, q) for q in range(n)]
+        scores: list[int] = []
         for q in range(n):
-            if not isinstance(scores[q], int):
+            x = op.score(self, q)
+            if not isinstance(x, int):
                 raise RuleRuntimeError("a deal's score must be a number", op.node.span)
+            scores.append(x)
         bounds = self.game.score_range
         if bounds is not None:
             for q in range(n):

@@ -18,7 +18,7 @@ import itertools
 import linecache
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, assert_never
 
 import attrs
@@ -36,7 +36,7 @@ Fn = Callable[[Any, dict[str, Any]], Any]
 
 _Empty = EmptyError  # the name generated code catches
 
-_RUNTIME_GLOBALS: dict[str, Any] = dict(RUNTIME_HELPERS)
+_RUNTIME_GLOBALS: dict[str, object] = dict(RUNTIME_HELPERS)
 
 
 @attrs.frozen
@@ -87,7 +87,7 @@ def inlining_default() -> bool:
     return os.environ.get("RULESPEC_NO_INLINE", "") in ("", "0")
 
 
-def exec_source(text: str, name: str, glb: dict[str, Any], span: ast.Span,
+def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
                 what: str, sources: list[tuple[str, str]] | None = None) -> Any:
     """``exec`` the generated definition ``text`` and return the function ``name`` it defines.
 
@@ -99,7 +99,7 @@ def exec_source(text: str, name: str, glb: dict[str, Any], span: ast.Span,
     full = head + text
     filename = f"<rules:{span.source}:{span.line}#{next(_SOURCE_IDS)}>"
     linecache.cache[filename] = (len(full), None, full.splitlines(keepends=True), filename)
-    ns: dict[str, Any] = {}
+    ns: dict[str, object] = {}
     exec(compile(full, filename, "exec"), glb, ns)
     if sources is not None:
         sources.append((filename, full))
@@ -109,7 +109,7 @@ def exec_source(text: str, name: str, glb: dict[str, Any], span: ast.Span,
 class ExprCompiler:
     """Compiles the expressions of one spec for one table (player count and options)."""
 
-    def __init__(self, spec: CheckedSpec, players: int, options: dict[str, Any],
+    def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object],
                  hands: int | None = None, cover: set[str] | None = None,
                  compiled: set[str] | None = None, inline: bool | None = None,
                  keep_sources: bool = False) -> None:
@@ -141,7 +141,7 @@ class ExprCompiler:
         self._hoisting = False
         #: above zero while a comprehension's iterable is compiled (no ``:=`` there)
         self._in_iterable = 0
-        self.globals: dict[str, Any] = dict(_RUNTIME_GLOBALS)
+        self.globals: dict[str, object] = dict(_RUNTIME_GLOBALS)
         self.globals["_SF"] = tuple(tuple((s + i) % players for i in range(players))
                                     for s in range(players))
         self.globals["_N"] = players
@@ -168,7 +168,7 @@ class ExprCompiler:
         return self._function(g, e.span)
 
     def const(self, e: ast.Expr, local: frozenset[str] = frozenset(),
-              pyvars: frozenset[str] = frozenset()) -> tuple[bool, Any]:
+              pyvars: frozenset[str] = frozenset()) -> tuple[bool, object]:
         """(True, value) if ``e`` is constant for this table."""
         g = self._g(e, local, pyvars)
         return (True, g.value) if isinstance(g, _K) else (False, None)
@@ -563,7 +563,7 @@ def _simple(e: ast.Expr) -> bool:
     return isinstance(e, ast.Index) and _simple(e.target) and _simple(e.index)
 
 
-def _count_names(e: Any) -> dict[str, int]:
+def _count_names(e: object) -> dict[str, int]:
     acc: dict[str, int] = {}
     for x in ast.descendants(e):
         if isinstance(x, ast.Name):
