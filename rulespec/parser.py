@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import re
 from pathlib import Path
-from typing import NoReturn, TypeGuard, cast
+from typing import NoReturn, cast
 
 import attrs
 import lark
@@ -71,7 +72,9 @@ class _Bounds:
 
 
 # The shapes of the children the transformer methods receive. Token is a str, so ``str`` in a
-# union below also covers NAME/STRING tokens; _Ref (an ID) and doc strings are plain str values.
+# union below also covers NAME/STRING tokens; IDs and doc strings are plain str values. Every
+# optional part is written ``[x]`` in the grammar, so with ``maybe_placeholders`` it always has
+# its slot in the children list, holding None when the text leaves it out.
 _Params = tuple[ast.Param, ...]
 _Args = tuple[ast.Expr, ...]
 _Fields = tuple[ast.Field, ...]
@@ -102,38 +105,39 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def doc(self, c: list[Token]) -> str:
         return _unquote(str(c[0]))
 
-    def ref(self, c: list[Token]) -> _Ref:
-        return _Ref(str(c[0])[1:-1])
+    def ref(self, c: list[Token]) -> str:
+        return str(c[0])[1:-1]
 
     @v_args(meta=True)
-    def game_decl(self, meta: Meta, c: list[Token | str]) -> ast.GameDecl:
-        return ast.GameDecl(str(c[0]), _unquote(str(c[1])), c[2] if len(c) > 2 else None,
-                            span=self._span(meta))
+    def game_decl(self, meta: Meta, c: list[Token | str | None]) -> ast.GameDecl:
+        name, title, doc = c
+        return ast.GameDecl(str(name), _unquote(str(title)), doc, span=self._span(meta))
 
     @v_args(meta=True)
     def players_decl(self, meta: Meta, c: list[Token]) -> ast.PlayersDecl:
         return ast.PlayersDecl(int(c[0]), int(c[1]), span=self._span(meta))
 
     @v_args(meta=True)
-    def hands_decl(self, meta: Meta, c: list[ast.Expr | str]) -> ast.HandsDecl:
-        return ast.HandsDecl(cast(ast.Expr, c[0]), cast(str, c[1]) if len(c) > 1 else None,
+    def hands_decl(self, meta: Meta, c: list[ast.Expr | str | None]) -> ast.HandsDecl:
+        return ast.HandsDecl(cast(ast.Expr, c[0]), cast("str | None", c[1]),
                              span=self._span(meta))
 
     @v_args(meta=True)
-    def score_range_decl(self, meta: Meta, c: list[ast.Expr | str]) -> ast.ScoreRangeDecl:
+    def score_range_decl(
+        self, meta: Meta, c: list[ast.Expr | str | None]
+    ) -> ast.ScoreRangeDecl:
         return ast.ScoreRangeDecl(cast(ast.Expr, c[0]), cast(ast.Expr, c[1]),
-                                  cast(str, c[2]) if len(c) > 2 else None, span=self._span(meta))
+                                  cast("str | None", c[2]), span=self._span(meta))
 
     @v_args(meta=True)
-    def max_events_decl(self, meta: Meta, c: list[ast.Expr | str]) -> ast.MaxEventsDecl:
-        return ast.MaxEventsDecl(cast(ast.Expr, c[0]), cast(str, c[1]) if len(c) > 1 else None,
+    def max_events_decl(self, meta: Meta, c: list[ast.Expr | str | None]) -> ast.MaxEventsDecl:
+        return ast.MaxEventsDecl(cast(ast.Expr, c[0]), cast("str | None", c[1]),
                                  span=self._span(meta))
 
     @v_args(meta=True)
-    def game_end_decl(self, meta: Meta, c: list[Token | str]) -> ast.GameEndDecl:
-        forms = tuple(str(x) for x in c if isinstance(x, Token))
-        doc = next((x for x in c if not isinstance(x, Token)), None)
-        return ast.GameEndDecl(forms, doc, span=self._span(meta))
+    def game_end_decl(self, meta: Meta, c: list[Token | str | None]) -> ast.GameEndDecl:
+        *forms, doc = c
+        return ast.GameEndDecl(tuple(str(x) for x in forms), doc, span=self._span(meta))
 
     @v_args(meta=True)
     def winner_decl(self, meta: Meta, c: list[Token]) -> ast.WinnerDecl:
@@ -145,18 +149,13 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def option_decl(
-        self, meta: Meta, c: list[Token | ast.TypeExpr | _Bounds | int | str]
+        self, meta: Meta, c: list[Token | ast.TypeExpr | _Bounds | int | str | None]
     ) -> ast.OptionDecl:
-        bounds = None
-        if len(c) > 2 and isinstance(c[2], _Bounds):
-            bounds = (c[2].lo, c[2].hi)
-            c = c[:2] + c[3:]
-        name, typ, default = str(c[0]), cast(ast.TypeExpr, c[1]), cast("int | str", c[2])
-        # after the bounds are taken out, c[3:] is an optional _Ref then an optional doc string
-        tail = cast("list[str]", c[3:])
-        ref = next((str(x) for x in tail if _is_ref(x)), None)
-        doc = next((x for x in tail if not _is_ref(x)), None)
-        return ast.OptionDecl(name, typ, default, ref, doc, bounds, span=self._span(meta))
+        name, typ, rng, default, ref, doc = c
+        bounds = (rng.lo, rng.hi) if isinstance(rng, _Bounds) else None
+        return ast.OptionDecl(str(name), cast(ast.TypeExpr, typ), cast("int | str", default),
+                              cast("str | None", ref), cast("str | None", doc), bounds,
+                              span=self._span(meta))
 
     def int_range(self, c: list[Token]) -> _Bounds:
         return _Bounds(int(c[0]), int(c[1]))
@@ -175,72 +174,59 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return str(c[0])
 
     @v_args(meta=True)
-    def zone_decl(self, meta: Meta, c: list[Token | bool | str]) -> ast.ZoneDecl:
-        name, per = str(c[0]), cast(bool, c[1])
-        # c[2:] is an optional visibility then an optional doc string
-        opts = cast("list[str]", c[2:])
-        vis = next((x for x in opts if x in ("all", "owner", "nobody")), None)
-        rest = [x for x in opts if x not in ("all", "owner", "nobody")]
-        doc = rest[0] if rest else None
-        return ast.ZoneDecl(name, per, vis, doc, span=self._span(meta))
+    def zone_decl(self, meta: Meta, c: list[Token | bool | str | None]) -> ast.ZoneDecl:
+        name, per, vis, doc = c
+        return ast.ZoneDecl(str(name), cast(bool, per), cast("str | None", vis),
+                            cast("str | None", doc), span=self._span(meta))
 
     def per_player(self, c: list[object]) -> bool:
         return True
 
     @v_args(meta=True)
     def var_decl(
-        self, meta: Meta, c: list[Token | ast.TypeExpr | bool | ast.Expr | str]
+        self, meta: Meta, c: list[Token | ast.TypeExpr | bool | ast.Expr | str | None]
     ) -> ast.VarDecl:
-        name, typ = str(c[0]), cast(ast.TypeExpr, c[1])
-        rest = c[2:]
-        per = bool(rest and rest[0] is True)
-        if per:
-            rest = rest[1:]
-        init = cast(ast.Expr, rest[0])
-        doc = cast(str, rest[1]) if len(rest) > 1 else None
-        return ast.VarDecl(name, typ, per, init, doc, span=self._span(meta))
+        name, typ, per, init, doc = c
+        return ast.VarDecl(str(name), cast(ast.TypeExpr, typ), per is True,
+                           cast(ast.Expr, init), cast("str | None", doc), span=self._span(meta))
 
     def params(self, c: list[ast.Param]) -> _Params:
         return tuple(c)
 
     @v_args(meta=True)
-    def param(self, meta: Meta, c: list[Token | ast.TypeExpr]) -> ast.Param:
-        return ast.Param(str(c[0]), cast(ast.TypeExpr, c[1]) if len(c) > 1 else None,
-                         span=self._span(meta))
+    def param(self, meta: Meta, c: list[Token | ast.TypeExpr | None]) -> ast.Param:
+        return ast.Param(str(c[0]), cast("ast.TypeExpr | None", c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def def_decl(
         self, meta: Meta, c: list[Token | _Params | None | ast.Expr | str]
     ) -> ast.DefDecl:
-        params = cast("_Params | None", c[1])
-        return ast.DefDecl(str(c[0]), params or (), cast(ast.Expr, c[2]),
-                           cast(str, c[3]) if len(c) > 3 else None, span=self._span(meta))
+        name, params, body, doc = c
+        return ast.DefDecl(str(name), cast("_Params | None", params) or (), cast(ast.Expr, body),
+                           cast("str | None", doc), span=self._span(meta))
 
     @v_args(meta=True)
     def proc_decl(
         self, meta: Meta, c: list[Token | _Params | None | str | ast.Block]
     ) -> ast.ProcDecl:
-        name, params, *rest = c
-        body = cast(ast.Block, rest[-1])
-        ref = next((str(x) for x in rest[:-1] if _is_ref(x)), None)
-        doc = next((x for x in rest[:-1] if isinstance(x, str) and not _is_ref(x)), None)
-        return ast.ProcDecl(str(name), cast("_Params | None", params) or (), ref, doc, body,
-                            span=self._span(meta))
+        name, params, ref, doc, body = c
+        return ast.ProcDecl(str(name), cast("_Params | None", params) or (),
+                            cast("str | None", ref), cast("str | None", doc),
+                            cast(ast.Block, body), span=self._span(meta))
 
+    @staticmethod
     def _ref_doc_block(
-        self, rest: list[str | ast.Block]
+        c: list[str | ast.Block | None],
     ) -> tuple[str | None, str | None, ast.Block]:
-        body = cast(ast.Block, rest[-1])
-        ref = next((str(x) for x in rest[:-1] if _is_ref(x)), None)
-        doc = next((x for x in rest[:-1] if isinstance(x, str) and not _is_ref(x)), None)
-        return ref, doc, body
+        ref, doc, body = c
+        return cast("str | None", ref), cast("str | None", doc), cast(ast.Block, body)
 
     @v_args(meta=True)
-    def match_decl(self, meta: Meta, c: list[str | ast.Block]) -> ast.MatchDecl:
+    def match_decl(self, meta: Meta, c: list[str | ast.Block | None]) -> ast.MatchDecl:
         return ast.MatchDecl(*self._ref_doc_block(c), span=self._span(meta))
 
     @v_args(meta=True)
-    def deal_decl(self, meta: Meta, c: list[str | ast.Block]) -> ast.DealDecl:
+    def deal_decl(self, meta: Meta, c: list[str | ast.Block | None]) -> ast.DealDecl:
         return ast.DealDecl(*self._ref_doc_block(c), span=self._span(meta))
 
     # ---- types ----------------------------------------------------------------------------
@@ -284,10 +270,9 @@ class _ToAst(Transformer[Token, ast.Spec]):
                        span=self._span(meta))
 
     @v_args(meta=True)
-    def if_stmt(self, meta: Meta, c: list[ast.Expr | ast.Block | ast.If]) -> ast.If:
+    def if_stmt(self, meta: Meta, c: list[ast.Expr | ast.Block | ast.If | None]) -> ast.If:
         return ast.If(cast(ast.Expr, c[0]), cast(ast.Block, c[1]),
-                      cast("ast.Block | ast.If", c[2]) if len(c) > 2 else None,
-                      span=self._span(meta))
+                      cast("ast.Block | ast.If | None", c[2]), span=self._span(meta))
 
     def else_if(self, c: list[ast.If]) -> ast.If:
         return c[0]
@@ -300,9 +285,8 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.While(cast(ast.Expr, c[0]), cast(ast.Block, c[1]), span=self._span(meta))
 
     @v_args(meta=True)
-    def loop_stmt(self, meta: Meta, c: list[str | ast.Block]) -> ast.Loop:
-        return ast.Loop(str(c[0]) if len(c) > 1 else None, cast(ast.Block, c[-1]),
-                        span=self._span(meta))
+    def loop_stmt(self, meta: Meta, c: list[str | ast.Block | None]) -> ast.Loop:
+        return ast.Loop(cast("str | None", c[0]), cast(ast.Block, c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def for_stmt(self, meta: Meta, c: list[Token | ast.Expr | None | ast.Block]) -> ast.For:
@@ -314,9 +298,9 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.Repeat(cast(ast.Expr, c[0]), cast(ast.Block, c[1]), span=self._span(meta))
 
     @v_args(meta=True)
-    def move_stmt(self, meta: Meta, c: list[ast.Expr | Token]) -> ast.Move:
+    def move_stmt(self, meta: Meta, c: list[ast.Expr | Token | None]) -> ast.Move:
         return ast.Move(cast(ast.Expr, c[0]), cast(ast.Expr, c[1]), cast(ast.Expr, c[2]),
-                        len(c) > 3, span=self._span(meta))
+                        c[3] is not None, span=self._span(meta))
 
     @v_args(meta=True)
     def fill_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Fill:
@@ -341,9 +325,9 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def call_stmt(self, meta: Meta, c: list[Token | _Args | None | str]) -> ast.CallStmt:
-        args = cast("_Args | None", c[1])
-        return ast.CallStmt(str(c[0]), tuple(args or ()), str(c[2]) if len(c) > 2 else None,
-                            span=self._span(meta))
+        name, args, ref = c
+        return ast.CallStmt(str(name), tuple(cast("_Args | None", args) or ()),
+                            cast("str | None", ref), span=self._span(meta))
 
     @v_args(meta=True)
     def choose_stmt(self, meta: Meta, c: list[ast.Expr | ast.Alternative]) -> ast.Choose:
@@ -355,16 +339,12 @@ class _ToAst(Transformer[Token, ast.Spec]):
         self, meta: Meta,
         c: list[Token | _Fields | ast.Generator | ast.Expr | str | ast.Block | None],
     ) -> ast.Alternative:
-        name, fields, *rest = c
-        body = cast(ast.Block, rest[-1])
-        rest = rest[:-1]
-        gens = tuple(x for x in rest if isinstance(x, ast.Generator))
-        rest = [x for x in rest if not isinstance(x, ast.Generator)]
-        # rest is now [guard-or-None] + optional doc (maybe_placeholders keeps the guard slot)
-        guard = cast("ast.Expr | None", rest[0]) if rest else None
-        doc = cast(str, rest[1]) if len(rest) > 1 else None
-        return ast.Alternative(str(name), tuple(cast("_Fields | None", fields) or ()), gens,
-                               guard, doc, body, span=self._span(meta))
+        # NAME, [fields], generator*, [guard], [doc], block: only the generators vary in number
+        name, fields, *gens, guard, doc, body = c
+        return ast.Alternative(str(name), tuple(cast("_Fields | None", fields) or ()),
+                               tuple(cast("list[ast.Generator]", gens)),
+                               cast("ast.Expr | None", guard), cast("str | None", doc),
+                               cast(ast.Block, body), span=self._span(meta))
 
     def fields(self, c: list[ast.Field]) -> _Fields:
         return tuple(c)
@@ -391,17 +371,17 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def end_deal_stmt(self, meta: Meta, c: list[Token | str | None]) -> ast.EndDeal:
-        flag = str(c[0]) if c[0] is not None else None
-        return ast.EndDeal(flag, str(c[1]), str(c[2]) if len(c) > 2 else None,
-                           span=self._span(meta))
+        flag, scoring, ref = c
+        return ast.EndDeal(str(flag) if flag is not None else None, str(scoring),
+                           cast("str | None", ref), span=self._span(meta))
 
     @v_args(meta=True)
     def end_match_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.EndMatch:
         return ast.EndMatch(c[0], span=self._span(meta))
 
     @v_args(meta=True)
-    def run_deal_stmt(self, meta: Meta, c: list[str]) -> ast.RunDeal:
-        return ast.RunDeal(str(c[0]) if c else None, span=self._span(meta))
+    def run_deal_stmt(self, meta: Meta, c: list[str | None]) -> ast.RunDeal:
+        return ast.RunDeal(c[0], span=self._span(meta))
 
     # ---- expressions ----------------------------------------------------------------------
     @v_args(meta=True)
@@ -489,26 +469,248 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return tuple(c)
 
 
-class _Ref(str):
-    """An ambiguity ID such as VAN-13, kept apart from doc strings while transforming."""
-
-
-def _is_ref(x: object) -> TypeGuard[_Ref]:
-    return isinstance(x, _Ref)
-
-
-_EXPECT_NAMES = {
-    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "EQUAL": "'='", "COLON": "':'",
-    "COMMA": "','", "REF": "an ID such as [VAN-13]", "QMARK": "'?'",
+# ---- syntax errors ------------------------------------------------------------------------
+# Everything a syntax error says about tokens comes from the grammar: a keyword or punctuation
+# is shown as the grammar writes it ('{', 'then'), an alternation of literals as its literals,
+# and only the lexemes below, which the grammar defines by a regular expression, need words.
+_LEXEMES = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string",
+    "REF": "an ID such as [VAN-13]", "AT_BOTTOM": "'at bottom'",
 }
+_REGEX_META = frozenset(".^$*+?{}[]()|")
+
+
+def _literals(pattern: str) -> list[str] | None:
+    """The literals of a terminal written ``"a" | "b"`` (Lark compiles it to ``(?:a|b)``)."""
+    m = re.fullmatch(r"\(\?:(.*)\)", pattern)
+    if m is None:
+        return None
+    out = []
+    for part in m.group(1).split("|"):
+        if any(ch in _REGEX_META for ch in re.sub(r"\\.", "", part)):
+            return None
+        out.append(re.sub(r"\\(.)", r"\1", part))
+    return out
+
+
+@functools.cache
+def _token_names() -> dict[str, str]:
+    """Terminal name -> how an error message shows it, for every terminal of the grammar."""
+    names = {"$END": "end of file"}
+    for t in _parser().terminals:
+        if isinstance(t.pattern, lark.lexer.PatternStr):
+            names[t.name] = f"'{t.pattern.value}'"
+        elif t.name in _LEXEMES:
+            names[t.name] = _LEXEMES[t.name]
+        else:
+            lits = _literals(t.pattern.value)
+            names[t.name] = " or ".join(f"'{x}'" for x in lits) if lits else t.name.lower()
+    return names
+
+
+def _accepted_after(prefix: str) -> frozenset[str]:
+    ip = _parser().parse_interactive(prefix)
+    ip.exhaust_lexer()
+    return frozenset(ip.accepts())
+
+
+@functools.cache
+def _keywords() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The grammar's words: all keywords, those that start a declaration, and a statement."""
+    words = {t.name: str(t.pattern.value) for t in _parser().terminals
+             if isinstance(t.pattern, lark.lexer.PatternStr)
+             and re.fullmatch(r"[A-Za-z_]\w*", str(t.pattern.value))}
+    top, stmt = _accepted_after(""), _accepted_after("deal {")
+    return (frozenset(words.values()), frozenset(w for n, w in words.items() if n in top),
+            frozenset(w for n, w in words.items() if n in stmt))
 
 
 def _describe(expected: set[str]) -> str:
-    names = sorted(_EXPECT_NAMES.get(e, repr(e.lower())) for e in expected)
+    table = _token_names()
+    names = sorted({table.get(e, e) for e in expected})
     if len(names) > 8:
         return ""
     return " or ".join(names)
+
+
+@attrs.frozen
+class _Mistake:
+    """A common mistake: what the message adds after ``unexpected X:``, and the hint."""
+
+    what: str
+    hint: str
+
+
+_OPEN_BLOCK = _Mistake("a declaration starts inside a block",
+                       "{word!r} starts a declaration here; a block opened earlier may be missing "
+                       "its '}}'{brace}")
+_OUTSIDE = _Mistake("a statement outside any block",
+                    "statements go inside a block: deal {{ ... }}, match {{ ... }} or "
+                    "procedure NAME() {{ ... }}")
+_NO_THEN = _Mistake("an if-expression needs 'then'",
+                    "write: if CONDITION then VALUE else VALUE")
+_ASSIGN = _Mistake("'=' gives a value; a condition compares with '=='",
+                   "write '==' to compare (and '!=' for 'not equal')")
+_NO_QUOTE = _Mistake("the text after a declaration must be a \"doc string\"",
+                     "start the text with '\"' and end it with '\"' on the same line")
+_NO_COLON = _Mistake("a ':' is missing before the type",
+                     "write the name, ':' then the type: var NAME: TYPE = VALUE, "
+                     "option NAME: TYPE = VALUE, zone NAME: shared, f(NAME: TYPE)")
+
+# Examples for Lark's match_examples: each fails in the parser state (and with the accepted
+# tokens) of the mistake it illustrates. LALR states include the depth of the stack, so the
+# statement examples are repeated at the usual depths (first or later statement, nested block).
+_TOP_CONTEXTS = ("", 'game g title "G"\n')
+_STMT_CONTEXTS = ("deal {\n", "deal {\n  shuffle s\n", "deal {\n  loop {\n",
+                  "deal {\n  loop {\n    shuffle s\n", "deal {\n  for q in s {\n",
+                  "deal {\n  if c {\n    shuffle s\n")
+
+
+def _at_top(*snippets: str) -> list[str]:
+    return [ctx + s for s in snippets for ctx in _TOP_CONTEXTS]
+
+
+def _in_block(*snippets: str) -> list[str]:
+    return [top + ctx + s for s in snippets for ctx in _STMT_CONTEXTS for top in _TOP_CONTEXTS]
+
+
+_EXAMPLES: list[tuple[_Mistake, list[str]]] = [
+    (_OPEN_BLOCK, _in_block("match {", "procedure p() {", "var v: int = 0", "zone z: shared",
+                            "deal {", "option o: int = 1", "def f() = 1", "players 2 to 4")),
+    (_OUTSIDE, _at_top("shuffle s", "let x = 1", "set x = 1", "move c from a to b",
+                       "fill z with []", "end deal scoring s", "run deal", "choose p {",
+                       "loop {", "while c {", "repeat 3 {", "break", "return")),
+    (_NO_THEN, _at_top("def f() = if c 1 else 2", "def f() = if c x else y",
+                       "def f() = if g(c) 1 else 2", "def f() = if a == b 1 else 2")
+     + _in_block("let x = if c 1 else 2", "set x = if c y else z")),
+    (_ASSIGN, _in_block("if x = 1 {", "while x = 1 {", "if f(x) = 1 {", "if x[0] = 1 {",
+                        "if 1 = x {", "let y = if x = 1 then 1 else 2")
+     + _at_top('require x = 1 "r"', "def f() = if x = 1 then 1 else 2")),
+    (_NO_QUOTE, _at_top('zone z: shared visible to all The pack."', 'zone z: shared Text."',
+                        'option o: int = 1 Text."', 'game g title "G" Text."',
+                        'var v: int = 0 Text."', 'hands 5 Text."', 'def f() = 1 Text."')),
+    (_NO_COLON, _at_top("zone z shared", "zone z per player", "var v int = 0",
+                        "var v list of card = []", "option o int = 1", "def f(x int) = 1",
+                        "procedure p(x int) {")),
+]
+
+
+def _open_brace(e: lark.UnexpectedInput) -> Token | None:
+    """The innermost '{' not yet closed where the parser stopped (blocks are reduced on '}')."""
+    stack = getattr(e.state, "value_stack", None) or []
+    braces = [v for v in stack if isinstance(v, Token) and v.type == "LBRACE"]
+    return braces[-1] if braces else None
+
+
+@functools.cache
+def _example_error(example: str) -> lark.UnexpectedInput | None:
+    try:
+        _parser().parse(example)
+    except lark.UnexpectedInput as e:
+        return e
+    return None  # pragma: no cover - test_parser checks that every example fails
+
+
+def _at_line_start(tok: Token | None, text: str) -> bool:
+    return tok is not None and text[:tok.start_pos or 0].rsplit("\n", 1)[-1].strip() == ""
+
+
+def _declaration_word(e: lark.UnexpectedToken, text: str) -> str | None:
+    """The word that starts a declaration at the start of its line, where the parser stopped:
+    the unexpected token itself, or the one before it (read as a name where no keyword fits)."""
+    _, top, stmts = _keywords()
+    prev = (e.token_history or [None])[-1]
+    for tok in (e.token, prev):
+        # 'deal' also starts a statement: only unindented is it surely a declaration
+        if (tok is not None and str(tok) in top and _at_line_start(tok, text)
+                and (str(tok) not in stmts or tok.column == 1)):
+            return str(tok)
+    return None
+
+
+def _fits(m: _Mistake, e: lark.UnexpectedToken, text: str) -> bool:
+    """Whether the mistake explains the error: the condition its examples share. It also
+    labels the errors in states that no example reaches (other depths, other declarations)."""
+    tok, accepts = e.token, set(e.accepts or e.expected)
+    if m is _OPEN_BLOCK:
+        return _open_brace(e) is not None and _declaration_word(e, text) is not None
+    if m is _OUTSIDE:
+        return (_open_brace(e) is None and str(tok) in _keywords()[2]
+                and str(tok) not in _keywords()[1] and _at_line_start(tok, text))
+    if m is _NO_THEN:
+        return "THEN" in accepts
+    if m is _ASSIGN:
+        return tok.type == "EQUAL" and "COMP_OP" in accepts
+    if m is _NO_QUOTE:
+        rest = text[tok.start_pos or 0:].split("\n", 1)[0].rstrip()
+        return (tok.type == "NAME" and "STRING" in accepts and rest.endswith('"')
+                and rest.count('"') == 1)
+    assert m is _NO_COLON
+    return "COLON" in e.expected
+
+
+def _classify(e: lark.UnexpectedToken, text: str) -> _Mistake | None:
+    """Which common mistake the error looks like: the example whose error it matches (Lark's
+    match_examples), kept only where the mistake's condition holds (one parser state can be
+    reached by several mistakes: 'procedure p' and a misspelt 'shufle s' both read NAME NAME),
+    else the first mistake whose condition holds."""
+    if e.token.type == "$END":
+        return None
+    label = None
+    if e.state is not None:
+        # use_accepts=True would compare the accepted tokens too, but Lark 1.3 then formats a
+        # debug message with %d on the ParserState and raises TypeError; the filter below does
+        # the same comparison: an example failing with other accepted tokens counts as parsed.
+        # Each example is parsed once per process; match_examples gets its cached error back.
+        def parse_fn(example: str) -> lark.Tree[Token]:
+            ut = _example_error(example)
+            if ut is None or (isinstance(ut, lark.UnexpectedToken) and ut.accepts != e.accepts):
+                return lark.Tree("start", [])
+            raise ut.with_traceback(None)
+
+        label = e.match_examples(parse_fn, _EXAMPLES, use_accepts=False)
+    if label is not None and _fits(label, e, text):
+        return label
+    return next((m for m, _ in _EXAMPLES if _fits(m, e, text)), None)
+
+
+def _syntax_error(e: lark.UnexpectedInput, text: str, source_name: str) -> SpecSyntaxError:
+    """The one place a Lark error becomes a SpecSyntaxError (Preql parse_stmts)."""
+    line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+    span = ast.Span(source_name, line, col, line, col + 1)
+    hint = None
+    if isinstance(e, lark.UnexpectedCharacters):
+        pos = e.pos_in_stream or 0
+        ch = text[pos] if pos < len(text) else "end of input"
+        msg = f"unexpected character {ch!r}"
+        if ch == '"':
+            msg += ": a string is not closed on its line"
+            hint = "strings end on the same line; use triple quotes for long text"
+    elif isinstance(e, lark.UnexpectedEOF):  # pragma: no cover - LALR reports a $END token
+        msg = "unexpected end of file"
+        hint = "a block opened with '{' may be missing its '}'"
+    else:
+        assert isinstance(e, lark.UnexpectedToken)
+        tok = e.token
+        shown = "end of file" if tok.type == "$END" else repr(str(tok))
+        msg = f"unexpected {shown}"
+        want = _describe(set(e.expected))
+        if want:
+            hint = f"expected {want}"
+        brace = _open_brace(e)
+        mistake = _classify(e, text)
+        if mistake is not None:
+            msg = f"{msg}: {mistake.what}"
+            where = f" (the '{{' at line {brace.line})" if brace is not None else ""
+            hint = mistake.hint.format(word=_declaration_word(e, text), brace=where)
+        elif tok.type == "$END" and brace is not None:
+            hint = (f"expected {want}; " if want else "") + \
+                f"the block opened with '{{' at line {brace.line} is missing its '}}'"
+        elif tok.type != "$END" and str(tok) in _keywords()[0]:
+            hint = (hint + "; " if hint else "") + \
+                f"{str(tok)!r} is a keyword and cannot be a name here"
+        span = ast.Span(source_name, line, col, line, col + max(1, len(str(tok))))
+    return SpecSyntaxError(Diagnostic(span, msg, hint), text)
 
 
 def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
@@ -516,51 +718,8 @@ def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
     try:
         tree = _parser().parse(text)
     except lark.UnexpectedInput as e:
-        line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
-        span = ast.Span(source_name, line, col, line, col + 1)
-        hint = None
-        if isinstance(e, lark.UnexpectedCharacters):
-            pos = e.pos_in_stream or 0
-            ch = text[pos] if pos < len(text) else "end of input"
-            msg = f"unexpected character {ch!r}"
-            if ch == '"':
-                hint = "strings end on the same line; use triple quotes for long text"
-        elif isinstance(e, lark.UnexpectedEOF):
-            msg = "unexpected end of file"
-            hint = "a block opened with '{' may be missing its '}'"
-        else:
-            assert isinstance(e, lark.UnexpectedToken)
-            tok = e.token
-            shown = "end of file" if tok.type == "$END" else repr(str(tok))
-            msg = f"unexpected {shown}"
-            want = _describe(set(e.expected))
-            if want:
-                hint = f"expected {want}"
-            prev = getattr(e, "token_history", None) or []
-            if prev and str(prev[-1]) in _TOP_LEVEL:
-                hint = (f"{str(prev[-1])!r} starts a declaration here; a block opened earlier "
-                        "may be missing its '}'")
-                span = ast.Span(source_name, prev[-1].line or line, prev[-1].column or col,
-                                prev[-1].line or line,
-                                (prev[-1].column or col) + len(str(prev[-1])))
-            elif tok.type != "$END" and str(tok) in _KEYWORDS:
-                hint = (hint + "; " if hint else "") + \
-                    f"{str(tok)!r} is a keyword and cannot be a name here"
-            span = ast.Span(source_name, line, col, line, col + max(1, len(str(tok))))
-        raise SpecSyntaxError(Diagnostic(span, msg, hint), text) from None
+        raise _syntax_error(e, text, source_name) from None
     return _ToAst(source_name).transform(tree)
-
-
-_KEYWORDS = frozenset(
-    "game title players hands score_range max_events game_end to winner total import option "
-    "require zone shared per player visible var def procedure match deal list of let set if "
-    "else while loop for in repeat move from fill with shuffle reshuffle bury into choose "
-    "break continue return end as scoring winners run then or and not".split()
-)
-
-
-_TOP_LEVEL = frozenset("game players hands score_range max_events game_end winner import option "
-                       "require zone var def procedure match deal".split())
 
 
 def parse_file(path: str | Path) -> ast.Spec:

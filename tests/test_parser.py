@@ -89,3 +89,94 @@ def test_mutated_valid_specs_raise_only_rulespec_errors(data: st.DataObject) -> 
         check_text("".join(chars), str(path))
     except RulespecError:
         pass
+
+
+_HEAD = 'game g title "G"\nplayers 2 to 4\n'
+_MISTAKES = [
+    # (text after _HEAD, line, column, message, a piece of the hint)
+    ('deal {\n  shuffle stock\n\nmatch {\n  run deal\n}\n', 6, 1,
+     "unexpected 'match': a declaration starts inside a block",
+     "'match' starts a declaration here; a block opened earlier may be missing its '}' "
+     "(the '{' at line 3)"),
+    ('deal {\n  loop {\n    shuffle stock\n  }\nprocedure p() {\n}\n', 7, 1,
+     "unexpected 'procedure': a declaration starts inside a block",
+     "'procedure' starts a declaration"),
+    ('def f(c: card) = if rank(c) == 8 50 else 1\n', 3, 34,
+     "unexpected '50': an if-expression needs 'then'", "if CONDITION then VALUE else VALUE"),
+    ('deal {\n  for q in seats {\n    if size(hand[q]) = 0 {\n    }\n  }\n}\n', 5, 22,
+     "unexpected '=': '=' gives a value; a condition compares with '=='", "'=='"),
+    ('zone stock: shared visible to nobody The pack."\n', 3, 38,
+     "unexpected 'The': the text after a declaration must be a \"doc string\"", "start the text"),
+    ('zone stock: shared visible to nobody "The pack.\n', 3, 38,
+     "unexpected character '\"': a string is not closed on its line", "triple quotes"),
+    ('deal {\n}\nmove top(stock) from stock to discard\n', 5, 1,
+     "unexpected 'move': a statement outside any block", "statements go inside a block"),
+    ('var count int = 0\n', 3, 11, "unexpected 'int': a ':' is missing before the type",
+     "var NAME: TYPE = VALUE"),
+    ('zone stock shared visible to nobody\n', 3, 12,
+     "unexpected 'shared': a ':' is missing before the type", "zone NAME: shared"),
+    ('deal {\n  shuffle stock\n', 4, 11, "unexpected end of file",
+     "the block opened with '{' at line 3 is missing its '}'"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "col", "message", "hint"), _MISTAKES,
+                         ids=[m[3].split(": ")[-1] for m in _MISTAKES])
+def test_common_mistakes_get_their_own_message(text: str, line: int, col: int, message: str,
+                                               hint: str) -> None:
+    with pytest.raises(SpecSyntaxError) as info:
+        parse(_HEAD + text, "s.rules")
+    d = info.value.diagnostics[0]
+    assert (d.span.line, d.span.column, d.message) == (line, col, message)
+    assert hint in (d.hint or "")
+
+
+def test_a_misspelt_statement_is_not_taken_for_an_open_block() -> None:
+    with pytest.raises(SpecSyntaxError) as info:
+        parse(_HEAD + "deal {\n  shufle stock\n}\n", "s.rules")
+    d = info.value.diagnostics[0]
+    assert d.message == "unexpected 'stock'" and d.hint == "expected '('"
+
+
+def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
+    from rulespec.parser import _parser, _token_names
+
+    names = _token_names()
+    for t in _parser().terminals:
+        if t.name not in ("WS", "COMMENT"):
+            shown = names[t.name]
+            assert t.name not in shown and "__ANON" not in shown, (t.name, shown)
+    assert names["LBRACE"] == "'{'" and names["THEN"] == "'then'"
+    assert names["__ANON_0"] == "'..'" and names["MINUS"] == "'-'"
+    assert names["WINNER_DIR"] == "'highest' or 'lowest'"
+    with pytest.raises(SpecSyntaxError) as info:
+        parse('game g title "G"\nwinner best total\n', "s.rules")
+    assert info.value.diagnostics[0].hint == "expected 'highest' or 'lowest'"
+    with pytest.raises(SpecSyntaxError) as info:
+        parse("option o: int in 1 5 = 1\n", "s.rules")
+    assert info.value.diagnostics[0].hint == "expected '..'"
+
+
+def test_every_mistake_example_fails_and_is_recognised() -> None:
+    from rulespec.parser import _EXAMPLES
+
+    for mistake, examples in _EXAMPLES:
+        for example in examples:
+            with pytest.raises(SpecSyntaxError) as info:
+                parse(example, "ex.rules")
+            assert info.value.diagnostics[0].message.endswith(mistake.what), example
+
+
+def test_a_mistake_in_an_imported_file_names_that_file(tmp_path: Path) -> None:
+    from rulespec.checker import check_file
+
+    (tmp_path / "lib.rules").write_text("procedure p() {\n  shuffle stock\n\nvar x: int = 0\n",
+                                        encoding="utf-8")
+    main = (ROOT / "tests/specs/ok/minimal.rules").read_text(encoding="utf-8")
+    (tmp_path / "main.rules").write_text('import "lib"\n' + main, encoding="utf-8")
+    with pytest.raises(SpecSyntaxError) as info:
+        check_file(tmp_path / "main.rules")
+    d = info.value.diagnostics[0]
+    assert d.span.source.endswith("lib.rules") and (d.span.line, d.span.column) == (4, 1)
+    assert d.message == "unexpected 'var': a declaration starts inside a block"
+    assert "lib.rules:4:1: error: unexpected 'var'" in info.value.render()
