@@ -23,8 +23,21 @@ from rulespec.model import (
     GENERATOR_FUNCTIONS,
     SETTABLE_BUILTINS,
     ActionInfo,
+    Binding,
+    BoundBuiltin,
+    BoundBuiltinVar,
+    BoundConstant,
+    BoundDef,
+    BoundEnumValue,
+    BoundLocal,
+    BoundOption,
+    BoundVar,
+    BoundZone,
     CheckedSpec,
     OptionInfo,
+    Pos,
+    Resolution,
+    pos,
 )
 from rulespec.parser import parse
 from rulespec.types import (
@@ -103,6 +116,10 @@ class _Checker:
         self.procs: dict[str, ast.ProcDecl] = {}
         self.called_procs: set[str] = set()
         self.actions: list[ActionInfo] = []
+        #: what each name (and the function of each call) resolved to, and each expression's
+        #: type, by position: handed on in CheckedSpec.resolution
+        self.bindings: dict[Pos, Binding] = {}
+        self.types: dict[Pos, Type] = {}
 
     def error(self, span: ast.Span | None, msg: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, msg, hint))
@@ -140,6 +157,7 @@ class _Checker:
             zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
             defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
             deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
+            resolution=Resolution.of(self.bindings, self.types),
         )
 
     @staticmethod
@@ -732,7 +750,16 @@ class _Checker:
             return f"did you mean {close[0]!r}?"
         return default
 
+    def _bind(self, e: ast.Expr, b: Binding) -> None:
+        self.bindings[pos(e.span)] = b
+
     def expr(self, e: ast.Expr, scope: _Scope) -> Type:
+        """The type of ``e`` in ``scope``, recorded for the compiler (CheckedSpec.resolution)."""
+        t = self._expr(e, scope)
+        self.types[pos(e.span)] = t
+        return t
+
+    def _expr(self, e: ast.Expr, scope: _Scope) -> Type:
         match e:
             case ast.IntLit():
                 return INT
@@ -820,6 +847,7 @@ class _Checker:
             self.error(e.span, f"{f!r} does not take a generator",
                        "generators work with: " + ", ".join(sorted(GENERATOR_FUNCTIONS)))
             return ANY
+        self._bind(e, BoundBuiltin(f))
         if f in ("any", "all", "count"):
             self._want_bool(el, te)
             return INT if f == "count" else BOOL
@@ -836,7 +864,14 @@ class _Checker:
                     and y.id in self.options and self.options[y.id].kind == "enum" \
                     and y.id not in scope.names and x.id in self.options[y.id].values \
                     and x.id not in scope.names:
-                return BOOL  # OPTION == VALUE, the value possibly a built-in name
+                # OPTION == VALUE, the value possibly a built-in name
+                self._bind(x, BoundEnumValue(x.id))
+                self._bind(y, BoundOption(y.id))
+                for side in (lft, rgt):
+                    t_side: Type = STR if _strip(side) is x else EnumOf(y.id)
+                    for node in _cited_chain(side):
+                        self.types[pos(node.span)] = t_side
+                return BOOL
         tl = self.expr(lft, scope)
         bare = _strip(rgt)
         if isinstance(tl, EnumOf) and isinstance(bare, ast.Name) \
@@ -895,23 +930,32 @@ class _Checker:
                 or n in BUILTIN_CONSTANTS or n in BUILTIN_VARS or n in self.enum_values)
 
     def _name(self, e: ast.Expr, n: str, scope: _Scope) -> Type:
+        """The type of the name ``n``; what it is bound to is recorded (the one place names
+        are resolved: the compiler reads the binding)."""
         if n in scope.names:
+            self._bind(e, BoundLocal(n))
             return scope.names[n]
-        if n in self.var_types:
-            return self.var_types[n]
-        if n in self.vars:  # while var types are being computed
-            return self._var_type(self.vars[n])
+        if n in self.vars:
+            self._bind(e, BoundVar(n))
+            if n in self.var_types:
+                return self.var_types[n]
+            return self._var_type(self.vars[n])  # while var types are being computed
         if n in self.options:
+            self._bind(e, BoundOption(n))
             o = self.options[n]
             kinds: dict[str, Type] = {"bool": BOOL, "int": INT}
             return kinds.get(o.kind, EnumOf(n))
         if n in BUILTIN_CONSTANTS:
+            self._bind(e, BoundConstant(n))
             return BUILTIN_CONSTANTS[n]
         if n in BUILTIN_VARS:
+            self._bind(e, BoundBuiltinVar(n))
             return BUILTIN_VARS[n]
         if n in self.zones:
+            self._bind(e, BoundZone(n))
             return PZONE if self.zones[n].per_player else ZONE
         if n in self.enum_values:
+            self._bind(e, BoundEnumValue(n))
             return STR
         if n in self.defs or n in self.procs or n in BUILTIN_FUNCTIONS:
             self.error(e.span, f"{n!r} must be called: write {n}(...)")
@@ -923,6 +967,7 @@ class _Checker:
     def _call(self, e: ast.Call, f: str, args: tuple[ast.Expr, ...], scope: _Scope) -> Type:
         targs = [self.expr(a, scope) for a in args]
         if f in self.defs:
+            self._bind(e, BoundDef(f))
             d = self.defs[f]
             if len(args) != len(d.params):
                 self.error(e.span, f"{f!r} takes {len(d.params)} argument(s), not {len(args)}")
@@ -934,6 +979,7 @@ class _Checker:
                                f"{describe(t)}")
             return self._def_type(f)
         if f in BUILTIN_FUNCTIONS:
+            self._bind(e, BoundBuiltin(f))
             params, result = BUILTIN_FUNCTIONS[f]
             if len(args) != len(params):
                 self.error(e.span, f"{f!r} takes {len(params)} argument(s), not {len(args)}")
@@ -962,6 +1008,14 @@ def _strip(e: ast.Expr) -> ast.Expr:
     while isinstance(e, ast.Cited):
         e = e.expr
     return e
+
+
+def _cited_chain(e: ast.Expr) -> Iterator[ast.Expr]:
+    """``e`` and, while it is a citation, the expression it cites."""
+    yield e
+    while isinstance(e, ast.Cited):
+        e = e.expr
+        yield e
 
 
 def _refs(e: ast.Expr) -> Iterator[str]:

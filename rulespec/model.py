@@ -8,6 +8,7 @@ and functions) are declared here once, with their types, for both the checker an
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 import attrs
 from attrs import frozen
@@ -16,7 +17,26 @@ from rulespec import ast
 from rulespec.builtins import BUILTINS
 from rulespec.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 
-__all__ = ["BUILTIN_CONSTANTS", "BUILTIN_FUNCTIONS", "ActionInfo", "CheckedSpec", "OptionInfo"]
+__all__ = [
+    "BUILTIN_CONSTANTS",
+    "BUILTIN_FUNCTIONS",
+    "ActionInfo",
+    "Binding",
+    "BoundBuiltin",
+    "BoundBuiltinVar",
+    "BoundConstant",
+    "BoundDef",
+    "BoundEnumValue",
+    "BoundLocal",
+    "BoundOption",
+    "BoundVar",
+    "BoundZone",
+    "CheckedSpec",
+    "OptionInfo",
+    "Pos",
+    "Resolution",
+    "pos",
+]
 
 # Types are rulespec.types values: INT, BOOL, SUIT, CARD, STR, NONE, ANY, ListOf(T), ZONE (a
 # shared zone, readable as a list of cards), PZONE (a per-player zone, indexed by seat), Per(T)
@@ -104,6 +124,124 @@ class ActionInfo:
     span: ast.Span = attrs.field(eq=False)
 
 
+# ---- what the checker resolved ---------------------------------------------------------------
+# jlox's Resolver hands the interpreter a table of what each variable use refers to; here the
+# checker hands the compiler (interpreter/eval.py) the binding of every name and the type of
+# every expression, so that the two cannot disagree about what a name means.
+
+#: where a node is written: (source name, line, column, end line, end column). Tables are keyed
+#: by it, not by the node (AST equality ignores spans, so two equal names written in different
+#: places would meet) and not by ``id()``.
+Pos = tuple[str, int, int, int, int]
+
+
+def pos(span: ast.Span) -> Pos:
+    """The key of the node written at ``span``."""
+    return (span.source, span.line, span.column, span.end_line, span.end_column)
+
+
+@frozen
+class BoundLocal:
+    """A local of the enclosing rule: a parameter (of a procedure or a definition), a ``let``,
+    a ``for`` or decision-generator variable, a comprehension's or generator's variable."""
+
+    name: str
+
+
+@frozen
+class BoundVar:
+    """A state variable the spec declares (``var``)."""
+
+    name: str
+
+
+@frozen
+class BoundBuiltinVar:
+    """A variable the engine keeps (``dealer``, ``totals``, ``deals_played``)."""
+
+    name: str
+
+
+@frozen
+class BoundOption:
+    """An option: fixed for the whole match once the table is set up."""
+
+    name: str
+
+
+@frozen
+class BoundZone:
+    """A zone (shared, or per player and then indexed by seat)."""
+
+    name: str
+
+
+@frozen
+class BoundConstant:
+    """A built-in constant (``seats``, ``hearts``, ``none``...; BUILTIN_CONSTANTS)."""
+
+    name: str
+
+
+@frozen
+class BoundEnumValue:
+    """A bare value of an enumerated option: the name stands for itself."""
+
+    value: str
+
+
+@frozen
+class BoundDef:
+    """The function of a call is a definition of the spec (``def``)."""
+
+    name: str
+
+
+@frozen
+class BoundBuiltin:
+    """The function of a call is a built-in function (rulespec.builtins.BUILTINS)."""
+
+    name: str
+
+
+#: what a name (an ``ast.Name``), or the function of a call (``ast.Call``, ``ast.GenCall``), is
+#: bound to
+Binding = (BoundLocal | BoundVar | BoundBuiltinVar | BoundOption | BoundZone | BoundConstant
+           | BoundEnumValue | BoundDef | BoundBuiltin)
+
+
+@frozen
+class Resolution:
+    """The checker's results for every expression of a checked spec, keyed by :func:`pos`.
+
+    ``bindings``: for every ``ast.Name`` the checker resolved, what it is bound to; for every
+    ``ast.Call`` and ``ast.GenCall``, the function called. ``types``: for every expression,
+    its type (rulespec.types). Both are read-only. A lookup that misses is a bug of the checker
+    or the compiler, and raises AssertionError naming the position."""
+
+    bindings: Mapping[Pos, Binding] = attrs.field(factory=lambda: MappingProxyType({}))
+    types: Mapping[Pos, Type] = attrs.field(factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def of(cls, bindings: Mapping[Pos, Binding], types: Mapping[Pos, Type]) -> Resolution:
+        """A resolution holding read-only copies of ``bindings`` and ``types``."""
+        return cls(MappingProxyType(dict(bindings)), MappingProxyType(dict(types)))
+
+    def binding(self, span: ast.Span, what: str = "name") -> Binding:
+        """What the name (or call) written at ``span`` is bound to."""
+        b = self.bindings.get(pos(span))
+        if b is None:
+            raise AssertionError(f"the checker resolved no {what} at {span}")
+        return b
+
+    def type_of(self, e: ast.Expr) -> Type:
+        """The type the checker gave the expression ``e``."""
+        t = self.types.get(pos(e.span))
+        if t is None:
+            raise AssertionError(f"the checker typed no expression at {e.span}")
+        return t
+
+
 @frozen
 class CheckedSpec:
     """A spec that passed every static check, with its names resolved into tables."""
@@ -135,6 +273,13 @@ class CheckedSpec:
     #: belong to rather than in a cache keyed by id()
     compiled: dict[tuple[int, str, int], object] = attrs.field(eq=False, repr=False,
                                                                 factory=dict)
+    #: what every name of every expression is bound to, and every expression's type, as the
+    #: checker resolved them (the compiler reads them rather than resolving names again)
+    resolution: Resolution = attrs.field(eq=False, repr=False, factory=Resolution)
+
+    def type_of(self, e: ast.Expr) -> Type:
+        """The checked type of the expression ``e`` of this spec."""
+        return self.resolution.type_of(e)
 
     def option(self, name: str) -> OptionInfo:
         """The option called ``name`` (KeyError if none)."""

@@ -36,6 +36,7 @@ from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error
 from rulespec.interpreter.events import encode, field_json, json_value, set_and_json
+from rulespec.types import Bool, Card, EnumOf, Int, NoneT, Str, Suit
 
 if TYPE_CHECKING:
     pass
@@ -205,8 +206,9 @@ class _Call:
 
 _Ins = _Py | _JumpIfNot | _Jump | _ForInit | _ForNext | _Call | Stop
 
-#: expressions whose value is never a list (the checker types them int or bool)
-_SCALAR = (ast.Compare, ast.Not, ast.And, ast.Or, ast.Neg, ast.IntLit)
+#: the checked types whose values are never a list (a list, a zone, a per-player value, or a
+#: value whose type is not known statically, may be one)
+_SCALAR = (Int, Bool, Suit, Card, Str, NoneT, EnumOf)
 
 #: the exceptions generated code turns into RuleRuntimeError (see eval.runtime_error)
 _CATCH = "(IndexError, KeyError, TypeError, ZeroDivisionError, _Empty)"
@@ -276,12 +278,8 @@ class _StmtCompiler:
                 index: ast.Expr | None = None) -> None:
         if index is not None:
             target = f"{target}[{self._src(index, local)}]"
-        bare = value
-        while isinstance(bare, ast.Cited):
-            bare = bare.expr
-        if self.ec.const(value, local)[0] or isinstance(bare, _SCALAR) or (
-                isinstance(bare, ast.BinOp) and bare.op != "+"):
-            # a number, a truth value or a constant (never a list): stored as it is
+        if self.ec.const(value, local)[0] or isinstance(self.ec.type_of(value), _SCALAR):
+            # a number, a truth value, a card, a constant... (never a list): stored as it is
             self.ins.append(_Py((f"{target} = {self._src(value, local)}",), value.span))
             return
         # a list value (a zone) is stored as a tuple: a snapshot, as the language says

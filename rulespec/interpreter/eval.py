@@ -10,6 +10,10 @@ Options, the player count and the built-in constants are known when a table is s
 are folded here: ``if turnup_eight == bury_random ...`` compiles to one branch, and a spec pays
 nothing at run time for the house rules it does not use. Calls of definitions are expanded in
 place (the checker has made sure they are well-typed), so the folding sees through them.
+
+Names are not resolved here: the checker has recorded what each one is bound to
+(``CheckedSpec.resolution``, keyed by where the name is written), and :meth:`ExprCompiler._name`
+reads that. The only names the compiler binds itself are its temporaries (``NAME#K``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,20 @@ from rulespec import ast
 from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, EmptyError, add
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
-from rulespec.model import BUILTIN_VALUES, BUILTIN_VARS, CheckedSpec
+from rulespec.model import (
+    BUILTIN_VALUES,
+    BoundBuiltin,
+    BoundBuiltinVar,
+    BoundConstant,
+    BoundDef,
+    BoundEnumValue,
+    BoundLocal,
+    BoundOption,
+    BoundVar,
+    BoundZone,
+    CheckedSpec,
+)
+from rulespec.types import Type
 
 __all__ = ["ExprCompiler", "Fn", "exec_source", "inlining_default", "pyname", "runtime_error"]
 
@@ -42,7 +59,8 @@ _RUNTIME_GLOBALS: dict[str, object] = dict(RUNTIME_HELPERS)
 @attrs.frozen
 class _GlobalName:
     """A name in an inlined definition's body: it means what it means where the definition is
-    written (a variable, option, zone, built-in), never a local of the call site."""
+    written (a variable, option, zone, built-in), never a local of the call site. It keeps the
+    span of the name it replaces, so the checker's binding of that name is found by it."""
 
     id: str
     span: ast.Span = attrs.field(default=ast.NOSPAN, eq=False)
@@ -122,13 +140,9 @@ class ExprCompiler:
         self.hands = players if hands is None else hands
         self.options = options
         self.seats = tuple(range(players))
-        self.vars = {v.name: v for v in spec.vars}
-        self.zones = {z.name: z for z in spec.zones}
+        #: what the checker resolved: the binding of every name, the type of every expression
+        self.resolution = spec.resolution
         self.defs = {d.name: d for d in spec.defs}
-        self.enum_values = {v for o in spec.options if o.kind == "enum" for v in o.values
-                            if isinstance(v, str)}
-        self.enum_opts = {o.name: {v for v in o.values if isinstance(v, str)}
-                          for o in spec.options if o.kind == "enum"}
         self._inlining: list[str] = []
         #: expand calls of definitions in place (see :func:`inlining_default`)
         self.inline = inlining_default() if inline is None else inline
@@ -200,6 +214,10 @@ class ExprCompiler:
         if fresh:
             self._hoist = {}
         self._hoisting = on and self.cover is None
+
+    def type_of(self, e: ast.Expr) -> Type:
+        """The type the checker gave ``e`` (an expression of the spec, not one made here)."""
+        return self.resolution.type_of(e)
 
     def hoisted(self) -> list[tuple[str, str]]:
         """The temporaries collected since :meth:`hoisting` was turned on, in the order they
@@ -289,10 +307,11 @@ class ExprCompiler:
                 return _K(v)
             case ast.Cited(expr=inner):
                 return self._g(inner, local, py)
-            case ast.Name(id=n):
-                return self._name(n, local, py)
-            case _GlobalName(id=n):
-                return self._name(n, frozenset(), frozenset())
+            case ast.Name():
+                return self._name(e, local, py)
+            case _GlobalName():
+                # a definition's free name: never a local of the place it is inlined into
+                return self._name(e, frozenset(), frozenset())
             case _Raw(src=src):
                 return src
             case ast.Index(target=tg, index=ix):
@@ -307,10 +326,10 @@ class ExprCompiler:
                 return "(" + "".join(self._src(p) + ", " for p in parts) + ")"
             case ast.Comprehension(elem=el, var=v, source=src, cond=cond):
                 return f"tuple({self._gen_body(el, v, src, cond, local, py)})"
-            case ast.GenCall(func=f, elem=el, var=v, source=src, cond=cond):
-                return self._gencall(f, el, v, src, cond, local, py)
-            case ast.Call(func=f, args=args):
-                return self._call(f, args, local, py)
+            case ast.GenCall(elem=el, var=v, source=src, cond=cond):
+                return self._gencall(e, el, v, src, cond, local, py)
+            case ast.Call(args=args):
+                return self._call(e, args, local, py)
             case ast.BinOp(op=op, left=a, right=b):
                 ga, gb = self._g(a, local, py), self._g(b, local, py)
                 if isinstance(ga, _K) and isinstance(gb, _K):
@@ -319,7 +338,7 @@ class ExprCompiler:
                     return f"_add({self._src(ga)}, {self._src(gb)})"
                 return f"({self._src(ga)} {op} {self._src(gb)})"
             case ast.Compare(op=op, left=a, right=b):
-                ga, gb = self._enum_side(a, b, local, py), self._enum_side(b, a, local, py)
+                ga, gb = self._g(a, local, py), self._g(b, local, py)
                 if isinstance(ga, _K) and isinstance(gb, _K):
                     return _K(_fold_compare(op, ga.value, gb.value))
                 return f"({self._src(ga)} {op} {self._src(gb)})"
@@ -376,44 +395,57 @@ class ExprCompiler:
             case _:
                 assert_never(e)
 
-    def _enum_side(self, e: ast.Expr, other: ast.Expr, local: frozenset[str],
-                   py: frozenset[str]) -> _Gen:
-        """``e`` compiled; a bare name compared with an enum option is one of its values, even
-        where it also names a built-in (an option value ``none``)."""
-        bare, opt = _strip_cited(e), _strip_cited(other)
-        if isinstance(bare, ast.Name) and isinstance(opt, ast.Name) and opt.id in self.enum_opts \
-                and opt.id not in local and opt.id not in py \
-                and bare.id in self.enum_opts[opt.id] and bare.id not in local \
-                and bare.id not in py:
-            return _K(bare.id)
-        return self._g(e, local, py)
-
-    def _name(self, n: str, local: frozenset[str], py: frozenset[str]) -> _Gen:
-        if n in py:
+    def _name(self, e: ast.Name | _GlobalName, local: frozenset[str],
+              py: frozenset[str]) -> _Gen:
+        """The source of a name: what the checker bound it to (or one of the compiler's
+        temporaries), in the place this table keeps it."""
+        n = e.id
+        if "#" in n:
+            # a temporary (an inlined parameter bound once, a renamed bound variable): the
+            # compiler's own Python local
+            if n not in py:
+                raise AssertionError(f"{e.span}: the temporary {n!r} is not bound here")
             return pyname(n)
-        if n in local:
-            return f"L[{n!r}]"
-        if n in self.vars or n in BUILTIN_VARS:
-            return f"V[{n!r}]"
-        if n in self.options:
-            return _K(self.options[n])
+        b = self.resolution.binding(e.span)
+        match b:
+            case BoundLocal(name=x):
+                if x != n:
+                    raise AssertionError(f"{e.span}: {n!r} was resolved as the local {x!r}")
+                # a Python local (a generator's, a comprehension's or a compiled definition's
+                # variable) or one of the running procedure's bindings in L
+                if n in py:
+                    return pyname(n)
+                if n in local:
+                    return f"L[{n!r}]"
+                raise AssertionError(f"{e.span}: the local {n!r} is not bound here")
+            case BoundVar(name=x) | BoundBuiltinVar(name=x):
+                return f"V[{x!r}]"
+            case BoundOption(name=x):
+                return _K(self.options[x])
+            case BoundConstant(name=x):
+                return _K(self._constant(x))
+            case BoundZone(name=x):
+                return f"Z[{x!r}]"
+            case BoundEnumValue(value=v):
+                return _K(v)
+            case BoundDef() | BoundBuiltin():
+                raise AssertionError(f"{e.span}: the name {n!r} is bound to a function")
+            case _:
+                assert_never(b)
+
+    def _constant(self, n: str) -> object:
+        """The value of the built-in constant ``n`` at this table."""
         if n == "seats":
-            return _K(self.seats)
+            return self.seats
         if n == "player_count":
-            return _K(self.players)
+            return self.players
         if n == "hand_count":
-            return _K(self.hands)
+            return self.hands
         if n == "suits":
-            return _K(("C", "D", "H", "S"))
+            return ("C", "D", "H", "S")
         if n in ("clubs", "diamonds", "hearts", "spades"):
-            return _K("CDHS"[BUILTIN_VALUES[n]])  # type: ignore[index]
-        if n in BUILTIN_VALUES:
-            return _K(BUILTIN_VALUES[n])
-        if n in self.zones:
-            return f"Z[{n!r}]"
-        if n in self.enum_values:
-            return _K(n)
-        raise AssertionError(f"unresolved name {n}")  # pragma: no cover
+            return "CDHS"[BUILTIN_VALUES[n]]  # type: ignore[index]
+        return BUILTIN_VALUES[n]
 
     def _gen_body(self, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
                   local: frozenset[str], py: frozenset[str], elem_as_cond: bool = False) -> str:
@@ -434,19 +466,28 @@ class ExprCompiler:
                 tail = f" if {gc}"
         return f"({ge} for {pyname(v)} in {s}{tail})"
 
-    def _gencall(self, f: str, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
-                 local: frozenset[str], py: frozenset[str]) -> str:
+    def _gencall(self, e: ast.GenCall, el: ast.Expr, v: str, src: ast.Expr,
+                 cond: ast.Expr | None, local: frozenset[str], py: frozenset[str]) -> str:
+        fn = self.resolution.binding(e.span, "call")
+        if not isinstance(fn, BoundBuiltin):
+            raise AssertionError(f"{e.span}: a generator call of {fn}")
         body = self._gen_body(el, v, src, cond, local, py)
-        return BUILTINS[f].template.format(body)
+        return BUILTINS[fn.name].template.format(body)
 
-    def _call(self, f: str, args: tuple[ast.Expr, ...], local: frozenset[str],
+    def _call(self, e: ast.Call, args: tuple[ast.Expr, ...], local: frozenset[str],
               py: frozenset[str]) -> _Gen:
-        if f in self.defs:
-            if f in self._inlining or not self.inline:
-                # recursion, or inlining off: call the compiled definition
-                parts = ", ".join(self._src(self._g(a, local, py)) for a in args)
-                return f"_def_{f}(st{', ' if parts else ''}{parts})"
-            return self._inline(self.defs[f], args, local, py)
+        fn = self.resolution.binding(e.span, "call")
+        match fn:
+            case BoundDef(name=f):
+                if f in self._inlining or not self.inline:
+                    # recursion, or inlining off: call the compiled definition
+                    parts = ", ".join(self._src(self._g(a, local, py)) for a in args)
+                    return f"_def_{f}(st{', ' if parts else ''}{parts})"
+                return self._inline(self.defs[f], args, local, py)
+            case BoundBuiltin(name=f):
+                pass
+            case _:
+                raise AssertionError(f"{e.span}: a call of {fn}")
         b = BUILTINS[f]
         gs = [self._g(a, local, py) for a in args]
         if b.fold is not None and all(isinstance(g, _K) for g in gs):
@@ -546,12 +587,6 @@ def runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
 
 def _is_int_k(g: _Gen) -> bool:
     return isinstance(g, _K) and type(g.value) is int
-
-
-def _strip_cited(e: ast.Expr) -> ast.Expr:
-    while isinstance(e, ast.Cited):
-        e = e.expr
-    return e
 
 
 def _simple(e: ast.Expr) -> bool:
