@@ -147,20 +147,23 @@ class Builtin:
     params: tuple[Type, ...]
     result: Type
     #: Python source of a call: ``{0}``, ``{1}``... are the arguments' source (a generator
-    #: argument is a parenthesised generator expression)
+    #: argument is a parenthesised generator expression, or a list comprehension if ``eager``)
     template: str
     #: evaluates a call whose arguments are all known while compiling; None: never folded
     fold: Callable[..., object] | None = None
     #: accepts ``f(expr for x in xs if cond)``
     generator: bool = False
+    #: with a generator: it consumes every element (sum, not any), so the compiler hands it a
+    #: list, which Python builds faster than it runs a generator; the template works on both
+    eager: bool = False
     #: runtime names the template uses, besides the table's own ``_N`` and ``_SF``
     helpers: Mapping[str, object] = attrs.field(factory=dict)
 
 
 def _b(name: str, params: tuple[Type, ...], result: Type, template: str,
        fold: Callable[..., object] | None = None, generator: bool = False,
-       **helpers: object) -> Builtin:
-    return Builtin(name, params, result, template, fold, generator, helpers)
+       eager: bool = False, **helpers: object) -> Builtin:
+    return Builtin(name, params, result, template, fold, generator, eager, helpers)
 
 
 #: every built-in function, by name
@@ -184,12 +187,13 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
        _subsets=subsets),
     _b("range", (INT, INT), ListOf(INT), "tuple(range({0}, ({1}) + 1))", _inclusive_range),
     _b("set_of", (ListOf(T),), ListOf(T), "_set_of({0})", set_of, _set_of=set_of),
-    _b("min", (ListOf(INT),), INT, "_min({0})", None, True, _min=min_of),
-    _b("max", (ListOf(INT),), INT, "_max({0})", None, True, _max=max_of),
-    _b("sum", (ListOf(INT),), INT, "sum({0})", sum, True),
+    _b("min", (ListOf(INT),), INT, "_min({0})", None, True, True, _min=min_of),
+    _b("max", (ListOf(INT),), INT, "_max({0})", None, True, True, _max=max_of),
+    _b("sum", (ListOf(INT),), INT, "sum({0})", sum, True, True),
+    # any and all stop at the first element that decides: a generator, not a list
     _b("any", (ListOf(BOOL),), BOOL, "any({0})", any, True),
     _b("all", (ListOf(BOOL),), BOOL, "all({0})", all, True),
-    _b("count", (ListOf(BOOL),), INT, "sum(1 for _x in {0} if _x)", None, True),
+    _b("count", (ListOf(BOOL),), INT, "sum(1 for _x in {0} if _x)", None, True, True),
 )}
 
 #: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)

@@ -325,7 +325,7 @@ class ExprCompiler:
                     return _K(tuple(p.value for p in parts))  # type: ignore[union-attr]
                 return "(" + "".join(self._src(p) + ", " for p in parts) + ")"
             case ast.Comprehension(elem=el, var=v, source=src, cond=cond):
-                return f"tuple({self._gen_body(el, v, src, cond, local, py)})"
+                return f"tuple({self._gen_body(el, v, src, cond, local, py, eager=True)})"
             case ast.GenCall(elem=el, var=v, source=src, cond=cond):
                 return self._gencall(e, el, v, src, cond, local, py)
             case ast.Call(args=args):
@@ -448,7 +448,10 @@ class ExprCompiler:
         return BUILTIN_VALUES[n]
 
     def _gen_body(self, el: ast.Expr, v: str, src: ast.Expr, cond: ast.Expr | None,
-                  local: frozenset[str], py: frozenset[str], elem_as_cond: bool = False) -> str:
+                  local: frozenset[str], py: frozenset[str], eager: bool = False) -> str:
+        """A generator expression, or with ``eager`` a list comprehension: the same elements,
+        evaluated in the same order, all of them (Python makes a list about twice as fast as
+        it resumes a generator, so whatever consumes every element gets a list)."""
         self._in_iterable += 1
         try:
             s = self._src(self._g(src, local, py))
@@ -461,9 +464,11 @@ class ExprCompiler:
             gc = self._g(cond, local, inner)
             if isinstance(gc, _K):
                 if not gc.value:
-                    return "(x for x in ())"
+                    return "[]" if eager else "(x for x in ())"
             else:
                 tail = f" if {gc}"
+        if eager:
+            return f"[{ge} for {pyname(v)} in {s}{tail}]"
         return f"({ge} for {pyname(v)} in {s}{tail})"
 
     def _gencall(self, e: ast.GenCall, el: ast.Expr, v: str, src: ast.Expr,
@@ -471,8 +476,9 @@ class ExprCompiler:
         fn = self.resolution.binding(e.span, "call")
         if not isinstance(fn, BoundBuiltin):
             raise AssertionError(f"{e.span}: a generator call of {fn}")
-        body = self._gen_body(el, v, src, cond, local, py)
-        return BUILTINS[fn.name].template.format(body)
+        b = BUILTINS[fn.name]
+        body = self._gen_body(el, v, src, cond, local, py, eager=b.eager)
+        return b.template.format(body)
 
     def _call(self, e: ast.Call, args: tuple[ast.Expr, ...], local: frozenset[str],
               py: frozenset[str]) -> _Gen:
