@@ -83,17 +83,28 @@ class SpecImplementation:
             raise RecordError("no match: send 'new' first")
         return self.state
 
+    # The three calls of every step read the state inline (no _st() call): a driver that
+    # plays many games pays for these wrappers on every event.
     def to_move(self) -> int | str | None:
         """A seat, ``"chance"``, or None when the match is over."""
-        return self._st().current_player()
+        st = self.state
+        if st is None:
+            raise RecordError("no match: send 'new' first")
+        return st.to_move
 
     def legal(self) -> list[dict[str, object]]:
         """Every legal event in canonical order."""
-        return self._st().legal_actions()
+        st = self.state
+        if st is None:
+            raise RecordError("no match: send 'new' first")
+        return st.legal_actions()
 
     def apply(self, event: Mapping[str, object]) -> None:
         """Apply an event; IllegalActionError (a ValueError) leaves the state unchanged."""
-        self._st().apply(event)
+        st = self.state
+        if st is None:
+            raise RecordError("no match: send 'new' first")
+        st.apply(event)
 
     def result(self) -> dict[str, object]:
         """The replay answer for the events applied so far."""
