@@ -1,8 +1,9 @@
 """A twin implementation for tests: every call goes to an oracle *and* to the spec's engine,
 and after every step the two must agree on who moves, the set of legal events and the result.
 
-Running an oracle's own test suite with the twin in place of the oracle checks the engine on
-every worked example and settled point that suite constructs.
+The oracles' own suites (tests/oracles/test_oracle_vandatta.py, test_oracle_abracadabra.py) put
+the twin in place of the oracle class in their ``[engine]`` cases (the ``implementation``
+fixture), so every worked example and settled point they construct checks the engine too.
 """
 
 from __future__ import annotations
@@ -94,20 +95,3 @@ def make_twin(oracle_cls: type, game: str) -> type:
 
     return Twin
 
-
-def adopt_suite(namespace: dict[str, Any], base: Any, oracle_cls: type, game: str,
-                skip: tuple[str, ...] = ()) -> None:
-    """Re-export ``base``'s tests into ``namespace`` with a fixture that puts a twin in place of
-    the oracle class, so the oracle's own suite checks the engine too."""
-    import pytest
-
-    twin = make_twin(oracle_cls, game)
-
-    @pytest.fixture(autouse=True)
-    def _engine_twin(monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setattr(base, oracle_cls.__name__, twin)
-
-    namespace["_engine_twin"] = _engine_twin
-    for name in dir(base):
-        if name.startswith("test_") and name not in skip:
-            namespace[name] = getattr(base, name)

@@ -8,6 +8,9 @@ check those premises as well as the scores the brief computes by hand.
 
 Then settled points (R-n, A-n, H-n) and a seeded random-play smoke test.
 
+Each test runs as ``[oracle]`` (the oracle alone) and as ``[engine]`` (the oracle and the engine
+in lock step, see ``implementation``), except the oracle's own random-play smoke test.
+
 Run: ``cd /work/main && python -m pytest tests/oracles/test_oracle_abracadabra.py -q``
 """
 
@@ -28,6 +31,26 @@ from .abracadabra import (
     canon_key,
     card_index,
 )
+
+# ----------------------------------------------------------------------------- implementations
+
+
+@pytest.fixture(autouse=True, params=["oracle", "engine"])
+def implementation(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs twice.  ``[oracle]``: on the oracle alone.  ``[engine]``: on a twin
+    (tests/twin.py) in place of ``AbracadabraOracle``, which answers every call from the oracle
+    and from the engine playing rulespec/games/abracadabra.rules, and fails as soon as the two
+    disagree on who moves, the legal events, an accepted or refused event, or the result.  A
+    test about the oracle alone is marked ``@oracle_only`` and has no ``[engine]`` case."""
+    if request.param == "engine":
+        from tests.twin import make_twin  # only the [engine] cases import the engine
+
+        monkeypatch.setitem(globals(), "AbracadabraOracle", make_twin(AbracadabraOracle, "abracadabra"))
+    return str(request.param)
+
+
+oracle_only = pytest.mark.parametrize("implementation", ["oracle"], indirect=True)
+
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -887,6 +910,8 @@ def random_options(rng: random.Random, players: int) -> dict[str, Any]:
     return options
 
 
+# The oracle's own random run; the engine's random play is tests/test_abracadabra_oracle.py.
+@oracle_only
 def test_random_play_smoke() -> None:
     """Seeded random matches over every table: invariants, legal/apply agreement, R4/R5."""
     rng = random.Random(20240531)

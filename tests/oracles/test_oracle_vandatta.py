@@ -1,6 +1,9 @@
 """Tests of the Vändåtta oracle (tests/oracles/vandatta.py) against the brief's worked examples
 (VAN-1, VAN-2, VAN-3) and settled points (V2, V3, V4, V5, V6, V7, H8, R5, R6), plus a random-play
-smoke run.  Every deal is reproduced from a full shuffle order built by ``order_for``."""
+smoke run.  Every deal is reproduced from a full shuffle order built by ``order_for``.
+
+Each test runs as ``[oracle]`` (the oracle alone) and as ``[engine]`` (the oracle and the engine
+in lock step, see ``implementation``), except the oracle's own random run."""
 
 from __future__ import annotations
 
@@ -12,6 +15,26 @@ from typing import Any
 import pytest
 
 from .vandatta import CODE, VandattaOracle
+
+# ---------------------------------------------------------------------------- implementations
+
+
+@pytest.fixture(autouse=True, params=["oracle", "engine"])
+def implementation(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs twice.  ``[oracle]``: on the oracle alone.  ``[engine]``: on a twin
+    (tests/twin.py) in place of ``VandattaOracle``, which answers every call from the oracle and
+    from the engine playing rulespec/games/vandatta.rules, and fails as soon as the two disagree
+    on who moves, the legal events, an accepted or refused event, or the result.  A test about
+    the oracle alone is marked ``@oracle_only`` and has no ``[engine]`` case."""
+    if request.param == "engine":
+        from tests.twin import make_twin  # only the [engine] cases import the engine
+
+        monkeypatch.setitem(globals(), "VandattaOracle", make_twin(VandattaOracle, "vandatta"))
+    return str(request.param)
+
+
+oracle_only = pytest.mark.parametrize("implementation", ["oracle"], indirect=True)
+
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -621,6 +644,8 @@ def check_invariants(o: VandattaOracle) -> None:
     assert o.legal() == [json.loads(k) for k in keys]  # the clone is independent
 
 
+# The oracle's own random run; the engine's random play is tests/test_vandatta_oracle.py.
+@oracle_only
 def test_random_smoke() -> None:
     """1000 random matches over random options and 2..14 players.  The policy picks a play with
     probability 3/4 when one exists (otherwise uniformly from ``legal``) so that matches stay
