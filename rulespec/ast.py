@@ -14,8 +14,9 @@ __all__ = [
     "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr",
     "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
     "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
-    "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "Return", "RunDeal", "ScoreRangeDecl", "Set",
-    "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr", "TypeList", "TypeName",
+    "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return", "RunDeal",
+    "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
+    "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
     "descendants",
 ]
@@ -531,6 +532,20 @@ class VarDecl:
 
 
 @frozen
+class ResultDecl:
+    """``result NAME: TYPE [per player] = INIT [DOC]``: a field of every deal's result, a
+    variable that each ``run deal`` resets to ``INIT`` (per player: one value per real
+    player)."""
+
+    name: str
+    type: TypeExpr
+    per_player: bool
+    init: Expr
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class Param:
     name: str
     type: TypeExpr | None
@@ -585,6 +600,7 @@ Item = (
     | RequireDecl
     | ZoneDecl
     | VarDecl
+    | ResultDecl
     | DefDecl
     | ProcDecl
     | MatchDecl

@@ -108,7 +108,11 @@ class _Checker:
         self.options: dict[str, OptionInfo] = {}
         self.enum_values: dict[str, set[str]] = {}  # value -> option names
         self.zones: dict[str, ast.ZoneDecl] = {}
-        self.vars: dict[str, ast.VarDecl] = {}
+        #: the variables, result fields included (both are read and set alike)
+        self.vars: dict[str, ast.VarDecl | ast.ResultDecl] = {}
+        self.results: dict[str, ast.ResultDecl] = {}
+        #: the ``set`` statements (by position) whose target is a result field
+        self.result_sets: dict[Pos, str] = {}
         self.var_types: dict[str, Type] = {}
         self.defs: dict[str, ast.DefDecl] = {}
         self.def_types: dict[str, Type] = {}
@@ -129,6 +133,7 @@ class _Checker:
         d = self._collect()
         self._check_missing(d)
         self._check_vars()
+        self._check_results()
         for r in d.requires:
             self._table_only(r.cond, "a 'require'")
             t = self.expr(r.cond, _Scope({}, where="def"))
@@ -141,6 +146,7 @@ class _Checker:
         self._check_bodies(d)
         self._reachability(d.match, d.deal)
         self._end_deal_outside_deal(d.match)
+        self._results_outside_deal(d.match)
 
         if self.diags:
             raise SpecCheckError(self.diags, self.sources)
@@ -154,7 +160,9 @@ class _Checker:
             if d.score_range is not None else None,
             max_events=d.max_events.count if d.max_events is not None else None,
             options=tuple(self.options.values()), requires=tuple(d.requires),
-            zones=tuple(self.zones.values()), vars=tuple(self.vars.values()),
+            zones=tuple(self.zones.values()),
+            vars=tuple(v for v in self.vars.values() if isinstance(v, ast.VarDecl)),
+            results=tuple(self.results.values()),
             defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
             deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
             resolution=Resolution.of(self.bindings, self.types),
@@ -221,6 +229,10 @@ class _Checker:
                 case ast.VarDecl():
                     if self._claim(d, it.name, it.span, "variable"):
                         self.vars[it.name] = it
+                case ast.ResultDecl():
+                    if self._claim(d, it.name, it.span, "result field"):
+                        self.vars[it.name] = it
+                        self.results[it.name] = it
                 case ast.DefDecl():
                     if self._claim(d, it.name, it.span, "definition"):
                         self.defs[it.name] = it
@@ -292,8 +304,22 @@ class _Checker:
             if isinstance(want, Per):
                 want = want.elem
             if not compatible(want, t):
-                self.error(v.init.span, f"variable {v.name!r} is {describe(want)} but starts as "
+                what = "result field" if isinstance(v, ast.ResultDecl) else "variable"
+                self.error(v.init.span, f"{what} {v.name!r} is {describe(want)} but starts as "
                            f"{describe(t)}")
+
+    def _check_results(self) -> None:
+        """A result field is written into each deal's entry under its name, beside ``scores``
+        and the flag of ``end deal as FLAG``: it may be called neither."""
+        flags = {n.flag for n in ast.descendants(self.items)
+                 if isinstance(n, ast.EndDeal) and n.flag is not None}
+        for r in self.results.values():
+            if r.name == "scores":
+                self.error(r.span, "result field 'scores' would hide the deal's scores",
+                           "choose another name")
+            elif r.name in flags:
+                self.error(r.span, f"result field {r.name!r} is also a flag of 'end deal as "
+                           f"{r.name}'", "choose another name")
 
     def _game_end_forms(self, game_end: ast.GameEndDecl | None) -> tuple[str, ...]:
         """The game_end forms in force; check that each declared form has its option."""
@@ -388,7 +414,7 @@ class _Checker:
                 assert_never(t)
         return ANY  # pragma: no cover
 
-    def _var_type(self, v: ast.VarDecl) -> Type:
+    def _var_type(self, v: ast.VarDecl | ast.ResultDecl) -> Type:
         t = self._type_of_texpr(v.type)
         return Per(t) if v.per_player else t
 
@@ -466,6 +492,48 @@ class _Checker:
                                "outside a deal", "end a deal only from the deal block and "
                                "the procedures it runs")
             todo.extend(_calls_in(body))
+
+    def _results_outside_deal(self, match: ast.MatchDecl | None) -> None:
+        """Outside a deal only the match block itself reads and sets result fields (the
+        last deal's entry, after its 'run deal'): a procedure the match runs, or a definition
+        such a procedure uses, may not."""
+        if match is None or not self.results:
+            return
+        seen: set[str] = set()
+        todo = list(_calls_in(match.body))
+        while todo:
+            n = todo.pop()
+            if n in seen or n not in self.procs:
+                continue
+            seen.add(n)
+            body = self.procs[n].body
+            hit = self._result_use(body, set())
+            if hit is not None:
+                span, verb, field = hit
+                self.error(span, f"procedure {n!r}, which the match runs outside a deal, "
+                           f"{verb} the result field {field!r}",
+                           "read and set result fields in the deal, or in the match block "
+                           "itself after 'run deal'")
+            todo.extend(_calls_in(body))
+
+    def _result_use(self, node: object, defs_seen: set[str]
+                    ) -> tuple[ast.Span, str, str] | None:
+        """The first read or set of a result field in ``node``, through the definitions it
+        calls: (where, "reads" or "sets", the field)."""
+        for x in ast.descendants(node):
+            if isinstance(x, ast.Set) and self.result_sets.get(pos(x.span)) is not None:
+                return x.span, "sets", x.name
+            if isinstance(x, ast.Name):
+                b = self.bindings.get(pos(x.span))
+                if isinstance(b, BoundVar) and b.name in self.results:
+                    return x.span, "reads", b.name
+            if isinstance(x, (ast.Call, ast.GenCall)) and x.func in self.defs \
+                    and x.func not in defs_seen:
+                defs_seen.add(x.func)
+                hit = self._result_use(self.defs[x.func].body, defs_seen)
+                if hit is not None:
+                    return hit
+        return None
 
     # ---- reachability ---------------------------------------------------------------------
     def _reachability(self, match: ast.MatchDecl | None, deal: ast.DealDecl | None) -> None:
@@ -613,6 +681,8 @@ class _Checker:
             self._want(d.body, INT, self._def_type(fn), "a score is a number")
 
     def _kind(self, n: str) -> str:
+        if n in self.results:
+            return "result field"
         if n in self.vars:
             return "variable"
         if n in self.options:
@@ -641,6 +711,8 @@ class _Checker:
             self.error(s.span, f"no variable {n!r}", self._suggest(n, "add: var "
                        f"{n}: TYPE = VALUE"))
             return
+        if n in self.results:
+            self.result_sets[pos(s.span)] = n
         if isinstance(t, Per):
             if idx is None:
                 self.error(s.span, f"{n!r} is per player: set {n}[SEAT] = ...")

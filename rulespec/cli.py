@@ -216,13 +216,19 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
         t.add_row(f"mean {k}s", f"{v:.2f}")
     for k, v in summary.flags.items():
         t.add_row(f"deals {k}", str(v))
+    for k, m in summary.mean_result_per_deal.items():
+        t.add_row(f"mean {k} per deal", f"{m:.2f}")
     out.print(t)
     s = Table(title=f"per seat ({summary.winner} total wins)")
     s.add_column("seat", justify="right")
     s.add_column("win rate", justify="right")
     s.add_column("mean total", justify="right")
+    for k in summary.mean_result_totals:
+        s.add_column(f"mean {k}", justify="right")
     for q in range(players):
-        s.add_row(str(q), f"{summary.win_rate[q]:.3f}", f"{summary.mean_total[q]:.2f}")
+        s.add_row(str(q), f"{summary.win_rate[q]:.3f}", f"{summary.mean_total[q]:.2f}",
+                  *(f"{v[q]:.2f}" if q < len(v) else "" for v in
+                    summary.mean_result_totals.values()))
     out.print(s)
     if options:
         out.print("options: " + ", ".join(f"{k}={_show(v)}" for k, v in options.items()))

@@ -109,12 +109,21 @@ def _options(spec: CheckedSpec, w: Callable[[str], None]) -> None:
 
 
 def _variables(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """The variables the rules keep."""
+    """The variables the rules keep, and the fields each deal's result records."""
     if spec.vars:
         w("## What the rules keep track of\n")
         for v in spec.vars:
             per = " (one per player)" if v.per_player else ""
             w(f"- `{v.name}`{per}: {v.doc or ''}")
+        w("")
+    if spec.results:
+        w("## What each deal's result records\n")
+        w("Besides the scores, each deal's entry in the game's result carries these fields, "
+          "as they stand when the next deal starts or the match ends.\n")
+        for r in spec.results:
+            per = " (one per player)" if r.per_player else ""
+            w(f"- `{r.name}`{per}, starting at `{pretty_expr(r.init)}` in every deal: "
+              f"{r.doc or ''}")
         w("")
 
 

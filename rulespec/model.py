@@ -150,7 +150,8 @@ class BoundLocal:
 
 @frozen
 class BoundVar:
-    """A state variable the spec declares (``var``)."""
+    """A state variable the spec declares (``var``), or a field of a deal's result
+    (``result``): both live in the state's variables."""
 
     name: str
 
@@ -268,6 +269,9 @@ class CheckedSpec:
     score_range: tuple[ast.Expr, ast.Expr] | None = None
     #: ``max_events N``: no deal has more events, chance included (None: undeclared)
     max_events: ast.Expr | None = None
+    #: ``result NAME: ...``: the fields every deal's entry of the record's results carries,
+    #: besides ``scores`` and a flag, in declaration order
+    results: tuple[ast.ResultDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: compiled tables of this spec (rulespec.loading.game_for), kept with the spec they
     #: belong to rather than in a cache keyed by id()

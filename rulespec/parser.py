@@ -190,6 +190,15 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.VarDecl(str(name), cast(ast.TypeExpr, typ), per is True,
                            cast(ast.Expr, init), cast("str | None", doc), span=self._span(meta))
 
+    @v_args(meta=True)
+    def result_decl(
+        self, meta: Meta, c: list[Token | ast.TypeExpr | bool | ast.Expr | str | None]
+    ) -> ast.ResultDecl:
+        name, typ, per, init, doc = c
+        return ast.ResultDecl(str(name), cast(ast.TypeExpr, typ), per is True,
+                              cast(ast.Expr, init), cast("str | None", doc),
+                              span=self._span(meta))
+
     def params(self, c: list[ast.Param]) -> _Params:
         return tuple(c)
 

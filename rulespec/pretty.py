@@ -207,6 +207,9 @@ def pretty_item(it: ast.Item) -> str:
         case ast.VarDecl(name=n, type=t, per_player=per, init=i, doc=d):
             pp = " per player" if per else ""
             return f"var {n}: {_type(t)}{pp} = {pretty_expr(i)}{_doc(d)}"
+        case ast.ResultDecl(name=n, type=t, per_player=per, init=i, doc=d):
+            pp = " per player" if per else ""
+            return f"result {n}: {_type(t)}{pp} = {pretty_expr(i)}{_doc(d)}"
         case ast.DefDecl(name=n, params=ps, body=b, doc=d):
             return f"def {n}({_params(ps)}) = {pretty_expr(b)}{_doc(d)}"
         case ast.ProcDecl(name=n, params=ps, ref=r, doc=d, body=b):

@@ -55,6 +55,9 @@ class GameStats:
     winners: tuple[int, ...]
     flags: Mapping[str, int]
     record: Mapping[str, object] | None
+    #: each numeric result field (``result NAME: int ...``) summed over the match's deals:
+    #: by seat for a per-player field, one number for a shared one
+    results: Mapping[str, tuple[int, ...]] = attrs.field(factory=dict)
 
 
 def play_random_game(state: State, rng: random.Random, keep_events: bool = False,
@@ -83,14 +86,31 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
             events.append(ev)
         n += 1
     res = state.result()
+    fields = {r.name: r.per_player for r in state.game.spec.results}
     flags: Counter[str] = Counter()
+    sums: dict[str, list[int]] = {}
     for d in res["deals"]:
         for k, v in d.items():
-            if k != "scores" and v is True:
+            if k in fields:
+                _add_result(sums, k, v)
+            elif k != "scores" and v is True:
                 flags[k] += 1
     stats = GameStats(n, decisions, turns, dict(actions), dict(chances), len(res["deals"]),
-                      tuple(res["totals"]), tuple(res["winners"]), dict(flags), None)
+                      tuple(res["totals"]), tuple(res["winners"]), dict(flags), None,
+                      {k: tuple(v) for k, v in sums.items()})
     return stats, events
+
+
+def _add_result(sums: dict[str, list[int]], name: str, value: object) -> None:
+    """Add a deal's value of a numeric result field (a number, or one number per seat) to
+    ``sums``; a field that holds anything else is not summed."""
+    vals = value if isinstance(value, list) else [value]
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in vals):
+        return
+    acc = sums.setdefault(name, [0] * len(vals))
+    if len(acc) == len(vals):
+        for i, x in enumerate(vals):
+            acc[i] += x
 
 
 @attrs.frozen
@@ -112,10 +132,19 @@ class SimulationSummary:
     mean_total: tuple[float, ...]
     flags: Mapping[str, int]
     winner: str
+    #: a per-player numeric result field: each seat's sum over a match, the mean over games
+    mean_result_totals: Mapping[str, tuple[float, ...]] = attrs.field(factory=dict)
+    #: a shared numeric result field: its mean over every deal played
+    mean_result_per_deal: Mapping[str, float] = attrs.field(factory=dict)
 
     def to_json(self) -> dict[str, object]:
-        """A plain dict for ``--json``."""
-        return attrs.asdict(self)
+        """A plain dict for ``--json`` (the result fields' keys only for a spec that has
+        numeric result fields)."""
+        out = attrs.asdict(self)
+        for k in ("mean_result_totals", "mean_result_per_deal"):
+            if not out[k]:
+                del out[k]
+        return out
 
 
 #: a chunk of games for one worker: game, players, options, dealer, seed, the games
@@ -189,7 +218,8 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
                 results.extend(part)
                 if progress:
                     progress(len(part))
-    return _summarise(spec.name, spec.winner, players, opts, seed, results)
+    per = {r.name: r.per_player for r in spec.results}
+    return _summarise(spec.name, spec.winner, players, opts, seed, results, per)
 
 
 def _run_ray(jobs: list[_Chunk], progress: Callable[[int], None] | None) -> list[GameStats]:
@@ -215,7 +245,8 @@ def _run_ray(jobs: list[_Chunk], progress: Callable[[int], None] | None) -> list
 
 
 def _summarise(name: str, winner: str, players: int, options: Mapping[str, object], seed: int,
-               results: list[GameStats]) -> SimulationSummary:
+               results: list[GameStats], per_player: Mapping[str, bool] | None = None
+               ) -> SimulationSummary:
     n = max(1, len(results))
     acts: Counter[str] = Counter()
     chs: Counter[str] = Counter()
@@ -230,6 +261,14 @@ def _summarise(name: str, winner: str, players: int, options: Mapping[str, objec
             wins[w] += 1.0 / len(r.winners)
         for q, t in enumerate(r.totals):
             totals[q] += t
+    sums: dict[str, list[float]] = {}
+    for r in results:
+        for k, v in r.results.items():
+            acc = sums.setdefault(k, [0.0] * len(v))
+            for i, x in enumerate(v):
+                acc[i] += x
+    deals = sum(r.deals for r in results)
+    per = per_player or {}
     return SimulationSummary(
         game=name, players=players, options=dict(options), games=len(results), seed=seed,
         mean_events=sum(r.events for r in results) / n,
@@ -240,4 +279,8 @@ def _summarise(name: str, winner: str, players: int, options: Mapping[str, objec
         mean_chances={k: v / n for k, v in sorted(chs.items())},
         win_rate=tuple(w / n for w in wins), mean_total=tuple(t / n for t in totals),
         flags=dict(flags), winner=winner,
+        mean_result_totals={k: tuple(x / n for x in v) for k, v in sums.items()
+                            if per.get(k)},
+        mean_result_per_deal={k: v[0] / max(1, deals) for k, v in sums.items()
+                              if not per.get(k)},
     )

@@ -345,6 +345,10 @@ class _StmtCompiler:
             case ast.EndMatch(winners=w):
                 ins.append(EndMatch(self.ec.expr(w, local), s))
             case ast.RunDeal():
+                if self.ec.spec.results:
+                    # the last deal's entry takes its result fields as they are now, and
+                    # they start again from their initial values
+                    ins.append(_Py(("st._start_deal()",), s.span))
                 ins.append(_Call("#deal", (), s.span))
             case _:
                 assert_never(s)

@@ -145,6 +145,9 @@ class Game:
             self._ec, procs, self.compiled_clauses, self.cover)
         self._var_inits = [(v.name, v.per_player, self._ec.expr(v.init, frozenset()))
                            for v in spec.vars]
+        #: the result fields: name, per player, the initial value (each deal starts from it)
+        self._result_inits = [(r.name, r.per_player, self._ec.expr(r.init, frozenset()))
+                              for r in spec.results]
         self._action_fields: dict[str, set[str]] = {}
         for a in spec.actions:
             self._action_fields.setdefault(a.name, set()).update(a.fields)
@@ -181,6 +184,7 @@ class Game:
         for name, per, f in self._var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x
+        st._reset_results()
         for z in self.spec.zones:
             st.z[z.name] = [[] for _ in range(n)] if z.per_player else []
         st.stack = [Frame(self._procs["#match"], 0, {}, False)]
@@ -192,7 +196,7 @@ class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "on_deal_end", "deal_events", "_legal", "_given")
+                 "on_deal_end", "deal_events", "_legal", "_given", "_results_open")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -215,6 +219,9 @@ class State:
         #: the entries of the events legal_actions last handed out (by the events' ids, when
         #: there are many)
         self._given: list[LegalEntry] | dict[int, LegalEntry] | None = None
+        #: True from an 'end deal' until the next deal starts or the match ends: the last
+        #: entry of ``deals`` still follows the result fields (the match block may set them)
+        self._results_open = False
 
     # ---- the OpenSpiel-style API --------------------------------------------------------------
     def current_player(self) -> int | str | None:
@@ -343,6 +350,7 @@ class State:
         c.on_deal_end = self.on_deal_end
         c._legal = self._legal
         c._given = self._given
+        c._results_open = self._results_open
         return c
 
     def totals(self) -> list[int]:
@@ -351,6 +359,7 @@ class State:
 
     def result(self) -> dict[str, Any]:
         """The replay answer of records.md for the events applied so far (R4)."""
+        self._sync_results()
         out: dict[str, Any] = {"ok": True, "complete": self.winners is not None,
                                "deals": [dict(d) for d in self.deals],
                                "totals": self.totals(),
@@ -617,6 +626,8 @@ class State:
             elif type(op) is EndDeal:
                 self._end_deal(op)
             elif type(op) is EndMatch:
+                self._sync_results()
+                self._results_open = False
                 self.winners = sorted(set(op.winners(self, L)))
                 self.pending = None
                 self.to_move = None
@@ -650,6 +661,9 @@ class State:
         if op.flag:
             rec[op.flag] = True
         self.deals.append(rec)
+        if self.game._result_inits:
+            self._results_open = True
+            self._sync_results()
         if self.on_deal_end is not None:
             self.on_deal_end(self)
         self.v["deals_played"] += 1
@@ -657,6 +671,36 @@ class State:
         while not self.stack[-1].is_deal:
             self.stack.pop()
         self.stack.pop()
+
+
+    # ---- result fields ----------------------------------------------------------------------
+    def _reset_results(self) -> None:
+        """Every result field at its initial value (per player: one per real player)."""
+        for name, per, f in self.game._result_inits:
+            x = f(self, {})
+            self.v[name] = [x] * self.game.players if per else x
+
+    def _sync_results(self) -> None:
+        """While the last deal's entry is open, copy the result fields into it."""
+        if self._results_open:
+            rec = self.deals[-1]
+            for name, _, _ in self.game._result_inits:
+                rec[name] = _plain(self.v[name])
+
+    def _start_deal(self) -> None:
+        """``run deal`` with result fields: the last deal's entry is final, and the fields
+        start again from their initial values."""
+        self._sync_results()
+        self._results_open = False
+        self._reset_results()
+
+
+def _plain(x: object) -> object:
+    """A value as JSON shows it: a new list for a list or a snapshot (tuple), all the way
+    down."""
+    if isinstance(x, (list, tuple)):
+        return [_plain(y) for y in x]
+    return x
 
 
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
