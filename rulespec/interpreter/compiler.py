@@ -159,7 +159,7 @@ class LegalMap(dict):  # type: ignore[type-arg]
 #: legal events one enumerator remembers, all its maps together; past this it forgets them
 #: all and starts again. A bidding game's maps hold thousands of events each, and each event
 #: kept is a few more objects for Python's garbage collector to scan: counted in maps (1,024
-#: of them before), the memory had no useful bound. Measured on 4-player Abracadabra: 100,000
+#: of them before), the memory had no useful bound. Measured on the 4-player bidding game: 100,000
 #: events is too few (the engine went from 0.15 to 0.9 of the oracle's time), 200,000 keeps
 #: 0.2 with about 300 MB for the process after 300 games.
 MEMO_MAX = 200_000
