@@ -18,7 +18,7 @@ __all__ = [
     "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
-    "descendants",
+    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants",
 ]
 
 
@@ -165,6 +165,16 @@ class Cited:
     span: Span = _span()
 
 
+@frozen
+class OptionArg:
+    """``OPTION.PARAM``: an argument of the value a parametric option takes at this table
+    (``stake_mode.low`` when ``stake_mode`` is ``free(1,5)``)."""
+
+    option: str
+    param: str
+    span: Span = _span()
+
+
 Expr = (
     IntLit
     | StrLit
@@ -182,6 +192,7 @@ Expr = (
     | Neg
     | IfExpr
     | Cited
+    | OptionArg
 )
 
 # ---- types ---------------------------------------------------------------------------------
@@ -205,8 +216,37 @@ class TypeList:
 
 
 @frozen
+class ValueParam:
+    """A typed parameter of an option's value, ``low: int`` (``k: int in 1..10``)."""
+
+    name: str
+    type: str  # int | bool (the checker refuses the rest)
+    bounds: tuple[int, int] | None = None
+    span: Span = _span()
+
+
+@frozen
+class ParamValue:
+    """A value of an enumerated option that takes parameters, ``free(low: int, high: int)``."""
+
+    name: str
+    params: tuple[ValueParam, ...]
+    span: Span = _span()
+
+
+@frozen
+class ValueCall:
+    """An option's default written with its arguments, ``ante(1)``; an argument is a number or
+    a name (``true``, ``false``)."""
+
+    name: str
+    args: tuple[int | str, ...]
+    span: Span = _span()
+
+
+@frozen
 class TypeEnum:
-    values: tuple[int | str, ...]
+    values: tuple[int | str | ParamValue, ...]
     span: Span = _span()
 
 
@@ -497,7 +537,8 @@ class ImportDecl:
 class OptionDecl:
     name: str
     type: TypeExpr
-    default: int | str
+    #: a literal, or a value with its arguments (``ante(1)``)
+    default: int | str | ValueCall
     ref: str | None
     doc: str | None
     #: ``int in LO..HI``: the values an integer option may take, both included

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, assert_never
+from typing import Any, assert_never, cast
 
 import attrs
 
@@ -35,9 +35,11 @@ from rulespec.model import (
     BoundZone,
     CheckedSpec,
     OptionInfo,
+    ParamInfo,
     Pos,
     Resolution,
     pos,
+    value_text,
 )
 from rulespec.parser import parse
 from rulespec.types import (
@@ -349,7 +351,12 @@ class _Checker:
 
     def _declare_option(self, o: ast.OptionDecl) -> None:
         t = o.type
-        default: int | str | bool = o.default
+        if isinstance(o.default, ast.ValueCall) and not isinstance(t, ast.TypeEnum):
+            self.error(o.default.span, f"option {o.name!r} is not a set of values; its default "
+                       "takes no arguments")
+            default: int | str | bool = o.default.name
+        else:
+            default = cast("int | str", o.default)
         if o.bounds is not None and not (isinstance(t, ast.TypeName) and t.name == "int"):
             self.error(o.span, f"option {o.name!r}: only an int option takes a range",
                        "write 'int in LO..HI'")
@@ -376,7 +383,14 @@ class _Checker:
                         self.error(o.span, f"the default {default} of option {o.name!r} is not "
                                    f"in its range {lo}..{hi}")
                 info = OptionInfo(o.name, "int", (), default, o.ref, o.doc, o.span, o.bounds)
+            case ast.TypeEnum(values=items) if any(isinstance(v, ast.ParamValue)
+                                                   for v in items):
+                info = self._declare_parametric(o, items)
             case ast.TypeEnum(values=values):
+                if isinstance(o.default, ast.ValueCall):
+                    self.error(o.default.span, f"no value of option {o.name!r} takes "
+                               "arguments", "write the default without them")
+                    default = o.default.name
                 if len(set(values)) != len(values):
                     self.error(t.span, f"option {o.name!r} lists a value twice")
                 if default not in values:
@@ -386,12 +400,74 @@ class _Checker:
                 for v in values:
                     if isinstance(v, str):
                         self.enum_values.setdefault(v, set()).add(o.name)
-                info = OptionInfo(o.name, "enum", tuple(values), default, o.ref, o.doc, o.span)
+                info = OptionInfo(o.name, "enum", tuple(cast("tuple[int | str, ...]", values)),
+                                  default, o.ref, o.doc, o.span)
             case _:
                 self.error(t.span, f"option {o.name!r} has an unknown type",
                            "use bool, int, or a set of values such as {a, b}")
                 info = OptionInfo(o.name, "int", (), 0, o.ref, o.doc, o.span)
         self.options[o.name] = info
+
+    def _declare_parametric(self, o: ast.OptionDecl,
+                            items: tuple[int | str | ast.ParamValue, ...]) -> OptionInfo:
+        """An enumerated option some of whose values take typed parameters: the values, their
+        parameters (int or bool, a range on an int) and the default with its arguments."""
+        names: list[int | str] = []
+        params: list[tuple[str, tuple[ParamInfo, ...]]] = []
+        kinds: dict[str, str] = {}  # parameter name -> its type, across the values
+        for v in items:
+            if not isinstance(v, ast.ParamValue):
+                names.append(v)
+                continue
+            names.append(v.name)
+            ps: list[ParamInfo] = []
+            for prm in v.params:
+                if prm.type not in ("int", "bool"):
+                    self.error(prm.span, f"parameter {prm.name!r} of {v.name} has the type "
+                               f"{prm.type!r}; a value's parameter is an int or a bool")
+                    continue
+                if prm.bounds is not None:
+                    if prm.type != "int":
+                        self.error(prm.span, f"parameter {prm.name!r} of {v.name}: only an "
+                                   "int takes a range")
+                    elif prm.bounds[0] > prm.bounds[1]:
+                        self.error(prm.span, f"parameter {prm.name!r} of {v.name}: the range "
+                                   f"{prm.bounds[0]}..{prm.bounds[1]} is empty",
+                                   "write the smaller end first")
+                if any(q.name == prm.name for q in ps):
+                    self.error(prm.span, f"{v.name} names the parameter {prm.name!r} twice")
+                    continue
+                if kinds.setdefault(prm.name, prm.type) != prm.type:
+                    self.error(prm.span, f"parameter {prm.name!r} of {v.name} is of type "
+                               f"{prm.type}, but of type {kinds[prm.name]} in another value "
+                               f"of option {o.name!r}", "give the two different names")
+                ps.append(ParamInfo(prm.name, prm.type,
+                                    prm.bounds if prm.type == "int" else None))
+            params.append((v.name, tuple(ps)))
+        if len(set(names)) != len(names):
+            self.error(o.type.span, f"option {o.name!r} lists a value twice")
+        for n in names:
+            if isinstance(n, str):
+                self.enum_values.setdefault(n, set()).add(o.name)
+        info = OptionInfo(o.name, "enum", tuple(names), names[0], o.ref, o.doc, o.span,
+                          params=tuple(params))
+        d = o.default
+        if isinstance(d, ast.ValueCall):
+            args: list[object] = [a if isinstance(a, int) else
+                                  {"true": True, "false": False}.get(a, a) for a in d.args]
+            text = f"{d.name}(" + ", ".join(str(a) for a in d.args) + ")"
+            ok = all(isinstance(a, (int, bool)) for a in args)
+            default: object = value_text(d.name, tuple(cast("list[int | bool]", args))) \
+                if ok else text
+        else:
+            default, text = d, str(d)
+        why = info.check_value(default)
+        if why is not None:
+            self.error(d.span if isinstance(d, ast.ValueCall) else o.span,
+                       f"the default {text} of option {o.name!r} is not one of its values: "
+                       f"{why}", "values: " + ", ".join(info.describe_value(n) for n in names))
+            return info
+        return attrs.evolve(info, default=cast("int | str", default))
 
     def _type_of_texpr(self, t: ast.TypeExpr) -> Type:
         match t:
@@ -876,9 +952,30 @@ class _Checker:
                 return INT
             case ast.IfExpr(cond=c, then=th, else_=el):
                 return self._if_expr(e, c, th, el, scope)
+            case ast.OptionArg(option=o, param=p):
+                return self._option_arg(e, o, p, scope)
             case _:
                 assert_never(e)
         return ANY  # pragma: no cover
+
+    def _option_arg(self, e: ast.OptionArg, o: str, p: str, scope: _Scope) -> Type:
+        """The type of ``OPTION.PARAM``: the parameter ``p`` of a value of option ``o``, as the
+        declaration types it. Whether the table's value has it is known only with the
+        options (see docs/language.md, "Options whose values take parameters")."""
+        if o not in self.options or o in scope.names:
+            self.error(e.span, f"'{o}.{p}': only an option's value has parameters to read "
+                       f"with '.', and {o!r} is not an option")
+            return ANY
+        opt = self.options[o]
+        found = [q for _, ps in opt.params for q in ps if q.name == p]
+        if not found:
+            have = sorted({q.name for _, ps in opt.params for q in ps})
+            self.error(e.span, f"no value of option {o!r} takes a parameter {p!r}",
+                       "parameters: " + ", ".join(have) if have
+                       else f"the values of {o!r} take no parameters")
+            return ANY
+        self._bind(e, BoundOption(o))
+        return BOOL if found[0].kind == "bool" else INT
 
     def _index(self, e: ast.Index, tg: ast.Expr, ix: ast.Expr, scope: _Scope) -> Type:
         """The type of ``tg[ix]``: the index is a number, the target a per-player zone or value,

@@ -96,7 +96,7 @@ def _options(spec: CheckedSpec, w: Callable[[str], None]) -> None:
     w("|---|---|---|---|---|")
     for o in spec.options:
         if o.kind == "enum":
-            vals = ", ".join(f"`{v}`" for v in o.values)
+            vals = ", ".join(f"`{o.describe_value(v)}`" for v in o.values)
         elif o.kind == "bool":
             vals = "`true`, `false`"
         elif o.bounds is not None:

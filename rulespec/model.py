@@ -7,6 +7,7 @@ and functions) are declared here once, with their types, for both the checker an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -33,6 +34,7 @@ __all__ = [
     "BoundZone",
     "CheckedSpec",
     "OptionInfo",
+    "ParamInfo",
     "Pos",
     "Resolution",
     "pos",
@@ -83,6 +85,62 @@ BUILTIN_VALUES: Mapping[str, object] = {
 
 
 @frozen
+class ParamInfo:
+    """A typed parameter of a value of an enumerated option (``low: int``, ``k: int in 1..10``)."""
+
+    name: str
+    kind: str  # int | bool
+    bounds: tuple[int, int] | None = None
+
+    def describe(self) -> str:
+        """``k: int in 1..10`` as the declaration writes it."""
+        rng = f" in {self.bounds[0]}..{self.bounds[1]}" if self.bounds is not None else ""
+        return f"{self.name}: {self.kind}{rng}"
+
+    def check_arg(self, arg: object) -> str | None:
+        """None if ``arg`` suits this parameter, else why not."""
+        if self.kind == "bool":
+            return None if isinstance(arg, bool) else f"{self.name} expects true or false"
+        if not isinstance(arg, int) or isinstance(arg, bool):
+            return f"{self.name} expects an integer"
+        if self.bounds is not None and not self.bounds[0] <= arg <= self.bounds[1]:
+            return f"{self.name} expects an integer in {self.bounds[0]}..{self.bounds[1]}"
+        return None
+
+
+#: ``NAME`` or ``NAME(ARG, ...)``, the text of a value of a parametric option
+_VALUE_TEXT = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*", re.DOTALL)
+
+
+def value_text(name: str, args: tuple[int | bool, ...]) -> str:
+    """The canonical text of a value: ``free(1,5)``, ``ante(1)``, a plain value its name."""
+    if not args:
+        return name
+    return name + "(" + ",".join(str(a).lower() if isinstance(a, bool) else str(a)
+                                 for a in args) + ")"
+
+
+def split_value_text(text: str) -> tuple[str, tuple[int | bool, ...]] | None:
+    """``free(1, 5)`` as ``("free", (1, 5))``; None if it is not a name with arguments of
+    numbers, true or false."""
+    m = _VALUE_TEXT.fullmatch(text)
+    if not m:
+        return None
+    if m.group(2) is None:
+        return m.group(1), ()
+    args: list[int | bool] = []
+    for a in m.group(2).split(","):
+        a = a.strip()
+        if a in ("true", "false"):
+            args.append(a == "true")
+        elif re.fullmatch(r"-?[0-9]+", a):
+            args.append(int(a))
+        else:
+            return None
+    return m.group(1), tuple(args)
+
+
+@frozen
 class OptionInfo:
     """A named option (house rule) with its values, default, documentation and ambiguity ID."""
 
@@ -95,9 +153,71 @@ class OptionInfo:
     span: ast.Span = attrs.field(eq=False)
     #: an integer option's declared range (both ends included), if any
     bounds: tuple[int, int] | None = None
+    #: an enumerated option's values that take parameters, each with its parameters in order
+    #: (a parametric option's values are texts: ``free(1,5)``, see :func:`value_text`)
+    params: tuple[tuple[str, tuple[ParamInfo, ...]], ...] = ()
+
+    def value_params(self, name: object) -> tuple[ParamInfo, ...]:
+        """The parameters of the value ``name`` (none for a plain value)."""
+        for n, ps in self.params:
+            if n == name:
+                return ps
+        return ()
+
+    def describe_value(self, name: int | str | bool) -> str:
+        """A value as the declaration writes it: ``free(low: int, high: int)``."""
+        ps = self.value_params(name)
+        if not ps:
+            return str(name)
+        return f"{name}(" + ", ".join(p.describe() for p in ps) + ")"
+
+    def split(self, value: object) -> tuple[object, dict[str, int | bool]]:
+        """A checked value of this option as its name and its arguments by parameter name
+        (a plain value: itself and no arguments)."""
+        if not self.params or not isinstance(value, str):
+            return value, {}
+        parts = split_value_text(value)
+        if parts is None:  # pragma: no cover - the value was checked
+            raise AssertionError(f"option {self.name!r}: unchecked value {value!r}")
+        name, args = parts
+        return name, {p.name: a for p, a in zip(self.value_params(name), args, strict=True)}
+
+    def canonical(self, value: object) -> object:
+        """A checked value in its canonical form: a parametric value's text without spaces."""
+        if not self.params or not isinstance(value, str):
+            return value
+        parts = split_value_text(value)
+        return value if parts is None else value_text(*parts)
+
+    def _check_parametric(self, value: object) -> str | None:
+        shown = ", ".join(self.describe_value(v) for v in self.values)
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            return f"expects one of {shown}"
+        if isinstance(value, int):
+            return None if value in self.values else f"expects one of {shown}"
+        m = _VALUE_TEXT.fullmatch(value)
+        if m is None or m.group(1) not in self.values:
+            return f"expects one of {shown}"
+        parts = split_value_text(value)
+        if parts is None:
+            return f"value {m.group(1)}: each argument is a number, true or false"
+        name, args = parts
+        ps = self.value_params(name)
+        if not ps and args:
+            return f"value {name} takes no arguments"
+        if len(args) != len(ps):
+            return (f"value {name} takes {len(ps)} argument{'s' if len(ps) != 1 else ''} "
+                    f"({self.describe_value(name)})")
+        for p, a in zip(ps, args, strict=True):
+            why = p.check_arg(a)
+            if why:
+                return f"value {name}: {why}"
+        return None
 
     def check_value(self, value: object) -> str | None:
         """None if ``value`` is allowed for this option, else why not."""
+        if self.params:
+            return self._check_parametric(value)
         if self.kind == "bool":
             return None if isinstance(value, bool) else "expects true or false"
         if self.kind == "int":
@@ -340,7 +460,14 @@ class CheckedSpec:
                 raise ConfigurationError(f"option {k!r} {why}, not {json.dumps(v)}")
             if k in ("deals", "target") and isinstance(v, int) and v < 1:
                 raise ConfigurationError(f"option {k!r} must be at least 1")
-        return out
+        return {k: self.option(k).canonical(v) for k, v in out.items()}
+
+    def canonical_options(self, options: Mapping[str, object]) -> dict[str, object]:
+        """``options`` with each value of a parametric option in its canonical text
+        (``free(1,5)``), the rest as given: what a record carries."""
+        names = set(self.option_names)
+        return {k: self.option(k).canonical(v) if k in names else v
+                for k, v in options.items()}
 
     def action_names(self) -> tuple[str, ...]:
         """Decision names in first-declared order."""

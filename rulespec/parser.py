@@ -153,12 +153,33 @@ class _ToAst(Transformer[Token, ast.Spec]):
     ) -> ast.OptionDecl:
         name, typ, rng, default, ref, doc = c
         bounds = (rng.lo, rng.hi) if isinstance(rng, _Bounds) else None
-        return ast.OptionDecl(str(name), cast(ast.TypeExpr, typ), cast("int | str", default),
+        return ast.OptionDecl(str(name), cast(ast.TypeExpr, typ),
+                              cast("int | str | ast.ValueCall", default),
                               cast("str | None", ref), cast("str | None", doc), bounds,
                               span=self._span(meta))
 
     def int_range(self, c: list[Token]) -> _Bounds:
         return _Bounds(int(c[0]), int(c[1]))
+
+    @v_args(meta=True)
+    def value_call(self, meta: Meta, c: list[Token | int | str]) -> ast.ValueCall:
+        name, *args = c
+        return ast.ValueCall(str(name), tuple(args), span=self._span(meta))
+
+    def lit_neg_int(self, c: list[Token]) -> int:
+        return -int(c[0])
+
+    @v_args(meta=True)
+    def param_value(self, meta: Meta, c: list[Token | ast.ValueParam]) -> ast.ParamValue:
+        name, *params = c
+        return ast.ParamValue(str(name), tuple(cast("list[ast.ValueParam]", params)),
+                              span=self._span(meta))
+
+    @v_args(meta=True)
+    def value_param(self, meta: Meta, c: list[Token | _Bounds | None]) -> ast.ValueParam:
+        name, typ, rng = c
+        bounds = (rng.lo, rng.hi) if isinstance(rng, _Bounds) else None
+        return ast.ValueParam(str(name), str(typ), bounds, span=self._span(meta))
 
     @v_args(meta=True)
     def require_decl(self, meta: Meta, c: list[ast.Expr | Token]) -> ast.RequireDecl:
@@ -252,7 +273,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.TypeList(str(c[0]), span=self._span(meta))
 
     @v_args(meta=True)
-    def type_enum(self, meta: Meta, c: list[int | str]) -> ast.TypeEnum:
+    def type_enum(self, meta: Meta, c: list[int | str | ast.ParamValue]) -> ast.TypeEnum:
         return ast.TypeEnum(tuple(c), span=self._span(meta))
 
     def lit_int(self, c: list[Token]) -> int:
@@ -447,6 +468,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def call(self, meta: Meta, c: list[Token | _Args | None]) -> ast.Call:
         return ast.Call(str(c[0]), tuple(cast("_Args | None", c[1]) or ()),
                         span=self._span(meta))
+
+    @v_args(meta=True)
+    def option_arg(self, meta: Meta, c: list[Token]) -> ast.OptionArg:
+        return ast.OptionArg(str(c[0]), str(c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def gen_call(self, meta: Meta, c: list[Token | ast.Expr | None]) -> ast.GenCall:

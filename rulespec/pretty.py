@@ -65,6 +65,8 @@ def pretty_expr(e: ast.Expr, ctx: int = 0) -> str:  # noqa: C901
             s = f"-{pretty_expr(o, 7)}"
         case ast.IfExpr(cond=c, then=t, else_=el):
             s = f"if {pretty_expr(c)} then {pretty_expr(t)} else {pretty_expr(el)}"
+        case ast.OptionArg(option=o, param=prm):
+            s = f"{o}.{prm}"
         case _:
             assert_never(e)
     return f"({s})" if p < ctx else s
@@ -79,13 +81,23 @@ def _type(t: ast.TypeExpr) -> str:
         case ast.TypeList(elem=el):
             return f"list of {el}"
         case ast.TypeEnum(values=vs):
-            return "{" + ", ".join(str(v) if not isinstance(v, str) or v.isidentifier()
-                                   else _q(v) for v in vs) + "}"
+            return "{" + ", ".join(_enum_item(v) for v in vs) + "}"
         case _:
             assert_never(t)
 
 
+def _enum_item(v: int | str | ast.ParamValue) -> str:
+    if isinstance(v, ast.ParamValue):
+        ps = ", ".join(f"{p.name}: {p.type}"
+                       + (f" in {p.bounds[0]}..{p.bounds[1]}" if p.bounds is not None else "")
+                       for p in v.params)
+        return f"{v.name}({ps})"
+    return _lit(v)
+
+
 def _lit(v: object) -> str:
+    if isinstance(v, ast.ValueCall):
+        return f"{v.name}(" + ", ".join(str(a) for a in v.args) + ")"
     if isinstance(v, str) and not v.isidentifier():
         return _q(v)
     return str(v)

@@ -194,6 +194,7 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
     opts = dict(options or {})
     spec = load_game_spec(resolve_game(game))
     game_for(spec, players, opts, dealer)  # validate the table before starting any worker
+    opts = spec.canonical_options(opts)  # a parametric value as records carry it: free(1,5)
     rec_dir = None
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)

@@ -63,7 +63,7 @@ from rulespec.interpreter.engine import (
     validate_setting,
 )
 from rulespec.loading import normalise_options
-from rulespec.model import CheckedSpec
+from rulespec.model import CheckedSpec, OptionInfo, value_text
 from rulespec.protocol import ProcessImplementation
 from rulespec.records import FORMAT
 
@@ -141,7 +141,9 @@ def option_values(spec: CheckedSpec) -> dict[str, list[OptionValue]]:
     default and default +- 1 (ranges come with the compiler issue)."""
     out: dict[str, list[OptionValue]] = {}
     for o in spec.options:
-        if o.kind in ("bool", "enum"):
+        if o.params:
+            out[o.name] = _parametric_values(o)
+        elif o.kind in ("bool", "enum"):
             out[o.name] = list(o.values)
         else:
             # the default, its neighbours, and the ends of a declared range (within it)
@@ -150,6 +152,40 @@ def option_values(spec: CheckedSpec) -> dict[str, list[OptionValue]]:
             out[o.name] = [v for v in dict.fromkeys(cands)
                            if o.bounds is None or o.bounds[0] <= v <= o.bounds[1]]
     return out
+
+
+def _parametric_values(o: OptionInfo) -> list[OptionValue]:
+    """The values tried for an option whose values take parameters: the default first, then
+    each value at its base arguments (the default's, else the low end of a range, 1, false)
+    and with one argument varied at a time (an int at base + 1, or at its range's ends; a
+    bool flipped)."""
+    dname, dargs = o.split(o.default)
+    out: list[OptionValue] = [o.default]
+    for v in o.values:
+        ps = o.value_params(v)
+        if not ps:
+            out.append(v)
+            continue
+        base: list[int | bool] = []
+        for p in ps:
+            if v == dname and p.name in dargs:
+                base.append(dargs[p.name])
+            elif p.kind == "bool":
+                base.append(False)
+            else:
+                base.append(p.bounds[0] if p.bounds is not None else 1)
+        variants = [tuple(base)]
+        for i, p in enumerate(ps):
+            b = base[i]
+            if p.kind == "bool":
+                alts: list[int | bool] = [not b]
+            elif p.bounds is not None:
+                alts = [x for x in p.bounds if x != b]
+            else:
+                alts = [int(b) + 1]
+            variants += [tuple(base[:i] + [a] + base[i + 1:]) for a in alts]
+        out += [value_text(str(v), args) for args in variants]
+    return list(dict.fromkeys(out))
 
 
 class _Tables:

@@ -23,7 +23,7 @@ import linecache
 import os
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, assert_never
+from typing import Any, NoReturn, assert_never
 
 import attrs
 
@@ -160,6 +160,8 @@ class ExprCompiler:
                                     for s in range(players))
         self.globals["_N"] = players
         self._consts: dict[int, str] = {}
+        #: each option read so far as its value's name and arguments (see _option_value)
+        self._opt_split: dict[str, tuple[object, dict[str, int | bool]]] = {}
         self.def_fns: dict[str, Callable[..., Any]] = {}
         self._def_compilers: list[Callable[[], None]] = []
         for d in spec.defs:
@@ -292,7 +294,7 @@ class ExprCompiler:
     def _g(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> _Gen:
         g = self._g_node(e, local, py)
         if self._hoisting and type(g) is str and not _CHEAP.match(g) \
-                and not _BOUND_INSIDE.search(g):
+                and not _BOUND_INSIDE.search(g) and "_NP(" not in g:
             hoist = self._hoist
             name = hoist.get(g)
             if name is None:
@@ -344,6 +346,8 @@ class ExprCompiler:
                 return f"({self._src(ga)} {op} {self._src(gb)})"
             case ast.And() | ast.Or() | ast.Not() | ast.Neg() | ast.IfExpr():
                 return self._logic(e, local, py)
+            case ast.OptionArg():
+                return self._option_arg(e)
             case _:
                 assert_never(e)
 
@@ -421,7 +425,9 @@ class ExprCompiler:
             case BoundVar(name=x) | BoundBuiltinVar(name=x):
                 return f"V[{x!r}]"
             case BoundOption(name=x):
-                return _K(self.options[x])
+                # a parametric option's value is its name here (``stake_mode == free``); its
+                # arguments are read by ``stake_mode.low`` (_option_arg)
+                return _K(self._option_value(x)[0])
             case BoundConstant(name=x):
                 return _K(self._constant(x))
             case BoundZone(name=x):
@@ -432,6 +438,34 @@ class ExprCompiler:
                 raise AssertionError(f"{e.span}: the name {n!r} is bound to a function")
             case _:
                 assert_never(b)
+
+    def _option_value(self, x: str) -> tuple[object, dict[str, int | bool]]:
+        """The value of option ``x`` at this table as its name and its arguments."""
+        got = self._opt_split.get(x)
+        if got is None:
+            got = self._opt_split[x] = self.spec.option(x).split(self.options[x])
+        return got
+
+    def _option_arg(self, e: ast.OptionArg) -> _Gen:
+        """``OPTION.PARAM``: the argument, a constant of the table; where the table's value
+        has no such parameter, code that raises a runtime error naming the rule when it is
+        evaluated (a read the options fold away, ``if o == v then o.p else ...``, is never
+        compiled)."""
+        b = self.resolution.binding(e.span, "option")
+        if b != BoundOption(e.option):
+            raise AssertionError(f"{e.span}: {e.option}.{e.param} was resolved as {b}")
+        name, args = self._option_value(e.option)
+        if e.param in args:
+            return _K(args[e.param])
+        opt = self.spec.option(e.option)
+        with_it = [n for n in opt.values if any(p.name == e.param for p in opt.value_params(n))]
+        err = RuleRuntimeError(
+            f"option {e.option!r} is {self.options[e.option]}, whose value {name} has no "
+            f"parameter {e.param!r}", e.span,
+            f"read it only where {e.option} is " + " or ".join(str(n) for n in with_it)
+            + f": if {e.option} == {with_it[0]} then {e.option}.{e.param} else ...")
+        self.globals["_NP"] = _no_param
+        return f"_NP({self._src(_K(err))})"
 
     def _constant(self, n: str) -> object:
         """The value of the built-in constant ``n`` at this table."""
@@ -589,6 +623,11 @@ def runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
                                 "list, or a position past its end", span,
                                 "guard the rule with size(...) > 0")
     return RuleRuntimeError(str(e), span)
+
+
+def _no_param(err: RuleRuntimeError) -> NoReturn:
+    """Raise ``err``: a rule read a parameter the table's value of an option does not have."""
+    raise err
 
 
 def _is_int_k(g: _Gen) -> bool:
