@@ -11,7 +11,8 @@ from attrs import field, frozen
 __all__ = [
     "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
     "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
-    "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "If", "IfExpr",
+    "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "HookDecl", "If",
+    "IfExpr",
     "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
     "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
     "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return", "RunDeal",
@@ -603,6 +604,20 @@ class DefDecl:
 
 
 @frozen
+class HookDecl:
+    """``hook NAME(PARAMS): TYPE [= DEFAULT] [DOC]``: in a module, a definition the importing
+    spec supplies with a ``def`` of the same name; without it the default is used, and a hook
+    without a default must be supplied."""
+
+    name: str
+    params: tuple[Param, ...]
+    type: TypeExpr
+    default: Expr | None
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class ProcDecl:
     name: str
     params: tuple[Param, ...]
@@ -643,6 +658,7 @@ Item = (
     | VarDecl
     | ResultDecl
     | DefDecl
+    | HookDecl
     | ProcDecl
     | MatchDecl
     | DealDecl

@@ -42,6 +42,7 @@ from rulespec.model import (
     value_text,
 )
 from rulespec.parser import parse
+from rulespec.pretty import hook_signature
 from rulespec.types import (
     ANY,
     BOOL,
@@ -103,9 +104,12 @@ class _Decls:
 
 
 class _Checker:
-    def __init__(self, items: tuple[ast.Item, ...], sources: dict[str, str]) -> None:
+    def __init__(self, items: tuple[ast.Item, ...], sources: dict[str, str],
+                 imports: dict[str, ast.Span] | None = None) -> None:
         self.items = items
         self.sources = sources
+        #: each imported file, with the ``import`` that first brought it in
+        self.imports = dict(imports or {})
         self.diags: list[Diagnostic] = []
         self.options: dict[str, OptionInfo] = {}
         self.enum_values: dict[str, set[str]] = {}  # value -> option names
@@ -120,6 +124,15 @@ class _Checker:
         self.def_types: dict[str, Type] = {}
         self._inferring: set[str] = set()
         self.procs: dict[str, ast.ProcDecl] = {}
+        #: the hooks the modules declare; those missing or supplied with the wrong signature
+        #: (their calls are typed by the hook, so the module reports nothing more); the hooks
+        #: whose default is in force; the type of each parameter a hook gives a definition
+        self.hooks: dict[str, ast.HookDecl] = {}
+        self.broken_hooks: set[str] = set()
+        self.default_hooks: set[str] = set()
+        self.hook_param_types: dict[Pos, Type] = {}
+        #: each hook's parameter types and result type, as it declares them
+        self.hook_types: dict[str, tuple[list[Type], Type]] = {}
         self.called_procs: set[str] = set()
         self.actions: list[ActionInfo] = []
         #: what each name (and the function of each call) resolved to, and each expression's
@@ -164,7 +177,7 @@ class _Checker:
             options=tuple(self.options.values()), requires=tuple(d.requires),
             zones=tuple(self.zones.values()),
             vars=tuple(v for v in self.vars.values() if isinstance(v, ast.VarDecl)),
-            results=tuple(self.results.values()),
+            results=tuple(self.results.values()), hooks=tuple(self.hooks.values()),
             defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
             deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
             resolution=Resolution.of(self.bindings, self.types),
@@ -238,6 +251,8 @@ class _Checker:
                 case ast.DefDecl():
                     if self._claim(d, it.name, it.span, "definition"):
                         self.defs[it.name] = it
+                case ast.HookDecl():
+                    self._declare_hook(it)
                 case ast.ProcDecl():
                     if self._claim(d, it.name, it.span, "procedure"):
                         self.procs[it.name] = it
@@ -251,7 +266,138 @@ class _Checker:
                     d.deal = d.deal or it
                 case _:
                     assert_never(it)
+        self._resolve_hooks(d)
         return d
+
+    # ---- hooks ------------------------------------------------------------------------------
+    def _declare_hook(self, h: ast.HookDecl) -> None:
+        """Record a module's hook; its name is claimed once it is known what supplies it."""
+        if h.name in self.hooks:
+            self.error(h.span, f"hook {h.name!r} is already declared (first at "
+                       f"{self.hooks[h.name].span})", "declare each hook once")
+        elif h.name in BUILTIN_CONSTANTS or h.name in BUILTIN_VARS \
+                or h.name in BUILTIN_FUNCTIONS:
+            self.error(h.span, f"hook {h.name!r} is already defined (a built-in name)",
+                       "choose another name")
+        else:
+            self.hooks[h.name] = h
+            for prm in h.params:
+                if prm.type is None:
+                    self.error(prm.span, f"parameter {prm.name!r} of hook {h.name!r} has no "
+                               "type", f"write {prm.name}: TYPE")
+            self.hook_types[h.name] = (
+                [self._hook_type(p.type) if p.type is not None else ANY for p in h.params],
+                self._hook_type(h.type))
+
+    def _hook_type(self, t: ast.TypeExpr) -> Type:
+        """A type written in a hook: a declaration's types, and ``zone`` (what a hand plays
+        from, say)."""
+        bare = t.inner if isinstance(t, ast.TypeOptional) else t
+        if isinstance(bare, ast.TypeName) and bare.name == "zone":
+            return ZONE
+        return self._type_of_texpr(t)
+
+    @staticmethod
+    def _hook_hint(h: ast.HookDecl) -> str:
+        return f"the module declares it at {Path(h.span.source).name}:{h.span.line}: hook " \
+            f"{hook_signature(h)}"
+
+    def _resolve_hooks(self, d: _Decls) -> None:
+        """Match each hook with the definition of the importing spec that supplies it (the
+        number of parameters, their types, the result), or put its default in force; report
+        each hook missing or mistyped once, at the ``import`` that brought its module in."""
+        matched: list[tuple[ast.HookDecl, ast.Span]] = []
+        for name, h in self.hooks.items():
+            site = self.imports.get(h.span.source)
+            if site is None:
+                self.error(h.span, f"hook {name!r} is declared in the main spec; a hook belongs "
+                           "in a module, for the spec that imports it to define",
+                           f"write: def {name}(...) = ...")
+            module = Path(h.span.source).stem
+            params = self.hook_types[name][0]
+            df = self.defs.get(name)
+            if df is None and name in d.seen:
+                if site is not None:
+                    self.error(site, f"the module {module!r} needs a definition "
+                               f"{hook_signature(h)}, but {name!r} is not a definition here "
+                               f"(at {d.seen[name]})", self._hook_hint(h))
+                self.broken_hooks.add(name)
+            elif df is None and h.default is not None:
+                d.seen[name] = h.span
+                self.defs[name] = ast.DefDecl(name, h.params, h.default, h.doc, span=h.span)
+                self.default_hooks.add(name)
+                for prm, t in zip(h.params, params, strict=True):
+                    self.hook_param_types[pos(prm.span)] = t
+                matched.append((h, h.default.span))
+            elif df is None:
+                if site is not None:
+                    self.error(site, f"the module {module!r} needs a definition "
+                               f"{hook_signature(h)}", self._hook_hint(h))
+                self.broken_hooks.add(name)
+            elif site is not None and self._hook_params_fit(h, df, params, module, site):
+                matched.append((h, site))
+            elif site is not None:
+                self.broken_hooks.add(name)
+        # every definition is known now: keep them in the order of the spec's text
+        order = [it.name for it in self.items
+                 if (isinstance(it, ast.DefDecl) and self.defs.get(it.name) is it)
+                 or (isinstance(it, ast.HookDecl) and it.name in self.default_hooks
+                     and self.hooks.get(it.name) is it)]
+        self.defs = {n: self.defs[n] for n in order}
+        for h, where in matched:
+            want, got = self.hook_types[h.name][1], self._def_type(h.name)
+            if compatible(want, got):
+                continue
+            self.broken_hooks.add(h.name)
+            if h.name in self.default_hooks:
+                self._hook_default_fits(h, want, got)
+            else:
+                self.error(where, f"{h.name} must give {describe(want)}, as the module "
+                           f"{Path(h.span.source).stem!r} declares, not {describe(got)}",
+                           self._hook_hint(h))
+
+    def _hook_default_fits(self, h: ast.HookDecl, want: Type, got: Type) -> None:
+        if h.default is not None and not compatible(want, got):
+            self.error(h.default.span, f"the default of hook {h.name!r} gives {describe(got)}, "
+                       f"not {describe(want)}")
+
+    def _hook_params_fit(self, h: ast.HookDecl, df: ast.DefDecl, params: list[Type],
+                         module: str, site: ast.Span) -> bool:
+        """Whether the definition ``df`` takes the hook's parameters (reported at ``site`` if
+        not); a parameter without a written type takes the hook's."""
+        if len(df.params) != len(h.params):
+            self.error(site, f"{h.name} must take {len(h.params)} parameter(s), as the module "
+                       f"{module!r} declares, not {len(df.params)}", self._hook_hint(h))
+            return False
+        fit = True
+        for mine, want in zip(df.params, params, strict=True):
+            if mine.type is None:
+                self.hook_param_types[pos(mine.span)] = want
+                continue
+            got = self._hook_type(mine.type)
+            if not (compatible(got, want) and compatible(want, got)):
+                self.error(site, f"{h.name} must take {describe(want)} for {mine.name!r}, as "
+                           f"the module {module!r} declares, not {describe(got)}",
+                           self._hook_hint(h))
+                fit = False
+        return fit
+
+    def _hook_call(self, e: ast.Call, f: str, args: tuple[ast.Expr, ...],
+                   targs: list[Type]) -> Type:
+        """A call of a hook that is missing or mistyped (reported at the import): checked
+        against the hook's own signature, and of the hook's type."""
+        h = self.hooks[f]
+        if f in self.defs:
+            self._bind(e, BoundDef(f))
+        if len(args) != len(h.params):
+            self.error(e.span, f"{f!r} takes {len(h.params)} argument(s), not {len(args)}")
+        else:
+            for a, t, prm, want in zip(args, targs, h.params, self.hook_types[f][0],
+                                       strict=True):
+                if not compatible(want, t):
+                    self.error(a.span, f"{f!r} expects {describe(want)} for {prm.name!r}, "
+                               f"not {describe(t)}")
+        return self.hook_types[f][1]
 
     def _claim(self, d: _Decls, name: str, span: ast.Span, what: str) -> bool:
         """Record a top-level name; report it if it is already taken, by the spec or a
@@ -339,6 +485,13 @@ class _Checker:
         """Check the definitions, then the procedures, the deal and the match."""
         for df in self.defs.values():
             self._def_type(df.name)
+        for h in self.hooks.values():
+            if h.default is not None and h.name not in self.default_hooks:
+                # a default the spec replaces is checked all the same: it is the module's code
+                params, want = self.hook_types[h.name]
+                scope = _Scope({p.name: t for p, t in zip(h.params, params, strict=True)},
+                               where="def")
+                self._hook_default_fits(h, want, self.expr(h.default, scope))
         for p in self.procs.values():
             scope = _Scope({}, where="procedure")
             for prm in p.params:
@@ -495,6 +648,9 @@ class _Checker:
         return Per(t) if v.per_player else t
 
     def _param_type(self, p: ast.Param) -> Type:
+        hooked = self.hook_param_types.get(pos(p.span))
+        if hooked is not None:
+            return hooked
         return self._type_of_texpr(p.type) if p.type is not None else ANY
 
     def _def_type(self, name: str) -> Type:
@@ -806,7 +962,7 @@ class _Checker:
         for a in args:
             self.expr(a, scope)
         if p is None:
-            if n in self.defs or n in BUILTIN_FUNCTIONS:
+            if n in self.defs or n in BUILTIN_FUNCTIONS or n in self.hooks:
                 self.error(s.span, f"{n!r} computes a value; it is not a procedure to run",
                            "use it inside an expression, for example: let x = "
                            f"{n}(...)")
@@ -891,6 +1047,7 @@ class _Checker:
         import difflib
 
         pool = list(self.vars) + list(self.options) + list(self.defs) + list(self.procs) + \
+            list(self.hooks) + \
             list(self.zones) + list(BUILTIN_CONSTANTS) + list(BUILTIN_FUNCTIONS) + \
             list(BUILTIN_VARS) + list(self.enum_values)
         close = difflib.get_close_matches(n, pool, n=1)
@@ -1126,7 +1283,7 @@ class _Checker:
         if n in self.enum_values:
             self._bind(e, BoundEnumValue(n))
             return STR
-        if n in self.defs or n in self.procs or n in BUILTIN_FUNCTIONS:
+        if n in self.defs or n in self.procs or n in BUILTIN_FUNCTIONS or n in self.hooks:
             self.error(e.span, f"{n!r} must be called: write {n}(...)")
             return ANY
         self.error(e.span, f"undefined name {n!r}", self._suggest(
@@ -1135,6 +1292,8 @@ class _Checker:
 
     def _call(self, e: ast.Call, f: str, args: tuple[ast.Expr, ...], scope: _Scope) -> Type:
         targs = [self.expr(a, scope) for a in args]
+        if f in self.broken_hooks:
+            return self._hook_call(e, f, args, targs)
         if f in self.defs:
             self._bind(e, BoundDef(f))
             d = self.defs[f]
@@ -1229,9 +1388,18 @@ def load_spec(text: str, source_name: str) -> tuple[tuple[ast.Item, ...], dict[s
     An import names a file relative to the importing one, or a module shipped in
     ``rulespec/games``. Each file is read once; an import cycle is an error.
     """
+    items, sources, _ = _load(text, source_name)
+    return items, sources
+
+
+def _load(text: str, source_name: str
+          ) -> tuple[tuple[ast.Item, ...], dict[str, str], dict[str, ast.Span]]:
+    """:func:`load_spec`, with each imported file and the ``import`` that first brought it
+    in (where a hook it declares and the spec lacks is reported)."""
     sources: dict[str, str] = {}
     items: list[ast.Item] = []
     diags: list[Diagnostic] = []
+    imports: dict[str, ast.Span] = {}
 
     def visit(txt: str, name: str, chain: tuple[str, ...]) -> None:
         sources[name] = txt
@@ -1250,6 +1418,7 @@ def load_spec(text: str, source_name: str) -> tuple[tuple[ast.Item, ...], dict[s
                     continue
                 if key in sources:
                     continue
+                imports[key] = it.span
                 # a syntax error in an imported file is a SpecSyntaxError, as in the main file
                 visit(target.read_text(encoding="utf-8"), key, chain + (key,))
             else:
@@ -1258,7 +1427,7 @@ def load_spec(text: str, source_name: str) -> tuple[tuple[ast.Item, ...], dict[s
     visit(text, source_name, (source_name,))
     if diags:
         raise SpecCheckError(diags, sources)
-    return tuple(items), sources
+    return tuple(items), sources, imports
 
 
 def _resolve_import(path: str, importer: str) -> Path | None:
@@ -1277,8 +1446,8 @@ def check(spec: ast.Spec, sources: dict[str, str] | None = None) -> CheckedSpec:
 
 def check_text(text: str, source_name: str = "<spec>") -> CheckedSpec:
     """Parse, resolve imports and check; raise SpecSyntaxError or SpecCheckError."""
-    items, sources = load_spec(text, source_name)
-    return _Checker(items, sources).run()
+    items, sources, imports = _load(text, source_name)
+    return _Checker(items, sources, imports).run()
 
 
 def check_file(path: str | Path) -> CheckedSpec:

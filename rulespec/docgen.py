@@ -141,23 +141,35 @@ def _decisions(spec: CheckedSpec, w: Callable[[str], None]) -> None:
 
 
 def _rules(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """The definitions and procedures, quoted."""
+    """The definitions (the modules' hooks among them) and procedures, quoted."""
     w("## The rules\n")
     w("Quoted from the spec, in its order. Definitions compute values; procedures and the "
       "`deal` and `match` blocks change the game.\n")
+    defined = {it.name for it in spec.items if isinstance(it, ast.DefDecl)}
     for it in spec.items:
-        if not isinstance(it, (ast.DefDecl, ast.ProcDecl, ast.MatchDecl, ast.DealDecl)):
+        if not isinstance(it, (ast.DefDecl, ast.HookDecl, ast.ProcDecl, ast.MatchDecl,
+                               ast.DealDecl)):
             continue
-        title = {ast.DefDecl: "Definition", ast.ProcDecl: "Procedure", ast.MatchDecl: "The match",
-                 ast.DealDecl: "A deal"}[type(it)]
+        title = {ast.DefDecl: "Definition", ast.HookDecl: "Hook", ast.ProcDecl: "Procedure",
+                 ast.MatchDecl: "The match", ast.DealDecl: "A deal"}[type(it)]
         name = getattr(it, "name", "")
         w(f"### {title}{(' `' + name + '`') if name else ''}\n")
         doc = getattr(it, "doc", None)
         if doc:
             w(f"{doc}\n")
+        if isinstance(it, ast.HookDecl):
+            w(_hook_note(it, it.name in defined) + "\n")
         w("```")
         w(pretty_item(it))
         w("```\n")
+
+
+def _hook_note(h: ast.HookDecl, defined: bool) -> str:
+    """Who supplies a module's hook: the spec's definition of that name, or the default."""
+    if defined:
+        instead = " in place of the default below" if h.default is not None else ""
+        return f"A module's hook, supplied by the spec's definition of that name{instead}."
+    return "A module's hook; the spec does not define it, so the default below applies."
 
 
 def _ambiguities(spec: CheckedSpec, w: Callable[[str], None]) -> None:

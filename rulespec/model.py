@@ -392,6 +392,9 @@ class CheckedSpec:
     #: ``result NAME: ...``: the fields every deal's entry of the record's results carries,
     #: besides ``scores`` and a flag, in declaration order
     results: tuple[ast.ResultDecl, ...] = ()
+    #: ``hook NAME(...): TYPE``: the hooks the imported modules declare, each supplied by a
+    #: definition of the spec or, failing one, by its default (then among ``defs``)
+    hooks: tuple[ast.HookDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: compiled tables of this spec (rulespec.loading.game_for), kept with the spec they
     #: belong to rather than in a cache keyed by id()

@@ -236,6 +236,15 @@ class _ToAst(Transformer[Token, ast.Spec]):
                            cast("str | None", doc), span=self._span(meta))
 
     @v_args(meta=True)
+    def hook_decl(
+        self, meta: Meta, c: list[Token | _Params | None | ast.TypeExpr | ast.Expr | str]
+    ) -> ast.HookDecl:
+        name, params, typ, default, doc = c
+        return ast.HookDecl(str(name), cast("_Params | None", params) or (),
+                            cast(ast.TypeExpr, typ), cast("ast.Expr | None", default),
+                            cast("str | None", doc), span=self._span(meta))
+
+    @v_args(meta=True)
     def proc_decl(
         self, meta: Meta, c: list[Token | _Params | None | str | ast.Block]
     ) -> ast.ProcDecl:

@@ -8,7 +8,7 @@ from typing import assert_never
 
 from rulespec import ast
 
-__all__ = ["pretty", "pretty_expr", "pretty_stmt"]
+__all__ = ["hook_signature", "pretty", "pretty_expr", "pretty_stmt"]
 
 _PREC = {ast.IfExpr: 0, ast.Cited: 1, ast.Or: 1, ast.And: 2, ast.Not: 3, ast.Compare: 4}
 
@@ -224,6 +224,9 @@ def pretty_item(it: ast.Item) -> str:
             return f"result {n}: {_type(t)}{pp} = {pretty_expr(i)}{_doc(d)}"
         case ast.DefDecl(name=n, params=ps, body=b, doc=d):
             return f"def {n}({_params(ps)}) = {pretty_expr(b)}{_doc(d)}"
+        case ast.HookDecl(name=n, params=ps, type=t, default=dv, doc=d):
+            default = f" = {pretty_expr(dv)}" if dv is not None else ""
+            return f"hook {n}({_params(ps)}): {_type(t)}{default}{_doc(d)}"
         case ast.ProcDecl(name=n, params=ps, ref=r, doc=d, body=b):
             return f"procedure {n}({_params(ps)}){_ref(r)}{_doc(d)} {_block(b, '')}"
         case ast.MatchDecl(ref=r, doc=d, body=b):
@@ -232,6 +235,11 @@ def pretty_item(it: ast.Item) -> str:
             return f"deal{_ref(r)}{_doc(d)} {_block(b, '')}"
         case _:
             assert_never(it)
+
+
+def hook_signature(h: ast.HookDecl) -> str:
+    """A hook as the importing spec must define it: ``card_as(c: card): card``."""
+    return f"{h.name}({_params(h.params)}): {_type(h.type)}"
 
 
 def _params(ps: tuple[ast.Param, ...]) -> str:
