@@ -73,6 +73,11 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
+def count_true(xs: Iterable[object]) -> int:
+    """How many of ``xs`` are true (``count``)."""
+    return sum(1 for x in xs if x)
+
+
 def min_of(xs: Iterable[int]) -> int:
     """The least element; EmptyError for none."""
     m = min(xs, default=_MISSING)
@@ -193,7 +198,10 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     # any and all stop at the first element that decides: a generator, not a list
     _b("any", (ListOf(BOOL),), BOOL, "any({0})", any, True),
     _b("all", (ListOf(BOOL),), BOOL, "all({0})", all, True),
-    _b("count", (ListOf(BOOL),), INT, "sum(1 for _x in {0} if _x)", None, True, True),
+    # a helper, not "sum(1 for _x in {0} if _x)": the argument would be a comprehension's
+    # iterable, where Python refuses the ":=" of an inlined definition
+    _b("count", (ListOf(BOOL),), INT, "_count({0})", count_true, True, True,
+       _count=count_true),
 )}
 
 #: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)

@@ -103,6 +103,15 @@ class _Decls:
     seen: dict[str, ast.Span] = attrs.Factory(dict)
 
 
+def _snapshot_type(t: Type) -> Type:
+    """The type of a snapshot of a value of type ``t``: zones become lists of cards."""
+    if t == ZONE:
+        return ListOf(CARD)
+    if isinstance(t, ListOf):
+        return ListOf(_snapshot_type(t.elem))
+    return t
+
+
 class _Checker:
     def __init__(self, items: tuple[ast.Item, ...], sources: dict[str, str],
                  imports: dict[str, ast.Span] | None = None) -> None:
@@ -865,8 +874,9 @@ class _Checker:
         if n in self.vars or n in self.options or n in BUILTIN_CONSTANTS:
             self.error(s.span, f"'let {n}' hides the {self._kind(n)} {n!r}",
                        "choose another name")
-        # a let takes a snapshot: a zone bound by let is the list of cards it held
-        scope.names[n] = ListOf(CARD) if t == ZONE else t
+        # a let takes a snapshot: a zone bound by let is the list of cards it held, a list of
+        # zones a list of such lists (the compiler stores tuples all the way down)
+        scope.names[n] = _snapshot_type(t)
 
     def _check_move(self, w: ast.Expr, a: ast.Expr, z: ast.Expr, scope: _Scope) -> None:
         """A move takes a card or a list of cards from one zone to another."""

@@ -382,3 +382,135 @@ match {
         assert '{"action":"flags","seat":0,"xs":[true,false]}' in keys
         assert '{"action":"numbers","seat":0,"xs":[1,0]}' in keys
         state.apply_index(0)
+
+
+# ---- found by a second reader of the compiled statements (each failed before its fix) -------
+
+def _play_spec(body: str, players: int = 2, **kw: bool) -> Game:
+    return Game(check_text(HEAD + body + """
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules"), players, **kw)
+
+
+def test_count_over_an_inlined_definition_compiles() -> None:
+    """count(...)'s argument once sat in a comprehension's iterable, where Python refuses the
+    ``:=`` of an inlined parameter."""
+    g = _play_spec("""
+def mid(r: int) = r > 3 and r < 10
+var n: int = 0
+deal {
+  fill stock with pack(1)
+  set n = count(mid(rank(c)) for c in stock)
+  end deal scoring zero
+}""")
+    assert g.new_initial_state().v["n"] == 24
+
+
+def test_a_later_loop_source_is_not_computed_before_its_loop() -> None:
+    """Remembering an alternative's events computed every loop's source first; an inner
+    source the loops never reach (an empty hand) must not raise."""
+    g = _play_spec("""
+deal {
+  choose 0 {
+    pick(c = c, k = k) for c in hand[0] for k in range(1, rank(top(stock))) "Pick." { }
+    pass() "Pass." { }
+  }
+  end deal scoring zero
+}""")
+    assert [e["action"] for e in g.new_initial_state().legal_actions()] == ["pass"]
+
+
+def test_fields_holding_a_zone_or_zones() -> None:
+    g = _play_spec("""
+deal {
+  fill stock with pack(1)
+  deal 2 from stock to hand of seats
+  choose 0 {
+    take(cs = set_of(stock)) "Take them all." { }
+    show(hs = [hand[0], hand[1]]) "Show." { }
+  }
+  end deal scoring zero
+}""")
+    st = g.new_initial_state()
+    by = {e["action"]: e for e in st.legal_actions()}
+    assert len(by["take"]["cs"]) == 48
+    hs = by["show"]["hs"]
+    assert hs == [list(st.z["hand"][0]), list(st.z["hand"][1])]
+    assert hs[0] is not st.z["hand"][0], "an event must not hold a live zone"
+
+
+def test_a_let_of_zones_is_a_snapshot_and_clones_keep_their_own() -> None:
+    g = _play_spec("""
+var seen: int = 0
+deal {
+  fill stock with pack(1)
+  deal 2 from stock to hand of seats
+  let hs = [hand[0]]
+  choose 0 {
+    drop() "Drop." { move top(hand[0]) from hand[0] to stock }
+    keep() "Keep." { }
+  }
+  set seen = size(hs[0])
+  choose 0 { done() "Done." { } }
+  end deal scoring zero
+}""")
+    st = g.new_initial_state()
+    c = st.clone()
+    st.apply({"seat": 0, "action": "drop"})
+    c.apply({"seat": 0, "action": "keep"})
+    assert st.v["seen"] == 2 and c.v["seen"] == 2 and len(c.z["hand"][0]) == 2
+
+
+def test_a_generator_over_zones_is_not_shared_between_states() -> None:
+    """A generator variable that holds a zone itself: its events are not remembered across
+    states (each state's own zone), and a clone points it at its own copy."""
+    g = _play_spec("""
+var seen: int = 0
+deal {
+  fill stock with pack(1)
+  deal 1 from stock to hand of seats
+  choose 0 {
+    pick(k = size(h)) for h in [hand[0], hand[1]] "Pick a hand." {
+      choose 0 {
+        drop() "Drop." { move top(hand[0]) from hand[0] to stock }
+        keep() "Keep." { }
+      }
+      set seen = size(h)
+    }
+  }
+  choose 0 { done() "Done." { } }
+  end deal scoring zero
+}""", keep_sources=True)
+    assert not any("_MEMO.get" in t for _, t in g.sources)
+    a, b = g.new_initial_state(), g.new_initial_state()
+    a.apply({"seat": 0, "action": "pick", "k": 1})
+    twin = a.clone()
+    a.apply({"seat": 0, "action": "drop"})
+    twin.apply({"seat": 0, "action": "keep"})
+    b.apply({"seat": 0, "action": "pick", "k": 1})
+    b.apply({"seat": 0, "action": "keep"})
+    assert (a.v["seen"], b.v["seen"], twin.v["seen"]) == (0, 1, 1)
+
+
+def test_max_events_counts_the_deal_only() -> None:
+    g = Game(check_text(HEAD + """
+max_events 2
+deal {
+  choose 0 { go() "Go." { } }
+  end deal scoring zero
+}
+match {
+  repeat 3 {
+    choose 0 { ready() "Ready." { } }
+  }
+  run deal
+  end match winners [0]
+}
+""", "t.rules"), 2)
+    st = g.new_initial_state()
+    while not st.is_terminal():
+        st.apply_index(0)
+    assert st.result()["deals"] == [{"scores": [0, 0]}]

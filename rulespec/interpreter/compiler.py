@@ -36,14 +36,28 @@ from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error
 from rulespec.interpreter.events import encode, field_json, json_value, set_and_json
-from rulespec.types import Bool, Card, EnumOf, Int, NoneT, Str, Suit
+from rulespec.types import (
+    Bool,
+    Card,
+    EnumOf,
+    Int,
+    ListOf,
+    NoneT,
+    Per,
+    PZone,
+    Str,
+    Suit,
+    Type,
+    Zone,
+)
+from rulespec.types import element as element_of
 
 if TYPE_CHECKING:
     pass
 
 __all__ = ["MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal", "EndMatch", "Frame",
            "LegalMap", "Procedure", "Return", "Stop", "compile_procedures", "deal_cards",
-           "move_cards"]
+           "holds_zone", "move_cards", "snapshot"]
 
 
 # ---- what the runtime sees ------------------------------------------------------------------
@@ -112,13 +126,16 @@ class Procedure:
     """One compiled procedure: ``run(st, frame) -> None | 1`` (returned, or stopped) and the
     stop at each stopping ``pc``."""
 
-    __slots__ = ("name", "params", "run", "stops")
+    __slots__ = ("name", "params", "run", "stops", "binds_zones")
 
     def __init__(self, name: str, params: tuple[str, ...]) -> None:
         self.name = name
         self.params = params
         self.run: Callable[[Any, Frame], int | None] = _not_compiled
         self.stops: dict[int, Stop] = {}
+        #: a local of this procedure may hold a zone itself (``for h in [hand[0], hand[1]]``),
+        #: not a snapshot of it: a clone must then point it at its own copy of the zone
+        self.binds_zones = False
 
 
 class Frame:
@@ -240,6 +257,7 @@ class _StmtCompiler:
         self.cover = cover
         self.procs = procs
         self.ins: list[_Ins] = []
+        self.binds_zones = False
         self._slot = 0
         self._objects: dict[str, object] = {}
 
@@ -251,6 +269,7 @@ class _StmtCompiler:
         where = span if span is not None else (body.stmts[0].span if body.stmts else ast.NOSPAN)
         proc.stops = {pc: op for pc, op in enumerate(self.ins)
                       if isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return))}
+        proc.binds_zones = self.binds_zones
         proc.run = _Emitter(proc.name, self.ins, self.procs).build(self.ec, proc.name, where,
                                                         self._objects)
 
@@ -287,9 +306,9 @@ class _StmtCompiler:
             # a number, a truth value, a card, a constant... (never a list): stored as it is
             self.ins.append(_Py((f"{target} = {self._src(value, local)}",), value.span))
             return
-        # a list value (a zone) is stored as a tuple: a snapshot, as the language says
-        self.ins.append(_Py((f"_x = {self._src(value, local)}",
-                             f"{target} = tuple(_x) if type(_x) is list else _x"), value.span))
+        # a list value (a zone, or a list of zones) is stored as tuples all the way down: a
+        # snapshot, as the language says, which later moves do not change and a clone may share
+        self.ins.append(_Py((f"{target} = _snap({self._src(value, local)})",), value.span))
 
     def stmt(self, s: ast.Stmt, local: frozenset[str],  # noqa: C901
              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
@@ -345,6 +364,8 @@ class _StmtCompiler:
             case ast.EndMatch(winners=w):
                 ins.append(EndMatch(self.ec.expr(w, local), s))
             case ast.RunDeal():
+                # max_events counts the deal's own events, not the match block's before it
+                ins.append(_Py(("st.deal_events = 0",), s.span))
                 if self.ec.spec.results:
                     # the last deal's entry takes its result fields as they are now, and
                     # they start again from their initial values
@@ -382,6 +403,8 @@ class _StmtCompiler:
                 ins.append(_Jump(start))
                 self._patch(breaks, len(ins))
             case ast.For(var=v, source=src, cond=c, body=b):
+                if holds_zone(element_of(self.ec.type_of(src)) or Int()):
+                    self.binds_zones = True
                 inner = local | {v}
                 cond = self._src(c, inner) if c is not None else None
                 self._for(v, self._src(src, local), src.span, cond, b, inner, loops)
@@ -458,6 +481,8 @@ class _StmtCompiler:
         alts = []
         ends: list[_Jump] = []
         for a in s.alternatives:
+            if any(_binds_zone(self.ec, g) for g in a.generators):
+                self.binds_zones = True
             inner = local | {g.var for g in a.generators}
             if a.guard is not None:
                 ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
@@ -558,7 +583,7 @@ class _Emitter:
         line_spans = {i + 2: sp for i, sp in self.spans.items()}
         extra = dict(objects)
         extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _move=move_cards,
-                     _deal=deal_cards, _Empty=EmptyError, _rt=runtime_error)
+                     _deal=deal_cards, _snap=snapshot, _Empty=EmptyError, _rt=runtime_error)
         what = "procedure " + name if not name.startswith("#") else name[1:]
         return ec.build("_run", "\n".join(self.lines) + "\n", span, extra,  # type: ignore[no-any-return]
                         what=what)
@@ -643,6 +668,16 @@ class _Emitter:
         self.emit(f"L[{slot!r}] = (_s, _i)", d)
 
 
+def snapshot(x: object) -> object:
+    """A list value as the rules keep it: tuples all the way down (a zone's cards, or a list of
+    zones), so that later moves change nothing in it."""
+    if isinstance(x, (list, tuple)):
+        if not x or type(x[0]) not in (list, tuple):
+            return x if type(x) is tuple else tuple(x)
+        return tuple(snapshot(y) for y in x)
+    return x
+
+
 def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom: bool,
                span: ast.Span) -> None:
     """``move WHAT from SRC to DST [to bottom]``."""
@@ -685,7 +720,8 @@ def _enumerator(ec: ExprCompiler, a: ast.Alternative,
     exactly where the rule says.
     """
     extra: dict[str, object] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
-                                "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error}
+                                "_fjv": field_json, "_NESTED": (list, tuple),
+                                "_Empty": EmptyError, "_rt": runtime_error}
     what = f"legal events of the alternative {a.action}"
     lines, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators))
     if hoisted:
@@ -699,9 +735,30 @@ def _enumerator(ec: ExprCompiler, a: ast.Alternative,
     return _build_enum(ec, a, lines, extra, what)
 
 
+def holds_zone(t: Type) -> bool:
+    """Whether a value of type ``t`` is, or holds, a zone itself rather than a snapshot."""
+    if isinstance(t, (Zone, PZone)):
+        return True
+    if isinstance(t, (ListOf, Per)):
+        return holds_zone(t.elem)
+    return False
+
+
+def _binds_zone(ec: ExprCompiler, g: ast.Generator) -> bool:
+    """Whether a generator's variable holds a zone itself (its events then depend on which
+    state's zone it is: they are not remembered, and a clone remaps it)."""
+    return holds_zone(element_of(ec.type_of(g.source)) or Int())
+
+
+def _memo_for(ec: ExprCompiler, a: ast.Alternative, lines: list[str]) -> list[str] | None:
+    if any(_binds_zone(ec, g) for g in a.generators):
+        return None
+    return _memoised(lines, [pyname(g.var) for g in a.generators])
+
+
 def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: dict[str, object],
                 what: str) -> Callable[..., LegalMap | None]:
-    memo = _memoised(lines, [pyname(g.var) for g in a.generators])
+    memo = _memo_for(ec, a, lines)
     if memo is not None:
         lines = memo
         extra.update(_MEMO={}, _MEMO_N=[0], _fz=_freeze, _LegalMap=LegalMap,
@@ -730,7 +787,7 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
     own enumerator does that best)."""
     for a in alts:
         lines, _ = _enum_lines(ec, a, local, hoist=False)
-        if _memoised(lines, [pyname(g.var) for g in a.generators]) is not None:
+        if _memo_for(ec, a, lines) is not None:
             return None
     ec.hoisting(False, fresh=True)
     bodies = []
@@ -749,7 +806,8 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
     lines += bodies
     lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _SPANS[_ai])"]
     extra: dict[str, object] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
-                                "_fjv": field_json, "_Empty": EmptyError, "_rt": runtime_error,
+                                "_fjv": field_json, "_NESTED": (list, tuple),
+                                "_Empty": EmptyError, "_rt": runtime_error,
                                 "_SPANS": tuple(a.span for a in alts)}
     return ec.build("_legal", "\n".join(lines) + "\n", alts[0].span, extra,  # type: ignore[no-any-return]
                     what="legal events of the decision, all its alternatives")
@@ -815,17 +873,20 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             arg = ec.source(bare.args[0], local, py)
             cache = _field_cache(ec)
             if isinstance(bare.args[0], ast.Name):
-                # the cache is read inline: no Python call for the usual hit
-                lines.append(f"{ind}f{i}, j{i} = {cache}.get({arg}) or _setjv({arg}, {cache})")
+                # the cache is read inline: no Python call for the usual hit (a tuple; a zone's
+                # list cannot be a key)
+                lines.append(f"{ind}f{i}, j{i} = (type({arg}) is tuple and {cache}.get({arg}))"
+                             f" or _setjv({arg}, {cache})")
             else:
                 lines.append(f"{ind}f{i}, j{i} = _setjv({arg}, {cache})")
             parts.append(f"{f.name!r}: list(f{i})")
             jsons[f.name] = f"j{i}"
         else:
             lines.append(f"{ind}f{i} = {ec.source(f.value, local, py)}")
-            # tuples become JSON lists; a flat one without a call (the common case)
+            # tuples become JSON lists; a flat one without a call (the common case); nested
+            # ones (lists of zones too) are copied all the way down by _enc
             parts.append(f"{f.name!r}: (list(f{i}) if type(f{i}) is tuple and "
-                         f"(not f{i} or type(f{i}[0]) is not tuple) else _enc(f{i}))")
+                         f"(not f{i} or type(f{i}[0]) not in _NESTED) else _enc(f{i}))")
         values[f.name] = f"f{i}"
     # the canonical key (H5) as one f-string, its keys put in sorted order once, here
     pieces = []
@@ -842,8 +903,8 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             # the text of a tuple (a group of cards) is remembered in the field's cache and
             # read inline: no call for the usual hit
             c = caches[name]
-            pieces.append(f'"{name}":{{(type({val}) is tuple and {c}.get({val})) or '
-                          f'_fjv({val}, {c})}}')
+            pieces.append(f'"{name}":{{(type({val}) is tuple and (not {val} or type({val}[0])'
+                          f' not in _NESTED) and {c}.get({val})) or _fjv({val}, {c})}}')
     key = "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
     # one generator's value as it is; several as a tuple (see State._take)
     binds = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
@@ -901,6 +962,10 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
         ln = body[i]
         src = ln.split(" in ", 1)[1].rstrip()[:-1]
         if any(re.search(rf"\b{re.escape(v)}\b", src) for v in gen_vars[:j]):
+            return None
+        if j > 0 and _READS_STATE.search(src):
+            # computed before the first loop here, where the plain loops might never reach
+            # it (an empty outer source, a failed guard): only a constant may move there
             return None
         sources.append(src)
     rest = [ln for k, ln in enumerate(inner) if k + loops[0] not in loops]

@@ -153,6 +153,8 @@ class Game:
             self._action_fields.setdefault(a.name, set()).update(a.fields)
         self._set_fields = {(a.name, f) for a in spec.actions for f in a.set_fields}
         self._zone_kinds = tuple((z.name, z.per_player) for z in spec.zones)
+        #: some local holds a zone itself, so a clone must repoint it (see State.clone)
+        self._binds_zones = any(p.binds_zones for p in self._procs.values())
         if coverage or keep_sources:
             self._ec.compile_defs()
 
@@ -318,7 +320,9 @@ class State:
         """An event has been applied: count it against the deal's bound and run on."""
         self.deal_events += 1
         limit = self.game.max_events
-        if limit is not None and self.deal_events > limit:
+        if limit is not None and self.deal_events > limit and len(self.stack) > 1 \
+                and self.stack[1].is_deal:
+            # only a deal's own events count (run deal starts the count again)
             self._too_long()
         self._legal = None
         self._given = None
@@ -342,6 +346,8 @@ class State:
             z = self.z[name]
             c.z[name] = [list(h) for h in z] if per else list(z)
         c.stack = [f.copy() for f in self.stack]
+        if self.game._binds_zones:
+            self._repoint(c)
         c.pending = self.pending
         c.to_move = self.to_move
         c.deals = [dict(d) for d in self.deals]
@@ -351,7 +357,31 @@ class State:
         c._legal = self._legal
         c._given = self._given
         c._results_open = self._results_open
+        if self.game._binds_zones:
+            # the legal entries hold this state's zones: the clone lists its own
+            c._legal = None
+            c._given = None
         return c
+
+    def _repoint(self, c: State) -> None:
+        """Locals that hold a zone itself (not a snapshot) point at the clone's copy."""
+        mine: dict[int, list[str]] = {}
+        for name, per in self.game._zone_kinds:
+            if per:
+                for old, new in zip(self.z[name], c.z[name], strict=True):
+                    mine[id(old)] = new
+            else:
+                mine[id(self.z[name])] = c.z[name]
+
+        def point(x: object) -> object:
+            if type(x) is list:
+                return mine.get(id(x), x)
+            if type(x) is tuple:
+                return tuple(point(y) for y in x)
+            return x
+
+        for f in c.stack:
+            f.L = {k: point(x) for k, x in f.L.items()}
 
     def totals(self) -> list[int]:
         """Match totals so far, by seat."""

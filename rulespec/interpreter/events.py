@@ -68,7 +68,7 @@ def set_and_json(xs: Sequence[object],
     """``set_of(xs)`` and its canonical JSON text, remembered in ``cache`` for tuples (the
     same subsets recur). Each field of each enumerator has a cache of its own: a field's
     values are of one type, so ``(True, False)`` and ``(1, 0)``, equal as keys, never meet."""
-    key = xs if isinstance(xs, tuple) else None
+    key = xs if isinstance(xs, tuple) and (not xs or type(xs[0]) not in (list, tuple)) else None
     if key is not None:
         hit = cache.get(key)
         if hit is not None:
@@ -84,7 +84,9 @@ def field_json(x: object, cache: dict[tuple[object, ...], str]) -> str:
     """:func:`json_value` of one field's value, a tuple's text remembered in the field's own
     ``cache`` (see :func:`set_and_json`)."""
     text = json_value(x)
-    if isinstance(x, tuple) and len(cache) < FIELD_CACHE_MAX:
+    # only flat tuples: one holding lists (zones) cannot be a key, nor be trusted to stay
+    if isinstance(x, tuple) and (not x or type(x[0]) not in (list, tuple)) \
+            and len(cache) < FIELD_CACHE_MAX:
         cache[x] = text
     return text
 
