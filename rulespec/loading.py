@@ -24,8 +24,10 @@ __all__ = ["GAMES_DIR", "game_for", "load_game_spec", "normalise_options", "reso
            "shipped_games"]
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
-#: compiled tables kept per spec; past this many the spec's table cache starts again
-MAX_TABLES_PER_SPEC = 256
+#: compiled tables kept per spec; past this many the spec's table cache starts again. Each
+#: table holds its generated code and the legal events it remembers (up to MEMO_MAX per
+#: enumerator), and compiling one takes 20 to 70 ms: a few dozen are plenty
+MAX_TABLES_PER_SPEC = 32
 
 
 def shipped_games() -> list[str]:
