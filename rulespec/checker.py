@@ -715,8 +715,9 @@ class _Checker:
                        f"card is dealt, so it cannot read {hit.id!r}",
                        "use options, player_count and constants only")
 
-    def _end_deal_outside_deal(self, match: ast.MatchDecl | None) -> None:
-        """An 'end deal' reached from the match without a deal running is an error."""
+    def _run_outside_deal(self, match: ast.MatchDecl | None) -> Iterator[tuple[str, ast.Block]]:
+        """Each procedure the match block runs outside a deal (directly or through other
+        procedures), once, with its body."""
         if match is None:
             return
         seen: set[str] = set()
@@ -727,27 +728,25 @@ class _Checker:
                 continue
             seen.add(n)
             body = self.procs[n].body
+            yield n, body
+            todo.extend(_calls_in(body))
+
+    def _end_deal_outside_deal(self, match: ast.MatchDecl | None) -> None:
+        """An 'end deal' reached from the match without a deal running is an error."""
+        for n, body in self._run_outside_deal(match):
             for s in _walk(body):
                 if isinstance(s, ast.EndDeal):
                     self.error(s.span, f"'end deal' in procedure {n!r}, which the match runs "
                                "outside a deal", "end a deal only from the deal block and "
                                "the procedures it runs")
-            todo.extend(_calls_in(body))
 
     def _results_outside_deal(self, match: ast.MatchDecl | None) -> None:
         """Outside a deal only the match block itself reads and sets result fields (the
         last deal's entry, after its 'run deal'): a procedure the match runs, or a definition
         such a procedure uses, may not."""
-        if match is None or not self.results:
+        if not self.results:
             return
-        seen: set[str] = set()
-        todo = list(_calls_in(match.body))
-        while todo:
-            n = todo.pop()
-            if n in seen or n not in self.procs:
-                continue
-            seen.add(n)
-            body = self.procs[n].body
+        for n, body in self._run_outside_deal(match):
             hit = self._result_use(body, set())
             if hit is not None:
                 span, verb, field = hit
@@ -755,7 +754,6 @@ class _Checker:
                            f"{verb} the result field {field!r}",
                            "read and set result fields in the deal, or in the match block "
                            "itself after 'run deal'")
-            todo.extend(_calls_in(body))
 
     def _result_use(self, node: object, defs_seen: set[str]
                     ) -> tuple[ast.Span, str, str] | None:
