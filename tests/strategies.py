@@ -105,3 +105,47 @@ def deal_end_snapshots(state: Any) -> list[tuple[dict[str, Any], dict[str, Any]]
     snaps: list[tuple[dict[str, Any], dict[str, Any]]] = []
     state.on_deal_end = lambda s: snaps.append((copy.deepcopy(s.z), copy.deepcopy(s.v)))
     return snaps
+
+
+#: Every Newton Abracadabra option the oracle knows (the brief's summary, NEW-15's
+#: dummy_visible, NEW-17's first_lead, N1's three_player_joker) with the values the brief lists
+#: and a few more arguments for the parametric ones. ``bidding`` (NEW-5's option) is the
+#: spec's own: the oracle does not play it, so tests/test_abracadabra_newton.py checks it apart.
+NEWTON_OPTIONS: dict[str, list[Any]] = {
+    "success_target": ["declarer_bid", "own_bid"],
+    "success_compare": ["exact", "at_least"],
+    "call_mode": ["automatic", "required"],
+    "declarer_tie_break": ["earliest", "latest", "redeal"],
+    "stake_mode": ["ante(1)", "ante(3)", "ante(0)", "equals_bid", "free(1,5)", "free(0, 2)"],
+    "show_effect": ["add_per_card(1)", "add_per_card(2)", "multiply_per_card(2)",
+                    "multiply_per_card(3)", "none"],
+    "joker_mode": ["highest_trump", "identity_of_indicator", "suitless_top"],
+    "ace_number": [1, 14],
+    "bonus_requires_call": [False, True],
+    "pot_recipients": ["successful", "most_tricks"],
+    "pot_remainder": ["carry", "first_successful_from_dealer_left"],
+    "trump_without_indicator": ["declarer_names", "no_trump"],
+    "dummy_after_win": ["controller_leads", "dummy_leads_by_last_controller"],
+    "dummy_visible": [True, False],
+    "two_player_joker": [False, True],
+    "three_player_joker": [True, False],
+    "first_lead": ["declarer", "dealer_left"],
+}
+
+
+@st.composite
+def newton_tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
+    """A Newton table (4, 3, 2 with or without dummy), a subset of options, a match length."""
+    players = draw(st.sampled_from([4, 3, 2]))
+    opts: dict[str, Any] = {}
+    for name, values in NEWTON_OPTIONS.items():
+        if draw(st.booleans()):
+            opts[name] = draw(st.sampled_from(values))
+    if players == 2 and draw(st.booleans()):
+        opts["dummy"] = True
+    length = draw(st.sampled_from(["one", "deals", "target"]))
+    if length == "deals":
+        opts["deals"] = draw(st.integers(1, 3))
+    elif length == "target":
+        opts["target"] = draw(st.sampled_from([30, 60]))
+    return players, opts

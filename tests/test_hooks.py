@@ -48,7 +48,8 @@ def test_the_spec_overrides_the_default() -> None:
     spec = check_file(SPEC_PATH)
     power = next(d for d in spec.defs if d.name == "power")
     assert power.span.source == str(SPEC_PATH)
-    assert [h.name for h in spec.hooks] == ["card_as", "cards_of", "must_trump_if_void", "power"]
+    assert [h.name for h in spec.hooks] == ["card_as", "cards_of", "must_trump_if_void", "led_suit",
+                                             "power"]
     st = _play(spec)
     # the Joker takes the first trick (led AC), then seat 0 leads and keeps the lead
     assert st.totals() == [3, 0]
