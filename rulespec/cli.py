@@ -1,4 +1,4 @@
-"""The ``rulespec`` command line: check, simulate, replay, verify, doc, serve.
+"""The ``rulespec`` command line: check, simulate, replay, verify, diff, same-deal, doc, serve.
 
 The only module that prints. Exit codes (jlox, resolutions.md H7): 0 ok, 1 bad record or a
 divergence found, 2 usage, 65 spec error, 70 runtime error.
@@ -382,6 +382,42 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
         report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json)
     _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json, spec_word="A",
             impl_word="B")
+
+
+@main.command(name="same-deal")
+@click.argument("game_a")
+@click.argument("game_b")
+@click.option("--players", "-p", type=int, default=4, show_default=True,
+              help="Number of players.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Draws the shuffle and every decision of both games.")
+@click.option("--dealer", type=int, default=0, show_default=True)
+@click.option("--a-option", "-a", "a_opts", multiple=True, metavar="NAME=VALUE",
+              help="An option for GAME_A (repeatable).")
+@click.option("--b-option", "-b", "b_opts", multiple=True, metavar="NAME=VALUE",
+              help="An option for GAME_B (repeatable).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the deal, both games' decisions, tricks, results and records as "
+                   "JSON.")
+def same_deal(game_a: str, game_b: str, players: int, seed: int, dealer: int,
+              a_opts: tuple[str, ...], b_opts: tuple[str, ...], as_json: bool) -> None:
+    """Play one shuffle under GAME_A and GAME_B and show both deals side by side.
+
+    For two specs whose event vocabularies differ (two versions of a game), where `diff` does
+    not apply: the same shuffle of the same pack, every decision drawn at random from --seed,
+    then each game's decisions before play, the tricks and the scores. Exit 0: played; 2: the
+    games do not shuffle the same cards, or a usage error; 65: a spec does not check; 70: a
+    rule runtime error.
+    """
+    from rulespec.sidebyside import same_deal as run
+
+    with _reported():
+        report = run(game_a, game_b, players, None, seed, _options(a_opts), _options(b_opts),
+                     dealer)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report.text(), nl=False)
 
 
 def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,

@@ -19,8 +19,13 @@ def _keys(events: list[dict[str, Any]]) -> set[str]:
     return {json.dumps(e, sort_keys=True, separators=(",", ":")) for e in events}
 
 
-def make_twin(oracle_cls: type, game: str) -> type:
-    """A class with the oracle's interface that also drives the engine on ``game``."""
+def make_twin(oracle_cls: type, game: str, white_box: dict[str, str] | None = None) -> type:
+    """A class with the oracle's interface that also drives the engine on ``game``.
+
+    ``white_box`` maps oracle attributes that a test may set directly (a carried pot, the totals
+    before a deal) to the engine's variables of the same meaning: setting one on the twin sets
+    both, so a worked example that starts mid-match runs on both sides."""
+    engine_vars = dict(white_box or {})
 
     class Twin:
         def __init__(self) -> None:
@@ -92,6 +97,17 @@ def make_twin(oracle_cls: type, game: str) -> type:
 
         def __getattr__(self, name: str) -> Any:
             return getattr(self.o, name)
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name in ("o", "e"):
+                object.__setattr__(self, name, value)
+                return
+            if name not in engine_vars:
+                raise AttributeError(f"the twin cannot set {name!r} on the engine too")
+            setattr(self.o, name, value)
+            state = self.e.state
+            assert state is not None
+            state.v[engine_vars[name]] = list(value) if isinstance(value, list) else value
 
     return Twin
 

@@ -6,6 +6,10 @@ follows suit; the premises the brief gives (tricks taken, rank-number cards capt
 checked as well as the scores and money it computes by hand.  Then the rules quoted from the
 brief, settled points (N-n, R-n) and a seeded random-play test over every table.
 
+Each test runs as ``[oracle]`` (the oracle alone) and as ``[engine]`` (the oracle and the engine
+in lock step, see ``implementation``), except the tests that set a hand mid-deal and the
+oracle's own random-play smoke test.
+
 Run: ``python -m pytest -q tests/oracles/test_oracle_abracadabra_newton.py``
 """
 
@@ -27,6 +31,28 @@ from .abracadabra_newton import (
 )
 
 GAME = "abracadabra-newton"
+
+# ----------------------------------------------------------------------------- implementations
+
+
+@pytest.fixture(autouse=True, params=["oracle", "engine"])
+def implementation(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs twice.  ``[oracle]``: on the oracle alone.  ``[engine]``: on a twin
+    (tests/twin.py) in place of ``AbracadabraNewtonOracle``, which answers every call from the
+    oracle and from the engine playing rulespec/games/abracadabra_newton.rules, and fails as
+    soon as the two disagree on who moves, the legal events, an accepted or refused event, or
+    the result (scores, money, pot_carry, totals, winners).  A test about the oracle alone is
+    marked ``@oracle_only`` and has no ``[engine]`` case."""
+    if request.param == "engine":
+        from tests.twin import make_twin  # only the [engine] cases import the engine
+
+        monkeypatch.setitem(globals(), "AbracadabraNewtonOracle",
+                            make_twin(AbracadabraNewtonOracle, GAME,
+                                      white_box={"pot": "pot", "totals": "totals"}))
+    return str(request.param)
+
+
+oracle_only = pytest.mark.parametrize("implementation", ["oracle"], indirect=True)
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -342,6 +368,9 @@ def test_new3_ace_number(ace: int, scores: list[int]) -> None:
     assert det["trick_winners"][9] == 2  # the Joker beat the trump Ace (NEW-9)
 
 
+# sets the hands mid-deal, which has no engine counterpart; the differential test
+# (tests/test_abracadabra_newton_oracle.py) plays these rules on both sides
+@oracle_only
 def test_joker_follows_as_trump() -> None:
     o = new(3, {}, dealer=2)
     o.apply({"chance": "shuffle", "cards": shuffle_for(NEW3, 2, "KS")})
@@ -357,6 +386,9 @@ def test_joker_follows_as_trump() -> None:
     assert [e["card"] for e in o.legal()] == ["2C", JOKER]  # void in spades then
 
 
+# sets the hands mid-deal, which has no engine counterpart; the differential test
+# (tests/test_abracadabra_newton_oracle.py) plays these rules on both sides
+@oracle_only
 def test_suitless_joker_wins_and_next_card_sets_suit() -> None:
     o = new(3, {"joker_mode": "suitless_top"}, dealer=2)
     o.apply({"chance": "shuffle", "cards": shuffle_for(NEW3, 2, "KS")})
@@ -439,6 +471,9 @@ def test_dummy_game() -> None:
     assert winner in (0, 1) and o.to_move() == winner and d.controller == winner
 
 
+# sets the hands mid-deal, which has no engine counterpart; the differential test
+# (tests/test_abracadabra_newton_oracle.py) plays these rules on both sides
+@oracle_only
 def test_dummy_trick_credit_and_leads() -> None:
     for rule, next_leader in (("controller_leads", 1), ("dummy_leads_by_last_controller", DUMMY)):
         o = new(2, {"dummy": True, "dummy_after_win": rule}, dealer=0)
@@ -590,6 +625,8 @@ def pack_check(o: AbracadabraNewtonOracle) -> None:
     assert Counter(seen) == Counter(o.cfg.pack)
 
 
+# the oracle's own smoke test; tests/test_abracadabra_newton_oracle.py plays random matches on both
+@oracle_only
 def test_random_playouts() -> None:
     rng = random.Random(20261201)
     for match in range(160):
