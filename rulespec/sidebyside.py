@@ -3,9 +3,8 @@
 ``rulespec diff`` needs two specs with one event vocabulary; two versions of a game (two
 rule sets of one trick-taking game, say) have different ones, so they are compared here on a
 shared deal instead. :func:`same_deal` gives both games the same first shuffle, lets a seeded
-random policy
-(:func:`rulespec.simulate.sample_event`) take every decision through the implementation
-protocol (:class:`rulespec.protocol.SpecImplementation`), and collects each game's decisions,
+random policy (:func:`rulespec.simulate.sample_event`) take every decision through the
+implementation protocol (:class:`rulespec.protocol.SpecImplementation`), and collects each game's decisions,
 tricks and result; :meth:`SideBySide.text` renders them for people and
 :meth:`SideBySide.to_json` for machines.
 
