@@ -20,6 +20,15 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("abracadabra-4p", "abracadabra", 4, {}, 21),
     ("abracadabra-3p-no-joker", "abracadabra", 3, {"three_player_joker": False}, 22),
     ("abracadabra-2p-dummy", "abracadabra", 2, {"dummy": True, "deals": 2}, 23),
+    ("abracadabra-newton-4p", "abracadabra-newton", 4, {"deals": 3}, 31),
+    ("abracadabra-newton-4p-variants", "abracadabra-newton", 4,
+     {"call_mode": "required", "stake_mode": "free(1,3)", "show_effect": "multiply_per_card(2)",
+      "joker_mode": "suitless_top", "pot_recipients": "most_tricks", "target": 40}, 32),
+    ("abracadabra-newton-3p", "abracadabra-newton", 3, {"deals": 2}, 33),
+    ("abracadabra-newton-3p-no-joker", "abracadabra-newton", 3, {"three_player_joker": False}, 34),
+    ("abracadabra-newton-2p-dummy", "abracadabra-newton", 2,
+     {"dummy": True, "dummy_after_win": "dummy_leads_by_last_controller", "deals": 2}, 35),
+    ("abracadabra-newton-2p", "abracadabra-newton", 2, {"deals": 2}, 36),
 ]
 
 
@@ -45,6 +54,28 @@ def test_playthrough_is_unchanged(name: str, game: str, players: int,
     assert make(game, players, options, seed) == golden
     code, answer = replay(golden["record"])
     assert code == 0 and answer == golden["result"]
+    oracle = ORACLES.get(game)
+    if oracle is not None:  # the independent witness reaches the same result from the record
+        o = oracle()
+        rec = golden["record"]
+        o.new(game, players, dict(options), rec["dealer"])
+        for ev in rec["events"]:
+            o.apply(ev)
+        got = o.result()
+        assert {k: got[k] for k in ("complete", "deals", "totals", "winners")} == \
+            {k: golden["result"][k] for k in ("complete", "deals", "totals", "winners")}
+
+
+def _oracles() -> dict[str, Any]:
+    from tests.oracles.abracadabra import AbracadabraOracle
+    from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
+    from tests.oracles.vandatta import VandattaOracle
+
+    return {"vandatta": VandattaOracle, "abracadabra": AbracadabraOracle,
+            "abracadabra-newton": AbracadabraNewtonOracle}
+
+
+ORACLES = _oracles()
 
 
 if __name__ == "__main__":  # regenerate
