@@ -1771,7 +1771,13 @@ class _Match:
         # what the spec shows the seat: its zones as it sees them, and the variables (public)
         allowed = _visible(mine["zones"]) + collections.Counter(_card_codes(mine["vars"]))
         shown: collections.Counter[str] = collections.Counter(_card_codes(obs))
-        leaked = shown - allowed
+        # a card named twice (in the hand and again in a list of cards shown, say) reveals
+        # nothing when the seat sees every copy of it; with copies the seat cannot see (two
+        # packs), each extra mention may be one of them
+        copies = _visible(self.state.z)
+        leaked = collections.Counter({c: n - allowed[c] for c, n in shown.items()
+                                      if n > allowed[c]
+                                      and (allowed[c] == 0 or copies[c] > allowed[c])})
         if leaked:
             raise self.fail("leak", f"seat {seat}'s observation shows "
                             f"{', '.join(sorted(leaked.elements()))[:300]}, which the spec "

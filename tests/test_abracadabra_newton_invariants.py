@@ -20,7 +20,7 @@ from rulespec.loading import game_for, load_game_spec, resolve_game
 from tests.strategies import deal_end_snapshots, newton_tables
 
 SPEC = load_game_spec(resolve_game("abracadabra-newton"))
-ZONES = ("hand", "dummy_up", "dummy_down", "trick", "won", "indicator", "stock")
+ZONES = ("hand", "shown_up", "dummy_up", "dummy_down", "trick", "won", "indicator", "stock")
 
 
 def cards_in(zones: dict[str, Any]) -> Counter[str]:
@@ -113,7 +113,7 @@ def follows(state: State, ev: dict[str, Any], opts: dict[str, Any]) -> None:
     if ev["seat"] == 2 and opts.get("dummy"):
         src = state.z["dummy_up"] if opts.get("dummy_visible", True) else state.z["dummy_down"]
     else:
-        src = state.z["hand"][ev["seat"]]
+        src = state.z["hand"][ev["seat"]] + state.z["shown_up"][ev["seat"]]
     assert all(suit(c) != led for c in src), "did not follow suit"
 
 

@@ -21,12 +21,15 @@ from rulespec.protocol import ProcessImplementation, load_python_impl
 from rulespec.records import replay
 from rulespec.verify import Report, Verifier, compare_answers, schedule
 from tests.oracles.abracadabra import AbracadabraOracle
+from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
 from tests.oracles.vandatta import VandattaOracle
 from tests.verify.mutants import by_name
+from tests.verify.mutants.base import VandattaView
 
 ROOT = Path(__file__).resolve().parent.parent
 VAN = load_game_spec(resolve_game("vandatta"))
 ABR = load_game_spec(resolve_game("abracadabra"))
+NEW = load_game_spec(resolve_game("abracadabra-newton"))
 
 
 def _verify(spec: Any, game: str, factory: Any, **kw: Any) -> Report:
@@ -76,6 +79,32 @@ def test_oracles_conform_in_python() -> None:
     r = _verify(ABR, "abracadabra", AbracadabraOracle, players=[3], games=1, seed_=2)
     assert r.conforms and {s.setting.players for s in r.verified} == {3}
     assert r.coverage.hit and "clauses exercised" in r.coverage.summary()
+    r = _verify(NEW, "abracadabra-newton", AbracadabraNewtonOracle, players=[2, 4], games=1,
+                budget=12, seed_=2)
+    assert r.conforms and {s.setting.players for s in r.verified} == {2, 4}
+    # NEW-5's ascending auction is the spec's own option: the oracle refuses it, and says so
+    r = _verify(NEW, "abracadabra-newton", AbracadabraNewtonOracle, players=[4], games=1,
+                options={"bidding": "ascending_with_pass"}, budget=5, seed_=2)
+    assert not r.conforms and r.not_offered and not r.verified
+    assert all("unknown option 'bidding'" in (s.refused or "") for s in r.not_offered)
+
+
+class _ShowsOwnHandTwice(VandattaView):
+    """A correct observation that names each of the seat's own cards twice (its hand, and a
+    list of the same cards, as an implementation listing a declarer's shown cards would)."""
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        obs = super().observe(seat)
+        obs["mine_again"] = list(obs["zones"]["hand"][seat])
+        return obs
+
+
+def test_a_visible_card_named_twice_is_no_leak_unless_a_copy_is_hidden() -> None:
+    r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[3], games=1, budget=4, seed_=4)
+    assert r.conforms, r.divergences[0].message if r.divergences else ""
+    # with two packs, a second mention may be the copy the seat cannot see
+    r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[8], games=1, budget=4, seed_=4)
+    assert r.divergences and r.divergences[0].kind == "leak"
 
 
 def test_oracle_conforms_through_the_process_protocol() -> None:
