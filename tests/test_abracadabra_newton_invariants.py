@@ -58,7 +58,10 @@ def expected_scores(snap: tuple[dict[str, Any], dict[str, Any]], players: int,
     targets = [v["bids"][p] if own else d for p in range(players)]
     taken = v["taken"][:players]
     required = opts.get("call_mode") == "required"
-    called = [v["called"][p] if required else taken[p] >= targets[p] for p in range(players)]
+    # a player who passed (NEW-5's ascending auction) named no number of their own
+    aims = [not (own and v["passed"][p]) for p in range(players)]
+    called = [v["called"][p] if required else aims[p] and taken[p] >= targets[p]
+              for p in range(players)]
     at_least = opts.get("success_compare") == "at_least"
     reached = [taken[p] >= targets[p] if at_least else taken[p] == targets[p]
                for p in range(players)]
