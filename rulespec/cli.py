@@ -97,14 +97,13 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def check(files: tuple[str, ...]) -> None:
     """Parse and statically check .rules FILES (or shipped game names)."""
-    from rulespec.checker import check_file
-    from rulespec.loading import resolve_game
+    from rulespec.loading import load_game_spec, resolve_game
 
     status = EXIT_OK
     for f in files:
         try:
             path = Path(f) if Path(f).exists() else resolve_game(f)
-            spec = check_file(path)
+            spec = load_game_spec(path)
         except (SpecSyntaxError, SpecCheckError) as e:
             _spec_error(e)
             status = EXIT_SPEC
@@ -346,7 +345,7 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
                 raise click.UsageError(f"--impl: {e} (check the quoting)") from None
             factory = lambda: ProcessImplementation(argv, timeout)  # noqa: E731
             who = impl_cmd or ""
-        name = game if shipped else spec.name
+        name = spec.name  # a shipped spec goes by its shipped name (loading.shipped_name)
         v = Verifier(spec, name, factory, timeout=timeout, db=db)
         report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
     _finish(report, f"verify {name} against {who}", path, shipped, out_path, as_json)
@@ -376,7 +375,7 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
         spec_a = load_game_spec(path_a)
         path_b, _ = _spec_arg(b)
         spec_b = load_game_spec(path_b)
-        name = a if shipped_a else spec_a.name
+        name = spec_a.name
         v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
                      other_options=_options(b_opts), db=db, probes=False)
         report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json)

@@ -15,13 +15,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import cast
 
+import attrs
+
 from rulespec.checker import check_file
 from rulespec.errors import RecordError
 from rulespec.interpreter.engine import Game
 from rulespec.model import CheckedSpec
 
 __all__ = ["GAMES_DIR", "game_for", "load_game_spec", "normalise_options", "resolve_game",
-           "shipped_games"]
+           "shipped_games", "shipped_name"]
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
 #: compiled tables kept per spec; past this many the spec's table cache starts again. Each
@@ -30,20 +32,36 @@ GAMES_DIR = Path(__file__).resolve().parent / "games"
 MAX_TABLES_PER_SPEC = 32
 
 
+# A shipped game's name is its file's name with "_" written "-": records spell names with
+# hyphens (abracadabra-newton) and the grammar's names have none. These two functions are the
+# only places that map one to the other; everything else asks them.
+def shipped_name(path: Path) -> str | None:
+    """The game name a shipped spec file goes by (records, reports, summaries), or None for a
+    file outside ``rulespec/games``."""
+    if path.resolve().parent != GAMES_DIR:
+        return None
+    return path.stem.replace("_", "-")
+
+
+def _shipped_file(game: str) -> Path:
+    return GAMES_DIR / f"{game.replace('-', '_')}.rules"
+
+
 def shipped_games() -> list[str]:
     """Names of the specs shipped in ``rulespec/games`` (modules that only hold shared rules
     and declare no game are left out)."""
     out = []
     for p in sorted(GAMES_DIR.glob("*.rules")):
         text = p.read_text(encoding="utf-8")
-        if re.search(r"^\s*game\s", text, re.MULTILINE):
-            out.append(p.stem.replace("_", "-"))
+        name = shipped_name(p)
+        if name is not None and re.search(r"^\s*game\s", text, re.MULTILINE):
+            out.append(name)
     return out
 
 
 def resolve_game(game: str, base: Path | None = None) -> Path:
     """The .rules file for a shipped game name or a path (relative to ``base``)."""
-    shipped = GAMES_DIR / f"{game.replace('-', '_')}.rules"
+    shipped = _shipped_file(game)
     if "/" not in game and not game.endswith(".rules") and shipped.is_file():
         return shipped
     p = Path(game)
@@ -57,11 +75,15 @@ def resolve_game(game: str, base: Path | None = None) -> Path:
 
 @functools.cache
 def _load(path: str, mtime: float) -> CheckedSpec:
-    return check_file(path)
+    spec = check_file(path)
+    name = shipped_name(Path(path))
+    # a shipped spec goes by its shipped name, whatever its game line declares
+    return spec if name is None or name == spec.name else attrs.evolve(spec, name=name)
 
 
 def load_game_spec(path: Path) -> CheckedSpec:
-    """Check a spec file once per process (re-read if it changes)."""
+    """Check a spec file once per process (re-read if it changes). A shipped spec's ``name``
+    is its shipped name (:func:`shipped_name`)."""
     return _load(str(path), path.stat().st_mtime)
 
 

@@ -4,8 +4,8 @@
 rule sets of one trick-taking game, say) have different ones, so they are compared here on a
 shared deal instead. :func:`same_deal` gives both games the same first shuffle, lets a seeded
 random policy (:func:`rulespec.simulate.sample_event`) take every decision through the
-implementation protocol (:class:`rulespec.protocol.SpecImplementation`), and collects each game's decisions,
-tricks and result; :meth:`SideBySide.text` renders them for people and
+implementation protocol (:class:`rulespec.protocol.SpecImplementation`), and collects each
+game's decisions, tricks and result; :meth:`SideBySide.text` renders them for people and
 :meth:`SideBySide.to_json` for machines.
 
 Everything is read from the events and the replay answer: actions and their fields as the

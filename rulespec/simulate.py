@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from rulespec.interpreter.engine import CHANCE, State
-from rulespec.loading import GAMES_DIR, game_for, load_game_spec, resolve_game
+from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
 from rulespec.records import FORMAT
 
 __all__ = ["GameStats", "SimulationSummary", "play_random_game", "sample_event", "simulate"]
@@ -162,10 +162,9 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
         st = g.new_initial_state()
         stats, events = play_random_game(st, game_rng(seed, i), keep_events=records is not None)
         if records is not None:
-            named = game
-            if path.parent != GAMES_DIR or game.endswith(".rules") or "/" in game:
-                # a spec given by path: written so that replay finds it from the record
-                named = os.path.relpath(path.resolve(), Path(records).resolve())
+            # a shipped game by its shipped name; a spec given by path so that replay finds it
+            # from the record
+            named = shipped_name(path) or os.path.relpath(path.resolve(), Path(records).resolve())
             rec = {"format": FORMAT, "game": named, "players": players, "options": options,
                    "dealer": dealer, "events": events}
             import json

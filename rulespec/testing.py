@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.interpreter.engine import Game
-from rulespec.loading import GAMES_DIR, load_game_spec, normalise_options, resolve_game
+from rulespec.loading import load_game_spec, normalise_options, resolve_game
 from rulespec.model import CheckedSpec
 from rulespec.protocol import Implementation, ProcessImplementation
 from rulespec.records import FORMAT
@@ -36,9 +36,8 @@ def _load(spec: CheckedSpec | str | Path) -> tuple[CheckedSpec, str]:
     if isinstance(spec, CheckedSpec):
         return spec, spec.name
     path = Path(spec) if Path(spec).is_file() else resolve_game(str(spec))
-    shipped = path.resolve().is_relative_to(GAMES_DIR)
     checked = load_game_spec(path)
-    return checked, (str(spec) if shipped else checked.name)
+    return checked, checked.name  # a shipped spec's is its shipped name
 
 
 @attrs.frozen
