@@ -470,18 +470,53 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
 # ---- doc -----------------------------------------------------------------------------------
 @main.command()
 @click.argument("game")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None)
-def doc(game: str, out_path: str | None) -> None:
-    """Write the rulebook of GAME (a shipped name or a .rules file) as Markdown."""
-    from rulespec.checker import check_file
-    from rulespec.docgen import rulebook
-    from rulespec.loading import resolve_game
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md",
+              show_default=True, help="Markdown, or one self-contained HTML page.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the book here (default: standard output).")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None,
+              help="A book for this table size only.")
+@click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
+              help="A book for these option values (repeatable).")
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing: exit 1 if the book at --out is missing or out of date.")
+def doc(game: str, fmt: str, out_path: str | None, players: int | None,
+        opts: tuple[str, ...], check_only: bool) -> None:
+    """Write the rulebook of GAME (a shipped name or a .rules file), in Markdown or HTML."""
+    from rulespec.docgen import build_book
+    from rulespec.loading import load_game_spec, resolve_game
 
+    if check_only and not out_path:
+        raise click.UsageError("--check compares with the book at --out: give --out PATH")
     with _reported():
         path = Path(game) if Path(game).exists() else resolve_game(game)
-        text = rulebook(check_file(path))
+        book = build_book(load_game_spec(path), players, _options(opts))
+        if fmt == "html":
+            from rulespec.bookhtml import to_html
+
+            text = to_html(book)
+        else:
+            from rulespec.book import to_markdown
+
+            text = to_markdown(book)
+    if check_only:
+        assert out_path is not None
+        try:
+            old = Path(out_path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            old = None
+        if old != text:
+            _err(f"{out_path}: {'missing' if old is None else 'out of date'}; regenerate with: "
+                 f"rulespec doc {game} --format {fmt} --out {out_path}")
+            sys.exit(EXIT_RECORD)
+        click.echo(f"{out_path}: up to date")
+        return
     if out_path:
-        Path(out_path).write_text(text, encoding="utf-8")
+        try:
+            Path(out_path).write_text(text, encoding="utf-8")
+        except OSError as e:
+            _err(f"error: cannot write {out_path}: {e.strerror or e}")
+            sys.exit(EXIT_USAGE)
     else:
         click.echo(text, nl=False)
 

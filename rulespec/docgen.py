@@ -1,28 +1,492 @@
-"""The rulebook of a game, generated from its checked spec (never from raw text).
+"""The rulebook of a game, built from its checked spec as a :class:`rulespec.book.Book`.
 
-The book follows the spec's own order: what the game is, the table, the components, the options
-(each with its default and the ambiguity ID it settles), every decision a player makes, the
-rules themselves quoted from the spec, and an index of the ambiguities the spec settles.
+The order is that of a good rule page (pagat's): what the game is; the players and the cards
+(the packs and hands of every table size, worked out by dealing them); play, decision by
+decision in the order a deal meets them, each with who decides, when, and the choices; the
+scoring; the end of the game; the variations (the options); and, for implementers, the
+reference: the state, the record vocabulary, the rules as the spec writes them, and the index
+of the ambiguities the spec settles. Every block names the spec clause it comes from.
+
+Nothing here knows a game: each sentence is built from the spec's declarations and texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 
 import attrs
 
 from rulespec import ast
-from rulespec.model import ActionInfo, CheckedSpec
+from rulespec.book import (
+    Block,
+    Book,
+    Bullets,
+    Code,
+    Figure,
+    Heading,
+    Inline,
+    Paragraph,
+    Part,
+    Table,
+    code,
+    inline,
+    strong,
+    to_markdown,
+)
+from rulespec.model import ActionInfo, CheckedSpec, OptionInfo
 from rulespec.pretty import pretty_expr, pretty_item
 
-__all__ = ["rulebook"]
+__all__ = ["build_book", "clause", "rulebook"]
 
-_VIS = {"all": "face up, seen by everyone", "owner": "seen by its owner only",
-        "nobody": "face down, seen by nobody"}
+_PACKAGE = Path(__file__).resolve().parent
+
+# What a zone's visibility means at the table (a zone "visible to all" may hold cards lying
+# face down whose identity everyone knows, so "face up" would mislead)
+_VIS = {"all": "open: every player may know its cards",
+        "owner": "private: only its owner sees its cards",
+        "nobody": "hidden: no player sees its cards"}
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def clause(span: ast.Span) -> str:
+    """Where a construct is written, as ``file:line``: relative to the package for a shipped
+    spec or module (so books are the same on every machine), else the file's name."""
+    p = Path(span.source)
+    try:
+        name = p.resolve().relative_to(_PACKAGE).as_posix()
+    except ValueError:
+        name = p.name
+    return f"{name}:{span.line}"
+
+
+def rulebook(spec: CheckedSpec) -> str:
+    """Markdown text of the rulebook of ``spec``."""
+    return to_markdown(build_book(spec))
+
+
+@attrs.frozen
+class _For:
+    """The table a book is for: every size the spec allows, or one; options as given."""
+
+    players: int | None
+    options: Mapping[str, object]
+
+
+def build_book(spec: CheckedSpec, players: int | None = None,
+               options: Mapping[str, object] | None = None) -> Book:
+    """The rulebook of ``spec`` as a document, ready for any renderer; for one table size and
+    some option values if given (a usage error names a size or value the spec refuses)."""
+    from rulespec.errors import RulespecError
+    from rulespec.loading import game_for, normalise_options
+
+    opts = dict(normalise_options(spec, options or {}))
+    sizes = [players] if players is not None else range(spec.min_players, spec.max_players + 1)
+    refused: RulespecError | None = None
+    for p in sizes:
+        try:
+            game_for(spec, p, opts, 0)
+            break
+        except RulespecError as e:  # a table or option value the spec does not offer
+            refused = refused or e
+    else:
+        assert refused is not None
+        raise refused
+    target = _For(players, opts)
+    blocks: list[Block] = []
+    for part in (_introduction, _players_and_cards, _components, _play, _scoring, _game_end,
+                 _variations, _reference):
+        part(spec, target, blocks.append)
+    return Book(spec.title, tuple(blocks))
+
+
+_W = Callable[[Block], None]
+_CITE = re.compile(r"\s*\[([A-Z]+-?\d+)\]")
+
+
+def prose(text: str | None) -> str:
+    """A spec's text for the body of the book: one line, and its ID citations (``[NEW-5]``)
+    written as a reader expects them, in parentheses."""
+    if not text:
+        return ""
+    return _CITE.sub(r" (\1)", " ".join(text.split())).replace(") (", "; ")
+
+
+def _h(level: int, text: str, anchor: str) -> Heading:
+    return Heading(level, inline(text), anchor)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# ---- introduction ----------------------------------------------------------------------------
+def _introduction(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """What the game is, who plays and who wins."""
+    w(_h(1, "Introduction", "introduction"))
+    if spec.doc:
+        w(Paragraph(inline(" ".join(spec.doc.split())), None))
+    players = (f"{spec.min_players} players" if spec.min_players == spec.max_players
+               else f"{spec.min_players} to {spec.max_players} players")
+    forms = " or ".join(f"{f}(N)" for f in spec.game_end_forms) or "one deal"
+    w(Paragraph(inline(f"For {players}. A match is a series of deals; the player with the "
+                       f"{spec.winner} total at the end of the match wins. How long a match "
+                       f"lasts is agreed beforehand: ", code(forms), " (see ",
+                       strong("The end of the game"), ").")))
+    if target.players is not None or target.options:
+        setting = ", ".join(f"{k} = {_show(v)}" for k, v in target.options.items())
+        size = f"{target.players} players" if target.players is not None else "every table"
+        w(Paragraph(inline(strong("This book is for:"), " ", size,
+                           f", with {setting}" if setting else "", ".")))
+
+
+# ---- players and cards -----------------------------------------------------------------------
+def _show(v: object) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _tables(spec: CheckedSpec, target: _For) -> Iterator[tuple[int, dict[str, object], object]]:
+    """Each table size the spec accepts with its default options, and its first state after
+    the first shuffle (the pack in canonical order: which cards are dealt where does not
+    matter, only how many)."""
+    from rulespec.errors import RulespecError
+    from rulespec.loading import game_for
+
+    extra: list[dict[str, object]] = [{}]
+    for o in spec.options:
+        # a table that only an option opens (a dummy hand, say) gets its own row
+        if o.kind == "bool" and o.default is False and o.name not in target.options:
+            extra.append({o.name: True})
+    seen: set[tuple[int, int]] = set()
+    sizes = ([target.players] if target.players is not None
+             else range(spec.min_players, spec.max_players + 1))
+    for p in sizes:
+        for opts in extra:
+            try:
+                st = game_for(spec, p, {**target.options, **opts}, 0).new_initial_state()
+            except RulespecError:
+                continue
+            if opts and (p, st.game.hands) in seen:
+                continue  # the option changes nothing at this table size
+            seen.add((p, st.game.hands))
+            yield p, opts, st
+
+
+def _deal_counts(st: object) -> tuple[int, dict[str, str]]:
+    """Cards in the pack, and how many lie in each zone once the cards are dealt."""
+    from rulespec.interpreter.engine import State
+
+    assert isinstance(st, State)
+    legal = st.legal_actions()
+    if not legal or legal[0].get("chance") != "shuffle":
+        return 0, {}
+    cards = legal[0]["cards"]
+    assert isinstance(cards, list)
+    st.apply(legal[0])
+    counts: dict[str, str] = {}
+    for name, z in st.z.items():
+        if z and isinstance(z[0], list):
+            sizes = {len(h) for h in z}
+            if sizes != {0}:
+                counts[name] = (f"{sizes.pop()} each" if len(sizes) == 1
+                                else ", ".join(str(len(h)) for h in z))
+        elif z:
+            counts[name] = str(len(z))
+    return len(cards), counts
+
+
+def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """A table of the packs and what is dealt, for every table size."""
+    w(_h(1, "Players and cards", "players-and-cards"))
+    rows: list[tuple[Inline, ...]] = []
+    zones: list[str] = []
+    table = list(_tables(spec, target))
+    counted = [(p, opts, _deal_counts(st)) for p, opts, st in table]
+    for _, _, (_, counts) in counted:
+        zones.extend(z for z in counts if z not in zones)
+    for p, opts, (n, counts) in counted:
+        setting = ", ".join(f"{k} = {str(v).lower()}" for k, v in opts.items())
+        rows.append((inline(str(p) + (f" ({setting})" if setting else "")), inline(str(n)),
+                     *(inline(counts.get(z, "–")) for z in zones)))
+    w(Paragraph(inline("What each table size plays with, and where the cards lie once they "
+                       "are dealt (worked out by dealing them, with the options of this book "
+                       "and every other at its default):"), clause(spec.deal.span)))
+    w(Table((inline("players"), inline("cards"), *(inline(code(z)) for z in zones)),
+            tuple(rows), source=clause(spec.deal.span)))
+    if spec.requires:
+        w(Bullets(tuple((inline(_cap(r.message)), clause(r.span)) for r in spec.requires)))
+
+
+def _components(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """The zones and who sees them."""
+    w(_h(2, "Where the cards lie", "components"))
+    w(Table((inline("zone"), inline("kind"), inline("who sees it"), inline("what it is")),
+            tuple((inline(code(z.name)),
+                   inline("one per player" if z.per_player else "shared"),
+                   inline(_VIS.get(z.visibility or "", "?")), inline(prose(z.doc)))
+                  for z in spec.zones)))
+
+
+# ---- play ------------------------------------------------------------------------------------
+@attrs.frozen
+class _Met:
+    """A decision as a deal meets it: the alternative, who decides, and the loops, conditions
+    and procedures around it (outermost first)."""
+
+    alt: ast.Alternative
+    seat: ast.Expr
+    around: tuple[str, ...]
+    options: tuple[str, ...]
+
+
+def _option_names(spec: CheckedSpec, e: object) -> set[str]:
+    names = set(spec.option_names)
+    out: set[str] = set()
+
+    def walk(x: object) -> None:
+        if isinstance(x, ast.Name) and x.id in names:
+            out.add(x.id)
+        cls = type(x)
+        if attrs.has(cls) and not isinstance(x, ast.Span):
+            for f in attrs.fields(cls):
+                walk(getattr(x, f.name))
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+    walk(e)
+    return out
+
+
+def _walk_play(spec: CheckedSpec) -> list[_Met]:
+    """Every alternative in the order a deal reaches it: the deal block from the top, each
+    procedure where it is first run, then the match block."""
+    procs = {p.name: p for p in spec.procs}
+    seen: set[str] = set()
+    out: list[_Met] = []
+
+    def walk(b: ast.Block, around: tuple[str, ...], opts: frozenset[str]) -> None:
+        for s in b.stmts:
+            stmt(s, around, opts)
+
+    def stmt(s: ast.Stmt, around: tuple[str, ...], opts: frozenset[str]) -> None:
+        if isinstance(s, ast.CallStmt) and s.name in procs and s.name not in seen:
+            seen.add(s.name)
+            walk(procs[s.name].body, around, opts)
+        elif isinstance(s, ast.Choose):
+            for alt in s.alternatives:
+                guard = _option_names(spec, alt.guard) if alt.guard is not None else set()
+                out.append(_Met(alt, s.seat, around, tuple(sorted(opts | guard))))
+                walk(alt.body, around, opts)
+        elif isinstance(s, ast.If):
+            cond = pretty_expr(s.cond)
+            o = frozenset(_option_names(spec, s.cond))
+            walk(s.then, (*around, f"if {cond}"), opts | o)
+            if isinstance(s.else_, ast.Block):
+                walk(s.else_, (*around, f"unless {cond}"), opts | o)
+            elif isinstance(s.else_, ast.If):
+                stmt(s.else_, (*around, f"unless {cond}"), opts | o)
+        elif isinstance(s, ast.For):
+            walk(s.body, (*around, f"for each {s.var} in {pretty_expr(s.source)}"), opts)
+        elif isinstance(s, ast.Repeat):
+            walk(s.body, (*around, f"{pretty_expr(s.count)} times"), opts)
+        elif isinstance(s, (ast.Loop, ast.While)):
+            walk(s.body, (*around, "again and again"), opts)
+
+    walk(spec.deal.body, (), frozenset())
+    walk(spec.match.body, ("between deals",), frozenset())
+    return out
+
+
+def _diagram(spec: CheckedSpec) -> Figure | None:
+    try:
+        from rulespec.diagram import phase_diagram
+    except ImportError:  # the diagram is optional while it is being built
+        return None
+    d = phase_diagram(spec)
+    return Figure(d.svg, d.alt, inline("The phases of a deal and the decisions in them."))
+
+
+def _play(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """Every decision, in the order a deal meets it, in words."""
+    w(_h(1, "Play", "play"))
+    fig = _diagram(spec)
+    if fig is not None:
+        w(fig)
+    w(Paragraph(inline("The decisions of a deal, in the order the deal meets them. Everything "
+                       "else (dealing, moving cards, keeping count) follows from the rules "
+                       "and is done for the players.")))
+    by_action: dict[str, list[_Met]] = {}
+    for m in _walk_play(spec):
+        by_action.setdefault(m.alt.action, []).append(m)
+    for action, mets in by_action.items():
+        w(Heading(2, inline("Decision: ", code(action)), f"decision-{action}"))
+        for m in mets:
+            w(Paragraph(_decision_text(m), clause(m.alt.span)))
+
+
+def _decision_text(m: _Met) -> Inline:
+    """One alternative in words: who decides, when, what it does, the choices, the options."""
+    parts: list[Part] = []
+    who = pretty_expr(m.seat)
+    parts += ["The seat ", code(who), " decides"]
+    if m.around:
+        parts += [" (", code("; ".join(m.around)), ")"]
+    parts.append(". ")
+    if m.alt.doc:
+        parts.append(_cap(prose(m.alt.doc)) + " ")
+    gens = [f"{g.var} in {pretty_expr(g.source)}" for g in m.alt.generators]
+    if gens:
+        parts += ["The choices: one for each ", code(", ".join(gens))]
+        if m.alt.guard is not None:
+            parts += [" such that ", code(pretty_expr(m.alt.guard))]
+        parts.append(". ")
+    elif m.alt.guard is not None:
+        parts += ["Offered only when ", code(pretty_expr(m.alt.guard)), ". "]
+    if m.options:
+        parts += ["It depends on the option", "s " if len(m.options) > 1 else " "]
+        for i, o in enumerate(m.options):
+            parts += [", " if i else "", code(o)]
+        parts.append(".")
+    return inline(*parts)
+
+
+# ---- scoring and the end -----------------------------------------------------------------------
+def _end_deals(spec: CheckedSpec) -> list[ast.EndDeal]:
+    out: list[ast.EndDeal] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, ast.EndDeal):
+            out.append(x)
+        cls = type(x)
+        if attrs.has(cls) and not isinstance(x, (ast.Span, ast.EndDeal)):
+            for f in attrs.fields(cls):
+                walk(getattr(x, f.name))
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+    walk(spec.deal)
+    for p in spec.procs:
+        walk(p)
+    return out
+
+
+def _scoring(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """How a deal is scored: the scoring definitions, with their texts and formulas."""
+    w(_h(1, "Scoring", "scoring"))
+    defs = {d.name: d for d in spec.defs}
+    done: set[str] = set()
+    for e in _end_deals(spec):
+        d = defs.get(e.scoring)
+        if d is None or d.name in done:
+            continue
+        done.add(d.name)
+        how = f"A deal that ends as {e.flag} " if e.flag else "A deal "
+        w(Paragraph(inline(how + "is scored by ", code(d.name), ", for each player. ",
+                           _cap(prose(d.doc))), clause(e.span)))
+        w(Code(pretty_item(d), "rules"))
+    if spec.results:
+        w(Paragraph(inline("Besides the scores, each deal's result records:")))
+        w(Bullets(tuple((inline(code(r.name), " (one per player)" if r.per_player else "",
+                                ": ", prose(r.doc)), clause(r.span)) for r in spec.results)))
+
+
+def _game_end(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """The match: how long it lasts and who wins."""
+    w(_h(1, "The end of the game", "the-end-of-the-game"))
+    forms = ", ".join(f"{f}(N)" for f in spec.game_end_forms) or "one deal"
+    w(Paragraph(inline(f"The player with the {spec.winner} total wins. A record gives the "
+                       "length of the match as ", code(forms), "; the match block says what "
+                       "happens after each deal:"), clause(spec.match.span)))
+    w(Code(pretty_item(spec.match), "rules"))
+
+
+# ---- variations --------------------------------------------------------------------------------
+def _values(o: OptionInfo) -> str:
+    if o.kind == "enum":
+        return ", ".join(o.describe_value(v) for v in o.values)
+    if o.kind == "bool":
+        return "true, false"
+    if o.bounds is not None:
+        return f"a number from {o.bounds[0]} to {o.bounds[1]}"
+    return "a number"
+
+
+def _variations(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """Every option with its values, default and the ambiguity it settles."""
+    w(_h(1, "Variations", "variations"))
+    w(Paragraph(inline("Every gap or contradiction in the sources is an option with a "
+                       "documented default; the default is the rule unless the players agree "
+                       "otherwise.")))
+    rows = []
+    chosen = bool(target.options)
+    for o in spec.options:
+        row = [inline(code(o.name)), inline(code(_values(o))), inline(code(_show(o.default)))]
+        if chosen:
+            v = target.options.get(o.name)
+            row.append(inline(strong(_show(v))) if v is not None else inline("default"))
+        rows.append((*row, inline(o.ref or ""), inline(prose(o.doc))))
+    head = [inline("option"), inline("values"), inline("default")]
+    if chosen:
+        head.append(inline("in this book"))
+    w(Table((*head, inline("settles"), inline("meaning")), tuple(rows)))
+
+
+# ---- reference ---------------------------------------------------------------------------------
+def _reference(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """For implementers: state, record vocabulary, the rules as written, the ambiguity index."""
+    w(_h(1, "Reference for implementers", "reference"))
+    facts = [f"Spec name: {spec.name}."]
+    if spec.hands is not None:
+        facts.append(f"Hands dealt: {pretty_expr(spec.hands)}.")
+    if spec.score_range is not None:
+        lo, hi = (pretty_expr(e) for e in spec.score_range)
+        facts.append(f"A deal's score: from {lo} to {hi} for each player.")
+    if spec.max_events is not None:
+        facts.append(f"Longest deal: at most {pretty_expr(spec.max_events)} events, chance "
+                     "events included.")
+    w(Bullets(tuple((inline(f), None) for f in facts)))
+    if spec.vars:
+        w(_h(2, "What the rules keep track of", "state"))
+        w(Bullets(tuple((inline(code(v.name), " (one per player)" if v.per_player else "",
+                                ": ", prose(v.doc)), clause(v.span)) for v in spec.vars)))
+    w(_h(2, "Record vocabulary", "record-vocabulary"))
+    w(Paragraph(inline("Each decision is written in a game record as ",
+                       code('{"seat": s, "action": NAME, ...}'), ".")))
+    w(Table((inline("action"), inline("fields"), inline("when"), inline("settles"),
+             inline("clause")),
+            tuple((inline(code(a.name)), inline(", ".join(a.fields) or "—"),
+                   inline(prose(a.doc)), inline(", ".join(a.refs)), inline(clause(a.span)))
+                  for a in _in_play_order(spec))))
+    _rules(spec, w)
+    _ambiguities(spec, w)
+
+
+def _rules(spec: CheckedSpec, w: _W) -> None:
+    """The definitions (the modules' hooks among them) and procedures, as written."""
+    w(_h(2, "The rules as the spec writes them", "the-rules"))
+    defined = {it.name for it in spec.items if isinstance(it, ast.DefDecl)}
+    for it in spec.items:
+        if not isinstance(it, (ast.DefDecl, ast.HookDecl, ast.ProcDecl, ast.MatchDecl,
+                               ast.DealDecl)):
+            continue
+        title = {ast.DefDecl: "Definition", ast.HookDecl: "Hook", ast.ProcDecl: "Procedure",
+                 ast.MatchDecl: "The match", ast.DealDecl: "A deal"}[type(it)]
+        name = getattr(it, "name", "")
+        w(Heading(3, inline(title, " ", code(name)) if name else inline(title),
+                  f"rule-{title.lower().replace(' ', '-')}{'-' + name if name else ''}"))
+        doc = getattr(it, "doc", None)
+        note = _hook_note(it, it.name in defined) if isinstance(it, ast.HookDecl) else ""
+        if doc or note:
+            w(Paragraph(inline(prose((doc or "") + " " + note)), clause(it.span)))
+        w(Code(pretty_item(it), "rules"))
+
+
+def _hook_note(h: ast.HookDecl, defined: bool) -> str:
+    """Who supplies a module's hook: the spec's definition of that name, or the default."""
+    if defined:
+        instead = " in place of the default below" if h.default is not None else ""
+        return f"A module's hook, supplied by the spec's definition of that name{instead}."
+    return "A module's hook; the spec does not define it, so the default below applies."
 
 
 def _refs(node: object) -> Iterator[tuple[str, ast.Span]]:
@@ -41,185 +505,43 @@ def _refs(node: object) -> Iterator[tuple[str, ast.Span]]:
             yield from _refs(x)
 
 
-def rulebook(spec: CheckedSpec) -> str:
-    """Markdown text of the rulebook of ``spec``."""
-    out: list[str] = []
-    for part in (_overview, _components, _options, _variables, _decisions, _rules,
-                 _ambiguities):
-        part(spec, out.append)
-    return "\n".join(out)
-
-
-def _overview(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """The title, the players, the winner, the match length, the tables allowed."""
-    w(f"# {spec.title}\n")
-    w("<!-- Generated by `rulespec doc` from the spec; do not edit by hand. -->\n")
-    if spec.doc:
-        w(f"{spec.doc}\n")
-    w(f"- **Players:** {spec.min_players} to {spec.max_players}.")
-    w(f"- **Winner:** the {spec.winner} total at the end of the match.")
-    if spec.hands is not None:
-        w(f"- **Hands dealt:** `{pretty_expr(spec.hands)}`.")
-    if spec.score_range is not None:
-        lo, hi = (pretty_expr(e) for e in spec.score_range)
-        w(f"- **A deal's score:** from `{lo}` to `{hi}` for each player.")
-    if spec.max_events is not None:
-        w(f"- **Longest deal:** at most `{pretty_expr(spec.max_events)}` events, chance events "
-          "included.")
-    if spec.game_end_forms:
-        forms = ", ".join(f"`{f}(N)`" for f in spec.game_end_forms)
-        w(f"- **Match length** (a record's `game_end`): {forms}.")
-    w(f"- **Spec name:** `{spec.name}`.\n")
-    if spec.requires:
-        w("## Tables the rules allow\n")
-        for r in spec.requires:
-            w(f"- {r.message[:1].upper() + r.message[1:]}: `{pretty_expr(r.cond)}`.")
-        w("")
-
-
-def _components(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """The zones and who sees them."""
-    w("## Components\n")
-    w("| zone | kind | who sees it | what it is |")
-    w("|---|---|---|---|")
-    for z in spec.zones:
-        kind = "one per player" if z.per_player else "shared"
-        w(f"| `{z.name}` | {kind} | {_VIS.get(z.visibility or '', '?')} | {_cell(z.doc or '')} |")
-    w("")
-
-
-def _options(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """Every option with its values, default and the ambiguity it settles."""
-    w("## Options\n")
-    w("Every gap or contradiction in the sources is an option with a documented default.\n")
-    w("| option | values | default | settles | meaning |")
-    w("|---|---|---|---|---|")
-    for o in spec.options:
-        if o.kind == "enum":
-            vals = ", ".join(f"`{o.describe_value(v)}`" for v in o.values)
-        elif o.kind == "bool":
-            vals = "`true`, `false`"
-        elif o.bounds is not None:
-            vals = f"a number from {o.bounds[0]} to {o.bounds[1]}"
-        else:
-            vals = "a number"
-        dv = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
-        w(f"| `{o.name}` | {vals} | `{dv}` | {o.ref or ''} | {_cell(o.doc or '')} |")
-    w("")
-
-
-def _variables(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """The variables the rules keep, and the fields each deal's result records."""
-    if spec.vars:
-        w("## What the rules keep track of\n")
-        for v in spec.vars:
-            per = " (one per player)" if v.per_player else ""
-            w(f"- `{v.name}`{per}: {v.doc or ''}")
-        w("")
-    if spec.results:
-        w("## What each deal's result records\n")
-        w("Besides the scores, each deal's entry in the game's result carries these fields, "
-          "as they stand when the next deal starts or the match ends.\n")
-        for r in spec.results:
-            per = " (one per player)" if r.per_player else ""
-            w(f"- `{r.name}`{per}, starting at `{pretty_expr(r.init)}` in every deal: "
-              f"{r.doc or ''}")
-        w("")
-
-
-def _decisions(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """Every decision, in the order play meets them."""
-    w("## Decisions\n")
-    w("Each decision is written in a game record as `{\"seat\": s, \"action\": NAME, ...}`.\n")
-    w("| action | fields | when | settles | rule |")
-    w("|---|---|---|---|---|")
-    for a in _in_play_order(spec):
-        fields = ", ".join(f"`{f}`" for f in a.fields) or "—"
-        where = f"line {a.span.line}"
-        w(f"| `{a.name}` | {fields} | {_cell(a.doc or '')} | {', '.join(a.refs)} | {where} |")
-    w("")
-
-
-def _rules(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """The definitions (the modules' hooks among them) and procedures, quoted."""
-    w("## The rules\n")
-    w("Quoted from the spec, in its order. Definitions compute values; procedures and the "
-      "`deal` and `match` blocks change the game.\n")
-    defined = {it.name for it in spec.items if isinstance(it, ast.DefDecl)}
-    for it in spec.items:
-        if not isinstance(it, (ast.DefDecl, ast.HookDecl, ast.ProcDecl, ast.MatchDecl,
-                               ast.DealDecl)):
-            continue
-        title = {ast.DefDecl: "Definition", ast.HookDecl: "Hook", ast.ProcDecl: "Procedure",
-                 ast.MatchDecl: "The match", ast.DealDecl: "A deal"}[type(it)]
-        name = getattr(it, "name", "")
-        w(f"### {title}{(' `' + name + '`') if name else ''}\n")
-        doc = getattr(it, "doc", None)
-        if doc:
-            w(f"{doc}\n")
-        if isinstance(it, ast.HookDecl):
-            w(_hook_note(it, it.name in defined) + "\n")
-        w("```")
-        w(pretty_item(it))
-        w("```\n")
-
-
-def _hook_note(h: ast.HookDecl, defined: bool) -> str:
-    """Who supplies a module's hook: the spec's definition of that name, or the default."""
-    if defined:
-        instead = " in place of the default below" if h.default is not None else ""
-        return f"A module's hook, supplied by the spec's definition of that name{instead}."
-    return "A module's hook; the spec does not define it, so the default below applies."
-
-
-def _ambiguities(spec: CheckedSpec, w: Callable[[str], None]) -> None:
-    """Each ambiguity ID with the spec lines that settle it."""
-    w("## Ambiguities this spec settles\n")
-    seen: dict[str, list[int]] = {}
+def _ambiguities(spec: CheckedSpec, w: _W) -> None:
+    """Each ambiguity ID with the options that settle it (default and alternatives) and the
+    clauses that cite it."""
+    w(_h(2, "Ambiguities this spec settles", "ambiguities"))
+    seen: dict[str, list[str]] = {}
     for it in spec.items:
         for ref, span in _refs(it):
-            seen.setdefault(ref, [])
-            if span.line and span.line not in seen[ref]:
-                seen[ref].append(span.line)
+            where = clause(span)
+            if span.line and where not in seen.setdefault(ref, []):
+                seen[ref].append(where)
+    by_ref: dict[str, list[OptionInfo]] = {}
     for o in spec.options:
         if o.ref:
+            by_ref.setdefault(o.ref, []).append(o)
             seen.setdefault(o.ref, [])
-            if o.span.line not in seen[o.ref]:
-                seen[o.ref].append(o.span.line)
+    items = []
     for ref in sorted(seen, key=_ref_key):
-        lines = ", ".join(str(n) for n in sorted(seen[ref]))
-        w(f"- **{ref}**: spec lines {lines}.")
-    w("")
+        parts: list[Part] = [strong(ref), ": "]
+        for o in by_ref.get(ref, []):
+            dv = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
+            parts += ["option ", code(o.name), " (default ", code(dv), "; also ",
+                      code(_values(o)), "). "]
+        if seen[ref]:
+            parts += ["Cited at ", ", ".join(seen[ref]), "."]
+        items.append((inline(*parts), None))
+    w(Bullets(tuple(items)))
 
 
 def _in_play_order(spec: CheckedSpec) -> list[ActionInfo]:
-    """The decisions in the order a deal reaches them: the deal block read from the top, each
-    procedure read where it is first run, then the match block."""
-    procs = {p.name: p for p in spec.procs}
+    """The decisions in the order a deal reaches them (see :func:`_walk_play`), then any the
+    walk does not reach."""
     by_span = {(a.span.source, a.span.start_pos): a for a in spec.actions}
     order: list[ActionInfo] = []
-    seen: set[str] = set()
-
-    def walk(b: ast.Block) -> None:
-        for s in b.stmts:
-            if isinstance(s, ast.CallStmt) and s.name in procs and s.name not in seen:
-                seen.add(s.name)
-                walk(procs[s.name].body)
-            if isinstance(s, ast.Choose):
-                for alt in s.alternatives:
-                    info = by_span.get((alt.span.source, alt.span.start_pos))
-                    if info is not None and info not in order:
-                        order.append(info)
-                    walk(alt.body)
-            for f in attrs.fields(type(s)):
-                v = getattr(s, f.name)
-                if isinstance(v, ast.Block):
-                    walk(v)
-                elif isinstance(v, ast.If):
-                    walk(ast.Block((v,)))
-
-    walk(spec.deal.body)
-    walk(spec.match.body)
+    for m in _walk_play(spec):
+        info = by_span.get((m.alt.span.source, m.alt.span.start_pos))
+        if info is not None and info not in order:
+            order.append(info)
     return order + [a for a in spec.actions if a not in order]
 
 

@@ -145,6 +145,7 @@ def test_replay_usage_and_spec_errors(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game,idents", [
     ("vandatta", ("VAN-13", "V4", "lappen_penalty_trigger", "announced_but_not_out")),
     ("abracadabra", ("ABR-1", "ABR-19", "A11", "success_rule", "exact_named_set")),
+    ("abracadabra-newton", ("NEW-1", "NEW-17", "N5", "stake_mode", "free(low: int in 0..100")),
 ])
 def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> None:
     code, out, _ = run("doc", game)
@@ -153,6 +154,30 @@ def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> N
     assert out == committed, f"regenerate with: rulespec doc {game} --out docs/rules/{game}.md"
     for ident in idents:
         assert ident in out
+
+
+def test_doc_check_for_a_users_own_book(tmp_path: Path) -> None:
+    book = tmp_path / "book.md"
+    code, _, err = run("doc", "vandatta", "--out", str(book), "--check")
+    assert code == 1 and "missing" in err
+    assert run("doc", "vandatta", "--out", str(book))[0] == 0
+    code, out, _ = run("doc", "vandatta", "--out", str(book), "--check")
+    assert code == 0 and "up to date" in out
+    book.write_text(book.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
+    code, _, err = run("doc", "vandatta", "--out", str(book), "--check")
+    assert code == 1 and "out of date" in err and "rulespec doc vandatta" in err
+    assert run("doc", "vandatta", "--check")[0] == 2  # --check needs --out
+
+
+def test_doc_for_one_table_and_options() -> None:
+    code, out, _ = run("doc", "abracadabra-newton", "-p", "3", "-o", "stake_mode=free(1, 5)")
+    assert code == 0
+    assert "This book is for:** 3 players, with stake\\_mode = free(1,5)" in out
+    assert "| 3 | 37 |" in out and "| 4 | 53 |" not in out
+    code, _, err = run("doc", "abracadabra-newton", "-p", "7")
+    assert code == 2 and "7" in err
+    code, _, err = run("doc", "abracadabra-newton", "-o", "stake_mode=free(5,1)")
+    assert code == 2 and "low <= high" in err
 
 
 def test_every_shipped_game_has_a_committed_rulebook() -> None:

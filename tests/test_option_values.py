@@ -120,7 +120,7 @@ def test_verify_schedule_tries_the_variations() -> None:
 def test_rulebook_lists_the_parameters() -> None:
     code, out, _ = run("doc", str(SPEC))
     assert code == 0
-    assert "`ante(k: int in 1..10)`, `equals_bid`, `free(low: int, high: int)` | `ante(1)`" in out
+    assert "`ante(k: int in 1..10), equals_bid, free(low: int, high: int)` | `ante(1)`" in out
 
 
 def test_pretty_round_trip() -> None:
