@@ -248,6 +248,8 @@ class ValueCall:
 @frozen
 class TypeEnum:
     values: tuple[int | str | ParamValue, ...]
+    #: what each value means for the players, in the order of ``values`` (``()``: none given)
+    docs: tuple[str | None, ...] = ()
     span: Span = _span()
 
 

@@ -563,7 +563,8 @@ class _Checker:
                     if isinstance(v, str):
                         self.enum_values.setdefault(v, set()).add(o.name)
                 info = OptionInfo(o.name, "enum", tuple(cast("tuple[int | str, ...]", values)),
-                                  default, o.ref, o.doc, o.span)
+                                  default, o.ref, o.doc, o.span,
+                                  value_docs=_value_docs(t))
             case _:
                 self.error(t.span, f"option {o.name!r} has an unknown type",
                            "use bool, int, or a set of values such as {a, b}")
@@ -612,7 +613,7 @@ class _Checker:
             if isinstance(n, str):
                 self.enum_values.setdefault(n, set()).add(o.name)
         info = OptionInfo(o.name, "enum", tuple(names), names[0], o.ref, o.doc, o.span,
-                          params=tuple(params))
+                          params=tuple(params), value_docs=_value_docs(o.type))
         d = o.default
         if isinstance(d, ast.ValueCall):
             args: list[object] = [a if isinstance(a, int) else
@@ -1462,3 +1463,11 @@ def check_file(path: str | Path) -> CheckedSpec:
     """Parse, resolve imports and check a .rules file."""
     p = Path(path)
     return check_text(p.read_text(encoding="utf-8"), str(path))
+
+
+def _value_docs(t: ast.TypeExpr) -> tuple[tuple[int | str | bool, str], ...]:
+    """Each value of an enumerated option type with the text the spec gives it."""
+    if not isinstance(t, ast.TypeEnum):
+        return ()
+    return tuple((v.name if isinstance(v, ast.ParamValue) else v, d)
+                 for v, d in zip(t.values, t.docs, strict=False) if d is not None)

@@ -412,23 +412,48 @@ def _values(o: OptionInfo) -> str:
 
 
 def _variations(spec: CheckedSpec, target: _For, w: _W) -> None:
-    """Every option with its values, default and the ambiguity it settles."""
+    """Every option, each of its values explained on its own, then all of them in a table."""
     w(_h(1, "Variations", "variations"))
     w(Paragraph(inline("Every gap or contradiction in the sources is an option with a "
                        "documented default; the default is the rule unless the players agree "
-                       "otherwise.")))
+                       "otherwise. The ambiguity each option settles is named in parentheses.")))
+    for o in spec.options:
+        ref = f" ({o.ref})" if o.ref else ""
+        chosen = target.options.get(o.name)
+        w(Paragraph(inline(strong(o.name.replace("_", " ")), ref, ": ", prose(o.doc)),
+                    clause(o.span)))
+        items: list[tuple[Inline, str | None]] = []
+        for v in (o.values if o.kind in ("enum", "bool") else ()):
+            marks = []
+            if _name_of(o, o.default) == v:
+                marks.append("the default")
+            if chosen is not None and _name_of(o, chosen) == v:
+                marks.append("in this book")
+            note = f" ({', '.join(marks)})" if marks else ""
+            text = o.value_doc(v)
+            items.append((inline(code(o.describe_value(v) if o.kind == "enum" else _show(v)),
+                                 note, ": " + prose(text) if text else ""), None))
+        if o.kind == "int":
+            rng = (f"from {o.bounds[0]} to {o.bounds[1]}" if o.bounds is not None
+                   else "a whole number")
+            extra = f"; in this book {_show(chosen)}" if chosen is not None else ""
+            items.append((inline(f"{rng}; the default is ", code(_show(o.default)), extra),
+                          None))
+        if items:
+            w(Bullets(tuple(items)))
     rows = []
-    chosen = bool(target.options)
     for o in spec.options:
         row = [inline(code(o.name)), inline(code(_values(o))), inline(code(_show(o.default)))]
-        if chosen:
-            v = target.options.get(o.name)
-            row.append(inline(strong(_show(v))) if v is not None else inline("default"))
-        rows.append((*row, inline(o.ref or ""), inline(prose(o.doc))))
-    head = [inline("option"), inline("values"), inline("default")]
-    if chosen:
-        head.append(inline("in this book"))
-    w(Table((*head, inline("settles"), inline("meaning")), tuple(rows)))
+        rows.append((*row, inline(o.ref or "")))
+    w(Table((inline("option"), inline("values"), inline("default"), inline("settles")),
+            tuple(rows), caption=inline("All the options at a glance:")))
+
+
+def _name_of(o: OptionInfo, value: object) -> object:
+    """An option value's name (a parametric value's, without its arguments)."""
+    if o.params and isinstance(value, str) and "(" in value:
+        return value.split("(", 1)[0]
+    return value
 
 
 # ---- reference ---------------------------------------------------------------------------------

@@ -156,6 +156,15 @@ class OptionInfo:
     #: an enumerated option's values that take parameters, each with its parameters in order
     #: (a parametric option's values are texts: ``free(1,5)``, see :func:`value_text`)
     params: tuple[tuple[str, tuple[ParamInfo, ...]], ...] = ()
+    #: what each value of an enumerated option means for the players, where the spec says
+    value_docs: tuple[tuple[int | str | bool, str], ...] = ()
+
+    def value_doc(self, name: object) -> str | None:
+        """The text the spec gives value ``name`` (None if it gives none)."""
+        for n, d in self.value_docs:
+            if n == name:
+                return d
+        return None
 
     def value_params(self, name: object) -> tuple[ParamInfo, ...]:
         """The parameters of the value ``name`` (none for a plain value)."""

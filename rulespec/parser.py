@@ -282,8 +282,18 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.TypeList(str(c[0]), span=self._span(meta))
 
     @v_args(meta=True)
-    def type_enum(self, meta: Meta, c: list[int | str | ast.ParamValue]) -> ast.TypeEnum:
-        return ast.TypeEnum(tuple(c), span=self._span(meta))
+    def type_enum(self, meta: Meta,
+                  c: list[tuple[int | str | ast.ParamValue, str | None]]) -> ast.TypeEnum:
+        values = tuple(v for v, _ in c)
+        docs = tuple(d for _, d in c)
+        return ast.TypeEnum(values, docs if any(d is not None for d in docs) else (),
+                            span=self._span(meta))
+
+    def enum_entry(self, c: list[int | str | ast.ParamValue | None]
+                   ) -> tuple[int | str | ast.ParamValue, str | None]:
+        value, doc = c
+        assert value is not None
+        return value, cast("str | None", doc)
 
     def lit_int(self, c: list[Token]) -> int:
         return int(c[0])

@@ -80,8 +80,10 @@ def _type(t: ast.TypeExpr) -> str:
             return _type(i) + "?"
         case ast.TypeList(elem=el):
             return f"list of {el}"
-        case ast.TypeEnum(values=vs):
-            return "{" + ", ".join(_enum_item(v) for v in vs) + "}"
+        case ast.TypeEnum(values=vs, docs=ds):
+            items = [_enum_item(v) + (_doc(ds[i]) if i < len(ds) else "")
+                     for i, v in enumerate(vs)]
+            return "{" + ", ".join(items) + "}"
         case _:
             assert_never(t)
 

@@ -158,3 +158,19 @@ def test_a_parameter_the_value_lacks_is_a_runtime_error_of_the_rule() -> None:
     with pytest.raises(RuleRuntimeError, match="option 'stake_mode' is ante\\(1\\)") as info:
         st.apply_index(0)
     assert info.value.span is not None and info.value.span.line == 7
+
+
+def test_each_value_may_carry_its_own_text(tmp_path: Path) -> None:
+    spec_path = tmp_path / "v.rules"
+    spec_path.write_text(SPEC.read_text().replace(
+        "option stake_mode: {ante(k: int in 1..10), equals_bid,",
+        'option stake_mode: {ante(k: int in 1..10) "Everyone puts <k> in | out.", equals_bid,'))
+    from rulespec.checker import check_file
+
+    o = check_file(spec_path).option("stake_mode")
+    assert o.value_doc("ante") == "Everyone puts <k> in | out." and o.value_doc("free") is None
+    tree = parse(spec_path.read_text(), "v.rules")
+    assert parse(pretty(tree), "v.rules") == tree
+    code, out, _ = run("doc", str(spec_path))
+    assert code == 0
+    assert "- `ante(k: int in 1..10)` (the default): Everyone puts \\<k\\> in \\| out." in out
