@@ -35,6 +35,7 @@ from rulespec.book import (
     strong,
     to_markdown,
 )
+from rulespec.cards import card_sort_key
 from rulespec.model import ActionInfo, CheckedSpec, OptionInfo
 from rulespec.pretty import pretty_expr, pretty_item
 
@@ -95,7 +96,7 @@ def build_book(spec: CheckedSpec, players: int | None = None,
     target = _For(players, opts)
     blocks: list[Block] = []
     for part in (_introduction, _players_and_cards, _components, _play, _scoring, _game_end,
-                 _variations, _reference):
+                 _example, _variations, _reference):
         part(spec, target, blocks.append)
     return Book(spec.title, tuple(blocks))
 
@@ -398,6 +399,165 @@ def _game_end(spec: CheckedSpec, target: _For, w: _W) -> None:
                        "length of the match as ", code(forms), "; the match block says what "
                        "happens after each deal:"), clause(spec.match.span)))
     w(Code(pretty_item(spec.match), "rules"))
+
+
+# ---- a worked example --------------------------------------------------------------------------
+#: the seed of the book's example deal: fixed, so the committed books stay byte-stable
+EXAMPLE_SEED = 1
+#: lines of the example told before it is cut short (a long deal is played to its end all the
+#: same, for its result)
+EXAMPLE_LINES = 40
+
+
+def _example_table(spec: CheckedSpec, target: _For) -> tuple[int, object] | None:
+    """The table of the example: the book's own size, else four players (or the nearest size
+    the spec allows), with the book's options; and its initial state."""
+    from rulespec.errors import RulespecError
+    from rulespec.loading import game_for
+
+    sizes = ([target.players] if target.players is not None else
+             sorted(range(spec.min_players, spec.max_players + 1), key=lambda n: abs(n - 4)))
+    for n in sizes:
+        try:
+            return n, game_for(spec, n, dict(target.options), 0).new_initial_state()
+        except RulespecError:
+            continue
+    return None
+
+
+def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline, str | None]]:
+    """One deal played by seeded random choices, told event by event: the deal, then each run
+    of decisions of one kind on a line of its own."""
+    import random
+
+    from rulespec.interpreter.engine import State
+    from rulespec.simulate import sample_event
+
+    assert isinstance(st, State) and isinstance(rng, random.Random)
+    actions = {a.name: a for a in spec.actions}
+    lines: list[tuple[Inline, str | None]] = []
+    run: list[Part] = []
+    run_action: str | None = None
+    run_events = 0
+    deals = len(st.deals)
+
+    def flush() -> None:
+        nonlocal run, run_action, run_events
+        if run:
+            info = actions.get(run_action or "")
+            lines.append((inline(*run), clause(info.span) if info else None))
+        run, run_action, run_events = [], None, 0
+
+    told = 0
+    while not st.is_terminal() and len(st.deals) == deals:
+        ev = sample_event(st.legal_actions(), rng)
+        st.apply(ev)
+        told += 1
+        if len(lines) >= EXAMPLE_LINES:
+            continue  # played to the end for the result, but no longer told
+        if "chance" in ev:
+            flush()
+            lines.append((_dealt(st, ev, hands=told == 1), clause(spec.deal.span)))
+            continue
+        action = str(ev["action"])
+        # a line per round: as many events of one kind as there are hands (a trick, say)
+        if action != run_action or run_events == st.game.hands:
+            flush()
+            run_action, run_events = action, 0
+            run = [code(action), ": "]
+        else:
+            run.append("; ")
+        run_events += 1
+        run += [f"seat {ev['seat']}", *_fields(ev)]
+    flush()
+    if len(lines) >= EXAMPLE_LINES:
+        lines.append((inline(f"... and so on to the end of the deal ({told} events in all)."),
+                      None))
+    return lines
+
+
+def _fields(ev: dict[str, object]) -> list[Part]:
+    """An event's fields in words: cards with their suits, lists joined."""
+    from rulespec.book import Run
+
+    out: list[Part] = []
+    for k, v in sorted(ev.items()):
+        if k in ("seat", "action"):
+            continue
+        vals = v if isinstance(v, list) else [v]
+        out.append(f" {k} " if len(ev) > 3 else " ")
+        if not vals:
+            out.append("none")
+        for i, x in enumerate(vals):
+            if i:
+                out.append(" ")
+            if isinstance(x, str) and len(x) == 2 and x[1] in "CDHS" or x == "JK":
+                out.append(Run("card", str(x)))
+            elif isinstance(x, str) and x in ("C", "D", "H", "S"):
+                out.append(Run("suit", x))
+            else:
+                out.append(_show(x))
+    return out
+
+
+def _dealt(st: object, ev: dict[str, object], hands: bool) -> Inline:
+    """A chance event told as what it did: each hand's cards (at the deal, ``hands``), and what
+    lies elsewhere."""
+    from rulespec.book import Run
+    from rulespec.interpreter.engine import State
+
+    assert isinstance(st, State)
+    parts: list[Part] = [f"{_cap(str(ev['chance']))}. "]
+    for name, z in st.z.items():
+        if z and isinstance(z[0], list):
+            for i, h in enumerate(z if hands else ()):
+                if h:
+                    parts.append(f"{name} of seat {i}:")
+                    for c in sorted(h, key=card_sort_key):
+                        parts += [" ", Run("card", c)]
+                    parts.append(". ")
+        elif z and len(z) <= 3:
+            parts.append(f"{name}:")
+            for c in z:
+                parts += [" ", Run("card", c)]
+            parts.append(". ")
+        elif z:
+            parts.append(f"{name}: {len(z)} cards. ")
+    return inline(*parts)
+
+
+def _example(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """A seeded deal played by the interpreter and told step by step, so that it can never
+    disagree with the rules."""
+    import random
+
+    from rulespec.interpreter.engine import State
+
+    found = _example_table(spec, target)
+    if found is None:
+        return
+    n, st = found
+    assert isinstance(st, State)
+    w(_h(1, "An example deal", "example"))
+    w(Paragraph(inline(f"A deal at a table of {n}, seat 0 dealing, every choice drawn at "
+                       f"random (seed {EXAMPLE_SEED}), played by the rules of this book. A "
+                       "line lists the decisions of one kind in the order they were made.")))
+    lines = _deal_lines(spec, st, random.Random(EXAMPLE_SEED))
+    w(Bullets(tuple(lines), ordered=True))
+    if st.deals:
+        entry = st.deals[-1]
+        head = [inline("seat"), inline("score")]
+        extra = [k for k, v in entry.items() if k != "scores" and isinstance(v, list)]
+        rows = []
+        for q in range(n):
+            cells = [inline(str(q)), inline(str(entry["scores"][q]))]
+            cells += [inline(str(entry[k][q])) for k in extra]
+            rows.append(tuple(cells))
+        w(Table((*head, *(inline(code(k)) for k in extra)), tuple(rows),
+                caption=inline("The deal's result:")))
+        shared = [(k, v) for k, v in entry.items() if k != "scores" and not isinstance(v, list)]
+        if shared:
+            w(Paragraph(inline(*[f"{k}: {_show(v)}. " for k, v in shared])))
 
 
 # ---- variations --------------------------------------------------------------------------------
