@@ -542,8 +542,12 @@ def _example(spec: CheckedSpec, target: _For, w: _W) -> None:
     w(Paragraph(inline(f"A deal at a table of {n}, seat 0 dealing, every choice drawn at "
                        f"random (seed {EXAMPLE_SEED}), played by the rules of this book. A "
                        "line lists the decisions of one kind in the order they were made.")))
+    ended: list[State] = []
+    st.on_deal_end = lambda s: ended.append(s.clone())
     lines = _deal_lines(spec, st, random.Random(EXAMPLE_SEED))
     w(Bullets(tuple(lines), ordered=True))
+    if ended and spec_scoring(spec, ended[-1]) is not None:
+        _score_terms(spec, ended[-1], n, w)
     if st.deals:
         entry = st.deals[-1]
         head = [inline("seat"), inline("score")]
@@ -558,6 +562,68 @@ def _example(spec: CheckedSpec, target: _For, w: _W) -> None:
         shared = [(k, v) for k, v in entry.items() if k != "scores" and not isinstance(v, list)]
         if shared:
             w(Paragraph(inline(*[f"{k}: {_show(v)}. " for k, v in shared])))
+
+
+def _terms(e: ast.Expr) -> list[tuple[str, ast.Expr]]:
+    """The terms of a sum, each with its sign: ``a + b - c`` is ``+a``, ``+b``, ``-c``."""
+    if isinstance(e, ast.Cited):
+        return _terms(e.expr)
+    if isinstance(e, ast.BinOp) and e.op in ("+", "-"):
+        right = _terms(e.right) if e.op == "+" else [("-", e.right)]
+        return _terms(e.left) + right
+    return [("+", e)]
+
+
+def spec_scoring(spec: CheckedSpec, st: object) -> ast.DefDecl | None:
+    """The definition that scored the deal ``st`` has just ended (None for a flagged deal or a
+    scoring with one term only, which a table would not explain)."""
+    from rulespec.interpreter.engine import State
+
+    assert isinstance(st, State)
+    defs = {d.name: d for d in spec.defs}
+    for e in _end_deals(spec):
+        d = defs.get(e.scoring)
+        if e.flag is None and d is not None and len(d.params) == 1 and len(_terms(d.body)) > 1:
+            return d
+    return None
+
+
+def _score_terms(spec: CheckedSpec, st: object, n: int, w: _W) -> None:
+    """The example's scores term by term: each term of the scoring definition evaluated for
+    each player in the deal's final state, so the sum can be checked by hand."""
+    from rulespec.interpreter.engine import State
+
+    assert isinstance(st, State)
+    d = spec_scoring(spec, st)
+    assert d is not None
+    param = d.params[0].name
+    terms = _terms(d.body)
+    defs = {x.name: x for x in spec.defs}
+    head: list[Inline] = [inline("seat")]
+    notes: list[tuple[Inline, str | None]] = []
+    for sign, e in terms:
+        label = pretty_expr(e)
+        head.append(inline(code(("−" if sign == "-" else "") + label)))
+        called = defs.get(e.func) if isinstance(e, ast.Call) else None
+        if called is not None and called.doc:
+            notes.append((inline(code(label), ": ", prose(called.doc)), clause(called.span)))
+    head.append(inline(strong("score")))
+    rows = []
+    for q in range(n):
+        cells = [inline(str(q))]
+        total = 0
+        for sign, e in terms:
+            v = st.game.evaluate(e, st, {param: q})
+            cells.append(inline(_show(v)))
+            if isinstance(v, int):
+                total += -v if sign == "-" else v
+        cells.append(inline(strong(str(total))))
+        rows.append(tuple(cells))
+    w(Table(tuple(head), tuple(rows), caption=inline("The scores term by term (", code(d.name),
+                                                     "), from the deal's final position:"),
+            source=clause(d.span)))
+    if notes:
+        w(Bullets(tuple(notes)))
 
 
 # ---- variations --------------------------------------------------------------------------------

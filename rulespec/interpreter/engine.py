@@ -163,6 +163,13 @@ class Game:
         v = self._ec.expr(e, frozenset())(_NO_STATE, {})
         return v if isinstance(v, int) and not isinstance(v, bool) else None
 
+    def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:
+        """The value of ``e``, an expression written in this spec (a term of a definition,
+        say: the checker has typed it), in ``state``, with ``bindings`` for the names local to
+        it (the definition's parameters). For tools that explain a result, the rulebook's
+        scoring term by term; play never needs it."""
+        return self._ec.expr(e, frozenset(bindings))(state, dict(bindings))
+
     @property
     def sources(self) -> list[tuple[str, str]]:
         """(file name, text) of every Python function generated for this table, in the order
