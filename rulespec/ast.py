@@ -16,7 +16,8 @@ __all__ = [
     "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
     "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
     "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return", "RunDeal",
-    "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TypeEnum", "TypeExpr",
+    "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TableCol", "TableDecl",
+    "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
     "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants",
@@ -645,6 +646,39 @@ class DealDecl:
     span: Span = _span()
 
 
+@frozen
+class TermDecl:
+    """``term "WORD" "MEANING"``: a word of the game, for the rulebook's glossary."""
+
+    word: str
+    meaning: str
+    span: Span = _span()
+
+
+@frozen
+class TableCol:
+    """A column of a ``table``: its heading and the expression of each row's cell."""
+
+    heading: str
+    value: Expr
+    span: Span = _span()
+
+
+@frozen
+class TableDecl:
+    """``table NAME "TITLE" for VAR in LIST: "HEADING" = EXPR, ... [DOC]``: a table for the
+    rulebook, one row for each value of VAR, its cells worked out from the rules at each table
+    size (values known once the options are, as for ``max_events``)."""
+
+    name: str
+    title: str
+    var: str
+    source: Expr
+    columns: tuple[TableCol, ...]
+    doc: str | None
+    span: Span = _span()
+
+
 Item = (
     GameDecl
     | PlayersDecl
@@ -664,6 +698,8 @@ Item = (
     | ProcDecl
     | MatchDecl
     | DealDecl
+    | TermDecl
+    | TableDecl
 )
 
 

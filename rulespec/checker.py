@@ -101,6 +101,9 @@ class _Decls:
     deal: ast.DealDecl | None = None
     requires: list[ast.RequireDecl] = attrs.Factory(list)
     seen: dict[str, ast.Span] = attrs.Factory(dict)
+    #: the rulebook's glossary words and computed tables
+    terms: list[ast.TermDecl] = attrs.Factory(list)
+    tables: list[ast.TableDecl] = attrs.Factory(list)
 
 
 def _snapshot_type(t: Type) -> Type:
@@ -167,6 +170,8 @@ class _Checker:
             self._table_only(e, f"'{what}'")
             self._want(e, INT, self.expr(e, _Scope({}, where="def")),
                        f"{what} is a number, known once the options are")
+        for tb in d.tables:
+            self._check_table(tb)
         self._check_bodies(d)
         self._reachability(d.match, d.deal)
         self._end_deal_outside_deal(d.match)
@@ -190,7 +195,25 @@ class _Checker:
             defs=tuple(self.defs.values()), procs=tuple(self.procs.values()), match=match,
             deal=deal, actions=tuple(self.actions), items=self.items, sources=self.sources,
             resolution=Resolution.of(self.bindings, self.types),
+            terms=tuple(d.terms), tables=tuple(d.tables),
         )
+
+    def _check_table(self, tb: ast.TableDecl) -> None:
+        """A rulebook table: its rows come from a list, its cells from expressions over the
+        row's value, all known once the options are (the book works them out at each table
+        size, with no game in play)."""
+        what = f"table {tb.name!r}"
+        self._table_only(tb.source, what)
+        src = self.expr(tb.source, _Scope({}, where="def"))
+        elem = element(src)
+        if elem is None:
+            self.error(tb.source.span, f"{what} takes its rows from a list, not "
+                       f"{describe(src)}", "write: for x in LIST")
+            elem = ANY
+        scope = _Scope({tb.var: elem}, where="def")
+        for col in tb.columns:
+            self._table_only(col.value, what)
+            self.expr(col.value, scope)
 
     @staticmethod
     def _table_numbers(d: _Decls) -> list[tuple[ast.Expr, str]]:
@@ -273,6 +296,15 @@ class _Checker:
                     if d.deal is not None:
                         self.error(it.span, "a spec has one 'deal' block")
                     d.deal = d.deal or it
+                case ast.TermDecl():
+                    if any(x.word == it.word for x in d.terms):
+                        self.error(it.span, f"the term {it.word!r} is explained twice")
+                    d.terms.append(it)
+                case ast.TableDecl():
+                    if any(x.name == it.name for x in d.tables):
+                        self.error(it.span, f"table {it.name!r} is already declared",
+                                   "give each table its own name")
+                    d.tables.append(it)
                 case _:
                     assert_never(it)
         self._resolve_hooks(d)

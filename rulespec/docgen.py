@@ -95,8 +95,8 @@ def build_book(spec: CheckedSpec, players: int | None = None,
         raise refused
     target = _For(players, opts)
     blocks: list[Block] = []
-    for part in (_introduction, _players_and_cards, _components, _play, _scoring, _game_end,
-                 _example, _variations, _reference):
+    for part in (_introduction, _glance, _players_and_cards, _components, _play, _scoring,
+                 _tables_section, _game_end, _example, _variations, _glossary, _reference):
         part(spec, target, blocks.append)
     return Book(spec.title, tuple(blocks))
 
@@ -399,6 +399,90 @@ def _game_end(spec: CheckedSpec, target: _For, w: _W) -> None:
                        "length of the match as ", code(forms), "; the match block says what "
                        "happens after each deal:"), clause(spec.match.span)))
     w(Code(pretty_item(spec.match), "rules"))
+
+
+def _cell_runs(v: object) -> Inline:
+    """A computed value as the book shows it: cards and suits with their symbols."""
+    from rulespec.book import Run
+
+    if isinstance(v, (list, tuple)):
+        parts: list[Part] = []
+        for i, x in enumerate(v):
+            parts += [" " if i else "", *_cell_runs(x)]
+        return inline(*parts)
+    if isinstance(v, str) and (v == "JK" or len(v) == 2 and v[1] in "CDHS"):
+        return (Run("card", v),)
+    if isinstance(v, str) and v in ("C", "D", "H", "S"):
+        return (Run("suit", v),)
+    return inline("–" if v is None else _show(v))
+
+
+def _table_rows(tb: ast.TableDecl, st: object) -> tuple[tuple[Inline, ...], ...]:
+    from rulespec.interpreter.engine import State
+
+    assert isinstance(st, State)
+    rows = st.game.evaluate(tb.source, st, {})
+    assert isinstance(rows, (list, tuple))
+    return tuple(tuple(_cell_runs(st.game.evaluate(c.value, st, {tb.var: r}))
+                       for c in tb.columns) for r in rows)
+
+
+def _tables_section(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """The tables the spec declares, worked out at each table size: one table when every size
+    gives the same, else one per size."""
+    if not spec.tables:
+        return
+    w(_h(1, "Tables", "tables"))
+    states = [(p, opts, st) for p, opts, st in _tables(spec, target)]
+    for tb in spec.tables:
+        w(Heading(2, inline(tb.title), f"table-{tb.name}"))
+        if tb.doc:
+            w(Paragraph(inline(prose(tb.doc)), clause(tb.span)))
+        head = tuple(inline(c.heading) for c in tb.columns)
+        by_size: list[tuple[str, tuple[tuple[Inline, ...], ...]]] = []
+        for p, opts, st in states:
+            setting = ", ".join(f"{k} = {_show(v)}" for k, v in opts.items())
+            label = f"{p} players" + (f" ({setting})" if setting else "")
+            by_size.append((label, _table_rows(tb, st)))
+        if len({rows for _, rows in by_size}) == 1:
+            w(Table(head, by_size[0][1], source=clause(tb.span)))
+            continue
+        for label, rows in by_size:
+            w(Table(head, rows, caption=inline(label + ":"), source=clause(tb.span)))
+
+
+def _glossary(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """The words of the game, as the spec explains them, in alphabetical order."""
+    if not spec.terms:
+        return
+    w(_h(1, "Glossary", "glossary"))
+    w(Bullets(tuple((inline(strong(x.word), ": ", prose(x.meaning)), clause(x.span))
+                    for x in sorted(spec.terms, key=lambda x: x.word.lower()))))
+
+
+def _glance(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """A quick reference: the decisions in order, how a deal is scored, how the match ends."""
+    w(_h(1, "At a glance", "at-a-glance"))
+    items: list[tuple[Inline, str | None]] = []
+    seen: set[str] = set()
+    for m in _walk_play(spec):
+        if m.alt.action in seen:
+            continue
+        seen.add(m.alt.action)
+        only = f" (only with {', '.join(m.options)})" if m.options else ""
+        first = prose(m.alt.doc).split(". ")[0].rstrip(".")
+        items.append((inline(code(m.alt.action), only, ": " + first + "." if first else ""),
+                      clause(m.alt.span)))
+    if items:
+        w(Paragraph(inline(strong("The decisions of a deal, in order:"))))
+        w(Bullets(tuple(items), ordered=True))
+    defs = {d.name: d for d in spec.defs}
+    for e in _end_deals(spec):
+        d = defs.get(e.scoring)
+        if e.flag is None and d is not None and d.doc:
+            w(Paragraph(inline(strong("Scoring:"), " ", prose(d.doc)), clause(d.span)))
+            break
+    w(Paragraph(inline(strong("Winning:"), f" the {spec.winner} total when the match ends.")))
 
 
 # ---- a worked example --------------------------------------------------------------------------

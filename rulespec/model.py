@@ -404,6 +404,9 @@ class CheckedSpec:
     #: ``hook NAME(...): TYPE``: the hooks the imported modules declare, each supplied by a
     #: definition of the spec or, failing one, by its default (then among ``defs``)
     hooks: tuple[ast.HookDecl, ...] = ()
+    #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
+    terms: tuple[ast.TermDecl, ...] = ()
+    tables: tuple[ast.TableDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: compiled tables of this spec (rulespec.loading.game_for), kept with the spec they
     #: belong to rather than in a cache keyed by id()

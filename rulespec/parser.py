@@ -130,6 +130,22 @@ class _ToAst(Transformer[Token, ast.Spec]):
                                   cast("str | None", c[2]), span=self._span(meta))
 
     @v_args(meta=True)
+    def term_decl(self, meta: Meta, c: list[Token]) -> ast.TermDecl:
+        return ast.TermDecl(_unquote(str(c[0])), _unquote(str(c[1])), span=self._span(meta))
+
+    @v_args(meta=True)
+    def table_decl(self, meta: Meta, c: list[Token | ast.Expr | ast.TableCol | str | None]
+                   ) -> ast.TableDecl:
+        name, title, var, source, *cols, doc = c
+        return ast.TableDecl(str(name), _unquote(str(title)), str(var), cast(ast.Expr, source),
+                             tuple(cast("list[ast.TableCol]", cols)), cast("str | None", doc),
+                             span=self._span(meta))
+
+    @v_args(meta=True)
+    def table_col(self, meta: Meta, c: list[Token | ast.Expr]) -> ast.TableCol:
+        return ast.TableCol(_unquote(str(c[0])), cast(ast.Expr, c[1]), span=self._span(meta))
+
+    @v_args(meta=True)
     def max_events_decl(self, meta: Meta, c: list[ast.Expr | str | None]) -> ast.MaxEventsDecl:
         return ast.MaxEventsDecl(cast(ast.Expr, c[0]), cast("str | None", c[1]),
                                  span=self._span(meta))

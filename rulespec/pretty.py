@@ -205,6 +205,11 @@ def pretty_item(it: ast.Item) -> str:
             return f"score_range {pretty_expr(lo)}..{pretty_expr(hi)}{_doc(d)}"
         case ast.MaxEventsDecl(count=c, doc=d):
             return f"max_events {pretty_expr(c)}{_doc(d)}"
+        case ast.TermDecl(word=word, meaning=m):
+            return f"term {_q(word)} {_q(m)}"
+        case ast.TableDecl(name=n, title=title, var=v, source=src, columns=cols, doc=d):
+            cells = ",\n  ".join(f"{_q(c.heading)} = {pretty_expr(c.value)}" for c in cols)
+            return f"table {n} {_q(title)} for {v} in {pretty_expr(src)}:\n  {cells}{_doc(d)}"
         case ast.WinnerDecl(direction=d):
             return f"winner {d} total"
         case ast.ImportDecl(path=p):

@@ -1,0 +1,89 @@
+"""The rulebook built from a spec (rulespec/docgen.py, rulespec/book.py): its parts in a rule
+page's order, tables and the example worked out by the interpreter, and spec text escaped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulespec.book import Table, to_markdown
+from rulespec.checker import check_file, check_text
+from rulespec.docgen import build_book, rulebook
+from rulespec.loading import load_game_spec, resolve_game
+
+HERE = Path(__file__).resolve().parent
+TABLES = HERE / "specs" / "ok" / "book_tables.rules"
+
+
+def test_parts_come_in_a_rule_pages_order() -> None:
+    book = build_book(load_game_spec(resolve_game("abracadabra-newton")))
+    top = [h.anchor for h in book.headings() if h.level == 1]
+    assert top == ["introduction", "at-a-glance", "players-and-cards", "play", "scoring",
+                   "the-end-of-the-game", "example", "variations", "reference"]
+
+
+def test_tables_are_worked_out_at_each_table_size() -> None:
+    book = build_book(check_file(TABLES))
+    tables = [b for b in book.blocks if isinstance(b, Table)]
+    bonus = [t for t in tables if t.header[0][0].text == "successful players"]
+    # 2, 3 and 4 players give different rows: one table for each
+    assert [len(t.rows) for t in bonus] == [2, 3, 4]
+    four = bonus[-1]
+    assert [[r[1][0].text for r in four.rows]] == [["40", "30", "20", "10"]]
+    # the card table is the same at every size: once, the cards drawn as cards
+    worth = [t for t in tables if t.header[0][0].text == "card"]
+    assert len(worth) == 1 and worth[0].rows[-1][0][0].kind == "card"
+    assert worth[0].rows[-1][1][0].text == "11"  # the Ace of hearts, by the spec's worth(c)
+
+
+def test_options_change_the_tables() -> None:
+    book = build_book(check_file(TABLES), players=4, options={"bonus": 5})
+    text = to_markdown(book)
+    assert "| 1 | 20 |" in text and "| 1 | 40 |" not in text
+
+
+def test_glossary_is_sorted_and_cites_its_clause() -> None:
+    text = rulebook(check_file(TABLES))
+    assert "## Glossary\n\n- **the pot**: All the chips staked, waiting for a winner." in text
+    book = build_book(check_file(TABLES))
+    assert any(c.startswith("book_tables.rules:") for _, c in book.sources())
+
+
+def test_the_example_scores_add_up() -> None:
+    """The term-by-term table of the example: each row's terms sum to its score, and the
+    scores are those of the deal's result."""
+    book = build_book(load_game_spec(resolve_game("abracadabra")))
+    terms = next(b for b in book.blocks if isinstance(b, Table)
+                 and b.caption and "term by term" in "".join(r.text for r in b.caption))
+    result = next(b for b in book.blocks if isinstance(b, Table)
+                  and b.caption and "result" in "".join(r.text for r in b.caption))
+    for row, res in zip(terms.rows, result.rows, strict=True):
+        values = [int(c[0].text) for c in row[1:-1]]
+        assert sum(values) == int(row[-1][0].text) == int(res[1][0].text)
+
+
+def test_spec_text_cannot_break_the_markdown() -> None:
+    spec = check_text('''
+game g title "G <b>" "A game | with `ticks` and <script>x</script>."
+players 2 to 3
+winner highest total
+option style: {plain "Plain | pipes", fancy "A `tick`"} = plain "Which | style."
+zone stock: shared visible to nobody
+def score(q: int) = 0
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  end deal scoring score
+}
+match {
+  run deal
+  end match winners seats
+}
+''', "g.rules")
+    text = rulebook(spec)
+    assert "<script>" not in text and "<b>" not in text
+    assert "A game \\| with \\`ticks\\` and \\<script\\>x\\</script\\>." in text
+    assert "- `plain` (the default): Plain \\| pipes" in text
+    # every table row keeps its number of cells
+    for line in text.splitlines():
+        if line.startswith("| `style`"):
+            assert line.count(" | ") == 3
