@@ -36,6 +36,7 @@ from rulespec.book import (
     to_markdown,
 )
 from rulespec.cards import card_sort_key
+from rulespec.english import mentioned, say, words
 from rulespec.model import ActionInfo, CheckedSpec, OptionInfo
 from rulespec.pretty import pretty_expr, pretty_item
 
@@ -279,17 +280,18 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
                 out.append(_Met(alt, s.seat, around, tuple(sorted(opts | guard))))
                 walk(alt.body, around, opts)
         elif isinstance(s, ast.If):
-            cond = pretty_expr(s.cond)
+            cond = say(s.cond, spec)
             o = frozenset(_option_names(spec, s.cond))
-            walk(s.then, (*around, f"if {cond}"), opts | o)
+            walk(s.then, (*around, f"when {cond}"), opts | o)
             if isinstance(s.else_, ast.Block):
                 walk(s.else_, (*around, f"unless {cond}"), opts | o)
             elif isinstance(s.else_, ast.If):
                 stmt(s.else_, (*around, f"unless {cond}"), opts | o)
         elif isinstance(s, ast.For):
-            walk(s.body, (*around, f"for each {s.var} in {pretty_expr(s.source)}"), opts)
+            such = f" such that {say(s.cond, spec)}" if s.cond is not None else ""
+            walk(s.body, (*around, f"for each {s.var} in {say(s.source, spec)}{such}"), opts)
         elif isinstance(s, ast.Repeat):
-            walk(s.body, (*around, f"{pretty_expr(s.count)} times"), opts)
+            walk(s.body, (*around, f"{say(s.count, spec)} times over"), opts)
         elif isinstance(s, (ast.Loop, ast.While)):
             walk(s.body, (*around, "again and again"), opts)
 
@@ -322,32 +324,37 @@ def _play(spec: CheckedSpec, target: _For, w: _W) -> None:
     for action, mets in by_action.items():
         w(Heading(2, inline("Decision: ", code(action)), f"decision-{action}"))
         for m in mets:
-            w(Paragraph(_decision_text(m), clause(m.alt.span)))
+            w(Paragraph(_decision_text(spec, m), clause(m.alt.span)))
+        used = [d for m in mets for d in mentioned((m.alt.generators, m.alt.guard), spec)]
+        notes = [(inline(strong(words(d.name)), ": ", prose(d.doc)), clause(d.span))
+                 for i, d in enumerate(used) if d.doc and d not in used[:i]]
+        if notes:
+            w(Paragraph(inline("Where:")))
+            w(Bullets(tuple(notes)))
 
 
-def _decision_text(m: _Met) -> Inline:
+def _decision_text(spec: CheckedSpec, m: _Met) -> Inline:
     """One alternative in words: who decides, when, what it does, the choices, the options."""
-    parts: list[Part] = []
-    who = pretty_expr(m.seat)
-    parts += ["The seat ", code(who), " decides"]
+    loop_vars = {a.split(" ")[2] for a in m.around if a.startswith("for each ")}
+    who = ("each player in turn" if isinstance(m.seat, ast.Name) and m.seat.id in loop_vars
+           else say(m.seat, spec))
+    parts: list[Part] = [_cap(who)]
     if m.around:
-        parts += [" (", code("; ".join(m.around)), ")"]
+        parts.append(" (" + "; ".join(m.around) + ")")
     parts.append(". ")
     if m.alt.doc:
         parts.append(_cap(prose(m.alt.doc)) + " ")
-    gens = [f"{g.var} in {pretty_expr(g.source)}" for g in m.alt.generators]
+    gens = [f"{g.var}, {say(g.source, spec)}" for g in m.alt.generators]
     if gens:
-        parts += ["The choices: one for each ", code(", ".join(gens))]
+        parts.append("The choices: one for each " + "; and each ".join(gens))
         if m.alt.guard is not None:
-            parts += [" such that ", code(pretty_expr(m.alt.guard))]
+            parts.append(", such that " + say(m.alt.guard, spec))
         parts.append(". ")
     elif m.alt.guard is not None:
-        parts += ["Offered only when ", code(pretty_expr(m.alt.guard)), ". "]
+        parts.append("Offered only when " + say(m.alt.guard, spec) + ". ")
     if m.options:
-        parts += ["It depends on the option", "s " if len(m.options) > 1 else " "]
-        for i, o in enumerate(m.options):
-            parts += [", " if i else "", code(o)]
-        parts.append(".")
+        parts.append("Only under some values of " + ", ".join(words(o) for o in m.options)
+                     + " (see Variations).")
     return inline(*parts)
 
 

@@ -1,0 +1,172 @@
+"""Expressions of a spec said in plain English, for the body of the rulebook.
+
+A rule page says "the number of cards in the stock", not ``size(stock)``. :func:`say` reads an
+expression the way a player would, naming the built-ins, comparisons and the spec's own names
+(``high_bid`` is "high bid"); :func:`mentioned` lists the spec's definitions an expression uses,
+so the book can say what each one means next to the sentence that needs it. The wording is
+general: nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+
+from rulespec import ast
+from rulespec.model import CheckedSpec
+
+__all__ = ["mentioned", "say"]
+
+_COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
+            ">": "is more than", ">=": "is at least", "in": "is in", "not in": "is not in"}
+_NAMES = {"player_count": "the number of players", "hand_count": "the number of hands",
+          "dealer": "the dealer", "seats": "the players", "none": "none", "true": "true",
+          "false": "false", "deals_played": "the deals played so far",
+          "totals": "the totals", "joker_card": "the Joker"}
+
+
+def words(name: str) -> str:
+    """A name as words: ``high_bid`` is "high bid"."""
+    return name.replace("_", " ")
+
+
+def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kind of node
+    """``e`` in plain English."""
+    match e:
+        case ast.IntLit(value=v):
+            return str(v)
+        case ast.StrLit(value=v):
+            return f"“{v}”"
+        case ast.Name(id=n):
+            return _name(n, spec)
+        case ast.Cited(expr=x, ref=r):
+            return f"{say(x, spec)} ({r})"
+        case ast.Call(func=f, args=args):
+            return _call(f, args, spec)
+        case ast.GenCall(func=f, elem=el, var=v, source=src, cond=c):
+            return _gencall(f, el, v, src, c, spec)
+        case ast.Comprehension(elem=el, var=v, source=src, cond=c):
+            such = f" such that {say(c, spec)}" if c is not None else ""
+            return f"{say(el, spec)} for each {v} in {say(src, spec)}{such}"
+        case ast.Index(target=t, index=i):
+            return f"{say(t, spec)} of {say(i, spec)}"
+        case ast.ListLit(items=items):
+            if not items:
+                return "nothing"
+            return ", ".join(say(x, spec) for x in items)
+        case ast.BinOp(op=op, left=a, right=b):
+            op_word = {"+": "+", "-": "−", "*": "×", "//": "divided by", "%": "modulo"}[op]
+            return f"{_group(a, spec)} {op_word} {_group(b, spec)}"
+        case ast.Compare(op=op, left=a, right=b):
+            return f"{say(a, spec)} {_COMPARE[op]} {say(b, spec)}"
+        case ast.And(left=a, right=b):
+            return f"{say(a, spec)} and {say(b, spec)}"
+        case ast.Or(left=a, right=b):
+            return f"{say(a, spec)}, or {say(b, spec)}"
+        case ast.Not(operand=o):
+            return f"not ({say(o, spec)})" if isinstance(o, (ast.And, ast.Or)) \
+                else f"not {say(o, spec)}"
+        case ast.Neg(operand=o):
+            return f"−{_group(o, spec)}"
+        case ast.IfExpr(cond=c, then=t, else_=el):
+            return f"{say(t, spec)} if {say(c, spec)}, otherwise {say(el, spec)}"
+        case ast.OptionArg(option=o, param=prm):
+            return f"the {words(prm)} of {words(o)}"
+        case _:
+            return "?"
+
+
+def _group(e: ast.Expr, spec: CheckedSpec) -> str:
+    s = say(e, spec)
+    return f"({s})" if isinstance(e, (ast.BinOp, ast.IfExpr, ast.Compare, ast.And, ast.Or)) \
+        else s
+
+
+def _name(n: str, spec: CheckedSpec) -> str:
+    if n in _NAMES:
+        return _NAMES[n]
+    if n in spec.option_names:
+        return words(n)
+    if any(v.name == n for v in spec.vars) or any(z.name == n for z in spec.zones):
+        return f"the {words(n)}"
+    return words(n)
+
+
+def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa: C901
+    a = [say(x, spec) for x in args]
+    match f, len(a):
+        case "size", 1:
+            return f"the number of cards in {a[0]}" if _is_zone(args[0], spec) \
+                else f"the size of {a[0]}"
+        case "range", 2:
+            return f"a number from {a[0]} to {a[1]}"
+        case "subsets", 3:
+            lo, hi = args[1], args[2]
+            if isinstance(hi, ast.Call) and hi.func == "size" and hi.args == (args[0],):
+                return (f"any cards of {a[0]}, or none" if a[1] == "0"
+                        else f"any {a[1]} or more cards of {a[0]}")
+            if lo == hi:
+                return f"exactly {a[1]} of {a[0]}"
+            return f"any {a[1]} to {a[2]} of {a[0]}"
+        case ("first" | "last" | "top" | "bottom"), 1:
+            what = "card" if f in ("top", "bottom") else "one"
+            return f"the {f} {what} of {a[0]}"
+        case ("rank" | "suit"), 1:
+            return f"the {f} of {a[0]}"
+        case "left_of", 1:
+            return f"the player on {a[0]}'s left"
+        case "seats_from", 1:
+            return f"each player in turn from {a[0]}"
+        case "set_of", 1:
+            return a[0]
+        case "pack", 1:
+            return "a pack" if a[0] == "1" else f"{a[0]} packs"
+        case ("max" | "min" | "sum" | "count" | "any" | "all"), 1:
+            return f"the {f} of {a[0]}"
+    if not a:
+        return words(f)
+    return f"{words(f)} ({', '.join(a)})"
+
+
+def _gencall(f: str, el: ast.Expr, v: str, src: ast.Expr, c: ast.Expr | None,
+             spec: CheckedSpec) -> str:
+    such = f" with {say(c, spec)}" if c is not None else ""
+    body, over = say(el, spec), f"{v} in {say(src, spec)}{such}"
+    match f:
+        case "count":
+            return f"how many {v} in {say(src, spec)}{such} have {body}"
+        case "sum":
+            return f"the sum of {body} over each {over}"
+        case "max" | "min":
+            return f"the {'highest' if f == 'max' else 'lowest'} {body} over each {over}"
+        case "any":
+            return f"{body} for some {over}"
+        case "all":
+            return f"{body} for every {over}"
+    return f"{words(f)} of {body} over each {over}"
+
+
+def _is_zone(e: ast.Expr, spec: CheckedSpec) -> bool:
+    zones = {z.name for z in spec.zones}
+    return (isinstance(e, ast.Name) and e.id in zones) or (
+        isinstance(e, ast.Index) and isinstance(e.target, ast.Name) and e.target.id in zones)
+
+
+def mentioned(e: object, spec: CheckedSpec) -> Iterator[ast.DefDecl]:
+    """The spec's definitions ``e`` calls, each once, in the order they appear."""
+    defs = {d.name: d for d in spec.defs}
+    seen: set[str] = set()
+
+    def walk(x: object) -> Iterator[ast.DefDecl]:
+        if isinstance(x, (ast.Call, ast.GenCall)) and x.func in defs and x.func not in seen:
+            seen.add(x.func)
+            yield defs[x.func]
+        cls = type(x)
+        if attrs.has(cls) and not isinstance(x, ast.Span):
+            for fld in attrs.fields(cls):
+                yield from walk(getattr(x, fld.name))
+        elif isinstance(x, tuple):
+            for y in x:
+                yield from walk(y)
+    yield from walk(e)
