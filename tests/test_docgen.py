@@ -87,3 +87,25 @@ match {
     for line in text.splitlines():
         if line.startswith("| `style`"):
             assert line.count(" | ") == 3
+
+
+def test_expressions_said_in_plain_english() -> None:
+    from rulespec.english import say
+    from rulespec.parser import parse
+
+    spec = load_game_spec(resolve_game("abracadabra-newton"))
+
+    def said(text: str) -> str:
+        tree = parse(f"def x() = {text}", "x.rules")
+        d = tree.items[0]
+        return say(d.body, spec)  # type: ignore[union-attr]
+
+    assert said("size(stock) > 0") == "the number of cards in the stock is more than 0"
+    assert said("range(0, tricks())") == "a number from 0 to tricks"
+    assert said("subsets(hand[declarer], 0, size(hand[declarer]))") == \
+        "any cards of the hand of the declarer, or none"
+    assert said("stake_mode == free and not dummy") == "stake mode is free and not dummy"
+    assert said("left_of(dealer)") == "the player on the dealer's left"
+    assert said("count(taken[q] == 0 for q in seats)") == \
+        "how many q in the players have the taken of q is 0"
+    assert said("if dummy then 1 else 0") == "1 if dummy, otherwise 0"
