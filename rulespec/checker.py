@@ -15,7 +15,7 @@ from typing import Any, assert_never, cast
 import attrs
 
 from rulespec import ast
-from rulespec.errors import Diagnostic, SpecCheckError
+from rulespec.errors import Diagnostic, SpecCheckError, SpecSyntaxError
 from rulespec.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
@@ -1461,7 +1461,7 @@ def _load(text: str, source_name: str
                     continue
                 imports[key] = it.span
                 # a syntax error in an imported file is a SpecSyntaxError, as in the main file
-                visit(target.read_text(encoding="utf-8"), key, chain + (key,))
+                visit(read_spec(target, key), key, chain + (key,))
             else:
                 items.append(it)
 
@@ -1493,8 +1493,24 @@ def check_text(text: str, source_name: str = "<spec>") -> CheckedSpec:
 
 def check_file(path: str | Path) -> CheckedSpec:
     """Parse, resolve imports and check a .rules file."""
-    p = Path(path)
-    return check_text(p.read_text(encoding="utf-8"), str(path))
+    return check_text(read_spec(Path(path), str(path)), str(path))
+
+
+def read_spec(path: Path, name: str) -> str:
+    """The text of a spec file; a file that is not UTF-8 text is a syntax error at the first
+    byte that cannot be read, not a crash."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[:e.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        span = ast.Span(name, line, col, line, col + 1)
+        shown = data.decode("utf-8", errors="replace")
+        raise SpecSyntaxError(Diagnostic(span, f"this file is not UTF-8 text: byte "
+                                         f"0x{data[e.start]:02x} cannot be read",
+                                         "save the spec as UTF-8"), shown) from None
 
 
 def _value_docs(t: ast.TypeExpr) -> tuple[tuple[int | str | bool, str], ...]:

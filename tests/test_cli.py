@@ -227,3 +227,15 @@ def test_generated_code_shows_in_a_traceback() -> None:
     except ZeroDivisionError:
         text = traceback.format_exc()
     assert "return 1 // 0" in text and "<rules:t.rules:" in text
+
+
+def test_a_spec_that_is_not_utf8_is_a_clean_error(tmp_path: Path) -> None:
+    bad = tmp_path / "latin.rules"
+    bad.write_bytes(b'game g title "G"\n# caf\xe9\nplayers 2 to 3\n')
+    code, _, err = run("check", str(bad))
+    assert code == 65 and "latin.rules:2:6: error: this file is not UTF-8 text" in err
+    assert "internal error" not in err and "save the spec as UTF-8" in err
+    main_spec = tmp_path / "main.rules"
+    main_spec.write_text('import "latin"\n', encoding="utf-8")
+    code, _, err = run("simulate", str(main_spec), "-p", "2", "-n", "1")
+    assert code == 65 and "not UTF-8 text" in err
