@@ -11,13 +11,13 @@ and cannot break the page or inject into it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import attrs
 
 __all__ = ["Book", "Bullets", "Code", "Figure", "Heading", "Inline", "Paragraph", "Run", "Table",
-           "code", "em", "inline", "strong", "to_markdown"]
+           "code", "em", "figure_files", "inline", "strong", "to_markdown"]
 
 RunKind = Literal["text", "code", "strong", "em", "suit", "card"]
 
@@ -192,10 +192,19 @@ def _md_rows(cells: Iterable[Inline]) -> str:
     return "| " + " | ".join(md_inline(c) or " " for c in cells) + " |"
 
 
-def to_markdown(book: Book) -> str:
-    """The book as one Markdown page; the clause of each part is listed at the end, section by
-    section (the HTML page shows it beside each paragraph)."""
+def figure_files(book: Book, stem: str) -> list[tuple[str, str]]:
+    """(file name, SVG text) for each figure of the book, named after the page's ``stem``: a
+    Markdown page links its pictures (viewers differ on SVG written inline)."""
+    figs = [b for b in book.blocks if isinstance(b, Figure)]
+    return [(f"{stem}-figure-{i}.svg", f.svg + "\n") for i, f in enumerate(figs, 1)]
+
+
+def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
+    """The book as one Markdown page. ``figures`` names the file of each figure, in order
+    (:func:`figure_files`); a figure without one is left to the HTML page, and only its
+    caption is written."""
     out = [f"# {_md_text(book.title)}\n", f"<!-- {book.generator_note} -->\n"]
+    n_fig = 0
     for b in book.blocks:
         if isinstance(b, Heading):
             out.append(f"{'#' * min(6, b.level + 1)} {md_inline(b.text)}\n")
@@ -217,6 +226,12 @@ def to_markdown(book: Book) -> str:
             fence = "````" if "```" in b.text else "```"
             out.append(f"{fence}{b.lang}\n{b.text.rstrip()}\n{fence}\n")
         else:
-            # Markdown viewers differ on inline SVG; the HTML page carries the picture
-            out.append(f"*{_md_text(b.alt)}*\n")
+            n_fig += 1
+            caption = md_inline(b.caption)
+            if n_fig <= len(figures):
+                alt = _md_text(" ".join(b.alt.split()[:40]))
+                out.append(f"![{alt}]({figures[n_fig - 1]})\n\n*{caption}*\n")
+            else:
+                out.append(f"*{caption} (The picture is in the HTML edition of this "
+                           "book.)*\n")
     return "\n".join(out).rstrip() + "\n"

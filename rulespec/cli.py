@@ -491,34 +491,43 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
     with _reported():
         path = Path(game) if Path(game).exists() else resolve_game(game)
         book = build_book(load_game_spec(path), players, _options(opts))
+        # a Markdown book written to a file links its pictures, written beside it
+        files: list[tuple[str, str]] = []
         if fmt == "html":
             from rulespec.bookhtml import to_html
 
             text = to_html(book)
         else:
-            from rulespec.book import to_markdown
+            from rulespec.book import figure_files, to_markdown
 
-            text = to_markdown(book)
+            if out_path:
+                files = figure_files(book, Path(out_path).stem)
+            text = to_markdown(book, [name for name, _ in files])
+    pages = [(Path(out_path), text)] if out_path else []
+    pages += [(Path(out_path or ".").parent / name, svg) for name, svg in files]
     if check_only:
-        assert out_path is not None
-        try:
-            old = Path(out_path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            old = None
-        if old != text:
-            _err(f"{out_path}: {'missing' if old is None else 'out of date'}; regenerate with: "
-                 f"rulespec doc {game} --format {fmt} --out {out_path}")
+        stale = []
+        for path, want in pages:
+            try:
+                old = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                old = None
+            if old != want:
+                stale.append(f"{path}: {'missing' if old is None else 'out of date'}")
+        if stale:
+            _err("; ".join(stale) + f"; regenerate with: rulespec doc {game} --format {fmt} "
+                 f"--out {out_path}")
             sys.exit(EXIT_RECORD)
         click.echo(f"{out_path}: up to date")
         return
-    if out_path:
-        try:
-            Path(out_path).write_text(text, encoding="utf-8")
-        except OSError as e:
-            _err(f"error: cannot write {out_path}: {e.strerror or e}")
-            sys.exit(EXIT_USAGE)
-    else:
+    if not pages:
         click.echo(text, nl=False)
+    for path, content in pages:
+        try:
+            path.write_text(content, encoding="utf-8")
+        except OSError as e:
+            _err(f"error: cannot write {path}: {e.strerror or e}")
+            sys.exit(EXIT_USAGE)
 
 
 # ---- serve ---------------------------------------------------------------------------------

@@ -96,7 +96,8 @@ def build_book(spec: CheckedSpec, players: int | None = None,
         raise refused
     target = _For(players, opts)
     blocks: list[Block] = []
-    for part in (_introduction, _glance, _players_and_cards, _components, _play, _scoring,
+    for part in (_introduction, _glance, _players_and_cards, _components, _deal_section,
+                 _play, _scoring,
                  _tables_section, _game_end, _example, _variations, _glossary, _reference):
         part(spec, target, blocks.append)
     return Book(spec.title, tuple(blocks))
@@ -130,11 +131,10 @@ def _introduction(spec: CheckedSpec, target: _For, w: _W) -> None:
         w(Paragraph(inline(" ".join(spec.doc.split())), None))
     players = (f"{spec.min_players} players" if spec.min_players == spec.max_players
                else f"{spec.min_players} to {spec.max_players} players")
-    forms = " or ".join(f"{f}(N)" for f in spec.game_end_forms) or "one deal"
     w(Paragraph(inline(f"For {players}. A match is a series of deals; the player with the "
                        f"{spec.winner} total at the end of the match wins. How long a match "
-                       f"lasts is agreed beforehand: ", code(forms), " (see ",
-                       strong("The end of the game"), ").")))
+                       "lasts is agreed beforehand (see ", strong("The end of the game"),
+                       ").")))
     if target.players is not None or target.options:
         setting = ", ".join(f"{k} = {_show(v)}" for k, v in target.options.items())
         size = f"{target.players} players" if target.players is not None else "every table"
@@ -210,13 +210,16 @@ def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
         setting = ", ".join(f"{k} = {str(v).lower()}" for k, v in opts.items())
         rows.append((inline(str(p) + (f" ({setting})" if setting else "")), inline(str(n)),
                      *(inline(counts.get(z, "–")) for z in zones)))
-    w(Paragraph(inline("What each table size plays with, and where the cards lie once they "
-                       "are dealt (worked out by dealing them, with the options of this book "
-                       "and every other at its default):"), clause(spec.deal.span)))
+    w(Paragraph(inline("What each table size plays with, and where the cards lie when the "
+                       "first player is to decide (worked out by dealing them, with the "
+                       "options of this book and every other at its default):"),
+                clause(spec.deal.span)))
     w(Table((inline("players"), inline("cards"), *(inline(code(z)) for z in zones)),
             tuple(rows), source=clause(spec.deal.span)))
     if spec.requires:
-        w(Bullets(tuple((inline(_cap(r.message)), clause(r.span)) for r in spec.requires)))
+        w(Paragraph(inline("Every table keeps to these:")))
+        w(Bullets(tuple((inline(_cap(r.message.rstrip(".")) + "."), clause(r.span))
+                        for r in spec.requires)))
 
 
 def _components(spec: CheckedSpec, target: _For, w: _W) -> None:
@@ -242,12 +245,18 @@ class _Met:
 
 
 def _option_names(spec: CheckedSpec, e: object) -> set[str]:
+    """The options ``e`` reads, directly or through the definitions it calls."""
     names = set(spec.option_names)
+    defs = {d.name: d for d in spec.defs}
     out: set[str] = set()
+    seen: set[str] = set()
 
     def walk(x: object) -> None:
         if isinstance(x, ast.Name) and x.id in names:
             out.add(x.id)
+        if isinstance(x, (ast.Call, ast.GenCall)) and x.func in defs and x.func not in seen:
+            seen.add(x.func)
+            walk(defs[x.func].body)
         cls = type(x)
         if attrs.has(cls) and not isinstance(x, ast.Span):
             for f in attrs.fields(cls):
@@ -293,7 +302,8 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
         elif isinstance(s, ast.Repeat):
             walk(s.body, (*around, f"{say(s.count, spec)} times over"), opts)
         elif isinstance(s, (ast.Loop, ast.While)):
-            walk(s.body, (*around, "again and again"), opts)
+            again = "again and again"
+            walk(s.body, around if again in around else (*around, again), opts)
 
     walk(spec.deal.body, (), frozenset())
     walk(spec.match.body, ("between deals",), frozenset())
@@ -383,15 +393,20 @@ def _scoring(spec: CheckedSpec, target: _For, w: _W) -> None:
     w(_h(1, "Scoring", "scoring"))
     defs = {d.name: d for d in spec.defs}
     done: set[str] = set()
-    for e in _end_deals(spec):
+    # the ordinary end first, then deals that end as a flag says (blocked, abandoned...)
+    for e in sorted(_end_deals(spec), key=lambda x: x.flag is not None):
         d = defs.get(e.scoring)
         if d is None or d.name in done:
             continue
         done.add(d.name)
         how = f"A deal that ends as {e.flag} " if e.flag else "A deal "
-        w(Paragraph(inline(how + "is scored by ", code(d.name), ", for each player. ",
-                           _cap(prose(d.doc))), clause(e.span)))
-        w(Code(pretty_item(d), "rules"))
+        w(Paragraph(inline(how + "is scored for each player by ", strong(words(d.name)),
+                           ". ", _cap(prose(d.doc))), clause(e.span)))
+        w(Code(pretty_item(_no_doc(d)), "rules"))
+        notes = [(inline(strong(words(x.name)), ": ", prose(x.doc)), clause(x.span))
+                 for x in mentioned(d.body, spec) if x.doc]
+        if notes:
+            w(Bullets(tuple(notes)))
     if spec.results:
         w(Paragraph(inline("Besides the scores, each deal's result records:")))
         w(Bullets(tuple((inline(code(r.name), " (one per player)" if r.per_player else "",
@@ -399,13 +414,34 @@ def _scoring(spec: CheckedSpec, target: _For, w: _W) -> None:
 
 
 def _game_end(spec: CheckedSpec, target: _For, w: _W) -> None:
-    """The match: how long it lasts and who wins."""
+    """The match: how long it lasts and who wins, in the spec's words and its options'."""
     w(_h(1, "The end of the game", "the-end-of-the-game"))
-    forms = ", ".join(f"{f}(N)" for f in spec.game_end_forms) or "one deal"
-    w(Paragraph(inline(f"The player with the {spec.winner} total wins. A record gives the "
-                       "length of the match as ", code(forms), "; the match block says what "
-                       "happens after each deal:"), clause(spec.match.span)))
-    w(Code(pretty_item(spec.match), "rules"))
+    if spec.match.doc:
+        w(Paragraph(inline(prose(spec.match.doc)), clause(spec.match.span)))
+    for it in spec.items:
+        if isinstance(it, ast.GameEndDecl) and it.doc:
+            w(Paragraph(inline(prose(it.doc)), clause(it.span)))
+    w(Paragraph(inline(f"When the match ends, the player with the {spec.winner} total wins.")))
+    length = [o for o in spec.options if o.name in ("deals", "target")]
+    if length:
+        w(Bullets(tuple((inline(strong(words(o.name)), " (default ", code(_show(o.default)),
+                                "): ", prose(o.doc)), clause(o.span)) for o in length)))
+
+
+def _no_doc(it: ast.Item) -> ast.Item:
+    """An item without its text, for a code block whose text the book prints beside it."""
+    if isinstance(it, (ast.DefDecl, ast.HookDecl, ast.ProcDecl, ast.MatchDecl, ast.DealDecl)):
+        return attrs.evolve(it, doc=None)
+    return it
+
+
+def _deal_section(spec: CheckedSpec, target: _For, w: _W) -> None:
+    """The deal: what happens before the first decision, in the spec's words."""
+    w(_h(1, "The deal", "the-deal"))
+    if spec.deal.doc:
+        w(Paragraph(inline(prose(spec.deal.doc)), clause(spec.deal.span)))
+    w(Paragraph(inline("How many cards each table size deals is in ", strong("Players and "
+                       "cards"), " above.")))
 
 
 def _cell_runs(v: object) -> Inline:
@@ -820,7 +856,7 @@ def _rules(spec: CheckedSpec, w: _W) -> None:
         note = _hook_note(it, it.name in defined) if isinstance(it, ast.HookDecl) else ""
         if doc or note:
             w(Paragraph(inline(prose((doc or "") + " " + note)), clause(it.span)))
-        w(Code(pretty_item(it), "rules"))
+        w(Code(pretty_item(_no_doc(it)), "rules"))
 
 
 def _hook_note(h: ast.HookDecl, defined: bool) -> str:

@@ -17,7 +17,8 @@ TABLES = HERE / "specs" / "ok" / "book_tables.rules"
 def test_parts_come_in_a_rule_pages_order() -> None:
     book = build_book(load_game_spec(resolve_game("abracadabra-newton")))
     top = [h.anchor for h in book.headings() if h.level == 1]
-    assert top == ["introduction", "at-a-glance", "players-and-cards", "play", "scoring",
+    assert top == ["introduction", "at-a-glance", "players-and-cards", "the-deal", "play",
+                   "scoring",
                    "the-end-of-the-game", "example", "variations", "reference"]
 
 

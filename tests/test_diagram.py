@@ -1,0 +1,320 @@
+"""The phase diagram (rulespec.diagram): valid, self-contained, deterministic SVG with alt text,
+for every shipped game and for small specs written here."""
+
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import attrs
+import pytest
+
+from rulespec import ast
+from rulespec.checker import check_file
+from rulespec.diagram import Diagram, phase_diagram
+from rulespec.loading import load_game_spec, resolve_game, shipped_games
+from rulespec.model import CheckedSpec
+
+SVG_NS = "http://www.w3.org/2000/svg"
+NS = {"s": SVG_NS}
+GAMES = shipped_games()
+#: set to a folder (build/diagrams is git-ignored) to keep the shipped games' pictures to look at
+OUT = os.environ.get("RULESPEC_DIAGRAMS_DIR")
+
+
+def reached_actions(spec: CheckedSpec) -> set[str]:
+    """The decision names the match and the deal reach, through the procedures they call."""
+    procs = {p.name: p for p in spec.procs}
+    seen: set[str] = set()
+    names: set[str] = set()
+    todo: list[object] = [spec.match.body, spec.deal.body]
+    while todo:
+        for n in ast.descendants(todo.pop()):
+            if isinstance(n, ast.Choose):
+                names.update(a.action for a in n.alternatives)
+            elif isinstance(n, ast.CallStmt) and n.name in procs and n.name not in seen:
+                seen.add(n.name)
+                todo.append(procs[n.name].body)
+    return names
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{{{SVG_NS}}}svg"
+    return root
+
+
+def drawn_actions(root: ET.Element) -> set[str]:
+    """The action names written in a decision box (or a folded box) of the picture."""
+    out: set[str] = set()
+    for g in root.iter(f"{{{SVG_NS}}}g"):
+        classes = g.get("class", "").split()
+        if "rsd-decision" in classes or "rsd-folded" in classes:
+            for t in g.iter(f"{{{SVG_NS}}}tspan"):
+                if "rsd-act" in t.get("class", "").split():
+                    out.add(t.text or "")
+    return out
+
+
+def check_self_contained(svg: str) -> None:
+    assert "href" not in svg
+    assert "<script" not in svg.lower()
+    assert "http" not in svg.replace(SVG_NS, "")
+    assert "@import" not in svg and "url(http" not in svg
+
+
+def check_accessible(root: ET.Element) -> None:
+    assert root.get("role") == "img"
+    title = root.find("s:title", NS)
+    desc = root.find("s:desc", NS)
+    assert title is not None and (title.text or "").strip()
+    assert desc is not None and (desc.text or "").strip()
+    ids = (root.get("aria-labelledby") or "").split()
+    assert ids == [title.get("id"), desc.get("id")]
+
+
+def check_in_bounds(root: ET.Element) -> None:
+    """Every box and frame lies inside the viewBox (the layout added up its sizes)."""
+    _, _, w, h = (int(v) for v in (root.get("viewBox") or "").split())
+    for r in root.iter(f"{{{SVG_NS}}}rect"):
+        x, y = int(r.get("x", "0")), int(r.get("y", "0"))
+        assert 0 <= x and x + int(r.get("width", "0")) <= w
+        assert 0 <= y and y + int(r.get("height", "0")) <= h
+    for p in root.iter(f"{{{SVG_NS}}}polygon"):
+        for pt in (p.get("points") or "").split():
+            px, py = (int(v) for v in pt.split(","))
+            assert 0 <= px <= w and 0 <= py <= h
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shipped_game_diagram(game: str) -> None:
+    spec = load_game_spec(resolve_game(game))
+    d = phase_diagram(spec)
+    assert isinstance(d, Diagram)
+    root = parse(d.svg)
+    check_accessible(root)
+    check_self_contained(d.svg)
+    check_in_bounds(root)
+    actions = reached_actions(spec)
+    assert actions <= set(spec.action_names())
+    assert actions, "every shipped game has decisions"
+    missing = actions - drawn_actions(root)
+    assert not missing, f"no decision box for {sorted(missing)}"
+    for name in actions:
+        assert re.search(rf"\b{re.escape(name)}\b", d.alt), f"alt text does not name {name}"
+    desc = root.find("s:desc", NS)
+    assert desc is not None and desc.text == d.alt
+    # readable: at most about 40 boxes
+    assert len(root.findall(".//s:g[@class]", NS)) <= 60
+    if OUT:
+        Path(OUT).mkdir(parents=True, exist_ok=True)
+        (Path(OUT) / f"{game}.svg").write_text(d.svg, encoding="utf-8")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shipped_game_diagram_is_deterministic(game: str) -> None:
+    path = resolve_game(game)
+    first = phase_diagram(load_game_spec(path))
+    assert phase_diagram(load_game_spec(path)) == first
+    # a spec checked anew twice (other objects, same text) draws the same bytes
+    assert phase_diagram(check_file(path)).svg == phase_diagram(check_file(path)).svg
+
+
+def test_diagram_is_frozen() -> None:
+    d = phase_diagram(load_game_spec(resolve_game(GAMES[0])))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        d.svg = ""  # type: ignore[misc]
+
+
+HOSTILE = r'''
+game hostile title "Cards <&> \"quoted\" 'single'"
+  "A doc with <tags>, & ampersands, \"quotes\" and ]]> too."
+players 2 to 4
+winner lowest total
+option style: {"a<b&c", plain} = plain "Pick <one> & only one."
+zone stock: shared visible to nobody "The <stock> & more."
+zone hand: per player visible to owner
+zone discard: shared visible to all
+def held(q: int) = size(hand[q])
+
+procedure turn(p: int) "Take a turn: <play> & \"draw\"." {
+  choose p {
+    play(card = c) for c in hand[p] "Play a card <face up> & say \"done\"." {
+      move c from hand[p] to discard
+    }
+    draw() if size(stock) > 0 "Draw: 1 < 2 && 3 > 2." {
+      move top(stock) from stock to hand[p]
+    }
+  }
+}
+
+deal "Each deal <begins> & ends." {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats_from(left_of(dealer))
+  if style == "a<b&c" {
+    choose dealer {
+      fold() "Give up <now> & here." {
+        end deal scoring held
+      }
+      stay() "Stay ]]> put." {
+      }
+    }
+  }
+  for q in seats_from(left_of(dealer)) {
+    turn(q)
+  }
+  end deal scoring held
+}
+
+match {
+  run deal
+  end match winners seats
+}
+'''
+
+
+def write_spec(tmp_path: Path, text: str, name: str = "spec.rules") -> CheckedSpec:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return check_file(p)
+
+
+def test_text_from_the_spec_is_escaped(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path, HOSTILE)
+    d = phase_diagram(spec)
+    root = parse(d.svg)  # would fail on a raw < or &
+    check_accessible(root)
+    check_self_contained(d.svg)
+    check_in_bounds(root)
+    assert drawn_actions(root) == {"play", "draw", "fold", "stay"}
+    title = root.find("s:title", NS)
+    assert title is not None and "<&>" in (title.text or "")
+    texts = " ".join(t for t in root.itertext())
+    assert 'style == "a<b&c"' in texts  # the condition of the frame, pretty-printed
+    assert "<face up> &" in texts
+    assert "]]>" not in d.svg and "Stay ]]> put" in texts
+
+
+NO_DECISION_LOOP = '''
+game quiet title "Quiet"
+players 2 to 3
+winner lowest total
+zone stock: shared visible to nobody
+zone discard: shared visible to all
+zone hand: per player visible to owner
+def held(q: int) = size(hand[q])
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  repeat 3 {
+    move top(stock) from stock to discard
+  }
+  loop {
+    if size(stock) == 0 {
+      end deal scoring held
+    }
+    move top(stock) from stock to discard
+  }
+}
+match {
+  run deal
+  end match winners seats
+}
+'''
+
+
+def test_a_deal_without_decisions_still_draws(tmp_path: Path) -> None:
+    d = phase_diagram(write_spec(tmp_path, NO_DECISION_LOOP))
+    root = parse(d.svg)
+    check_accessible(root)
+    check_in_bounds(root)
+    assert drawn_actions(root) == set()
+    texts = " ".join(root.itertext())
+    assert "repeat 3 times" in texts and "turn up the top card of stock" in texts
+    assert "end of deal" in texts and "end of match" in texts
+    assert "Each deal:" in d.alt
+
+
+def deep_spec(levels: int) -> str:
+    """A deal whose decisions sit inside ``levels`` nested loops and ifs."""
+    body = "choose dealer {\n  innermost() {\n  }\n}\n"
+    for i in range(levels, 0, -1):
+        body = (f"choose dealer {{\n  step{i}() {{\n  }}\n}}\n"
+                + (f"if size(stock) > {i} {{\n{body}}}\n" if i % 2 else
+                   f"repeat 2 {{\n{body}}}\n"))
+    return f'''
+game deep title "Deep"
+players 2 to 2
+winner lowest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def held(q: int) = size(hand[q])
+deal {{
+  fill stock with pack(1)
+{body}
+  end deal scoring held
+}}
+match {{
+  loop {{
+    run deal
+    if deals_played >= 3 {{
+      end match winners seats
+    }}
+  }}
+}}
+'''
+
+
+def test_deep_detail_is_folded_but_every_decision_is_named(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path, deep_spec(30))
+    d = phase_diagram(spec)
+    root = parse(d.svg)
+    check_in_bounds(root)
+    names = reached_actions(spec)
+    assert len(names) == 31
+    assert drawn_actions(root) == names  # folded boxes still list their decisions
+    assert "(folded)" in " ".join(root.itertext())
+    assert len(root.findall(".//s:g[@class]", NS)) <= 60
+    for n in names:
+        assert re.search(rf"\b{n}\b", d.alt)
+
+
+RECURSIVE = '''
+game loopy title "Loopy"
+players 2 to 2
+winner lowest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def held(q: int) = size(hand[q])
+procedure again(p: int) "Go round." {
+  choose p {
+    more() {
+      again(left_of(p))
+    }
+    stop() {
+      end deal scoring held
+    }
+  }
+}
+deal {
+  fill stock with pack(1)
+  again(dealer)
+  again(left_of(dealer))
+}
+match {
+  run deal
+  end match winners seats
+}
+'''
+
+
+def test_recursive_procedures_are_drawn_once(tmp_path: Path) -> None:
+    d = phase_diagram(write_spec(tmp_path, RECURSIVE))
+    root = parse(d.svg)
+    assert drawn_actions(root) == {"more", "stop"}
+    texts = " ".join(root.itertext())
+    assert "again() again, from its start" in texts
+    assert "again() again, as drawn earlier" in texts
