@@ -242,6 +242,8 @@ class _Met:
     seat: ast.Expr
     around: tuple[str, ...]
     options: tuple[str, ...]
+    #: the options of the conditions around the decision (not of its own guard)
+    enclosing: tuple[str, ...] = ()
 
 
 def _option_names(spec: CheckedSpec, e: object) -> set[str]:
@@ -268,6 +270,22 @@ def _option_names(spec: CheckedSpec, e: object) -> set[str]:
     return out
 
 
+def _guard_options(spec: CheckedSpec, guard: ast.Expr | None) -> set[str]:
+    """The options a guard tests itself, in its conjuncts (``stake_mode != free and ...``): an
+    alternative whose guard names one exists only under some of its values. Options read
+    deep inside the definitions a guard calls shape the choices; they do not make the
+    alternative optional."""
+    if guard is None:
+        return set()
+    if isinstance(guard, ast.And):
+        return _guard_options(spec, guard.left) | _guard_options(spec, guard.right)
+    if isinstance(guard, ast.Cited):
+        return _guard_options(spec, guard.expr)
+    names = set(spec.option_names)
+    return {x.id for x in ast.descendants(guard) if isinstance(x, ast.Name) and x.id in names
+            and not any(isinstance(y, (ast.Call, ast.GenCall)) for y in ast.descendants(guard))}
+
+
 def _walk_play(spec: CheckedSpec) -> list[_Met]:
     """Every alternative in the order a deal reaches it: the deal block from the top, each
     procedure where it is first run, then the match block."""
@@ -285,8 +303,9 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
             walk(procs[s.name].body, around, opts)
         elif isinstance(s, ast.Choose):
             for alt in s.alternatives:
-                guard = _option_names(spec, alt.guard) if alt.guard is not None else set()
-                out.append(_Met(alt, s.seat, around, tuple(sorted(opts | guard))))
+                guard = _guard_options(spec, alt.guard)
+                out.append(_Met(alt, s.seat, around, tuple(sorted(opts | guard)),
+                                tuple(sorted(opts))))
                 walk(alt.body, around, opts)
         elif isinstance(s, ast.If):
             cond = say(s.cond, spec)
@@ -507,15 +526,20 @@ def _glance(spec: CheckedSpec, target: _For, w: _W) -> None:
     """A quick reference: the decisions in order, how a deal is scored, how the match ends."""
     w(_h(1, "At a glance", "at-a-glance"))
     items: list[tuple[Inline, str | None]] = []
-    seen: set[str] = set()
+    by_action: dict[str, list[_Met]] = {}
     for m in _walk_play(spec):
-        if m.alt.action in seen:
-            continue
-        seen.add(m.alt.action)
-        only = f" (only with {', '.join(m.options)})" if m.options else ""
-        first = prose(m.alt.doc).split(". ")[0].rstrip(".")
-        items.append((inline(code(m.alt.action), only, ": " + first + "." if first else ""),
-                      clause(m.alt.span)))
+        by_action.setdefault(m.alt.action, []).append(m)
+    for action, mets in by_action.items():
+        # the first sentence of each alternative's text, without its citations
+        firsts = list(dict.fromkeys(
+            _CITE.sub("", " ".join((m.alt.doc or "").split())).split(". ")[0].rstrip(".")
+            for m in mets if m.alt.doc))
+        # optional: under a condition on options, or one alternative whose guard tests one
+        # (two alternatives guarded by opposite values of an option are always there)
+        optional = all(m.enclosing for m in mets) or (len(mets) == 1 and mets[0].options)
+        only = " (only under some options, see Variations)" if optional else ""
+        items.append((inline(code(action), only, ": " + "; or ".join(firsts) + "."
+                             if firsts else ""), clause(mets[0].alt.span)))
     if items:
         w(Paragraph(inline(strong("The decisions of a deal, in order:"))))
         w(Bullets(tuple(items), ordered=True))
