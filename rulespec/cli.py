@@ -168,14 +168,14 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
 @main.command()
 @click.argument("game")
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
-@click.option("--games", "-n", type=int, default=100, show_default=True)
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
               help="A named option (house rule); repeatable.")
 @click.option("--dealer", type=int, default=0, show_default=True)
 @click.option("--records", type=click.Path(file_okay=False), default=None,
               help="Write every game as a record in this folder.")
-@click.option("--workers", type=int, default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local processes to play in.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="'ray' spreads games over a Ray cluster.")
@@ -191,6 +191,15 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
     from rulespec.simulate import simulate as run
 
     options = _options(opts)
+    if records is not None:
+        try:  # a folder that cannot be written is the user's to fix, before any game is played
+            Path(records).mkdir(parents=True, exist_ok=True)
+            probe = Path(records, ".rulespec-write-test")
+            probe.write_text("", encoding="utf-8")
+            probe.unlink()
+        except OSError as e:
+            _err(f"error: cannot write records to {records}: {e.strerror or e}")
+            sys.exit(EXIT_USAGE)
     console = Console(stderr=True)
     with _reported(), Progress("[progress.description]{task.description}", BarColumn(),
                                MofNCompleteColumn(), TimeRemainingColumn(), console=console,

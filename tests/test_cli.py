@@ -239,3 +239,13 @@ def test_a_spec_that_is_not_utf8_is_a_clean_error(tmp_path: Path) -> None:
     main_spec.write_text('import "latin"\n', encoding="utf-8")
     code, _, err = run("simulate", str(main_spec), "-p", "2", "-n", "1")
     assert code == 65 and "not UTF-8 text" in err
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["-n", "-5"], "'--games'"),
+    (["--workers", "0"], "'--workers'"),
+    (["--records", "/proc/no-such-folder/recs"], "cannot write records to"),
+])
+def test_simulate_refuses_bad_counts_and_folders(args: list[str], says: str) -> None:
+    code, _, err = run("simulate", "vandatta", "-p", "2", "-n", "1", *args)
+    assert code == 2 and says in err and "internal error" not in err
