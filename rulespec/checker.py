@@ -832,6 +832,42 @@ class _Checker:
         if match is not None and not any(isinstance(s, ast.RunDeal) for s in _walk(match.body)):
             self.error(match.span, "the match never runs a deal", "add 'run deal' to the match")
 
+    # ---- loops that cannot stop -----------------------------------------------------------
+    def _loop_moves(self, body: ast.Block, changes: bool) -> bool:
+        """Whether a loop's body can make progress: it holds (here or in a procedure it calls)
+        a decision, a chance event or a way out of the loop (a ``break`` of its own, a
+        ``return``, an ``end``, a ``run deal``); with ``changes``, any statement that changes
+        the game counts too (a ``while`` whose condition may change)."""
+        seen: set[str] = set()
+        stops = (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Return, ast.EndDeal,
+                 ast.EndMatch, ast.RunDeal)
+        change = (ast.Set, ast.Move, ast.Fill, ast.DealCards)
+
+        def walk(b: ast.Block, nested: bool, called: bool) -> bool:
+            # nested: inside an inner loop (its break is not ours); called: inside a procedure
+            # the loop calls (its break and return leave the procedure, not the loop)
+            for s in b.stmts:
+                if isinstance(s, stops) and not (called and isinstance(s, ast.Return)):
+                    return True
+                if isinstance(s, ast.Break) and not nested and not called:
+                    return True
+                if changes and isinstance(s, change):
+                    return True
+                if isinstance(s, ast.CallStmt) and s.name in self.procs and s.name not in seen:
+                    seen.add(s.name)
+                    if changes or walk(self.procs[s.name].body, True, True):
+                        return True
+                inner = nested or isinstance(s, (ast.While, ast.Loop, ast.For, ast.Repeat))
+                for f in attrs.fields(type(s)):
+                    v = getattr(s, f.name)
+                    if isinstance(v, ast.Block) and walk(v, inner, called):
+                        return True
+                    if isinstance(v, ast.If) and walk(ast.Block((v,)), inner, called):
+                        return True
+            return False
+
+        return walk(body, False, False)
+
     # ---- statements -----------------------------------------------------------------------
     def block(self, b: ast.Block, scope: _Scope) -> None:
         inner = scope.child()
@@ -854,8 +890,16 @@ class _Checker:
             case ast.While(cond=c, body=b):
                 self._want_bool(c, self.expr(c, scope))
                 self.block(b, scope.child(in_loop=True))
+                if not self._loop_moves(b, changes=True):
+                    self.error(s.span, "this 'while' can never stop: its body changes "
+                               "nothing, so its condition stays as it is",
+                               "change something in the body, or add a decision or a 'break'")
             case ast.Loop(body=b):
                 self.block(b, scope.child(in_loop=True))
+                if not self._loop_moves(b, changes=False):
+                    self.error(s.span, "this 'loop' can never stop: its body holds no "
+                               "decision, no chance event and no way out",
+                               "add a 'choose', a 'break', or an 'end deal'")
             case ast.For(var=v, source=src, cond=c, body=b):
                 inner = scope.child(in_loop=True)
                 inner.names[v] = self._iter_elem(src, scope)
