@@ -782,12 +782,38 @@ def _syntax_error(e: lark.UnexpectedInput, text: str, source_name: str) -> SpecS
     return SpecSyntaxError(Diagnostic(span, msg, hint), text)
 
 
+#: the deepest nesting of a spec's rules (parentheses, operators, blocks, else-if chains):
+#: every stage after the parser walks the rules recursively, so a deeper spec is refused here,
+#: at the place it goes too deep, rather than failing on a limit of Python's
+MAX_NESTING = 100
+
+
+def _too_deep(tree: lark.Tree, text: str, source_name: str) -> SpecSyntaxError | None:
+    """The error for the first place ``tree`` nests deeper than MAX_NESTING, if any (walked
+    with a stack of its own: the tree may be deeper than Python's recursion limit)."""
+    stack: list[tuple[lark.Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
+            span = ast.Span(source_name, line, col, line, col + 1)
+            return SpecSyntaxError(Diagnostic(
+                span, f"the rules are nested more than {MAX_NESTING} levels deep here",
+                "split the expression or the block into definitions or procedures"), text)
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, lark.Tree))
+    return None
+
+
 def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
     """Parse the text of a .rules file into an :class:`ast.Spec`, or raise SpecSyntaxError."""
     try:
         tree = _parser().parse(text)
     except lark.UnexpectedInput as e:
         raise _syntax_error(e, text, source_name) from None
+    deep = _too_deep(tree, text, source_name)
+    if deep is not None:
+        raise deep
     return _ToAst(source_name).transform(tree)
 
 

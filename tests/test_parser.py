@@ -180,3 +180,30 @@ def test_a_mistake_in_an_imported_file_names_that_file(tmp_path: Path) -> None:
     assert d.span.source.endswith("lib.rules") and (d.span.line, d.span.column) == (4, 1)
     assert d.message == "unexpected 'var': a declaration starts inside a block"
     assert "lib.rules:4:1: error: unexpected 'var'" in info.value.render()
+
+
+def test_nesting_deeper_than_the_limit_is_a_syntax_error_where_it_happens() -> None:
+    from rulespec.checker import check_text
+    from rulespec.errors import SpecSyntaxError
+    from rulespec.interpreter.engine import Game
+    from rulespec.parser import MAX_NESTING
+
+    head = ('game g title "G"\nplayers 2 to 4\nwinner lowest total\n'
+            "zone stock: shared visible to nobody\nzone hand: per player visible to owner\n")
+    tail = ("deal {\n  fill stock with pack(1)\n  shuffle stock\n  end deal scoring held\n}\n"
+            "match {\n  run deal\n  end match winners seats\n}\n")
+    deep = "def held(q: int) = " + " + ".join(["size(hand[q])"] * 3000) + "\n"
+    with pytest.raises(SpecSyntaxError) as err:
+        check_text(head + deep + tail, "deep.rules")
+    d = err.value.diagnostics[0]
+    assert d.span is not None and d.span.line == 6
+    assert f"nested more than {MAX_NESTING} levels deep" in d.message
+    nots = "def b() = " + "not " * 2000 + "true\ndef held(q: int) = 0\n"
+    with pytest.raises(SpecSyntaxError):
+        check_text(head + nots + tail, "nots.rules")
+    # just inside the limit, every stage (checker, compiler, play) still copes
+    near = "def held(q: int) = " + " + ".join(["size(hand[q])"] * (MAX_NESTING - 5)) + "\n"
+    spec = check_text(head + near + tail, "near.rules")
+    st = Game(spec, 3).new_initial_state()
+    st.apply(st.legal_actions()[0])
+    assert st.is_terminal()
