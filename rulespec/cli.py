@@ -249,19 +249,27 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
               help="Replay on this spec instead of the one the record names.")
 def replay(record: str, spec_path: str | None) -> None:
     """Apply a game RECORD and print the result (docs/records.md)."""
+    from rulespec.records import MAX_RECORD_BYTES
     from rulespec.records import replay as run
 
     path = Path(record)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            click.echo(json.dumps({"ok": False, "event": None, "legal": [],
+                                   "error": f"the record is larger than {MAX_RECORD_BYTES} "
+                                            "bytes; rulespec reads records up to that size"}))
+            sys.exit(EXIT_RECORD)
+        data = json.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         _err(f"error: no such file: {record}")
         sys.exit(EXIT_USAGE)
-    except (OSError, UnicodeDecodeError) as e:
-        _err(f"error: cannot read {record}: {e}")
+    except OSError as e:
+        _err(f"error: cannot read {record}: {e.strerror or e}")
         sys.exit(EXIT_USAGE)
-    except json.JSONDecodeError as e:
-        click.echo(json.dumps({"ok": False, "event": None, "error": f"not JSON: {e}",
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        # a record that is not JSON text is a bad record (H7), whatever its bytes are
+        why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        click.echo(json.dumps({"ok": False, "event": None, "error": f"not JSON: {why}",
                                "legal": []}))
         sys.exit(EXIT_RECORD)
     if spec_path is not None and not Path(spec_path).is_file():

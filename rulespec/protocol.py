@@ -75,6 +75,8 @@ class SpecImplementation:
     def new(self, game: str, players: int, options: Mapping[str, object] | None = None,
             dealer: int = 0) -> None:
         """Start a fresh match (RecordError for a table the spec does not offer)."""
+        if not isinstance(game, str):
+            raise RecordError("'game' names a shipped game or a .rules file")
         spec = self.spec or load_game_spec(resolve_game(game, self.base))
         self.state = game_for(spec, players, options or {}, dealer).new_initial_state()
 
@@ -458,8 +460,9 @@ def _answer(impl: Implementation, line: str, lenient: bool) -> dict[str, object]
                 ans = {"ok": True, "observation": observe(req.get("seat"))}
         else:
             ans = {"ok": False, "error": f"unknown request {op!r}"}
-    except json.JSONDecodeError:
-        ans = {"ok": False, "error": "a request is one JSON object per line"}
+    except (json.JSONDecodeError, RecursionError):
+        ans = {"ok": False, "error": "a request is one JSON object per line (not nested "
+                                     "deeper than JSON readers allow)"}
     except (RulespecError, ValueError) as e:
         ans = {"ok": False, "error": str(e)}
     except TypeError as e:

@@ -20,9 +20,12 @@ from rulespec.errors import (
 from rulespec.interpreter.engine import State
 from rulespec.loading import GAMES_DIR, game_for, load_game_spec, resolve_game
 
-__all__ = ["FORMAT", "replay", "start", "write_record"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "replay", "start", "write_record"]
 
 FORMAT = "rulespec-record/1"
+#: the largest record file rulespec reads: a record comes from anyone, and reading one must not
+#: exhaust memory (the longest shipped matches are a few MB)
+MAX_RECORD_BYTES = 64 * 1024 * 1024
 _HEADER_KEYS = {"format", "game", "players", "options", "dealer", "events"}
 
 

@@ -249,3 +249,26 @@ def test_a_spec_that_is_not_utf8_is_a_clean_error(tmp_path: Path) -> None:
 def test_simulate_refuses_bad_counts_and_folders(args: list[str], says: str) -> None:
     code, _, err = run("simulate", "vandatta", "-p", "2", "-n", "1", *args)
     assert code == 2 and says in err and "internal error" not in err
+
+
+def test_replay_of_hostile_files_is_a_bad_record(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"format": "rulespec-record/1", "events": ' + "[" * 100_000
+                    + "]" * 100_000 + "}", encoding="utf-8")
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00\x01garbage")
+    for f in (deep, binary):
+        code, out, err = run("replay", str(f))
+        assert code == 1 and "internal error" not in err  # H7: a bad record, exit 1
+        assert json.loads(out)["ok"] is False
+
+
+def test_serve_answers_bad_lines_and_goes_on() -> None:
+    lines = ['{"op": "new", "game": ' + "[" * 100_000 + "]" * 100_000 + "}",
+             '{"op": "new", "game": 5, "players": 2}',
+             '{"op": "new", "game": "vandatta", "players": 2}',
+             '{"op": "to_move"}']
+    res = CliRunner().invoke(main, ["serve"], input="\n".join(lines) + "\n")
+    answers = [json.loads(x) for x in res.stdout.splitlines()]
+    assert [a["ok"] for a in answers] == [False, False, True, True]
+    assert "names a shipped game" in answers[1]["error"] and answers[3]["to_move"] == "chance"
