@@ -108,8 +108,15 @@ _CITE = re.compile(r"\s*\[([A-Z]+-?\d+)\]")
 
 
 def prose(text: str | None) -> str:
-    """A spec's text for the body of the book: one line, and its ID citations (``[NEW-5]``)
-    written as a reader expects them, in parentheses."""
+    """A spec's text for the body of the book, on one line, without its ID citations
+    (``[NEW-5]``): a player's book names the ambiguities in its variations and its index."""
+    if not text:
+        return ""
+    return _CITE.sub("", " ".join(text.split())).strip()
+
+
+def cited(text: str | None) -> str:
+    """A spec's text for the reference: on one line, its citations in parentheses."""
     if not text:
         return ""
     return _CITE.sub(r" (\1)", " ".join(text.split())).replace(") (", "; ")
@@ -216,6 +223,9 @@ def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
                 clause(spec.deal.span)))
     w(Table((inline("players"), inline("cards"), *(inline(code(z)) for z in zones)),
             tuple(rows), source=clause(spec.deal.span)))
+    for it in spec.items:
+        if isinstance(it, ast.HandsDecl) and it.doc:
+            w(Paragraph(inline(prose(it.doc)), clause(it.span)))
     if spec.requires:
         w(Paragraph(inline("Every table keeps to these:")))
         w(Bullets(tuple((inline(_cap(r.message.rstrip(".")) + "."), clause(r.span))
@@ -292,6 +302,12 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
     procs = {p.name: p for p in spec.procs}
     seen: set[str] = set()
     out: list[_Met] = []
+    # a procedure run from several places is described by its name, not by the conditions
+    # around the first place that runs it
+    sites: dict[str, int] = {}
+    for node in ast.descendants((spec.deal, spec.match, spec.procs)):
+        if isinstance(node, ast.CallStmt):
+            sites[node.name] = sites.get(node.name, 0) + 1
 
     def walk(b: ast.Block, around: tuple[str, ...], opts: frozenset[str]) -> None:
         for s in b.stmts:
@@ -300,7 +316,11 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
     def stmt(s: ast.Stmt, around: tuple[str, ...], opts: frozenset[str]) -> None:
         if isinstance(s, ast.CallStmt) and s.name in procs and s.name not in seen:
             seen.add(s.name)
-            walk(procs[s.name].body, around, opts)
+            if sites.get(s.name, 0) > 1:
+                loops = tuple(a for a in around if not a.startswith(("when ", "unless ")))
+                walk(procs[s.name].body, (*loops, f"in {words(s.name)}"), frozenset())
+            else:
+                walk(procs[s.name].body, around, opts)
         elif isinstance(s, ast.Choose):
             for alt in s.alternatives:
                 guard = _guard_options(spec, alt.guard)
@@ -365,8 +385,14 @@ def _play(spec: CheckedSpec, target: _For, w: _W) -> None:
 def _decision_text(spec: CheckedSpec, m: _Met) -> Inline:
     """One alternative in words: who decides, when, what it does, the choices, the options."""
     loop_vars = {a.split(" ")[2] for a in m.around if a.startswith("for each ")}
-    who = ("each player in turn" if isinstance(m.seat, ast.Name) and m.seat.id in loop_vars
-           else say(m.seat, spec))
+    seat = m.seat.expr if isinstance(m.seat, ast.Cited) else m.seat
+    known = {v.name for v in spec.vars} | set(spec.option_names)
+    if isinstance(seat, ast.Name) and seat.id in loop_vars:
+        who = "each player in turn"
+    elif isinstance(seat, ast.Name) and seat.id not in known and seat.id != "dealer":
+        who = f"the player {seat.id}"  # a procedure's parameter: the seat it is run for
+    else:
+        who = say(seat, spec)
     parts: list[Part] = [_cap(who)]
     if m.around:
         parts.append(" (" + "; ".join(m.around) + ")")
@@ -538,8 +564,10 @@ def _glance(spec: CheckedSpec, target: _For, w: _W) -> None:
         # (two alternatives guarded by opposite values of an option are always there)
         optional = all(m.enclosing for m in mets) or (len(mets) == 1 and mets[0].options)
         only = " (only under some options, see Variations)" if optional else ""
-        items.append((inline(code(action), only, ": " + "; or ".join(firsts) + "."
-                             if firsts else ""), clause(mets[0].alt.span)))
+        joined = "; or ".join(f if i == 0 else f[:1].lower() + f[1:]
+                              for i, f in enumerate(firsts))
+        items.append((inline(code(action), only, ": " + joined + "." if joined else ""),
+                      clause(mets[0].alt.span)))
     if items:
         w(Paragraph(inline(strong("The decisions of a deal, in order:"))))
         w(Bullets(tuple(items), ordered=True))
@@ -797,8 +825,7 @@ def _variations(spec: CheckedSpec, target: _For, w: _W) -> None:
     for o in spec.options:
         ref = f" ({o.ref})" if o.ref else ""
         chosen = target.options.get(o.name)
-        w(Paragraph(inline(strong(o.name.replace("_", " ")), ref, ": ", prose(o.doc)),
-                    clause(o.span)))
+        w(Paragraph(inline(code(o.name), ref, ": ", prose(o.doc)), clause(o.span)))
         items: list[tuple[Inline, str | None]] = []
         for v in (o.values if o.kind in ("enum", "bool") else ()):
             marks = []
@@ -857,7 +884,7 @@ def _reference(spec: CheckedSpec, target: _For, w: _W) -> None:
     w(Table((inline("action"), inline("fields"), inline("when"), inline("settles"),
              inline("clause")),
             tuple((inline(code(a.name)), inline(", ".join(a.fields) or "—"),
-                   inline(prose(a.doc)), inline(", ".join(a.refs)), inline(clause(a.span)))
+                   inline(cited(a.doc)), inline(", ".join(a.refs)), inline(clause(a.span)))
                   for a in _in_play_order(spec))))
     _rules(spec, w)
     _ambiguities(spec, w)

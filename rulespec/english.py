@@ -40,8 +40,9 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return f"“{v}”"
         case ast.Name(id=n):
             return _name(n, spec)
-        case ast.Cited(expr=x, ref=r):
-            return f"{say(x, spec)} ({r})"
+        case ast.Cited(expr=x):
+            # a player's book names the ambiguities in its variations, not in every sentence
+            return say(x, spec)
         case ast.Call(func=f, args=args):
             return _call(f, args, spec)
         case ast.GenCall(func=f, elem=el, var=v, source=src, cond=c):

@@ -290,3 +290,14 @@ def test_every_builtin_function_is_documented() -> None:
     text = LANGUAGE.read_text(encoding="utf-8")
     missing = [n for n in BUILTINS if f"{n}(" not in text]
     assert not missing, f"docs/language.md does not describe {missing}"
+
+
+def test_the_tricks_modules_hooks_are_quoted_as_the_module_writes_them() -> None:
+    doc = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    module = (ROOT / "rulespec" / "games" / "tricks.rules").read_text(encoding="utf-8")
+    block = doc[doc.index("```text\nhook card_as(c: card): card\n") + 8:]
+    block = block[:block.index("```")]
+    quoted = [h.strip() for h in block.split("\n\n") if h.strip()]
+    assert len(quoted) >= 2
+    for h in quoted:
+        assert h in module, f"docs/language.md quotes a hook unlike tricks.rules:\n{h}"
