@@ -1477,7 +1477,7 @@ def load_spec(text: str, source_name: str) -> tuple[tuple[ast.Item, ...], dict[s
     return items, sources
 
 
-def _load(text: str, source_name: str
+def _load(text: str, source_name: str, confine: Path | None = None
           ) -> tuple[tuple[ast.Item, ...], dict[str, str], dict[str, ast.Span]]:
     """:func:`load_spec`, with each imported file and the ``import`` that first brought it
     in (where a hook it declares and the spec lacks is reported)."""
@@ -1491,7 +1491,7 @@ def _load(text: str, source_name: str
         spec = parse(txt, name)
         for it in spec.items:
             if isinstance(it, ast.ImportDecl):
-                target = _resolve_import(it.path, name)
+                target = _resolve_import(it.path, name, confine)
                 if target is None:
                     diags.append(Diagnostic(it.span, f"cannot find the spec {it.path!r} to import",
                                             "give a path relative to this file, or the name of a "
@@ -1515,12 +1515,21 @@ def _load(text: str, source_name: str
     return tuple(items), sources, imports
 
 
-def _resolve_import(path: str, importer: str) -> Path | None:
+def _resolve_import(path: str, importer: str, confine: Path | None = None) -> Path | None:
+    """The file an import names: beside the importing file, else a shipped module. Under
+    ``confine`` (a spec reached through someone else's record, H10) only shipped modules and
+    regular files inside that folder, of a spec's size, are found."""
     base = Path(importer).parent if not importer.startswith("<") else Path.cwd()
-    for cand in (base / path, base / f"{path}.rules", _GAMES_DIR / path,
-                 _GAMES_DIR / f"{path}.rules"):
-        if cand.is_file():
-            return cand.resolve()
+    local = [] if confine is not None and Path(path).is_absolute() else \
+        [base / path, base / f"{path}.rules"]
+    for cand in (*local, _GAMES_DIR / path, _GAMES_DIR / f"{path}.rules"):
+        if not cand.is_file():
+            continue
+        real = cand.resolve()
+        if confine is not None and not real.is_relative_to(_GAMES_DIR) and (
+                not real.is_relative_to(confine) or real.stat().st_size > MAX_SPEC_BYTES):
+            continue
+        return real
     return None
 
 
@@ -1529,15 +1538,22 @@ def check(spec: ast.Spec, sources: dict[str, str] | None = None) -> CheckedSpec:
     return _Checker(spec.items, dict(sources or {})).run()
 
 
-def check_text(text: str, source_name: str = "<spec>") -> CheckedSpec:
-    """Parse, resolve imports and check; raise SpecSyntaxError or SpecCheckError."""
-    items, sources, imports = _load(text, source_name)
+def check_text(text: str, source_name: str = "<spec>",
+               confine: Path | None = None) -> CheckedSpec:
+    """Parse, resolve imports and check; raise SpecSyntaxError or SpecCheckError. With
+    ``confine``, imports resolve only to shipped modules and files inside that folder."""
+    items, sources, imports = _load(text, source_name, confine)
     return _Checker(items, sources, imports).run()
 
 
-def check_file(path: str | Path) -> CheckedSpec:
-    """Parse, resolve imports and check a .rules file."""
-    return check_text(read_spec(Path(path), str(path)), str(path))
+#: the largest spec file a record may name, or an import of such a spec reach (H10)
+MAX_SPEC_BYTES = 4 * 1024 * 1024
+
+
+def check_file(path: str | Path, confine: Path | None = None) -> CheckedSpec:
+    """Parse, resolve imports and check a .rules file (imports confined as in
+    :func:`check_text`)."""
+    return check_text(read_spec(Path(path), str(path)), str(path), confine)
 
 
 def read_spec(path: Path, name: str) -> str:

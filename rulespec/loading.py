@@ -23,7 +23,7 @@ from rulespec.interpreter.engine import Game
 from rulespec.model import CheckedSpec
 
 __all__ = ["GAMES_DIR", "game_for", "load_game_spec", "normalise_options", "resolve_game",
-           "shipped_games", "shipped_name"]
+           "record_spec", "shipped_games", "shipped_name"]
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
 #: compiled tables kept per spec; past this many the spec's table cache starts again. Each
@@ -79,6 +79,41 @@ def _load(path: str, mtime: float) -> CheckedSpec:
     name = shipped_name(Path(path))
     # a shipped spec goes by its shipped name, whatever its game line declares
     return spec if name is None or name == spec.name else attrs.evolve(spec, name=name)
+
+
+@functools.cache
+def _load_confined(path: str, mtime: float) -> CheckedSpec:
+    p = Path(path)
+    return check_file(p, confine=p.resolve().parent)
+
+
+def record_spec(game: str, base: Path | None) -> CheckedSpec:
+    """The spec a record's ``game`` names, as H10 allows: a shipped name, or a relative path to
+    a regular ``.rules`` file inside the record's folder ``base`` (subfolders allowed), of at
+    most MAX_SPEC_BYTES, whose imports stay in its own folder or are shipped modules.
+    Anything else is a RecordError that reads nothing and quotes nothing."""
+    from rulespec.checker import MAX_SPEC_BYTES
+
+    if "/" not in game and "\\" not in game and not game.endswith(".rules"):
+        return load_game_spec(resolve_game(game))  # a shipped name (or the list of them)
+    hint = "; to replay it on a spec you choose, give --spec PATH (H10)"
+    folder = (base or Path.cwd()).resolve()
+    rel = Path(game)
+    if rel.is_absolute() or not game.endswith(".rules"):
+        raise RecordError(f"'game' is a shipped game or a relative path to a .rules file in "
+                          f"the record's folder, not {game!r}{hint}")
+    try:
+        real = (folder / rel).resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise RecordError(f"there is no spec {game!r} in the record's folder{hint}") from None
+    if not real.is_relative_to(folder):
+        raise RecordError(f"'game' {game!r} leads out of the record's folder{hint}")
+    if not real.is_file():
+        raise RecordError(f"'game' {game!r} is not a regular file{hint}")
+    if real.stat().st_size > MAX_SPEC_BYTES:
+        raise RecordError(f"'game' {game!r} is larger than {MAX_SPEC_BYTES} bytes{hint}")
+    spec = _load_confined(str(real), real.stat().st_mtime)
+    return spec
 
 
 def load_game_spec(path: Path) -> CheckedSpec:

@@ -276,3 +276,26 @@ def test_serve_answers_bad_lines_and_goes_on() -> None:
     answers = [json.loads(x) for x in res.stdout.splitlines()]
     assert [a["ok"] for a in answers] == [False, False, True, True]
     assert "names a shipped game" in answers[1]["error"] and answers[3]["to_move"] == "chance"
+
+
+def test_a_record_may_name_only_a_spec_in_its_own_folder(tmp_path: Path) -> None:
+    """H10: an absolute path, a way out of the folder, a link leading out and an import of a
+    file elsewhere are refused without reading or quoting the file."""
+    secret = tmp_path / "secret.rules"
+    secret.write_text("the secret line\n", encoding="utf-8")
+    folder = tmp_path / "records"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "link.rules").symlink_to(secret)
+    (folder / "sub" / "imports.rules").write_text(f'import "{secret}"\n', encoding="utf-8")
+    for game in (str(secret), "../secret.rules", "sub/link.rules", "sub/imports.rules"):
+        rec = folder / "r.json"
+        rec.write_text(json.dumps({"format": "rulespec-record/1", "game": game, "players": 2,
+                                   "events": []}), encoding="utf-8")
+        code, out, err = run("replay", str(rec))
+        assert code in (1, 65), (game, out, err)
+        assert "the secret line" not in out + err, game
+        if code == 1:
+            assert "--spec PATH (H10)" in json.loads(out)["error"]
+    # the user may still choose that spec with --spec (trusted as given)
+    code, _, err = run("replay", str(rec), "--spec", str(secret))
+    assert code == 65 and "the secret line" in err
