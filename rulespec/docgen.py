@@ -31,6 +31,7 @@ from rulespec.book import (
     Part,
     Table,
     code,
+    em,
     inline,
     strong,
     to_markdown,
@@ -393,20 +394,23 @@ def _decision_text(spec: CheckedSpec, m: _Met) -> Inline:
         who = f"the player {seat.id}"  # a procedure's parameter: the seat it is run for
     else:
         who = say(seat, spec)
-    parts: list[Part] = [_cap(who)]
+    # the spec's own words first; then, for the exact reader, who decides, when and the
+    # choices as the rules define them
+    parts: list[Part] = []
+    if m.alt.doc:
+        parts += [_cap(prose(m.alt.doc)), " "]
+    parts += [em("Precisely:") if m.alt.doc else "", " " if m.alt.doc else "", _cap(who),
+              " decides"]
     if m.around:
         parts.append(" (" + "; ".join(m.around) + ")")
-    parts.append(". ")
-    if m.alt.doc:
-        parts.append(_cap(prose(m.alt.doc)) + " ")
     gens = [f"{g.var}, {say(g.source, spec)}" for g in m.alt.generators]
     if gens:
-        parts.append("The choices: one for each " + "; and each ".join(gens))
+        parts.append(", with one choice for each " + "; and each ".join(gens))
         if m.alt.guard is not None:
             parts.append(", such that " + say(m.alt.guard, spec))
-        parts.append(". ")
     elif m.alt.guard is not None:
-        parts.append("Offered only when " + say(m.alt.guard, spec) + ". ")
+        parts.append(", offered only when " + say(m.alt.guard, spec))
+    parts.append(". ")
     if m.options:
         parts.append("Only under some values of " + ", ".join(words(o) for o in m.options)
                      + " (see Variations).")
