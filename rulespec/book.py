@@ -223,7 +223,8 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
             out.extend(_md_rows(row) for row in b.rows)
             out.append("")
         elif isinstance(b, Code):
-            fence = "````" if "```" in b.text else "```"
+            longest = max((len(m) for m in re.findall(r"`+", b.text)), default=0)
+            fence = "`" * max(3, longest + 1)
             out.append(f"{fence}{b.lang}\n{b.text.rstrip()}\n{fence}\n")
         else:
             n_fig += 1
