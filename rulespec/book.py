@@ -235,4 +235,25 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
             else:
                 out.append(f"*{caption} (The picture is in the HTML edition of this "
                            "book.)*\n")
+    out += _md_sources(book)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _md_sources(book: Book) -> list[str]:
+    """Where each section's paragraphs come from: the spec clauses, section by section (the
+    HTML page shows each clause beside its paragraph; a Markdown page lists them here)."""
+    titles = {h.anchor: md_inline(h.text) for h in book.headings()}
+    by_section: dict[str, list[str]] = {}
+    for anchor, src in book.sources():
+        clauses = by_section.setdefault(anchor, [])
+        if src not in clauses:
+            clauses.append(src)
+    if not by_section:
+        return []
+    out = ["## Where each part comes from\n",
+           "The spec clauses (file:line) each section is written from.\n",
+           "| section | clauses |", "|---|---|"]
+    for anchor, clauses in by_section.items():
+        out.append(f"| {titles.get(anchor, anchor)} | {_md_text(', '.join(clauses))} |")
+    out.append("")
+    return out
