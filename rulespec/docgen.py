@@ -31,7 +31,6 @@ from rulespec.book import (
     Part,
     Table,
     code,
-    em,
     inline,
     strong,
     to_markdown,
@@ -182,8 +181,11 @@ def _tables(spec: CheckedSpec, target: _For) -> Iterator[tuple[int, dict[str, ob
             yield p, opts, st
 
 
-def _deal_counts(st: object) -> tuple[int, dict[str, str]]:
-    """Cards in the pack, and how many lie in each zone once the cards are dealt."""
+def _deal_counts(spec: CheckedSpec, st: object) -> tuple[int, dict[str, str]]:
+    """Cards in the pack, and what the deal block's ``deal`` statements give: N cards to each of
+    M hands (worked out from the rules at this table, before any card moves), and what is left
+    over."""
+    from rulespec.errors import RulespecError
     from rulespec.interpreter.engine import State
 
     assert isinstance(st, State)
@@ -192,16 +194,22 @@ def _deal_counts(st: object) -> tuple[int, dict[str, str]]:
         return 0, {}
     cards = legal[0]["cards"]
     assert isinstance(cards, list)
-    st.apply(legal[0])
     counts: dict[str, str] = {}
-    for name, z in st.z.items():
-        if z and isinstance(z[0], list):
-            sizes = {len(h) for h in z}
-            if sizes != {0}:
-                counts[name] = (f"{sizes.pop()} each" if len(sizes) == 1
-                                else ", ".join(str(len(h)) for h in z))
-        elif z:
-            counts[name] = str(len(z))
+    dealt = 0
+    for s in ast.descendants(spec.deal.body):
+        if not isinstance(s, ast.DealCards):
+            continue
+        try:
+            n = st.game.evaluate(s.count, st, {})
+            seats = st.game.evaluate(s.seats, st, {})
+        except (RulespecError, KeyError, TypeError):
+            continue  # a count that depends on the play so far: not a table's fact
+        if isinstance(n, int) and isinstance(seats, (list, tuple)):
+            counts[f"{s.zone} each"] = str(n)
+            counts["hands dealt"] = str(len(seats))
+            dealt += n * len(seats)
+    if counts:
+        counts["left over"] = str(len(cards) - dealt)
     return len(cards), counts
 
 
@@ -211,18 +219,18 @@ def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
     rows: list[tuple[Inline, ...]] = []
     zones: list[str] = []
     table = list(_tables(spec, target))
-    counted = [(p, opts, _deal_counts(st)) for p, opts, st in table]
+    counted = [(p, opts, _deal_counts(spec, st)) for p, opts, st in table]
     for _, _, (_, counts) in counted:
         zones.extend(z for z in counts if z not in zones)
     for p, opts, (n, counts) in counted:
-        setting = ", ".join(f"{k} = {str(v).lower()}" for k, v in opts.items())
+        setting = ", ".join(f"{k} = {_show(v)}" for k, v in opts.items())
         rows.append((inline(str(p) + (f" ({setting})" if setting else "")), inline(str(n)),
                      *(inline(counts.get(z, "–")) for z in zones)))
-    w(Paragraph(inline("What each table size plays with, and where the cards lie when the "
-                       "first player is to decide (worked out by dealing them, with the "
-                       "options of this book and every other at its default):"),
-                clause(spec.deal.span)))
-    w(Table((inline("players"), inline("cards"), *(inline(code(z)) for z in zones)),
+    w(Paragraph(inline("What each table size plays with, worked out from the rules with the "
+                       "options of this book and every other at its default: the cards in "
+                       "play, the cards dealt to each hand, and those left over once the hands "
+                       "are dealt (the stock, a card turned up)."), clause(spec.deal.span)))
+    w(Table((inline("players"), inline("cards"), *(inline(z) for z in zones)),
             tuple(rows), source=clause(spec.deal.span)))
     for it in spec.items:
         if isinstance(it, ast.HandsDecl) and it.doc:
@@ -384,7 +392,18 @@ def _play(spec: CheckedSpec, target: _For, w: _W) -> None:
 
 
 def _decision_text(spec: CheckedSpec, m: _Met) -> Inline:
-    """One alternative in words: who decides, when, what it does, the choices, the options."""
+    """One alternative for a player: the spec's words for it (or, without any, who decides
+    and the choices as the rules define them), and whether it exists only under options."""
+    parts: list[Part] = [_cap(prose(m.alt.doc))] if m.alt.doc else list(_precise(spec, m))
+    if m.options:
+        parts.append(" It is offered only under some settings of " +
+                     ", ".join(words(o) for o in m.options) + " (see Variations).")
+    return inline(*parts)
+
+
+def _precise(spec: CheckedSpec, m: _Met) -> Inline:
+    """One alternative exactly: who decides, in which loops and conditions, the choices and
+    the guard, in words (the reference's account; a player reads the spec's text)."""
     loop_vars = {a.split(" ")[2] for a in m.around if a.startswith("for each ")}
     seat = m.seat.expr if isinstance(m.seat, ast.Cited) else m.seat
     known = {v.name for v in spec.vars} | set(spec.option_names)
@@ -394,13 +413,7 @@ def _decision_text(spec: CheckedSpec, m: _Met) -> Inline:
         who = f"the player {seat.id}"  # a procedure's parameter: the seat it is run for
     else:
         who = say(seat, spec)
-    # the spec's own words first; then, for the exact reader, who decides, when and the
-    # choices as the rules define them
-    parts: list[Part] = []
-    if m.alt.doc:
-        parts += [_cap(prose(m.alt.doc)), " "]
-    parts += [em("Precisely:") if m.alt.doc else "", " " if m.alt.doc else "", _cap(who),
-              " decides"]
+    parts: list[Part] = [code(m.alt.action), ": ", _cap(who), " decides"]
     if m.around:
         parts.append(" (" + "; ".join(m.around) + ")")
     gens = [f"{g.var}, {say(g.source, spec)}" for g in m.alt.generators]
@@ -410,10 +423,7 @@ def _decision_text(spec: CheckedSpec, m: _Met) -> Inline:
             parts.append(", such that " + say(m.alt.guard, spec))
     elif m.alt.guard is not None:
         parts.append(", offered only when " + say(m.alt.guard, spec))
-    parts.append(". ")
-    if m.options:
-        parts.append("Only under some values of " + ", ".join(words(o) for o in m.options)
-                     + " (see Variations).")
+    parts.append(".")
     return inline(*parts)
 
 
@@ -451,7 +461,6 @@ def _scoring(spec: CheckedSpec, target: _For, w: _W) -> None:
         how = f"A deal that ends as {e.flag} " if e.flag else "A deal "
         w(Paragraph(inline(how + "is scored for each player by ", strong(words(d.name)),
                            ". ", _cap(prose(d.doc))), clause(e.span)))
-        w(Code(pretty_item(_no_doc(d)), "rules"))
         notes = [(inline(strong(words(x.name)), ": ", prose(x.doc)), clause(x.span))
                  for x in mentioned(d.body, spec) if x.doc]
         if notes:
@@ -465,12 +474,15 @@ def _scoring(spec: CheckedSpec, target: _For, w: _W) -> None:
 def _game_end(spec: CheckedSpec, target: _For, w: _W) -> None:
     """The match: how long it lasts and who wins, in the spec's words and its options'."""
     w(_h(1, "The end of the game", "the-end-of-the-game"))
-    if spec.match.doc:
-        w(Paragraph(inline(prose(spec.match.doc)), clause(spec.match.span)))
-    for it in spec.items:
-        if isinstance(it, ast.GameEndDecl) and it.doc:
-            w(Paragraph(inline(prose(it.doc)), clause(it.span)))
-    w(Paragraph(inline(f"When the match ends, the player with the {spec.winner} total wins.")))
+    texts = [(prose(spec.match.doc), clause(spec.match.span))] if spec.match.doc else []
+    if not texts:  # the match block's text says it all when it is there
+        texts = [(prose(it.doc), clause(it.span)) for it in spec.items
+                 if isinstance(it, ast.GameEndDecl) and it.doc]
+    for text, src in texts:
+        w(Paragraph(inline(text), src))
+    if not texts:
+        w(Paragraph(inline(f"When the match ends, the player with the {spec.winner} total "
+                           "wins.")))
     length = [o for o in spec.options if o.name in ("deals", "target")]
     if length:
         w(Bullets(tuple((inline(strong(words(o.name)), " (default ", code(_show(o.default)),
@@ -560,18 +572,17 @@ def _glance(spec: CheckedSpec, target: _For, w: _W) -> None:
     for m in _walk_play(spec):
         by_action.setdefault(m.alt.action, []).append(m)
     for action, mets in by_action.items():
-        # the first sentence of each alternative's text, without its citations
-        firsts = list(dict.fromkeys(
-            _CITE.sub("", " ".join((m.alt.doc or "").split())).split(". ")[0].rstrip(".")
-            for m in mets if m.alt.doc))
         # optional: under a condition on options, or one alternative whose guard tests one
         # (two alternatives guarded by opposite values of an option are always there)
         optional = all(m.enclosing for m in mets) or (len(mets) == 1 and mets[0].options)
         only = " (only under some options, see Variations)" if optional else ""
-        joined = "; or ".join(f if i == 0 else f[:1].lower() + f[1:]
-                              for i, f in enumerate(firsts))
-        items.append((inline(code(action), only, ": " + joined + "." if joined else ""),
-                      clause(mets[0].alt.span)))
+        # the first sentence of each alternative's text: alternatives with different texts
+        # are different moves (the declarer's and the others'), each on its own line
+        firsts = list(dict.fromkeys(prose(m.alt.doc).split(". ")[0].rstrip(".")
+                                    for m in mets if m.alt.doc)) or [""]
+        for f in firsts:
+            items.append((inline(code(action), only, ": " + f + "." if f else ""),
+                          clause(mets[0].alt.span)))
     if items:
         w(Paragraph(inline(strong("The decisions of a deal, in order:"))))
         w(Bullets(tuple(items), ordered=True))
@@ -823,9 +834,10 @@ def _values(o: OptionInfo) -> str:
 def _variations(spec: CheckedSpec, target: _For, w: _W) -> None:
     """Every option, each of its values explained on its own, then all of them in a table."""
     w(_h(1, "Variations", "variations"))
-    w(Paragraph(inline("Every gap or contradiction in the sources is an option with a "
-                       "documented default; the default is the rule unless the players agree "
-                       "otherwise. The ambiguity each option settles is named in parentheses.")))
+    w(Paragraph(inline("The rules above are the defaults. Each option below changes one rule, "
+                       "if the players agree to it before the match; most settle a question "
+                       "the game's sources leave open or answer twice, named in parentheses "
+                       "(the list is at the end, for implementers).")))
     for o in spec.options:
         ref = f" ({o.ref})" if o.ref else ""
         chosen = target.options.get(o.name)
@@ -834,7 +846,7 @@ def _variations(spec: CheckedSpec, target: _For, w: _W) -> None:
         for v in (o.values if o.kind in ("enum", "bool") else ()):
             marks = []
             if _name_of(o, o.default) == v:
-                marks.append("the default")
+                marks.append("the default" if o.default == v else f"the default: {o.default}")
             if chosen is not None and _name_of(o, chosen) == v:
                 marks.append("in this book")
             note = f" ({', '.join(marks)})" if marks else ""
@@ -890,6 +902,10 @@ def _reference(spec: CheckedSpec, target: _For, w: _W) -> None:
             tuple((inline(code(a.name)), inline(", ".join(a.fields) or "—"),
                    inline(cited(a.doc)), inline(", ".join(a.refs)), inline(clause(a.span)))
                   for a in _in_play_order(spec))))
+    w(_h(2, "The decisions precisely", "decisions-precisely"))
+    w(Paragraph(inline("Who makes each decision, inside which loops and conditions of the "
+                       "rules, and the choices offered, as the rules define them.")))
+    w(Bullets(tuple((_precise(spec, m), clause(m.alt.span)) for m in _walk_play(spec))))
     _rules(spec, w)
     _ambiguities(spec, w)
 
