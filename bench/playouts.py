@@ -1,6 +1,7 @@
 """Random-policy playouts: the engine against the hand-written oracle, same seeds, one run.
 
-    python bench/playouts.py [--game vandatta|abracadabra|all] [--games 200] [--players 4]
+    python bench/playouts.py [--game vandatta|abracadabra|abracadabra-newton|all]
+                             [--games 200] [--players 4]
 
 Both sides are driven the same way, through the implementation protocol: list the legal events,
 pick one with the game's own seeded generator (a shuffle is a random order of its template),
@@ -32,10 +33,12 @@ from rulespec.loading import game_for, load_game_spec, resolve_game  # noqa: E40
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402
 from tests.oracles.abracadabra import AbracadabraOracle  # noqa: E402
+from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle  # noqa: E402
 from tests.oracles.vandatta import VandattaOracle  # noqa: E402
 
-ORACLES = {"vandatta": VandattaOracle, "abracadabra": AbracadabraOracle}
-REFERENCE = {"vandatta": "crazy_eights", "abracadabra": "oh_hell"}
+ORACLES = {"vandatta": VandattaOracle, "abracadabra": AbracadabraOracle,
+           "abracadabra-newton": AbracadabraNewtonOracle}
+REFERENCE = {"vandatta": "crazy_eights", "abracadabra": "oh_hell", "abracadabra-newton": "oh_hell"}
 
 
 def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any], games: int,
@@ -146,7 +149,7 @@ def compare(game: str, players: int, games: int, seed: int, rounds: int = 3) -> 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--game", choices=["vandatta", "abracadabra", "all"], default="all")
+    ap.add_argument("--game", choices=[*ORACLES, "all"], default="all")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--players", type=int, default=None,
                     help="default: 4 for Vändåtta; 4 and 3 for Abracadabra")
@@ -156,7 +159,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     runs = []
-    for game in (["vandatta", "abracadabra"] if args.game == "all" else [args.game]):
+    for game in (list(ORACLES) if args.game == "all" else [args.game]):
         tables = [args.players] if args.players else ([4] if game == "vandatta" else [4, 3])
         for p in tables:
             runs.append(compare(game, p, args.games, args.seed, args.rounds))
