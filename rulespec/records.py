@@ -20,7 +20,7 @@ from rulespec.errors import (
 from rulespec.interpreter.engine import State
 from rulespec.loading import GAMES_DIR, game_for, load_game_spec, record_spec
 
-__all__ = ["FORMAT", "MAX_RECORD_BYTES", "replay", "start", "write_record"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "copy_spec", "replay", "start", "write_record"]
 
 FORMAT = "rulespec-record/1"
 #: the largest record file rulespec reads: a record comes from anyone, and reading one must not
@@ -29,26 +29,33 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 _HEADER_KEYS = {"format", "game", "players", "options", "dealer", "events"}
 
 
+def copy_spec(spec_path: Path, folder: Path) -> str:
+    """Copy a user's spec and the files it imports (shipped modules apart: they resolve by
+    their names anywhere) into ``folder``, keeping their places relative to the spec; return
+    the copy's path relative to ``folder``'s parent, which a record beside ``folder`` names in
+    its ``game`` (H10: a record names only a spec inside its own folder)."""
+    main = spec_path.resolve()
+    spec = load_game_spec(spec_path)
+    for src in spec.sources:
+        p = Path(src).resolve()
+        if p.is_relative_to(GAMES_DIR) or not p.is_file():
+            continue  # a shipped module resolves by its name wherever the record goes
+        if not p.is_relative_to(main.parent):
+            raise RecordError(f"cannot copy {p} beside the record: it is outside the "
+                              f"folder of {main.name}")
+        dest = folder / p.relative_to(main.parent)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    return f"{folder.name}/{main.name}"
+
+
 def write_record(record: Mapping[str, object], out: Path, spec_path: Path | None) -> Path:
     """Write ``record`` to ``out`` so that it replays from any folder (H10): a shipped game is
     named by its name; a user's spec (``spec_path``) is copied, with the files it imports,
     into ``<out stem>.spec/`` beside the record, and the record names the copy."""
     rec = dict(record)
     if spec_path is not None:
-        main = spec_path.resolve()
-        folder = out.parent / f"{out.stem}.spec"
-        spec = load_game_spec(spec_path)
-        for src in spec.sources:
-            p = Path(src).resolve()
-            if p.is_relative_to(GAMES_DIR) or not p.is_file():
-                continue  # a shipped module resolves by its name wherever the record goes
-            if not p.is_relative_to(main.parent):
-                raise RecordError(f"cannot copy {p} beside the record: it is outside the "
-                                  f"folder of {main.name}")
-            dest = folder / p.relative_to(main.parent)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
-        rec["game"] = f"{folder.name}/{main.name}"
+        rec["game"] = copy_spec(spec_path, out.parent / f"{out.stem}.spec")
     out.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
     return out
 

@@ -8,7 +8,6 @@ a run gives the same numbers whether it runs in one process, many, or on a Ray c
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -20,7 +19,7 @@ import attrs
 
 from rulespec.interpreter.engine import CHANCE, State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
-from rulespec.records import FORMAT
+from rulespec.records import FORMAT, copy_spec
 
 __all__ = ["GameStats", "SimulationSummary", "play_random_game", "sample_event", "simulate"]
 
@@ -158,13 +157,15 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
     spec = load_game_spec(path)
     g = game_for(spec, players, options, dealer)
     out = []
+    copied: dict[str, str] = {}
     for i in range(start, stop):
         st = g.new_initial_state()
         stats, events = play_random_game(st, game_rng(seed, i), keep_events=records is not None)
         if records is not None:
-            # a shipped game by its shipped name; a spec given by path so that replay finds it
-            # from the record
-            named = shipped_name(path) or os.path.relpath(path.resolve(), Path(records).resolve())
+            # a shipped game by its shipped name; a user's spec copied once into the records
+            # folder, so that the records travel with it (H10)
+            named = shipped_name(path) or copied.setdefault(
+                "game", copy_spec(path, Path(records) / "spec"))
             rec = {"format": FORMAT, "game": named, "players": players, "options": options,
                    "dealer": dealer, "events": events}
             import json

@@ -92,7 +92,8 @@ def test_simulate_records_and_replay(tmp_path: Path) -> None:
 
 
 def test_replay_of_a_record_with_a_bad_value(tmp_path: Path) -> None:
-    rec = {"format": "rulespec-record/1", "game": str(SPEC), "players": 2,
+    (tmp_path / SPEC.name).write_text(SPEC.read_text(encoding="utf-8"), encoding="utf-8")
+    rec = {"format": "rulespec-record/1", "game": SPEC.name, "players": 2,
            "options": {"stake_mode": "free(1)"}, "events": []}
     p = tmp_path / "r.json"
     p.write_text(json.dumps(rec))
@@ -173,4 +174,5 @@ def test_each_value_may_carry_its_own_text(tmp_path: Path) -> None:
     assert parse(pretty(tree), "v.rules") == tree
     code, out, _ = run("doc", str(spec_path))
     assert code == 0
-    assert "- `ante(k: int in 1..10)` (the default): Everyone puts \\<k\\> in \\| out." in out
+    assert ("- `ante(k: int in 1..10)` (the default: ante(1)): Everyone puts \\<k\\> in \\| "
+            "out.") in out
