@@ -46,23 +46,34 @@ _E = TypeVar("_E")
 def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
 
-    Identical duplicates (two packs) give identical sequences, which appear once (V10).
+    Identical duplicates (two packs) give identical sequences, which appear once (V10). The
+    ranks come in the order their first cards do.
     """
-    by_rank: dict[int, list[str]] = {}
+    # a rank's one card is kept as it is, and becomes a list at its second: this runs at every
+    # decision of a shedding game, where most ranks of a hand have one card
+    by_rank: dict[int, Any] = {}
+    several = False
     for c in cards:
-        same = by_rank.get(RANK_OF[c])
-        if same is None:
-            by_rank[RANK_OF[c]] = [c]
+        r = RANK_OF[c]
+        if r in by_rank:
+            several = True
+            same = by_rank[r]
+            if type(same) is str:
+                by_rank[r] = [same, c]
+            else:
+                same.append(c)
         else:
-            same.append(c)
+            by_rank[r] = c
+    if not several:
+        return tuple(zip(cards))  # one card of each rank: each alone, in the hand's order
     out: list[tuple[str, ...]] = []
     for same in by_rank.values():
-        if len(same) == 1:
-            out.append((same[0],))
+        if type(same) is str:
+            out.append((same,))
         elif len(same) == 2 and same[0] != same[1]:
-            # the usual several: a pair (this is the hot path of a shedding game's moves)
+            # the usual several: a pair
             a, b = same
-            out += [(a,), (b,), (a, b), (b, a)]
+            out += ((a,), (b,), (a, b), (b, a))
         else:
             seen: set[tuple[str, ...]] = set()
             for k in range(1, len(same) + 1):

@@ -514,3 +514,211 @@ match {
     while not st.is_terminal():
         st.apply_index(0)
     assert st.result()["deals"] == [{"scores": [0, 0]}]
+
+
+# ---- the compiler's shortcuts keep every event, list and error as they were ------------------
+TABULATED = """
+var missing: card? = none
+def plain(c: card) = not (rank(c) == 8 or rank(c) == 14)
+def worth(c: card) = if plain(c) then rank(c) else 0
+deal {
+  fill stock with pack(1)
+  if sum(worth(c) for c in stock) != 4 * (2 + 3 + 4 + 5 + 6 + 7 + 9 + 10 + 11 + 12 + 13) {
+    end match winners [1]
+  }
+  if USE {
+    end match winners [1]
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+"""
+
+
+def test_a_definition_of_one_card_is_tabulated_and_errs_as_its_body() -> None:
+    """A definition of one card that reads no state is computed once per card (a table); a
+    value outside the table (none) is computed by the body, which raises where the expanded
+    body would: the same message and the same rule."""
+    text = HEAD + TABULATED.replace("USE", "false")
+    game = Game(check_text(text, "t.rules"), 2, keep_sources=True)
+    assert any("def plain, tabulated" in what for _, what in game.sources)
+    assert game.new_initial_state().is_terminal()
+    assert run_to_end(TABULATED.replace("USE", "false")) == [0]
+    bad = HEAD + TABULATED.replace("USE", "worth(missing) > 0")
+    with pytest.raises(RuleRuntimeError, match=r"wrong kind reached this rule \(None\)") as info:
+        Game(check_text(bad, "t.rules"), 2).new_initial_state()
+    assert info.value.span is not None
+    assert info.value.span.line == bad.splitlines().index("  if worth(missing) > 0 {") + 1
+
+
+def test_share_common_reads_a_repeat_only_where_its_first_evaluation_happened() -> None:
+    from rulespec.interpreter.eval import share_common
+
+    shared = share_common("(v[0] == 1) or (v[0] == 2)")
+    assert shared.count("v[0]") == 1 and eval(shared, {"v": (2,)}) is True
+    # a repeat after a branch that may not run is evaluated again, never read unbound
+    branchy = share_common("(v[0] if c else 0) + v[0]")
+    assert eval(branchy, {"v": (3,), "c": False}) == 3
+    assert eval(branchy, {"v": (3,), "c": True}) == 6
+    # an error is raised by the first evaluation, as before
+    assert eval(share_common("len(v) > 0 and v[0] == v[0]"), {"v": ()}) is False
+    with pytest.raises(IndexError):
+        eval(share_common("v[0] == v[0]"), {"v": ()})
+    # an inlined parameter (c := first(g)) is read as what it holds
+    aliased = share_common("(_R[g[0]] == 8) or (((c := g[0]) or True) and _R[c] == 14)")
+    assert aliased.count("_R[") == 1
+    assert eval(aliased, {"_R": {"AS": 14}, "g": ("AS",)}) is True
+    # comprehensions are left alone: their elements are evaluated apart
+    comp = "all(v[0] == x for x in v) and v[0] > 0"
+    assert eval(share_common(comp), {"v": (1, 1)}) is True
+
+
+def test_groups_keep_their_order_and_duplicates() -> None:
+    import itertools
+    import random
+
+    from rulespec.builtins import groups
+    from rulespec.cards import RANK_OF, pack
+
+    def reference(cards: list[str]) -> tuple[tuple[str, ...], ...]:
+        ranks: dict[int, list[str]] = {}
+        for c in cards:
+            ranks.setdefault(RANK_OF[c], []).append(c)
+        out: list[tuple[str, ...]] = []
+        for same in ranks.values():
+            for k in range(1, len(same) + 1):
+                for perm in itertools.permutations(same, k):
+                    if perm not in out:
+                        out.append(perm)
+        return tuple(out)
+
+    rng = random.Random(3)
+    cards = pack(2)
+    for _ in range(2000):
+        hand = rng.sample(cards, rng.randint(0, 10))
+        assert groups(hand) == reference(hand)
+        assert groups(tuple(hand)) == reference(hand)
+    assert groups(["AS", "AS"]) == (("AS",), ("AS", "AS"))
+
+
+def test_moving_the_top_card_to_the_bottom() -> None:
+    spec = check_text(HEAD + """
+deal {
+  fill stock with pack(1)
+  move top(stock) from stock to hand[0]
+  move top(stock) from stock to hand[0] at bottom
+  move top(stock) from stock to hand[0]
+  choose 0 {
+    done() "Finish." {
+      end deal scoring zero
+    }
+  }
+}
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules")
+    state = Game(spec, 2).new_initial_state()
+    assert state.z["hand"][0] == ["KS", "AS", "QS"] and len(state.z["stock"]) == 49
+
+
+def test_kept_events_are_the_same_and_follow_the_state() -> None:
+    """Events made from the seat and the generators' values alone are kept and handed out
+    again (the same objects, as legal_actions allows); events whose fields read the state
+    are made anew."""
+    spec = check_text(HEAD + """
+deal {
+  fill stock with without_ranks(pack(1), [6, 7, 8, 9, 10, 11, 12, 13, 14])
+  repeat 3 {
+    choose 0 {
+      take(card = c) for c in stock if suit(c) == clubs and rank(c) > 2 "Take a card." {
+        move c from stock to hand[0]
+      }
+      count(n = size(stock)) "Count the stock." {
+      }
+    }
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules")
+    state = Game(spec, 2).new_initial_state()
+    first = state.legal_actions()
+    assert [e.get("card", e.get("n")) for e in first] == [16, "3C", "4C", "5C"]
+    state.apply({"seat": 0, "action": "count", "n": 16})
+    second = state.legal_actions()
+    assert second == first and second[1] is first[1]
+    state.apply(second[2])  # take 4C
+    third = state.legal_actions()
+    assert [e.get("card", e.get("n")) for e in third] == [15, "3C", "5C"]
+
+
+def test_a_chain_of_ifs_compiles_to_code_of_its_own_size() -> None:
+    """Blocks written again at the jumps to them stay within a few times the code."""
+    ifs = "\n".join(f"  if size(stock) > {k} {{\n    fill stock with []\n  }}"
+                    for k in range(40))
+    spec = check_text(HEAD + f"""
+deal {{
+{ifs}
+  end deal scoring zero
+}}
+match {{
+  run deal
+  end match winners [0]
+}}
+""", "t.rules")
+    game = Game(spec, 2, keep_sources=True)
+    deal = next(text for _, text in game.sources if text.splitlines()[0].endswith(": deal"))
+    assert len(deal.splitlines()) < 40 * 30
+    assert game.new_initial_state().is_terminal()
+
+
+def test_first_of_an_empty_comprehension_is_the_same_error() -> None:
+    with pytest.raises(RuleRuntimeError, match="empty zone or list"):
+        run_to_end("""
+var n: int = 0
+deal {
+  set n = first([q for q in seats if q > 5])
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+""")
+
+
+def test_a_shuffle_takes_lenient_codes_and_refuses_other_cards() -> None:
+    from rulespec import IllegalActionError
+
+    spec = check_text(HEAD + """
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  choose 0 {
+    done() "Finish." {
+      end deal scoring zero
+    }
+  }
+}
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules")
+    state = Game(spec, 2).new_initial_state()
+    (template,) = state.legal_actions()
+    wrong = list(template["cards"])
+    wrong[0] = wrong[1]
+    with pytest.raises(IllegalActionError, match="must order exactly the cards"):
+        state.apply(dict(template, cards=wrong))
+    lenient = [c.lower() if c[0] != "T" else "10" + c[1] for c in template["cards"]]
+    state.apply(dict(template, cards=lenient[::-1]))
+    assert state.z["stock"] == list(template["cards"])

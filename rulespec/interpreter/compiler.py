@@ -34,8 +34,14 @@ from rulespec import ast
 from rulespec.builtins import EmptyError
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
-from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error
-from rulespec.interpreter.events import encode, field_json, json_value, set_and_json
+from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error, share_common
+from rulespec.interpreter.events import (
+    FIELD_CACHE_MAX,
+    encode,
+    field_json,
+    json_value,
+    set_and_json,
+)
 from rulespec.types import (
     Bool,
     Card,
@@ -73,6 +79,11 @@ class Alternative:
     body_pc: int
     node: ast.Alternative
     gen_vars: tuple[str, ...]
+    #: the generator's variable where there is exactly one (its value is bound as it is)
+    one_var: str | None = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.one_var = self.gen_vars[0] if len(self.gen_vars) == 1 else None
 
 
 @attrs.frozen
@@ -85,6 +96,8 @@ class ChooseSpec:
     #: lists the events of every alternative in one call, legal(st, L, out, seat, alts);
     #: None where an alternative remembers its events (then each is asked in turn)
     legal: Callable[..., None] | None = None
+    #: the local that names the seat, where the seat is one (read directly, without ``seat``)
+    seat_local: str | None = None
 
 
 @attrs.frozen
@@ -327,10 +340,7 @@ class _StmtCompiler:
             case ast.While() | ast.Loop() | ast.For() | ast.Repeat():
                 self._loop(s, local, loops)
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
-                ins.append(_Py((f"_move({self._src(w, local)},",
-                                f"      {self._src(a, local)},",
-                                f"      {self._src(z, local)}, {bottom}, {self._obj(s.span)})"),
-                               s.span))
+                ins.append(self._move(s, w, a, z, bottom, local))
             case ast.Fill(zone=z, cards=cs):
                 ins.append(_Py((f"_z = {self._src(z, local)}",
                                 f"_z[:] = list({self._src(cs, local)})"), s.span))
@@ -374,6 +384,19 @@ class _StmtCompiler:
             case _:
                 assert_never(s)
         return local
+
+    def _move(self, s: ast.Move, w: ast.Expr, a: ast.Expr, z: ast.Expr, bottom: bool,
+              local: frozenset[str]) -> _Py:
+        """``move WHAT from SRC to DST [to bottom]``."""
+        what, src, dst = self._src(w, local), self._src(a, local), self._src(z, local)
+        if what == f"{src}[-1]":
+            # the top card of the zone it leaves (a draw): taken off the end, without the
+            # search move_cards makes; the same order of evaluation, so the same errors
+            put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
+            return _Py((f"_z = {src}; _c = _z[-1]", f"_d = {dst}", f"del _z[-1]; {put}"),
+                       s.span)
+        return _Py((f"_move({what},", f"      {src},",
+                    f"      {dst}, {bottom}, {self._obj(s.span)})"), s.span)
 
     def _loop(self, s: ast.While | ast.Loop | ast.For | ast.Repeat, local: frozenset[str],
               loops: list[tuple[int, list[int]]]) -> None:
@@ -500,11 +523,21 @@ class _StmtCompiler:
         for e in ends:
             e.target = len(ins)
         nodes = [alt.node for alt in alts]
+        seat = s.seat
+        seat_local = seat.id if isinstance(seat, ast.Name) and \
+            self._src(seat, local) == f"L[{seat.id!r}]" else None
         ins[at] = ChooseSpec(self.ec.expr(s.seat, local), tuple(alts), s,
-                             _choose_enumerator(self.ec, nodes, local) if len(nodes) > 1 else None)
+                             _choose_enumerator(self.ec, nodes, local) if len(nodes) > 1 else None,
+                             seat_local)
 
 
 # ---- instructions to Python -----------------------------------------------------------------
+#: a block of at most this many instructions may be written again at a jump to it, at most
+#: _COPIES times (a chain of such blocks stays within a few times its size)
+_SMALL_BLOCK = 8
+_COPIES = 3
+
+
 class _Emitter:
     """Writes a procedure's instructions as one Python function (see the module docstring)."""
 
@@ -521,6 +554,62 @@ class _Emitter:
         self.lines: list[str] = []
         self.spans: dict[int, ast.Span] = {}
         self.leaders = self._leaders()
+        self._entries = self._goto_counts()
+        #: the blocks being written, innermost last (a block is written inline once per path)
+        self._chain: list[int] = []
+        #: the procedures this one calls, by the global names the code reads them by
+        self._proc_refs: dict[str, str] = {}
+        #: how many times each short block has been written again (see _copy_small)
+        self._copies: dict[int, int] = {}
+        self._leader_set = set(self.leaders)
+
+    def _ends_soon(self, t: int) -> bool:
+        """Whether the block at ``t`` is one statement or call and then a return or a stop
+        (small enough to be written again at every jump to it)."""
+        op = self.ins[t]
+        if not (isinstance(op, _Call) or (isinstance(op, _Py) and len(op.lines) <= 3)):
+            return False
+        return t + 1 < len(self.ins) and isinstance(self.ins[self._through(t + 1)],
+                                                    (ChooseSpec, ChanceSpec, EndDeal, EndMatch,
+                                                     Return))
+
+    def _copy_small(self, t: int) -> bool:
+        """Whether the block at ``t``, not a loop's head, is short enough to be written once
+        more at a jump to it (a few times at most, so the code stays a few times its size)."""
+        if self._entries.get(t, 0) < 0 or self._copies.get(t, 0) >= _COPIES:
+            return False
+        leaders = self._leader_set
+        end = next((pc for pc in range(t + 1, len(self.ins)) if pc in leaders), len(self.ins))
+        if end - t > _SMALL_BLOCK or any(isinstance(op, _ForNext) for op in self.ins[t:end]):
+            return False
+        self._copies[t] = self._copies.get(t, 0) + 1
+        return True
+
+    def _proc_ref(self, name: str) -> str:
+        """The global the generated code names procedure ``name`` by."""
+        ref = self._proc_refs.get(name)
+        if ref is None:
+            ref = self._proc_refs[name] = f"_P{len(self._proc_refs)}"
+        return ref
+
+    def _goto_counts(self) -> dict[int, int]:
+        """How many places go on at each pc (a jump, or the block before it running into it),
+        and -1 for a loop's head (a jump back to it)."""
+        out: dict[int, int] = {}
+        for pc, op in enumerate(self.ins):
+            targets = []
+            if isinstance(op, (_Jump, _JumpIfNot)):
+                targets.append(op.target)
+                if op.target <= pc:
+                    out[op.target] = -1 << 30
+            elif isinstance(op, _ForNext):
+                targets.append(op.end)
+            if isinstance(op, (_Py, _ForInit, _JumpIfNot, _ForNext, _Call)) \
+                    and pc + 1 < len(self.ins):
+                targets.append(self._through(pc + 1))
+            for t in targets:
+                out[t] = out.get(t, 0) + 1
+        return out
 
     def _through(self, t: int) -> int:
         seen = set()
@@ -539,6 +628,12 @@ class _Emitter:
         elif isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return)):
             self.emit(f"F.pc = {t}", d)
             self.emit("return 1", d)
+        elif t not in self._chain and (self._entries.get(t, 0) == 1 or self._ends_soon(t)
+                                       or self._copy_small(t)):
+            # the only way into this block (but the dispatch, after a stop), a block of one
+            # step that then returns or stops, or a short one written a few times: its code
+            # goes right here, without a trip through the dispatch on pc
+            self._block(t, d)
         else:
             self.emit(f"pc = {t}", d)
             self.emit("continue", d)
@@ -582,7 +677,9 @@ class _Emitter:
         # exec_source puts one comment line first
         line_spans = {i + 2: sp for i, sp in self.spans.items()}
         extra = dict(objects)
-        extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _move=move_cards,
+        extra.update({ref: self.procs[p] for p, ref in self._proc_refs.items()})
+        extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _new=object.__new__,
+                     _move=move_cards,
                      _deal=deal_cards, _snap=snapshot, _Empty=EmptyError, _rt=runtime_error)
         what = "procedure " + name if not name.startswith("#") else name[1:]
         return ec.build("_run", "\n".join(self.lines) + "\n", span, extra,  # type: ignore[no-any-return]
@@ -600,6 +697,13 @@ class _Emitter:
         self._tree(leaders[mid:], depth + 1)
 
     def _block(self, start: int, d: int) -> None:
+        self._chain.append(start)
+        try:
+            self._block_ops(start, d)
+        finally:
+            self._chain.pop()
+
+    def _block_ops(self, start: int, d: int) -> None:
         leaders = set(self.leaders)
         pc = start
         while True:
@@ -612,7 +716,7 @@ class _Emitter:
                     for ln in lines:
                         self.emit(ln, d, sp)
                 case _JumpIfNot(cond=c, target=t, span=sp):
-                    self.emit(f"if not ({c}):", d, sp)
+                    self.emit(f"if not ({share_common(c)}):", d, sp)
                     self._goto(t, d + 1)
                 case _Jump(target=t):
                     self._goto(t, d)
@@ -628,9 +732,12 @@ class _Emitter:
                     binds = ", ".join(f"{k!r}: {v}" for k, v in args)
                     self.emit(f"F.pc = {pc + 1}", d)
                     is_deal = p == "#deal"
-                    self.emit(f"_F = _Frame(_PROCS[{p!r}], 0, {{{binds}}}, {is_deal})", d, sp)
+                    ref = self._proc_ref(p)
+                    # the frame's slots set here: Frame(...) would run __init__, a Python call
+                    self.emit(f"_F = _new(_Frame); _F.proc = {ref}; _F.pc = 0", d)
+                    self.emit(f"_F.L = {{{binds}}}; _F.is_deal = {is_deal}", d, sp)
                     self.emit("st.stack.append(_F)", d)
-                    self.emit("if _F.proc.run(st, _F) is not None:", d)
+                    self.emit(f"if {ref}.run(st, _F) is not None:", d)
                     self.emit("return 1", d + 1)
                     self._goto(self._through(pc + 1), d)
                     return
@@ -774,7 +881,7 @@ def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     body = _enum_body(ec, a, local, hoist, "        ", merged=False)
     hoisted = ec.hoisted()
     lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:",
-             "        _seat = str(seat)"] + body
+             "        _seat = seat"] + body  # an f-string writes it as str() would
     lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _span)"]
     return lines, hoisted
 
@@ -796,7 +903,7 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
         bodies += _enum_body(ec, a, local, bool(a.generators), "        ", merged=True)
     hoisted = ec.hoisted()
     lines = ["def _legal(st, L, out, seat, alts):", "    V = st.v; Z = st.z", "    _ai = 0",
-             "    try:", "        _seat = str(seat)"]
+             "    try:", "        _seat = seat"]
     if hoisted:
         lines += (["        try:"] + [f"            {n} = {src}" for n, src in hoisted] +
                   ["        except Exception:",
@@ -837,12 +944,14 @@ def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hois
                 if ok and val:
                     continue
                 tests.append("False" if ok else ec.source(c, local, py))
+            # what the tests read more than once (rank(first(g))) is read once
+            test = share_common(" and ".join(tests)) if tests else ""
             if tests and i == 0 and merged:
-                lines.append(f"{ind}if {' and '.join(tests)}:")
+                lines.append(f"{ind}if {test}:")
                 ind += "    "
             elif tests:
                 stop = "return" if i == 0 else "continue"
-                lines.append(f"{ind}if not ({' and '.join(tests)}): {stop}")
+                lines.append(f"{ind}if not ({test}): {stop}")
             if i < len(gen_vars):
                 ec.hoisting(hoist and i > 0)
                 src = ec.source(a.generators[i].source, local, py)
@@ -864,6 +973,7 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     parts = ['"seat": seat', f'"action": {a.action!r}']
     values: dict[str, str | None] = {"seat": "seat", "action": None}
     jsons: dict[str, str] = {}
+    kinds: dict[str, str] = {}
     for i, f in enumerate(a.fields):
         bare = f.value
         while isinstance(bare, ast.Cited):
@@ -883,12 +993,31 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             jsons[f.name] = f"j{i}"
         else:
             lines.append(f"{ind}f{i} = {ec.source(f.value, local, py)}")
-            # tuples become JSON lists; a flat one without a call (the common case); nested
-            # ones (lists of zones too) are copied all the way down by _enc
-            parts.append(f"{f.name!r}: (list(f{i}) if type(f{i}) is tuple and "
-                         f"(not f{i} or type(f{i}[0]) not in _NESTED) else _enc(f{i}))")
+            kinds[f.name] = _field_kind(ec.type_of(f.value))
+            if kinds[f.name] == "text":
+                parts.append(f"{f.name!r}: f{i}")  # a card or a suit is its own JSON value
+            elif kinds[f.name] == "flat":
+                parts.append(f"{f.name!r}: list(f{i})")  # what _enc makes of a flat list
+            else:
+                # tuples become JSON lists; a flat one without a call (the common case);
+                # nested ones (lists of zones too) are copied all the way down by _enc
+                parts.append(f"{f.name!r}: (list(f{i}) if type(f{i}) is tuple and "
+                             f"(not f{i} or type(f{i}[0]) not in _NESTED) else _enc(f{i}))")
         values[f.name] = f"f{i}"
-    # the canonical key (H5) as one f-string, its keys put in sorted order once, here
+    key = _key_text(ec, a, values, jsons, kinds)
+    # one generator's value as it is; several as a tuple (see State._take)
+    binds = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
+        "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
+    entry = f"({{{', '.join(parts)}}}, _alt, {binds})"
+    if not _entries_kept(ec, a, lines):
+        return lines + [f"{ind}k = {key}", f"{ind}if k not in out:", f"{ind}    out[k] = {entry}"]
+    return _kept_entry_lines(ec, gen_vars, lines, key, entry, ind)
+
+
+def _key_text(ec: ExprCompiler, a: ast.Alternative, values: dict[str, str | None],
+              jsons: dict[str, str], kinds: dict[str, str]) -> str:
+    """The canonical key (H5) of an alternative's event as one f-string, its keys put in
+    sorted order once, here."""
     pieces = []
     caches = {name: _field_cache(ec) for name in values if name not in ("seat", "action")}
     for name in sorted(values):
@@ -901,22 +1030,68 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             pieces.append(f'"{name}":{{{jsons[name]}}}')
         else:
             # the text of a tuple (a group of cards) is remembered in the field's cache and
-            # read inline: no call for the usual hit
+            # read inline: no call for the usual hit; a card's or a suit's text too (the
+            # type says what the value is, so the tests of what it is are left out)
             c = caches[name]
-            pieces.append(f'"{name}":{{(type({val}) is tuple and (not {val} or type({val}[0])'
-                          f' not in _NESTED) and {c}.get({val})) or _fjv({val}, {c})}}')
-    key = "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
-    # one generator's value as it is; several as a tuple (see State._take)
-    binds = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
-        "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
-    return lines + [
-        f"{ind}k = {key}",
+            if kinds.get(name) == "text":
+                pieces.append(f'"{name}":{{{c}.get({val}) or _fjv({val}, {c})}}')
+            elif kinds.get(name) == "flat":
+                pieces.append(f'"{name}":{{(type({val}) is tuple and {c}.get({val})) or '
+                              f'_fjv({val}, {c})}}')
+            else:
+                pieces.append(f'"{name}":{{(type({val}) is tuple and (not {val} or '
+                              f'type({val}[0]) not in _NESTED) and {c}.get({val})) or '
+                              f'_fjv({val}, {c})}}')
+    return "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
+
+
+def _kept_entry_lines(ec: ExprCompiler, gen_vars: list[str], lines: list[str], key: str,
+                      entry: str, ind: str) -> list[str]:
+    """The lines that write an event kept by the seat and the generators' values."""
+    # the event is a function of the seat and the generators' values: its key and entry are
+    # made once and kept (an event may be shared, as legal_actions says), so a decision met
+    # again with the same group of cards costs a lookup, not a dictionary and a key
+    cache = _field_cache(ec)
+    ec.globals["_EMAX"] = FIELD_CACHE_MAX
+    ek = "(seat, " + "".join(f"{pyname(v)}, " for v in gen_vars) + ")" if gen_vars else "seat"
+    return [f"{ind}_ek = {ek}", f"{ind}_e = {cache}.get(_ek)", f"{ind}if _e is None:"] + \
+        ["    " + ln for ln in lines] + [
+        f"{ind}    _e = ({key}, {entry})",
+        f"{ind}    if len({cache}) < _EMAX:",
+        f"{ind}        {cache}[_ek] = _e",
+        f"{ind}k, _v = _e",
         f"{ind}if k not in out:",
-        f"{ind}    out[k] = ({{{', '.join(parts)}}}, _alt, {binds})",
+        f"{ind}    out[k] = _v",
     ]
 
 
+def _entries_kept(ec: ExprCompiler, a: ast.Alternative, field_lines: list[str]) -> bool:
+    """Whether an alternative's events may be kept by the seat and the generators' values:
+    its fields read no state, and each value is a number, a card, a suit, a name or a flat
+    list of them (hashable, and never a zone, which a later move would change)."""
+    if any(_READS_STATE.search(ln) for ln in field_lines):
+        return False
+    for g in a.generators:
+        t = element_of(ec.type_of(g.source))
+        if isinstance(t, ListOf):
+            t = t.elem
+        if not isinstance(t, _SCALAR):
+            return False
+    return True
+
+
 _CACHE_IDS = itertools.count()
+
+
+def _field_kind(t: Type) -> str:
+    """What a field's checked type says of its values: ``text`` (a card or a suit: a string,
+    or none), ``flat`` (a list of such values or numbers: never nested, whatever list it is),
+    or ``any``."""
+    if isinstance(t, (Card, Suit)):
+        return "text"
+    if isinstance(t, ListOf) and isinstance(t.elem, (Card, Suit, Int, Bool)):
+        return "flat"
+    return "any"
 
 
 def _field_cache(ec: ExprCompiler) -> str:

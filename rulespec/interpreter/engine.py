@@ -15,6 +15,7 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 from __future__ import annotations
 
 import json
+import operator
 import types
 from collections.abc import Callable, Mapping
 from typing import Any, cast
@@ -252,18 +253,21 @@ class State:
         The list is the caller's; the events in it may be shared with other states (a
         decision met again gives the same event objects), so copy one before changing it.
         """
-        m = self.legal_map()
+        m = self._legal
+        if m is None:
+            m = self.legal_map()
         if type(m) is LegalMap:
             if m.order is None:
                 m.order = [m[k][0] for k in sorted(m)]
                 m.by_id = {id(e[0]): e for e in m.values()}
             self._given = m.by_id
             return list(m.order)
-        entries = [m[k] for k in sorted(m)]
+        # map, not comprehensions: this runs at every decision of a playout
+        entries = list(map(m.__getitem__, sorted(m)))
         # apply() finds an event it handed out by identity, without writing its key: in a
         # short list by looking along it, in a long one by the events' ids
         self._given = entries if len(entries) <= 16 else {id(e[0]): e for e in entries}
-        return [e[0] for e in entries]
+        return list(map(_event_of, entries))
 
     def legal_count(self) -> int:
         """How many legal events there are now (the fast path: see :meth:`apply_index`)."""
@@ -312,8 +316,22 @@ class State:
             # identity, with nothing to normalise or look up
             for entry in given:
                 if entry[0] is event:
-                    self._take(entry)
-                    self._applied()
+                    # _take and _applied written out: this is every event of a playout
+                    alt = entry[1]
+                    assert alt is not None
+                    frame = self.stack[-1]
+                    if alt.one_var is not None:
+                        frame.L[alt.one_var] = entry[2]
+                    elif alt.gen_vars:
+                        frame.L.update(zip(alt.gen_vars, cast("tuple[object, ...]", entry[2]),
+                                           strict=True))
+                    frame.pc = alt.body_pc
+                    self.deal_events += 1
+                    if self.game.max_events is not None:
+                        self._check_length()
+                    self._legal = None
+                    self._given = None
+                    self._run()
                     return
         if self.winners is not None:
             raise IllegalActionError("the match is over")
@@ -326,14 +344,19 @@ class State:
     def _applied(self) -> None:
         """An event has been applied: count it against the deal's bound and run on."""
         self.deal_events += 1
+        if self.game.max_events is not None:
+            self._check_length()
+        self._legal = None
+        self._given = None
+        self._run()
+
+    def _check_length(self) -> None:
+        """Raise if the deal has had more events than the spec's ``max_events``."""
         limit = self.game.max_events
         if limit is not None and self.deal_events > limit and len(self.stack) > 1 \
                 and self.stack[1].is_deal:
             # only a deal's own events count (run deal starts the count again)
             self._too_long()
-        self._legal = None
-        self._given = None
-        self._run()
 
     def _too_long(self) -> None:
         assert self.game.spec.max_events is not None
@@ -604,14 +627,18 @@ class State:
             raise RecordError("'cards' is a list of card codes")
         cards = []
         for c in raw:
-            code = normalise_card(c) if isinstance(c, str) else None
+            # a code already canonical is its own normal form (the usual event, a pack
+            # reordered): no call for each card of a shuffle
+            code = c if type(c) is str and c in CARD_ORDER else \
+                normalise_card(c) if isinstance(c, str) else None
             if code is None:
                 raise RecordError(f"{c!r} is not a card code")
             cards.append(code)
         template = self._chance_template()
         assert isinstance(template, dict)
-        if sorted(cards, key=CARD_ORDER.__getitem__) != sorted(template["cards"],
-                                                                key=CARD_ORDER.__getitem__):
+        # the same cards, each as often: any one order of codes tells (the pack's order would
+        # cost a key call per card)
+        if sorted(cards) != sorted(template["cards"]):
             raise IllegalActionError(f"the {spec.kind} must order exactly the cards "
                                      f"{' '.join(template['cards'])}")
         dst = spec.dst(self, L)
@@ -636,10 +663,18 @@ class State:
             L = frame.L
             if type(op) is ChooseSpec:
                 self.pending = op
-                self.to_move = op.seat(self, L)
-                self._legal = None
+                seat = self.to_move = L[op.seat_local] if op.seat_local is not None \
+                    else op.seat(self, L)
                 self._given = None
-                if not self.legal_map():
+                if op.legal is not None:
+                    # legal_map written out for the usual decision (one merged enumerator)
+                    legal: dict[str, LegalEntry] = {}
+                    op.legal(self, L, legal, seat, op.alts)
+                    self._legal = legal
+                else:
+                    self._legal = None
+                    legal = self.legal_map()
+                if not legal:
                     raise RuleRuntimeError(
                         f"seat {self.to_move} must decide here, but no alternative is legal",
                         op.node.span, "every decision needs at least one legal choice; "
@@ -730,6 +765,10 @@ class State:
         self._sync_results()
         self._results_open = False
         self._reset_results()
+
+
+#: the event of a legal entry
+_event_of = operator.itemgetter(0)
 
 
 def _plain(x: object) -> object:

@@ -18,6 +18,7 @@ reads that. The only names the compiler binds itself are its temporaries (``NAME
 
 from __future__ import annotations
 
+import ast as pyast
 import itertools
 import linecache
 import os
@@ -29,6 +30,7 @@ import attrs
 
 from rulespec import ast
 from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, EmptyError, add
+from rulespec.cards import CARD_ORDER, SUITS
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.model import (
@@ -46,7 +48,8 @@ from rulespec.model import (
 )
 from rulespec.types import Type
 
-__all__ = ["ExprCompiler", "Fn", "exec_source", "inlining_default", "pyname", "runtime_error"]
+__all__ = ["ExprCompiler", "Fn", "exec_source", "inlining_default", "pyname", "runtime_error",
+           "share_common"]
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 
@@ -164,6 +167,8 @@ class ExprCompiler:
         self._opt_split: dict[str, tuple[object, dict[str, int | bool]]] = {}
         self.def_fns: dict[str, Callable[..., Any]] = {}
         self._def_compilers: list[Callable[[], None]] = []
+        #: each definition's table of values, by its global name, or None (see _table)
+        self._tables: dict[str, str | None] = {}
         for d in spec.defs:
             self._compile_def(d)
 
@@ -532,11 +537,70 @@ class ExprCompiler:
         gs = [self._g(a, local, py) for a in args]
         if b.fold is not None and all(isinstance(g, _K) for g in gs):
             return _K(b.fold(*(g.value for g in gs)))  # type: ignore[union-attr]
+        if f in _READ_ONCE and isinstance(gs[0], str):
+            gs[0] = _unfrozen(gs[0])
         return b.template.format(*(self._src(g) for g in gs))
 
     # A call of a definition is expanded in place: parameters become the argument expressions,
     # or, for a compound argument used more than once, a lambda parameter evaluated once.
     def _inline(self, d: ast.DefDecl, args: tuple[ast.Expr, ...], local: frozenset[str],
+                py: frozenset[str]) -> _Gen:
+        table = self._table(d)
+        if table is None:
+            return self._expand(d, args, local, py)
+        # expanded all the same, with nothing hoisted, for what compiling it records (the
+        # clauses compiled, temporaries numbered): only the text is replaced by the lookup
+        hoisting, self._hoisting = self._hoisting, False
+        try:
+            g = self._expand(d, args, local, py)
+        finally:
+            self._hoisting = hoisting
+        if isinstance(g, _K):
+            return g
+        return f"{table}[{self._src(self._g(args[0], local, py))}]"
+
+    def _table(self, d: ast.DefDecl) -> str | None:
+        """The global name of the table of ``d``'s values, or None where it has none.
+
+        A definition of one card or suit that reads no state (``ordinary(c)``, ``points(c)``,
+        once the options are folded) is a function of 53 or 4 values: each is computed once
+        for the table, and a call is one dictionary lookup instead of the expanded body (a
+        shedding game's guards test ``ordinary(c)`` for every group of cards). A value
+        outside the domain (``none`` for a ``card?``) misses and is computed by the body
+        itself (:class:`_Table`), raising what the expanded body raises, where it raises; a
+        body that fails for some value of the domain gets no table. Not with coverage (a
+        table would hide which arms each call takes) nor with inlining off."""
+        if d.name in self._tables:
+            return self._tables[d.name]
+        self._tables[d.name] = None  # also while its body is compiled (recursion)
+        domain = _domain(d) if self.cover is None and self.inline else None
+        if domain is None:
+            return None
+        p = d.params[0].name
+        hoisting, in_iterable = self._hoisting, self._in_iterable
+        self._hoisting, self._in_iterable = False, 0
+        self._inlining.append(d.name)
+        try:
+            body = self._src(self._g(d.body, frozenset(), frozenset({p})))
+        finally:
+            self._inlining.pop()
+            self._hoisting, self._in_iterable = hoisting, in_iterable
+        if _READS_STATE.search(body) or (body.count("[") < 2 and "_tab_" not in body):
+            # reads the state, or is already about as cheap as a lookup (``rank(c) == 8``)
+            return None
+        fn = exec_source(f"def _tab({pyname(p)}):\n    return {body}\n", "_tab",
+                         dict(self.globals), d.span, f"def {d.name}, tabulated", self.sources)
+        table = _Table(fn)
+        try:
+            for x in domain:
+                table[x] = fn(x)
+        except Exception:
+            return None
+        name = self._tables[d.name] = f"_tab_{d.name}"
+        self.globals[name] = table
+        return name
+
+    def _expand(self, d: ast.DefDecl, args: tuple[ast.Expr, ...], local: frozenset[str],
                 py: frozenset[str]) -> _Gen:
         mapping: dict[str, ast.Expr] = {}
         lets: list[tuple[str, ast.Expr]] = []
@@ -567,10 +631,12 @@ class ExprCompiler:
                 names = ", ".join(pyname(n) for n, _ in lets)
                 return f"(lambda {names}: {g})({', '.join(vals)})"
             # each parameter bound once by ``:=`` before the body: no function is made and
-            # called, as a lambda would be, at each evaluation
-            binds = "".join(f"({pyname(n)} := {v}), "
+            # called, as a lambda would be, at each evaluation; ``(x or True) and body`` is
+            # the body's value whatever x is (a number, a card, a list: never a side effect),
+            # without the tuple that ``(x, body)[-1]`` builds and indexes
+            binds = "".join(f"(({pyname(n)} := {v}) or True) and "
                             for (n, _), v in zip(lets, vals, strict=True))
-            return f"({binds}{g})[-1]"
+            return f"({binds}{g})"
         finally:
             self._inlining.pop()
 
@@ -603,6 +669,38 @@ class ExprCompiler:
         return e
 
 
+class _Table(dict):  # type: ignore[type-arg]
+    """A tabulated definition's values by argument (see ExprCompiler._table); a value not in
+    it is computed by the definition's body, uncaught, so the expression it is inlined into
+    reports any error as the expanded body would."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key: Any) -> Any:
+        return self.fn(key)
+
+
+def _domain(d: ast.DefDecl) -> tuple[str, ...] | None:
+    """Every value of a definition's only parameter, where it is a card or a suit."""
+    if len(d.params) != 1:
+        return None
+    t = d.params[0].type
+    if isinstance(t, ast.TypeOptional):
+        t = t.inner
+    if isinstance(t, ast.TypeName) and t.name == "card":
+        return tuple(CARD_ORDER)
+    if isinstance(t, ast.TypeName) and t.name == "suit":
+        return SUITS
+    return None
+
+
+#: generated code that reads the state, or a temporary computed from it
+_READS_STATE = re.compile(r"\b(?:V|Z|L|st|_h\d+)\b")
+
 #: sources not worth a temporary: a name, or one subscript of the state or the locals
 _CHEAP = re.compile(r"^(?:\w+|[VZL]\[[^\[\]()]*\])$")
 _NAME = re.compile(r"^_h\d+$")
@@ -628,6 +726,24 @@ def runtime_error(e: Exception, span: ast.Span) -> RuleRuntimeError:
 def _no_param(err: RuleRuntimeError) -> NoReturn:
     """Raise ``err``: a rule read a parameter the table's value of an option does not have."""
     raise err
+
+
+#: built-ins that read one element or the length of their list and keep nothing of it
+_READ_ONCE = frozenset({"size", "top", "bottom", "first", "last"})
+
+
+def _unfrozen(src: str) -> str:
+    """A comprehension's list without the ``tuple(...)`` that makes it a value to keep, for
+    a built-in that only takes its length or one element (``first([r for r in ...])``):
+    the same length and elements, and the same errors (an empty one's is an IndexError
+    either way)."""
+    if not (src.startswith("tuple([") and src.endswith("])")):
+        return src
+    try:
+        inner = pyast.parse(src[len("tuple("):-1], mode="eval").body
+    except SyntaxError:
+        return src  # "tuple([...]) ... ([...])": not one call
+    return src[len("tuple("):-1] if isinstance(inner, pyast.ListComp) else src
 
 
 def _is_int_k(g: _Gen) -> bool:
@@ -662,3 +778,162 @@ def _fold_compare(op: str, x: Any, y: Any) -> bool:
     return {"==": lambda: x == y, "!=": lambda: x != y, "<": lambda: x < y,
             "<=": lambda: x <= y, ">": lambda: x > y, ">=": lambda: x >= y,
             "in": lambda: x in y, "not in": lambda: x not in y}[op]()
+
+
+# ---- common subexpressions ------------------------------------------------------------------
+#: Python nodes whose inside is evaluated apart from the expression around it (per element, or
+#: not at all): nothing in them is shared with the rest, nor taken out of them
+_OPAQUE = (pyast.Lambda, pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp)
+
+
+def share_common(src: str) -> str:
+    """``src``, a generated Python expression, with each subscript or ``len(...)`` that is
+    evaluated again where its first evaluation has certainly happened read from a temporary.
+
+    Inlined definitions repeat their arguments' subexpressions: the guard of a shedding game's
+    play reads ``rank(first(g))`` several times for one group. Generated expressions have no
+    side effects, so a second evaluation gives what the first gave; only one whose first
+    evaluation dominates it (came before it on every path: the left side of ``and``/``or``,
+    the test of ``if``/``else``, an earlier argument) reads the temporary, so an error is
+    raised by the same evaluation as before, and nothing is evaluated that was not."""
+    if src.count("[") + src.count("len(") < 2:
+        return src  # nothing could be read twice (compiling many tables, this is most tests)
+    got = _SHARED.get(src)
+    if got is None:
+        # a function of the text alone, and an enumerator's tests are compiled several
+        # times (merged, alone, not hoisted), as is each table verify sets up
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        got = _SHARED[src] = _share(src)
+    return got
+
+
+#: share_common's answers by their sources, at most _SHARED_MAX of them
+_SHARED: dict[str, str] = {}
+_SHARED_MAX = 4096
+
+
+def _share(src: str) -> str:
+    try:
+        tree = pyast.parse(src, mode="eval")
+    except SyntaxError:  # pragma: no cover - the compiler writes valid Python
+        return src
+    sharer = _Sharer()
+    body = sharer.visit_expr(tree.body, {})
+    if not sharer.used:
+        return src
+    body = _Unbind(sharer.used).visit(body)
+    return pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
+
+
+class _Sharer:
+    """One pass in evaluation order; ``avail`` maps an expression (its dump) to the temporary
+    that holds it on every path reaching this point."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.used: set[str] = set()
+        #: a name bound by ``:=`` (an inlined parameter) to the key of the expression it
+        #: holds: its uses are keyed as that expression (``rank(c)`` with ``c := first(g)``
+        #: is rank(first(g)))
+        self.alias: dict[str, str] = {}
+        #: whether each node (by id) holds no ``:=`` and nothing evaluated apart
+        self._pure: dict[int, bool] = {}
+
+    def _key(self, e: pyast.expr) -> str:
+        """A text that two expressions share only when they compute the same value."""
+        match e:
+            case pyast.Name(id=n):
+                return self.alias.get(n, n)
+            case pyast.Constant(value=v):
+                return repr(v)
+            case pyast.Subscript(value=val, slice=sl):
+                return f"{self._key(val)}[{self._key(sl)}]"
+            case pyast.Call(func=f, args=args, keywords=[]):
+                return f"{self._key(f)}({','.join(self._key(a) for a in args)})"
+            case _:
+                return "#" + pyast.dump(e)
+
+    def _is_pure(self, e: pyast.AST) -> bool:
+        got = self._pure.get(id(e))
+        if got is None:
+            got = not isinstance(e, (*_OPAQUE, pyast.NamedExpr)) and all(
+                self._is_pure(x) for x in pyast.iter_child_nodes(e))
+            self._pure[id(e)] = got
+        return got
+
+    def visit_expr(self, e: pyast.expr, avail: dict[str, str]) -> pyast.expr:
+        if isinstance(e, _OPAQUE):
+            return e
+        key = self._key(e) if self._candidate(e) else None
+        if key is not None and key in avail:
+            self.used.add(avail[key])
+            return pyast.Name(avail[key], pyast.Load())
+        e = self._children(e, avail)
+        if key is None:
+            return e
+        name = self.names.setdefault(key, f"_x{len(self.names)}")
+        avail[key] = name
+        return pyast.NamedExpr(pyast.Name(name, pyast.Store()), e)
+
+    def _candidate(self, e: pyast.expr) -> bool:
+        if isinstance(e, pyast.Subscript):
+            pass
+        elif not (isinstance(e, pyast.Call) and isinstance(e.func, pyast.Name)
+                  and e.func.id == "len" and len(e.args) == 1 and not e.keywords):
+            return False
+        # nothing inside that binds a name or is evaluated apart
+        return self._is_pure(e)
+
+    def _children(self, e: pyast.expr, avail: dict[str, str]) -> pyast.expr:
+        """``e`` with its parts rewritten, in the order Python evaluates them; a part that
+        may be skipped gets a copy of ``avail``, so what it computes is not assumed after."""
+        v = self.visit_expr
+        match e:
+            case pyast.BoolOp(values=vals):
+                first = v(vals[0], avail)
+                inner = dict(avail)
+                return pyast.BoolOp(e.op, [first] + [v(x, inner) for x in vals[1:]])
+            case pyast.IfExp(test=t, body=b, orelse=o):
+                t2 = v(t, avail)
+                return pyast.IfExp(t2, v(b, dict(avail)), v(o, dict(avail)))
+            case pyast.Compare(left=left, ops=ops, comparators=cs):
+                l2 = v(left, avail)
+                c0 = v(cs[0], avail)
+                inner = dict(avail)
+                return pyast.Compare(l2, ops, [c0] + [v(x, inner) for x in cs[1:]])
+            case pyast.NamedExpr(target=tg, value=val):
+                if self._candidate(val) or isinstance(val, pyast.Name):
+                    self.alias[tg.id] = self._key(val)
+                return pyast.NamedExpr(tg, v(val, avail))
+            case pyast.BinOp(left=a, op=op, right=b):
+                a2 = v(a, avail)
+                return pyast.BinOp(a2, op, v(b, avail))
+            case pyast.UnaryOp(op=op, operand=o):
+                return pyast.UnaryOp(op, v(o, avail))
+            case pyast.Subscript(value=val, slice=sl):
+                val2 = v(val, avail)
+                return pyast.Subscript(val2, v(sl, avail), e.ctx)
+            case pyast.Call(func=f, args=args, keywords=[]) if not any(
+                    isinstance(a, pyast.Starred) for a in args):
+                f2 = v(f, avail)
+                return pyast.Call(f2, [v(a, avail) for a in args], [])
+            case pyast.Tuple(elts=elts) if not any(isinstance(x, pyast.Starred) for x in elts):
+                return pyast.Tuple([v(x, avail) for x in elts], e.ctx)
+            case _:
+                # anything else (a name, a constant, an f-string...) is left as it is
+                return e
+
+
+class _Unbind(pyast.NodeTransformer):
+    """Drops the ``:=`` of temporaries no later evaluation reads."""
+
+    def __init__(self, used: set[str]) -> None:
+        self.used = used
+
+    def visit_NamedExpr(self, node: pyast.NamedExpr) -> pyast.expr:
+        value = self.visit(node.value)
+        if node.target.id.startswith("_x") and node.target.id not in self.used:
+            return value  # type: ignore[no-any-return]
+        node.value = value
+        return node

@@ -80,13 +80,14 @@ def set_and_json(xs: Sequence[object],
     return out
 
 
-def field_json(x: object, cache: dict[tuple[object, ...], str]) -> str:
+def field_json(x: object, cache: dict[tuple[object, ...] | str, str]) -> str:
     """:func:`json_value` of one field's value, a tuple's text remembered in the field's own
     ``cache`` (see :func:`set_and_json`)."""
     text = json_value(x)
-    # only flat tuples: one holding lists (zones) cannot be a key, nor be trusted to stay
-    if isinstance(x, tuple) and (not x or type(x[0]) not in (list, tuple)) \
-            and len(cache) < FIELD_CACHE_MAX:
+    # only flat tuples: one holding lists (zones) cannot be a key, nor be trusted to stay;
+    # and strings (a card, a suit), which a field of tuples never holds
+    if len(cache) < FIELD_CACHE_MAX and (type(x) is str or (
+            isinstance(x, tuple) and (not x or type(x[0]) not in (list, tuple)))):
         cache[x] = text
     return text
 
