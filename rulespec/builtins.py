@@ -20,7 +20,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from rulespec.cards import RANK_OF, SUIT_OF, card_sort_key
+from rulespec.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS
 from rulespec.cards import pack as make_pack
 from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
@@ -113,23 +113,32 @@ def add(x: Any, y: Any) -> Any:
 
 
 _SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+#: the canonical order of the texts a set may hold: cards in pack order, suits C D H S (a set
+#: holds one kind only); looked up by dict, at C speed, rather than through a Python key
+_TEXT_ORDER: dict[str, int] = {**{s: i for i, s in enumerate(SUITS)}, **CARD_ORDER}
+_SET_CACHE_MAX = 200_000
 
 
 def set_of(xs: Any) -> tuple[Any, ...]:
-    """The distinct elements in canonical order (numbers ascending, cards in pack order)."""
+    """The distinct elements in canonical order (numbers ascending, cards in pack order,
+    suits C, D, H, S)."""
     key = xs if type(xs) is tuple else None
     if key is not None:
         hit = _SET_CACHE.get(key)
         if hit is not None:
             return hit
-    xs = tuple(xs)
-    if xs and isinstance(xs[0], str):
-        out = tuple(sorted(set(xs), key=card_sort_key))
-    else:
-        out = tuple(sorted(set(xs)))
-    if key is not None and len(_SET_CACHE) < 200_000:
+    out = sorted_distinct(xs)
+    if key is not None and len(_SET_CACHE) < _SET_CACHE_MAX:
         _SET_CACHE[key] = out
     return out
+
+
+def sorted_distinct(xs: Any) -> tuple[Any, ...]:
+    """:func:`set_of` without its cache, for callers that keep their own."""
+    xs = tuple(xs)
+    if xs and isinstance(xs[0], str):
+        return tuple(sorted(set(xs), key=_TEXT_ORDER.__getitem__))
+    return tuple(sorted(set(xs)))
 
 
 def subsets(xs: Iterable[_E], lo: int, hi: int) -> tuple[tuple[_E, ...], ...]:

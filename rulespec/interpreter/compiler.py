@@ -1114,6 +1114,10 @@ def _freeze(x: object) -> object:
     return x
 
 
+#: the most values a generator's source may hold for its enumerator to remember events by it
+MEMO_KEY_MAX = 512
+
+
 def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     """The enumerator ``lines`` rewritten to remember its events by its inputs, or None.
 
@@ -1151,7 +1155,11 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     for j, src in enumerate(sources):
         out.append(f"{ind}_s{j} = {src}")
     key = ", ".join(["seat"] + [f"_fz(_s{j})" for j in range(len(sources))])
-    out += [f"{ind}_ck = ({key})", f"{ind}hit = _MEMO.get(_ck)", f"{ind}if hit is None:",
+    # a source of thousands of values (every subset of a hand) is not worth a key: freezing
+    # and hashing it costs what the loops do, and the same hand hardly comes back
+    small = " and ".join(f"len(_s{j}) <= {MEMO_KEY_MAX}" for j in range(len(sources)))
+    out += [f"{ind}_ck = ({key}) if {small} else None",
+            f"{ind}hit = _MEMO.get(_ck) if _ck is not None else None", f"{ind}if hit is None:",
             f"{ind}    hit = _LegalMap()"]
     loop_no = 0
     for k, ln in enumerate(inner):
@@ -1161,11 +1169,12 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
             loop_no += 1
         out.append("    " + ln.replace(" out[k]", " hit[k]").replace(" not in out:",
                                                                     " not in hit:"))
-    out += [f"{ind}    _MEMO_N[0] += len(hit)",
-            f"{ind}    if _MEMO_N[0] > _MEMO_MAX:",
-            f"{ind}        _MEMO.clear()",
-            f"{ind}        _MEMO_N[0] = len(hit)",
-            f"{ind}    _MEMO[_ck] = hit",
+    out += [f"{ind}    if _ck is not None:",
+            f"{ind}        _MEMO_N[0] += len(hit)",
+            f"{ind}        if _MEMO_N[0] > _MEMO_MAX:",
+            f"{ind}            _MEMO.clear()",
+            f"{ind}            _MEMO_N[0] = len(hit)",
+            f"{ind}        _MEMO[_ck] = hit",
             f"{ind}if not out:", f"{ind}    return hit",
             f"{ind}for k, e in hit.items():", f"{ind}    if k not in out:",
             f"{ind}        out[k] = e"]

@@ -14,8 +14,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import cast
 
-from rulespec.builtins import set_of
-from rulespec.cards import normalise_card
+from rulespec.builtins import sorted_distinct
+from rulespec.cards import CARD_ORDER, SUITS, normalise_card
 
 __all__ = ["FIELD_CACHE_MAX", "canonical_key", "encode", "event_key", "field_json",
            "json_value", "loose_key", "normalise_value", "set_and_json"]
@@ -57,6 +57,8 @@ def encode(x: object) -> object:
 #: the JSON text of tuples of strings seen (groups of cards); only strings, which equal no
 #: other kind of value, so one cache serves every caller (``(True,) == (1,)`` as a key)
 _JV_CACHE: dict[tuple[object, ...], str] = {}
+#: texts whose JSON is themselves in quotes: every card code and suit letter
+_PLAIN_TEXTS = frozenset(CARD_ORDER) | frozenset(SUITS)
 _CACHE_MAX = 200_000
 #: entries one field's cache keeps (see :func:`set_and_json`, :func:`field_json`)
 FIELD_CACHE_MAX = 50_000
@@ -73,7 +75,8 @@ def set_and_json(xs: Sequence[object],
         hit = cache.get(key)
         if hit is not None:
             return hit
-    s = set_of(xs)
+    # set_of's own cache is skipped: the field's cache just missed, so that one would too
+    s = sorted_distinct(xs)
     out = (s, _json_list(s))
     if key is not None and len(cache) < FIELD_CACHE_MAX:
         cache[key] = out
@@ -127,7 +130,8 @@ def _json_list(x: Sequence[object]) -> str:
         return "[" + ",".join(map(str, x)) + "]"
     if t0 is str:
         strs = cast("Sequence[str]", x)
-        if all(type(y) is str and y.isalnum() for y in strs):
+        # card codes and suit letters need no escaping: tested as a set, at C speed
+        if _PLAIN_TEXTS.issuperset(strs) or all(type(y) is str and y.isalnum() for y in strs):
             return '["' + '","'.join(strs) + '"]'
     return "[" + ",".join(json_value(y) for y in x) + "]"
 
