@@ -16,7 +16,9 @@ TABLES = HERE / "specs" / "ok" / "book_tables.rules"
 
 def test_parts_come_in_a_rule_pages_order() -> None:
     book = build_book(load_game_spec(resolve_game("abracadabra-newton")))
-    top = [h.anchor for h in book.headings() if h.level == 1]
+    # a spec's tables and glossary, where it declares them, are parts of their own
+    top = [h.anchor for h in book.headings() if h.level == 1
+           and h.anchor not in ("tables", "glossary")]
     assert top == ["introduction", "at-a-glance", "players-and-cards", "the-deal", "play",
                    "scoring",
                    "the-end-of-the-game", "example", "variations", "reference"]
@@ -110,3 +112,9 @@ def test_expressions_said_in_plain_english() -> None:
     assert said("count(taken[q] == 0 for q in seats)") == \
         "how many q in the players have the taken of q is 0"
     assert said("if dummy then 1 else 0") == "1 if dummy, otherwise 0"
+
+
+def test_the_shipped_books_carry_their_tables_and_glossaries() -> None:
+    for game, table in (("vandatta", "Penalty points"), ("abracadabra", "Success bonus")):
+        text = rulebook(load_game_spec(resolve_game(game)))
+        assert f"### {table}" in text and "## Glossary" in text, game
