@@ -230,7 +230,9 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
             n_fig += 1
             caption = md_inline(b.caption)
             if n_fig <= len(figures):
-                alt = _md_text(" ".join(b.alt.split()[:40]))
+                # the caption names the picture; its long description is in the SVG itself
+                # (<title>, <desc>) and in the HTML page's label
+                alt = _md_text("".join(r.text for r in b.caption)) or "figure"
                 out.append(f"![{alt}]({figures[n_fig - 1]})\n\n*{caption}*\n")
             else:
                 out.append(f"*{caption} (The picture is in the HTML edition of this "
