@@ -33,7 +33,7 @@ MAX_TABLES_PER_SPEC = 32
 
 
 # A shipped game's name is its file's name with "_" written "-": records spell names with
-# hyphens (abracadabra-newton) and the grammar's names have none. These two functions are the
+# hyphens (a-game-name) and the grammar's names have none. These two functions are the
 # only places that map one to the other; everything else asks them.
 def shipped_name(path: Path) -> str | None:
     """The game name a shipped spec file goes by (records, reports, summaries), or None for a
