@@ -317,6 +317,30 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
     for node in ast.descendants((spec.deal, spec.match, spec.procs)):
         if isinstance(node, ast.CallStmt):
             sites[node.name] = sites.get(node.name, 0) + 1
+    # the options every place that runs a procedure tests around it (its own body's ifs)
+    common: dict[str, frozenset[str]] = {}
+
+    def note_sites(b: ast.Block, opts: frozenset[str]) -> None:
+        for s in b.stmts:
+            if isinstance(s, ast.CallStmt):
+                common[s.name] = common.get(s.name, opts) & opts
+            if isinstance(s, ast.If):
+                o = opts | frozenset(_option_names(spec, s.cond))
+                note_sites(s.then, o)
+                if s.else_ is not None:
+                    note_sites(s.else_ if isinstance(s.else_, ast.Block)
+                               else ast.Block((s.else_,)), o)
+                continue
+            for f in attrs.fields(type(s)):
+                v = getattr(s, f.name)
+                if isinstance(v, ast.Block):
+                    note_sites(v, opts)
+            if isinstance(s, ast.Choose):
+                for alt in s.alternatives:
+                    note_sites(alt.body, opts)
+
+    for body in (spec.deal.body, spec.match.body, *(pr.body for pr in spec.procs)):
+        note_sites(body, frozenset())
 
     def walk(b: ast.Block, around: tuple[str, ...], opts: frozenset[str]) -> None:
         for s in b.stmts:
@@ -327,7 +351,8 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
             seen.add(s.name)
             if sites.get(s.name, 0) > 1:
                 loops = tuple(a for a in around if not a.startswith(("when ", "unless ")))
-                walk(procs[s.name].body, (*loops, f"in {words(s.name)}"), frozenset())
+                walk(procs[s.name].body, (*loops, f"in {words(s.name)}"),
+                     common.get(s.name, frozenset()))
             else:
                 walk(procs[s.name].body, around, opts)
         elif isinstance(s, ast.Choose):
