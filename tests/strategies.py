@@ -79,22 +79,30 @@ ABRACADABRA_OPTIONS: dict[str, list[Any]] = {
 }
 
 
-@st.composite
-def abracadabra_tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
-    """A table size (4, 3, 2 with or without dummy) and a subset of options."""
+def _trick_tables(draw: st.DrawFn, options: dict[str, list[Any]], most_deals: int,
+                  targets: list[int]) -> tuple[int, dict[str, Any]]:
+    """A table of a game of 4, 3 or 2 players (2 with or without a dummy), a subset of
+    ``options`` with chosen values, and a match length: one deal, up to ``most_deals`` deals,
+    or a target drawn from ``targets``."""
     players = draw(st.sampled_from([4, 3, 2]))
     opts: dict[str, Any] = {}
-    for name, values in ABRACADABRA_OPTIONS.items():
+    for name, values in options.items():
         if draw(st.booleans()):
             opts[name] = draw(st.sampled_from(values))
     if players == 2 and draw(st.booleans()):
         opts["dummy"] = True
     length = draw(st.sampled_from(["one", "deals", "target"]))
     if length == "deals":
-        opts["deals"] = draw(st.integers(1, 2))
+        opts["deals"] = draw(st.integers(1, most_deals))
     elif length == "target":
-        opts["target"] = draw(st.sampled_from([40, 90]))
+        opts["target"] = draw(st.sampled_from(targets))
     return players, opts
+
+
+@st.composite
+def abracadabra_tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
+    """A table size (4, 3, 2 with or without dummy) and a subset of options."""
+    return _trick_tables(draw, ABRACADABRA_OPTIONS, 2, [40, 90])
 
 
 def deal_end_snapshots(state: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -136,16 +144,4 @@ NEWTON_OPTIONS: dict[str, list[Any]] = {
 @st.composite
 def newton_tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
     """A Newton table (4, 3, 2 with or without dummy), a subset of options, a match length."""
-    players = draw(st.sampled_from([4, 3, 2]))
-    opts: dict[str, Any] = {}
-    for name, values in NEWTON_OPTIONS.items():
-        if draw(st.booleans()):
-            opts[name] = draw(st.sampled_from(values))
-    if players == 2 and draw(st.booleans()):
-        opts["dummy"] = True
-    length = draw(st.sampled_from(["one", "deals", "target"]))
-    if length == "deals":
-        opts["deals"] = draw(st.integers(1, 3))
-    elif length == "target":
-        opts["target"] = draw(st.sampled_from([30, 60]))
-    return players, opts
+    return _trick_tables(draw, NEWTON_OPTIONS, 3, [30, 60])
