@@ -665,6 +665,11 @@ class State:
                 self.pending = op
                 seat = self.to_move = L[op.seat_local] if op.seat_local is not None \
                     else op.seat(self, L)
+                if type(seat) is not int or not 0 <= seat < self.game.hands:
+                    raise RuleRuntimeError(
+                        f"seat {seat!r} must decide here, but this table's hands are seats 0 "
+                        f"to {self.game.hands - 1}", op.node.span,
+                        "choose needs the seat of a hand at the table")
                 self._given = None
                 if op.legal is not None:
                     # legal_map written out for the usual decision (one merged enumerator)
