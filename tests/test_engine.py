@@ -725,20 +725,18 @@ match {
 
 
 def test_a_decision_for_a_seat_the_table_lacks_is_a_runtime_error_at_the_choose() -> None:
-    from rulespec.checker import check_text
-    from rulespec.errors import RuleRuntimeError
-    from rulespec.interpreter.engine import Game
-
-    spec = check_text('game g title "G"\nplayers 2 to 4\nwinner lowest total\n'
-                      "zone stock: shared visible to nobody\n"
-                      "zone hand: per player visible to owner\n"
-                      "def held(q: int) = size(hand[q])\n"
-                      "deal {\n  fill stock with pack(1)\n  shuffle stock\n"
-                      "  choose player_count + 5 {\n    go() {\n    }\n  }\n"
-                      "  end deal scoring held\n}\n"
-                      "match {\n  run deal\n  end match winners seats\n}\n", "seat.rules")
-    st = Game(spec, 2).new_initial_state()
-    with pytest.raises(RuleRuntimeError) as err:
-        st.apply(st.legal_actions()[0])
-    assert "seat 7 must decide here" in str(err.value) and err.value.span is not None
-    assert err.value.span.line == 10
+    with pytest.raises(RuleRuntimeError, match="seat 7 must decide here") as err:
+        run_to_end("""
+deal {
+  choose player_count + 5 {
+    go() {
+    }
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+""")
+    assert err.value.span is not None and err.value.span.line == 10
