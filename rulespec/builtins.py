@@ -115,7 +115,7 @@ def add(x: Any, y: Any) -> Any:
 _SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 #: the canonical order of the texts a set may hold: cards in pack order, suits C D H S (a set
 #: holds one kind only); looked up by dict, at C speed, rather than through a Python key
-_TEXT_ORDER: dict[str, int] = {**{s: i for i, s in enumerate(SUITS)}, **CARD_ORDER}
+TEXT_ORDER: dict[str, int] = {**{s: i for i, s in enumerate(SUITS)}, **CARD_ORDER}
 _SET_CACHE_MAX = 200_000
 
 
@@ -137,7 +137,7 @@ def sorted_distinct(xs: Any) -> tuple[Any, ...]:
     """:func:`set_of` without its cache, for callers that keep their own."""
     xs = tuple(xs)
     if xs and isinstance(xs[0], str):
-        return tuple(sorted(set(xs), key=_TEXT_ORDER.__getitem__))
+        return tuple(sorted(set(xs), key=TEXT_ORDER.__getitem__))
     return tuple(sorted(set(xs)))
 
 

@@ -4,6 +4,7 @@ generated code gives at run time."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -11,8 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulespec.builtins import BUILTINS, RUNTIME_HELPERS
-from rulespec.cards import pack
+from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, set_of, subsets
+from rulespec.cards import SUITS, pack
+from rulespec.interpreter.events import subset_sets
 from rulespec.model import BUILTIN_FUNCTIONS, GENERATOR_FUNCTIONS
 from rulespec.types import ANY, BOOL, CARD, INT, ListOf, T, Type
 
@@ -54,3 +56,27 @@ def test_fold_agrees_with_the_generated_code(name: str, data: st.DataObject) -> 
     code = b.template.format(*(f"_a{i}" for i in range(len(args))))
     ran = eval(code, glb, {f"_a{i}": a for i, a in enumerate(args)})  # noqa: S307
     assert b.fold(*args) == ran, (name, args)
+
+
+SUBSET_SOURCES = st.one_of(
+    st.lists(st.sampled_from(CARDS), unique=True, max_size=11),
+    st.lists(st.sampled_from(list(SUITS)), unique=True),
+    st.lists(st.sampled_from(CARDS[:6]), max_size=7),  # repeats: the plain path
+    st.lists(st.integers(-3, 9), max_size=7),
+)
+
+
+@given(SUBSET_SOURCES, st.integers(-1, 12), st.integers(-1, 12))
+def test_subset_sets_are_subsets_with_their_sets_and_texts(xs: list[Any], lo: int,
+                                                           hi: int) -> None:
+    """What the enumerators of a set field over ``subsets`` read: each subset of
+    ``subsets(xs, lo, hi)`` once, with ``set_of`` of it as a list and that list's canonical
+    JSON text, however they are built."""
+    got = subset_sets(xs, lo, hi, {})
+    want = [(s, list(set_of(s)), json.dumps(list(set_of(s)), separators=(",", ":")))
+            for s in subsets(xs, lo, hi)]
+    assert len(got) == len(want)
+    assert sorted(got, key=repr) == sorted(want, key=repr)
+    assert got == subset_sets(list(xs), lo, hi, {})
+    lists = [s for _, s, _ in got]
+    assert len({id(s) for s in lists}) == len(lists), "each event needs a list of its own"

@@ -4,9 +4,12 @@ observations, and a reshuffle's record event."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from rulespec import Game, RuleRuntimeError, check_text
+from rulespec.cards import pack
 
 HEAD = """
 game t title "T"
@@ -577,11 +580,10 @@ def test_share_common_reads_a_repeat_only_where_its_first_evaluation_happened() 
 
 
 def test_groups_keep_their_order_and_duplicates() -> None:
-    import itertools
     import random
 
     from rulespec.builtins import groups
-    from rulespec.cards import RANK_OF, pack
+    from rulespec.cards import RANK_OF
 
     def reference(cards: list[str]) -> tuple[tuple[str, ...], ...]:
         ranks: dict[int, list[str]] = {}
@@ -740,3 +742,43 @@ match {
 }
 """)
     assert err.value.span is not None and err.value.span.line == 10
+
+
+def test_a_set_field_over_subsets_keeps_each_subset_in_its_hands_order() -> None:
+    """``show(cards = set_of(cs)) for cs in subsets(hand, ...)`` lists each subset once, its
+    field the set in canonical order, while ``cs`` itself stays in the hand's order: the cards
+    moved land in that order (rulespec.interpreter.events.subset_sets builds both at once).
+    Under the same choose, an alternative with the same events written plainly agrees."""
+    g = _play_spec("""
+zone shown: shared visible to all
+deal {
+  fill stock with pack(1)
+  deal 9 from stock to hand of seats
+  choose 0 {
+    show(cards = set_of(cs)) for cs in subsets(hand[0], 1, 3) "Show." {
+      move cs from hand[0] to shown
+    }
+  }
+  choose 1 {
+    plain(cards = set_of([c for c in cs])) for cs in subsets(hand[1], 1, 3) "Plain." { }
+  }
+  end deal scoring zero
+}""", keep_sources=True)
+    assert any("_subset_sets(" in text for _, text in g.sources)
+    st = g.new_initial_state()
+    hand = list(st.z["hand"][0])
+    order = {c: i for i, c in enumerate(pack(1))}
+    assert hand != sorted(hand, key=order.__getitem__), "the test wants a hand out of order"
+    legal = st.legal_actions()
+    assert len(legal) == 9 + 36 + 84
+    assert len({tuple(e["cards"]) for e in legal}) == len(legal)
+    for e in legal:
+        assert e["cards"] == sorted(e["cards"], key=order.__getitem__)
+    pick = max(legal, key=lambda e: len(e["cards"]) * 100 + sum(map(hand.index, e["cards"])))
+    st.apply(pick)
+    assert list(st.z["shown"]) == [c for c in hand if c in pick["cards"]]
+    other = list(st.z["hand"][1])
+    plain = st.legal_actions()
+    want = sorted({tuple(sorted(set(s), key=order.__getitem__))
+                   for k in (1, 2, 3) for s in itertools.combinations(other, k)})
+    assert sorted(tuple(e["cards"]) for e in plain) == want

@@ -41,6 +41,7 @@ from rulespec.interpreter.events import (
     field_json,
     json_value,
     set_and_json,
+    subset_sets,
 )
 from rulespec.types import (
     Bool,
@@ -177,13 +178,13 @@ class LegalMap(dict):  # type: ignore[type-arg]
     enumerator remembered: shared by every state that meets the same inputs, so never
     changed, and ``order`` keeps its events in canonical order once sorted."""
 
-    __slots__ = ("order", "by_id")
+    __slots__ = ("order", "entries")
 
     def __init__(self) -> None:
         super().__init__()
         self.order: list[dict[str, Any]] | None = None
-        #: the entries by their events' ids, for State.apply (set with ``order``)
-        self.by_id: dict[int, tuple[dict[str, Any], Alternative | None, object]] | None = None
+        #: the entries in the same order, for State.apply_index (set with ``order``)
+        self.entries: list[tuple[dict[str, Any], Alternative | None, object]] | None = None
 
 
 #: legal events one enumerator remembers, all its maps together; past this it forgets them
@@ -954,14 +955,48 @@ def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hois
                 lines.append(f"{ind}if not ({test}): {stop}")
             if i < len(gen_vars):
                 ec.hoisting(hoist and i > 0)
-                src = ec.source(a.generators[i].source, local, py)
-                lines.append(f"{ind}for {pyname(gen_vars[i])} in {src}:")
+                lines.append(f"{ind}for {_loop_head(ec, a, i, local, py)}:")
                 ind += "    "
         ec.hoisting(hoist and bool(gen_vars))
         lines += _enum_event(ec, a, local, ind)
     finally:
         ec.hoisting(False)
     return lines
+
+
+def _set_subsets(a: ast.Alternative) -> dict[str, int]:
+    """The generators of ``a`` that run over ``subsets(...)`` and whose variable is a field's
+    ``set_of`` (``show(cards = set_of(cs)) for cs in subsets(hand, 0, size(hand))``), by
+    variable: each subset comes with its set and the set's text (:func:`subset_sets`)."""
+    fields = [_bare(f.value) for f in a.fields]
+    out = {}
+    for i, g in enumerate(a.generators):
+        src = _bare(g.source)
+        if isinstance(src, ast.Call) and src.func == "subsets" and len(src.args) == 3 and any(
+                isinstance(f, ast.Call) and f.func == "set_of" and len(f.args) == 1 and
+                isinstance(f.args[0], ast.Name) and f.args[0].id == g.var for f in fields):
+            out[g.var] = i
+    return out
+
+
+def _bare(e: ast.Expr) -> ast.Expr:
+    while isinstance(e, ast.Cited):
+        e = e.expr
+    return e
+
+
+def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[str],
+               py: frozenset[str]) -> str:
+    """``v in SOURCE`` for the ``i``-th generator; over a set field's subsets,
+    ``v, _sfI, _sjI in _subset_sets(...)``, the set and its text coming with each subset."""
+    g = a.generators[i]
+    src = _bare(g.source)
+    if g.var not in _set_subsets(a):
+        return f"{pyname(g.var)} in {ec.source(g.source, local, py)}"
+    assert isinstance(src, ast.Call)
+    ec.globals["_subset_sets"] = subset_sets
+    args = ", ".join(ec.source(x, local, py) for x in src.args)
+    return f"{pyname(g.var)}, _sf{i}, _sj{i} in _subset_sets({args}, {_field_cache(ec)})"
 
 
 def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
@@ -974,11 +1009,19 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     values: dict[str, str | None] = {"seat": "seat", "action": None}
     jsons: dict[str, str] = {}
     kinds: dict[str, str] = {}
+    presorted = _set_subsets(a)
     for i, f in enumerate(a.fields):
         bare = f.value
         while isinstance(bare, ast.Cited):
             bare = bare.expr
         if isinstance(bare, ast.Call) and bare.func == "set_of":
+            g = bare.args[0].id if isinstance(bare.args[0], ast.Name) else None
+            if g in presorted:
+                # the loop gave the set, a fresh list (the event's own), and its text
+                parts.append(f"{f.name!r}: _sf{presorted[g]}")
+                jsons[f.name] = f"_sj{presorted[g]}"
+                values[f.name] = f"_sf{presorted[g]}"
+                continue
             # a set field: its canonical tuple and JSON text come from one cache lookup
             arg = ec.source(bare.args[0], local, py)
             cache = _field_cache(ec)
@@ -1071,6 +1114,10 @@ def _entries_kept(ec: ExprCompiler, a: ast.Alternative, field_lines: list[str]) 
     list of them (hashable, and never a zone, which a later move would change)."""
     if any(_READS_STATE.search(ln) for ln in field_lines):
         return False
+    if _set_subsets(a):
+        # a hand's subsets hardly come back (8,192 of them for 13 cards, a new hand each
+        # deal): keeping them costs a key and a lookup each, and the cache fills with them
+        return False
     for g in a.generators:
         t = element_of(ec.type_of(g.source))
         if isinstance(t, ListOf):
@@ -1132,7 +1179,7 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     loops = [i for i, ln in enumerate(body) if ln.lstrip().startswith("for ")]
     if len(loops) != len(gen_vars):
         return None
-    if any(not body[i].lstrip().startswith(f"for {v} in ")
+    if any(not body[i].lstrip().startswith((f"for {v} in ", f"for {v}, "))
            for i, v in zip(loops, gen_vars, strict=True)):
         return None
     head, inner = body[:loops[0]], body[loops[0]:]
@@ -1165,7 +1212,8 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     for k, ln in enumerate(inner):
         if k + loops[0] in loops:
             pre = ln[:len(ln) - len(ln.lstrip())]
-            ln = f"{pre}for {gen_vars[loop_no]} in _s{loop_no}:"
+            target = ln.lstrip()[4:].split(" in ", 1)[0]
+            ln = f"{pre}for {target} in _s{loop_no}:"
             loop_no += 1
         out.append("    " + ln.replace(" out[k]", " hit[k]").replace(" not in out:",
                                                                     " not in hit:"))

@@ -228,7 +228,7 @@ class State:
         self._legal: dict[str, LegalEntry] | None = None
         #: the entries of the events legal_actions last handed out (by the events' ids, when
         #: there are many)
-        self._given: list[LegalEntry] | dict[int, LegalEntry] | None = None
+        self._given: list[LegalEntry] | None = None
         #: True from an 'end deal' until the next deal starts or the match ends: the last
         #: entry of ``deals`` still follows the result fields (the match block may set them)
         self._results_open = False
@@ -258,15 +258,16 @@ class State:
             m = self.legal_map()
         if type(m) is LegalMap:
             if m.order is None:
-                m.order = [m[k][0] for k in sorted(m)]
-                m.by_id = {id(e[0]): e for e in m.values()}
-            self._given = m.by_id
+                m.entries = list(map(m.__getitem__, sorted(m)))
+                m.order = list(map(_event_of, m.entries))
+            self._given = None
             return list(m.order)
         # map, not comprehensions: this runs at every decision of a playout
         entries = list(map(m.__getitem__, sorted(m)))
-        # apply() finds an event it handed out by identity, without writing its key: in a
-        # short list by looking along it, in a long one by the events' ids
-        self._given = entries if len(entries) <= 16 else {id(e[0]): e for e in entries}
+        # apply() finds an event it handed out by identity, without writing its key, in a
+        # short list by looking along it; in a long one it writes the one event's key rather
+        # than have every event's id written down here (8,192 of them, to apply one)
+        self._given = entries if len(entries) <= 16 else None
         return list(map(_event_of, entries))
 
     def legal_count(self) -> int:
@@ -289,8 +290,8 @@ class State:
         if type(m) is LegalMap:
             if m.order is None:
                 self.legal_actions()
-            assert m.by_id is not None and m.order is not None
-            entry = m.by_id[id(m.order[k])]
+            assert m.entries is not None
+            entry = m.entries[k]
         else:
             entry = m[sorted(m)[k]]
         self._take(entry)
@@ -481,18 +482,10 @@ class State:
         return out
 
     def _apply_decision(self, event: Mapping[str, object]) -> None:
-        given = self._given
-        if given is not None:
-            if isinstance(given, list):
-                for entry in given:
-                    if entry[0] is event:
-                        self._take(entry)
-                        return
-            else:
-                found = given.get(id(event))
-                if found is not None and found[0] is event:
-                    self._take(found)
-                    return
+        for entry in self._given or ():
+            if entry[0] is event:
+                self._take(entry)
+                return
         legal = self.legal_map()
         # Fast path: an event already in canonical form (the usual case when a driver picks
         # from legal_actions) is found by its key and needs no normalising.

@@ -11,14 +11,15 @@ for each field they write.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import cast
 
-from rulespec.builtins import sorted_distinct
+from rulespec.builtins import TEXT_ORDER, sorted_distinct, subsets
 from rulespec.cards import CARD_ORDER, SUITS, normalise_card
 
 __all__ = ["FIELD_CACHE_MAX", "canonical_key", "encode", "event_key", "field_json",
-           "json_value", "loose_key", "normalise_value", "set_and_json"]
+           "json_value", "loose_key", "normalise_value", "set_and_json", "subset_sets",
+           "SubsetSets"]
 
 
 def canonical_key(event: Mapping[str, object]) -> str:
@@ -81,6 +82,78 @@ def set_and_json(xs: Sequence[object],
     if key is not None and len(cache) < FIELD_CACHE_MAX:
         cache[key] = out
     return out
+
+
+class SubsetSets:
+    """The subsets of a list, each with its ``set_of`` (a fresh list: an event's field) and
+    that set's JSON text; iterating gives ``(subset, set, text)`` triples. Equal, and hashed,
+    by the subsets alone (the rest follows from them), so it may key a memo."""
+
+    __slots__ = ("own", "sets", "texts")
+
+    def __init__(self, own: Sequence[tuple[object, ...]], sets: Sequence[list[object]],
+                 texts: Sequence[str]) -> None:
+        self.own, self.sets, self.texts = own, sets, texts
+
+    def __len__(self) -> int:
+        return len(self.own)
+
+    def __iter__(self) -> Iterator[tuple[tuple[object, ...], list[object], str]]:
+        # zip hands back one tuple again and again when the loop unpacks it: no allocation
+        return zip(self.own, self.sets, self.texts, strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SubsetSets) and self.own == other.own
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.own))
+
+
+def subset_sets(xs: Sequence[object], lo: int, hi: int,
+                cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]]) -> SubsetSets:
+    """Each subset of ``subsets(xs, lo, hi)`` with its ``set_of`` and that set's JSON text:
+    what an enumerator over a hand's subsets writes (``show(cards = set_of(cs)) for cs in
+    subsets(hand, 0, size(hand))``), 8,192 of them for 13 cards.
+
+    For distinct card codes or suits, no subset is sorted: the subsets, and the sets in
+    canonical order with their texts, are each built by doubling (every element added to
+    every one so far, in order), and a mask says which set each subset is. They come in
+    another order than :func:`subsets` gives them: an enumerator only keys its events by them,
+    and distinct elements give distinct sets. Anything else goes subset by subset through
+    :func:`set_and_json` and its ``cache``."""
+    xs = tuple(xs)
+    n = len(xs)
+    if n == 0 or n > 60 or not all(type(x) is str and x in _PLAIN_TEXTS for x in xs) or \
+            len(set(xs)) != n:
+        plain = subsets(xs, lo, hi)
+        done = [set_and_json(c, cache) for c in plain]
+        return SubsetSets(plain, [list(st) for st, _ in done], [j for _, j in done])
+    order = sorted(range(n), key=lambda i: TEXT_ORDER[cast("str", xs[i])])
+    rank = [0] * n
+    for j, i in enumerate(order):
+        rank[i] = j
+    # every subset by its mask of positions in xs, and every set (and its text, less the
+    # brackets, each element after a comma) by its mask of places in canonical order
+    own: list[tuple[object, ...]] = [()]
+    place = [0]
+    for i, x in enumerate(xs):
+        own += [t + (x,) for t in own]
+        bit = 1 << rank[i]
+        place += [c | bit for c in place]
+    sets: list[list[object]] = [[]]
+    texts = [""]
+    for i in order:
+        x = xs[i]
+        sets += [t + [x] for t in sets]
+        piece = f',"{x}"'
+        texts += [t + piece for t in texts]
+    texts = ["[" + t[1:] + "]" for t in texts]
+    if lo > 0 or hi < n:
+        keep = [m for m in range(len(own)) if lo <= m.bit_count() <= hi]
+        own = [own[m] for m in keep]
+        place = [place[m] for m in keep]
+    return SubsetSets(own, list(map(sets.__getitem__, place)),
+                      list(map(texts.__getitem__, place)))
 
 
 def field_json(x: object, cache: dict[tuple[object, ...] | str, str]) -> str:
