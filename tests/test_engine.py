@@ -782,3 +782,33 @@ deal {
     want = sorted({tuple(sorted(set(s), key=order.__getitem__))
                    for k in (1, 2, 3) for s in itertools.combinations(other, k)})
     assert sorted(tuple(e["cards"]) for e in plain) == want
+
+
+def test_a_set_field_over_subsets_binds_the_first_subset_that_gives_the_set() -> None:
+    """Where the source repeats a value, two subsets give one set and one event: the event
+    binds the subset the generator gives first ((2,), not (2, 2)), whether the variable is
+    read only when the event is applied or in the guard as well."""
+    g = _play_spec("""
+var got: int = 0
+deal {
+  choose 0 {
+    pick(ns = set_of(xs)) for xs in subsets([3, 2, 2, 1], 1, 2) "Pick." {
+      set got = 10 * size(xs) + sum(xs)
+    }
+  }
+  choose 0 {
+    take(ns = set_of(xs)) for xs in subsets([3, 2, 2, 1], 1, 2) if size(xs) > 0 "Take." {
+      set got = got * 100 + 10 * size(xs) + sum(xs)
+    }
+  }
+  end deal scoring zero
+}""")
+    st = g.new_initial_state()
+    legal = st.legal_actions()
+    assert sorted(tuple(e["ns"]) for e in legal) == [
+        (1,), (1, 2), (1, 3), (2,), (2, 3), (3,)]
+    st.apply({"seat": 0, "action": "pick", "ns": [2]})
+    assert st.v["got"] == 12
+    assert len(st.legal_actions()) == 6
+    st.apply({"seat": 0, "action": "take", "ns": [2]})
+    assert st.v["got"] == 1212

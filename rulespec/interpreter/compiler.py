@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
 import attrs
 
@@ -41,6 +41,7 @@ from rulespec.interpreter.events import (
     field_json,
     json_value,
     set_and_json,
+    subset_in_order,
     subset_sets,
 )
 from rulespec.types import (
@@ -80,11 +81,16 @@ class Alternative:
     body_pc: int
     node: ast.Alternative
     gen_vars: tuple[str, ...]
-    #: the generator's variable where there is exactly one (its value is bound as it is)
+    #: where the entries keep not the generator's value but what it is found from when the
+    #: event is applied, resolve(st, L, kept) gives the value (see _lazy_subsets)
+    resolve: Callable[[Any, dict[str, Any], object], object] | None = None
+    #: the generator's variable where there is exactly one and nothing to resolve (its value
+    #: is bound as it is)
     one_var: str | None = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.one_var = self.gen_vars[0] if len(self.gen_vars) == 1 else None
+        self.one_var = self.gen_vars[0] if len(self.gen_vars) == 1 and \
+            self.resolve is None else None
 
 
 @attrs.frozen
@@ -520,7 +526,8 @@ class _StmtCompiler:
             ends.append(end)
             ins.append(end)
             alts.append(Alternative(a.action, enum, body_pc, a,
-                                    tuple(g.var for g in a.generators)))
+                                    tuple(g.var for g in a.generators),
+                                    _resolver(self.ec, a, local)))
         for e in ends:
             e.target = len(ins)
         nodes = [alt.node for alt in alts]
@@ -979,6 +986,41 @@ def _set_subsets(a: ast.Alternative) -> dict[str, int]:
     return out
 
 
+def _lazy_subsets(a: ast.Alternative) -> bool:
+    """Whether ``a``'s one generator runs over subsets whose variable nothing reads but its
+    ``set_of`` field: then each event keeps its set alone, and the subset itself, in its
+    source's order, is found for the one event applied (Alternative.resolve), not made for
+    the thousands listed."""
+    if len(a.generators) != 1 or a.generators[0].var not in _set_subsets(a):
+        return False
+    var = a.generators[0].var
+    if a.guard is not None and var in _names_in(a.guard):
+        return False
+    for f in a.fields:
+        bare = _bare(f.value)
+        if var in _names_in(bare) and not (
+                isinstance(bare, ast.Call) and bare.func == "set_of" and
+                isinstance(bare.args[0], ast.Name)):
+            return False
+    return True
+
+
+def _resolver(ec: ExprCompiler, a: ast.Alternative,
+              local: frozenset[str]) -> Callable[[Any, dict[str, Any], object], object] | None:
+    """Alternative.resolve for an alternative of :func:`_lazy_subsets`: the subset of the
+    source, evaluated again in the same state, whose set the event applied holds."""
+    if not _lazy_subsets(a):
+        return None
+    src = _bare(a.generators[0].source)
+    assert isinstance(src, ast.Call)
+    xs, lo, hi = (ec.expr(x, local) for x in src.args)
+
+    def resolve(st: Any, L: dict[str, Any], chosen: object) -> object:
+        return subset_in_order(xs(st, L), lo(st, L), hi(st, L),
+                               cast("Sequence[object]", chosen))
+    return resolve
+
+
 def _bare(e: ast.Expr) -> ast.Expr:
     while isinstance(e, ast.Cited):
         e = e.expr
@@ -996,6 +1038,8 @@ def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[st
     assert isinstance(src, ast.Call)
     ec.globals["_subset_sets"] = subset_sets
     args = ", ".join(ec.source(x, local, py) for x in src.args)
+    if _lazy_subsets(a):
+        return f"_sf{i}, _sj{i} in _subset_sets({args}, {_field_cache(ec)}, False)"
     return f"{pyname(g.var)}, _sf{i}, _sj{i} in _subset_sets({args}, {_field_cache(ec)})"
 
 
@@ -1049,7 +1093,7 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         values[f.name] = f"f{i}"
     key = _key_text(ec, a, values, jsons, kinds)
     # one generator's value as it is; several as a tuple (see State._take)
-    binds = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
+    binds = "_sf0" if _lazy_subsets(a) else pyname(gen_vars[0]) if len(gen_vars) == 1 else \
         "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
     entry = f"({{{', '.join(parts)}}}, _alt, {binds})"
     if not _entries_kept(ec, a, lines):
@@ -1179,8 +1223,8 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     loops = [i for i, ln in enumerate(body) if ln.lstrip().startswith("for ")]
     if len(loops) != len(gen_vars):
         return None
-    if any(not body[i].lstrip().startswith((f"for {v} in ", f"for {v}, "))
-           for i, v in zip(loops, gen_vars, strict=True)):
+    if any(not body[i].lstrip().startswith((f"for {v} in ", f"for {v}, ", f"for _sf{j}, "))
+           for j, (i, v) in enumerate(zip(loops, gen_vars, strict=True))):
         return None
     head, inner = body[:loops[0]], body[loops[0]:]
     sources = []

@@ -324,8 +324,7 @@ class State:
                     if alt.one_var is not None:
                         frame.L[alt.one_var] = entry[2]
                     elif alt.gen_vars:
-                        frame.L.update(zip(alt.gen_vars, cast("tuple[object, ...]", entry[2]),
-                                           strict=True))
+                        self._bind(alt, frame.L, entry[2])
                     frame.pc = alt.body_pc
                     self.deal_events += 1
                     if self.game.max_events is not None:
@@ -518,12 +517,19 @@ class State:
         _, alt, values = entry
         assert alt is not None  # a decision's entry names its alternative
         frame = self.stack[-1]
+        if alt.gen_vars:
+            self._bind(alt, frame.L, values)
+        frame.pc = alt.body_pc
+
+    def _bind(self, alt: Alternative, L: dict[str, object], values: object) -> None:
+        """Bind an alternative's generator variables to the values its entry keeps."""
+        if alt.resolve is not None:
+            values = alt.resolve(self, L, values)
         if len(alt.gen_vars) == 1:
-            frame.L[alt.gen_vars[0]] = values
+            L[alt.gen_vars[0]] = values
         else:
             # several generators bind a tuple, one value each
-            frame.L.update(zip(alt.gen_vars, cast("tuple[object, ...]", values), strict=True))
-        frame.pc = alt.body_pc
+            L.update(zip(alt.gen_vars, cast("tuple[object, ...]", values), strict=True))
 
     def _normalise_decision(self, event: Mapping[str, object]) -> dict[str, object]:
         if not isinstance(event, Mapping):

@@ -18,8 +18,8 @@ from rulespec.builtins import TEXT_ORDER, sorted_distinct, subsets
 from rulespec.cards import CARD_ORDER, SUITS, normalise_card
 
 __all__ = ["FIELD_CACHE_MAX", "canonical_key", "encode", "event_key", "field_json",
-           "json_value", "loose_key", "normalise_value", "set_and_json", "subset_sets",
-           "SubsetSets"]
+           "json_value", "loose_key", "normalise_value", "set_and_json", "subset_in_order",
+           "subset_sets", "SubsetSets"]
 
 
 def canonical_key(event: Mapping[str, object]) -> str:
@@ -86,34 +86,40 @@ def set_and_json(xs: Sequence[object],
 
 class SubsetSets:
     """The subsets of a list, each with its ``set_of`` (a fresh list: an event's field) and
-    that set's JSON text; iterating gives ``(subset, set, text)`` triples. Equal, and hashed,
-    by the subsets alone (the rest follows from them), so it may key a memo."""
+    that set's JSON text. Iterating gives ``(subset, set, text)`` triples, or, built without
+    the subsets (``own=False``), ``(set, text)`` pairs. Equal, and hashed, by what they are
+    built from, so one may key a memo."""
 
-    __slots__ = ("own", "sets", "texts")
+    __slots__ = ("key", "own", "sets", "texts")
 
-    def __init__(self, own: Sequence[tuple[object, ...]], sets: Sequence[list[object]],
-                 texts: Sequence[str]) -> None:
-        self.own, self.sets, self.texts = own, sets, texts
+    def __init__(self, key: tuple[object, ...], own: Sequence[tuple[object, ...]] | None,
+                 sets: Sequence[list[object]], texts: Sequence[str]) -> None:
+        self.key, self.own, self.sets, self.texts = key, own, sets, texts
 
     def __len__(self) -> int:
-        return len(self.own)
+        return len(self.sets)
 
-    def __iter__(self) -> Iterator[tuple[tuple[object, ...], list[object], str]]:
+    def __iter__(self) -> Iterator[tuple[object, ...]]:
         # zip hands back one tuple again and again when the loop unpacks it: no allocation
+        if self.own is None:
+            return zip(self.sets, self.texts, strict=True)
         return zip(self.own, self.sets, self.texts, strict=True)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SubsetSets) and self.own == other.own
+        return isinstance(other, SubsetSets) and self.key == other.key
 
     def __hash__(self) -> int:
-        return hash(tuple(self.own))
+        return hash(self.key)
 
 
 def subset_sets(xs: Sequence[object], lo: int, hi: int,
-                cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]]) -> SubsetSets:
+                cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]],
+                own: bool = True) -> SubsetSets:
     """Each subset of ``subsets(xs, lo, hi)`` with its ``set_of`` and that set's JSON text:
     what an enumerator over a hand's subsets writes (``show(cards = set_of(cs)) for cs in
-    subsets(hand, 0, size(hand))``), 8,192 of them for 13 cards.
+    subsets(hand, 0, size(hand))``), 8,192 of them for 13 cards. Without ``own``, the subsets
+    themselves are left out: the enumerator keeps the set, and :func:`subset_in_order` gives
+    the subset of the one event applied.
 
     For distinct card codes or suits, no subset is sorted: the subsets, and the sets in
     canonical order with their texts, are each built by doubling (every element added to
@@ -123,23 +129,18 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     :func:`set_and_json` and its ``cache``."""
     xs = tuple(xs)
     n = len(xs)
-    if n == 0 or n > 60 or not all(type(x) is str and x in _PLAIN_TEXTS for x in xs) or \
-            len(set(xs)) != n:
+    key = (xs, lo, hi, own)
+    if not _distinct_texts(xs):
         plain = subsets(xs, lo, hi)
         done = [set_and_json(c, cache) for c in plain]
-        return SubsetSets(plain, [list(st) for st, _ in done], [j for _, j in done])
+        if not own:
+            # a set met again is the same event: the first subset that gives it stands
+            first = {j: st for st, j in reversed(done)}
+            return SubsetSets(key, None, [list(st) for st in first.values()], list(first))
+        return SubsetSets(key, plain, [list(st) for st, _ in done], [j for _, j in done])
     order = sorted(range(n), key=lambda i: TEXT_ORDER[cast("str", xs[i])])
-    rank = [0] * n
-    for j, i in enumerate(order):
-        rank[i] = j
-    # every subset by its mask of positions in xs, and every set (and its text, less the
-    # brackets, each element after a comma) by its mask of places in canonical order
-    own: list[tuple[object, ...]] = [()]
-    place = [0]
-    for i, x in enumerate(xs):
-        own += [t + (x,) for t in own]
-        bit = 1 << rank[i]
-        place += [c | bit for c in place]
+    # every set (and its text, less the brackets, each element after a comma) by its mask
+    # of places in canonical order, which is the order they are built in
     sets: list[list[object]] = [[]]
     texts = [""]
     for i in order:
@@ -148,12 +149,46 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
         piece = f',"{x}"'
         texts += [t + piece for t in texts]
     texts = ["[" + t[1:] + "]" for t in texts]
+    lo, hi = max(lo, 0), min(hi, n)
+    if not own:
+        if lo > 0 or hi < n:
+            keep = [c for c in range(len(sets)) if lo <= c.bit_count() <= hi]
+            sets, texts = [sets[c] for c in keep], [texts[c] for c in keep]
+        return SubsetSets(key, None, sets, texts)
+    rank = [0] * n
+    for j, i in enumerate(order):
+        rank[i] = j
+    # and every subset by its mask of positions in xs, with the place mask of its set
+    subs: list[tuple[object, ...]] = [()]
+    place = [0]
+    for i, x in enumerate(xs):
+        subs += [t + (x,) for t in subs]
+        bit = 1 << rank[i]
+        place += [c | bit for c in place]
     if lo > 0 or hi < n:
-        keep = [m for m in range(len(own)) if lo <= m.bit_count() <= hi]
-        own = [own[m] for m in keep]
+        keep = [m for m in range(len(subs)) if lo <= m.bit_count() <= hi]
+        subs = [subs[m] for m in keep]
         place = [place[m] for m in keep]
-    return SubsetSets(own, list(map(sets.__getitem__, place)),
+    return SubsetSets(key, subs, list(map(sets.__getitem__, place)),
                       list(map(texts.__getitem__, place)))
+
+
+def subset_in_order(xs: Sequence[object], lo: int, hi: int,
+                    chosen: Sequence[object]) -> tuple[object, ...]:
+    """The subset of ``subsets(xs, lo, hi)`` whose set is ``chosen``, as the generator gives
+    it (in the order of ``xs``; the first such subset, where ``xs`` repeats an element)."""
+    xs = tuple(xs)
+    if _distinct_texts(xs):
+        picked = set(chosen)
+        return tuple(x for x in xs if x in picked)
+    want = list(chosen)
+    return next(c for c in subsets(xs, lo, hi) if list(sorted_distinct(c)) == want)
+
+
+def _distinct_texts(xs: tuple[object, ...]) -> bool:
+    """Whether ``xs`` holds distinct card codes or suit letters (at least one, at most 60)."""
+    return 0 < len(xs) <= 60 and all(type(x) is str and x in _PLAIN_TEXTS for x in xs) and \
+        len(set(xs)) == len(xs)
 
 
 def field_json(x: object, cache: dict[tuple[object, ...] | str, str]) -> str:
