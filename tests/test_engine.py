@@ -785,30 +785,33 @@ deal {
 
 
 def test_a_set_field_over_subsets_binds_the_first_subset_that_gives_the_set() -> None:
-    """Where the source repeats a value, two subsets give one set and one event: the event
-    binds the subset the generator gives first ((2,), not (2, 2)), whether the variable is
-    read only when the event is applied or in the guard as well."""
+    """Where the source repeats a card (two packs), two subsets give one set and one event:
+    the event binds the subset the generator gives first (one king, not both), whether the
+    variable is read only when the event is applied or in the guard as well."""
     g = _play_spec("""
 var got: int = 0
+def kings() = [c for c in pack(2) if suit(c) == spades and rank(c) == 13]
 deal {
   choose 0 {
-    pick(ns = set_of(xs)) for xs in subsets([3, 2, 2, 1], 1, 2) "Pick." {
-      set got = 10 * size(xs) + sum(xs)
+    pick(cs = set_of(xs)) for xs in subsets(kings() + [first(pack(1))], 1, 2) "Pick." {
+      set got = 10 * size(xs)
     }
   }
   choose 0 {
-    take(ns = set_of(xs)) for xs in subsets([3, 2, 2, 1], 1, 2) if size(xs) > 0 "Take." {
-      set got = got * 100 + 10 * size(xs) + sum(xs)
+    take(cs = set_of(xs)) for xs in subsets(kings(), 1, 2) if size(xs) > 0 "Take." {
+      set got = got * 100 + 10 * size(xs)
     }
   }
   end deal scoring zero
-}""")
+}""", keep_sources=True)
+    assert sum(", False)" in text for _, text in g.sources) == 1  # pick keeps the set alone
     st = g.new_initial_state()
     legal = st.legal_actions()
-    assert sorted(tuple(e["ns"]) for e in legal) == [
-        (1,), (1, 2), (1, 3), (2,), (2, 3), (3,)]
-    st.apply({"seat": 0, "action": "pick", "ns": [2]})
-    assert st.v["got"] == 12
-    assert len(st.legal_actions()) == 6
-    st.apply({"seat": 0, "action": "take", "ns": [2]})
-    assert st.v["got"] == 1212
+    assert len(legal) == 3  # {KS}, {the other card}, {KS, the other card}
+    one = [e for e in legal if len(e["cs"]) == 1]
+    assert any(e["cs"] == ["KS"] for e in one), legal
+    st.apply({"seat": 0, "action": "pick", "cs": ["KS"]})
+    assert st.v["got"] == 10
+    assert [e["cs"] for e in st.legal_actions()] == [["KS"]]
+    st.apply({"seat": 0, "action": "take", "cs": ["KS"]})
+    assert st.v["got"] == 1010

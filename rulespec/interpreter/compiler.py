@@ -971,27 +971,30 @@ def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hois
     return lines
 
 
-def _set_subsets(a: ast.Alternative) -> dict[str, int]:
+def _set_subsets(ec: ExprCompiler, a: ast.Alternative) -> dict[str, int]:
     """The generators of ``a`` that run over ``subsets(...)`` and whose variable is a field's
     ``set_of`` (``show(cards = set_of(cs)) for cs in subsets(hand, 0, size(hand))``), by
-    variable: each subset comes with its set and the set's text (:func:`subset_sets`)."""
+    variable: each subset comes with its set and the set's text (:func:`subset_sets`). Only
+    over cards or suits, which are distinct in one pack and have no faster way: numbers repeat
+    (the values of bid cards), and their events are best kept by value (_entries_kept)."""
     fields = [_bare(f.value) for f in a.fields]
     out = {}
     for i, g in enumerate(a.generators):
         src = _bare(g.source)
-        if isinstance(src, ast.Call) and src.func == "subsets" and len(src.args) == 3 and any(
+        if isinstance(src, ast.Call) and src.func == "subsets" and len(src.args) == 3 and \
+                isinstance(element_of(ec.type_of(src.args[0])), (Card, Suit)) and any(
                 isinstance(f, ast.Call) and f.func == "set_of" and len(f.args) == 1 and
                 isinstance(f.args[0], ast.Name) and f.args[0].id == g.var for f in fields):
             out[g.var] = i
     return out
 
 
-def _lazy_subsets(a: ast.Alternative) -> bool:
+def _lazy_subsets(ec: ExprCompiler, a: ast.Alternative) -> bool:
     """Whether ``a``'s one generator runs over subsets whose variable nothing reads but its
     ``set_of`` field: then each event keeps its set alone, and the subset itself, in its
     source's order, is found for the one event applied (Alternative.resolve), not made for
     the thousands listed."""
-    if len(a.generators) != 1 or a.generators[0].var not in _set_subsets(a):
+    if len(a.generators) != 1 or a.generators[0].var not in _set_subsets(ec, a):
         return False
     var = a.generators[0].var
     if a.guard is not None and var in _names_in(a.guard):
@@ -1009,7 +1012,7 @@ def _resolver(ec: ExprCompiler, a: ast.Alternative,
               local: frozenset[str]) -> Callable[[Any, dict[str, Any], object], object] | None:
     """Alternative.resolve for an alternative of :func:`_lazy_subsets`: the subset of the
     source, evaluated again in the same state, whose set the event applied holds."""
-    if not _lazy_subsets(a):
+    if not _lazy_subsets(ec, a):
         return None
     src = _bare(a.generators[0].source)
     assert isinstance(src, ast.Call)
@@ -1033,12 +1036,12 @@ def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[st
     ``v, _sfI, _sjI in _subset_sets(...)``, the set and its text coming with each subset."""
     g = a.generators[i]
     src = _bare(g.source)
-    if g.var not in _set_subsets(a):
+    if g.var not in _set_subsets(ec, a):
         return f"{pyname(g.var)} in {ec.source(g.source, local, py)}"
     assert isinstance(src, ast.Call)
     ec.globals["_subset_sets"] = subset_sets
     args = ", ".join(ec.source(x, local, py) for x in src.args)
-    if _lazy_subsets(a):
+    if _lazy_subsets(ec, a):
         return f"_sf{i}, _sj{i} in _subset_sets({args}, {_field_cache(ec)}, False)"
     return f"{pyname(g.var)}, _sf{i}, _sj{i} in _subset_sets({args}, {_field_cache(ec)})"
 
@@ -1053,7 +1056,7 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     values: dict[str, str | None] = {"seat": "seat", "action": None}
     jsons: dict[str, str] = {}
     kinds: dict[str, str] = {}
-    presorted = _set_subsets(a)
+    presorted = _set_subsets(ec, a)
     for i, f in enumerate(a.fields):
         bare = f.value
         while isinstance(bare, ast.Cited):
@@ -1093,7 +1096,7 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         values[f.name] = f"f{i}"
     key = _key_text(ec, a, values, jsons, kinds)
     # one generator's value as it is; several as a tuple (see State._take)
-    binds = "_sf0" if _lazy_subsets(a) else pyname(gen_vars[0]) if len(gen_vars) == 1 else \
+    binds = "_sf0" if _lazy_subsets(ec, a) else pyname(gen_vars[0]) if len(gen_vars) == 1 else \
         "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
     entry = f"({{{', '.join(parts)}}}, _alt, {binds})"
     if not _entries_kept(ec, a, lines):
@@ -1158,7 +1161,7 @@ def _entries_kept(ec: ExprCompiler, a: ast.Alternative, field_lines: list[str]) 
     list of them (hashable, and never a zone, which a later move would change)."""
     if any(_READS_STATE.search(ln) for ln in field_lines):
         return False
-    if _set_subsets(a):
+    if _set_subsets(ec, a):
         # a hand's subsets hardly come back (8,192 of them for 13 cards, a new hand each
         # deal): keeping them costs a key and a lookup each, and the cache fills with them
         return False
