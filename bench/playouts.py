@@ -9,7 +9,8 @@ apply it. Because engine and oracle agree event for event, the same seed plays t
 both, so the time ratio compares equal work. OpenSpiel's C++ ``crazy_eights`` (pip open-spiel),
 driven through its Python API with the same kind of policy, is a reference point, not the same
 game (``oh_hell`` for Abracadabra). The ratio is the figure to watch; absolute times depend on
-the machine.
+the machine. Each table is measured in a process of its own, so what one table leaves behind
+(the engine remembers events by the hundred thousand) does not slow the tables after it.
 
 Two more columns: the engine's fast path (``legal_count`` and ``apply_index``, no event read
 or written at decisions; the same games), and the time to compile one table (verify compiles
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -147,6 +149,16 @@ def compare(game: str, players: int, games: int, seed: int, rounds: int = 3) -> 
     return out
 
 
+def _child(game: str, players: int, args: argparse.Namespace) -> dict[str, Any]:
+    """:func:`compare` for one table, in a fresh Python process."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--game", game, "--players", str(players), "--games",
+         str(args.games), "--seed", str(args.seed), "--rounds", str(args.rounds), "--json"],
+        check=True, capture_output=True, text=True)
+    runs: list[dict[str, Any]] = json.loads(out.stdout)
+    return runs[0]
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", choices=[*ORACLES, "all"], default="all")
@@ -157,12 +169,21 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--rounds", type=int, default=3,
                     help="turns each side takes; each keeps its fastest (default 3)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--in-process", action="store_true",
+                    help="measure every table in this process (by default each table but the "
+                    "only one runs in a child process of its own)")
     args = ap.parse_args(argv)
+    todo = [(game, p) for game in (list(ORACLES) if args.game == "all" else [args.game])
+            for p in ([args.players] if args.players else
+                      ([4] if game == "vandatta" else [4, 3]))]
     runs = []
-    for game in (list(ORACLES) if args.game == "all" else [args.game]):
-        tables = [args.players] if args.players else ([4] if game == "vandatta" else [4, 3])
-        for p in tables:
+    for game, p in todo:
+        if len(todo) == 1 or args.in_process:
             runs.append(compare(game, p, args.games, args.seed, args.rounds))
+        else:
+            # one table's caches (thousands of remembered events) would otherwise weigh on
+            # the garbage collector for both sides of every table measured after it
+            runs.append(_child(game, p, args))
     if args.json:
         print(json.dumps(runs, indent=2))
     else:
