@@ -106,6 +106,26 @@ class _Decls:
     tables: list[ast.TableDecl] = attrs.Factory(list)
 
 
+#: the declarations a spec gives once, each with the _Decls field it fills and its name
+_ONCE: dict[type, tuple[str, str]] = {
+    ast.GameDecl: ("game", "'game' declaration"),
+    ast.PlayersDecl: ("players", "'players' declaration"),
+    ast.HandsDecl: ("hands", "'hands' declaration"),
+    ast.ScoreRangeDecl: ("score_range", "'score_range' declaration"),
+    ast.MaxEventsDecl: ("max_events", "'max_events' declaration"),
+    ast.WinnerDecl: ("winner", "'winner' declaration"),
+    ast.MatchDecl: ("match", "'match' block"),
+    ast.DealDecl: ("deal", "'deal' block"),
+}
+_OnceDecl = (ast.GameDecl | ast.PlayersDecl | ast.HandsDecl | ast.ScoreRangeDecl |
+             ast.MaxEventsDecl | ast.WinnerDecl | ast.MatchDecl | ast.DealDecl)
+_ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.ScoreRangeDecl,
+               ast.MaxEventsDecl, ast.WinnerDecl, ast.MatchDecl, ast.DealDecl)
+_NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.RequireDecl |
+              ast.ZoneDecl | ast.VarDecl | ast.ResultDecl | ast.DefDecl | ast.HookDecl |
+              ast.ProcDecl | ast.TermDecl | ast.TableDecl)
+
+
 def _snapshot_type(t: Type) -> Type:
     """The type of a snapshot of a value of type ``t``: zones become lists of cards."""
     if t == ZONE:
@@ -230,85 +250,68 @@ class _Checker:
         given once and each named one takes a free name."""
         d = _Decls()
         for it in self.items:
-            match it:
-                case ast.GameDecl():
-                    if d.game is not None:
-                        self.error(it.span, "a spec has one 'game' declaration")
-                    d.game = d.game or it
-                case ast.PlayersDecl():
-                    if d.players is not None:
-                        self.error(it.span, "a spec has one 'players' declaration")
-                    d.players = it
-                    if not 1 <= it.min <= it.max:
-                        self.error(it.span, f"players {it.min} to {it.max} is an empty range")
-                case ast.HandsDecl():
-                    if d.hands is not None:
-                        self.error(it.span, "a spec has one 'hands' declaration")
-                    d.hands = d.hands or it
-                case ast.ScoreRangeDecl():
-                    if d.score_range is not None:
-                        self.error(it.span, "a spec has one 'score_range' declaration")
-                    d.score_range = d.score_range or it
-                case ast.MaxEventsDecl():
-                    if d.max_events is not None:
-                        self.error(it.span, "a spec has one 'max_events' declaration")
-                    d.max_events = d.max_events or it
-                case ast.GameEndDecl():
-                    d.game_end = it
-                    for f in it.forms:
-                        if f not in ("deals", "target", "elimination"):
-                            self.error(it.span, f"unknown game_end form {f!r}",
-                                       "forms: deals, target, elimination")
-                case ast.WinnerDecl():
-                    if d.winner is not None:
-                        self.error(it.span, "a spec has one 'winner' declaration")
-                    d.winner = it
-                case ast.ImportDecl():
-                    pass
-                case ast.OptionDecl():
-                    if self._claim(d, it.name, it.span, "option"):
-                        self._declare_option(it)
-                case ast.RequireDecl():
-                    d.requires.append(it)
-                case ast.ZoneDecl():
-                    if self._claim(d, it.name, it.span, "zone"):
-                        self._declare_zone(it)
-                case ast.VarDecl():
-                    if self._claim(d, it.name, it.span, "variable"):
-                        self.vars[it.name] = it
-                case ast.ResultDecl():
-                    if self._claim(d, it.name, it.span, "result field"):
-                        self.vars[it.name] = it
-                        self.results[it.name] = it
-                case ast.DefDecl():
-                    if self._claim(d, it.name, it.span, "definition"):
-                        self.defs[it.name] = it
-                case ast.HookDecl():
-                    self._declare_hook(it)
-                case ast.ProcDecl():
-                    if self._claim(d, it.name, it.span, "procedure"):
-                        self.procs[it.name] = it
-                case ast.MatchDecl():
-                    if d.match is not None:
-                        self.error(it.span, "a spec has one 'match' block")
-                    d.match = d.match or it
-                case ast.DealDecl():
-                    if d.deal is not None:
-                        self.error(it.span, "a spec has one 'deal' block")
-                    d.deal = d.deal or it
-                case ast.TermDecl():
-                    if any(x.word == it.word for x in d.terms):
-                        self.error(it.span, f"the term {it.word!r} is explained twice")
-                    d.terms.append(it)
-                case ast.TableDecl():
-                    if any(x.name == it.name for x in d.tables):
-                        self.error(it.span, f"table {it.name!r} is already declared",
-                                   "give each table its own name")
-                    d.tables.append(it)
-                case _:
-                    assert_never(it)
+            if isinstance(it, _ONCE_TYPES):
+                self._collect_once(d, it)
+            else:
+                self._collect_named(d, it)
         self._resolve_hooks(d)
         return d
+
+    def _collect_once(self, d: _Decls, it: _OnceDecl) -> None:
+        """A declaration a spec gives once: the first stands, a second is an error."""
+        field, what = _ONCE[type(it)]
+        if getattr(d, field) is not None:
+            self.error(it.span, f"a spec has one {what}")
+        else:
+            setattr(d, field, it)
+        if isinstance(it, ast.PlayersDecl) and not 1 <= it.min <= it.max:
+            self.error(it.span, f"players {it.min} to {it.max} is an empty range")
+
+    def _collect_named(self, d: _Decls, it: _NamedItem) -> None:
+        """Any other item: a name claimed, a hook, a require, a term or a table."""
+        match it:
+            case ast.GameEndDecl():
+                d.game_end = it
+                for f in it.forms:
+                    if f not in ("deals", "target", "elimination"):
+                        self.error(it.span, f"unknown game_end form {f!r}",
+                                   "forms: deals, target, elimination")
+            case ast.ImportDecl():
+                pass
+            case ast.OptionDecl():
+                if self._claim(d, it.name, it.span, "option"):
+                    self._declare_option(it)
+            case ast.RequireDecl():
+                d.requires.append(it)
+            case ast.ZoneDecl():
+                if self._claim(d, it.name, it.span, "zone"):
+                    self._declare_zone(it)
+            case ast.VarDecl():
+                if self._claim(d, it.name, it.span, "variable"):
+                    self.vars[it.name] = it
+            case ast.ResultDecl():
+                if self._claim(d, it.name, it.span, "result field"):
+                    self.vars[it.name] = it
+                    self.results[it.name] = it
+            case ast.DefDecl():
+                if self._claim(d, it.name, it.span, "definition"):
+                    self.defs[it.name] = it
+            case ast.HookDecl():
+                self._declare_hook(it)
+            case ast.ProcDecl():
+                if self._claim(d, it.name, it.span, "procedure"):
+                    self.procs[it.name] = it
+            case ast.TermDecl():
+                if any(x.word == it.word for x in d.terms):
+                    self.error(it.span, f"the term {it.word!r} is explained twice")
+                d.terms.append(it)
+            case ast.TableDecl():
+                if any(x.name == it.name for x in d.tables):
+                    self.error(it.span, f"table {it.name!r} is already declared",
+                               "give each table its own name")
+                d.tables.append(it)
+            case _:
+                assert_never(it)
 
     # ---- hooks ------------------------------------------------------------------------------
     def _declare_hook(self, h: ast.HookDecl) -> None:

@@ -61,7 +61,7 @@ from rulespec.types import (
 from rulespec.types import element as element_of
 
 if TYPE_CHECKING:
-    pass
+    from rulespec.interpreter.engine import State
 
 __all__ = ["MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal", "EndMatch", "Frame",
            "LegalMap", "Procedure", "Return", "Stop", "compile_procedures", "deal_cards",
@@ -69,6 +69,10 @@ __all__ = ["MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal", "En
 
 
 # ---- what the runtime sees ------------------------------------------------------------------
+#: Alternative.resolve: (state, locals, what an entry keeps) to the generators' values
+Resolver = Callable[["State", dict[str, object], object], object]
+
+
 @attrs.define(eq=False)
 class Alternative:
     """One alternative of a decision: its action, the function that lists its legal events,
@@ -83,7 +87,7 @@ class Alternative:
     gen_vars: tuple[str, ...]
     #: where the entries keep not the generator's value but what it is found from when the
     #: event is applied, resolve(st, L, kept) gives the value (see _lazy_subsets)
-    resolve: Callable[[Any, dict[str, Any], object], object] | None = None
+    resolve: Resolver | None = None
     #: the generator's variable where there is exactly one and nothing to resolve (its value
     #: is bound as it is)
     one_var: str | None = attrs.field(init=False)
@@ -151,7 +155,7 @@ class Procedure:
     def __init__(self, name: str, params: tuple[str, ...]) -> None:
         self.name = name
         self.params = params
-        self.run: Callable[[Any, Frame], int | None] = _not_compiled
+        self.run: Callable[[State, Frame], int | None] = _not_compiled
         self.stops: dict[int, Stop] = {}
         #: a local of this procedure may hold a zone itself (``for h in [hand[0], hand[1]]``),
         #: not a snapshot of it: a clone must then point it at its own copy of the zone
@@ -175,7 +179,7 @@ class Frame:
         return Frame(self.proc, self.pc, dict(self.L), self.is_deal)
 
 
-def _not_compiled(st: Any, frame: Frame) -> int | None:  # pragma: no cover
+def _not_compiled(st: State, frame: Frame) -> int | None:  # pragma: no cover
     raise AssertionError("procedure used before it was compiled")
 
 
@@ -674,7 +678,7 @@ class _Emitter:
         self.lines.append("    " * depth + text)
 
     def build(self, ec: ExprCompiler, name: str, span: ast.Span,
-              objects: dict[str, object]) -> Callable[[Any, Frame], int | None]:
+              objects: dict[str, object]) -> Callable[[State, Frame], int | None]:
         self.emit("def _run(st, F):", 0)
         self.emit("V = st.v; Z = st.z; L = F.L; pc = F.pc", 1)
         self.emit("try:", 1)
@@ -1009,7 +1013,7 @@ def _lazy_subsets(ec: ExprCompiler, a: ast.Alternative) -> bool:
 
 
 def _resolver(ec: ExprCompiler, a: ast.Alternative,
-              local: frozenset[str]) -> Callable[[Any, dict[str, Any], object], object] | None:
+              local: frozenset[str]) -> Resolver | None:
     """Alternative.resolve for an alternative of :func:`_lazy_subsets`: the subset of the
     source, evaluated again in the same state, whose set the event applied holds."""
     if not _lazy_subsets(ec, a):
@@ -1018,7 +1022,7 @@ def _resolver(ec: ExprCompiler, a: ast.Alternative,
     assert isinstance(src, ast.Call)
     xs, lo, hi = (ec.expr(x, local) for x in src.args)
 
-    def resolve(st: Any, L: dict[str, Any], chosen: object) -> object:
+    def resolve(st: State, L: dict[str, object], chosen: object) -> object:
         return subset_in_order(xs(st, L), lo(st, L), hi(st, L),
                                cast("Sequence[object]", chosen))
     return resolve

@@ -65,12 +65,12 @@ _NO_STATE = types.SimpleNamespace(v={}, z={})
 
 def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
                      dealer: int = 0, cover: set[str] | None = None,
-                     compiled: set[str] | None = None) -> tuple[dict[str, Any], int]:
+                     compiled: set[str] | None = None) -> tuple[dict[str, object], int]:
     """The full options and the number of hands of a table, or ConfigurationError when the
     spec refuses it (an unknown option, a value out of its type, the player count, the
     dealer, a ``require``): everything :class:`Game` checks before it compiles, so a caller
     that only asks whether a setting is offered does not pay for the compile."""
-    opts: dict[str, Any] = spec.defaults()
+    opts: dict[str, object] = dict(spec.defaults())
     opts.update(spec.check_options(options or {}))
     if not (isinstance(players, int) and spec.min_players <= players <= spec.max_players):
         raise ConfigurationError(

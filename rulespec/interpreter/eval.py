@@ -199,7 +199,7 @@ class ExprCompiler:
         return self._src(self._g(e, local, pyvars))
 
     def build(self, name: str, text: str, span: ast.Span,
-              extra: dict[str, Any] | None = None, what: str = "") -> Callable[..., Any]:
+              extra: dict[str, object] | None = None, what: str = "") -> Callable[..., Any]:
         """exec a generated function definition ``text`` defining ``name``; ``_span`` in it is
         ``span``, for runtime errors."""
         glb = dict(self.globals)
@@ -676,11 +676,11 @@ class _Table(dict):  # type: ignore[type-arg]
 
     __slots__ = ("fn",)
 
-    def __init__(self, fn: Callable[[Any], Any]) -> None:
+    def __init__(self, fn: Callable[[object], object]) -> None:
         super().__init__()
         self.fn = fn
 
-    def __missing__(self, key: Any) -> Any:
+    def __missing__(self, key: object) -> object:
         return self.fn(key)
 
 
