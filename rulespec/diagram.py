@@ -14,6 +14,7 @@ committed rulebook stays byte-stable). Text widths are estimated from the number
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import re
 import textwrap
@@ -25,6 +26,7 @@ import attrs
 from attrs import frozen
 
 from rulespec import ast
+from rulespec.english import say
 from rulespec.model import (
     Binding,
     BoundBuiltin,
@@ -55,6 +57,14 @@ def phase_diagram(spec: CheckedSpec) -> Diagram:
     """The phases of ``spec``'s match and deal and the decisions in them, as a :class:`Diagram`.
 
     Deterministic: the same spec gives byte-identical SVG."""
+    token = _SPEC.set(spec)
+    try:
+        return _diagram(spec)
+    finally:
+        _SPEC.reset(token)
+
+
+def _diagram(spec: CheckedSpec) -> Diagram:
     nodes = _fold(_Builder(spec).root())
     alt = _alt_text(nodes)
     title = f"{spec.title}: the phases of a match and of a deal"
@@ -201,8 +211,16 @@ def _short(text: str, limit: int) -> str:
     return text[: cut if cut > limit // 2 else limit - 1].rstrip(" ,;:") + "…"
 
 
+#: the spec being drawn, whose names the labels say in words (set by phase_diagram)
+_SPEC: contextvars.ContextVar[CheckedSpec | None] = contextvars.ContextVar("_SPEC", default=None)
+
+
 def _pt(e: ast.Expr, limit: int = 60) -> str:
-    return _short(pretty_expr(_uncite(e)), limit)
+    """``e`` in a label: in plain English, as the book says it (the spec's code is in the
+    book's reference, not in its pictures)."""
+    spec = _SPEC.get()
+    text = say(_uncite(e), spec) if spec is not None else pretty_expr(_uncite(e))
+    return _short(text, limit)
 
 
 def _cond_text(conds: Sequence[ast.Expr], limit: int = 110) -> str:

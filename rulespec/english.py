@@ -47,6 +47,11 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return _call(f, args, spec)
         case ast.GenCall(func=f, elem=el, var=v, source=src, cond=c):
             return _gencall(f, el, v, src, c, spec)
+        case ast.Comprehension(elem=ast.Name(id=el), var=v, source=src, cond=c) if el == v:
+            # the elements themselves, some of them: "the players in turn ..., each one q
+            # such that playing (q)"
+            such = f" such that {say(c, spec)}" if c is not None else ""
+            return f"{say(src, spec)}, each one {v}{such}" if such else say(src, spec)
         case ast.Comprehension(elem=el, var=v, source=src, cond=c):
             such = f" such that {say(c, spec)}" if c is not None else ""
             return f"{say(el, spec)} for each {v} in {say(src, spec)}{such}"
@@ -59,6 +64,10 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
         case ast.BinOp(op=op, left=a, right=b):
             op_word = {"+": "+", "-": "−", "*": "×", "//": "divided by", "%": "modulo"}[op]
             return f"{_group(a, spec)} {op_word} {_group(b, spec)}"
+        case ast.Compare(op=("==" | "!=") as op, left=ast.Name(id=o),
+                         right=ast.Name() | ast.StrLit() as v) if o in spec.option_names:
+            # a house rule's setting: "the turnup eight rule is bury random"
+            return f"the {words(o)} rule {_COMPARE[op]} {say(v, spec)}"
         case ast.Compare(op=op, left=a, right=b):
             return f"{say(a, spec)} {_COMPARE[op]} {say(b, spec)}"
         case ast.And(left=a, right=b):
@@ -89,7 +98,12 @@ def _name(n: str, spec: CheckedSpec) -> str:
         return _NAMES[n]
     if n in spec.option_names:
         return words(n)
-    if any(v.name == n for v in spec.vars) or any(z.name == n for z in spec.zones):
+    for v in spec.vars:
+        if v.name == n:
+            # a truth value reads as a word of its own: "not drew", "owes of p"
+            bool_var = isinstance(v.type, ast.TypeName) and v.type.name == "bool"
+            return words(n) if bool_var else f"the {words(n)}"
+    if any(z.name == n for z in spec.zones):
         return f"the {words(n)}"
     return words(n)
 

@@ -193,7 +193,7 @@ def test_text_from_the_spec_is_escaped(tmp_path: Path) -> None:
     title = root.find("s:title", NS)
     assert title is not None and "<&>" in (title.text or "")
     texts = " ".join(t for t in root.itertext())
-    assert 'style == "a<b&c"' in texts  # the condition of the frame, pretty-printed
+    assert "the style rule is “a<b&c”" in texts  # the frame's condition, in words
     assert "<face up> &" in texts
     assert "]]>" not in d.svg and "Stay ]]> put" in texts
 
@@ -233,7 +233,7 @@ def test_a_deal_without_decisions_still_draws(tmp_path: Path) -> None:
     check_in_bounds(root)
     assert drawn_actions(root) == set()
     texts = " ".join(root.itertext())
-    assert "repeat 3 times" in texts and "turn up the top card of stock" in texts
+    assert "repeat 3 times" in texts and "turn up the top card of the stock" in texts
     assert "end of deal" in texts and "end of match" in texts
     assert "Each deal:" in d.alt
 

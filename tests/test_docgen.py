@@ -107,7 +107,11 @@ def test_expressions_said_in_plain_english() -> None:
     assert said("range(0, tricks())") == "a number from 0 to tricks"
     assert said("subsets(hand[declarer], 0, size(hand[declarer]))") == \
         "any cards of the hand of the declarer, or none"
-    assert said("stake_mode == free and not dummy") == "stake mode is free and not dummy"
+    assert said("stake_mode == free and not dummy") == \
+        "the stake mode rule is free and not dummy"
+    assert said("abandoned or passed[0]") == "abandoned, or passed of 0"  # truth values
+    assert said("[q for q in seats if taken[q] > 0]") == \
+        "the players, each one q such that the taken of q is more than 0"
     assert said("left_of(dealer)") == "the player on the dealer's left"
     assert said("count(taken[q] == 0 for q in seats)") == \
         "how many q in the players have the taken of q is 0"
