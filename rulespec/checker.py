@@ -8,7 +8,7 @@ then stop). Every check lives here, none in the node classes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, assert_never, cast
 
@@ -126,6 +126,39 @@ _NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.RequireDec
               ast.ProcDecl | ast.TermDecl | ast.TableDecl)
 
 
+def _cycles(calls: Mapping[str, Sequence[tuple[str, ast.Span]]]
+            ) -> list[tuple[list[str], ast.Span]]:
+    """The cycles of a call graph (name → the names it calls, each with the call's place),
+    each once: its names from where the search met it, and the place of the call that
+    closes it. Iterative, so no depth of calls can exhaust Python's stack."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    found: list[tuple[list[str], ast.Span]] = []
+    seen: set[frozenset[str]] = set()
+    for root in sorted(calls):
+        if root in state:
+            continue
+        path = [root]
+        state[root] = 1
+        todo = [iter(calls[root])]
+        while todo:
+            step = next(todo[-1], None)
+            if step is None:
+                todo.pop()
+                state[path.pop()] = 2
+                continue
+            callee, span = step
+            if state.get(callee) == 1:
+                cycle = path[path.index(callee):]
+                if frozenset(cycle) not in seen:
+                    seen.add(frozenset(cycle))
+                    found.append((cycle, span))
+            elif callee not in state:
+                state[callee] = 1
+                path.append(callee)
+                todo.append(iter(calls[callee]))
+    return found
+
+
 def _snapshot_type(t: Type) -> Type:
     """The type of a snapshot of a value of type ``t``: zones become lists of cards."""
     if t == ZONE:
@@ -193,6 +226,7 @@ class _Checker:
         for tb in d.tables:
             self._check_table(tb)
         self._check_bodies(d)
+        self._no_recursion()
         self._reachability(d.match, d.deal)
         self._end_deal_outside_deal(d.match)
         self._results_outside_deal(d.match)
@@ -811,6 +845,27 @@ class _Checker:
         return None
 
     # ---- reachability ---------------------------------------------------------------------
+    def _no_recursion(self) -> None:
+        """No definition or procedure may call itself, directly or through others: a
+        definition's value and a procedure's steps are then always finite to compute, and no
+        Python limit can be reached by a spec (repetition is written with loop, while, repeat,
+        for, or a comprehension). Each cycle is reported once, at the call that closes it."""
+        def_calls = {n: [(c.func, c.span) for c in ast.descendants(d.body)
+                         if isinstance(c, ast.Call) and c.func in self.defs]
+                     for n, d in self.defs.items()}
+        proc_calls = {n: [(c.name, c.span) for c in ast.descendants(p.body)
+                          if isinstance(c, ast.CallStmt) and c.name in self.procs]
+                      for n, p in self.procs.items()}
+        for calls, what, hint in (
+                (def_calls, "definition", "a definition cannot call itself; write the "
+                 "repetition as a comprehension, or as a loop in a procedure"),
+                (proc_calls, "procedure", "a procedure cannot call itself; repeat its steps "
+                 "with loop, while, repeat or for")):
+            for cycle, span in _cycles(calls):
+                path = " → ".join([*cycle, cycle[0]])
+                self.error(span, f"{what} {cycle[0]!r} calls itself ({path}): recursion is "
+                           "not allowed", hint)
+
     def _reachability(self, match: ast.MatchDecl | None, deal: ast.DealDecl | None) -> None:
         calls: dict[str, set[str]] = {}
         for name, p in self.procs.items():
