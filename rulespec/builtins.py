@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import enum
 import itertools
+import math
+import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
@@ -24,12 +26,37 @@ from rulespec.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS
 from rulespec.cards import pack as make_pack
 from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
-__all__ = ["BUILTINS", "Builtin", "EmptyError", "RUNTIME_HELPERS", "add", "groups",
-           "set_of"]
+__all__ = ["BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
+           "RUNTIME_HELPERS", "add", "check_size", "groups", "set_of"]
 
 
 class EmptyError(Exception):
-    """Raised by min/max of nothing; turned into a RuleRuntimeError with the rule's span."""
+    """A built-in refused what a rule gave it (min or max of nothing, a list past the size
+    limit): the rule's error, turned into a RuleRuntimeError with the rule's span."""
+
+
+class LimitError(EmptyError):
+    """A list a rule would build is longer than :data:`MAX_COLLECTION`."""
+
+
+def _limit() -> int:
+    try:
+        return max(1, int(os.environ.get("RULESPEC_MAX_COLLECTION", "")))
+    except ValueError:
+        return 1_000_000
+
+
+#: the most elements one list made by a rule may hold (``range``, ``pack``, ``subsets``,
+#: ``groups``, ``+``): past it the rule stops with a runtime error naming its clause, before
+#: the list is built, instead of exhausting memory. RULESPEC_MAX_COLLECTION sets it.
+MAX_COLLECTION: Final = _limit()
+
+
+def check_size(n: int, what: str) -> None:
+    """Raise LimitError when a list of ``n`` elements (described by ``what``) is too long."""
+    if n > MAX_COLLECTION:
+        raise LimitError(f"{what} would hold {n} elements, more than the limit of "
+                         f"{MAX_COLLECTION} (RULESPEC_MAX_COLLECTION)")
 
 
 class _Missing(enum.Enum):
@@ -75,6 +102,9 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
             a, b = same
             out += ((a,), (b,), (a, b), (b, a))
         else:
+            m = len(same)
+            check_size(sum(math.perm(m, k) for k in range(1, m + 1)),
+                       f"the groups of {m} cards of one rank")
             seen: set[tuple[str, ...]] = set()
             for k in range(1, len(same) + 1):
                 for perm in itertools.permutations(same, k):
@@ -108,6 +138,8 @@ def max_of(xs: Iterable[int]) -> int:
 def add(x: Any, y: Any) -> Any:
     """``+`` of the language: numbers add, lists concatenate."""
     if isinstance(x, (list, tuple)):
+        if len(x) + len(y) > MAX_COLLECTION:  # the test written out: + runs in hot loops
+            check_size(len(x) + len(y), "the joined list")
         return tuple(x) + tuple(y)
     return x + y
 
@@ -144,8 +176,10 @@ def sorted_distinct(xs: Any) -> tuple[Any, ...]:
 def subsets(xs: Iterable[_E], lo: int, hi: int) -> tuple[tuple[_E, ...], ...]:
     """Every subset of ``xs`` with ``lo`` to ``hi`` elements, each in the order of ``xs``."""
     xs = tuple(xs)
+    ks = range(max(0, lo), min(len(xs), hi) + 1)
+    check_size(sum(math.comb(len(xs), k) for k in ks), "the list of subsets")
     out: list[tuple[_E, ...]] = []
-    for k in range(max(0, lo), min(len(xs), hi) + 1):
+    for k in ks:
         out.extend(itertools.combinations(xs, k))
     return tuple(out)
 
@@ -157,10 +191,13 @@ def without_ranks(cards: Iterable[str], ranks: Iterable[int]) -> tuple[str, ...]
 
 
 def _pack(n: int) -> tuple[str, ...]:
+    check_size(52 * n, f"pack({n})")
     return tuple(make_pack(n))
 
 
 def _inclusive_range(a: int, b: int) -> tuple[int, ...]:
+    if b - a >= MAX_COLLECTION:
+        check_size(b - a + 1, f"range({a}, {b})")
     return tuple(range(a, b + 1))
 
 
@@ -210,7 +247,8 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     _b("groups", (ListOf(CARD),), ListOf(ListOf(CARD)), "_groups({0})", _groups=groups),
     _b("subsets", (ListOf(T), INT, INT), ListOf(ListOf(T)), "_subsets({0}, {1}, {2})",
        _subsets=subsets),
-    _b("range", (INT, INT), ListOf(INT), "tuple(range({0}, ({1}) + 1))", _inclusive_range),
+    _b("range", (INT, INT), ListOf(INT), "_range({0}, {1})", _inclusive_range,
+       _range=_inclusive_range),
     _b("set_of", (ListOf(T),), ListOf(T), "_set_of({0})", set_of, _set_of=set_of),
     _b("min", (ListOf(INT),), INT, "_min({0})", None, True, True, _min=min_of),
     _b("max", (ListOf(INT),), INT, "_max({0})", None, True, True, _max=max_of),

@@ -86,7 +86,14 @@ def _options(items: tuple[str, ...]) -> dict[str, bool | int | str]:
     return dict(_parse_option(t) for t in items)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_LIMITS = (
+    "Limits (docs/language.md, Limits): a rule builds no list longer than "
+    "RULESPEC_MAX_COLLECTION elements (default 1,000,000); rules nest at most 100 levels; "
+    "a record is at most 64 MB and the spec it names at most 4 MB. "
+    "RULESPEC_DEBUG=1 shows the traceback of an internal error.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=_LIMITS)
 @click.version_option(package_name="rulespec")
 def main() -> None:
     """Card games written once, precisely: check, play, verify and document them."""

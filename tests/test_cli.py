@@ -299,3 +299,20 @@ def test_a_record_may_name_only_a_spec_in_its_own_folder(tmp_path: Path) -> None
     # the user may still choose that spec with --spec (trusted as given)
     code, _, err = run("replay", str(rec), "--spec", str(secret))
     assert code == 65 and "the secret line" in err
+
+
+def test_the_collection_limit_is_set_by_its_environment_variable(tmp_path: Path) -> None:
+    """Through the same door as a user: a fresh process with RULESPEC_MAX_COLLECTION=10 stops
+    the first rule that builds a longer list (the 52-card pack), at its clause, exit 70."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "RULESPEC_MAX_COLLECTION": "10"}
+    res = subprocess.run([sys.executable, "-m", "rulespec", "simulate", "vandatta", "-p", "3",
+                          "-n", "1"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                         timeout=120)
+    assert res.returncode == 70, res.stderr
+    assert "vandatta.rules:" in res.stderr and "pack(1) would hold 52 elements" in res.stderr
+    assert "limit of 10 (RULESPEC_MAX_COLLECTION)" in res.stderr
+    assert "internal error" not in res.stderr and "Traceback" not in res.stderr

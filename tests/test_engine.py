@@ -5,6 +5,7 @@ observations, and a reshuffle's record event."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -815,3 +816,42 @@ deal {
     assert [e["cs"] for e in st.legal_actions()] == [["KS"]]
     st.apply({"seat": 0, "action": "take", "cs": ["KS"]})
     assert st.v["got"] == 1010
+
+
+@pytest.mark.parametrize("expr,what", [
+    ("size(range(0, 2000000000))", "range(0, 2000000000) would hold 2000000001 elements"),
+    ("size(subsets(pack(1), 0, 52))", "the list of subsets would hold 4503599627370496"),
+    ("size(pack(100000))", "pack(100000) would hold 5200000 elements"),
+    ("size(groups([c for c in pack(12) if rank(c) == 14 and suit(c) == spades]))",
+     "the groups of 12 cards of one rank would hold"),
+    ("size(range(1, 700000) + range(1, 700000))", "the joined list would hold 1400000"),
+])
+def test_a_list_past_the_size_limit_is_a_runtime_error_at_its_clause(expr: str,
+                                                                     what: str) -> None:
+    """No rule can build a list longer than MAX_COLLECTION: the rule stops, before the list
+    is built, with an error at its clause (whether the call is folded while compiling or
+    run in play)."""
+    for body in (expr, f"if p >= 0 then {expr} else 0"):
+        game = _play_spec(f"""
+def huge(p: int) = {body}
+deal {{
+  end deal scoring huge
+}}""")
+        with pytest.raises(RuleRuntimeError, match=re.escape(what)) as info:
+            game.new_initial_state()
+        assert info.value.span is not None and info.value.span.line >= 1
+
+
+def test_a_constant_error_in_code_never_run_is_no_error() -> None:
+    """Folding constants while compiling must not raise what only running the code would:
+    an arm the game never reaches may divide by zero or build a huge list."""
+    assert run_to_end("""
+def odd(p: int) = if p > 5 then 1 // 0 + size(range(0, 2000000000)) else 0
+deal {
+  end deal scoring odd
+}
+match {
+  run deal
+  end match winners [0]
+}
+""") == [0]

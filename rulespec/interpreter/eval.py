@@ -55,6 +55,9 @@ Fn = Callable[[Any, dict[str, Any]], Any]
 
 
 _Empty = EmptyError  # the name generated code catches
+#: what folding a constant call or operation may raise: the rule's error, not the compiler's,
+#: and only if the rule reaches it at run time (``if p > 5 then 1 // 0 else 0``)
+_FOLD_ERRORS = (IndexError, KeyError, TypeError, ZeroDivisionError, ValueError, EmptyError)
 
 _RUNTIME_GLOBALS: dict[str, object] = dict(RUNTIME_HELPERS)
 
@@ -340,14 +343,20 @@ class ExprCompiler:
             case ast.BinOp(op=op, left=a, right=b):
                 ga, gb = self._g(a, local, py), self._g(b, local, py)
                 if isinstance(ga, _K) and isinstance(gb, _K):
-                    return _K(_fold_binop(op, ga.value, gb.value))
+                    try:
+                        return _K(_fold_binop(op, ga.value, gb.value))
+                    except _FOLD_ERRORS:
+                        pass  # raised by the generated code, if that code is ever run
                 if op == "+" and not (_is_int_k(ga) or _is_int_k(gb)):
                     return f"_add({self._src(ga)}, {self._src(gb)})"
                 return f"({self._src(ga)} {op} {self._src(gb)})"
             case ast.Compare(op=op, left=a, right=b):
                 ga, gb = self._g(a, local, py), self._g(b, local, py)
                 if isinstance(ga, _K) and isinstance(gb, _K):
-                    return _K(_fold_compare(op, ga.value, gb.value))
+                    try:
+                        return _K(_fold_compare(op, ga.value, gb.value))
+                    except _FOLD_ERRORS:
+                        pass
                 return f"({self._src(ga)} {op} {self._src(gb)})"
             case ast.And() | ast.Or() | ast.Not() | ast.Neg() | ast.IfExpr():
                 return self._logic(e, local, py)
@@ -536,7 +545,10 @@ class ExprCompiler:
         b = BUILTINS[f]
         gs = [self._g(a, local, py) for a in args]
         if b.fold is not None and all(isinstance(g, _K) for g in gs):
-            return _K(b.fold(*(g.value for g in gs)))  # type: ignore[union-attr]
+            try:
+                return _K(b.fold(*(g.value for g in gs)))  # type: ignore[union-attr]
+            except _FOLD_ERRORS:
+                pass  # not folded: the call raises where the rule reaches it, if it does
         if f in _READ_ONCE and isinstance(gs[0], str):
             gs[0] = _unfrozen(gs[0])
         return b.template.format(*(self._src(g) for g in gs))

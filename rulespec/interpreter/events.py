@@ -11,10 +11,11 @@ for each field they write.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import cast
 
-from rulespec.builtins import TEXT_ORDER, sorted_distinct, subsets
+from rulespec.builtins import TEXT_ORDER, check_size, sorted_distinct, subsets
 from rulespec.cards import CARD_ORDER, SUITS, normalise_card
 
 __all__ = ["FIELD_CACHE_MAX", "canonical_key", "encode", "event_key", "field_json",
@@ -130,6 +131,8 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     xs = tuple(xs)
     n = len(xs)
     key = (xs, lo, hi, own)
+    check_size(sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
+               "the list of subsets")
     if not _distinct_texts(xs):
         plain = subsets(xs, lo, hi)
         done = [set_and_json(c, cache) for c in plain]
