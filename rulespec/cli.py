@@ -186,9 +186,11 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
               help="Local processes to play in.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="'ray' spreads games over a Ray cluster.")
+@click.option("--max-events", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Give up on a match that runs past this many events (a usage error).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ...],
-             dealer: int, records: str | None, workers: int, backend: str,
+             dealer: int, records: str | None, workers: int, backend: str, max_events: int,
              as_json: bool) -> None:
     """Play GAMES random games of GAME and summarise them."""
     from rich.console import Console
@@ -214,7 +216,7 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
                                transient=True) as prog:
         task = prog.add_task(f"{game}, {players} players", total=games)
         summary = run(game, players, games, seed, options, dealer, records, workers, backend,
-                      progress=lambda k: prog.advance(task, k))
+                      progress=lambda k: prog.advance(task, k), max_events=max_events)
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return

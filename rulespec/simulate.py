@@ -17,11 +17,13 @@ from typing import Any
 
 import attrs
 
+from rulespec.errors import RulespecError
 from rulespec.interpreter.engine import CHANCE, State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
 from rulespec.records import FORMAT, copy_spec
 
-__all__ = ["GameStats", "SimulationSummary", "play_random_game", "sample_event", "simulate"]
+__all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationSummary",
+           "play_random_game", "sample_event", "simulate"]
 
 
 def sample_event(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
@@ -59,9 +61,20 @@ class GameStats:
     results: Mapping[str, tuple[int, ...]] = attrs.field(factory=dict)
 
 
+#: the most events simulate plays in one match before it gives up on it
+MAX_MATCH_EVENTS = 1_000_000
+
+
+class SimulationLimitError(RulespecError):
+    """A random match went on past the events a simulation allows it (a usage error: the
+    limit is the user's to raise, or the match to shorten)."""
+
+
 def play_random_game(state: State, rng: random.Random, keep_events: bool = False,
-                     max_events: int = 1_000_000) -> tuple[GameStats, list[dict[str, object]]]:
-    """Play ``state`` to the end with uniformly random decisions."""
+                     max_events: int = MAX_MATCH_EVENTS
+                     ) -> tuple[GameStats, list[dict[str, object]]]:
+    """Play ``state`` to the end with uniformly random decisions; past ``max_events``
+    events, SimulationLimitError."""
     events: list[dict[str, object]] = []
     actions: Counter[str] = Counter()
     chances: Counter[str] = Counter()
@@ -70,7 +83,9 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
     n = 0
     while not state.is_terminal():
         if n >= max_events:
-            raise RuntimeError(f"game did not end within {max_events} events")
+            raise SimulationLimitError(
+                f"the match did not end within {max_events} events (the simulation's limit; "
+                f"--max-events sets it)")
         ev = sample_event(state.legal_actions(), rng)
         if state.current_player() == CHANCE:
             chances[ev["chance"]] += 1
@@ -148,11 +163,11 @@ class SimulationSummary:
 
 #: a chunk of games for one worker: game, players, options, dealer, seed, the games
 #: ``start <= i < stop``, and the records folder (None: keep no records)
-_Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None]
+_Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None, int]
 
 
 def _run_chunk(args: _Chunk) -> list[GameStats]:
-    game, players, options, dealer, seed, start, stop, records = args
+    game, players, options, dealer, seed, start, stop, records, max_events = args
     path = resolve_game(game)
     spec = load_game_spec(path)
     g = game_for(spec, players, options, dealer)
@@ -160,7 +175,8 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
     copied: dict[str, str] = {}
     for i in range(start, stop):
         st = g.new_initial_state()
-        stats, events = play_random_game(st, game_rng(seed, i), keep_events=records is not None)
+        stats, events = play_random_game(st, game_rng(seed, i), keep_events=records is not None,
+                                         max_events=max_events)
         if records is not None:
             # a shipped game by its shipped name; a user's spec copied once into the records
             # folder, so that the records travel with it (H10)
@@ -184,7 +200,8 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
 def simulate(game: str, players: int, games: int, seed: int = 0,
              options: Mapping[str, object] | None = None, dealer: int = 0,
              records: str | Path | None = None, workers: int = 1, backend: str = "local",
-             progress: Callable[[int], None] | None = None) -> SimulationSummary:
+             progress: Callable[[int], None] | None = None,
+             max_events: int = MAX_MATCH_EVENTS) -> SimulationSummary:
     """Play ``games`` random games and summarise them.
 
     ``backend="local"`` runs in this process (``workers=1``) or a process pool; ``"ray"``
@@ -203,7 +220,8 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
         size = 1
     else:
         size = max(1, min(50, games // (max(1, workers) * 4) or 1))
-    jobs = [(game, players, opts, dealer, seed, a, b, rec_dir) for a, b in _chunks(games, size)]
+    jobs = [(game, players, opts, dealer, seed, a, b, rec_dir, max_events)
+            for a, b in _chunks(games, size)]
     results: list[GameStats] = []
     if backend == "ray":
         results = _run_ray(jobs, progress)

@@ -316,3 +316,11 @@ def test_the_collection_limit_is_set_by_its_environment_variable(tmp_path: Path)
     assert "vandatta.rules:" in res.stderr and "pack(1) would hold 52 elements" in res.stderr
     assert "limit of 10 (RULESPEC_MAX_COLLECTION)" in res.stderr
     assert "internal error" not in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_match_past_the_simulations_event_limit_is_a_usage_error() -> None:
+    code, _, err = run("simulate", "vandatta", "-p", "3", "-n", "2", "-o", "deals=30",
+                       "--max-events", "100")
+    assert code == 2 and "did not end within 100 events" in err and "--max-events" in err
+    assert "internal error" not in err
+    assert run("simulate", "vandatta", "-p", "3", "--max-events", "0")[0] == 2
