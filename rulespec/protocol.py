@@ -28,6 +28,7 @@ from rulespec.errors import (
     ImplementationError,
     ImplementationStartError,
     RecordError,
+    RuleRuntimeError,
     RulespecError,
 )
 from rulespec.interpreter.engine import State
@@ -66,10 +67,15 @@ class Implementation(Protocol):
 class SpecImplementation:
     """The protocol over a spec's interpreter: the engine as an implementation like any other."""
 
-    def __init__(self, base: Path | None = None, spec: CheckedSpec | None = None) -> None:
+    def __init__(self, base: Path | None = None, spec: CheckedSpec | None = None,
+                 atomic: bool = False) -> None:
         self.base = base
         #: when given, every match is of this spec, whatever ``new`` names (``rulespec diff``)
         self.spec = spec
+        #: whether an event that fails with a rule's runtime error leaves the match as it was
+        #: (a copy kept of each state before its event: what a server owes its client; a
+        #: driver that plays many games in process does without)
+        self.atomic = atomic
         self.state: State | None = None
 
     def new(self, game: str, players: int, options: Mapping[str, object] | None = None,
@@ -106,7 +112,15 @@ class SpecImplementation:
         st = self.state
         if st is None:
             raise RecordError("no match: send 'new' first")
-        st.apply(event)
+        if not self.atomic:
+            st.apply(event)
+            return
+        before = st.clone()
+        try:
+            st.apply(event)
+        except RuleRuntimeError:
+            self.state = before  # the rule failed halfway: the match is as it was
+            raise
 
     def result(self) -> dict[str, object]:
         """The replay answer for the events applied so far."""
@@ -415,7 +429,7 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None,
     program's would.
     """
     if impl is None:
-        impl = SpecImplementation(base)
+        impl = SpecImplementation(base, atomic=True)
     for line in inp:
         with contextlib.redirect_stdout(sys.stderr):  # the implementation's prints
             ans = _answer(impl, line, isinstance(impl, SpecImplementation))

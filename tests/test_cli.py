@@ -324,3 +324,50 @@ def test_a_match_past_the_simulations_event_limit_is_a_usage_error() -> None:
     assert code == 2 and "did not end within 100 events" in err and "--max-events" in err
     assert "internal error" not in err
     assert run("simulate", "vandatta", "-p", "3", "--max-events", "0")[0] == 2
+
+
+def test_serve_leaves_the_match_as_it_was_when_a_rule_fails_halfway(tmp_path: Path) -> None:
+    """An apply whose rule fails after it has changed the state (here a set, then a division
+    by zero) is answered with the error, and the match is exactly as before the event."""
+    spec = tmp_path / "half.rules"
+    spec.write_text('''
+game half title "Half"
+players 2 to 2
+winner lowest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+var n: int = 0
+var zero: int = 0
+def score(p: int) = n
+deal {
+  loop {
+    choose 0 {
+      bad() "Fails halfway." {
+        set n = n + 1
+        set n = n // zero
+      }
+      good() "Ends the deal." {
+        end deal scoring score
+      }
+    }
+  }
+}
+match {
+  run deal
+  end match winners [0]
+}
+''', encoding="utf-8")
+    lines = [json.dumps({"op": "new", "game": str(spec), "players": 2}),
+             json.dumps({"op": "observe", "seat": 0}),
+             json.dumps({"op": "apply", "event": {"seat": 0, "action": "bad"}}),
+             json.dumps({"op": "observe", "seat": 0}),
+             json.dumps({"op": "legal"}),
+             json.dumps({"op": "apply", "event": {"seat": 0, "action": "good"}}),
+             json.dumps({"op": "result"})]
+    res = CliRunner().invoke(main, ["serve"], input="\n".join(lines) + "\n")
+    answers = [json.loads(x) for x in res.stdout.splitlines()]
+    assert [a["ok"] for a in answers] == [True, True, False, True, True, True, True]
+    assert "division by zero" in answers[2]["error"]
+    assert answers[3]["observation"] == answers[1]["observation"]  # n is still 0
+    assert [e["action"] for e in answers[4]["legal"]] == ["bad", "good"]
+    assert answers[6]["deals"] == [{"scores": [0, 0]}]
