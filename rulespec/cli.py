@@ -88,7 +88,9 @@ def _options(items: tuple[str, ...]) -> dict[str, bool | int | str]:
 
 _LIMITS = (
     "Limits (docs/language.md, Limits): a rule builds no list longer than "
-    "RULESPEC_MAX_COLLECTION elements (default 1,000,000); rules nest at most 100 levels; "
+    "RULESPEC_MAX_COLLECTION elements (default 1,000,000), nor runs more than "
+    "RULESPEC_MAX_WORK rounds of loops between two events (default 1,000,000); "
+    "rules nest at most 100 levels; "
     "a record is at most 64 MB and the spec it names at most 4 MB. "
     "RULESPEC_DEBUG=1 shows the traceback of an internal error.")
 

@@ -855,3 +855,55 @@ match {
   end match winners [0]
 }
 """) == [0]
+
+
+@pytest.mark.parametrize("loop", [
+    "repeat 1000000000 {\n    set n = n + 1\n  }",
+    "while n < 2000000000 {\n    set n = n + 1\n  }",
+    "for a in range(1, 2000) {\n    for b in range(1, 2000) {\n      set n = n + 1\n    }\n  }",
+    "loop {\n    set n = n + 1\n    if n > 2000000000 {\n      break\n    }\n  }",
+])
+def test_loops_past_the_work_budget_are_a_runtime_error_at_the_loop(loop: str) -> None:
+    """Between two events the rules may run at most MAX_WORK rounds of loops: past that,
+    a runtime error names the loop, soon (a billion rounds would take minutes)."""
+    import time
+
+    from rulespec.interpreter.compiler import MAX_WORK
+
+    game = _play_spec(f"""
+var n: int = 0
+def score(p: int) = n
+deal {{
+  {loop}
+  end deal scoring score
+}}""")
+    start = time.perf_counter()
+    with pytest.raises(RuleRuntimeError, match=f"more than {MAX_WORK} times") as info:
+        game.new_initial_state()
+    assert info.value.span is not None and info.value.span.line >= 10
+    assert time.perf_counter() - start < 60
+
+
+def test_the_work_budget_starts_again_at_each_event() -> None:
+    """Rounds are counted between two events only: a loop of many short stretches, each
+    ended by a decision, never reaches the budget."""
+    from rulespec.interpreter.compiler import MAX_WORK
+
+    game = _play_spec(f"""
+var n: int = 0
+def score(p: int) = n
+deal {{
+  repeat 3 {{
+    repeat {MAX_WORK // 2} {{
+      set n = n + 1
+    }}
+    choose 0 {{
+      go() "Go on." {{ }}
+    }}
+  }}
+  end deal scoring score
+}}""")
+    st = game.new_initial_state()
+    for _ in range(3):
+        st.apply({"seat": 0, "action": "go"})
+    assert st.is_terminal() and st.v["n"] == 3 * (MAX_WORK // 2)

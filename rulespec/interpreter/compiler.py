@@ -24,9 +24,10 @@ happens on (``_LS`` maps each line to its spec span), so the inline code pays no
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, assert_never, cast
+from typing import TYPE_CHECKING, Any, NoReturn, assert_never, cast
 
 import attrs
 
@@ -63,9 +64,9 @@ from rulespec.types import element as element_of
 if TYPE_CHECKING:
     from rulespec.interpreter.engine import State
 
-__all__ = ["MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal", "EndMatch", "Frame",
-           "LegalMap", "Procedure", "Return", "Stop", "compile_procedures", "deal_cards",
-           "holds_zone", "move_cards", "snapshot"]
+__all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal",
+           "EndMatch", "Frame", "LegalMap", "Procedure", "Return", "Stop", "compile_procedures",
+           "deal_cards", "holds_zone", "move_cards", "overwork", "snapshot"]
 
 
 # ---- what the runtime sees ------------------------------------------------------------------
@@ -232,6 +233,10 @@ class _ForInit:
     source: str
     slot: str
     span: ast.Span
+    #: the source is a range, kept as it is rather than copied into a tuple
+    lazy: bool = False
+    #: the global name of the loop's span, for the work budget's error
+    where: str = ""
 
 
 @attrs.define
@@ -420,6 +425,7 @@ class _StmtCompiler:
                 if ok and not val:
                     return
                 start = len(ins)
+                ins.append(self._tick(s.span))
                 jf = None
                 if not ok:
                     jf = _JumpIfNot(self._src(c, local), -1, c.span)
@@ -432,6 +438,7 @@ class _StmtCompiler:
                 self._patch(breaks, len(ins))
             case ast.Loop(body=b):
                 start = len(ins)
+                ins.append(self._tick(s.span))
                 breaks = []
                 self.block(b, local, loops + [(start, breaks)])
                 ins.append(_Jump(start))
@@ -444,10 +451,19 @@ class _StmtCompiler:
                 self._for(v, self._src(src, local), src.span, cond, b, inner, loops)
             case ast.Repeat(count=cnt, body=b):
                 slot_var = self._new_slot("rep")
+                # a range, not a tuple of its numbers: repeat 10**9 costs nothing to start,
+                # and the work budget stops it
                 self._for(slot_var, f"range({self._src(cnt, local)})", cnt.span, None, b,
-                          local | {slot_var}, loops)
+                          local | {slot_var}, loops, lazy=True)
             case _:
                 assert_never(s)
+
+    def _tick(self, span: ast.Span) -> _Py:
+        """The head of each round of a ``while`` or a ``loop``: one round of the work budget
+        spent, and past MAX_WORK rounds since the last event, a runtime error at the loop (a
+        loop that can stop, by the checker's account, may still run for ever or for a
+        billion rounds). A ``for`` or a ``repeat`` spends all its rounds as it starts."""
+        return _Py(("st.work -= 1", f"if st.work < 0: _overwork({self._obj(span)})"), span)
 
     def _new_slot(self, kind: str) -> str:
         self._slot += 1
@@ -494,10 +510,11 @@ class _StmtCompiler:
         jend.target = len(ins)
 
     def _for(self, var: str, src: str, span: ast.Span, cond: str | None, body: ast.Block,
-             inner: frozenset[str], loops: list[tuple[int, list[int]]]) -> None:
+             inner: frozenset[str], loops: list[tuple[int, list[int]]],
+             lazy: bool = False) -> None:
         ins = self.ins
         slot = self._new_slot("for")
-        ins.append(_ForInit(src, slot, span))
+        ins.append(_ForInit(src, slot, span, lazy, self._obj(span)))
         nxt = len(ins)
         step = _ForNext(slot, var, -1, cond, span)
         ins.append(step)
@@ -692,7 +709,8 @@ class _Emitter:
         extra.update({ref: self.procs[p] for p, ref in self._proc_refs.items()})
         extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _new=object.__new__,
                      _move=move_cards,
-                     _deal=deal_cards, _snap=snapshot, _Empty=EmptyError, _rt=runtime_error)
+                     _deal=deal_cards, _snap=snapshot, _Empty=EmptyError, _rt=runtime_error,
+                     _overwork=overwork)
         what = "procedure " + name if not name.startswith("#") else name[1:]
         return ec.build("_run", "\n".join(self.lines) + "\n", span, extra,  # type: ignore[no-any-return]
                         what=what)
@@ -733,8 +751,13 @@ class _Emitter:
                 case _Jump(target=t):
                     self._goto(t, d)
                     return
-                case _ForInit(source=src, slot=slot, span=sp):
-                    self.emit(f"L[{slot!r}] = (tuple({src}), 0)", d, sp)
+                case _ForInit(source=src, slot=slot, span=sp, lazy=lazy, where=where):
+                    # the work budget spends a for's rounds as it starts: one test a loop,
+                    # not one a round (a while or a loop pays at each round, see _tick)
+                    self.emit(f"_s = {src if lazy else f'tuple({src})'}", d, sp)
+                    self.emit("st.work -= len(_s)", d)
+                    self.emit(f"if st.work < 0: _overwork({where})", d)
+                    self.emit(f"L[{slot!r}] = (_s, 0)", d)
                 case _ForNext(slot=slot, var=var, end=end, cond=cond, span=sp):
                     self._for_next(slot, var, end, cond, sp, d)
                 case _Call(proc=p, args=args, span=sp):
@@ -785,6 +808,26 @@ class _Emitter:
         self.emit(f"L[{slot!r}] = (_s, _i)", d + 1)
         self._goto(end, d + 1)
         self.emit(f"L[{slot!r}] = (_s, _i)", d)
+
+
+def _max_work() -> int:
+    try:
+        return max(1, int(os.environ.get("RULESPEC_MAX_WORK", "")))
+    except ValueError:
+        return 1_000_000
+
+
+#: the most rounds of loops the rules may run between two events (decisions or chance
+#: events): past it, a runtime error at the loop. RULESPEC_MAX_WORK sets it.
+MAX_WORK = _max_work()
+
+
+def overwork(span: ast.Span) -> NoReturn:
+    """Raise the runtime error of a loop past the work budget."""
+    raise RuleRuntimeError(
+        f"the loops here go round more than {MAX_WORK} times between two events", span,
+        "a loop that runs this long between two decisions is almost certainly endless: "
+        "check how it ends (RULESPEC_MAX_WORK sets the limit)")
 
 
 def snapshot(x: object) -> object:

@@ -29,6 +29,7 @@ from rulespec.errors import (
     RuleRuntimeError,
 )
 from rulespec.interpreter.compiler import (
+    MAX_WORK,
     Alternative,
     ChanceSpec,
     ChooseSpec,
@@ -206,7 +207,7 @@ class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "on_deal_end", "deal_events", "_legal", "_given", "_results_open")
+                 "on_deal_end", "deal_events", "_legal", "_given", "_results_open", "work")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -232,6 +233,8 @@ class State:
         #: True from an 'end deal' until the next deal starts or the match ends: the last
         #: entry of ``deals`` still follows the result fields (the match block may set them)
         self._results_open = False
+        #: loop steps the rules may still take before the next event (MAX_WORK at each stop)
+        self.work = MAX_WORK
 
     # ---- the OpenSpiel-style API --------------------------------------------------------------
     def current_player(self) -> int | str | None:
@@ -387,6 +390,7 @@ class State:
         c._legal = self._legal
         c._given = self._given
         c._results_open = self._results_open
+        c.work = self.work
         if self.game._binds_zones:
             # the legal entries hold this state's zones: the clone lists its own
             c._legal = None
@@ -660,6 +664,7 @@ class State:
             frame = stack[-1]  # the frame that stopped, at the stop's pc
             op = frame.proc.stops[frame.pc]
             L = frame.L
+            self.work = MAX_WORK  # a stop: the next event's rules start a fresh budget
             if type(op) is ChooseSpec:
                 self.pending = op
                 seat = self.to_move = L[op.seat_local] if op.seat_local is not None \
