@@ -659,10 +659,24 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
     run_action: str | None = None
     run_events = 0
     deals = len(st.deals)
+    # each player's counters (taken, stake...): one that changes for a single player in a
+    # line says what the line did (who won the trick), in the state's own words
+    counters = [v.name for v in spec.vars if v.per_player and
+                isinstance(v.type, ast.TypeName) and v.type.name == "int"]
 
-    def flush() -> None:
+    def counts() -> dict[str, tuple[object, ...]]:
+        return {n: tuple(st.v[n]) for n in counters}
+
+    run_start = counts()
+
+    def flush(now: dict[str, tuple[object, ...]]) -> None:
         nonlocal run, run_action, run_events
         if run:
+            for n in counters:
+                seats = [q for q, (a, b) in enumerate(zip(run_start[n], now[n], strict=True))
+                         if a != b]
+                if len(seats) == 1:
+                    run.append(f"; then {words(n)} of seat {seats[0]}: {now[n][seats[0]]}")
             info = actions.get(run_action or "")
             lines.append((inline(*run), clause(info.span) if info else None))
         run, run_action, run_events = [], None, 0
@@ -670,25 +684,28 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
     told = 0
     while not st.is_terminal() and len(st.deals) == deals:
         ev = sample_event(st.legal_actions(), rng)
+        before = counts()
         st.apply(ev)
         told += 1
         if len(lines) >= EXAMPLE_LINES:
             continue  # played to the end for the result, but no longer told
         if "chance" in ev:
-            flush()
+            flush(before)
             lines.append((_dealt(st, ev, hands=told == 1), clause(spec.deal.span)))
             continue
         action = str(ev["action"])
         # a line per round: as many events of one kind as there are hands (a trick, say)
         if action != run_action or run_events == st.game.hands:
-            flush()
-            run_action, run_events = action, 0
+            flush(before)
+            run_action, run_events, run_start = action, 0, before
             run = [code(action), ": "]
         else:
             run.append("; ")
         run_events += 1
         run += [f"seat {ev['seat']}", *_fields(ev)]
-    flush()
+    # once the match is over the counters are as the deal left them; when another deal has
+    # started, it may have set them back: what the last line did is then not told
+    flush(counts() if st.is_terminal() or len(st.deals) == deals else run_start)
     if len(lines) >= EXAMPLE_LINES:
         lines.append((inline(f"... and so on to the end of the deal ({told} events in all)."),
                       None))

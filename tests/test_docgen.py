@@ -64,6 +64,25 @@ def test_the_example_scores_add_up() -> None:
         assert sum(values) == int(row[-1][0].text) == int(res[1][0].text)
 
 
+def test_the_example_says_who_took_each_trick() -> None:
+    """A trick's line ends with the one player whose count of tricks went up: the winner,
+    by the engine, which the counts in the result confirm."""
+    import re
+
+    text = to_markdown(build_book(load_game_spec(resolve_game("abracadabra-newton"))))
+    example = text.split("## An example deal")[1].split("The scores term by term")[0]
+    tricks = [ln for ln in example.splitlines() if "`play`:" in ln]
+    winners = [re.search(r"then taken of seat (\d): (\d+)$", ln) for ln in tricks]
+    assert len(tricks) == 13 and all(winners)
+    per_seat: dict[str, int] = {}
+    for m in winners:
+        assert m is not None
+        per_seat[m[1]] = per_seat.get(m[1], 0) + 1
+        assert int(m[2]) == per_seat[m[1]]  # each seat's count goes up one trick at a time
+    # the bids, which every player makes, are not told again as changes
+    assert "then bids" not in example
+
+
 def test_spec_text_cannot_break_the_markdown() -> None:
     spec = check_text('''
 game g title "G <b>" "A game | with `ticks` and <script>x</script>."
