@@ -40,7 +40,7 @@ from rulespec.model import (
 )
 from rulespec.pretty import pretty_expr
 
-__all__ = ["Diagram", "phase_diagram"]
+__all__ = ["Diagram", "escape_xml", "phase_diagram"]
 
 
 @frozen
@@ -1065,8 +1065,13 @@ _STYLE = (
 _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _esc(text: str) -> str:
+def escape_xml(text: str) -> str:
+    """``text`` as XML character data or an attribute value: escaped, and without the
+    control characters XML 1.0 refuses."""
     return escape(_XML_BAD.sub("?", text), {'"': "&quot;"})
+
+
+_esc = escape_xml
 
 
 def _id_prefix(name: str) -> str:

@@ -242,13 +242,57 @@ def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
 
 
 def _components(spec: CheckedSpec, target: _For, w: _W) -> None:
-    """The zones and who sees them."""
+    """The zones and who sees them, and a picture of the table in play."""
     w(_h(2, "Where the cards lie", "components"))
     w(Table((inline("zone"), inline("kind"), inline("who sees it"), inline("what it is")),
             tuple((inline(code(z.name)),
                    inline("one per player" if z.per_player else "shared"),
                    inline(_VIS.get(z.visibility or "", "?")), inline(prose(z.doc)))
                   for z in spec.zones)))
+    fig = _table_figure(spec, target)
+    if fig is not None:
+        w(fig)
+
+
+def _table_figure(spec: CheckedSpec, target: _For) -> Figure | None:
+    """The table of the example deal just before its most frequent decision is first made
+    (the first lead, the first play): every zone as it lies then, seat by seat."""
+    import collections
+    import random
+
+    from rulespec.interpreter.engine import CHANCE, State
+    from rulespec.layout import table_picture
+    from rulespec.simulate import sample_event
+
+    found = _example_table(spec, target)
+    if found is None:
+        return None
+    _, st = found
+    assert isinstance(st, State)
+    # the example's own draws, played once to find its most frequent decision, then again
+    # to the moment before the first one
+    probe, rng = st.clone(), random.Random(EXAMPLE_SEED)
+    made: collections.Counter[str] = collections.Counter()
+    deals = len(st.deals)
+    while not probe.is_terminal() and len(probe.deals) == deals:
+        ev = sample_event(probe.legal_actions(), rng)
+        if probe.to_move != CHANCE:
+            made[str(ev["action"])] += 1
+        probe.apply(ev)
+    if not made:
+        return None
+    most = made.most_common(1)[0][0]
+    rng = random.Random(EXAMPLE_SEED)
+    while True:
+        ev = sample_event(st.legal_actions(), rng)
+        if st.to_move != CHANCE and ev["action"] == most:
+            break
+        st.apply(ev)
+    moment = f"just before the first {words(most)} of the example deal"
+    d = table_picture(spec, st.z, st.game.hands, st.game.dealer,
+                      f"{spec.title}: the table {moment}", moment)
+    return Figure(d.svg, d.alt, inline(f"The table {moment}: where the cards lie, seat by "
+                                       "seat, with the shared zones in the middle."))
 
 
 # ---- play ------------------------------------------------------------------------------------

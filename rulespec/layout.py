@@ -1,0 +1,200 @@
+"""A picture of the table at one moment of play: where every card lies, seat by seat.
+
+Drawn from a running :class:`~rulespec.interpreter.engine.State` and the spec's zone
+declarations alone, so it shows any game's layout (rows, piles, a centre, a stock) without a
+line of game-specific code: each seat's own zones in a box at its place around the table, the
+shared zones in the middle. A zone every player may see shows its cards; one only its owner
+sees shows them too, marked as private (the reader is shown what a player would see of their
+own place); one nobody sees shows how many cards it holds. Empty zones are left out.
+
+The SVG is written by hand, like :mod:`rulespec.diagram`: integer coordinates, no scripts, no
+external references, the same state always giving the same bytes.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from rulespec.book import SUIT_SYMBOL
+from rulespec.diagram import Diagram, escape_xml
+from rulespec.model import CheckedSpec
+
+__all__ = ["table_picture"]
+
+_CHAR_W10 = 60  # ten characters' width in the picture's 12px sans-serif, rounded up
+_LINE_H = 17
+_PAD = 8
+_GAP = 14
+_MARGIN = 12
+_RED = frozenset({"H", "D"})
+_SEEN = {"all": "", "owner": " (only its owner sees it)", "nobody": ""}
+
+
+@attrs.frozen
+class _Box:
+    """A block of lines: its heading and, for each zone shown, a label and its cards."""
+
+    heading: str
+    lines: tuple[tuple[str, tuple[str, ...], str], ...]  # label, cards, or a note for none
+
+    @property
+    def width(self) -> int:
+        longest = max([len(self.heading)] + [
+            len(label) + 2 + (sum(len(_card(c)) + 1 for c in cards) if cards else len(note))
+            for label, cards, note in self.lines])
+        return longest * _CHAR_W10 // 10 + 2 * _PAD
+
+    @property
+    def height(self) -> int:
+        return (1 + len(self.lines)) * _LINE_H + 2 * _PAD
+
+
+def _card(code: str) -> str:
+    if len(code) == 2 and code[1] in SUIT_SYMBOL and code != "JK":
+        return code[0] + SUIT_SYMBOL[code[1]]
+    return code
+
+
+def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None
+                ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    out: list[tuple[str, tuple[str, ...], str]] = []
+    for z in spec.zones:
+        if z.per_player != (seat is not None):
+            continue
+        cards = zones[z.name]
+        if seat is not None:
+            assert isinstance(cards, list)
+            cards = cards[seat]
+        assert isinstance(cards, list)
+        if not cards:
+            continue
+        label = z.name + _SEEN.get(z.visibility or "", "")
+        if z.visibility == "nobody":
+            out.append((label, (), f"{len(cards)} card{'' if len(cards) == 1 else 's'} "
+                                   "face down"))
+        else:
+            # top card last, as the zones keep them; a pile reads bottom to top
+            out.append((label, tuple(str(c) for c in cards), ""))
+    return tuple(out)
+
+
+def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, dealer: int,
+                  title: str, moment: str) -> Diagram:
+    """The table as ``zones`` (a state's zones: a list per shared zone, a list of lists per
+    per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
+    when this is ("just before the first play"), for the alt text."""
+    seats = [_Box(f"seat {q}" + (" (dealer)" if q == dealer else ""),
+                  _zone_lines(spec, zones, q)) for q in range(hands)]
+    middle = _Box("the middle of the table", _zone_lines(spec, zones, None))
+    # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and
+    # bottom rows (a long table)
+    bottom, left, top, right = _places(hands)
+    col_w = max([middle.width] + [seats[q].width for q in bottom + top])
+    side_w = max([0] + [seats[q].width for q in left + right])
+    row_h = {k: max([0] + [seats[q].height for q in qs])
+             for k, qs in (("top", top), ("bottom", bottom))}
+    side_h = sum(seats[q].height + _GAP for q in left) - _GAP if left else 0
+    side_h = max(side_h, sum(seats[q].height + _GAP for q in right) - _GAP if right else 0)
+    mid_h = max(middle.height, side_h)
+    top_w = sum(seats[q].width + _GAP for q in top) - _GAP if top else 0
+    bot_w = sum(seats[q].width + _GAP for q in bottom) - _GAP if bottom else 0
+    centre_w = max(col_w, top_w, bot_w)
+    w = 2 * _MARGIN + (side_w + _GAP if left else 0) + centre_w + (side_w + _GAP if right
+                                                                    else 0)
+    h = 2 * _MARGIN + (row_h["top"] + _GAP if top else 0) + mid_h + \
+        (row_h["bottom"] + _GAP if bottom else 0)
+    cx = _MARGIN + (side_w + _GAP if left else 0)
+    y_mid = _MARGIN + (row_h["top"] + _GAP if top else 0)
+    out: list[str] = []
+    _row(out, [seats[q] for q in top], cx, _MARGIN, centre_w)
+    _draw(out, middle, cx + (centre_w - middle.width) // 2,
+          y_mid + (mid_h - middle.height) // 2, "rst-middle")
+    _column(out, [seats[q] for q in left], _MARGIN, y_mid, mid_h)
+    _column(out, [seats[q] for q in right], cx + centre_w + _GAP, y_mid, mid_h)
+    _row(out, [seats[q] for q in bottom], cx, y_mid + mid_h + _GAP, centre_w)
+    alt = _alt(moment, seats, middle)
+    prefix = "rst-" + "".join(ch if ch.isalnum() else "-" for ch in spec.name)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="rst-table" viewBox="0 0 {w} {h}" '
+            f'width="{w}" height="{h}" role="img" '
+            f'aria-labelledby="{prefix}-title {prefix}-desc">')
+    parts = [head, f'<title id="{prefix}-title">{escape_xml(title)}</title>',
+             f'<desc id="{prefix}-desc">{escape_xml(alt)}</desc>', f"<style>{_STYLE}</style>",
+             f'<rect class="rst-bg" x="0" y="0" width="{w}" height="{h}"/>', *out, "</svg>"]
+    return Diagram("\n".join(parts) + "\n", alt)
+
+
+def _places(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The seats at the bottom (left to right), left side (top down), top (right to left,
+    as the players sit clockwise) and right side."""
+    if n == 1:
+        return [0], [], [], []
+    if n == 2:
+        return [0], [], [1], []
+    if n == 3:
+        return [0], [1], [], [2]
+    if n == 4:
+        return [0], [1], [2], [3]
+    # a long table: half the seats along the bottom (clockwise runs right to left there),
+    # one at each end, the rest along the top
+    rest = list(range(1, n))
+    below = (n - 2) // 2
+    bottom = list(reversed([0] + rest[-below:])) if below else [0]
+    left = [rest[0]]
+    top = rest[1:len(rest) - below - 1]
+    right = [rest[len(rest) - below - 1]]
+    return bottom, left, top, right
+
+
+def _row(out: list[str], boxes: list[_Box], x: int, y: int, width: int) -> None:
+    total = sum(b.width + _GAP for b in boxes) - _GAP if boxes else 0
+    x += (width - total) // 2
+    for b in boxes:
+        _draw(out, b, x, y, "rst-seat")
+        x += b.width + _GAP
+
+
+def _column(out: list[str], boxes: list[_Box], x: int, y: int, height: int) -> None:
+    total = sum(b.height + _GAP for b in boxes) - _GAP if boxes else 0
+    y += (height - total) // 2
+    for b in boxes:
+        _draw(out, b, x, y, "rst-seat")
+        y += b.height + _GAP
+
+
+def _draw(out: list[str], b: _Box, x: int, y: int, cls: str) -> None:
+    out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{b.width}" height="{b.height}" '
+               'rx="6"/>')
+    ty = y + _PAD + 12
+    out.append(f'<text class="rst-head" x="{x + _PAD}" y="{ty}">{escape_xml(b.heading)}</text>')
+    for label, cards, note in b.lines:
+        ty += _LINE_H
+        spans = [f'<tspan class="rst-zone">{escape_xml(label)}:</tspan>']
+        if cards:
+            for c in cards:
+                red = len(c) == 2 and c[1] in _RED
+                spans.append(f'<tspan class="{"rst-red" if red else "rst-card"}"> '
+                             f'{escape_xml(_card(c))}</tspan>')
+        else:
+            spans.append(f'<tspan class="rst-note"> {escape_xml(note)}</tspan>')
+        out.append(f'<text x="{x + _PAD}" y="{ty}">{"".join(spans)}</text>')
+
+
+def _alt(moment: str, seats: list[_Box], middle: _Box) -> str:
+    def said(b: _Box) -> str:
+        parts = [f"{label}: {' '.join(_card(c) for c in cards) if cards else note}"
+                 for label, cards, note in b.lines]
+        return f"{b.heading}: " + ("; ".join(parts) if parts else "nothing")
+    return f"The table {moment}. " + ". ".join([said(middle)] + [said(s) for s in seats]) + "."
+
+
+_STYLE = (
+    ".rst-table{font:12px sans-serif}"
+    ".rst-bg{fill:#fff}"
+    ".rst-seat{fill:#f4f7fb;stroke:#345;stroke-width:1.2}"
+    ".rst-middle{fill:#eef6ee;stroke:#354;stroke-width:1.2}"
+    ".rst-head{font-weight:bold;fill:#123}"
+    ".rst-zone{fill:#345}"
+    ".rst-card{fill:#111}"
+    ".rst-red{fill:#b00}"
+    ".rst-note{fill:#555;font-style:italic}"
+)
