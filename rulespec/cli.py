@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rulespec.verify import Report, Verifier
 
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
+EXIT_INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
 
 #: a click command function, before or after its options are added
 _F = TypeVar("_F", bound=Callable[..., object])
@@ -212,13 +213,26 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
             _err(f"error: cannot write records to {records}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
     console = Console(stderr=True)
-    with _reported(), Progress("[progress.description]{task.description}", BarColumn(),
-                               MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                               disable=as_json or not console.is_terminal,
-                               transient=True) as prog:
-        task = prog.add_task(f"{game}, {players} players", total=games)
-        summary = run(game, players, games, seed, options, dealer, records, workers, backend,
-                      progress=lambda k: prog.advance(task, k), max_events=max_events)
+    played = [0]
+
+    def advance(k: int) -> None:
+        played[0] += k
+        prog.advance(task, k)
+
+    try:
+        with _reported(), Progress("[progress.description]{task.description}", BarColumn(),
+                                   MofNCompleteColumn(), TimeRemainingColumn(),
+                                   console=console, disable=as_json or not console.is_terminal,
+                                   transient=True) as prog:
+            task = prog.add_task(f"{game}, {players} players", total=games)
+            summary = run(game, players, games, seed, options, dealer, records, workers,
+                          backend, progress=advance, max_events=max_events)
+    except KeyboardInterrupt:
+        # records are written whole or not at all (records.write_atomic): those there are
+        # complete games
+        where = f"; the records in {records} are complete games" if records else ""
+        _err(f"interrupted after {played[0]} of {games} games{where}")
+        sys.exit(EXIT_INTERRUPTED)
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return
@@ -550,9 +564,11 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         return
     if not pages:
         click.echo(text, nl=False)
+    from rulespec.records import write_atomic
+
     for path, content in pages:
         try:
-            path.write_text(content, encoding="utf-8")
+            write_atomic(path, content)
         except OSError as e:
             _err(f"error: cannot write {path}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)

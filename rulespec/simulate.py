@@ -20,7 +20,7 @@ import attrs
 from rulespec.errors import RulespecError
 from rulespec.interpreter.engine import CHANCE, State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
-from rulespec.records import FORMAT, copy_spec
+from rulespec.records import FORMAT, copy_spec, write_atomic
 
 __all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationSummary",
            "play_random_game", "sample_event", "simulate"]
@@ -186,8 +186,7 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
                    "dealer": dealer, "events": events}
             import json
 
-            Path(records, f"game-{i:06d}.json").write_text(json.dumps(rec) + "\n",
-                                                            encoding="utf-8")
+            write_atomic(Path(records, f"game-{i:06d}.json"), json.dumps(rec) + "\n")
         out.append(stats)
     return out
 

@@ -371,3 +371,31 @@ match {
     assert answers[3]["observation"] == answers[1]["observation"]  # n is still 0
     assert [e["action"] for e in answers[4]["legal"]] == ["bad", "good"]
     assert answers[6]["deals"] == [{"scores": [0, 0]}]
+
+
+def test_simulate_interrupted_reports_and_leaves_only_complete_records(tmp_path: Path) -> None:
+    """Ctrl-C during simulate --records: exit 130, a line saying how many games were played,
+    and every record in the folder a complete game that replays (records are written to a
+    temporary file and renamed)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "recs"
+    proc = subprocess.Popen([sys.executable, "-m", "rulespec", "simulate", "vandatta", "-p",
+                             "3", "-n", "100000", "--records", str(out)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and len(list(out.glob("game-*.json"))) < 3:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted after" in err and "are complete games" in err
+    assert "Traceback" not in err and "internal error" not in err
+    recs = sorted(out.glob("game-*.json"))
+    assert recs and not list(out.glob(".*.tmp"))
+    for rec in recs[-2:]:
+        code, answer, _ = run("replay", str(rec))
+        assert code == 0 and json.loads(answer)["complete"] is True
