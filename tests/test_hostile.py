@@ -34,6 +34,8 @@ SUBPROCESS_S = 60
 SUBPROCESS_MEMORY = 4 * 1024**3
 HEADER = re.compile(r"^# (expect [a-z]+|known failure)(?::\s?(.*))?$")
 BOM = b"\xef\xbb\xbf"
+#: how a spec error and a rule runtime error start (docs/language.md, Runtime errors)
+POSITION = re.compile(r":\d+:\d+: error: ")
 
 
 class Hang(BaseException):
@@ -228,6 +230,8 @@ def test_hostile_input(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "Traceback" not in out.text, f"a traceback\n{shown}"
     assert "internal error" not in out.text, f"an internal error\n{shown}"
     assert out.code == case.exit, f"exit {out.code}, expected {case.exit}\n{shown}"
+    if case.kind in (".rules", ".args") and case.exit in (65, 70):
+        assert POSITION.search(out.stderr), f"no 'FILE:LINE:COL: error:' on stderr\n{shown}"
     for s in case.errors:
         assert s in out.text, f"{s!r} missing from the output\n{shown}"
     for s in case.absent:

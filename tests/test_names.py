@@ -92,3 +92,68 @@ def test_shipped_games_play_the_same_without_inlining(monkeypatch: object) -> No
             plain = _playout(game, players, seed)
             monkeypatch.delenv("RULESPEC_NO_INLINE")
             assert plain == inlined, (game, players, seed)
+
+
+# ---- text from a spec reaches generated code only as values -------------------------------
+#: characters that mean something to Python or to the spec's own strings
+_HOSTILE = st.lists(st.sampled_from(list("\"'\\{}#;:()[]\n\t=+-*/%<>!@$^&|~`?,. ") +
+                                    list("abcXYZé€") + ["\u2028", "'''", '"""', "}}", "{0}",
+                                                        "\nimport os\n"]),
+                    max_size=12).map("".join)
+
+
+def _spec_string(text: str) -> str:
+    """``text`` as a string literal of the language (its four escapes)."""
+    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") \
+        .replace("\t", "\\t")
+    return f'"{body}"'
+
+
+@given(_HOSTILE, _HOSTILE, _HOSTILE)
+def test_spec_text_reaches_generated_code_only_as_literals(value: str, word: str,
+                                                           doc: str) -> None:
+    """An option value, a string field and a doc string full of quotes, backslashes, braces
+    and comment signs: the generated Python parses, every name in it is one the compiler
+    made, the texts appear in it only as string constants, and the game hands them back
+    exactly as the spec wrote them."""
+    import ast as pyast
+    import io
+    import tokenize
+
+    from rulespec import Game
+
+    spec = check_text(f"""
+game lit title "Lit"
+players 2 to 2
+winner lowest total
+zone hand: per player visible to owner
+option style: {{{_spec_string(value + "!")}, plain}} = plain
+def score(q: int) = if style == {_spec_string(value + "!")} then 1 else 0
+deal {{
+  choose 0 {{
+    pick(word = {_spec_string(word)}) {_spec_string(doc or "x")} {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [0]
+}}
+""", "lit.rules")
+    texts = [t for t in (value + "!", word, doc) if len(t.strip()) >= 3]
+    for options in ({}, {"style": value + "!"}):
+        game = Game(spec, 2, options, keep_sources=True)
+        for _, src in game.sources:
+            pyast.parse(src)  # it is Python
+            # the code with its string literals and comments taken out: no spec text there
+            tokens = list(tokenize.generate_tokens(io.StringIO(src).readline))
+            code = " ".join(t.string for t in tokens
+                            if t.type not in (tokenize.STRING, tokenize.COMMENT))
+            for t in texts:
+                assert t not in code, (t, src)
+        st_ = game.new_initial_state()
+        (ev,) = st_.legal_actions()
+        assert ev["word"] == word
+        st_.apply(ev)
+        assert st_.result()["deals"][0]["scores"] == ([1, 1] if options else [0, 0])
