@@ -419,6 +419,10 @@ def load_python_impl(target: str) -> Callable[[], Implementation]:
                                    "implementation object")
 
 
+#: the longest request line serve reads (in characters); a longer one is refused, unread
+MAX_LINE = 16 * 1024 * 1024
+
+
 def serve(inp: IO[str], out: IO[str], base: Path | None = None,
           impl: Implementation | None = None) -> None:
     """Answer protocol requests from ``inp`` on ``out`` until ``quit`` or end of input.
@@ -430,7 +434,19 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None,
     """
     if impl is None:
         impl = SpecImplementation(base, atomic=True)
-    for line in inp:
+    while True:
+        line = inp.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            # read to the end of the line a piece at a time (never all of it at once), and
+            # refuse it
+            while (rest := inp.readline(1 << 20)) and not rest.endswith("\n"):
+                pass
+            out.write(json.dumps({"ok": False, "error": f"a request line is at most "
+                                  f"{MAX_LINE} characters"}) + "\n")
+            out.flush()
+            continue
         with contextlib.redirect_stdout(sys.stderr):  # the implementation's prints
             ans = _answer(impl, line, isinstance(impl, SpecImplementation))
         if ans is None:

@@ -399,3 +399,16 @@ def test_simulate_interrupted_reports_and_leaves_only_complete_records(tmp_path:
     for rec in recs[-2:]:
         code, answer, _ = run("replay", str(rec))
         assert code == 0 and json.loads(answer)["complete"] is True
+
+
+def test_serve_refuses_a_line_past_its_limit_without_holding_it(monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    from rulespec import protocol
+
+    monkeypatch.setattr(protocol, "MAX_LINE", 1000)
+    lines = ['{"op": "new", "game": "' + "x" * 50_000 + '"}',
+             '{"op": "new", "game": "vandatta", "players": 2}', '{"op": "to_move"}']
+    res = CliRunner().invoke(main, ["serve"], input="\n".join(lines) + "\n")
+    answers = [json.loads(x) for x in res.stdout.splitlines()]
+    assert [a["ok"] for a in answers] == [False, True, True]
+    assert "at most 1000 characters" in answers[0]["error"]
