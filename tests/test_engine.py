@@ -859,6 +859,7 @@ match {
 
 @pytest.mark.parametrize("loop", [
     "repeat 1000000000 {\n    set n = n + 1\n  }",
+    "repeat 1000000000000000000000000000000 {\n    set n = n + 1\n  }",  # past len()
     "while n < 2000000000 {\n    set n = n + 1\n  }",
     "for a in range(1, 2000) {\n    for b in range(1, 2000) {\n      set n = n + 1\n    }\n  }",
     "loop {\n    set n = n + 1\n    if n > 2000000000 {\n      break\n    }\n  }",

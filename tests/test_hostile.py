@@ -68,7 +68,7 @@ def header_lines(data: bytes) -> tuple[list[str], bytes]:
     rest = data
     while rest.startswith(b"#"):
         line, _, rest = rest.partition(b"\n")
-        lines.append(line.decode("latin-1").rstrip("\r"))
+        lines.append(line.decode("utf-8", "replace").rstrip("\r"))
     return lines, rest
 
 

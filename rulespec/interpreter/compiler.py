@@ -233,7 +233,7 @@ class _ForInit:
     source: str
     slot: str
     span: ast.Span
-    #: the source is a range, kept as it is rather than copied into a tuple
+    #: the source is a count (``repeat N``): the loop runs over range(N), not a tuple
     lazy: bool = False
     #: the global name of the loop's span, for the work budget's error
     where: str = ""
@@ -453,7 +453,7 @@ class _StmtCompiler:
                 slot_var = self._new_slot("rep")
                 # a range, not a tuple of its numbers: repeat 10**9 costs nothing to start,
                 # and the work budget stops it
-                self._for(slot_var, f"range({self._src(cnt, local)})", cnt.span, None, b,
+                self._for(slot_var, self._src(cnt, local), cnt.span, None, b,
                           local | {slot_var}, loops, lazy=True)
             case _:
                 assert_never(s)
@@ -754,10 +754,18 @@ class _Emitter:
                 case _ForInit(source=src, slot=slot, span=sp, lazy=lazy, where=where):
                     # the work budget spends a for's rounds as it starts: one test a loop,
                     # not one a round (a while or a loop pays at each round, see _tick)
-                    self.emit(f"_s = {src if lazy else f'tuple({src})'}", d, sp)
-                    self.emit("st.work -= len(_s)", d)
-                    self.emit(f"if st.work < 0: _overwork({where})", d)
-                    self.emit(f"L[{slot!r}] = (_s, 0)", d)
+                    if lazy:
+                        # the count is spent before range() is made: a count too large for
+                        # len() (10**30) is past the budget, not an overflow
+                        self.emit(f"_n = {src}", d, sp)
+                        self.emit("st.work -= _n if _n > 0 else 0", d)
+                        self.emit(f"if st.work < 0: _overwork({where})", d)
+                        self.emit(f"L[{slot!r}] = (range(_n), 0)", d)
+                    else:
+                        self.emit(f"_s = tuple({src})", d, sp)
+                        self.emit("st.work -= len(_s)", d)
+                        self.emit(f"if st.work < 0: _overwork({where})", d)
+                        self.emit(f"L[{slot!r}] = (_s, 0)", d)
                 case _ForNext(slot=slot, var=var, end=end, cond=cond, span=sp):
                     self._for_next(slot, var, end, cond, sp, d)
                 case _Call(proc=p, args=args, span=sp):
