@@ -1581,7 +1581,8 @@ def _resolve_import(path: str, importer: str, confine: Path | None = None) -> Pa
     local = [] if confine is not None and Path(path).is_absolute() else \
         [base / path, base / f"{path}.rules"]
     for cand in (*local, _GAMES_DIR / path, _GAMES_DIR / f"{path}.rules"):
-        if not cand.is_file():
+        # only .rules files: an import of /etc/passwd finds nothing, and reads nothing
+        if cand.suffix != ".rules" or not cand.is_file():
             continue
         real = cand.resolve()
         if confine is not None and not real.is_relative_to(_GAMES_DIR) and (

@@ -7,7 +7,9 @@ divergence found, 2 usage, 65 spec error, 70 runtime error.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -77,10 +79,10 @@ def _parse_option(text: str) -> tuple[str, bool | int | str]:
     k, v = k.strip(), v.strip()
     if v in ("true", "false"):
         return k, v == "true"
-    try:
+    # ASCII digits only: int() would also read "1_0" as 10 and a fullwidth "３" as 3
+    if re.fullmatch(r"-?[0-9]{1,4000}", v):
         return k, int(v)
-    except ValueError:
-        return k, v
+    return k, v
 
 
 def _options(items: tuple[str, ...]) -> dict[str, bool | int | str]:
@@ -291,8 +293,9 @@ def replay(record: str, spec_path: str | None) -> None:
     except OSError as e:
         _err(f"error: cannot read {record}: {e.strerror or e}")
         sys.exit(EXIT_USAGE)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        # a record that is not JSON text is a bad record (H7), whatever its bytes are
+    except (ValueError, RecursionError) as e:
+        # a record that is not JSON text is a bad record (H7), whatever its bytes are (JSON
+        # errors and undecodable bytes are ValueErrors, and so is a number of 5,000 digits)
         why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
         click.echo(json.dumps({"ok": False, "event": None, "error": f"not JSON: {why}",
                                "legal": []}))
@@ -588,13 +591,17 @@ def serve(impl_py: str | None) -> None:
     from rulespec.protocol import serve as run
 
     impl = None
+    # a line that is not UTF-8 is read with its bad bytes replaced: it is then not JSON, and
+    # answered so, instead of ending the server
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace") \
+        if hasattr(sys.stdin, "buffer") else sys.stdin
     if impl_py is None:
-        run(sys.stdin, sys.stdout, Path.cwd())
+        run(stdin, sys.stdout, Path.cwd())
         return
     with _reported():
         impl = load_python_impl(impl_py)()
     try:
-        run(sys.stdin, sys.stdout, Path.cwd(), impl)
+        run(stdin, sys.stdout, Path.cwd(), impl)
     except Exception:  # noqa: BLE001 - the served implementation crashed, as a program would
         import traceback
 

@@ -104,7 +104,7 @@ def record_spec(game: str, base: Path | None) -> CheckedSpec:
                           f"the record's folder, not {game!r}{hint}")
     try:
         real = (folder / rel).resolve(strict=True)
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):  # ValueError: a NUL in the path
         raise RecordError(f"there is no spec {game!r} in the record's folder{hint}") from None
     if not real.is_relative_to(folder):
         raise RecordError(f"'game' {game!r} leads out of the record's folder{hint}")

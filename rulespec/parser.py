@@ -80,6 +80,25 @@ _Args = tuple[ast.Expr, ...]
 _Fields = tuple[ast.Field, ...]
 
 
+#: the most digits a number of a spec may have (Python's own limit on reading one is 4300)
+MAX_DIGITS = 4000
+
+
+class _NumberTooLong(Exception):
+    """A number literal past MAX_DIGITS (raised inside the transformer, at its token)."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token)[:20])
+        self.token = token
+
+
+def _int(tok: Token) -> int:
+    text = str(tok)
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _NumberTooLong(tok)
+    return int(text)
+
+
 class _ToAst(Transformer[Token, ast.Spec]):
     """One method per grammar rule; ``__default__`` refuses anything unmapped (Preql TreeToAst)."""
 
@@ -115,7 +134,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def players_decl(self, meta: Meta, c: list[Token]) -> ast.PlayersDecl:
-        return ast.PlayersDecl(int(c[0]), int(c[1]), span=self._span(meta))
+        return ast.PlayersDecl(_int(c[0]), _int(c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def hands_decl(self, meta: Meta, c: list[ast.Expr | str | None]) -> ast.HandsDecl:
@@ -175,7 +194,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
                               span=self._span(meta))
 
     def int_range(self, c: list[Token]) -> _Bounds:
-        return _Bounds(int(c[0]), int(c[1]))
+        return _Bounds(_int(c[0]), _int(c[1]))
 
     @v_args(meta=True)
     def value_call(self, meta: Meta, c: list[Token | int | str]) -> ast.ValueCall:
@@ -183,7 +202,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.ValueCall(str(name), tuple(args), span=self._span(meta))
 
     def lit_neg_int(self, c: list[Token]) -> int:
-        return -int(c[0])
+        return -_int(c[0])
 
     @v_args(meta=True)
     def param_value(self, meta: Meta, c: list[Token | ast.ValueParam]) -> ast.ParamValue:
@@ -312,7 +331,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return value, cast("str | None", doc)
 
     def lit_int(self, c: list[Token]) -> int:
-        return int(c[0])
+        return _int(c[0])
 
     def lit_name(self, c: list[Token]) -> str:
         return str(c[0])
@@ -515,7 +534,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def int_lit(self, meta: Meta, c: list[Token]) -> ast.IntLit:
-        return ast.IntLit(int(c[0]), span=self._span(meta))
+        return ast.IntLit(_int(c[0]), span=self._span(meta))
 
     @v_args(meta=True)
     def str_lit(self, meta: Meta, c: list[Token]) -> ast.StrLit:
@@ -814,7 +833,17 @@ def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
     deep = _too_deep(tree, text, source_name)
     if deep is not None:
         raise deep
-    return _ToAst(source_name).transform(tree)
+    try:
+        return _ToAst(source_name).transform(tree)
+    except lark.exceptions.VisitError as e:
+        if not isinstance(e.orig_exc, _NumberTooLong):
+            raise
+        tok = e.orig_exc.token
+        line, col = tok.line or 1, tok.column or 1
+        raise SpecSyntaxError(Diagnostic(
+            ast.Span(source_name, line, col, line, col + len(str(tok))),
+            f"this number has more than {MAX_DIGITS} digits",
+            "no rule needs a number this large"), text) from None
 
 
 def parse_file(path: str | Path) -> ast.Spec:

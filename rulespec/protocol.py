@@ -127,8 +127,12 @@ class SpecImplementation:
         return self._st().result()
 
     def observe(self, seat: int) -> dict[str, object]:
-        """What ``seat`` may see."""
-        return self._st().observation(seat)
+        """What ``seat`` may see; RecordError for a seat the table does not have."""
+        st = self._st()
+        if type(seat) is not int or not 0 <= seat < st.game.hands:
+            raise RecordError(f"'seat' is a seat of this table, 0 to {st.game.hands - 1}, "
+                              f"not {seat!r}")
+        return st.observation(seat)
 
     def clone(self) -> SpecImplementation:
         """An independent copy of the match."""

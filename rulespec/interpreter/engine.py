@@ -64,6 +64,11 @@ LegalEntry = tuple[dict[str, Any], Alternative | None, object]
 _NO_STATE = types.SimpleNamespace(v={}, z={})
 
 
+#: the most players a table may have, whatever a spec's ``players`` line allows: every seat
+#: costs memory before the first event
+MAX_PLAYERS = 1000
+
+
 def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
                      dealer: int = 0, cover: set[str] | None = None,
                      compiled: set[str] | None = None) -> tuple[dict[str, object], int]:
@@ -73,6 +78,8 @@ def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, obje
     that only asks whether a setting is offered does not pay for the compile."""
     opts: dict[str, object] = dict(spec.defaults())
     opts.update(spec.check_options(options or {}))
+    if isinstance(players, int) and players > MAX_PLAYERS:
+        raise ConfigurationError(f"a table holds at most {MAX_PLAYERS} players, not {players}")
     if not (isinstance(players, int) and spec.min_players <= players <= spec.max_players):
         raise ConfigurationError(
             f"{spec.name} takes {spec.min_players} to {spec.max_players} players, "

@@ -326,9 +326,19 @@ class ExprCompiler:
                 return src
             case ast.Index(target=tg, index=ix):
                 t, i = self._g(tg, local, py), self._g(ix, local, py)
-                if isinstance(t, _K) and isinstance(i, _K):
+                if isinstance(t, _K) and isinstance(i, _K) and type(i.value) is int and \
+                        0 <= i.value < len(t.value):
                     return _K(t.value[i.value])
-                return f"{self._src(t)}[{self._src(i)}]"
+                ii = self._src(i)
+                bare = ix.expr if isinstance(ix, ast.Cited) else ix
+                if (isinstance(i, _K) and not (type(i.value) is int and i.value >= 0)) or \
+                        isinstance(bare, ast.Neg) or (isinstance(bare, ast.BinOp) and
+                                                      bare.op in ("-", "//", "%")):
+                    # an index that may be negative is checked: Python's xs[-1] would read
+                    # the last element where the rule reads past the start
+                    ii = f"_ix({ii})"
+                    self.globals["_ix"] = _nonnegative
+                return f"{self._src(t)}[{ii}]"
             case ast.ListLit(items=items):
                 parts = [self._g(i, local, py) for i in items]
                 if all(isinstance(p, _K) for p in parts):
@@ -777,6 +787,14 @@ def _count_names(e: object) -> dict[str, int]:
         if isinstance(x, ast.Name):
             acc[x.id] = acc.get(x.id, 0) + 1
     return acc
+
+
+def _nonnegative(i: int) -> int:
+    """``i`` as an index: a negative one is past the start of the list (an IndexError, which
+    the rule's error reports), not Python's count from the end."""
+    if i < 0:
+        raise IndexError(f"position {i}")
+    return i
 
 
 def _fold_binop(op: str, x: Any, y: Any) -> Any:
