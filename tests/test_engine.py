@@ -908,3 +908,37 @@ deal {{
     for _ in range(3):
         st.apply({"seat": 0, "action": "go"})
     assert st.is_terminal() and st.v["n"] == 3 * (MAX_WORK // 2)
+
+
+def test_a_chain_of_definitions_that_doubles_is_stopped_by_the_work_budget() -> None:
+    """Each definition calls the one before twice: expanding them all in place would take
+    2**30 copies, so the large ones are compiled once and called, and each call spends the
+    work budget by the size of its body: a runtime error at a definition, in about a second,
+    not a compile or a run of hours."""
+    import time
+
+    chain = "\n".join(f"def f{k}(x: int) = f{k - 1}(x) + f{k - 1}(x)" for k in range(1, 31))
+    start = time.perf_counter()
+    game = _play_spec(f"""
+def f0(x: int) = x + 1
+{chain}
+def score(p: int) = f30(p)
+deal {{
+  end deal scoring score
+}}""")
+    with pytest.raises(RuleRuntimeError, match="is called more than") as info:
+        game.new_initial_state()
+    assert info.value.span is not None and info.value.span.line > 8  # one of the f's
+    assert time.perf_counter() - start < 30
+    # a small chain is still expanded in place and computes what it says
+    small = _play_spec("""
+def g0(x: int) = x + 1
+def g1(x: int) = g0(x) + g0(x)
+def g2(x: int) = g1(x) + g1(x)
+def score(p: int) = g2(p)
+deal {
+  end deal scoring score
+}""", keep_sources=True)
+    st = small.new_initial_state()
+    assert st.result()["deals"][0]["scores"] == [4, 8]
+    assert not any("_def_g" in text for _, text in small.sources)

@@ -24,10 +24,9 @@ happens on (``_LS`` maps each line to its spec span), so the inline code pays no
 from __future__ import annotations
 
 import itertools
-import os
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, assert_never, cast
+from typing import TYPE_CHECKING, Any, assert_never, cast
 
 import attrs
 
@@ -35,7 +34,15 @@ from rulespec import ast
 from rulespec.builtins import EmptyError
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
-from rulespec.interpreter.eval import ExprCompiler, Fn, pyname, runtime_error, share_common
+from rulespec.interpreter.eval import (
+    MAX_WORK,
+    ExprCompiler,
+    Fn,
+    overwork,
+    pyname,
+    runtime_error,
+    share_common,
+)
 from rulespec.interpreter.events import (
     FIELD_CACHE_MAX,
     encode,
@@ -816,26 +823,6 @@ class _Emitter:
         self.emit(f"L[{slot!r}] = (_s, _i)", d + 1)
         self._goto(end, d + 1)
         self.emit(f"L[{slot!r}] = (_s, _i)", d)
-
-
-def _max_work() -> int:
-    try:
-        return max(1, int(os.environ.get("RULESPEC_MAX_WORK", "")))
-    except ValueError:
-        return 1_000_000
-
-
-#: the most rounds of loops the rules may run between two events (decisions or chance
-#: events): past it, a runtime error at the loop. RULESPEC_MAX_WORK sets it.
-MAX_WORK = _max_work()
-
-
-def overwork(span: ast.Span) -> NoReturn:
-    """Raise the runtime error of a loop past the work budget."""
-    raise RuleRuntimeError(
-        f"the loops here go round more than {MAX_WORK} times between two events", span,
-        "a loop that runs this long between two decisions is almost certainly endless: "
-        "check how it ends (RULESPEC_MAX_WORK sets the limit)")
 
 
 def snapshot(x: object) -> object:

@@ -61,7 +61,13 @@ LegalEntry = tuple[dict[str, Any], Alternative | None, object]
 
 
 #: what table-time code sees as the state: a ``require`` runs before any state exists
-_NO_STATE = types.SimpleNamespace(v={}, z={})
+_NO_STATE = types.SimpleNamespace(v={}, z={}, work=MAX_WORK)
+
+
+def _no_state() -> types.SimpleNamespace:
+    """The stand-in state table-time values are computed in, its work budget full."""
+    _NO_STATE.work = MAX_WORK
+    return _NO_STATE
 
 
 #: the most players a table may have, whatever a spec's ``players`` line allows: every seat
@@ -101,7 +107,7 @@ def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, obje
         if not ok:
             # table-time: no state yet (the checker keeps variables and zones out of a
             # require); definitions not inlined still read st.v and st.z
-            val = ec.expr(r.cond, frozenset())(_NO_STATE, {})
+            val = ec.expr(r.cond, frozenset())(_no_state(), {})
         if not val:
             refs = [x.ref for x in _cited(r.cond)]
             cite = f" ({', '.join(refs)})" if refs else ""
@@ -169,7 +175,7 @@ class Game:
 
     def _table_number(self, e: ast.Expr) -> int | None:
         """A number the table fixes (the checker keeps state out of it), or None."""
-        v = self._ec.expr(e, frozenset())(_NO_STATE, {})
+        v = self._ec.expr(e, frozenset())(_no_state(), {})
         return v if isinstance(v, int) and not isinstance(v, bool) else None
 
     def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:

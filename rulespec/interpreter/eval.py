@@ -23,7 +23,7 @@ import itertools
 import linecache
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn, assert_never
 
 import attrs
@@ -149,6 +149,10 @@ class ExprCompiler:
         #: what the checker resolved: the binding of every name, the type of every expression
         self.resolution = spec.resolution
         self.defs = {d.name: d for d in spec.defs}
+        #: each definition's size, its calls expanded (see _expanded_sizes); those too large
+        #: to expand in place are called
+        self._sizes = _expanded_sizes(spec.defs)
+        self._called = frozenset(f for f, n in self._sizes.items() if n > INLINE_MAX_NODES)
         self._inlining: list[str] = []
         #: expand calls of definitions in place (see :func:`inlining_default`)
         self.inline = inlining_default() if inline is None else inline
@@ -270,6 +274,8 @@ class ExprCompiler:
     def _compile_def(self, d: ast.DefDecl) -> None:
         params = [p.name for p in d.params]
         holder: list[Callable[..., Any]] = []
+        # what one call spends of the work budget: the nodes its body evaluates, at most
+        cost = self._sizes.get(d.name, 1)
 
         # Compiled on first use, so definitions may refer to each other in any order.
         def compile_now() -> None:
@@ -292,6 +298,11 @@ class ExprCompiler:
         def call(st: Any, *args: Any) -> Any:
             if not holder:
                 compile_now()
+            # a call spends the work budget as a loop's round does: calls of calls (2**30 of
+            # them down a chain of definitions) stop with an error, not after hours
+            st.work -= cost
+            if st.work < 0:
+                overcall(d.span)
             return holder[0](st, *args)
 
         self._def_compilers.append(compile_now)
@@ -543,8 +554,9 @@ class ExprCompiler:
         fn = self.resolution.binding(e.span, "call")
         match fn:
             case BoundDef(name=f):
-                if f in self._inlining or not self.inline:
-                    # recursion, or inlining off: call the compiled definition
+                if f in self._inlining or not self.inline or f in self._called:
+                    # recursion, inlining off, or a definition whose expansion would be too
+                    # large: call the compiled definition
                     parts = ", ".join(self._src(self._g(a, local, py)) for a in args)
                     return f"_def_{f}(st{', ' if parts else ''}{parts})"
                 return self._inline(self.defs[f], args, local, py)
@@ -787,6 +799,70 @@ def _count_names(e: object) -> dict[str, int]:
         if isinstance(x, ast.Name):
             acc[x.id] = acc.get(x.id, 0) + 1
     return acc
+
+
+def _max_work() -> int:
+    try:
+        return max(1, int(os.environ.get("RULESPEC_MAX_WORK", "")))
+    except ValueError:
+        return 1_000_000
+
+
+#: the most work the rules may do between two events (decisions or chance events), counted
+#: in rounds of loops and, for a definition compiled as a function, the nodes of its body at
+#: each call: past it, a runtime error at the loop or the definition. RULESPEC_MAX_WORK sets
+#: it.
+MAX_WORK = _max_work()
+
+
+def overwork(span: ast.Span) -> NoReturn:
+    """Raise the runtime error of a loop past the work budget."""
+    raise RuleRuntimeError(
+        f"the loops here go round more than {MAX_WORK} times between two events", span,
+        "a loop that runs this long between two decisions is almost certainly endless: "
+        "check how it ends (RULESPEC_MAX_WORK sets the limit)")
+
+
+def overcall(span: ast.Span) -> NoReturn:
+    """Raise the runtime error of calls of a definition past the work budget."""
+    raise RuleRuntimeError(
+        f"this definition is called more than {MAX_WORK} times between two events", span,
+        "definitions that call others several times multiply their work: compute a value "
+        "once, with let (RULESPEC_MAX_WORK sets the limit)")
+
+
+#: the most AST nodes a definition may expand to, its calls expanded, for its calls to be
+#: expanded in place: past it (a chain of definitions each calling the one before twice
+#: doubles at each step), it is compiled once and called
+INLINE_MAX_NODES = 5_000
+
+
+def _expanded_sizes(defs: Sequence[ast.DefDecl]) -> dict[str, int]:
+    """Each definition's size once its calls are expanded, at most INLINE_MAX_NODES + 1: the
+    body's own nodes plus, for each call, the callee's size (a callee past the limit counts
+    as one node: it is called, not expanded), worked out callees first without recursion
+    (the checker refuses cycles)."""
+    by_name = {d.name: d for d in defs}
+    calls = {d.name: [c.func for c in ast.descendants(d.body)
+                      if isinstance(c, ast.Call) and c.func in by_name] for d in defs}
+    own = {d.name: sum(1 for _ in ast.descendants(d.body)) for d in defs}
+    size: dict[str, int] = {}
+    for root in by_name:
+        stack, on = [root], {root}
+        while stack:
+            f = stack[-1]
+            todo = [g for g in calls[f] if g not in size and g not in on]
+            if todo:
+                stack.extend(todo)
+                on.update(todo)
+                continue
+            stack.pop()
+            on.discard(f)
+            if f not in size:
+                big = sum(1 if size.get(g, 0) > INLINE_MAX_NODES else size.get(g, 1)
+                          for g in calls[f])
+                size[f] = min(own[f] + big, INLINE_MAX_NODES + 1)
+    return size
 
 
 def _nonnegative(i: int) -> int:
