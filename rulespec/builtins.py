@@ -27,7 +27,7 @@ from rulespec.cards import pack as make_pack
 from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
 __all__ = ["BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
-           "RUNTIME_HELPERS", "add", "check_size", "groups", "set_of"]
+           "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "set_of"]
 
 
 class EmptyError(Exception):
@@ -50,6 +50,19 @@ def _limit() -> int:
 #: ``groups``, ``+``): past it the rule stops with a runtime error naming its clause, before
 #: the list is built, instead of exhausting memory. RULESPEC_MAX_COLLECTION sets it.
 MAX_COLLECTION: Final = _limit()
+
+
+#: the most bits a number a rule computes may have (about 1,000 digits): a product past it
+#: is refused before it is computed, so squaring in a loop cannot exhaust memory
+MAX_INT_BITS: Final = 3_400
+
+
+def mul(x: Any, y: Any) -> Any:
+    """``*`` of the language, refusing a product of more than MAX_INT_BITS bits."""
+    if type(x) is int and type(y) is int and x.bit_length() + y.bit_length() > MAX_INT_BITS:
+        raise LimitError(f"a product of {x.bit_length()} and {y.bit_length()} bits would be "
+                         f"a number of more than {MAX_INT_BITS} bits (about 1,000 digits)")
+    return x * y
 
 
 def check_size(n: int, what: str) -> None:
@@ -141,7 +154,10 @@ def add(x: Any, y: Any) -> Any:
         if len(x) + len(y) > MAX_COLLECTION:  # the test written out: + runs in hot loops
             check_size(len(x) + len(y), "the joined list")
         return tuple(x) + tuple(y)
-    return x + y
+    r = x + y
+    if type(r) is int and r.bit_length() > MAX_INT_BITS:  # doubling a number, round by round
+        raise LimitError(f"a sum of more than {MAX_INT_BITS} bits (about 1,000 digits)")
+    return r
 
 
 _SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -264,4 +280,4 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
 
 #: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)
 RUNTIME_HELPERS: Mapping[str, object] = {
-    "_add": add, **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}
+    "_add": add, "_mul": mul, **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

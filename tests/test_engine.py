@@ -942,3 +942,21 @@ deal {
     st = small.new_initial_state()
     assert st.result()["deals"][0]["scores"] == [4, 8]
     assert not any("_def_g" in text for _, text in small.sources)
+
+
+@pytest.mark.parametrize("step,what", [("set n = n * n", "a product of"),
+                                       ("set n = n + n", "a sum of more than")])
+def test_numbers_past_about_a_thousand_digits_are_a_runtime_error(step: str, what: str) -> None:
+    """Squaring (or doubling) in a loop would make numbers of millions of digits, each step
+    slower than the last; past MAX_INT_BITS the rule stops at its clause."""
+    game = _play_spec(f"""
+var n: int = 2
+def score(p: int) = 0
+deal {{
+  repeat 100000 {{
+    {step}
+  }}
+  end deal scoring score
+}}""")
+    with pytest.raises(RuleRuntimeError, match=what):
+        game.new_initial_state()

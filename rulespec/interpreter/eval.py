@@ -29,7 +29,7 @@ from typing import Any, NoReturn, assert_never
 import attrs
 
 from rulespec import ast
-from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, EmptyError, add
+from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, EmptyError, add, mul
 from rulespec.cards import CARD_ORDER, SUITS
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
@@ -370,6 +370,10 @@ class ExprCompiler:
                         pass  # raised by the generated code, if that code is ever run
                 if op == "+" and not (_is_int_k(ga) or _is_int_k(gb)):
                     return f"_add({self._src(ga)}, {self._src(gb)})"
+                if op == "*":
+                    # a product is checked for size: squaring, or ten times over a million
+                    # rounds, would otherwise make numbers of millions of digits
+                    return f"_mul({self._src(ga)}, {self._src(gb)})"
                 return f"({self._src(ga)} {op} {self._src(gb)})"
             case ast.Compare(op=op, left=a, right=b):
                 ga, gb = self._g(a, local, py), self._g(b, local, py)
@@ -876,6 +880,8 @@ def _nonnegative(i: int) -> int:
 def _fold_binop(op: str, x: Any, y: Any) -> Any:
     if op == "+":
         return add(x, y)
+    if op == "*":
+        return mul(x, y)
     return {"-": lambda: x - y, "*": lambda: x * y, "//": lambda: x // y,
             "%": lambda: x % y}[op]()
 
