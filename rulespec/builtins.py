@@ -65,6 +65,21 @@ def mul(x: Any, y: Any) -> Any:
     return x * y
 
 
+#: what the comprehensions of the rules may still go through before the next event: the
+#: machine fills it as each stretch of rules starts (State._run: ten times eval.MAX_WORK)
+LEFT = [10_000_000]
+
+
+def spend(xs: Any) -> Any:
+    """``xs``, a comprehension's source, its length spent from :data:`LEFT`: a comprehension
+    of a million elements whose every element runs another stops with an error."""
+    LEFT[0] -= len(xs)
+    if LEFT[0] < 0:
+        raise LimitError("the comprehensions here go through more elements between two "
+                         "events than the work budget allows (ten times RULESPEC_MAX_WORK)")
+    return xs
+
+
 def check_size(n: int, what: str) -> None:
     """Raise LimitError when a list of ``n`` elements (described by ``what``) is too long."""
     if n > MAX_COLLECTION:
@@ -280,4 +295,5 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
 
 #: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)
 RUNTIME_HELPERS: Mapping[str, object] = {
-    "_add": add, "_mul": mul, **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}
+    "_add": add, "_mul": mul, "_spend": spend,
+    **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

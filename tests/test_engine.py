@@ -960,3 +960,27 @@ deal {{
 }}""")
     with pytest.raises(RuleRuntimeError, match=what):
         game.new_initial_state()
+
+
+def test_a_comprehension_whose_every_element_runs_another_is_stopped() -> None:
+    """Each comprehension spends its source's length from a budget of ten times MAX_WORK
+    elements between two events: a million elements, each running a comprehension of a
+    million more (10**12 steps), stops in about a second; one of a million is fine."""
+    import time
+
+    inner = _play_spec("""
+def inner(i: int) = size([j for j in range(1, 999999) if j == i])
+def score(p: int) = sum([inner(i) for i in range(1, 999999)])
+deal {
+  end deal scoring score
+}""")
+    start = time.perf_counter()
+    with pytest.raises(RuleRuntimeError, match="comprehensions here go through more"):
+        inner.new_initial_state()
+    assert time.perf_counter() - start < 30
+    one = _play_spec("""
+def score(p: int) = size([j for j in range(1, 999999) if j > p])
+deal {
+  end deal scoring score
+}""")
+    assert one.new_initial_state().result()["deals"][0]["scores"] == [999999, 999998]

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from rulespec import ast
+from rulespec.builtins import LEFT as _LEFT
 from rulespec.cards import CARD_ORDER, is_card, normalise_card
 from rulespec.errors import (
     ConfigurationError,
@@ -67,6 +68,7 @@ _NO_STATE = types.SimpleNamespace(v={}, z={}, work=MAX_WORK)
 def _no_state() -> types.SimpleNamespace:
     """The stand-in state table-time values are computed in, its work budget full."""
     _NO_STATE.work = MAX_WORK
+    _LEFT[0] = 10 * MAX_WORK
     return _NO_STATE
 
 
@@ -669,6 +671,10 @@ class State:
     # ---- the machine --------------------------------------------------------------------------
     def _run(self) -> None:
         """Run until the next decision, chance event or the end of the match."""
+        # the comprehensions' budget is the process's (builtins.LEFT): full as each stretch
+        # of rules between two events starts, whichever state runs it; ten times the loops'
+        # (an element of a comprehension is cheaper than a round of a loop)
+        _LEFT[0] = 10 * MAX_WORK
         stack = self.stack
         while True:
             top = stack[-1]

@@ -154,6 +154,8 @@ class ExprCompiler:
         self._sizes = _expanded_sizes(spec.defs)
         self._called = frozenset(f for f, n in self._sizes.items() if n > INLINE_MAX_NODES)
         self._inlining: list[str] = []
+        #: while a definition's table is compiled (its comprehensions spend nothing)
+        self._tabulating = False
         #: expand calls of definitions in place (see :func:`inlining_default`)
         self.inline = inlining_default() if inline is None else inline
         #: (file name, text) of every generated function, with ``keep_sources``
@@ -530,6 +532,10 @@ class ExprCompiler:
             s = self._src(self._g(src, local, py))
         finally:
             self._in_iterable -= 1
+        # its length spent from the work budget each time it runs (builtins.spend); a
+        # tabulated definition is worked out once for its whole domain, and pays nothing
+        if not self._tabulating:
+            s = f"_spend({s})"
         inner = py | {v}
         ge = self._src(self._g(el, local, inner))
         tail = ""
@@ -616,13 +622,14 @@ class ExprCompiler:
             return None
         p = d.params[0].name
         hoisting, in_iterable = self._hoisting, self._in_iterable
-        self._hoisting, self._in_iterable = False, 0
+        self._hoisting, self._in_iterable, self._tabulating = False, 0, True
         self._inlining.append(d.name)
         try:
             body = self._src(self._g(d.body, frozenset(), frozenset({p})))
         finally:
             self._inlining.pop()
             self._hoisting, self._in_iterable = hoisting, in_iterable
+            self._tabulating = False
         if _READS_STATE.search(body) or (body.count("[") < 2 and "_tab_" not in body):
             # reads the state, or is already about as cheap as a lookup (``rank(c) == 8``)
             return None
