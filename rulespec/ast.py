@@ -444,6 +444,19 @@ class RunDeal:
     span: Span = _span()
 
 
+@frozen
+class Step:
+    """``step "TITLE" ["TEXT"] { ... }``: a numbered step of a procedure, for the rulebook.
+
+    It runs its body as a block runs (its own scope); the title and the player-facing text are
+    what the book prints for the step, in place of the body said in plain English."""
+
+    title: str
+    doc: str | None
+    body: Block
+    span: Span = _span()
+
+
 Stmt = (
     Let
     | Set
@@ -466,6 +479,7 @@ Stmt = (
     | EndDeal
     | EndMatch
     | RunDeal
+    | Step
 )
 
 # ---- declarations --------------------------------------------------------------------------
@@ -656,6 +670,16 @@ class TermDecl:
 
 
 @frozen
+class SectionDecl:
+    """``section "TITLE" ["TEXT"]``: a heading of the spec. The declarations after it, up to
+    the next section, are that section's in the rulebook's reference."""
+
+    title: str
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class TableCol:
     """A column of a ``table``: its heading and the expression of each row's cell."""
 
@@ -700,6 +724,7 @@ Item = (
     | DealDecl
     | TermDecl
     | TableDecl
+    | SectionDecl
 )
 
 

@@ -123,7 +123,7 @@ _ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.ScoreRangeDecl,
                ast.MaxEventsDecl, ast.WinnerDecl, ast.MatchDecl, ast.DealDecl)
 _NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.RequireDecl |
               ast.ZoneDecl | ast.VarDecl | ast.ResultDecl | ast.DefDecl | ast.HookDecl |
-              ast.ProcDecl | ast.TermDecl | ast.TableDecl)
+              ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl)
 
 
 def _cycles(calls: Mapping[str, Sequence[tuple[str, ast.Span]]]
@@ -302,7 +302,8 @@ class _Checker:
             self.error(it.span, f"players {it.min} to {it.max} is an empty range")
 
     def _collect_named(self, d: _Decls, it: _NamedItem) -> None:
-        """Any other item: a name claimed, a hook, a require, a term or a table."""
+        """Any other item: a name claimed, a hook, a require, a term, a table or a section
+        heading."""
         match it:
             case ast.GameEndDecl():
                 d.game_end = it
@@ -344,6 +345,9 @@ class _Checker:
                     self.error(it.span, f"table {it.name!r} is already declared",
                                "give each table its own name")
                 d.tables.append(it)
+            case ast.SectionDecl():
+                if not it.title.strip():
+                    self.error(it.span, "a section needs a title", 'write section "Title"')
             case _:
                 assert_never(it)
 
@@ -997,6 +1001,10 @@ class _Checker:
             case ast.RunDeal():
                 if scope.where != "match":
                     self.error(s.span, "'run deal' belongs in the match block")
+            case ast.Step(title=t, body=b):
+                if not t.strip():
+                    self.error(s.span, "a step needs a title", 'write step "Title" { ... }')
+                self.block(b, scope)
             case _:
                 assert_never(s)
 
@@ -1573,6 +1581,15 @@ def _load(text: str, source_name: str, confine: Path | None = None
     return tuple(items), sources, imports
 
 
+def _is_file(p: Path) -> bool:
+    """Whether ``p`` is a regular file; False, not OSError, for a name the system refuses (an
+    import of a name of 10,000 letters is "File name too long")."""
+    try:
+        return p.is_file()
+    except OSError:
+        return False
+
+
 def _resolve_import(path: str, importer: str, confine: Path | None = None) -> Path | None:
     """The file an import names: beside the importing file, else a shipped module. Under
     ``confine`` (a spec reached through someone else's record, H10) only shipped modules and
@@ -1582,7 +1599,7 @@ def _resolve_import(path: str, importer: str, confine: Path | None = None) -> Pa
         [base / path, base / f"{path}.rules"]
     for cand in (*local, _GAMES_DIR / path, _GAMES_DIR / f"{path}.rules"):
         # only .rules files: an import of /etc/passwd finds nothing, and reads nothing
-        if cand.suffix != ".rules" or not cand.is_file():
+        if cand.suffix != ".rules" or not _is_file(cand):
             continue
         real = cand.resolve()
         if confine is not None and not real.is_relative_to(_GAMES_DIR) and (

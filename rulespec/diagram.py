@@ -64,6 +64,23 @@ def phase_diagram(spec: CheckedSpec) -> Diagram:
         _SPEC.reset(token)
 
 
+def block_in_words(spec: CheckedSpec, body: ast.Block, in_deal: bool = True) -> str:
+    """What a block does besides its decisions, said as the diagram's boxes say it, on one
+    line ("shuffle the stock; deal 7 cards ..."): the rulebook's words for a step that has
+    no text of its own. Empty when the block only keeps count."""
+    token = _SPEC.set(spec)
+    try:
+        lines = _Builder(spec).block_lines(body, _Ctx({}, in_deal))
+    finally:
+        _SPEC.reset(token)
+
+    def flat(line: _Line) -> str:
+        inner = "; ".join(flat(c) for c in line.children)
+        return f"{line.text} {inner}" if inner else line.text
+
+    return "; ".join(flat(line) for line in lines)
+
+
 def _diagram(spec: CheckedSpec) -> Diagram:
     nodes = _fold(_Builder(spec).root())
     alt = _alt_text(nodes)
@@ -358,6 +375,8 @@ class _Builder:
             return [self._choose(s, ctx)]
         if isinstance(s, ast.RunDeal):
             return self._run_deal()
+        if isinstance(s, ast.Step):
+            return self.block(s.body, ctx)  # the decisions inside are drawn where they are
         return []  # no other statement holds a decision
 
     def _if(self, s: ast.If, ctx: _Ctx) -> list[_Node]:
@@ -483,6 +502,8 @@ class _Builder:
                 return self._call_lines(s, ctx)
             case ast.EndDeal() | ast.EndMatch():
                 return [_Line(_end_text(s))]
+            case ast.Step(title=t, body=b):
+                return _header(f"{t}:", self.block_lines(b, ctx))
             case (ast.Let() | ast.Set() | ast.Fill() | ast.Break() | ast.Continue()
                   | ast.Return() | ast.Choose() | ast.RunDeal()):
                 return []  # bookkeeping (a decision or a deal never reaches here)

@@ -197,8 +197,8 @@ def _deal_counts(spec: CheckedSpec, st: object) -> tuple[int, dict[str, str]]:
     counts: dict[str, str] = {}
     dealt = 0
     for s in ast.descendants(spec.deal.body):
-        if not isinstance(s, ast.DealCards):
-            continue
+        if not isinstance(s, ast.DealCards) or _reads_locals(spec, (s.count, s.seats)):
+            continue  # a count kept in a 'let' is worked out by play, not a table's fact
         try:
             n = st.game.evaluate(s.count, st, {})
             seats = st.game.evaluate(s.seats, st, {})
@@ -211,6 +211,17 @@ def _deal_counts(spec: CheckedSpec, st: object) -> tuple[int, dict[str, str]]:
     if counts:
         counts["left over"] = str(len(cards) - dealt)
     return len(cards), counts
+
+
+def _reads_locals(spec: CheckedSpec, e: object) -> bool:
+    """Whether ``e`` reads a local of its rule (a ``let``, a loop's variable): a name it does
+    not bind itself, as a comprehension binds its variable."""
+    from rulespec.model import BoundLocal, pos
+
+    own = {n.var for n in ast.descendants(e) if isinstance(n, (ast.Comprehension, ast.GenCall))}
+    return any(isinstance(n, ast.Name) and n.id not in own
+               and isinstance(spec.resolution.bindings.get(pos(n.span)), BoundLocal)
+               for n in ast.descendants(e))
 
 
 def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
@@ -421,6 +432,8 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
         elif isinstance(s, (ast.Loop, ast.While)):
             again = "again and again"
             walk(s.body, around if again in around else (*around, again), opts)
+        elif isinstance(s, ast.Step):
+            walk(s.body, around, opts)
 
     walk(spec.deal.body, (), frozenset())
     walk(spec.match.body, ("between deals",), frozenset())
@@ -442,6 +455,14 @@ def _play(spec: CheckedSpec, target: _For, w: _W) -> None:
     fig = _diagram(spec)
     if fig is not None:
         w(fig)
+    for pr in spec.procs:
+        steps = _steps_list(spec, pr.body, True)
+        if steps is None:
+            continue
+        w(Heading(2, inline(_cap(words(pr.name))), f"steps-{pr.name}"))
+        if pr.doc:
+            w(Paragraph(inline(prose(pr.doc)), clause(pr.span)))
+        w(steps)
     w(Paragraph(inline("The decisions of a deal, in the order the deal meets them. Everything "
                        "else (dealing, moving cards, keeping count) follows from the rules "
                        "and is done for the players.")))
@@ -552,6 +573,9 @@ def _game_end(spec: CheckedSpec, target: _For, w: _W) -> None:
     if not texts:
         w(Paragraph(inline(f"When the match ends, the player with the {spec.winner} total "
                            "wins.")))
+    steps = _steps_list(spec, spec.match.body, False)
+    if steps is not None:
+        w(steps)
     length = [o for o in spec.options if o.name in ("deals", "target")]
     if length:
         w(Bullets(tuple((inline(strong(words(o.name)), " (default ", code(_show(o.default)),
@@ -565,11 +589,63 @@ def _no_doc(it: ast.Item) -> ast.Item:
     return it
 
 
+def steps_of(body: object) -> list[ast.Step]:
+    """The ``step``s of a block in source order, at any depth (inside ifs, loops and
+    decisions), but not those inside another step: they are that step's own."""
+    out: list[ast.Step] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, ast.Step):
+            out.append(x)
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+        elif attrs.has(cls := type(x)) and not isinstance(x, (ast.Span, *_EXPR_TYPES)):
+            for f in attrs.fields(cls):
+                walk(getattr(x, f.name))
+
+    walk(body)
+    return out
+
+
+#: what steps_of need not look inside: no step is in an expression
+_EXPR_TYPES: tuple[type, ...] = (ast.IntLit, ast.StrLit, ast.Name, ast.Call, ast.GenCall,
+                                 ast.Comprehension, ast.Index, ast.ListLit, ast.BinOp,
+                                 ast.Compare, ast.And, ast.Or, ast.Not, ast.Neg, ast.IfExpr,
+                                 ast.Cited, ast.OptionArg)
+
+
+def _step_text(spec: CheckedSpec, s: ast.Step, in_deal: bool) -> Inline:
+    """One step for a player: its title, its text (or what its body does, in words), and
+    its own steps after it, lettered."""
+    from rulespec.diagram import block_in_words
+
+    said = prose(s.doc) if s.doc else block_in_words(spec, s.body, in_deal)
+    parts: list[Part] = [strong(s.title.rstrip(".") + "."),
+                         " " + _cap(said) + ("" if said.endswith(".") else ".") if said else ""]
+    for i, sub in enumerate(steps_of(s.body.stmts)):
+        parts += [f" ({chr(ord('a') + i % 26)}) ", *_step_text(spec, sub, in_deal)]
+    return inline(*parts)
+
+
+def _steps_list(spec: CheckedSpec, body: ast.Block, in_deal: bool) -> Bullets | None:
+    """A block's steps as a numbered list, each naming its clause; None without steps."""
+    steps = steps_of(body.stmts)
+    if not steps:
+        return None
+    return Bullets(tuple((_step_text(spec, s, in_deal), clause(s.span)) for s in steps),
+                   ordered=True)
+
+
 def _deal_section(spec: CheckedSpec, target: _For, w: _W) -> None:
-    """The deal: what happens before the first decision, in the spec's words."""
+    """The deal: what happens before the first decision, in the spec's words, step by step
+    where the deal is written in steps."""
     w(_h(1, "The deal", "the-deal"))
     if spec.deal.doc:
         w(Paragraph(inline(prose(spec.deal.doc)), clause(spec.deal.span)))
+    steps = _steps_list(spec, spec.deal.body, True)
+    if steps is not None:
+        w(steps)
     w(Paragraph(inline("How many cards each table size deals is in ", strong("Players and "
                        "cards"), " above.")))
 
@@ -1000,20 +1076,32 @@ def _rules(spec: CheckedSpec, w: _W) -> None:
     """The definitions (the modules' hooks among them) and procedures, as written."""
     w(_h(2, "The rules as the spec writes them", "the-rules"))
     defined = {it.name for it in spec.items if isinstance(it, ast.DefDecl)}
+    # the spec's own sections, when it has them, head its rules here as they do in the spec
+    level = 4 if any(isinstance(it, ast.SectionDecl) for it in spec.items) else 3
     for it in spec.items:
+        if isinstance(it, ast.SectionDecl):
+            w(Heading(3, inline(it.title), f"section-{_slug(it.title)}"))
+            if it.doc:
+                w(Paragraph(inline(prose(it.doc)), clause(it.span)))
+            continue
         if not isinstance(it, (ast.DefDecl, ast.HookDecl, ast.ProcDecl, ast.MatchDecl,
                                ast.DealDecl)):
             continue
         title = {ast.DefDecl: "Definition", ast.HookDecl: "Hook", ast.ProcDecl: "Procedure",
                  ast.MatchDecl: "The match", ast.DealDecl: "A deal"}[type(it)]
         name = getattr(it, "name", "")
-        w(Heading(3, inline(title, " ", code(name)) if name else inline(title),
+        w(Heading(level, inline(title, " ", code(name)) if name else inline(title),
                   f"rule-{title.lower().replace(' ', '-')}{'-' + name if name else ''}"))
         doc = getattr(it, "doc", None)
         note = _hook_note(it, it.name in defined) if isinstance(it, ast.HookDecl) else ""
         if doc or note:
             w(Paragraph(inline(prose((doc or "") + " " + note)), clause(it.span)))
         w(Code(pretty_item(_no_doc(it)), "rules"))
+
+
+def _slug(text: str) -> str:
+    """A heading's text as an anchor: lower case, words joined by hyphens."""
+    return "-".join(re.findall(r"[a-z0-9]+", text.lower())) or "section"
 
 
 def _hook_note(h: ast.HookDecl, defined: bool) -> str:

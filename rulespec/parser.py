@@ -153,6 +153,11 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.TermDecl(_unquote(str(c[0])), _unquote(str(c[1])), span=self._span(meta))
 
     @v_args(meta=True)
+    def section_decl(self, meta: Meta, c: list[Token | str | None]) -> ast.SectionDecl:
+        return ast.SectionDecl(_unquote(str(c[0])), cast("str | None", c[1]),
+                               span=self._span(meta))
+
+    @v_args(meta=True)
     def table_decl(self, meta: Meta, c: list[Token | ast.Expr | ast.TableCol | str | None]
                    ) -> ast.TableDecl:
         name, title, var, source, *cols, doc = c
@@ -440,6 +445,12 @@ class _ToAst(Transformer[Token, ast.Spec]):
     @v_args(meta=True)
     def generator(self, meta: Meta, c: list[Token | ast.Expr]) -> ast.Generator:
         return ast.Generator(str(c[0]), cast(ast.Expr, c[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def step_stmt(self, meta: Meta, c: list[Token | str | ast.Block | None]) -> ast.Step:
+        title, doc, body = c
+        return ast.Step(_unquote(str(title)), cast("str | None", doc), cast(ast.Block, body),
+                        span=self._span(meta))
 
     @v_args(meta=True)
     def break_stmt(self, meta: Meta, c: list[object]) -> ast.Break:

@@ -169,6 +169,8 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"end match winners {e(w)}"
         case ast.RunDeal(ref=r):
             body = f"run deal{_ref(r)}"
+        case ast.Step(title=t, doc=d, body=b):
+            body = f"step {_q(t)}{_doc(d)} {_block(b, ind)}"
         case _:
             assert_never(s)
     return ind + body
@@ -240,6 +242,8 @@ def pretty_item(it: ast.Item) -> str:
             return f"match{_ref(r)}{_doc(d)} {_block(b, '')}"
         case ast.DealDecl(ref=r, doc=d, body=b):
             return f"deal{_ref(r)}{_doc(d)} {_block(b, '')}"
+        case ast.SectionDecl(title=t, doc=d):
+            return f"section {_q(t)}{_doc(d)}"
         case _:
             assert_never(it)
 

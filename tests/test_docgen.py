@@ -141,3 +141,36 @@ def test_the_shipped_books_carry_their_tables_and_glossaries() -> None:
     for game, table in (("vandatta", "Penalty points"), ("abracadabra", "Success bonus")):
         text = rulebook(load_game_spec(resolve_game(game)))
         assert f"### {table}" in text and "## Glossary" in text, game
+
+
+STEPS = HERE / "specs" / "ok" / "steps.rules"
+
+
+def test_steps_are_numbered_with_their_texts_and_clauses() -> None:
+    from rulespec.book import Bullets, Heading
+
+    book = build_book(check_file(STEPS))
+    blocks = list(book.blocks)
+    deal = next(i for i, b in enumerate(blocks)
+                if isinstance(b, Heading) and b.anchor == "the-deal")
+    lists = [b for b in blocks[deal:] if isinstance(b, Bullets) and b.ordered]
+    steps = lists[0]
+    texts = ["".join(r.text for r in item) for item, _ in steps.items]
+    assert texts[0] == "Shuffle. The dealer gathers and shuffles the pack."
+    # a step without a text says what its body does; its own steps follow it, lettered
+    assert texts[1].startswith("Deal. Deal n cards from the stock")
+    assert "(a) Count. Nothing is left to count" in texts[1]
+    assert texts[2] == "Turn. The player on the dealer's left turns their card."
+    assert [src for _, src in steps.items] == ["steps.rules:15", "steps.rules:22",
+                                               "steps.rules:28"]
+
+
+def test_sections_head_the_reference_as_in_the_spec() -> None:
+    book = build_book(check_file(STEPS))
+    heads = [(h.level, "".join(r.text for r in h.text)) for h in book.headings()]
+    at = heads.index((3, "The cards"))
+    # the definitions after a section are under it, a level down
+    assert heads.index((3, "Scoring")) > at
+    assert (4, "Definition score") in heads[heads.index((3, "Scoring")):]
+    md = to_markdown(book)
+    assert "One pack; each player holds one card." in md

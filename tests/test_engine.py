@@ -984,3 +984,28 @@ deal {
   end deal scoring score
 }""")
     assert one.new_initial_state().result()["deals"][0]["scores"] == [999999, 999998]
+
+
+def test_a_step_runs_as_its_body_does() -> None:
+    """``step`` is for the rulebook: a spec with steps plays event for event as the same spec
+    with each step's body written in its place, under every seed tried."""
+    import random
+
+    from rulespec.checker import check_file
+    from rulespec.simulate import sample_event
+
+    here = __import__("pathlib").Path(__file__).parent / "specs" / "ok" / "steps.rules"
+    stepped = here.read_text()
+    flat = re.sub(r'step "[^"]*"( "[^"]*")? \{', "if true {", stepped)
+    assert flat.count("if true {") == 4
+    games = [Game(check_file(here), 3), Game(check_text(flat, "flat.rules"), 3)]
+    for seed in range(20):
+        logs = []
+        for g in games:
+            st, rng, log = g.new_initial_state(), random.Random(seed), []
+            while not st.is_terminal():
+                ev = sample_event(st.legal_actions(), rng)
+                log.append(ev)
+                st.apply(ev)
+            logs.append((log, st.result()))
+        assert logs[0] == logs[1]

@@ -404,6 +404,8 @@ class _StmtCompiler:
                     # they start again from their initial values
                     ins.append(_Py(("st._start_deal()",), s.span))
                 ins.append(_Call("#deal", (), s.span))
+            case ast.Step(body=b):
+                self.block(b, local, loops)  # a block of its own: its lets end with it
             case _:
                 assert_never(s)
         return local
