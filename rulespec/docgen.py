@@ -73,6 +73,8 @@ class _For:
 
     players: int | None
     options: Mapping[str, object]
+    #: the example deal's seed, chosen once per book (example_seed)
+    seed: int = 1
 
 
 def build_book(spec: CheckedSpec, players: int | None = None,
@@ -95,6 +97,7 @@ def build_book(spec: CheckedSpec, players: int | None = None,
         assert refused is not None
         raise refused
     target = _For(players, opts)
+    target = attrs.evolve(target, seed=example_seed(spec, target))
     blocks: list[Block] = []
     for part in (_introduction, _glance, _players_and_cards, _components, _deal_section,
                  _play, _scoring,
@@ -282,7 +285,8 @@ def _table_figure(spec: CheckedSpec, target: _For) -> Figure | None:
     assert isinstance(st, State)
     # the example's own draws, played once to find its most frequent decision, then again
     # to the moment before the first one
-    probe, rng = st.clone(), random.Random(EXAMPLE_SEED)
+    seed = target.seed
+    probe, rng = st.clone(), random.Random(seed)
     made: collections.Counter[str] = collections.Counter()
     deals = len(st.deals)
     while not probe.is_terminal() and len(probe.deals) == deals:
@@ -293,7 +297,7 @@ def _table_figure(spec: CheckedSpec, target: _For) -> Figure | None:
     if not made:
         return None
     most = made.most_common(1)[0][0]
-    rng = random.Random(EXAMPLE_SEED)
+    rng = random.Random(seed)
     while True:
         ev = sample_event(st.legal_actions(), rng)
         if st.to_move != CHANCE and ev["action"] == most:
@@ -355,9 +359,18 @@ def _guard_options(spec: CheckedSpec, guard: ast.Expr | None) -> set[str]:
         return _guard_options(spec, guard.left) | _guard_options(spec, guard.right)
     if isinstance(guard, ast.Cited):
         return _guard_options(spec, guard.expr)
-    names = set(spec.option_names)
-    return {x.id for x in ast.descendants(guard) if isinstance(x, ast.Name) and x.id in names
-            and not any(isinstance(y, (ast.Call, ast.GenCall)) for y in ast.descendants(guard))}
+    from rulespec.model import BoundConstant, BoundOption, pos
+
+    # a conjunct that reads the state as well (``draws < max_draws``) shapes when the choice
+    # is there; only one that reads options and constants alone can rule it out for good
+    nodes = list(ast.descendants(guard))
+    if any(isinstance(y, (ast.Call, ast.GenCall, ast.Index, ast.Comprehension)) for y in nodes):
+        return set()
+    bound = [(x.id, spec.resolution.bindings.get(pos(x.span))) for x in nodes
+             if isinstance(x, ast.Name)]
+    if not all(isinstance(b, (BoundOption, BoundConstant)) for _, b in bound):
+        return set()
+    return {n for n, b in bound if isinstance(b, BoundOption)}
 
 
 def _walk_play(spec: CheckedSpec) -> list[_Met]:
@@ -745,7 +758,52 @@ def _glance(spec: CheckedSpec, target: _For, w: _W) -> None:
 EXAMPLE_SEED = 1
 #: lines of the example told before it is cut short (a long deal is played to its end all the
 #: same, for its result)
-EXAMPLE_LINES = 40
+EXAMPLE_LINES = 60
+#: how many seeds, from EXAMPLE_SEED on, the example is chosen from (example_seed), and the
+#: longest deal considered
+EXAMPLE_TRIES = 40
+EXAMPLE_MAX_EVENTS = 2000
+
+
+def example_seed(spec: CheckedSpec, target: _For) -> int:
+    """The seed of the example deal: of the first EXAMPLE_TRIES seeds, the one whose deal
+    ends as a deal normally does (no flag such as blocked or abandoned), shows the most kinds
+    of decision, and is the shortest, so that it can be told whole; the smallest such seed."""
+    import random
+
+    from rulespec.interpreter.engine import CHANCE, State
+    from rulespec.simulate import sample_event
+
+    memo = ("example_seed", repr((target.players, sorted(target.options.items()))))
+    known = spec.worked_out.get(memo)
+    if isinstance(known, int):
+        return known
+    found = _example_table(spec, target)
+    if found is None:
+        return EXAMPLE_SEED
+    _, start = found
+    assert isinstance(start, State)
+    flags = {e.flag for e in _end_deals(spec) if e.flag}
+    best: tuple[tuple[int, int, int], int] | None = None
+    for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + EXAMPLE_TRIES):
+        st, rng = start.clone(), random.Random(seed)
+        kinds: set[str] = set()
+        events = 0
+        while not st.is_terminal() and not st.deals and events < EXAMPLE_MAX_EVENTS:
+            ev = sample_event(st.legal_actions(), rng)
+            if st.to_move != CHANCE:
+                kinds.add(str(ev["action"]))
+            st.apply(ev)
+            events += 1
+        if not st.deals:
+            continue  # longer than any example should be
+        flagged = any(st.deals[0].get(f) for f in flags)
+        key = (int(flagged), -len(kinds), events)
+        if best is None or key < best[0]:
+            best = (key, seed)
+    seed = best[1] if best is not None else EXAMPLE_SEED
+    spec.worked_out[memo] = seed
+    return seed
 
 
 def _example_table(spec: CheckedSpec, target: _For) -> tuple[int, object] | None:
@@ -802,9 +860,11 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
         run, run_action, run_events = [], None, 0
 
     told = 0
+    held = [name for name, per in st.game._zone_kinds if per]
     while not st.is_terminal() and len(st.deals) == deals:
         ev = sample_event(st.legal_actions(), rng)
         before = counts()
+        had = {name: [list(z) for z in st.z[name]] for name in held}
         st.apply(ev)
         told += 1
         if len(lines) >= EXAMPLE_LINES:
@@ -822,7 +882,7 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
         else:
             run.append("; ")
         run_events += 1
-        run += [f"seat {ev['seat']}", *_fields(ev)]
+        run += [f"seat {ev['seat']}", *_fields(ev), *_gained(st, had)]
     # once the match is over the counters are as the deal left them; when another deal has
     # started, it may have set them back: what the last line did is then not told
     flush(counts() if st.is_terminal() or len(st.deals) == deals else run_start)
@@ -830,6 +890,31 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
         lines.append((inline(f"... and so on to the end of the deal ({told} events in all)."),
                       None))
     return lines
+
+
+def _gained(st: object, had: Mapping[str, list[list[str]]]) -> list[Part]:
+    """The cards an event brought into each player's zones (a draw, penalty cards, a trick
+    won), told after it: "(to seat 2's hand: 3♥)"."""
+    import collections
+
+    from rulespec.book import Run
+    from rulespec.interpreter.engine import State
+
+    assert isinstance(st, State)
+    out: list[Part] = []
+    for name, before in had.items():
+        now = st.z[name]
+        if len(now) != len(before):
+            continue
+        for q, (a, b) in enumerate(zip(before, now, strict=True)):
+            new = collections.Counter(b) - collections.Counter(a)
+            if not new:
+                continue
+            out.append(f" (to seat {q}'s {words(name)}:")
+            for c in sorted(new.elements(), key=card_sort_key):
+                out += [" ", Run("card", c)]
+            out.append(")")
+    return out
 
 
 def _fields(ev: dict[str, object]) -> list[Part]:
@@ -895,12 +980,16 @@ def _example(spec: CheckedSpec, target: _For, w: _W) -> None:
     n, st = found
     assert isinstance(st, State)
     w(_h(1, "An example deal", "example"))
+    seed = target.seed
     w(Paragraph(inline(f"A deal at a table of {n}, seat 0 dealing, every choice drawn at "
-                       f"random (seed {EXAMPLE_SEED}), played by the rules of this book. A "
-                       "line lists the decisions of one kind in the order they were made.")))
+                       f"random (seed {seed}, the deal of the first {EXAMPLE_TRIES} seeds "
+                       "that ends as deals usually do, with the most kinds of decision, "
+                       "in the fewest moves), played by the rules of this book. A line lists "
+                       "the decisions of one kind in the order they were made, and the cards "
+                       "each one brought to a player.")))
     ended: list[State] = []
     st.on_deal_end = lambda s: ended.append(s.clone())
-    lines = _deal_lines(spec, st, random.Random(EXAMPLE_SEED))
+    lines = _deal_lines(spec, st, random.Random(seed))
     w(Bullets(tuple(lines), ordered=True))
     if ended and spec_scoring(spec, ended[-1]) is not None:
         _score_terms(spec, ended[-1], n, w)
