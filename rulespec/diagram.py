@@ -502,8 +502,10 @@ class _Builder:
                 return self._call_lines(s, ctx)
             case ast.EndDeal() | ast.EndMatch():
                 return [_Line(_end_text(s))]
-            case ast.Step(title=t, body=b):
-                return _header(f"{t}:", self.block_lines(b, ctx))
+            case ast.Step(title=t, doc=d, body=b):
+                # a step the spec explains is one line, its title (the book tells the rest);
+                # one without a text shows what it does under its title
+                return [_Line(t)] if d else _header(f"{t}:", self.block_lines(b, ctx))
             case (ast.Let() | ast.Set() | ast.Fill() | ast.Break() | ast.Continue()
                   | ast.Return() | ast.Choose() | ast.RunDeal()):
                 return []  # bookkeeping (a decision or a deal never reaches here)
