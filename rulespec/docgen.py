@@ -249,8 +249,14 @@ def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
     for it in spec.items:
         if isinstance(it, ast.HandsDecl) and it.doc:
             w(Paragraph(inline(prose(it.doc)), clause(it.span)))
+
+
+def _requires(spec: CheckedSpec, w: _W) -> None:
+    """The spec's ``require``s: what every table and setting keeps to (for implementers: a
+    player meets them only as settings refused)."""
     if spec.requires:
-        w(Paragraph(inline("Every table keeps to these:")))
+        w(_h(2, "What every table keeps to", "requires"))
+        w(Paragraph(inline("Settings that break one of these are refused before a deal:")))
         w(Bullets(tuple((inline(_cap(r.message.rstrip(".")) + "."), clause(r.span))
                         for r in spec.requires)))
 
@@ -324,6 +330,59 @@ class _Met:
     enclosing: tuple[str, ...] = ()
 
 
+def decisions_met(spec: CheckedSpec, target: _For) -> dict[str, frozenset[int]]:
+    """The decisions met at this book's settings (every other option at its default): for
+    each action, the table sizes at which DEFAULT_DEALS random deals made it. A decision
+    that the rules put under an option but that these deals make (drawing, which only the
+    draw limit shapes; naming trumps at a table with no card to turn up) is no variation."""
+    import random
+
+    from rulespec.interpreter.engine import CHANCE, State
+    from rulespec.simulate import sample_event
+
+    memo = ("decisions_met", repr((target.players, sorted(target.options.items()))))
+    known = spec.worked_out.get(memo)
+    if isinstance(known, dict):
+        return known
+    met: dict[str, set[int]] = {}
+    for p, opts, start in _tables(spec, target):
+        if opts:
+            continue  # a table that an option opens is a variation's
+        assert isinstance(start, State)
+        for seed in range(DEFAULT_DEALS):
+            st, rng, events = start.clone(), random.Random(seed), 0
+            while not st.is_terminal() and not st.deals and events < EXAMPLE_MAX_EVENTS:
+                ev = sample_event(st.legal_actions(), rng)
+                if st.to_move != CHANCE:
+                    met.setdefault(str(ev["action"]), set()).add(p)
+                st.apply(ev)
+                events += 1
+    out = {a: frozenset(ps) for a, ps in met.items()}
+    spec.worked_out[memo] = out
+    return out
+
+
+#: random deals per table size that decisions_met plays
+DEFAULT_DEALS = 6
+
+
+def _only(spec: CheckedSpec, target: _For, action: str, optional: bool) -> str:
+    """When a decision is offered, as the book tags it: "" when these settings offer it at
+    every table; "only with 2 players" at some; "only under some options" when the rules put
+    it under an option and no deal at these settings makes it."""
+    sizes = sorted({p for p, opts, _ in _tables(spec, target) if not opts})
+    at = sorted(decisions_met(spec, target).get(action, frozenset()))
+    if at and at != sizes:
+        return "only with " + _or_list([str(n) for n in at]) + " players"
+    if not at and optional:
+        return "only under some options"
+    return ""
+
+
+def _or_list(xs: list[str]) -> str:
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " or " + xs[-1]
+
+
 def _option_names(spec: CheckedSpec, e: object) -> set[str]:
     """The options ``e`` reads, directly or through the definitions it calls."""
     names = set(spec.option_names)
@@ -353,24 +412,45 @@ def _guard_options(spec: CheckedSpec, guard: ast.Expr | None) -> set[str]:
     alternative whose guard names one exists only under some of its values. Options read
     deep inside the definitions a guard calls shape the choices; they do not make the
     alternative optional."""
+    return {x.id for c in _option_conjuncts(spec, guard) for x in ast.descendants(c)
+            if isinstance(x, ast.Name) and x.id in spec.option_names}
+
+
+def _option_conjuncts(spec: CheckedSpec, guard: ast.Expr | None) -> list[ast.Expr]:
+    """The conjuncts of a guard that read options and constants alone: each is true or false
+    for a whole match, whatever the state."""
     if guard is None:
-        return set()
+        return []
     if isinstance(guard, ast.And):
-        return _guard_options(spec, guard.left) | _guard_options(spec, guard.right)
+        return _option_conjuncts(spec, guard.left) + _option_conjuncts(spec, guard.right)
     if isinstance(guard, ast.Cited):
-        return _guard_options(spec, guard.expr)
-    from rulespec.model import BoundConstant, BoundOption, pos
+        return _option_conjuncts(spec, guard.expr)
+    from rulespec.model import BoundConstant, BoundEnumValue, BoundOption, pos
 
     # a conjunct that reads the state as well (``draws < max_draws``) shapes when the choice
     # is there; only one that reads options and constants alone can rule it out for good
     nodes = list(ast.descendants(guard))
     if any(isinstance(y, (ast.Call, ast.GenCall, ast.Index, ast.Comprehension)) for y in nodes):
-        return set()
-    bound = [(x.id, spec.resolution.bindings.get(pos(x.span))) for x in nodes
+        return []
+    bound = [spec.resolution.bindings.get(pos(x.span)) for x in nodes
              if isinstance(x, ast.Name)]
-    if not all(isinstance(b, (BoundOption, BoundConstant)) for _, b in bound):
-        return set()
-    return {n for n, b in bound if isinstance(b, BoundOption)}
+    if not bound or not all(isinstance(b, (BoundOption, BoundConstant, BoundEnumValue))
+                            for b in bound):
+        return []
+    return [guard]
+
+
+def _off_here(spec: CheckedSpec, target: _For, alt: ast.Alternative) -> bool:
+    """Whether an alternative's guard rules it out at this book's settings (every other option
+    at its default): one of its option conjuncts is false there."""
+    from rulespec.interpreter.engine import State
+
+    found = _example_table(spec, target)
+    if found is None:
+        return False
+    _, st = found
+    assert isinstance(st, State)
+    return any(st.game.evaluate(c, st, {}) is False for c in _option_conjuncts(spec, alt.guard))
 
 
 def _walk_play(spec: CheckedSpec) -> list[_Met]:
@@ -485,8 +565,11 @@ def _play(spec: CheckedSpec, target: _For, w: _W) -> None:
     for action, mets in by_action.items():
         w(Heading(2, inline("Decision: ", code(action)), f"decision-{action}"))
         for m in mets:
-            w(Paragraph(_decision_text(spec, m), clause(m.alt.span)))
-        used = [d for m in mets for d in mentioned((m.alt.generators, m.alt.guard), spec)]
+            w(Paragraph(_decision_text(spec, target, m), clause(m.alt.span)))
+        # the definitions a choice rests on, for a choice the spec gives no words of its own
+        # (the spec's text for it already says what they mean)
+        used = [d for m in mets if not m.alt.doc
+                for d in mentioned((m.alt.generators, m.alt.guard), spec)]
         notes = [(inline(strong(words(d.name)), ": ", prose(d.doc)), clause(d.span))
                  for i, d in enumerate(used) if d.doc and d not in used[:i]]
         if notes:
@@ -494,13 +577,19 @@ def _play(spec: CheckedSpec, target: _For, w: _W) -> None:
             w(Bullets(tuple(notes)))
 
 
-def _decision_text(spec: CheckedSpec, m: _Met) -> Inline:
+def _decision_text(spec: CheckedSpec, target: _For, m: _Met) -> Inline:
     """One alternative for a player: the spec's words for it (or, without any, who decides
-    and the choices as the rules define them), and whether it exists only under options."""
+    and the choices as the rules define them), and whether it exists only under options or
+    at some table sizes."""
     parts: list[Part] = [_cap(prose(m.alt.doc))] if m.alt.doc else list(_precise(spec, m))
-    if m.options:
+    when = _only(spec, target, m.alt.action, bool(m.options))
+    if _off_here(spec, target, m.alt) and not when:
+        parts.append(" It is a variation: these rules do not offer it (see Variations).")
+    elif when.startswith("only under") and m.options:
         parts.append(" It is offered only under some settings of " +
                      ", ".join(words(o) for o in m.options) + " (see Variations).")
+    elif when:
+        parts.append(f" It is offered {when}.")
     return inline(*parts)
 
 
@@ -561,9 +650,8 @@ def _scoring(spec: CheckedSpec, target: _For, w: _W) -> None:
         if d is None or d.name in done:
             continue
         done.add(d.name)
-        how = f"A deal that ends as {e.flag} " if e.flag else "A deal "
-        w(Paragraph(inline(how + "is scored for each player by ", strong(words(d.name)),
-                           ". ", _cap(prose(d.doc))), clause(e.span)))
+        how = f"A deal that ends as {e.flag}: " if e.flag else ""
+        w(Paragraph(inline(how + _cap(prose(d.doc))), clause(e.span)))
         notes = [(inline(strong(words(x.name)), ": ", prose(x.doc)), clause(x.span))
                  for x in mentioned(d.body, spec) if x.doc]
         if notes:
@@ -732,14 +820,18 @@ def _glance(spec: CheckedSpec, target: _For, w: _W) -> None:
     for action, mets in by_action.items():
         # optional: under a condition on options, or one alternative whose guard tests one
         # (two alternatives guarded by opposite values of an option are always there)
-        optional = all(m.enclosing for m in mets) or (len(mets) == 1 and mets[0].options)
-        only = " (only under some options, see Variations)" if optional else ""
+        optional = all(m.enclosing for m in mets) or (len(mets) == 1 and bool(mets[0].options))
+        when = _only(spec, target, action, optional)
+        only = f" ({when}, see Variations)" if when.startswith("only under") else \
+            f" ({when})" if when else ""
         # the first sentence of each alternative's text: alternatives with different texts
         # are different moves (the declarer's and the others'), each on its own line
-        firsts = list(dict.fromkeys(prose(m.alt.doc).split(". ")[0].rstrip(".")
-                                    for m in mets if m.alt.doc)) or [""]
-        for f in firsts:
-            items.append((inline(code(action), only, ": " + f + "." if f else ""),
+        firsts = list(dict.fromkeys(
+            (prose(m.alt.doc).split(". ")[0].rstrip("."), _off_here(spec, target, m.alt))
+            for m in mets if m.alt.doc)) or [("", False)]
+        for f, off in firsts:
+            tag = " (a variation, see Variations)" if off and not only else only
+            items.append((inline(code(action), tag, ": " + f + "." if f else ""),
                           clause(mets[0].alt.span)))
     if items:
         w(Paragraph(inline(strong("The decisions of a deal, in order:"))))
@@ -1033,6 +1125,24 @@ def spec_scoring(spec: CheckedSpec, st: object) -> ast.DefDecl | None:
     return None
 
 
+def _term_label(spec: CheckedSpec, e: ast.Expr, param: str) -> str:
+    """A term of a player's score in a table heading: a definition or a per-player value of
+    the player by its name ("success bonus", "taken"), a product of them with its sign
+    ("multiplier × suit cards"), anything else in words."""
+    if isinstance(e, ast.Cited):
+        return _term_label(spec, e.expr, param)
+    if isinstance(e, ast.Call) and [a for a in e.args if not (isinstance(a, ast.Name)
+                                                                and a.id == param)] == []:
+        return words(e.func)
+    if isinstance(e, ast.Index) and isinstance(e.target, ast.Name) \
+            and isinstance(e.index, ast.Name) and e.index.id == param:
+        return words(e.target.id)
+    if isinstance(e, ast.BinOp) and e.op in ("*", "+", "-"):
+        op = "×" if e.op == "*" else e.op
+        return f"{_term_label(spec, e.left, param)} {op} {_term_label(spec, e.right, param)}"
+    return say(e, spec)
+
+
 def _score_terms(spec: CheckedSpec, st: object, n: int, w: _W) -> None:
     """The example's scores term by term: each term of the scoring definition evaluated for
     each player in the deal's final state, so the sum can be checked by hand."""
@@ -1047,11 +1157,13 @@ def _score_terms(spec: CheckedSpec, st: object, n: int, w: _W) -> None:
     head: list[Inline] = [inline("seat")]
     notes: list[tuple[Inline, str | None]] = []
     for sign, e in terms:
-        label = pretty_expr(e)
-        head.append(inline(code(("−" if sign == "-" else "") + label)))
+        # a term that is a definition's call is headed by the definition's words ("success
+        # bonus"); any other by the expression in words
         called = defs.get(e.func) if isinstance(e, ast.Call) else None
+        label = _cap(_term_label(spec, e, param))
+        head.append(inline(("minus " if sign == "-" else "") + label))
         if called is not None and called.doc:
-            notes.append((inline(code(label), ": ", prose(called.doc)), clause(called.span)))
+            notes.append((inline(strong(label), ": ", prose(called.doc)), clause(called.span)))
     head.append(inline(strong("score")))
     rows = []
     for q in range(n):
@@ -1064,8 +1176,8 @@ def _score_terms(spec: CheckedSpec, st: object, n: int, w: _W) -> None:
                 total += -v if sign == "-" else v
         cells.append(inline(strong(str(total))))
         rows.append(tuple(cells))
-    w(Table(tuple(head), tuple(rows), caption=inline("The scores term by term (", code(d.name),
-                                                     "), from the deal's final position:"),
+    w(Table(tuple(head), tuple(rows), caption=inline("The scores term by term, from the "
+                                                     "deal's final position:"),
             source=clause(d.span)))
     if notes:
         w(Bullets(tuple(notes)))
@@ -1141,6 +1253,7 @@ def _reference(spec: CheckedSpec, target: _For, w: _W) -> None:
         facts.append(f"Longest deal: at most {pretty_expr(spec.max_events)} events, chance "
                      "events included.")
     w(Bullets(tuple((inline(f), None) for f in facts)))
+    _requires(spec, w)
     if spec.vars:
         w(_h(2, "What the rules keep track of", "state"))
         w(Bullets(tuple((inline(code(v.name), " (one per player)" if v.per_player else "",
