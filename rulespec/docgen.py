@@ -860,7 +860,9 @@ EXAMPLE_MAX_EVENTS = 2000
 def example_seed(spec: CheckedSpec, target: _For) -> int:
     """The seed of the example deal: of the first EXAMPLE_TRIES seeds, the one whose deal
     ends as a deal normally does (no flag such as blocked or abandoned), shows the most kinds
-    of decision, and is the shortest, so that it can be told whole; the smallest such seed."""
+    of decision, then (where a score adds up several terms) the most terms at work, a success
+    bonus paid, say, and is the shortest, so that it can be told whole; the smallest such
+    seed."""
     import random
 
     from rulespec.interpreter.engine import CHANCE, State
@@ -876,9 +878,11 @@ def example_seed(spec: CheckedSpec, target: _For) -> int:
     _, start = found
     assert isinstance(start, State)
     flags = {e.flag for e in _end_deals(spec) if e.flag}
-    best: tuple[tuple[int, int, int], int] | None = None
+    best: tuple[tuple[int, int, int, int], int] | None = None
     for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + EXAMPLE_TRIES):
         st, rng = start.clone(), random.Random(seed)
+        ended: list[State] = []
+        st.on_deal_end = lambda s: ended.append(s.clone())
         kinds: set[str] = set()
         events = 0
         while not st.is_terminal() and not st.deals and events < EXAMPLE_MAX_EVENTS:
@@ -890,12 +894,28 @@ def example_seed(spec: CheckedSpec, target: _For) -> int:
         if not st.deals:
             continue  # longer than any example should be
         flagged = any(st.deals[0].get(f) for f in flags)
-        key = (int(flagged), -len(kinds), events)
+        key = (int(flagged), -len(kinds), -_terms_at_work(spec, ended[-1]) if ended else 0,
+               events)
         if best is None or key < best[0]:
             best = (key, seed)
     seed = best[1] if best is not None else EXAMPLE_SEED
     spec.worked_out[memo] = seed
     return seed
+
+
+def _terms_at_work(spec: CheckedSpec, st: object) -> int:
+    """How many terms of the scoring definition are not 0 for some player in ``st``, a state
+    at the end of a deal: 0 when the scoring is not a sum of terms."""
+    from rulespec.interpreter.engine import State
+
+    assert isinstance(st, State)
+    d = spec_scoring(spec, st)
+    if d is None:
+        return 0
+    param = d.params[0].name
+    return sum(1 for _, e in _terms(d.body)
+               if any(st.game.evaluate(e, st, {param: q}) not in (0, None, False)
+                      for q in range(st.game.players)))
 
 
 def _example_table(spec: CheckedSpec, target: _For) -> tuple[int, object] | None:
@@ -1099,6 +1119,12 @@ def _example(spec: CheckedSpec, target: _For, w: _W) -> None:
         shared = [(k, v) for k, v in entry.items() if k != "scores" and not isinstance(v, list)]
         if shared:
             w(Paragraph(inline(*[f"{k}: {_show(v)}. " for k, v in shared])))
+        # what each field of the result means, in the spec's words
+        docs = {r.name: r for r in spec.results if r.doc}
+        told = [(inline(code(k), ": ", prose(docs[k].doc)), clause(docs[k].span))
+                for k in entry if k in docs]
+        if told:
+            w(Bullets(tuple(told)))
 
 
 def _terms(e: ast.Expr) -> list[tuple[str, ast.Expr]]:
