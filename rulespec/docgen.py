@@ -882,7 +882,7 @@ def example_seed(spec: CheckedSpec, target: _For) -> int:
     for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + EXAMPLE_TRIES):
         st, rng = start.clone(), random.Random(seed)
         ended: list[State] = []
-        st.on_deal_end = lambda s: ended.append(s.clone())
+        st.on_deal_end = lambda s, into=ended: into.append(s.clone())
         kinds: set[str] = set()
         events = 0
         while not st.is_terminal() and not st.deals and events < EXAMPLE_MAX_EVENTS:
