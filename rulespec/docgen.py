@@ -49,6 +49,8 @@ _PACKAGE = Path(__file__).resolve().parent
 _VIS = {"all": "open: every player may know its cards",
         "owner": "private: only its owner sees its cards",
         "nobody": "hidden: no player sees its cards"}
+#: the same, in a player's few words
+_SEEN = {"all": "open", "owner": "seen by its owner only", "nobody": "face down"}
 
 
 def clause(span: ast.Span) -> str:
@@ -262,16 +264,29 @@ def _requires(spec: CheckedSpec, w: _W) -> None:
 
 
 def _components(spec: CheckedSpec, target: _For, w: _W) -> None:
-    """The zones and who sees them, and a picture of the table in play."""
+    """Where the cards lie, in the zones' own words, and a picture of the table in play (the
+    zones' kinds and visibility, as a table, are in the reference)."""
     w(_h(2, "Where the cards lie", "components"))
+    w(Bullets(tuple((inline(strong(_cap(words(z.name))),
+                            f" ({'each player' if z.per_player else 'one for the table'}; "
+                            f"{_SEEN.get(z.visibility or '', '?')}): ", prose(z.doc)),
+                     clause(z.span)) for z in spec.zones)))
+    w(Paragraph(inline("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 "
+                       "down to 2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is "
+                       "the Joker.")))
+    fig = _table_figure(spec, target)
+    if fig is not None:
+        w(fig)
+
+
+def _zones_table(spec: CheckedSpec, w: _W) -> None:
+    """For implementers: each zone's name, kind and visibility."""
+    w(_h(2, "Zones", "zones"))
     w(Table((inline("zone"), inline("kind"), inline("who sees it"), inline("what it is")),
             tuple((inline(code(z.name)),
                    inline("one per player" if z.per_player else "shared"),
                    inline(_VIS.get(z.visibility or "", "?")), inline(prose(z.doc)))
                   for z in spec.zones)))
-    fig = _table_figure(spec, target)
-    if fig is not None:
-        w(fig)
 
 
 def _table_figure(spec: CheckedSpec, target: _For) -> Figure | None:
@@ -1280,6 +1295,7 @@ def _reference(spec: CheckedSpec, target: _For, w: _W) -> None:
                      "events included.")
     w(Bullets(tuple((inline(f), None) for f in facts)))
     _requires(spec, w)
+    _zones_table(spec, w)
     if spec.vars:
         w(_h(2, "What the rules keep track of", "state"))
         w(Bullets(tuple((inline(code(v.name), " (one per player)" if v.per_player else "",
