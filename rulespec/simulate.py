@@ -76,6 +76,23 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
     """Play ``state`` to the end with uniformly random decisions; past ``max_events``
     events, SimulationLimitError."""
     events: list[dict[str, object]] = []
+    # each deal's entry is summed as it becomes final and not kept: a match of a million
+    # deals runs in the memory of one (a record, which lists them all, keeps them)
+    fields = {r.name: r.per_player for r in state.game.spec.results}
+    flags: Counter[str] = Counter()
+    sums: dict[str, list[int]] = {}
+    finished = [0]
+
+    def take(d: Mapping[str, object]) -> None:
+        finished[0] += 1
+        for k, v in d.items():
+            if k in fields:
+                _add_result(sums, k, v)
+            elif k != "scores" and v is True:
+                flags[k] += 1
+
+    if not keep_events:
+        state.deal_sink = take
     actions: Counter[str] = Counter()
     chances: Counter[str] = Counter()
     decisions = turns = 0
@@ -100,16 +117,9 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
             events.append(ev)
         n += 1
     res = state.result()
-    fields = {r.name: r.per_player for r in state.game.spec.results}
-    flags: Counter[str] = Counter()
-    sums: dict[str, list[int]] = {}
     for d in res["deals"]:
-        for k, v in d.items():
-            if k in fields:
-                _add_result(sums, k, v)
-            elif k != "scores" and v is True:
-                flags[k] += 1
-    stats = GameStats(n, decisions, turns, dict(actions), dict(chances), len(res["deals"]),
+        take(d)
+    stats = GameStats(n, decisions, turns, dict(actions), dict(chances), finished[0],
                       tuple(res["totals"]), tuple(res["winners"]), dict(flags), None,
                       {k: tuple(v) for k, v in sums.items()})
     return stats, events

@@ -1009,3 +1009,24 @@ def test_a_step_runs_as_its_body_does() -> None:
                 st.apply(ev)
             logs.append((log, st.result()))
         assert logs[0] == logs[1]
+
+
+def test_a_long_match_keeps_one_deal_entry_when_streamed() -> None:
+    """simulate hands each final deal entry to a sink instead of keeping it: the state holds
+    one entry however long the match, and the summaries are those of the whole list."""
+    import random
+
+    from rulespec.loading import game_for, load_game_spec, resolve_game
+    from rulespec.simulate import play_random_game
+
+    spec = load_game_spec(resolve_game("abracadabra-newton"))
+    game = game_for(spec, 3, {"deals": 40}, 0)
+    kept, _ = play_random_game(game.new_initial_state(), random.Random(5), keep_events=True)
+    st = game.new_initial_state()
+    longest = [0]
+    st.on_deal_end = lambda s: longest.__setitem__(0, max(longest[0], len(s.deals)))
+    streamed, _ = play_random_game(st, random.Random(5))
+    assert longest[0] == 1 and len(st.deals) == 1
+    assert streamed == kept and kept.deals == 40
+    # the result fields were summed over every deal, not only the last
+    assert "money" in kept.results and sum(kept.results["money"]) == 0

@@ -222,7 +222,8 @@ class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "on_deal_end", "deal_events", "_legal", "_given", "_results_open", "work")
+                 "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
+                 "work")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -241,6 +242,10 @@ class State:
         #: called with this state at each deal end, after its scores are added (tests look
         #: at the hands and variables as they were then); None costs nothing
         self.on_deal_end: Callable[[State], None] | None = None
+        #: when set, each deal's entry is handed to it once it is final (the next deal has
+        #: ended) and is not kept: ``deals`` then holds the last entry only, and a match of a
+        #: million deals runs in the memory of one (simulate streams its summaries so)
+        self.deal_sink: Callable[[dict[str, Any]], None] | None = None
         self._legal: dict[str, LegalEntry] | None = None
         #: the entries of the events legal_actions last handed out (by the events' ids, when
         #: there are many)
@@ -402,6 +407,7 @@ class State:
         c.winners = list(self.winners) if self.winners is not None else None
         c.deal_events = self.deal_events
         c.on_deal_end = self.on_deal_end
+        c.deal_sink = self.deal_sink
         c._legal = self._legal
         c._given = self._given
         c._results_open = self._results_open
@@ -760,6 +766,11 @@ class State:
         rec: dict[str, Any] = {"scores": scores}
         if op.flag:
             rec[op.flag] = True
+        if self.deal_sink is not None:
+            # the earlier entries are final: 'run deal' closed them before this deal began
+            for d in self.deals:
+                self.deal_sink(d)
+            self.deals.clear()
         self.deals.append(rec)
         if self.game._result_inits:
             self._results_open = True
