@@ -1049,11 +1049,15 @@ def _fields(ev: dict[str, object]) -> list[Part]:
     from rulespec.book import Run
 
     out: list[Part] = []
+    first = True
     for k, v in sorted(ev.items()):
         if k in ("seat", "action"):
             continue
         vals = v if isinstance(v, list) else [v]
-        out.append(f" {k} " if len(ev) > 3 else " ")
+        # one field is its value alone ("seat 2 7♠"); several are named, "expose 3 4 5,
+        # pile yes"
+        out.append((" " if first else ", ") + (f"{words(k)} " if len(ev) > 3 else ""))
+        first = False
         if not vals:
             out.append("none")
         for i, x in enumerate(vals):
@@ -1063,6 +1067,8 @@ def _fields(ev: dict[str, object]) -> list[Part]:
                 out.append(Run("card", str(x)))
             elif isinstance(x, str) and x in ("C", "D", "H", "S"):
                 out.append(Run("suit", x))
+            elif isinstance(x, bool):
+                out.append("yes" if x else "no")
             else:
                 out.append(_show(x))
     return out
@@ -1111,9 +1117,10 @@ def _example(spec: CheckedSpec, target: _For, w: _W) -> None:
     w(Paragraph(inline(f"A deal at a table of {n}, seat 0 dealing, every choice drawn at "
                        f"random (seed {seed}, the deal of the first {EXAMPLE_TRIES} seeds "
                        "that ends as deals usually do, with the most kinds of decision, "
-                       "in the fewest moves), played by the rules of this book. A line lists "
-                       "the decisions of one kind in the order they were made, and the cards "
-                       "each one brought to a player.")))
+                       "in the fewest moves), played by the rules of this book. Each line is a "
+                       "run of decisions of one kind, one round of the table at most (a "
+                       "trick, say), in the order they were made, with the cards each one "
+                       "brought to a player.")))
     ended: list[State] = []
     st.on_deal_end = lambda s: ended.append(s.clone())
     lines = _deal_lines(spec, st, random.Random(seed))
