@@ -665,7 +665,7 @@ def _scoring(spec: CheckedSpec, target: _For, w: _W) -> None:
         if d is None or d.name in done:
             continue
         done.add(d.name)
-        how = f"A deal that ends as {e.flag}: " if e.flag else ""
+        how = f"When a deal is {words(e.flag)}: " if e.flag else ""
         w(Paragraph(inline(how + _cap(prose(d.doc))), clause(e.span)))
         notes = [(inline(strong(words(x.name)), ": ", prose(x.doc)), clause(x.span))
                  for x in mentioned(d.body, spec) if x.doc]
