@@ -383,8 +383,8 @@ DEFAULT_DEALS = 6
 
 def _only(spec: CheckedSpec, target: _For, action: str, optional: bool) -> str:
     """When a decision is offered, as the book tags it: "" when these settings offer it at
-    every table; "by default only with 2 players" at some; "only under some options" when the rules put
-    it under an option and no deal at these settings makes it."""
+    every table; "by default only with 2 players" at some; "only under some options" when
+    the rules put it under an option and no deal at these settings makes it."""
     sizes = sorted({p for p, opts, _ in _tables(spec, target) if not opts})
     at = sorted(decisions_met(spec, target).get(action, frozenset()))
     if at and at != sizes:
