@@ -94,7 +94,10 @@ _LIMITS = (
     "RULESPEC_MAX_COLLECTION elements (default 1,000,000), nor runs more than "
     "RULESPEC_MAX_WORK rounds of loops between two events (default 1,000,000); "
     "rules nest at most 100 levels; "
-    "a record is at most 64 MB and the spec it names at most 4 MB. "
+    "a record is at most 64 MB and the spec it names at most 4 MB; "
+    "simulate plays at most --max-events events a match (default 1,000,000); "
+    "serve reads request lines of at most 16 MiB and stops after --idle-timeout "
+    "seconds without one (default 3600). "
     "RULESPEC_DEBUG=1 shows the traceback of an internal error.")
 
 
@@ -581,7 +584,10 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
 @main.command()
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="Serve this Python implementation instead of the spec's engine.")
-def serve(impl_py: str | None) -> None:
+@click.option("--idle-timeout", "idle", type=click.FloatRange(min=0), default=3600.0,
+              show_default=True, metavar="SECONDS",
+              help="Stop when no request has come for this long (0: wait for ever).")
+def serve(impl_py: str | None, idle: float) -> None:
     """Answer the JSON-lines implementation protocol on standard input/output.
 
     By default the answers are the spec's own; with --python, any Python implementation is
@@ -596,12 +602,14 @@ def serve(impl_py: str | None) -> None:
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace") \
         if hasattr(sys.stdin, "buffer") else sys.stdin
     if impl_py is None:
-        run(stdin, sys.stdout, Path.cwd())
+        if run(stdin, sys.stdout, Path.cwd(), idle_timeout=idle):
+            _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")
         return
     with _reported():
         impl = load_python_impl(impl_py)()
     try:
-        run(stdin, sys.stdout, Path.cwd(), impl)
+        if run(stdin, sys.stdout, Path.cwd(), impl, idle_timeout=idle):
+            _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")
     except Exception:  # noqa: BLE001 - the served implementation crashed, as a program would
         import traceback
 

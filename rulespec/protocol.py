@@ -425,11 +425,19 @@ def load_python_impl(target: str) -> Callable[[], Implementation]:
 
 #: the longest request line serve reads (in characters); a longer one is refused, unread
 MAX_LINE = 16 * 1024 * 1024
+#: how long serve waits for a request before it stops (seconds; ``serve --idle-timeout``)
+IDLE_TIMEOUT = 3600.0
+
+
+class _Idle(Exception):
+    """No request came within the idle timeout (raised by the alarm, caught by serve)."""
 
 
 def serve(inp: IO[str], out: IO[str], base: Path | None = None,
-          impl: Implementation | None = None) -> None:
-    """Answer protocol requests from ``inp`` on ``out`` until ``quit`` or end of input.
+          impl: Implementation | None = None, idle_timeout: float | None = None) -> bool:
+    """Answer protocol requests from ``inp`` on ``out`` until ``quit`` or end of input, or
+    until no request has come for ``idle_timeout`` seconds (None or 0: no limit). True when
+    it stopped for being idle.
 
     ``impl`` is any Python implementation (protocol.md, "In Python"); by default the spec's
     own engine. An implementation that raises anything but ValueError or a RulespecError has
@@ -439,9 +447,12 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None,
     if impl is None:
         impl = SpecImplementation(base, atomic=True)
     while True:
-        line = inp.readline(MAX_LINE + 1)
+        try:
+            line = _read_request(inp, idle_timeout)
+        except _Idle:
+            return True
         if not line:
-            return
+            return False
         if len(line) > MAX_LINE and not line.endswith("\n"):
             # read to the end of the line a piece at a time (never all of it at once), and
             # refuse it
@@ -455,10 +466,33 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None,
             ans = _answer(impl, line, isinstance(impl, SpecImplementation))
         if ans is None:
             if line.strip():
-                return
+                return False
             continue
         out.write(json.dumps(ans, ensure_ascii=False) + "\n")
         out.flush()
+
+
+def _read_request(inp: IO[str], idle_timeout: float | None) -> str:
+    """The next request line (at most MAX_LINE + 1 characters), or _Idle when none has come
+    within ``idle_timeout`` seconds. The wait is an alarm, so it needs the main thread of a
+    POSIX process; elsewhere serve waits as long as it takes."""
+    import signal
+    import threading
+
+    if not idle_timeout or not hasattr(signal, "setitimer") \
+            or threading.current_thread() is not threading.main_thread():
+        return inp.readline(MAX_LINE + 1)
+
+    def ring(signum: int, frame: object) -> None:
+        raise _Idle
+
+    before = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, idle_timeout)
+    try:
+        return inp.readline(MAX_LINE + 1)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
 
 
 def _answer(impl: Implementation, line: str, lenient: bool) -> dict[str, object] | None:

@@ -412,3 +412,26 @@ def test_serve_refuses_a_line_past_its_limit_without_holding_it(monkeypatch: pyt
     answers = [json.loads(x) for x in res.stdout.splitlines()]
     assert [a["ok"] for a in answers] == [False, True, True]
     assert "at most 1000 characters" in answers[0]["error"]
+
+
+def test_serve_stops_after_its_idle_timeout_and_answers_until_then() -> None:
+    """A client that goes silent does not hold a server for ever: after --idle-timeout
+    seconds with no request, serve says so on standard error and exits 0. A request that
+    comes in time is answered and starts the wait again."""
+    import subprocess
+    import sys
+    import time
+
+    with subprocess.Popen([sys.executable, "-m", "rulespec", "serve", "--idle-timeout", "1"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        for _ in range(3):  # each within the timeout: the server is still there
+            time.sleep(0.5)
+            proc.stdin.write('{"op": "to_move"}\n')
+            proc.stdin.flush()
+            assert json.loads(proc.stdout.readline())["ok"] is False  # no match yet
+        start = time.monotonic()
+        assert proc.wait(timeout=30) == 0
+        assert time.monotonic() - start >= 0.9
+        assert "no request for 1 s (--idle-timeout)" in proc.stderr.read()
