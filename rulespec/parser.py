@@ -103,8 +103,13 @@ class _ToAst(Transformer[Token, ast.Spec]):
     """One method per grammar rule; ``__default__`` refuses anything unmapped (Preql TreeToAst)."""
 
     def __init__(self, source: str) -> None:
-        super().__init__()
+        # no method of ours takes a token, so the transformer need not visit them
+        super().__init__(visit_tokens=False)
         self.source = source
+        # each rule's method bound once: a v_args method rebinds itself (functools'
+        # update_wrapper) at every attribute lookup, that is once for every node of the tree
+        for name in _RULE_METHODS:
+            self.__dict__[name] = getattr(self, name)
 
     def _span(self, meta: Meta) -> ast.Span:
         if getattr(meta, "empty", True):
@@ -566,6 +571,11 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     def args(self, c: list[ast.Expr]) -> _Args:
         return tuple(c)
+
+
+#: the methods of _ToAst that build a rule's node (bound once per transformer)
+_RULE_METHODS = tuple(name for name, v in vars(_ToAst).items()
+                      if not name.startswith("_") and callable(v))
 
 
 # ---- syntax errors ------------------------------------------------------------------------
