@@ -222,6 +222,8 @@ def without_ranks(cards: Iterable[str], ranks: Iterable[int]) -> tuple[str, ...]
 
 
 def _pack(n: int) -> tuple[str, ...]:
+    if n < 0:
+        raise EmptyError(f"pack({n}): the number of packs cannot be negative")
     check_size(52 * n, f"pack({n})")
     return tuple(make_pack(n))
 

@@ -59,15 +59,24 @@ def shipped_games() -> list[str]:
     return out
 
 
+def _is_file(p: Path) -> bool:
+    """Whether ``p`` is a regular file; False, not OSError, for a name the system refuses (a
+    name of 10,000 letters is "File name too long", and a record may name one)."""
+    try:
+        return p.is_file()
+    except OSError:
+        return False
+
+
 def resolve_game(game: str, base: Path | None = None) -> Path:
     """The .rules file for a shipped game name or a path (relative to ``base``)."""
     shipped = _shipped_file(game)
-    if "/" not in game and not game.endswith(".rules") and shipped.is_file():
+    if "/" not in game and not game.endswith(".rules") and _is_file(shipped):
         return shipped
     p = Path(game)
     if not p.is_absolute() and base is not None:
         p = base / p
-    if p.is_file():
+    if _is_file(p):
         return p
     raise RecordError(f"unknown game {game!r}: not a shipped game "
                       f"({', '.join(shipped_games())}) nor a .rules file")

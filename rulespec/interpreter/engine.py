@@ -584,6 +584,9 @@ class State:
                     raise RecordError(f"{action}.{k} is a list")
                 if len(set(map(json.dumps, v))) != len(v):
                     raise RecordError(f"{action}.{k} repeats a value")
+                if len({type(x) for x in v}) > 1:
+                    # a set of the language holds values of one kind (cards, numbers...)
+                    raise RecordError(f"{action}.{k} mixes values of different kinds")
                 v = sorted(v, key=lambda x: CARD_ORDER[x] if is_card(x) else x)
             out[k] = v
         return out

@@ -1,0 +1,1002 @@
+"""Fuzzing at scale (issue 10): generated and mutated inputs, each run in a guarded worker.
+
+Four kinds of input, each a Hypothesis strategy of :class:`Input`:
+
+- :func:`grammar_specs`: specs generated from the grammar with ``hypothesis.extra.lark``
+  (whole files, and generated blocks put into a small spec that checks, so that more reach
+  the checker and the interpreter);
+- :func:`mutated_specs`: the shipped specs and ``tests/specs/ok`` with tokens deleted,
+  duplicated, swapped or replaced, lines spliced in from another spec, numbers made huge,
+  negative or zero, and bytes flipped (invalid UTF-8 included);
+- :func:`mutated_records`: records written by ``simulate(..., records=DIR)``, their JSON
+  mutated (fields dropped, values of the wrong type, events changed, huge numbers, deep
+  nesting, broken text), replayed the way ``rulespec replay`` does;
+- :func:`mutated_conversations`: protocol conversations made from those records, their lines
+  mutated, fed to the ``serve`` loop.
+
+Every input runs in a :class:`Worker`, a child process started with small limits
+(``RULESPEC_MAX_WORK``, ``RULESPEC_MAX_COLLECTION``, a capped address space), exactly as the
+command line would run it: a spec is checked and, when it checks, played (two short random
+matches and a replay of the first). An exception that is not a ``RulespecError`` (where the
+command line would print ``internal error``), a worker that dies, or one that runs past
+:data:`TIMEOUT_S` is a failure; the failing input is written to :data:`FAILURES` so that it can
+be kept as a case of ``tests/hostile/``.
+
+``python -m tests.fuzz --kind spec --examples 2000`` runs a campaign outside pytest and prints
+its rate; ``python -m tests.fuzz --reduce FILE --kind spec`` cuts a failing input down line by
+line (:func:`reduce_lines`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import faulthandler
+import functools
+import hashlib
+import io
+import json
+import os
+import pickle
+import random
+import re
+import resource
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import attrs
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the specs that mutations start from (they all check)
+SEED_SPECS: tuple[Path, ...] = tuple(
+    p for p in sorted((ROOT / "rulespec" / "games").glob("*.rules"))
+    + sorted((ROOT / "tests" / "specs" / "ok").glob("*.rules")) + sorted(
+        (ROOT / "examples").glob("*.rules")))
+#: where a failing input is written (one file per input, named by its hash)
+FAILURES = ROOT / "build" / "fuzz-failures"
+
+#: the limits the worker runs under: small, so that an endless rule stops in well under a second
+MAX_WORK = 50_000
+MAX_COLLECTION = 100_000
+#: the events one fuzzed match may take before the simulation gives up on it
+MAX_EVENTS = 300
+#: the largest table a fuzzed spec is played at (a spec may allow 1,000 players)
+MAX_TABLE = 8
+#: seconds one input may take before it counts as a hang
+TIMEOUT_S = 10.0
+#: the address space of a worker: an input that needs more has exhausted memory
+MEMORY_BYTES = 3 * 1024**3
+#: the events of a record kept in a protocol conversation
+CONVERSATION_EVENTS = 40
+
+KINDS = ("grammar", "spec", "record", "serve")
+
+
+@attrs.frozen
+class Input:
+    """One fuzzed input: ``kind`` is ``spec`` (the bytes of a .rules file), ``record`` (the
+    bytes of a record file) or ``serve`` (the bytes sent to ``rulespec serve``); ``base`` is the
+    folder, under the seeds folder, a record or a conversation is read in."""
+
+    kind: str
+    data: bytes
+    base: str = ""
+    how: str = ""
+
+    def __repr__(self) -> str:
+        shown = self.data if len(self.data) <= 600 else self.data[:300] + b" ... " + \
+            self.data[-200:]
+        return f"Input(kind={self.kind!r}, how={self.how!r}, {len(self.data)} bytes: {shown!r})"
+
+
+@attrs.frozen
+class Outcome:
+    """What a worker made of an input: ``failure`` is None when rulespec behaved; ``stage`` says
+    how far the input went (``syntax``, ``check``, ``played``, ``replayed``, ...)."""
+
+    failure: str | None
+    stage: str = ""
+    seconds: float = 0.0
+
+
+# ---- tokens and mutations of text ---------------------------------------------------------
+_TOKEN = re.compile(r'"""(?:.|\n)*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*|\[[A-Z]+-?[0-9]+\]'
+                    r"|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|==|!=|<=|>=|//|\.\.|\S")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_])[0-9]+")
+#: numbers a mutation puts in place of one of the spec's
+NUMBERS = ("0", "1", "-1", "2", "3", "-0", "52", "100", "999", "1001", "65536", "1000000",
+           "2147483648", "9223372036854775808", "1" + "0" * 30, "-" + "9" * 30, "9" * 400,
+           "1" + "0" * 3999, "1" + "0" * 4000)
+#: byte strings a mutation inserts: invalid UTF-8, a BOM, a NUL, control characters, odd text
+BYTES = (b"\xff", b"\xfe\xff", b"\xc3", b"\xed\xa0\x80", b"\xef\xbb\xbf", b"\x00", b"\r",
+         b"\x0b", b"\t", b"\xe2\x80\xae", b"\xf0\x9f\x82\xa1", b'"', b'"""', b"{", b"}",
+         b"(", b"[", b"\\", b"#", b"\n", b"\xc2\xa0")
+
+
+def tokens(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each token of a spec's text, roughly as the grammar lexes it."""
+    return [m.span() for m in _TOKEN.finditer(text)]
+
+
+@functools.cache
+def _seed_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@functools.cache
+def _seed_tokens(path: Path) -> tuple[str, ...]:
+    text = _seed_text(path)
+    return tuple(text[a:b] for a, b in tokens(text))
+
+
+@functools.cache
+def known_names() -> tuple[str, ...]:
+    """Every name the seed specs use (zones, variables, built-ins, options), keywords apart."""
+    names: set[str] = set()
+    for p in SEED_SPECS:
+        names.update(t for t in _seed_tokens(p) if re.fullmatch(r"[A-Za-z_]\w*", t))
+    return tuple(sorted(names - set(keywords())))
+
+
+@functools.cache
+def keywords() -> tuple[str, ...]:
+    """The grammar's keywords."""
+    return tuple(sorted(v for v in _grammar_literals().values() if v.isalpha()))
+
+
+@functools.cache
+def _grammar_literals() -> dict[str, str]:
+    return {t.name: t.pattern.value for t in _lark().terminals if t.pattern.type == "str"}
+
+
+@functools.cache
+def _lark() -> Any:
+    import lark
+
+    from rulespec.parser import grammar_text
+
+    return lark.Lark(grammar_text(), parser="lalr")
+
+
+#: a mutation: an operation number and three numbers the operation reads as it likes
+Mutation = tuple[int, int, int, int]
+TEXT_OPS = ("delete", "duplicate", "swap", "replace", "splice", "number", "keyword", "bytes",
+            "flip", "truncate", "delete_line", "duplicate_line")
+
+
+def mutate_spec(text: str, mutations: Sequence[Mutation], others: Sequence[str]) -> bytes:
+    """``text`` after each mutation in turn (see :data:`TEXT_OPS`); ``others`` are the texts a
+    splice takes lines from. Byte-level mutations make bytes that need not be UTF-8."""
+    data = text.encode("utf-8")
+    for op, a, b, c in mutations:
+        name = TEXT_OPS[op % len(TEXT_OPS)]
+        if name in ("bytes", "flip", "truncate"):
+            data = _mutate_bytes(name, data, a, b, c)
+            continue
+        s = data.decode("utf-8", "surrogateescape")
+        s = _mutate_text(name, s, a, b, c, others)
+        data = s.encode("utf-8", "surrogateescape")
+    return data
+
+
+def _mutate_bytes(name: str, data: bytes, a: int, b: int, c: int) -> bytes:
+    i = a % (len(data) + 1)
+    if name == "bytes":
+        return data[:i] + BYTES[b % len(BYTES)] + data[i:]
+    if name == "flip" and data:
+        i %= len(data)
+        return data[:i] + bytes([data[i] ^ (1 << (b % 8))]) + data[i + 1:]
+    return data[:i]
+
+
+def _mutate_text(name: str, s: str, a: int, b: int, c: int, others: Sequence[str]) -> str:
+    toks = tokens(s)
+    if name in ("delete_line", "duplicate_line", "splice"):
+        lines = s.split("\n")
+        i = a % (len(lines) + 1)
+        if name == "delete_line":
+            return "\n".join(lines[:i] + lines[i + 1:])
+        if name == "duplicate_line":
+            return "\n".join(lines[:i + 1] + lines[i:])
+        other = others[b % len(others)].split("\n") if others else lines
+        j = c % len(other)
+        k = 1 + (c // 7) % 8
+        return "\n".join(lines[:i] + other[j:j + k] + lines[i:])
+    if not toks:
+        return s
+    x0, x1 = toks[a % len(toks)]
+    if name == "delete":
+        return s[:x0] + s[x1:]
+    if name == "duplicate":
+        return s[:x1] + " " + s[x0:x1] + s[x1:]
+    if name == "swap":
+        y0, y1 = toks[b % len(toks)]
+        if (y0, y1) == (x0, x1):
+            return s
+        (p0, p1), (q0, q1) = sorted([(x0, x1), (y0, y1)])
+        return s[:p0] + s[q0:q1] + s[p1:q0] + s[p0:p1] + s[q1:]
+    if name == "replace":
+        # a token of the spec itself in place of another: names of the wrong kind, operators
+        # in odd places, strings where numbers go
+        y0, y1 = toks[b % len(toks)]
+        return s[:x0] + s[y0:y1] + s[x1:]
+    if name == "keyword":
+        words = keywords() + known_names()
+        return s[:x0] + words[b % len(words)] + s[x1:]
+    assert name == "number"
+    nums = list(_NUMBER.finditer(s))
+    if not nums:
+        return s
+    m = nums[a % len(nums)]
+    return s[:m.start()] + NUMBERS[b % len(NUMBERS)] + s[m.end():]
+
+
+# ---- mutations of JSON --------------------------------------------------------------------
+#: values a mutation puts in place of another: every JSON type, odd numbers, odd strings
+ODD_VALUES: tuple[object, ...] = (
+    None, True, False, 0, -1, 1, 2, 3, 1000, 2**31, 2**63, -(2**63), 10**30, -(10**30), 1.5,
+    -0.0, 1e308, float("inf"), float("nan"), "", "x", "0", "chance", "shuffle", "vandatta",
+    "\u2660", "\ud800", "\x00", "a" * 10_000, [], {}, [0], [None], {"": None},
+    {"chance": "shuffle"}, {"action": "play"}, ["x"] * 1000)
+JSON_OPS = ("drop", "retype", "huge", "nest", "duplicate", "swap", "rename", "extra",
+            "splice", "truncate_list", "header", "text_bytes", "text_truncate", "text_flip")
+#: keys of a record's header (records.md), for the ``header`` mutation
+HEADER_KEYS = ("format", "game", "players", "options", "dealer", "events")
+_NEST = "\x00NEST:"
+
+
+def _paths(value: object, limit: int = 20_000) -> list[tuple[object, ...]]:
+    """The paths of ``value``'s nodes in pre-order (at most ``limit``)."""
+    out: list[tuple[object, ...]] = []
+    stack: list[tuple[tuple[object, ...], object]] = [((), value)]
+    while stack and len(out) < limit:
+        path, v = stack.pop()
+        out.append(path)
+        if isinstance(v, dict):
+            stack.extend((path + (k,), v[k]) for k in reversed(list(v)))
+        elif isinstance(v, list):
+            stack.extend((path + (i,), v[i]) for i in reversed(range(len(v))))
+    return out
+
+
+def _get(value: object, path: tuple[object, ...]) -> object:
+    for k in path:
+        value = value[k]  # type: ignore[index]
+    return value
+
+
+def _copy(value: object) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def mutate_json(value: object, mutations: Sequence[Mutation],
+                others: Sequence[object] = ()) -> bytes:
+    """The JSON text of ``value`` after each mutation (see :data:`JSON_OPS`); ``others`` are
+    values a splice takes a node from. Text mutations (the ``text_`` ones) work on the bytes
+    of what the mutations before them made."""
+    v = _copy(value)
+    text_ops: list[Mutation] = []
+    for m in mutations:
+        name = JSON_OPS[m[0] % len(JSON_OPS)]
+        if name.startswith("text_"):
+            text_ops.append(m)
+        else:
+            v = _mutate_value(name, v, m[1], m[2], m[3], others)
+    data = _dumps(v)
+    for op, a, b, c in text_ops:
+        name = JSON_OPS[op % len(JSON_OPS)]
+        data = _mutate_bytes({"text_bytes": "bytes", "text_flip": "flip"}.get(
+            name, "truncate"), data, a, b, c)
+    return data
+
+
+def _dumps(value: object) -> bytes:
+    text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+    # a deep nesting is written as text: json.dumps itself would recurse too deep
+    text = re.sub(r'"\\u0000NEST:(\d+)"',
+                  lambda m: "[" * int(m.group(1)) + "0" + "]" * int(m.group(1)), text)
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _mutate_value(name: str, v: Any, a: int, b: int, c: int, others: Sequence[object]) -> Any:
+    if name == "header":
+        if not isinstance(v, dict):
+            return v
+        field = HEADER_KEYS[a % len(HEADER_KEYS)]
+        if c % 3 == 0:
+            v.pop(field, None)
+        else:
+            v[field] = _copy_odd(ODD_VALUES[b % len(ODD_VALUES)])
+        return v
+    paths = _paths(v)
+    path = paths[a % len(paths)]
+    if name == "splice" and others:
+        src = others[b % len(others)]
+        src_paths = _paths(src)
+        new = _copy(_get(src, src_paths[c % len(src_paths)]))
+        return _put(v, path, new)
+    if name == "retype":
+        return _put(v, path, _copy_odd(ODD_VALUES[b % len(ODD_VALUES)]))
+    if name == "huge":
+        sizes = (2**31, 2**63, 10**18, 10**30, 10**300, -(10**30), 10**4000, -1, 0)
+        return _put(v, path, sizes[b % len(sizes)])
+    if name == "nest":
+        depths = (2, 10, 99, 101, 1000, 5000, 100_000)
+        return _put(v, path, f"{_NEST}{depths[b % len(depths)]}")
+    if not path:
+        return v
+    parent = _get(v, path[:-1])
+    key = path[-1]
+    if name == "drop":
+        del parent[key]  # type: ignore[attr-defined]
+    elif name == "duplicate" and isinstance(parent, list):
+        parent.insert(int(key), _copy(parent[int(key)]))  # type: ignore[call-overload]
+    elif name == "swap" and isinstance(parent, list) and parent:
+        i, j = int(key), b % len(parent)  # type: ignore[call-overload]
+        parent[i], parent[j] = parent[j], parent[i]
+    elif name == "rename" and isinstance(parent, dict):
+        keys = (*HEADER_KEYS, "seat", "action", "chance", "cards", "x", "", "op", "event")
+        parent[keys[b % len(keys)]] = parent.pop(key)
+    elif name == "extra" and isinstance(parent, dict):
+        parent[("x", "seat", "cards", "position", "op")[b % 5]] = \
+            _copy_odd(ODD_VALUES[c % len(ODD_VALUES)])
+    elif name == "truncate_list" and isinstance(parent, list):
+        del parent[int(key):]  # type: ignore[call-overload]
+    return v
+
+
+def _copy_odd(x: object) -> object:
+    return list(x) if isinstance(x, list) else dict(x) if isinstance(x, dict) else x
+
+
+def _put(v: Any, path: tuple[object, ...], new: object) -> Any:
+    if not path:
+        return new
+    parent = _get(v, path[:-1])
+    parent[path[-1]] = new  # type: ignore[index]
+    return v
+
+
+# ---- seeds: records written by simulate, conversations made from them --------------------
+@attrs.frozen(eq=False)  # hashed by identity: strategies are cached per Seeds
+class Seeds:
+    """Records written by ``simulate(..., records=DIR)`` for every seed spec, and the folder
+    they are in (each spec's records in a subfolder of its own)."""
+
+    folder: Path
+    #: (subfolder, record) for every record
+    records: tuple[tuple[str, dict[str, Any]], ...]
+
+
+def write_seeds(folder: Path, games: int = 2) -> Seeds:
+    """Play ``games`` random matches of each seed spec at its smallest and largest table (up
+    to :data:`MAX_TABLE`) with ``simulate``, keeping them as records under ``folder``."""
+    from rulespec.checker import check_file
+    from rulespec.errors import RulespecError
+    from rulespec.simulate import simulate
+
+    recs: list[tuple[str, dict[str, Any]]] = []
+    for path in SEED_SPECS:
+        try:
+            spec = check_file(path)
+        except RulespecError:
+            continue  # a module (tricks.rules) declares no game
+        shipped = path.parent == ROOT / "rulespec" / "games"
+        game = path.stem.replace("_", "-") if shipped else str(path)
+        for players in sorted({spec.min_players, min(spec.max_players, MAX_TABLE)}):
+            sub = f"{path.stem}-{players}"
+            out = folder / sub
+            try:
+                simulate(game, players, games, seed=players, records=out,
+                         max_events=20_000)
+            except RulespecError:
+                continue
+            for rec in sorted(out.glob("game-*.json")):
+                recs.append((sub, json.loads(rec.read_text(encoding="utf-8"))))
+    return Seeds(folder, tuple(recs))
+
+
+def conversation(record: dict[str, Any], events: int = CONVERSATION_EVENTS) -> list[str]:
+    """The protocol lines that play a record's first ``events`` events, asking at every step
+    what ``verify`` asks, then for the result and an observation."""
+    lines = [json.dumps({"op": "new", "game": record["game"], "players": record["players"],
+                         "options": record.get("options", {}),
+                         "dealer": record.get("dealer", 0)})]
+    for ev in record["events"][:events]:
+        lines += ['{"op": "to_move"}', '{"op": "legal"}', json.dumps({"op": "apply",
+                                                                      "event": ev})]
+    lines += ['{"op": "result"}', '{"op": "observe", "seat": 0}', '{"op": "to_move"}']
+    return lines
+
+
+# ---- strategies ---------------------------------------------------------------------------
+def _mutations(n: int) -> st.SearchStrategy[list[Mutation]]:
+    num = st.integers(0, 2**20)
+    return st.lists(st.tuples(st.integers(0, 63), num, num, num), min_size=1, max_size=n)
+
+
+@functools.cache
+def _terminals() -> dict[str, st.SearchStrategy[str]]:
+    """A strategy for each terminal of the grammar, each token followed by white space (from_lark
+    puts none between tokens, and ``letx`` is a name, not ``let x``)."""
+    space = st.sampled_from([" ", " ", " ", "\n", "\n  ", "\t"])
+    names = known_names()
+    ok_name = st.from_regex(r"[a-z][a-z0-9_]{0,5}", fullmatch=True).filter(
+        lambda s: s not in keywords())
+    strategies: dict[str, st.SearchStrategy[str]] = {
+        "NAME": st.one_of(st.sampled_from(names), st.sampled_from(names), ok_name),
+        "INT": st.one_of(st.integers(0, 13).map(str), st.sampled_from(NUMBERS[:-1]).filter(
+            lambda s: not s.startswith("-"))),
+        "STRING": st.sampled_from(['"s"', '""', '"A card."', '"""Long\ntext."""', '"\\n"',
+                                   '"\u2660"']),
+        "COMMENT": st.just("# c\n"),
+        "WS": st.sampled_from([" ", "\n"]),
+        "REF": st.sampled_from(["[VAN-1]", "[R2]"]),
+        "AT_BOTTOM": st.just("at bottom"),
+        "WINNER_DIR": st.sampled_from(["highest", "lowest"]),
+        "VIS_WHO": st.sampled_from(["all", "owner", "nobody"]),
+        "COMP_OP": st.sampled_from(["==", "!=", "<=", ">=", "<", ">"]),
+        "ADD_OP": st.sampled_from(["+", "-"]),
+        "MUL_OP": st.sampled_from(["*", "//", "%"]),
+    }
+    for name, value in _grammar_literals().items():
+        strategies[name] = st.just(value)
+    return {k: st.tuples(s, space).map("".join) for k, s in strategies.items()}
+
+
+#: a small spec that checks, with places for an expression and a generated block
+TEMPLATE = '''game fuzz title "Fuzz"
+players 2 to 4
+winner highest total
+option bonus: int in 0..5 = 1
+zone stock: shared visible to nobody
+zone pile: shared visible to all
+zone hand: per player visible to owner
+var tally: int = 0
+var marks: int per player = 0
+def value(p: int) = {expr}
+def score(p: int) = rank(first(hand[p])) + marks[p]
+procedure extra(p: int) {block}
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill pile with []
+  fill stock with pack(1)
+  shuffle stock
+  deal 2 from stock to hand of seats_from(left_of(dealer))
+  extra(dealer)
+  set tally = value(dealer)
+  choose left_of(dealer) {{
+    play(card = c) for c in hand[left_of(dealer)] "Play a card." {{
+      move c from hand[left_of(dealer)] to pile
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+
+
+@functools.cache
+def grammar_specs() -> st.SearchStrategy[Input]:
+    """Specs from the grammar: whole files, and generated blocks in :data:`TEMPLATE` (those
+    reach the checker, and some the interpreter)."""
+    from hypothesis.extra.lark import from_lark
+
+    def gen(start: str) -> st.SearchStrategy[str]:
+        # from_lark refuses a strategy for a terminal the start symbol cannot reach
+        terminals, rules, ignored = _lark().grammar.compile([start], ())
+        used = {s.name for r in rules for s in r.expansion if s.is_term} | set(ignored)
+        explicit = {k: v for k, v in _terminals().items() if k in used}
+        return from_lark(_lark(), start=start, explicit=explicit)
+
+    whole = gen("start").map(lambda s: Input("spec", s.encode("utf-8"), how="from_lark"))
+    # a generated block in the template (an expression alone is no start symbol to generate
+    # from: from_lark takes seconds over each, most of its derivations growing too deep)
+    filled = gen("block").map(lambda b: Input("spec", TEMPLATE.format(
+        expr="p + bonus", block=b).encode("utf-8"), how="template"))
+    # the template first: a whole generated file almost never checks (no game, no players)
+    return st.one_of(filled, filled, whole)
+
+
+def mutated_specs() -> st.SearchStrategy[Input]:
+    """The seed specs, each with one to four mutations (:data:`TEXT_OPS`)."""
+    texts = [_seed_text(p) for p in SEED_SPECS]
+
+    def make(i: int, muts: list[Mutation]) -> Input:
+        path = SEED_SPECS[i]
+        return Input("spec", mutate_spec(texts[i], muts, texts),
+                     how=f"{path.name} {muts}")
+
+    return st.builds(make, st.integers(0, len(SEED_SPECS) - 1), _mutations(4))
+
+
+def mutated_records(seeds: Seeds) -> st.SearchStrategy[Input]:
+    """The seed records, each with one to four mutations (:data:`JSON_OPS`)."""
+    others = [r for _, r in seeds.records]
+
+    def make(i: int, muts: list[Mutation]) -> Input:
+        sub, rec = seeds.records[i]
+        return Input("record", mutate_json(rec, muts, others[:8]), sub, how=f"{sub} {muts}")
+
+    return st.builds(make, st.integers(0, len(seeds.records) - 1), _mutations(4))
+
+
+LINE_OPS = ("json", "json", "json", "drop", "duplicate", "swap", "bytes", "flip", "truncate",
+            "blank", "op")
+OPS = ("new", "to_move", "legal", "apply", "result", "observe", "quit", "", "NEW", None, 1)
+
+
+def mutate_conversation(lines: Sequence[str], mutations: Sequence[Mutation],
+                        others: Sequence[object] = ()) -> bytes:
+    """A conversation's bytes after each mutation of one of its lines (:data:`LINE_OPS`)."""
+    out: list[bytes] = [line.encode("utf-8") for line in lines]
+    for op, a, b, c in mutations:
+        name = LINE_OPS[op % len(LINE_OPS)]
+        i = a % len(out) if out else 0
+        if not out:
+            out = [b"{}"]
+        if name == "json":
+            try:
+                value = json.loads(out[i])
+            except (ValueError, RecursionError):  # a line an earlier mutation broke
+                continue
+            out[i] = mutate_json(value, [(b, c, c // 3, c // 5)], others)
+        elif name == "drop":
+            del out[i]
+        elif name == "duplicate":
+            out.insert(i, out[i])
+        elif name == "swap":
+            j = b % len(out)
+            out[i], out[j] = out[j], out[i]
+        elif name == "blank":
+            out.insert(i, (b"", b" ", b"\t", b"\r")[b % 4])
+        elif name == "op":
+            try:
+                value = json.loads(out[i])
+            except (ValueError, RecursionError):  # a line an earlier mutation broke
+                continue
+            if isinstance(value, dict):
+                value["op"] = OPS[b % len(OPS)]
+                out[i] = json.dumps(value).encode("utf-8")
+        else:
+            out[i] = _mutate_bytes(name, out[i], b, c, 0)
+    return b"\n".join(out) + b"\n"
+
+
+def mutated_conversations(seeds: Seeds) -> st.SearchStrategy[Input]:
+    """Conversations of the seed records, each with one to four line mutations."""
+    others = [r for _, r in seeds.records][:8]
+
+    def make(i: int, muts: list[Mutation]) -> Input:
+        sub, rec = seeds.records[i]
+        return Input("serve", mutate_conversation(conversation(rec), muts, others), sub,
+                     how=f"{sub} {muts}")
+
+    return st.builds(make, st.integers(0, len(seeds.records) - 1), _mutations(4))
+
+
+@functools.cache
+def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
+    """The strategy of one kind of input (:data:`KINDS`)."""
+    if kind == "grammar":
+        return grammar_specs()
+    if kind == "spec":
+        return mutated_specs()
+    if kind == "record":
+        return mutated_records(seeds)
+    assert kind == "serve", kind
+    return mutated_conversations(seeds)
+
+
+# ---- the worker: the child process that runs inputs ---------------------------------------
+class _Failure(Exception):
+    """rulespec did something the contract forbids (an exception of its own making)."""
+
+
+def _unexpected(e: BaseException) -> str:
+    return "".join(traceback.format_exception(e)).rstrip()
+
+
+def _run_spec(data: bytes, folder: Path) -> str:
+    """Check a spec the way ``rulespec check`` does and, when it checks, play it the way
+    ``rulespec simulate`` does; the stage it reached."""
+    from rulespec.checker import check_file
+    from rulespec.errors import (
+        IllegalActionError,
+        RecordError,
+        RuleRuntimeError,
+        RulespecError,
+        SpecCheckError,
+        SpecSyntaxError,
+    )
+    from rulespec.loading import game_for
+    from rulespec.simulate import play_random_game
+
+    path = folder / "fuzz.rules"
+    path.write_bytes(data)
+    try:
+        spec = check_file(path)
+    except (SpecSyntaxError, SpecCheckError) as e:
+        e.render()  # what the command line prints
+        return "syntax" if isinstance(e, SpecSyntaxError) else "check"
+    # what `rulespec check` prints of a spec that checks
+    ", ".join(spec.action_names())
+    ", ".join(f"{o.name}={o.default}" for o in spec.options)
+    text = data.decode("utf-8")
+    stage = "checked"
+    low, high = spec.min_players, min(spec.max_players, spec.min_players + MAX_TABLE)
+    # one table, drawn from the input (the smallest or the largest, or one between), and two
+    # short matches at it: compiling a table costs more than playing 300 events
+    table = random.Random(data).choice([low, high, *range(low, max(low, high) + 1)])
+    for k in range(2):
+        try:
+            g = game_for(spec, table, spec.canonical_options({}), 0)
+            state = g.new_initial_state(k % table if table > 0 else None)
+            _, played = play_random_game(state, random.Random(k), keep_events=k == 0,
+                                         max_events=MAX_EVENTS)
+            # the events played, sent through JSON and applied again to a fresh state, as
+            # `rulespec replay` applies a record's: the engine takes back what it listed
+            again = g.new_initial_state()
+            for i, ev in enumerate(json.loads(json.dumps(played))):
+                try:
+                    again.apply(ev)
+                except (IllegalActionError, RecordError) as e:
+                    raise _Failure(f"event {i} of a random match, which the engine listed "
+                                   f"and applied, is refused on replay: {e}; event {ev!r}"
+                                   ) from None
+            json.dumps(again.result(), ensure_ascii=False).encode("utf-8")
+            stage = "played"
+        except RuleRuntimeError as e:
+            e.render(text)
+            stage = "runtime error"
+        except RulespecError as e:
+            str(e)
+            stage = "refused" if stage == "checked" else stage
+    return stage
+
+
+def _run_record(data: bytes, base: Path) -> str:
+    """Replay a record file the way ``rulespec replay`` does; the stage it reached."""
+    from rulespec.errors import RuleRuntimeError, RulespecError, SpecCheckError, SpecSyntaxError
+    from rulespec.records import replay
+
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return "not json"
+    try:
+        code, answer = replay(record, base)
+    except (SpecSyntaxError, SpecCheckError) as e:
+        e.render()
+        return "spec error"
+    except RuleRuntimeError as e:
+        e.render()
+        return "runtime error"
+    except RulespecError as e:
+        str(e)
+        return "refused"
+    json.dumps(answer, ensure_ascii=False).encode("utf-8")  # what replay prints
+    return f"exit {code}"
+
+
+def _run_serve(data: bytes, base: Path) -> str:
+    """Feed bytes to the ``serve`` loop as ``rulespec serve`` reads its standard input; every
+    answer must be one JSON object on a line of UTF-8."""
+    from rulespec.protocol import serve
+
+    inp = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace")
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    with contextlib.redirect_stdout(io.StringIO()):
+        serve(inp, out, base)
+    out.flush()
+    answers = 0
+    for line in raw.getvalue().decode("utf-8").splitlines():
+        if not isinstance(json.loads(line), dict):
+            raise _Failure(f"serve answered a line that is not a JSON object: {line[:300]!r}")
+        answers += 1
+    return f"{answers} answers"
+
+
+def execute(kind: str, data: bytes, base: Path, scratch: Path) -> Outcome:
+    """Run one input in this process; an Outcome with ``failure`` set for an exception that
+    is not a RulespecError (or a usage error the command line turns into a message)."""
+    from rulespec.errors import RulespecError
+
+    t0 = time.perf_counter()
+    try:
+        if kind == "spec":
+            stage = _run_spec(data, scratch)
+        elif kind == "record":
+            stage = _run_record(data, base)
+        else:
+            stage = _run_serve(data, base)
+    except _Failure as e:
+        return Outcome(str(e), "failed", time.perf_counter() - t0)
+    except RulespecError as e:
+        # every RulespecError is the command line's to report, but these paths catch the
+        # ones they expect: one that escapes is a wrong error class for its place
+        return Outcome(f"a {type(e).__name__} escaped where the command line does not catch "
+                       f"it: {_unexpected(e)}", "failed", time.perf_counter() - t0)
+    except (Exception, RecursionError, MemoryError) as e:  # noqa: BLE001 - the point of it
+        return Outcome(_unexpected(e), "failed", time.perf_counter() - t0)
+    return Outcome(None, stage, time.perf_counter() - t0)
+
+
+def _read_message(f: BinaryIO) -> Any:
+    head = f.read(4)
+    if len(head) < 4:
+        return None
+    (n,) = struct.unpack(">I", head)
+    return pickle.loads(f.read(n))
+
+
+def _write_message(f: BinaryIO, obj: object) -> None:
+    data = pickle.dumps(obj)
+    f.write(struct.pack(">I", len(data)) + data)
+    f.flush()
+
+
+def worker_main() -> None:
+    """The child's loop: read (kind, data, base) messages, answer each with an Outcome. The
+    answers go out on a copy of standard output; standard output itself goes to standard
+    error, so that nothing rulespec prints can garble them."""
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    inp = sys.stdin.buffer
+    seeds = Path(os.environ["RULESPEC_FUZZ_SEEDS"])
+    with tempfile.TemporaryDirectory(prefix="rulespec-fuzz-") as scratch:
+        while (msg := _read_message(inp)) is not None:
+            kind, data, base = msg
+            # a hang shows where it hangs: the stacks go to standard error, which the parent
+            # reads when it stops the worker
+            faulthandler.dump_traceback_later(TIMEOUT_S * 0.8, exit=False)
+            outcome = execute(kind, data, seeds / base, Path(scratch))
+            faulthandler.cancel_dump_traceback_later()
+            _write_message(out, outcome)
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+
+
+class Worker:
+    """A child process that runs inputs under the fuzzing limits, one at a time, restarted after
+    a hang or a crash. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, seeds: Path, timeout: float = TIMEOUT_S) -> None:
+        self.seeds = seeds
+        self.timeout = timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tempfile.TemporaryFile()
+        self.runs = 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("RULESPEC_")}
+        env.update(RULESPEC_MAX_WORK=str(MAX_WORK), RULESPEC_MAX_COLLECTION=str(MAX_COLLECTION),
+                   RULESPEC_FUZZ_SEEDS=str(self.seeds), PYTHONFAULTHANDLER="1")
+        self.log.seek(0)
+        self.log.truncate()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from tests.fuzz import worker_main; worker_main()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, cwd=ROOT, env=env,
+            preexec_fn=_limit_memory)
+        return self.proc
+
+    def _log_tail(self) -> str:
+        self.log.seek(0)
+        return self.log.read()[-6000:].decode("utf-8", "replace")
+
+    def run(self, inp: Input) -> Outcome:
+        """Run one input; a hang or a dead worker is a failure, and the worker starts again."""
+        proc = self.proc if self.proc is not None and self.proc.poll() is None else \
+            self._start()
+        assert proc.stdin is not None and proc.stdout is not None
+        self.runs += 1
+        t0 = time.perf_counter()
+        try:
+            _write_message(proc.stdin, (inp.kind, inp.data, inp.base))  # type: ignore[arg-type]
+        except (BrokenPipeError, OSError):
+            return self._dead("the worker died before it read the input", t0)
+        # the first input waits for the worker to start as well
+        ready, _, _ = select.select([proc.stdout], [], [], self.timeout + (
+            20 if self.runs == 1 else 0))
+        if not ready:
+            return self._dead(f"hang: no answer within {self.timeout:g} s", t0)
+        outcome = _read_message(proc.stdout)  # type: ignore[arg-type]
+        if outcome is None:
+            return self._dead(f"the worker died (exit {proc.wait()}): a crash, or memory "
+                              f"past {MEMORY_BYTES // 1024**3} GiB", t0)
+        assert isinstance(outcome, Outcome)
+        return outcome
+
+    def _dead(self, why: str, t0: float) -> Outcome:
+        self.close()
+        self.runs = 0
+        return Outcome(f"{why}\n--- the worker's standard error:\n{self._log_tail()}",
+                       "failed", time.perf_counter() - t0)
+
+    def close(self) -> None:
+        """Stop the child."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            assert proc.stdin is not None
+            proc.stdin.close()
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+    def __enter__(self) -> Worker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+        self.log.close()
+
+
+# ---- campaigns ----------------------------------------------------------------------------
+def save_failure(inp: Input, outcome: Outcome) -> Path:
+    """Write a failing input (and what went wrong, beside it) to :data:`FAILURES`."""
+    FAILURES.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(inp.data).hexdigest()[:12]
+    ext = {"spec": ".rules", "record": ".json", "serve": ".serve"}[inp.kind]
+    path = FAILURES / f"{inp.kind}-{digest}{ext}"
+    path.write_bytes(inp.data)
+    path.with_suffix(".txt").write_text(
+        f"kind: {inp.kind}\nbase: {inp.base}\nhow: {inp.how}\n\n{outcome.failure}\n",
+        encoding="utf-8")
+    return path
+
+
+@attrs.define
+class Tally:
+    """What a campaign ran: inputs, seconds, and how far each got."""
+
+    inputs: int = 0
+    seconds: float = 0.0
+    stages: dict[str, int] = attrs.field(factory=dict)
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one outcome."""
+        self.inputs += 1
+        self.seconds += outcome.seconds
+        stage = re.sub(r"\d+ answers", "answers", outcome.stage)
+        self.stages[stage] = self.stages.get(stage, 0) + 1
+
+
+#: failures found and kept as known failures in tests/hostile/ (their fix belongs to a module
+#: someone else is editing): the case that shows each, and what its traceback matches. The
+#: fuzzer counts them and goes on, so that they do not hide new ones; the strict xfail of the
+#: case tells when one is fixed (then its line here goes too)
+KNOWN_FAILURES: dict[str, re.Pattern[str]] = {}
+
+
+def known_failure(failure: str) -> str | None:
+    """The hostile case of a known failure this failure is, if any."""
+    return next((case for case, pattern in KNOWN_FAILURES.items() if pattern.search(failure)),
+                None)
+
+
+def check_input(worker: Worker, inp: Input, tally: Tally | None = None) -> None:
+    """Run ``inp``; on a failure, save it and fail with what went wrong (Hypothesis then
+    shrinks the input and shows the smallest that fails). A known failure is counted in
+    ``tally`` (stage ``known: CASE``) and passes."""
+    outcome = worker.run(inp)
+    if outcome.failure is not None and (case := known_failure(outcome.failure)):
+        outcome = attrs.evolve(outcome, failure=None, stage=f"known: {case}")
+    if tally is not None:
+        tally.add(outcome)
+    if outcome.failure is not None:
+        path = save_failure(inp, outcome)
+        shown = "\n".join(line if len(line) <= 300 else line[:300] + " ..."
+                          for line in outcome.failure.splitlines()[-60:])
+        raise AssertionError(f"{inp!r}\nsaved as {path}\n{shown}")
+
+
+def campaign(kind: str, worker: Worker, seeds: Seeds, examples: int,
+             tally: Tally | None = None, seed: int | None = None) -> None:
+    """Throw ``examples`` inputs of ``kind`` at rulespec under Hypothesis (which shrinks the
+    first failure); AssertionError on a failure. ``seed`` makes the run repeatable."""
+    @settings(max_examples=examples, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck), print_blob=True)
+    @given(strategy(kind, seeds))
+    def run(inp: Input) -> None:
+        check_input(worker, inp, tally)
+
+    if seed is not None:
+        from hypothesis import seed as hyp_seed
+
+        run = hyp_seed(seed)(run)
+    run()
+
+
+def reduce_lines(data: bytes, fails: Callable[[bytes], bool]) -> bytes:
+    """The smallest set of ``data``'s lines (in order) that still ``fails``, found by deleting
+    chunks of lines, halving the chunk when none can go (delta debugging, ddmin)."""
+    lines = data.split(b"\n")
+    chunk = max(1, len(lines) // 2)
+    while chunk >= 1:
+        i, removed = 0, False
+        while i < len(lines):
+            trial = lines[:i] + lines[i + chunk:]
+            if trial and fails(b"\n".join(trial)):
+                lines, removed = trial, True
+            else:
+                i += chunk
+        if not removed:
+            chunk //= 2
+    return b"\n".join(lines)
+
+
+@contextlib.contextmanager
+def fuzzing(games: int = 2) -> Iterator[tuple[Worker, Seeds]]:
+    """A worker and the seed records, in a temporary folder, for the time of the block."""
+    with tempfile.TemporaryDirectory(prefix="rulespec-fuzz-seeds-") as folder:
+        seeds = write_seeds(Path(folder), games)
+        with Worker(Path(folder)) as worker:
+            yield worker, seeds
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__.split(
+        "\n\n")[0])
+    ap.add_argument("--kind", choices=KINDS, action="append",
+                    help="the kinds of input (repeatable; default: all)")
+    ap.add_argument("--examples", type=int, default=1000, help="inputs of each kind")
+    ap.add_argument("--seed", type=int, default=None, help="a repeatable run of this seed")
+    ap.add_argument("--reduce", metavar="FILE", help="cut a failing input down line by line")
+    args = ap.parse_args(argv)
+    kinds = args.kind or list(KINDS)
+    with fuzzing() as (worker, seeds):
+        if args.reduce:
+            data = Path(args.reduce).read_bytes()
+            kind = {"grammar": "spec"}.get(kinds[0], kinds[0])
+            base = seeds.records[0][0]
+            small = reduce_lines(data, lambda d: worker.run(
+                Input(kind, d, base)).failure is not None)
+            sys.stdout.buffer.write(small + b"\n")
+            print(worker.run(Input(kind, small, base)).failure, file=sys.stderr)
+            return 0
+        status = 0
+        for kind in kinds:
+            tally = Tally()
+            t0 = time.perf_counter()
+            try:
+                campaign(kind, worker, seeds, args.examples, tally, args.seed)
+            except AssertionError as e:
+                shown = "".join(traceback.format_exception_only(e))
+                print(f"{kind}: FAILED\n{shown[-8000:]}", file=sys.stderr)
+                status = 1
+            took = time.perf_counter() - t0
+            print(f"{kind}: {tally.inputs} inputs in {took:.0f} s, "
+                  f"{tally.inputs / max(took, 1e-9):.1f}/s; stages {tally.stages}", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    # run as tests.fuzz, not as __main__: the worker's answers are tests.fuzz.Outcome objects
+    from tests.fuzz import _main as main
+
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The fuzzer (tests/fuzz.py), a little of each kind: generated and mutated specs, mutated
+records and protocol conversations, each run in a guarded worker process; any exception that is
+not a RulespecError, a hang or a dead worker fails, with the input Hypothesis shrank it to. The
+Hypothesis profile (dev, ci) decides how many; ``pytest -m slow tests/slow/test_fuzz.py`` runs
+100,000."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests import fuzz
+
+
+@pytest.fixture(scope="module")
+def fuzzing() -> Iterator[tuple[fuzz.Worker, fuzz.Seeds]]:
+    with fuzz.fuzzing(games=1) as both:
+        yield both
+
+
+@pytest.mark.parametrize("kind", fuzz.KINDS)
+# from_lark discards the derivations that grow too deep, and big specs are slow to make: the
+# count stays the profile's
+@settings(suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_no_input_crashes_or_hangs_rulespec(
+        kind: str, data: st.DataObject, fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) -> None:
+    worker, seeds = fuzzing
+    fuzz.check_input(worker, data.draw(fuzz.strategy(kind, seeds), label="input"))
+
+
+def test_the_seeds_replay_and_converse(fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) -> None:
+    worker, seeds = fuzzing
+    assert len({sub.split("-")[0] for sub, _ in seeds.records}) >= 8  # every spec that checks
+    sub, rec = next((s, r) for s, r in seeds.records if s.startswith("minimal"))
+    out = worker.run(fuzz.Input("record", json.dumps(rec).encode(), sub))
+    assert (out.failure, out.stage) == (None, "exit 0")
+    lines = fuzz.conversation(rec)
+    out = worker.run(fuzz.Input("serve", "\n".join(lines).encode(), sub))
+    assert (out.failure, out.stage) == (None, f"{len(lines)} answers")
+    spec = fuzz.SEED_SPECS[0].read_bytes()
+    out = worker.run(fuzz.Input("spec", spec))
+    assert (out.failure, out.stage) == (None, "played")
+
+
+def test_a_hang_is_a_failure_and_the_worker_starts_again(
+        fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) -> None:
+    _, seeds = fuzzing
+    spec = (fuzz.ROOT / "rulespec/games/vandatta.rules").read_bytes()
+    with fuzz.Worker(seeds.folder) as worker:
+        assert worker.run(fuzz.Input("spec", b"")).failure is None  # started
+        worker.timeout = 0.001
+        out = worker.run(fuzz.Input("spec", spec))
+        assert out.failure is not None and out.failure.startswith("hang")
+        worker.timeout = fuzz.TIMEOUT_S
+        assert worker.run(fuzz.Input("spec", spec)).failure is None
+
+
+def test_an_exception_of_python_is_a_failure(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulespec.checker
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(rulespec.checker, "check_file", boom)
+    out = fuzz.execute("spec", b"game g", tmp_path, tmp_path)
+    assert out.failure is not None and "KeyError: 'boom'" in out.failure
+
+
+def test_mutations() -> None:
+    text = 'game g title "G"\nplayers 2 to 4\n'
+    assert fuzz.mutate_spec(text, [(0, 0, 0, 0)], [text]) == b' g title "G"\nplayers 2 to 4\n'
+    number = fuzz.TEXT_OPS.index("number")
+    assert fuzz.mutate_spec(text, [(number, 1, 0, 0)], [text]).endswith(b"2 to 0\n")
+    flip = fuzz.TEXT_OPS.index("bytes")
+    assert b"\xff" in fuzz.mutate_spec(text, [(flip, 3, 0, 0)], [])
+    nest = fuzz.JSON_OPS.index("nest")
+    deep = fuzz.mutate_json({"a": 1}, [(nest, 1, 6, 0)])
+    assert deep == b'{"a": ' + b"[" * 100_000 + b"0" + b"]" * 100_000 + b"}"
+    drop = fuzz.JSON_OPS.index("drop")
+    assert json.loads(fuzz.mutate_json({"a": 1, "b": [2]}, [(drop, 1, 0, 0)])) == {"b": [2]}
+
+
+def test_reduce_lines_keeps_what_fails() -> None:
+    data = b"\n".join(b"line %d" % i for i in range(40)) + b"\nBAD\nBAD2"
+    assert fuzz.reduce_lines(data, lambda d: b"BAD2" in d) == b"BAD2"
