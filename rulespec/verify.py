@@ -680,27 +680,50 @@ def _visible(obs_zones: Mapping[str, object]) -> collections.Counter[str]:
 class _Watchdog:
     """Interrupts a Python implementation's call that runs past its timeout.
 
-    Only possible in the main thread (``_thread.interrupt_main``); elsewhere calls run unguarded.
-    One daemon thread polls a timestamp, so a call costs two attribute writes.
+    Only possible in the main thread (a SIGINT to it); elsewhere calls run unguarded. One
+    daemon thread polls a timestamp, so a call costs two attribute writes. The signal is
+    verify's own, so a SIGINT handler tells it from a user's Ctrl-C: it interrupts only the
+    call it was sent for, and one that arrives after that call has answered (a loaded machine
+    can delay it) is dropped rather than landing in verify's own code.
     """
 
     def __init__(self) -> None:
         self.timeout = 10.0
         self.started: float | None = None
-        self.fired = False
+        #: the start of the call the watchdog sent its signal for, until the handler takes it
+        self.fired_for: float | None = None
+        #: set by the handler when it interrupts a call for its timeout
+        self.timed_out = False
         self.enabled = threading.current_thread() is threading.main_thread()
         if self.enabled:
+            self._before = signal.signal(signal.SIGINT, self._on_sigint)
             threading.Thread(target=self._watch, daemon=True).start()
 
     def _watch(self) -> None:
         while True:
             time.sleep(0.05)
             t = self.started
-            if t is not None and not self.fired and time.monotonic() - t > self.timeout \
+            if t is not None and self.fired_for is None and time.monotonic() - t > self.timeout \
                     and self.started is t:
-                self.fired = True
+                self.fired_for = t
                 # a real signal, so a call blocked in sleep() or a lock wakes up too
                 signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    def _on_sigint(self, signum: int, frame: object) -> None:
+        t = self.fired_for
+        if t is None:  # the user's Ctrl-C: as it would have been without verify
+            before = self._before
+            if before == signal.SIG_IGN:
+                return
+            if callable(before):
+                before(signum, frame)  # type: ignore[arg-type]
+                return
+            raise KeyboardInterrupt
+        self.fired_for = None
+        if self.started is t:
+            self.timed_out = True
+            raise KeyboardInterrupt
+        # the call has answered since: the signal is stale, and nothing is interrupted
 
 
 #: what a guarded call into the implementation returns
@@ -752,7 +775,7 @@ class _Guard:
         try:
             if wd is not None and wd.enabled:
                 wd.timeout = self.timeout
-                wd.fired = False
+                wd.timed_out = False
                 wd.started = t0
             try:
                 if self.is_process:
@@ -780,8 +803,8 @@ class _Guard:
             raise ImplementationError(
                 "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
         except KeyboardInterrupt:
-            if wd is not None and wd.fired:
-                wd.fired = False
+            if wd is not None and wd.timed_out:
+                wd.timed_out = False
                 self._drop()
                 raise ImplementationError(
                     "timeout", f"no answer to {op!r} within {self.timeout:g} s") from None

@@ -423,3 +423,34 @@ def test_integer_options_are_tried_at_the_ends_of_their_range() -> None:
     assert {1, 2, 4, 10} <= tried
     # the combinations hold the values too, and every setting is within the range
     assert all(1 <= dict(s.options).get("cards", 3) <= 10 for s in plan)
+
+
+def test_the_watchdog_interrupts_only_the_call_it_fired_for() -> None:
+    """verify's timeout signal is its own: one that arrives after the slow call has answered
+    (a loaded machine delays it) is dropped instead of raising in verify's own code; a
+    user's Ctrl-C still interrupts; a call still running is interrupted as a timeout."""
+    import signal
+    import time
+
+    from rulespec.verify import _Watchdog
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        wd = _Watchdog()
+        assert wd.enabled
+        # stale: the watchdog fired for a call that has since answered
+        wd.started, wd.fired_for = None, 123.0
+        signal.raise_signal(signal.SIGINT)
+        assert wd.fired_for is None and not wd.timed_out
+        # the user's Ctrl-C
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+        # a call past its timeout
+        wd.timeout = 0.1
+        wd.started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            time.sleep(5)
+        assert wd.timed_out
+        wd.started = None
+    finally:
+        signal.signal(signal.SIGINT, before)
