@@ -41,7 +41,7 @@ from rulespec.model import (
     pos,
     value_text,
 )
-from rulespec.parser import parse
+from rulespec.parser import parse, paused_gc
 from rulespec.pretty import hook_signature
 from rulespec.types import (
     ANY,
@@ -1611,15 +1611,17 @@ def _resolve_import(path: str, importer: str, confine: Path | None = None) -> Pa
 
 def check(spec: ast.Spec, sources: dict[str, str] | None = None) -> CheckedSpec:
     """Check a parsed spec that has no imports (or whose imports are already merged)."""
-    return _Checker(spec.items, dict(sources or {})).run()
+    with paused_gc():
+        return _Checker(spec.items, dict(sources or {})).run()
 
 
 def check_text(text: str, source_name: str = "<spec>",
                confine: Path | None = None) -> CheckedSpec:
     """Parse, resolve imports and check; raise SpecSyntaxError or SpecCheckError. With
     ``confine``, imports resolve only to shipped modules and files inside that folder."""
-    items, sources, imports = _load(text, source_name, confine)
-    return _Checker(items, sources, imports).run()
+    with paused_gc():  # a big spec is millions of objects, none in a cycle (parser.paused_gc)
+        items, sources, imports = _load(text, source_name, confine)
+        return _Checker(items, sources, imports).run()
 
 
 #: the largest spec file a record may name, or an import of such a spec reach (H10)
