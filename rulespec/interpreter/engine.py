@@ -97,10 +97,10 @@ def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, obje
     hands = players
     if spec.hands is not None:
         ok, val = ExprCompiler(spec, players, opts).const(spec.hands)
-        if not ok or not isinstance(val, int) or val < players:
+        if not ok or not isinstance(val, int) or not players <= val <= MAX_PLAYERS:
             raise ConfigurationError(
-                f"{spec.name}: 'hands' must be a number of at least the players, known once "
-                f"the options are (got {val!r})")
+                f"{spec.name}: 'hands' must be a number from the players to {MAX_PLAYERS}, "
+                f"known once the options are (got {val!r})")
         hands = val
     # a game's coverage counts the expression arms its requires compile and take
     ec = ExprCompiler(spec, players, opts, hands, cover=cover, compiled=compiled)
