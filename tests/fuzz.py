@@ -79,6 +79,8 @@ MAX_TABLE = 8
 TIMEOUT_S = 10.0
 #: the address space of a worker: an input that needs more has exhausted memory
 MEMORY_BYTES = 3 * 1024**3
+#: the peak resident memory a worker may reach over a whole campaign (issue 10's target)
+PEAK_RSS_BYTES = 1024**3
 #: the events of a record kept in a protocol conversation
 CONVERSATION_EVENTS = 40
 
@@ -110,6 +112,9 @@ class Outcome:
     failure: str | None
     stage: str = ""
     seconds: float = 0.0
+    #: the worker's peak resident memory so far, in bytes (the worker is reused, so this is the
+    #: peak over every input it has run since it started)
+    peak_rss: int = 0
 
 
 # ---- tokens and mutations of text ---------------------------------------------------------
@@ -771,6 +776,9 @@ def worker_main() -> None:
             faulthandler.dump_traceback_later(TIMEOUT_S * 0.8, exit=False)
             outcome = execute(kind, data, seeds / base, Path(scratch))
             faulthandler.cancel_dump_traceback_later()
+            # ru_maxrss is in kilobytes on Linux
+            outcome = attrs.evolve(outcome, peak_rss=resource.getrusage(
+                resource.RUSAGE_SELF).ru_maxrss * 1024)
             _write_message(out, outcome)
 
 
@@ -879,11 +887,14 @@ class Tally:
     inputs: int = 0
     seconds: float = 0.0
     stages: dict[str, int] = attrs.field(factory=dict)
+    #: the highest peak resident memory a worker reported, in bytes
+    peak_rss: int = 0
 
     def add(self, outcome: Outcome) -> None:
         """Count one outcome."""
         self.inputs += 1
         self.seconds += outcome.seconds
+        self.peak_rss = max(self.peak_rss, outcome.peak_rss)
         stage = re.sub(r"\d+ answers", "answers", outcome.stage)
         self.stages[stage] = self.stages.get(stage, 0) + 1
 
@@ -997,7 +1008,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 status = 1
             took = time.perf_counter() - t0
             print(f"{kind}: {tally.inputs} inputs in {took:.0f} s, "
-                  f"{tally.inputs / max(took, 1e-9):.1f}/s; stages {tally.stages}", flush=True)
+                  f"{tally.inputs / max(took, 1e-9):.1f}/s, worker peak "
+                  f"{tally.peak_rss / 2**20:.0f} MiB; stages {tally.stages}", flush=True)
     return status
 
 

@@ -46,4 +46,7 @@ def test_a_hundred_thousand_inputs(kind: str, fuzzing: tuple[fuzz.Worker, fuzz.S
     finally:
         took = time.perf_counter() - t0
         print(f"\n{kind}: {tally.inputs} inputs in {took:.0f} s "
-              f"({tally.inputs / max(took, 1e-9):.1f}/s); stages {tally.stages}")
+              f"({tally.inputs / max(took, 1e-9):.1f}/s), worker peak "
+              f"{tally.peak_rss / 2**20:.0f} MiB; stages {tally.stages}")
+    assert 0 < tally.peak_rss < fuzz.PEAK_RSS_BYTES, (
+        f"the worker's peak memory was {tally.peak_rss / 2**20:.0f} MiB")
