@@ -104,8 +104,8 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     Identical duplicates (two packs) give identical sequences, which appear once (V10). The
     ranks come in the order their first cards do.
     """
-    # a rank's one card is kept as it is, and becomes a list at its second: this runs at every
-    # decision of a shedding game, where most ranks of a hand have one card
+    # a rank's one card is kept as it is, and becomes a tuple at its second: this runs at
+    # every decision of a shedding game, where most ranks of a hand have one card
     by_rank: dict[int, Any] = {}
     several = False
     for c in cards:
@@ -113,10 +113,7 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
         if r in by_rank:
             several = True
             same = by_rank[r]
-            if type(same) is str:
-                by_rank[r] = [same, c]
-            else:
-                same.append(c)
+            by_rank[r] = (same, c) if type(same) is str else same + (c,)
         else:
             by_rank[r] = c
     if not several:
@@ -125,21 +122,36 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     for same in by_rank.values():
         if type(same) is str:
             out.append((same,))
-        elif len(same) == 2 and same[0] != same[1]:
-            # the usual several: a pair
-            a, b = same
-            out += ((a,), (b,), (a, b), (b, a))
         else:
-            m = len(same)
-            check_size(sum(math.perm(m, k) for k in range(1, m + 1)),
-                       f"the groups of {m} cards of one rank")
-            seen: set[tuple[str, ...]] = set()
-            for k in range(1, len(same) + 1):
-                for perm in itertools.permutations(same, k):
-                    if perm not in seen:
-                        seen.add(perm)
-                        out.append(perm)
+            # the sequences of a rank's cards, worked out once for each way they lie in a
+            # hand (a few hundred with one pack): a pair has 4, three of a kind 15
+            got = _SAME_RANK.get(same)
+            if got is None:
+                got = _same_rank_groups(same)
+            out += got
     return tuple(out)
+
+
+#: :func:`groups` of cards of one rank, by the cards in hand order; at most _SAME_RANK_MAX
+_SAME_RANK: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+_SAME_RANK_MAX = 20_000
+
+
+def _same_rank_groups(same: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    m = len(same)
+    check_size(sum(math.perm(m, k) for k in range(1, m + 1)),
+               f"the groups of {m} cards of one rank")
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[str, ...]] = []
+    for k in range(1, m + 1):
+        for perm in itertools.permutations(same, k):
+            if perm not in seen:
+                seen.add(perm)
+                out.append(perm)
+    got = tuple(out)
+    if len(_SAME_RANK) < _SAME_RANK_MAX:
+        _SAME_RANK[same] = got
+    return got
 
 
 def count_true(xs: Iterable[object]) -> int:

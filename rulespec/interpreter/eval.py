@@ -19,6 +19,7 @@ reads that. The only names the compiler binds itself are its temporaries (``NAME
 from __future__ import annotations
 
 import ast as pyast
+import builtins
 import itertools
 import linecache
 import os
@@ -156,6 +157,8 @@ class ExprCompiler:
         self._inlining: list[str] = []
         #: while a definition's table is compiled (its comprehensions spend nothing)
         self._tabulating = False
+        #: the functions compiled for all(...) and any(...) (see _short_circuit)
+        self._short: list[str] = []
         #: expand calls of definitions in place (see :func:`inlining_default`)
         self.inline = inlining_default() if inline is None else inline
         #: (file name, text) of every generated function, with ``keep_sources``
@@ -556,8 +559,42 @@ class ExprCompiler:
         if not isinstance(fn, BoundBuiltin):
             raise AssertionError(f"{e.span}: a generator call of {fn}")
         b = BUILTINS[fn.name]
+        if fn.name in ("all", "any"):
+            return self._short_circuit(e, fn.name == "all", el, v, src, cond, local, py)
         body = self._gen_body(el, v, src, cond, local, py, eager=b.eager)
         return b.template.format(body)
+
+    def _short_circuit(self, e: ast.GenCall, every: bool, el: ast.Expr, v: str, src: ast.Expr,
+                       cond: ast.Expr | None, local: frozenset[str], py: frozenset[str]) -> str:
+        """``all(...)`` or ``any(...)`` over a generator as a call of a generated function
+        that loops and returns at the first element that decides: the same elements tested,
+        in the same order, without the generator Python would make and resume (a third of
+        the time, for the few cards a hand's test reads). The function's parameters are the
+        names its loop reads from the place of the call (the state, the locals, temporaries,
+        an enclosing loop's variables), passed in as they are there."""
+        gen = self._gen_body(el, v, src, cond, local, py)
+        tree = pyast.parse(gen, mode="eval").body
+        assert isinstance(tree, pyast.GeneratorExp) and len(tree.generators) == 1
+        comp = tree.generators[0]
+        var = pyast.unparse(comp.target)
+        stored = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)
+                  and isinstance(n.ctx, pyast.Store)}
+        free = sorted({n.id for n in pyast.walk(pyast.Tuple([tree.elt, *comp.ifs], pyast.Load()))
+                       if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load)}
+                      - stored - {var} - set(self.globals) - _PY_BUILTINS)
+        ind = "        "
+        lines = [f"def _sc({', '.join(['_xs', *free])}):", f"    for {var} in _xs:"]
+        for test in comp.ifs:
+            lines.append(f"{ind}if not ({pyast.unparse(test)}): continue")
+        elt = pyast.unparse(tree.elt)
+        lines += [f"{ind}if {'not ' if every else ''}({elt}): return {not every}",
+                  f"    return {every}"]
+        name = f"_sc{len(self._short)}"
+        self._short.append(name)
+        self.globals[name] = exec_source("\n".join(lines) + "\n", "_sc", self.globals, e.span,
+                                         f"{'all' if every else 'any'}(...), as a loop",
+                                         self.sources)
+        return f"{name}({', '.join([pyast.unparse(comp.iter), *free])})"
 
     def _call(self, e: ast.Call, args: tuple[ast.Expr, ...], local: frozenset[str],
               py: frozenset[str]) -> _Gen:
@@ -902,6 +939,8 @@ def _fold_compare(op: str, x: Any, y: Any) -> bool:
 # ---- common subexpressions ------------------------------------------------------------------
 #: Python nodes whose inside is evaluated apart from the expression around it (per element, or
 #: not at all): nothing in them is shared with the rest, nor taken out of them
+#: Python's built-in names: a generated loop reads them where it runs, not as parameters
+_PY_BUILTINS = frozenset(dir(builtins))
 _OPAQUE = (pyast.Lambda, pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp)
 
 
@@ -942,6 +981,7 @@ def _share(src: str) -> str:
     if not sharer.used:
         return src
     body = _Unbind(sharer.used).visit(body)
+    body = _Forward(body).visit(body)
     return pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
 
 
@@ -1042,6 +1082,43 @@ class _Sharer:
             case _:
                 # anything else (a name, a constant, an f-string...) is left as it is
                 return e
+
+
+class _Forward(pyast.NodeTransformer):
+    """Drops an inlined parameter's ``((p := x) or True) and body`` where sharing has made
+    ``x`` one name: ``body`` reads ``x`` itself (``_tab_ordinary[_x0]``, not a copy of
+    ``_x0`` under another name, bound at every group a guard tests). Only for a parameter
+    bound once in the whole expression, to a name no ``:=`` of another value rebinds (each
+    ``_x`` temporary holds one expression, and Python forbids ``:=`` on a comprehension's
+    variable)."""
+
+    def __init__(self, tree: pyast.expr) -> None:
+        self.stores: dict[str, int] = {}
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.NamedExpr):
+                self.stores[node.target.id] = self.stores.get(node.target.id, 0) + 1
+        self.rename: dict[str, str] = {}
+
+    def visit_Name(self, node: pyast.Name) -> pyast.expr:
+        if isinstance(node.ctx, pyast.Load) and node.id in self.rename:
+            return pyast.Name(self.rename[node.id], pyast.Load())
+        return node
+
+    def visit_BoolOp(self, node: pyast.BoolOp) -> pyast.expr:
+        first = node.values[0]
+        if isinstance(node.op, pyast.And) and isinstance(first, pyast.BoolOp) and \
+                isinstance(first.op, pyast.Or) and len(first.values) == 2 and \
+                isinstance(bind := first.values[0], pyast.NamedExpr) and \
+                isinstance(bind.value, pyast.Name) and \
+                isinstance(first.values[1], pyast.Constant) and first.values[1].value is True \
+                and not bind.target.id.startswith("_x") and \
+                self.stores.get(bind.target.id) == 1:
+            # the name the parameter stands for, itself perhaps renamed already
+            self.rename[bind.target.id] = self.rename.get(bind.value.id, bind.value.id)
+            rest = [self.visit(x) for x in node.values[1:]]
+            return rest[0] if len(rest) == 1 else pyast.BoolOp(pyast.And(), rest)
+        self.generic_visit(node)
+        return node
 
 
 class _Unbind(pyast.NodeTransformer):
