@@ -281,7 +281,8 @@ class State:
             m = self.legal_map()
         if type(m) is LegalMap:
             if m.order is None:
-                m.entries = list(map(m.__getitem__, sorted(m)))
+                m.entries = list(m.values()) if m.presorted else \
+                    list(map(m.__getitem__, sorted(m)))
                 m.order = list(map(_event_of, m.entries))
             self._given = None
             return list(m.order)
@@ -587,7 +588,15 @@ class State:
                 if len({type(x) for x in v}) > 1:
                     # a set of the language holds values of one kind (cards, numbers...)
                     raise RecordError(f"{action}.{k} mixes values of different kinds")
-                v = sorted(v, key=lambda x: CARD_ORDER[x] if is_card(x) else x)
+                try:
+                    # cards in pack order before anything else of their kind (a text that is
+                    # no card code, which no legal event holds): never a card's place beside
+                    # a text, which Python cannot order
+                    v = sorted(v, key=lambda x: (0, CARD_ORDER[x], "") if is_card(x)
+                               else (1, 0, x))
+                except TypeError:
+                    raise RecordError(f"{action}.{k} holds values that cannot be put in "
+                                      f"order, such as objects") from None
             out[k] = v
         return out
 
