@@ -196,13 +196,16 @@ class LegalMap(dict):  # type: ignore[type-arg]
     enumerator remembered: shared by every state that meets the same inputs, so never
     changed, and ``order`` keeps its events in canonical order once sorted."""
 
-    __slots__ = ("order", "entries")
+    __slots__ = ("order", "entries", "presorted")
 
     def __init__(self) -> None:
         super().__init__()
         self.order: list[dict[str, Any]] | None = None
         #: the entries in the same order, for State.apply_index (set with ``order``)
         self.entries: list[tuple[dict[str, Any], Alternative | None, object]] | None = None
+        #: whether the keys went in in canonical order (a hand's subsets, listed in the
+        #: order of their texts), so that nothing is left to sort
+        self.presorted = False
 
 
 #: legal events one enumerator remembers, all its maps together; past this it forgets them
@@ -940,7 +943,9 @@ def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     body = _enum_body(ec, a, local, hoist, "        ", merged=False)
     hoisted = ec.hoisted()
     lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:",
-             "        _seat = seat"] + body  # an f-string writes it as str() would
+             # the seat's text, made once: an f-string copies a str, but formats an int
+             # at each event it writes
+             "        _seat = str(seat)"] + body
     lines += [f"    except {_CATCH} as e:", "        raise _rt(e, _span)"]
     return lines, hoisted
 
@@ -962,7 +967,7 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
         bodies += _enum_body(ec, a, local, bool(a.generators), "        ", merged=True)
     hoisted = ec.hoisted()
     lines = ["def _legal(st, L, out, seat, alts):", "    V = st.v; Z = st.z", "    _ai = 0",
-             "    try:", "        _seat = seat"]
+             "    try:", "        _seat = str(seat)"]
     if hoisted:
         lines += (["        try:"] + [f"            {n} = {src}" for n, src in hoisted] +
                   ["        except Exception:",
@@ -1296,6 +1301,7 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     if any(_READS_STATE.search(ln) for ln in rest):
         return None
     ind = "        "
+    at_once = _all_at_once(inner, sources)
     out = lines[:4] + head
     for j, src in enumerate(sources):
         out.append(f"{ind}_s{j} = {src}")
@@ -1307,7 +1313,7 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
             f"{ind}hit = _MEMO.get(_ck) if _ck is not None else None", f"{ind}if hit is None:",
             f"{ind}    hit = _LegalMap()"]
     loop_no = 0
-    for k, ln in enumerate(inner):
+    for k, ln in enumerate(inner if at_once is None else ()):
         if k + loops[0] in loops:
             pre = ln[:len(ln) - len(ln.lstrip())]
             target = ln.lstrip()[4:].split(" in ", 1)[0]
@@ -1315,6 +1321,8 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
             loop_no += 1
         out.append("    " + ln.replace(" out[k]", " hit[k]").replace(" not in out:",
                                                                     " not in hit:"))
+    if at_once is not None:
+        out += [f"{ind}    {ln}" for ln in at_once]
     out += [f"{ind}    if _ck is not None:",
             f"{ind}        _MEMO_N[0] += len(hit)",
             f"{ind}        if _MEMO_N[0] > _MEMO_MAX:",
@@ -1325,6 +1333,35 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
             f"{ind}for k, e in hit.items():", f"{ind}    if k not in out:",
             f"{ind}        out[k] = e"]
     return out + lines[-2:]
+
+
+def _all_at_once(inner: list[str], sources: list[str]) -> list[str] | None:
+    """For an enumerator of one loop over a hand's subsets that writes every event it meets
+    (``show(cards = set_of(cs)) for cs in subsets(hand, 0, size(hand))``, 8,192 of them):
+    the lines that make all the keys and all the entries at once, each with one list
+    comprehension, and the map from both, instead of a round of the loop per event. The
+    subsets come in the order of their texts, and distinct, so the map is in canonical
+    order and has one entry per subset; where it had fewer (a key written twice), the loop
+    is run instead, so that the first event written for a key stands, as the loop has it."""
+    if len(sources) != 1 or len(inner) != 4:
+        return None
+    head, key, test, entry = (ln.strip() for ln in inner)
+    if not head.startswith("for _sf0, _sj0 in ") or not key.startswith("k = ") or \
+            test != "if k not in out:" or not entry.startswith("out[k] = "):
+        return None
+    key, entry = key[len("k = "):], entry[len("out[k] = "):]
+    if "_sf0" in key or "_sj0" in entry or re.search(r"\bk\b", entry):
+        return None
+    return ["_ks = [" + key + " for _sj0 in _s0.texts]",
+            "hit.update(zip(_ks, [" + entry + " for _sf0 in _s0.sets]))",
+            "if len(hit) == len(_ks):",
+            "    hit.presorted = _s0.ordered",
+            "else:",
+            "    hit.clear()",
+            "    for _sf0, _sj0 in _s0:",
+            "        k = " + key,
+            "        if k not in hit:",
+            "            hit[k] = " + entry]
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
