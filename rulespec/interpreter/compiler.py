@@ -551,7 +551,7 @@ class _StmtCompiler:
                 ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
                 if ok and not val:
                     continue  # this table's options rule the alternative out
-            enum = _enumerator(self.ec, a, local)
+            enum = _enumerator(self.ec, a, local, _keys_distinct(a, s.alternatives))
             body_pc = len(ins)
             self._mark("alternative", a.span)
             self.block(a.body, inner, loops)
@@ -568,7 +568,8 @@ class _StmtCompiler:
         seat_local = seat.id if isinstance(seat, ast.Name) and \
             self._src(seat, local) == f"L[{seat.id!r}]" else None
         ins[at] = ChooseSpec(self.ec.expr(s.seat, local), tuple(alts), s,
-                             _choose_enumerator(self.ec, nodes, local) if len(nodes) > 1 else None,
+                             _choose_enumerator(self.ec, nodes, local, s.alternatives)
+                             if len(nodes) > 1 else None,
                              seat_local)
 
 
@@ -877,8 +878,8 @@ def deal_cards(n: int, src: list[str], hands: list[list[str]], seats: Sequence[i
 
 
 # ---- legal events ---------------------------------------------------------------------------
-def _enumerator(ec: ExprCompiler, a: ast.Alternative,
-                local: frozenset[str]) -> Callable[..., LegalMap | None]:
+def _enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
+                distinct: bool = False) -> Callable[..., LegalMap | None]:
     """One generated function that lists an alternative's legal events.
 
     Generators become nested Python loops, and each conjunct of the guard is tested as soon
@@ -892,9 +893,9 @@ def _enumerator(ec: ExprCompiler, a: ast.Alternative,
                                 "_fjv": field_json, "_NESTED": (list, tuple),
                                 "_Empty": EmptyError, "_rt": runtime_error}
     what = f"legal events of the alternative {a.action}"
-    lines, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators))
+    lines, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators), distinct=distinct)
     if hoisted:
-        plain, _ = _enum_lines(ec, a, local, hoist=False)
+        plain, _ = _enum_lines(ec, a, local, hoist=False, distinct=distinct)
         extra["_plain"] = _build_enum(ec, a, plain, dict(extra), what + " (not hoisted)")
         at = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("for "))
         ind = "        "
@@ -937,10 +938,10 @@ def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: d
 
 
 def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
-                hoist: bool) -> tuple[list[str], list[tuple[str, str]]]:
+                hoist: bool, distinct: bool = False) -> tuple[list[str], list[tuple[str, str]]]:
     """The enumerator's source lines, and the temporaries its loops read (with ``hoist``)."""
     ec.hoisting(False, fresh=True)
-    body = _enum_body(ec, a, local, hoist, "        ", merged=False)
+    body = _enum_body(ec, a, local, hoist, "        ", merged=False, distinct=distinct)
     hoisted = ec.hoisted()
     lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:",
              # the seat's text, made once: an f-string copies a str, but formats an int
@@ -950,8 +951,8 @@ def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     return lines, hoisted
 
 
-def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
-                       local: frozenset[str]) -> Callable[..., None] | None:
+def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative], local: frozenset[str],
+                       siblings: Sequence[ast.Alternative] = ()) -> Callable[..., None] | None:
     """One function that lists the events of all of a decision's alternatives: one call, the
     seat's text written once, and what the alternatives' loops share (the top card) computed
     once for all of them. None where an alternative remembers its events by its inputs (its
@@ -964,7 +965,8 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
     bodies = []
     for i, a in enumerate(alts):
         bodies.append(f"        _ai = {i}; _alt = alts[{i}]")
-        bodies += _enum_body(ec, a, local, bool(a.generators), "        ", merged=True)
+        bodies += _enum_body(ec, a, local, bool(a.generators), "        ", merged=True,
+                             distinct=_keys_distinct(a, siblings))
     hoisted = ec.hoisted()
     lines = ["def _legal(st, L, out, seat, alts):", "    V = st.v; Z = st.z", "    _ai = 0",
              "    try:", "        _seat = str(seat)"]
@@ -985,7 +987,7 @@ def _choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative],
 
 
 def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hoist: bool,
-               ind: str, merged: bool) -> list[str]:
+               ind: str, merged: bool, distinct: bool = False) -> list[str]:
     """The loops and tests of one alternative, indented by ``ind``: its guard's conjuncts
     tested as soon as their variables are bound. A failed test before the loops ends the
     function, or, ``merged`` with the other alternatives, skips to the next one."""
@@ -1021,7 +1023,7 @@ def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hois
                 lines.append(f"{ind}for {_loop_head(ec, a, i, local, py)}:")
                 ind += "    "
         ec.hoisting(hoist and bool(gen_vars))
-        lines += _enum_event(ec, a, local, ind)
+        lines += _enum_event(ec, a, local, ind, distinct)
     finally:
         ec.hoisting(False)
     return lines
@@ -1103,7 +1105,7 @@ def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[st
 
 
 def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
-                ind: str) -> list[str]:
+                ind: str, distinct: bool = False) -> list[str]:
     """The lines, innermost in the loops, that write one legal event and its key."""
     gen_vars = [g.var for g in a.generators]
     py = frozenset(gen_vars)
@@ -1157,7 +1159,7 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     entry = f"({{{', '.join(parts)}}}, _alt, {binds})"
     if not _entries_kept(ec, a, lines):
         return lines + [f"{ind}k = {key}", f"{ind}if k not in out:", f"{ind}    out[k] = {entry}"]
-    return _kept_entry_lines(ec, gen_vars, lines, key, entry, ind)
+    return _kept_entry_lines(ec, gen_vars, lines, key, entry, ind, distinct)
 
 
 def _key_text(ec: ExprCompiler, a: ast.Alternative, values: dict[str, str | None],
@@ -1192,7 +1194,7 @@ def _key_text(ec: ExprCompiler, a: ast.Alternative, values: dict[str, str | None
 
 
 def _kept_entry_lines(ec: ExprCompiler, gen_vars: list[str], lines: list[str], key: str,
-                      entry: str, ind: str) -> list[str]:
+                      entry: str, ind: str, distinct: bool = False) -> list[str]:
     """The lines that write an event kept by the seat and the generators' values."""
     # the event is a function of the seat and the generators' values: its key and entry are
     # made once and kept (an event may be shared, as legal_actions says), so a decision met
@@ -1205,10 +1207,29 @@ def _kept_entry_lines(ec: ExprCompiler, gen_vars: list[str], lines: list[str], k
         f"{ind}    _e = ({key}, {entry})",
         f"{ind}    if len({cache}) < _EMAX:",
         f"{ind}        {cache}[_ek] = _e",
+    ] + ([f"{ind}out[_e[0]] = _e[1]"] if distinct else [
         f"{ind}k, _v = _e",
         f"{ind}if k not in out:",
-        f"{ind}    out[k] = _v",
-    ]
+        f"{ind}    out[k] = _v"])
+
+
+def _keys_distinct(a: ast.Alternative, siblings: Sequence[ast.Alternative]) -> bool:
+    """Whether no two events ``a`` lists can have one key, so that each is written without
+    asking whether the key is there already: each generator's variable is a field itself
+    (``play(cards = g) for g in groups(hand)``, or ``[c]``), so the key tells the values
+    apart, and no other alternative of the decision has the same action and fields. (A loop
+    over a list that holds a card twice, from two packs, meets the same key with the same
+    values, and the entry kept for them is the same.)"""
+    fields = {f.name: _bare(f.value) for f in a.fields}
+    for g in a.generators:
+        if not any((isinstance(v, ast.Name) and v.id == g.var) or (
+                isinstance(v, ast.ListLit) and len(v.items) == 1 and
+                isinstance(one := _bare(v.items[0]), ast.Name) and one.id == g.var)
+                for v in fields.values()):
+            return False
+    names = set(fields)
+    return not any(b is not a and b.action == a.action and {f.name for f in b.fields} == names
+                   for b in siblings)
 
 
 def _entries_kept(ec: ExprCompiler, a: ast.Alternative, field_lines: list[str]) -> bool:
@@ -1319,7 +1340,7 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
             target = ln.lstrip()[4:].split(" in ", 1)[0]
             ln = f"{pre}for {target} in _s{loop_no}:"
             loop_no += 1
-        out.append("    " + ln.replace(" out[k]", " hit[k]").replace(" not in out:",
+        out.append("    " + ln.replace(" out[", " hit[").replace(" not in out:",
                                                                     " not in hit:"))
     if at_once is not None:
         out += [f"{ind}    {ln}" for ln in at_once]
