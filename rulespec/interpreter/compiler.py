@@ -604,6 +604,8 @@ class _Emitter:
         #: how many times each short block has been written again (see _copy_small)
         self._copies: dict[int, int] = {}
         self._leader_set = set(self.leaders)
+        #: while a loop's head is written again at a jump to it (see _goto)
+        self._copying = False
 
     def _ends_soon(self, t: int) -> bool:
         """Whether the block at ``t`` is one statement or call and then a return or a stop
@@ -623,6 +625,19 @@ class _Emitter:
         leaders = self._leader_set
         end = next((pc for pc in range(t + 1, len(self.ins)) if pc in leaders), len(self.ins))
         if end - t > _SMALL_BLOCK or any(isinstance(op, _ForNext) for op in self.ins[t:end]):
+            return False
+        self._copies[t] = self._copies.get(t, 0) + 1
+        return True
+
+    def _copy_head(self, t: int) -> bool:
+        """Whether the loop head at ``t`` is short enough to be written again at a jump back
+        to it, from the end of a round (at most _COPIES times: the jump that starts the loop
+        runs once, the jumps back at every round)."""
+        if self._copies.get(t, 0) >= _COPIES or not (self._chain and self._chain[-1] > t):
+            return False
+        leaders = self._leader_set
+        end = next((pc for pc in range(t + 1, len(self.ins)) if pc in leaders), len(self.ins))
+        if end - t > _SMALL_BLOCK:
             return False
         self._copies[t] = self._copies.get(t, 0) + 1
         return True
@@ -670,6 +685,19 @@ class _Emitter:
         elif isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return)):
             self.emit(f"F.pc = {t}", d)
             self.emit("return 1", d)
+        elif self._copying:
+            # inside a loop's head written again: what follows it goes through the dispatch
+            self.emit(f"pc = {t}", d)
+            self.emit("continue", d)
+        elif t not in self._chain and self._entries.get(t, 0) < 0 and self._copy_head(t):
+            # the head of a loop, short: written once more here, so that a round that comes
+            # back from a stop (a turn after a decision) goes on without a second dispatch;
+            # the blocks after it are reached through the dispatch, so the copy stays short
+            self._copying = True
+            try:
+                self._block(t, d)
+            finally:
+                self._copying = False
         elif t not in self._chain and (self._entries.get(t, 0) == 1 or self._ends_soon(t)
                                        or self._copy_small(t)):
             # the only way into this block (but the dispatch, after a stop), a block of one
