@@ -1,6 +1,6 @@
 """Fuzzing at scale (issue 10): generated and mutated inputs, each run in a guarded worker.
 
-Four kinds of input, each a Hypothesis strategy of :class:`Input`:
+Five kinds of input, each a Hypothesis strategy of :class:`Input`:
 
 - :func:`grammar_specs`: specs generated from the grammar with ``hypothesis.extra.lark``
   (whole files, and generated blocks put into a small spec that checks, so that more reach
@@ -12,7 +12,10 @@ Four kinds of input, each a Hypothesis strategy of :class:`Input`:
   mutated (fields dropped, values of the wrong type, events changed, huge numbers, deep
   nesting, broken text), replayed the way ``rulespec replay`` does;
 - :func:`mutated_conversations`: protocol conversations made from those records, their lines
-  mutated, fed to the ``serve`` loop.
+  mutated, fed to the ``serve`` loop;
+- :func:`command_lines`: ``rulespec simulate`` and ``compile`` command lines with fuzzed table
+  sizes and ``-o`` option values (huge, negative, malformed, text), run in process by click's
+  ``CliRunner``: any exit but the documented ones, an internal error or a traceback fails.
 
 Every input runs in a :class:`Worker`, a child process started with small limits
 (``RULESPEC_MAX_WORK``, ``RULESPEC_MAX_COLLECTION``, a capped address space), exactly as the
@@ -84,7 +87,7 @@ PEAK_RSS_BYTES = 1024**3
 #: the events of a record kept in a protocol conversation
 CONVERSATION_EVENTS = 40
 
-KINDS = ("grammar", "spec", "record", "serve")
+KINDS = ("grammar", "spec", "record", "serve", "cli")
 
 
 @attrs.frozen
@@ -599,6 +602,75 @@ def mutated_conversations(seeds: Seeds) -> st.SearchStrategy[Input]:
 
 
 @functools.cache
+def _game_options() -> dict[str, dict[str, tuple[str, ...]]]:
+    """Each shipped game's options and the values its spec names for each (numbers for an
+    integer option, ``name(args)`` for a parametric value)."""
+    from rulespec.loading import load_game_spec, resolve_game
+    from rulespec.verify import option_values
+
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for game in GAMES:
+        values = option_values(load_game_spec(resolve_game(game)))
+        out[game] = {name: tuple(str(v).lower() if isinstance(v, bool) else str(v)
+                                 for v in vs) for name, vs in values.items()}
+    return out
+
+
+#: the games a fuzzed command line names (and names mangled, and a spec path)
+GAMES = ("vandatta", "abracadabra", "abracadabra-newton")
+#: what a fuzzed command line's numbers and option values are drawn from, besides the spec's
+_ODD_VALUES = ("", "=", "-", "0", "-1", "1", "2", "3", "-5", "1.5", "1e3", "0x10", "true",
+               "none", "auto", "10**30", "200000000", "1000000", "9" * 400, "1" + "0" * 4000,
+               "a" * 10_000, "x(1)", "x(", "x(1,2,3)", "(1)", "add_per_card(99999999999)",
+               "add_per_card(-3)", "free(0,0)", "free(5,1)", "multiply_per_card(10**9)",
+               "é", "\u0000", "\x00", "$(ls)", "; rm -rf /", "{}", "[1]", "\"", "\n")
+
+
+def _argv(game: str, sub: str, players: str, opts: list[tuple[str, str]], extra: list[str],
+          mangle: int) -> list[str]:
+    names = {0: game, 1: game.upper(), 2: game + "x", 3: "tests/specs/ok/minimal.rules",
+             4: "../" + game, 5: ""}
+    argv = [sub, names.get(mangle, game), "-p", players]
+    for name, value in opts:
+        argv += ["-o", f"{name}={value}" if name != "#bare" else value]
+    if sub == "simulate":
+        argv += ["-n", extra[0] if extra else "1", "--seed", "1"]
+    return argv + extra[1:]
+
+
+def command_lines() -> st.SearchStrategy[Input]:
+    """``rulespec simulate|compile`` command lines with a shipped game (or a name mangled),
+    a table size and ``-o`` options: real names with their values, values mutated (huge,
+    negative, malformed parametric values, text), names mutated, an option given twice; run
+    in process by click's CliRunner, as a user's shell would run them."""
+    def make(game: str, sub: str, players: str, picks: list[tuple[int, int, str]],
+             extra: list[str], mangle: int) -> Input:
+        opts_of = _game_options()[game]
+        names = sorted(opts_of)
+        opts = []
+        for which, how, odd in picks:
+            name = names[which % len(names)] if names else "x"
+            values = opts_of.get(name, ("",))
+            # mostly the spec's own names and values, so that most lines run a table
+            real = values[how % len(values)]
+            value = {3: odd, 4: real + odd, 5: odd + real}.get(how % 6, real)
+            name = {6: name.upper(), 7: name + "_", 8: "#bare"}.get(which % 9, name)
+            opts.append((name, value))
+        argv = _argv(game, sub, players, opts, extra, mangle)
+        return Input("cli", json.dumps(argv).encode("utf-8"), how=" ".join(argv)[:200])
+
+    odd = st.sampled_from(_ODD_VALUES)
+    return st.builds(
+        make, st.sampled_from(GAMES), st.sampled_from(["simulate", "simulate", "compile"]),
+        st.one_of(st.sampled_from(["2", "3", "4", "5"] * 3), odd),
+        st.lists(st.tuples(st.integers(0, 2**16), st.integers(0, 2**16), odd), max_size=4),
+        st.one_of(st.just([]), st.lists(st.sampled_from(
+            ["1", "2", "0", "-5", "x", "--json", "--workers", "0", "1", "-5", "--records",
+             "/proc/x", "--out", "/dev/full"]), max_size=3)),
+        st.integers(0, 12))
+
+
+@functools.cache
 def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
     """The strategy of one kind of input (:data:`KINDS`)."""
     if kind == "grammar":
@@ -607,6 +679,8 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
         return mutated_specs()
     if kind == "record":
         return mutated_records(seeds)
+    if kind == "cli":
+        return command_lines()
     assert kind == "serve", kind
     return mutated_conversations(seeds)
 
@@ -721,6 +795,34 @@ def _run_serve(data: bytes, base: Path) -> str:
     return f"{answers} answers"
 
 
+#: the exit statuses of the command line (docs/language.md, "The command line"): ok, a record
+#: that does not replay, a usage error, a spec error, a rule runtime error
+CLI_EXITS = frozenset({0, 1, 2, 65, 70})
+
+
+def _run_cli(data: bytes, scratch: Path) -> str:
+    """Run a command line in process, as ``rulespec`` would run it; an exception that
+    escapes, an internal error or a traceback is a failure."""
+    from click.testing import CliRunner
+
+    from rulespec.cli import main
+
+    argv = json.loads(data.decode("utf-8"))
+    res = CliRunner().invoke(main, argv, catch_exceptions=True)
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise _Failure(f"an exception escaped the command line: "
+                       f"{_unexpected(res.exception)}")
+    out = res.output
+    for bad in ("internal error", "Traceback (most recent call last)"):
+        if bad in out:
+            raise _Failure(f"{bad!r} in the output:\n{out[-3000:]}")
+    if res.exit_code not in CLI_EXITS:
+        raise _Failure(f"exit {res.exit_code}, not one of the documented statuses")
+    if res.exit_code == 70 and ": error:" not in out:
+        raise _Failure(f"exit 70 without the clause of a rule runtime error:\n{out[-3000:]}")
+    return f"exit {res.exit_code}"
+
+
 def execute(kind: str, data: bytes, base: Path, scratch: Path) -> Outcome:
     """Run one input in this process; an Outcome with ``failure`` set for an exception that
     is not a RulespecError (or a usage error the command line turns into a message)."""
@@ -732,6 +834,8 @@ def execute(kind: str, data: bytes, base: Path, scratch: Path) -> Outcome:
             stage = _run_spec(data, scratch)
         elif kind == "record":
             stage = _run_record(data, base)
+        elif kind == "cli":
+            stage = _run_cli(data, scratch)
         else:
             stage = _run_serve(data, base)
     except _Failure as e:

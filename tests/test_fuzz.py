@@ -1,8 +1,8 @@
 """The fuzzer (tests/fuzz.py), a little of each kind: generated and mutated specs, mutated
-records and protocol conversations, each run in a guarded worker process; any exception that is
-not a RulespecError, a hang or a dead worker fails, with the input Hypothesis shrank it to. The
-Hypothesis profile (dev, ci) decides how many; ``pytest -m slow tests/slow/test_fuzz.py`` runs
-100,000."""
+records and protocol conversations, command lines, each run in a guarded worker process; any
+exception that is not a RulespecError, a hang or a dead worker fails, with the input
+Hypothesis shrank it to. The Hypothesis profile (dev, ci) decides how many;
+``pytest -m slow tests/slow/test_fuzz.py`` runs 100,000."""
 
 from __future__ import annotations
 
@@ -46,6 +46,12 @@ def test_the_seeds_replay_and_converse(fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) 
     spec = fuzz.SEED_SPECS[0].read_bytes()
     out = worker.run(fuzz.Input("spec", spec))
     assert (out.failure, out.stage) == (None, "played")
+    line = ["simulate", "vandatta", "-p", "3", "-n", "1", "-o", "hand_size=6"]
+    out = worker.run(fuzz.Input("cli", json.dumps(line).encode()))
+    assert (out.failure, out.stage) == (None, "exit 0")
+    line[-1] = "hand_size=10**30"
+    out = worker.run(fuzz.Input("cli", json.dumps(line).encode()))
+    assert (out.failure, out.stage) == (None, "exit 2")
 
 
 def test_a_hang_is_a_failure_and_the_worker_starts_again(

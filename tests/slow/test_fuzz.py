@@ -1,7 +1,8 @@
 """Fuzzing at scale (issue 10), outside the default suite: 100,000 generated and mutated
 inputs (specs from the grammar, mutated specs, mutated records, mutated protocol
-conversations), each run in a guarded worker; any crash, hang or dead worker fails, with the
-smallest input Hypothesis shrinks it to (saved in build/fuzz-failures/).
+conversations, command lines with fuzzed option values), each run in a guarded worker;
+any crash, hang or dead worker fails, with the smallest input Hypothesis shrinks it to
+(saved in build/fuzz-failures/).
 
     pytest -m slow -s -n0 tests/slow/test_fuzz.py
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.slow
 
 #: the share of the inputs each kind gets (a generated spec costs the most to make, a
 #: mutated record the least to run)
-SHARE = {"grammar": 0.10, "spec": 0.30, "record": 0.35, "serve": 0.25}
+SHARE = {"grammar": 0.10, "spec": 0.30, "record": 0.30, "serve": 0.20, "cli": 0.10}
 TOTAL = int(os.environ.get("RULESPEC_FUZZ_EXAMPLES", "100000"))
 SEED = os.environ.get("RULESPEC_FUZZ_SEED")
 
