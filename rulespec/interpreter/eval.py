@@ -577,8 +577,11 @@ class ExprCompiler:
         assert isinstance(tree, pyast.GeneratorExp) and len(tree.generators) == 1
         comp = tree.generators[0]
         var = pyast.unparse(comp.target)
+        # bound inside: a nested comprehension's variable, an inlined parameter's ``:=``, a
+        # lambda's parameter (an inlined definition in a comprehension's iterable)
         stored = {n.id for n in pyast.walk(tree) if isinstance(n, pyast.Name)
-                  and isinstance(n.ctx, pyast.Store)}
+                  and isinstance(n.ctx, pyast.Store)} | {
+            n.arg for n in pyast.walk(tree) if isinstance(n, pyast.arg)}
         free = sorted({n.id for n in pyast.walk(pyast.Tuple([tree.elt, *comp.ifs], pyast.Load()))
                        if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load)}
                       - stored - {var} - set(self.globals) - _PY_BUILTINS)
