@@ -30,7 +30,7 @@ from typing import Any, NoReturn, assert_never
 import attrs
 
 from rulespec import ast
-from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, EmptyError, add, mul
+from rulespec.builtins import BUILTINS, LEFT, RUNTIME_HELPERS, EmptyError, add, mul
 from rulespec.cards import CARD_ORDER, SUITS
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
@@ -586,7 +586,15 @@ class ExprCompiler:
                        if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load)}
                       - stored - {var} - set(self.globals) - _PY_BUILTINS)
         ind = "        "
-        lines = [f"def _sc({', '.join(['_xs', *free])}):", f"    for {var} in _xs:"]
+        lines = [f"def _sc({', '.join(['_xs', *free])}):"]
+        it = comp.iter
+        if isinstance(it, pyast.Call) and isinstance(it.func, pyast.Name) and \
+                it.func.id == "_spend" and len(it.args) == 1:
+            # the work budget spent here, as builtins.spend spends it, without its call
+            it = it.args[0]
+            lines += ["    _LEFT[0] -= len(_xs)", "    if _LEFT[0] < 0:", "        _spend(_xs)"]
+            self.globals["_LEFT"] = LEFT
+        lines.append(f"    for {var} in _xs:")
         for test in comp.ifs:
             lines.append(f"{ind}if not ({pyast.unparse(test)}): continue")
         elt = pyast.unparse(tree.elt)
@@ -597,7 +605,7 @@ class ExprCompiler:
         self.globals[name] = exec_source("\n".join(lines) + "\n", "_sc", self.globals, e.span,
                                          f"{'all' if every else 'any'}(...), as a loop",
                                          self.sources)
-        return f"{name}({', '.join([pyast.unparse(comp.iter), *free])})"
+        return f"{name}({', '.join([pyast.unparse(it), *free])})"
 
     def _call(self, e: ast.Call, args: tuple[ast.Expr, ...], local: frozenset[str],
               py: frozenset[str]) -> _Gen:
