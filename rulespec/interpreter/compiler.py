@@ -882,13 +882,17 @@ def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom
     # a snapshot: "move hand[p] from hand[p] to ..." moves the whole zone
     cards = (what,) if isinstance(what, str) else tuple(what)
     for c in cards:
-        # take the topmost copy, so a duplicate from a second pack is interchangeable
-        for i in range(len(src) - 1, -1, -1):
-            if src[i] == c:
-                del src[i]
-                break
-        else:
+        n = src.count(c)
+        if n == 1:
+            src.remove(c)  # the usual case, one copy: found at C speed
+        elif n == 0:
             raise RuleRuntimeError(f"card {c} is not in the zone it is moved from", span)
+        else:
+            # take the topmost copy, so a duplicate from a second pack is interchangeable
+            for i in range(len(src) - 1, -1, -1):
+                if src[i] == c:
+                    del src[i]
+                    break
         if bottom:
             dst.insert(0, c)
         else:
