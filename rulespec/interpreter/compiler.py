@@ -1232,13 +1232,21 @@ def _kept_entry_lines(ec: ExprCompiler, gen_vars: list[str], lines: list[str], k
     # made once and kept (an event may be shared, as legal_actions says), so a decision met
     # again with the same group of cards costs a lookup, not a dictionary and a key
     cache = _field_cache(ec)
-    ec.globals["_EMAX"] = FIELD_CACHE_MAX
-    ek = "(seat, " + "".join(f"{pyname(v)}, " for v in gen_vars) + ")" if gen_vars else "seat"
-    return [f"{ind}_ek = {ek}", f"{ind}_e = {cache}.get(_ek)", f"{ind}if _e is None:"] + \
-        ["    " + ln for ln in lines] + [
+    # one cache for each seat, keyed by the values alone: no (seat, values) tuple to make and
+    # hash at every event listed (the machine has checked the seat is one of the table's)
+    ec.globals[cache] = tuple({} for _ in range(ec.hands))
+    ec.globals["_EMAXS"] = max(1000, FIELD_CACHE_MAX // max(1, ec.hands))
+    ek = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
+        "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
+    head = [f"{ind}_cs = {cache}[seat]"]
+    if len(gen_vars) != 1:
+        head.append(f"{ind}_ek = {ek}")
+        ek = "_ek"
+    return head + [f"{ind}_e = _cs.get({ek})", f"{ind}if _e is None:"] + [
+        "    " + ln for ln in lines] + [
         f"{ind}    _e = ({key}, {entry})",
-        f"{ind}    if len({cache}) < _EMAX:",
-        f"{ind}        {cache}[_ek] = _e",
+        f"{ind}    if len(_cs) < _EMAXS:",
+        f"{ind}        _cs[{ek}] = _e",
     ] + ([f"{ind}out[_e[0]] = _e[1]"] if distinct else [
         f"{ind}k, _v = _e",
         f"{ind}if k not in out:",
