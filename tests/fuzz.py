@@ -784,7 +784,7 @@ def _run_serve(data: bytes, base: Path) -> str:
     inp = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace")
     out = _AnswerChecker()
     with contextlib.redirect_stdout(io.StringIO()):
-        serve(inp, out, base)
+        serve(inp, out, base)  # type: ignore[arg-type]  # a text stream, as IO[str] is
     out.flush()
     if out.partial:
         raise _Failure(f"serve's last answer has no end of line: {out.partial[:300]!r}")
