@@ -6,7 +6,7 @@ any crash, hang or dead worker fails, with the smallest input Hypothesis shrinks
 
     pytest -m slow -s -n0 tests/slow/test_fuzz.py
 
-takes about 75 minutes on one core (tests/README.md); ``RULESPEC_FUZZ_EXAMPLES`` sets the total
+takes about 90 minutes on one core (tests/README.md); ``RULESPEC_FUZZ_EXAMPLES`` sets the total
 (shared among the kinds as :data:`SHARE` says) and ``RULESPEC_FUZZ_SEED`` repeats a run.
 """
 
