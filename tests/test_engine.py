@@ -10,6 +10,8 @@ import re
 import pytest
 
 from rulespec import Game, RuleRuntimeError, check_text
+from rulespec.errors import IllegalActionError
+from rulespec.interpreter.engine import State, canonical_key
 from rulespec.cards import pack
 
 HEAD = """
@@ -816,6 +818,76 @@ deal {
     assert [e["cs"] for e in st.legal_actions()] == [["KS"]]
     st.apply({"seat": 0, "action": "take", "cs": ["KS"]})
     assert st.v["got"] == 1010
+
+
+_MANY_SETS = """
+var shown_n: int = 0
+deal {
+  fill stock with pack(1)
+  deal 11 from stock to hand of seats
+  choose 0 {
+    show(cards = set_of(cs)) for cs in subsets(hand[0], 0, size(hand[0])) "Show." {
+      set shown_n = size(cs) * 100 + size(hand[0])
+      move cs from hand[0] to stock
+    }
+  }
+  choose 1 {
+    done() "Done." { }
+  }
+  end deal scoring zero
+}"""
+
+
+def test_thousands_of_sets_agree_through_every_door() -> None:
+    """A decision over every subset of 11 cards (2,048 events) keeps its map unwritten until
+    a reader needs it (LegalMap.lazy): the events, their order, the count, the keys, and the
+    state after an event applied by identity, by an equal copy, in another card order, by
+    index, or after the whole map was read, are all the same; an illegal one changes
+    nothing."""
+    g = _play_spec(_MANY_SETS, keep_sources=True)
+    assert any("hit.lazy = " in text for _, text in g.sources)
+
+    def at_show() -> State:
+        st = g.new_initial_state()
+        assert st.legal_count() == 2 ** 11
+        return st
+
+    events = at_show().legal_actions()
+    keys = [canonical_key(e) for e in events]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys) == 2 ** 11
+    written = at_show()
+    assert list(written.legal_map()) == keys  # written before the events were listed
+    assert written.legal_actions() == events
+    k = next(i for i, e in enumerate(events) if len(e["cards"]) == 4)
+    pick = events[k]
+    doors = []
+    st = at_show()
+    st.apply(st.legal_actions()[k])  # the very event handed out
+    doors.append(st)
+    st = at_show()
+    st.apply({**pick, "cards": list(pick["cards"])})  # a copy, nothing listed first
+    doors.append(st)
+    st = at_show()
+    st.apply({**pick, "cards": pick["cards"][::-1]})  # another order of the same set
+    doors.append(st)
+    st = at_show()
+    st.apply_index(k)
+    doors.append(st)
+    st = at_show()
+    st.legal_map()
+    st.apply(dict(pick))  # through the written map
+    doors.append(st)
+    for st in doors:
+        assert st.v["shown_n"] == 411 and st.to_move == 1 and len(st.z["hand"][0]) == 7
+        assert st.z == doors[0].z
+    st = at_show()
+    with pytest.raises(IllegalActionError):
+        st.apply({**pick, "cards": [*pick["cards"], "XX"]})
+    with pytest.raises(IllegalActionError):
+        st.apply_index(2 ** 11)
+    assert st.legal_actions() == events and st.to_move == 0
+    st.apply(events[k])
+    assert st.z == doors[0].z
 
 
 @pytest.mark.parametrize("expr,what", [

@@ -109,6 +109,8 @@ def test_invariants_every_step(players: int, opts: dict[str, Any], seed: int) ->
         legal = state.legal_actions()
         keys = [canonical_key(e) for e in legal]
         assert keys == sorted(keys) and len(set(keys)) == len(keys), "legal list not canonical"
+        # the engine's own keys (written without json at a bury, say) are the canonical texts
+        assert sorted(state.legal_map()) == keys, "legal_map keys are not canonical"
         assert legal, "no legal event at a live state"
         ev = legal[rng.randrange(len(legal))]
         if ev.get("chance") in ("shuffle", "reshuffle"):

@@ -72,8 +72,8 @@ if TYPE_CHECKING:
     from rulespec.interpreter.engine import State
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal",
-           "EndMatch", "Frame", "LegalMap", "Procedure", "Return", "Stop", "compile_procedures",
-           "deal_cards", "holds_zone", "move_cards", "overwork", "snapshot"]
+           "EndMatch", "Frame", "Lazy", "LegalMap", "Procedure", "Return", "Stop",
+           "compile_procedures", "deal_cards", "holds_zone", "move_cards", "overwork", "snapshot"]
 
 
 # ---- what the runtime sees ------------------------------------------------------------------
@@ -196,7 +196,7 @@ class LegalMap(dict):  # type: ignore[type-arg]
     enumerator remembered: shared by every state that meets the same inputs, so never
     changed, and ``order`` keeps its events in canonical order once sorted."""
 
-    __slots__ = ("order", "entries", "presorted")
+    __slots__ = ("order", "entries", "presorted", "lazy")
 
     def __init__(self) -> None:
         super().__init__()
@@ -206,6 +206,33 @@ class LegalMap(dict):  # type: ignore[type-arg]
         #: whether the keys went in in canonical order (a hand's subsets, listed in the
         #: order of their texts), so that nothing is left to sort
         self.presorted = False
+        #: a map not written yet (see :func:`_lazy_lines`): the key of a set's text, the
+        #: events in canonical order, the sets, their texts (sorted) and the alternative.
+        #: Empty as a dict until :meth:`fill`: State.legal_map fills it for every reader
+        #: but the engine's own hot paths, which read ``lazy`` itself
+        self.lazy: Lazy | None = None
+
+    def fill(self) -> None:
+        """Write a lazy map's keys and entries (the events ``legal_actions`` handed out, if
+        it did, so that a driver's events are found by identity as ever)."""
+        lazy = self.lazy
+        if lazy is None:
+            return
+        keyf, events, sets, texts, alt = lazy
+        order = self.order if self.order is not None else events()
+        entries: list[tuple[dict[str, Any], Alternative | None, object]] = [
+            (e, alt, s) for e, s in zip(order, sets, strict=True)]
+        self.update(zip(map(keyf, texts), entries, strict=True))
+        self.order, self.entries, self.presorted, self.lazy = order, entries, True, None
+
+    def size(self) -> int:
+        """How many legal events the map holds, written or not."""
+        return len(self) if self.lazy is None else len(self.lazy[2])
+
+
+#: LegalMap.lazy: (key of a text, all events, sets, texts, alternative)
+Lazy = tuple[Callable[[str], str], Callable[[], list[dict[str, Any]]], Sequence[list[object]],
+             Sequence[str], "Alternative"]
 
 
 #: legal events one enumerator remembers, all its maps together; past this it forgets them
@@ -1371,8 +1398,11 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     # and hashing it costs what the loops do, and the same hand hardly comes back
     small = " and ".join(f"len(_s{j}) <= {MEMO_KEY_MAX}" for j in range(len(sources)))
     out += [f"{ind}_ck = ({key}) if {small} else None",
-            f"{ind}hit = _MEMO.get(_ck) if _ck is not None else None", f"{ind}if hit is None:",
-            f"{ind}    hit = _LegalMap()"]
+            f"{ind}hit = _MEMO.get(_ck) if _ck is not None else None", f"{ind}if hit is None:"]
+    lazy = _lazy_lines(inner) if at_once is not None else None
+    if lazy is not None:
+        out += [f"{ind}    {ln}" for ln in lazy]
+    out += [f"{ind}    hit = _LegalMap()"]
     loop_no = 0
     for k, ln in enumerate(inner if at_once is None else ()):
         if k + loops[0] in loops:
@@ -1423,6 +1453,26 @@ def _all_at_once(inner: list[str], sources: list[str]) -> list[str] | None:
             "        k = " + key,
             "        if k not in hit:",
             "            hit[k] = " + entry]
+
+
+def _lazy_lines(inner: list[str]) -> list[str] | None:
+    """For the enumerator :func:`_all_at_once` writes, where its source is too long to be
+    remembered (thousands of a hand's subsets, in canonical order): the lines that return a
+    lazy :class:`LegalMap` instead, which builds what is asked of it (the events for
+    ``legal_actions``, one entry for ``apply_index``, one key for ``apply``) and its keys and
+    entries only when a reader needs the whole map. A playout reads one event of 4,096; the
+    keys and entries it never reads were most of the decision's time and garbage."""
+    key = inner[1].strip()[len("k = "):]
+    entry = inner[3].strip()[len("out[k] = "):]
+    tail = ", _alt, _sf0)"
+    if not (entry.startswith("(") and entry.endswith(tail)):
+        return None
+    event = entry[1:-len(tail)]
+    return ["if _ck is None and _s0.ordered and not out and len(_s0):",
+            "    hit = _LegalMap()",
+            f"    hit.lazy = (lambda _sj0: {key}, lambda: [{event} for _sf0 in _s0.sets],",
+            "                _s0.sets, _s0.texts, _alt)",
+            "    return hit"]
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:

@@ -14,6 +14,7 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 
 from __future__ import annotations
 
+import bisect
 import json
 import operator
 import types
@@ -37,6 +38,7 @@ from rulespec.interpreter.compiler import (
     EndDeal,
     EndMatch,
     Frame,
+    Lazy,
     LegalMap,
     Procedure,
     Return,
@@ -278,12 +280,15 @@ class State:
         """
         m = self._legal
         if m is None:
-            m = self.legal_map()
+            m = self._legal_now()
         if type(m) is LegalMap:
             if m.order is None:
-                m.entries = list(m.values()) if m.presorted else \
-                    list(map(m.__getitem__, sorted(m)))
-                m.order = list(map(_event_of, m.entries))
+                if m.lazy is not None:
+                    m.order = m.lazy[1]()  # the events alone: no keys, no entries
+                else:
+                    m.entries = list(m.values()) if m.presorted else \
+                        list(map(m.__getitem__, sorted(m)))
+                    m.order = list(map(_event_of, m.entries))
             self._given = None
             return list(m.order)
         # map, not comprehensions: this runs at every decision of a playout
@@ -296,7 +301,8 @@ class State:
 
     def legal_count(self) -> int:
         """How many legal events there are now (the fast path: see :meth:`apply_index`)."""
-        return len(self.legal_map())
+        m = self._legal_now()
+        return m.size() if type(m) is LegalMap else len(m)
 
     def apply_index(self, k: int) -> None:
         """Apply the ``k``-th event of :meth:`legal_actions` (canonical order, H5) without
@@ -305,13 +311,20 @@ class State:
         ordering is applied with :meth:`apply`."""
         if self.winners is not None:
             raise IllegalActionError("the match is over")
-        m = self.legal_map()
-        if not (isinstance(k, int) and 0 <= k < len(m)):
-            raise IllegalActionError(f"there are {len(m)} legal events, not an event {k!r}")
+        m = self._legal_now()
+        n = m.size() if type(m) is LegalMap else len(m)
+        if not (isinstance(k, int) and 0 <= k < n):
+            raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
         if self.to_move == CHANCE:
             self.apply(self.legal_actions()[k])
             return
         if type(m) is LegalMap:
+            lazy = m.lazy
+            if lazy is not None:
+                # the k-th set binds the alternative's variable: no event is built
+                self._take((None, lazy[4], lazy[2][k]))  # type: ignore[arg-type]
+                self._applied()
+                return
             if m.order is None:
                 self.legal_actions()
             assert m.entries is not None
@@ -474,6 +487,14 @@ class State:
         """Every legal event now by its canonical key (H5): key → (event, the alternative
         that allows it, its generators' values). Shared with other states and with the
         compiled rules: read it, never change it."""
+        m = self._legal_now()
+        if type(m) is LegalMap and m.lazy is not None:
+            m.fill()
+        return m
+
+    def _legal_now(self) -> dict[str, LegalEntry]:
+        """:meth:`legal_map`, where a lazy map (LegalMap.lazy) may stay unwritten: for the
+        engine's own readers, which know how to read one."""
         if self._legal is not None:
             return self._legal
         out: dict[str, LegalEntry] = {}
@@ -483,8 +504,10 @@ class State:
         if self.to_move == CHANCE:
             ev = self._chance_template()
             if isinstance(ev, list):
+                # a bury's positions, a few dozen at every deal: their canonical text written
+                # here (keys in order, an int as JSON writes it) rather than by json.dumps
                 for e in ev:
-                    out[canonical_key(e)] = (e, None, None)
+                    out[f'{{"chance":"bury","position":{e["position"]}}}'] = (e, None, None)
             else:
                 out[canonical_key(ev)] = (ev, None, None)
             self._legal = out
@@ -500,6 +523,8 @@ class State:
         for alt in spec.alts:
             got = alt.enum(self, L, out, seat, alt)
             if got is not None:
+                if len(spec.alts) > 1:
+                    got.fill()  # copied below: a lazy map is written first
                 # a remembered map (given only while ``out`` is still empty): shared, so
                 # copied when another alternative may add to it
                 out = got if len(spec.alts) == 1 else dict(got)
@@ -511,7 +536,7 @@ class State:
             if entry[0] is event:
                 self._take(entry)
                 return
-        legal = self.legal_map()
+        legal = self._legal_now()
         # Fast path: an event already in canonical form (the usual case when a driver picks
         # from legal_actions) is found by its key and needs no normalising.
         if isinstance(event, dict):
@@ -520,6 +545,10 @@ class State:
                                      for k in sorted(event)) + "}"
             except (TypeError, ValueError):
                 key = ""
+            if type(legal) is LegalMap and legal.lazy is not None:
+                if self._take_lazy(legal.lazy, key, event):
+                    return
+                legal.fill()
             hit = legal.get(key)
             if hit is not None and hit[0] == event:
                 self._take(hit)
@@ -538,6 +567,16 @@ class State:
             why = self._why_illegal(norm)
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit)
+
+    def _take_lazy(self, lazy: Lazy, key: str, event: Mapping[str, object]) -> bool:
+        """Take the event of a lazy map whose canonical key is ``key``, if there is one: the
+        sets' texts are sorted as the keys are, so a search finds it reading a dozen keys."""
+        keyf, _, sets, texts, alt = lazy
+        i = bisect.bisect_left(texts, key, key=keyf)
+        if i == len(texts) or keyf(texts[i]) != key:
+            return False
+        self._take((event, alt, sets[i]))  # type: ignore[arg-type]
+        return True
 
     def _take(self, entry: LegalEntry) -> None:
         _, alt, values = entry
@@ -719,8 +758,8 @@ class State:
                     self._legal = legal
                 else:
                     self._legal = None
-                    legal = self.legal_map()
-                if not legal:
+                    legal = self._legal_now()
+                if not legal and not (type(legal) is LegalMap and legal.lazy is not None):
                     raise RuleRuntimeError(
                         f"seat {self.to_move} must decide here, but no alternative is legal",
                         op.node.span, "every decision needs at least one legal choice; "
