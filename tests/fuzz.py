@@ -616,6 +616,8 @@ def _game_options() -> dict[str, dict[str, tuple[str, ...]]]:
     return out
 
 
+#: the events a fuzzed ``simulate`` line may play a match (``--max-events``)
+CLI_MAX_EVENTS = 20_000
 #: the games a fuzzed command line names (and names mangled, and a spec path)
 GAMES = ("vandatta", "abracadabra", "abracadabra-newton")
 #: what a fuzzed command line's numbers and option values are drawn from, besides the spec's
@@ -634,7 +636,11 @@ def _argv(game: str, sub: str, players: str, opts: list[tuple[str, str]], extra:
     for name, value in opts:
         argv += ["-o", f"{name}={value}" if name != "#bare" else value]
     if sub == "simulate":
-        argv += ["-n", extra[0] if extra else "1", "--seed", "1"]
+        # a match as long as the line asks (``-o deals=200000000``) stops at the limit with
+        # a usage error: the default limit (a million events) is 20 to 150 s of play, past
+        # the worker's TIMEOUT_S, so the fuzzer sets a small one, as it does for the others
+        argv += ["-n", extra[0] if extra else "1", "--seed", "1",
+                 "--max-events", str(CLI_MAX_EVENTS)]
     return argv + extra[1:]
 
 
@@ -997,7 +1003,8 @@ def save_failure(inp: Input, outcome: Outcome) -> Path:
     """Write a failing input (and what went wrong, beside it) to :data:`FAILURES`."""
     FAILURES.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(inp.data).hexdigest()[:12]
-    ext = {"spec": ".rules", "record": ".json", "serve": ".serve"}[inp.kind]
+    # a command line is kept as the JSON list of its arguments
+    ext = {"spec": ".rules", "record": ".json", "serve": ".serve", "cli": ".cli"}[inp.kind]
     path = FAILURES / f"{inp.kind}-{digest}{ext}"
     path.write_bytes(inp.data)
     path.with_suffix(".txt").write_text(

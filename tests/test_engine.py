@@ -10,9 +10,9 @@ import re
 import pytest
 
 from rulespec import Game, RuleRuntimeError, check_text
+from rulespec.cards import pack
 from rulespec.errors import IllegalActionError
 from rulespec.interpreter.engine import State, canonical_key
-from rulespec.cards import pack
 
 HEAD = """
 game t title "T"
