@@ -1102,3 +1102,41 @@ def test_a_long_match_keeps_one_deal_entry_when_streamed() -> None:
     assert streamed == kept and kept.deals == 40
     # the result fields were summed over every deal, not only the last
     assert "money" in kept.results and sum(kept.results["money"]) == 0
+
+
+FIRST_OF = """
+var seen: list of int = []
+def ok(x: int) = 12 // x > 2
+deal {
+  let picked = first([x for x in [5, 3, 0, 1] if ok(x)])
+  if picked != 3 {
+    end match winners [1]
+  }
+  set seen = [x for x in [4, 6] if x > 5]
+  if USE {
+    end match winners [1]
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+"""
+
+
+def test_first_of_a_comprehension_stops_at_its_first_element() -> None:
+    """``first([...])`` of a comprehension is a loop that returns the first element that
+    passes: the elements after it are not looked at (12 // 0 is never worked out), as
+    ``any`` stops at the element that decides. Of an empty list it is the runtime error a
+    list's first element always was, at the rule that reads it."""
+    text = HEAD + FIRST_OF.replace("USE", "false")
+    game = Game(check_text(text, "t.rules"), 2, keep_sources=True)
+    assert any("first([...]), as a loop" in what for _, what in game.sources)
+    assert run_to_end(FIRST_OF.replace("USE", "false")) == [0]
+    bad = FIRST_OF.replace("USE", "first([x for x in seen if x > 6]) > 0")
+    with pytest.raises(RuleRuntimeError, match="from an empty zone or list") as info:
+        run_to_end(bad)
+    assert info.value.span is not None
+    assert info.value.span.line == (HEAD + bad).splitlines().index(
+        "  if first([x for x in seen if x > 6]) > 0 {") + 1

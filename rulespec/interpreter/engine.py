@@ -700,6 +700,18 @@ class State:
         raw = event["cards"]
         if not isinstance(raw, list):
             raise RecordError("'cards' is a list of card codes")
+        template = self._chance_template()
+        assert isinstance(template, dict)
+        try:
+            # the usual event, the template's own codes reordered: the same cards, each as
+            # often (any one order of codes tells; the pack's order would cost a key call per
+            # card), and nothing to normalise
+            same = sorted(raw) == sorted(template["cards"])
+        except TypeError:  # codes beside numbers or objects: the normalising loop says which
+            same = False
+        if same:
+            self._place_chance(spec, L, raw)
+            return
         cards = []
         for c in raw:
             # a code already canonical is its own normal form (the usual event, a pack
@@ -709,13 +721,13 @@ class State:
             if code is None:
                 raise RecordError(f"{c!r} is not a card code")
             cards.append(code)
-        template = self._chance_template()
-        assert isinstance(template, dict)
-        # the same cards, each as often: any one order of codes tells (the pack's order would
-        # cost a key call per card)
         if sorted(cards) != sorted(template["cards"]):
             raise IllegalActionError(f"the {spec.kind} must order exactly the cards "
                                      f"{' '.join(template['cards'])}")
+        self._place_chance(spec, L, cards)
+
+    def _place_chance(self, spec: ChanceSpec, L: dict[str, object], cards: list[str]) -> None:
+        """Lay a shuffle's or reshuffle's cards, already checked, in their zone."""
         dst = spec.dst(self, L)
         if spec.kind == "reshuffle":
             src = spec.src(self, L)

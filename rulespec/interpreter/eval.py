@@ -564,14 +564,18 @@ class ExprCompiler:
         body = self._gen_body(el, v, src, cond, local, py, eager=b.eager)
         return b.template.format(body)
 
-    def _short_circuit(self, e: ast.GenCall, every: bool, el: ast.Expr, v: str, src: ast.Expr,
-                       cond: ast.Expr | None, local: frozenset[str], py: frozenset[str]) -> str:
-        """``all(...)`` or ``any(...)`` over a generator as a call of a generated function
-        that loops and returns at the first element that decides: the same elements tested,
-        in the same order, without the generator Python would make and resume (a third of
-        the time, for the few cards a hand's test reads). The function's parameters are the
-        names its loop reads from the place of the call (the state, the locals, temporaries,
-        an enclosing loop's variables), passed in as they are there."""
+    def _short_circuit(self, e: ast.GenCall | ast.Call, every: bool | None, el: ast.Expr,
+                       v: str, src: ast.Expr, cond: ast.Expr | None, local: frozenset[str],
+                       py: frozenset[str]) -> str:
+        """``all(...)`` or ``any(...)`` over a generator (``every`` True or False), or
+        ``first([...])`` of a comprehension (``every`` None), as a call of a generated
+        function that loops and returns at the first element that decides: the same elements
+        tested, in the same order, without the generator Python would make and resume (a
+        third of the time, for the few cards a hand's test reads), or the whole list built to
+        read its first element (the next player still in, out of fourteen seats). The
+        function's parameters are the names its loop reads from the place of the call (the
+        state, the locals, temporaries, an enclosing loop's variables), passed in as they are
+        there."""
         gen = self._gen_body(el, v, src, cond, local, py)
         tree = pyast.parse(gen, mode="eval").body
         assert isinstance(tree, pyast.GeneratorExp) and len(tree.generators) == 1
@@ -598,13 +602,18 @@ class ExprCompiler:
         for test in comp.ifs:
             lines.append(f"{ind}if not ({pyast.unparse(test)}): continue")
         elt = pyast.unparse(tree.elt)
-        lines += [f"{ind}if {'not ' if every else ''}({elt}): return {not every}",
-                  f"    return {every}"]
+        if every is None:
+            # an empty list's first element: the IndexError that [...][0] would raise
+            lines += [f"{ind}return {elt}", "    raise IndexError('first of an empty list')"]
+            what = "first([...])"
+        else:
+            lines += [f"{ind}if {'not ' if every else ''}({elt}): return {not every}",
+                      f"    return {every}"]
+            what = f"{'all' if every else 'any'}(...)"
         name = f"_sc{len(self._short)}"
         self._short.append(name)
         self.globals[name] = exec_source("\n".join(lines) + "\n", "_sc", self.globals, e.span,
-                                         f"{'all' if every else 'any'}(...), as a loop",
-                                         self.sources)
+                                         f"{what}, as a loop", self.sources)
         return f"{name}({', '.join([pyast.unparse(it), *free])})"
 
     def _call(self, e: ast.Call, args: tuple[ast.Expr, ...], local: frozenset[str],
@@ -623,6 +632,12 @@ class ExprCompiler:
             case _:
                 raise AssertionError(f"{e.span}: a call of {fn}")
         b = BUILTINS[f]
+        if f == "first":
+            c = _bare_expr(args[0])
+            if isinstance(c, ast.Comprehension):
+                # stops at the first element that passes, as any(...) stops at the first
+                # that decides: the elements after it are not looked at
+                return self._short_circuit(e, None, c.elem, c.var, c.source, c.cond, local, py)
         gs = [self._g(a, local, py) for a in args]
         if b.fold is not None and all(isinstance(g, _K) for g in gs):
             try:
@@ -837,6 +852,13 @@ def _unfrozen(src: str) -> str:
     except SyntaxError:
         return src  # "tuple([...]) ... ([...])": not one call
     return src[len("tuple("):-1] if isinstance(inner, pyast.ListComp) else src
+
+
+def _bare_expr(e: ast.Expr) -> ast.Expr:
+    """``e`` without the citations around it (which compile to nothing)."""
+    while isinstance(e, ast.Cited):
+        e = e.expr
+    return e
 
 
 def _is_int_k(g: _Gen) -> bool:
