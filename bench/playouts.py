@@ -1,7 +1,7 @@
 """Random-policy playouts: the engine against the hand-written oracle, same seeds, one run.
 
     python bench/playouts.py [--game vandatta|abracadabra|abracadabra-newton|all]
-                             [--games 200] [--players 4]
+                             [--games 200] [--players all|N[,N...]]
 
 Both sides are driven the same way, through the implementation protocol: list the legal events,
 pick one with the game's own seeded generator (a shuffle is a random order of its template),
@@ -89,12 +89,16 @@ def compile_seconds(game: str, players: int, repeat: int = 5) -> float:
 
 
 def openspiel(game: str, params: dict[str, Any], games: int, seed: int) -> tuple[float, int] | None:
-    """Seconds and events for OpenSpiel random playouts, or None when it is not installed."""
+    """Seconds and events for OpenSpiel random playouts, or None when it is not installed
+    or its game has no table of this size."""
     try:
         import pyspiel
     except ImportError:
         return None
-    g = pyspiel.load_game(game, params)
+    try:
+        g = pyspiel.load_game(game, params)
+    except pyspiel.SpielError:
+        return None  # OpenSpiel's game has no such table (oh_hell is for 3 to 7)
     rng = random.Random(seed)
     events = 0
     start = time.perf_counter()
@@ -163,8 +167,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", choices=[*ORACLES, "all"], default="all")
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--players", type=int, default=None,
-                    help="default: 4 for Vändåtta; 4 and 3 for Abracadabra")
+    ap.add_argument("--players", default="all",
+                    help="the tables to measure: 'all' (every table the spec offers, the "
+                    "default), a number, or numbers separated by commas")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3,
                     help="turns each side takes; each keeps its fastest (default 3)")
@@ -174,8 +179,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                     "only one runs in a child process of its own)")
     args = ap.parse_args(argv)
     todo = [(game, p) for game in (list(ORACLES) if args.game == "all" else [args.game])
-            for p in ([args.players] if args.players else
-                      ([4] if game == "vandatta" else [4, 3]))]
+            for p in _tables(game, args.players)]
     runs = []
     for game, p in todo:
         if len(todo) == 1 or args.in_process:
@@ -191,7 +195,34 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             for k, v in out.items():
                 print(f"{k:38} {v}")
             print()
+        print(f"{'game':20} {'players':>7} {'engine/oracle':>14} {'index/oracle':>13} "
+              f"{'engine us/event':>16}")
+        for out in runs:
+            print(f"{out['game']:20} {out['players']:>7} {out['engine_over_oracle']:>14} "
+                  f"{out['index_path_over_oracle']:>13} {out['engine_us_per_event']:>16}")
+        worst = max(runs, key=lambda o: o["engine_over_oracle"])
+        print(f"\nworst table: {worst['game']} with {worst['players']} players, "
+              f"{worst['engine_over_oracle']}x the oracle's time")
     return runs
+
+
+def _tables(game: str, players: str) -> list[int]:
+    """The player counts ``--players`` names for ``game``: every one its spec offers for
+    'all', else the numbers given (each checked against the spec)."""
+    spec = load_game_spec(resolve_game(game))
+    offered = list(range(spec.min_players, spec.max_players + 1))
+    if players == "all":
+        return offered
+    try:
+        asked = [int(x) for x in players.split(",")]
+    except ValueError:
+        raise SystemExit(f"--players: 'all' or numbers separated by commas, not "
+                         f"{players!r}") from None
+    bad = [n for n in asked if n not in offered]
+    if bad:
+        raise SystemExit(f"--players: {game} is played by {offered[0]} to {offered[-1]}, not "
+                         f"{', '.join(map(str, bad))}")
+    return asked
 
 
 if __name__ == "__main__":
