@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, set_of, subsets
 from rulespec.cards import SUITS, pack
-from rulespec.interpreter.events import subset_sets
+from rulespec.interpreter.events import canonical_key, cards_event_key, subset_sets
 from rulespec.model import BUILTIN_FUNCTIONS, GENERATOR_FUNCTIONS
 from rulespec.types import ANY, BOOL, CARD, INT, ListOf, T, Type
 
@@ -80,3 +80,12 @@ def test_subset_sets_are_subsets_with_their_sets_and_texts(xs: list[Any], lo: in
     assert got == subset_sets(list(xs), lo, hi, {})
     lists = [s for _, s, _ in got]
     assert len({id(s) for s in lists}) == len(lists), "each event needs a list of its own"
+
+
+@given(st.sampled_from(["shuffle", "reshuffle", "bury", "odd kind", 'q"uote']),
+       st.lists(st.sampled_from([*CARDS, "JK", "C", "x", 'a"b', "é"]), max_size=110))
+def test_a_chance_template_key_is_its_canonical_json(kind: str, cards: list[str]) -> None:
+    """The key written by joining card codes is the text json.dumps writes, for every list a
+    template can hold and for texts that need escaping (which fall back to json)."""
+    event = {"chance": kind, "cards": cards}
+    assert cards_event_key(event) == canonical_key(event)

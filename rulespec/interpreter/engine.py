@@ -47,6 +47,7 @@ from rulespec.interpreter.compiler import (
 from rulespec.interpreter.eval import ExprCompiler
 from rulespec.interpreter.events import (
     canonical_key,
+    cards_event_key,
     event_key,
     json_value,
     loose_key,
@@ -509,7 +510,7 @@ class State:
                 for e in ev:
                     out[f'{{"chance":"bury","position":{e["position"]}}}'] = (e, None, None)
             else:
-                out[canonical_key(ev)] = (ev, None, None)
+                out[cards_event_key(ev)] = (ev, None, None)
             self._legal = out
             return out
         spec = self.pending

@@ -18,9 +18,9 @@ from typing import cast
 from rulespec.builtins import TEXT_ORDER, check_size, sorted_distinct, subsets
 from rulespec.cards import CARD_ORDER, SUITS, normalise_card
 
-__all__ = ["FIELD_CACHE_MAX", "canonical_key", "encode", "event_key", "field_json",
-           "json_value", "loose_key", "normalise_value", "set_and_json", "subset_in_order",
-           "subset_sets", "SubsetSets"]
+__all__ = ["FIELD_CACHE_MAX", "canonical_key", "cards_event_key", "encode", "event_key",
+           "field_json", "json_value", "loose_key", "normalise_value", "set_and_json",
+           "subset_in_order", "subset_sets", "SubsetSets"]
 
 
 def canonical_key(event: Mapping[str, object]) -> str:
@@ -45,6 +45,19 @@ def event_key(event: Mapping[str, object]) -> str:
         return "{" + ",".join(parts) + "}"
     except (TypeError, ValueError, AttributeError):
         return canonical_key(event)
+
+
+def cards_event_key(event: Mapping[str, object]) -> str:
+    """:func:`canonical_key` of a shuffle's or reshuffle's template, ``{"chance": KIND,
+    "cards": [...]}``: written by joining the codes, which need no escaping (a reshuffle of
+    a two-pack discard pile, a hundred cards, met every few turns at a large table, costs a
+    tenth of what json.dumps takes)."""
+    cards = event["cards"]
+    kind = event["chance"]
+    if len(event) == 2 and type(cards) is list and cards and type(kind) is str and \
+            kind.isidentifier() and _PLAIN_TEXTS.issuperset(cards):
+        return '{"cards":["' + '","'.join(cards) + '"],"chance":"' + kind + '"}'
+    return canonical_key(event)
 
 
 def encode(x: object) -> object:
