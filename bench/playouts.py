@@ -119,18 +119,21 @@ def compare(game: str, players: int, games: int, seed: int, rounds: int = 3) -> 
     """Engine and oracle side by side on the same seeds, plus the OpenSpiel reference.
 
     The sides take turns, ``rounds`` times, and each keeps its fastest round: on a shared
-    machine a burst of other work then slows one round of one side, not the ratio."""
+    machine a burst of other work then slows one round of one side, not the ratio. Each
+    round's own ratio is reported too, sorted, so the spread shows how much to trust it."""
     opts: dict[str, Any] = {}
     oracle = ORACLES[game]
     # warm both (the engine compiles the spec once per table; the oracle has nothing to build)
     playouts(SpecImplementation, game, players, opts, 2, seed + 99)
     playouts(oracle, game, players, opts, 2, seed + 99)
     te = to = ti = float("inf")
+    per_round = []
     for _ in range(rounds):
-        t, ne = playouts(SpecImplementation, game, players, opts, games, seed)
-        te = min(te, t)
-        t, no = playouts(oracle, game, players, opts, games, seed)
-        to = min(to, t)
+        t1, ne = playouts(SpecImplementation, game, players, opts, games, seed)
+        te = min(te, t1)
+        t2, no = playouts(oracle, game, players, opts, games, seed)
+        to = min(to, t2)
+        per_round.append(t1 / t2)
         assert ne == no, "engine and oracle played different games: they disagree"
         t, ni = index_playouts(game, players, opts, games, seed)
         ti = min(ti, t)
@@ -143,6 +146,9 @@ def compare(game: str, players: int, games: int, seed: int, rounds: int = 3) -> 
         "engine_us_per_event": round(te / ne * 1e6, 1),
         "oracle_us_per_event": round(to / no * 1e6, 1),
         "engine_over_oracle": round(te / to, 2),
+        # each round's own ratio, its two sides run one after the other: how far the
+        # machine's noise moves the figure above
+        "engine_over_oracle_by_round": sorted(round(r, 2) for r in per_round),
         "index_path_s": round(ti, 3),
         "index_path_over_oracle": round(ti / to, 2),
         "compile_ms": round(compile_seconds(game, players) * 1000, 1),
@@ -195,11 +201,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             for k, v in out.items():
                 print(f"{k:38} {v}")
             print()
-        print(f"{'game':20} {'players':>7} {'engine/oracle':>14} {'index/oracle':>13} "
-              f"{'engine us/event':>16}")
+        print(f"{'game':20} {'players':>7} {'engine/oracle':>14} {'rounds':>12} "
+              f"{'index/oracle':>13} {'engine us/event':>16}")
         for out in runs:
+            by = out["engine_over_oracle_by_round"]
             print(f"{out['game']:20} {out['players']:>7} {out['engine_over_oracle']:>14} "
-                  f"{out['index_path_over_oracle']:>13} {out['engine_us_per_event']:>16}")
+                  f"{f'{by[0]}-{by[-1]}':>12} {out['index_path_over_oracle']:>13} "
+                  f"{out['engine_us_per_event']:>16}")
         worst = max(runs, key=lambda o: o["engine_over_oracle"])
         print(f"\nworst table: {worst['game']} with {worst['players']} players, "
               f"{worst['engine_over_oracle']}x the oracle's time")
