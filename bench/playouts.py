@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                     "only one runs in a child process of its own)")
     args = ap.parse_args(argv)
     todo = [(game, p) for game in (list(ORACLES) if args.game == "all" else [args.game])
-            for p in _tables(game, args.players)]
+            for p in tables(game, args.players)]
     runs = []
     for game, p in todo:
         if len(todo) == 1 or args.in_process:
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     return runs
 
 
-def _tables(game: str, players: str) -> list[int]:
+def tables(game: str, players: str) -> list[int]:
     """The player counts ``--players`` names for ``game``: every one its spec offers for
     'all', else the numbers given (each checked against the spec)."""
     spec = load_game_spec(resolve_game(game))

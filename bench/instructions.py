@@ -1,0 +1,115 @@
+"""Instructions, not seconds: the engine against its oracle under callgrind, the same games.
+
+    python bench/instructions.py [--game vandatta|abracadabra|abracadabra-newton|all]
+                                 [--players all|N[,N...]] [--games 10] [--jobs N]
+
+On a shared machine one round of ``bench/playouts.py`` moves the engine/oracle ratio by a
+tenth either way. The count of instructions a run executes (valgrind's callgrind) moves about
+1% between runs, whatever else the machine does, so a difference of a few percent between
+engine and oracle can be seen here that the timings drown. Instructions are not time (a cache
+miss costs many), so this is a second witness beside the playouts' timings, not a stand-in.
+
+Each side of each table runs in child processes under callgrind: once with the warm-up alone
+(parsing the spec, compiling the table, two games), once with the warm-up and ``--games``
+games, driven as ``bench/playouts.py`` drives them; the difference is what the games cost.
+Needs valgrind (``apt-get install valgrind``). Slow: a child runs about fifty times slower than
+it would alone, so the default plays 10 games a table, and ``--jobs`` children run at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+#: the three ways a table is played: the engine through the protocol, the oracle, and the
+#: engine's index fast path (see bench/playouts.py)
+SIDES = ("engine", "oracle", "index")
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def play(side: str, game: str, players: int, games: int) -> None:
+    """The child's work: the warm-up, then ``games`` games of one side (none for 0)."""
+    from playouts import ORACLES, index_playouts, playouts
+
+    from rulespec.protocol import SpecImplementation
+    if side == "index":
+        index_playouts(game, players, {}, 2, 99)
+        if games:
+            index_playouts(game, players, {}, games, 1)
+        return
+    impl = SpecImplementation if side == "engine" else ORACLES[game]
+    playouts(impl, game, players, {}, 2, 99)
+    if games:
+        playouts(impl, game, players, {}, games, 1)
+
+
+def count(side: str, game: str, players: int, games: int) -> int:
+    """Instructions a child executes playing ``games`` games of ``side``, warm-up included."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+           __file__, "--child", side, "--game", game, "--players", str(players),
+           "--games", str(games)]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    found = _COLLECTED.findall(out.stderr)
+    if not found:
+        raise SystemExit(f"callgrind printed no count for {' '.join(cmd)}:\n{out.stderr}")
+    return int(found[-1])
+
+
+def measure(game: str, players: int, games: int, jobs: int) -> dict[str, Any]:
+    """Millions of instructions each side's games cost at one table, and their ratios."""
+    runs = [(side, n) for side in SIDES for n in (0, games)]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        got = dict(zip(runs, pool.map(lambda r: count(r[0], game, players, r[1]), runs),
+                       strict=True))
+    cost = {side: (got[side, games] - got[side, 0]) / 1e6 for side in SIDES}
+    return {"game": game, "players": players, "games": games,
+            **{f"{side}_minstr": round(cost[side]) for side in SIDES},
+            "engine_over_oracle": round(cost["engine"] / cost["oracle"], 3),
+            "index_over_oracle": round(cost["index"] / cost["oracle"], 3)}
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    from playouts import ORACLES, tables
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", choices=[*ORACLES, "all"], default="all")
+    ap.add_argument("--players", default="all",
+                    help="'all' (every table the spec offers, the default), a number, or "
+                    "numbers separated by commas")
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--jobs", type=int, default=2, help="children at once (default 2)")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        play(args.child, args.game, int(args.players), args.games)
+        return []
+    if shutil.which("valgrind") is None:
+        raise SystemExit("bench/instructions.py needs valgrind: apt-get install valgrind")
+    runs = []
+    for game in list(ORACLES) if args.game == "all" else [args.game]:
+        for p in tables(game, args.players):
+            runs.append(measure(game, p, args.games, args.jobs))
+            if not args.json:
+                r = runs[-1]
+                print(f"{game:20} {p:>3} players: engine {r['engine_minstr']}M, oracle "
+                      f"{r['oracle_minstr']}M, index path {r['index_minstr']}M; engine/oracle "
+                      f"{r['engine_over_oracle']}, index/oracle {r['index_over_oracle']}",
+                      flush=True)
+    if args.json:
+        print(json.dumps(runs, indent=2))
+    return runs
+
+
+if __name__ == "__main__":
+    main()
