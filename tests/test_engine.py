@@ -523,16 +523,10 @@ match {
 
 
 # ---- the compiler's shortcuts keep every event, list and error as they were ------------------
-TABULATED = """
-var missing: card? = none
-def plain(c: card) = not (rank(c) == 8 or rank(c) == 14)
-def worth(c: card) = if plain(c) then rank(c) else 0
-deal {
-  fill stock with pack(1)
-  if sum(worth(c) for c in stock) != 4 * (2 + 3 + 4 + 5 + 6 + 7 + 9 + 10 + 11 + 12 + 13) {
-    end match winners [1]
-  }
-  if USE {
+def _deal_then_use(decls: str, body: str) -> str:
+    """A spec whose one deal runs ``body`` and then ends the match for seat 1 where ``USE``
+    holds (each test puts its own condition, or ``false``, in its place)."""
+    return decls + "deal {\n" + body + """  if USE {
     end match winners [1]
   }
   end deal scoring zero
@@ -542,6 +536,17 @@ match {
   end match winners [0]
 }
 """
+
+
+TABULATED = _deal_then_use("""
+var missing: card? = none
+def plain(c: card) = not (rank(c) == 8 or rank(c) == 14)
+def worth(c: card) = if plain(c) then rank(c) else 0
+""", """  fill stock with pack(1)
+  if sum(worth(c) for c in stock) != 4 * (2 + 3 + 4 + 5 + 6 + 7 + 9 + 10 + 11 + 12 + 13) {
+    end match winners [1]
+  }
+""")
 
 
 def test_a_definition_of_one_card_is_tabulated_and_errs_as_its_body() -> None:
@@ -1104,25 +1109,15 @@ def test_a_long_match_keeps_one_deal_entry_when_streamed() -> None:
     assert "money" in kept.results and sum(kept.results["money"]) == 0
 
 
-FIRST_OF = """
+FIRST_OF = _deal_then_use("""
 var seen: list of int = []
 def ok(x: int) = 12 // x > 2
-deal {
-  let picked = first([x for x in [5, 3, 0, 1] if ok(x)])
+""", """  let picked = first([x for x in [5, 3, 0, 1] if ok(x)])
   if picked != 3 {
     end match winners [1]
   }
   set seen = [x for x in [4, 6] if x > 5]
-  if USE {
-    end match winners [1]
-  }
-  end deal scoring zero
-}
-match {
-  run deal
-  end match winners [0]
-}
-"""
+""")
 
 
 def test_first_of_a_comprehension_stops_at_its_first_element() -> None:
