@@ -11,7 +11,7 @@ import pytest
 
 from rulespec import Game, RuleRuntimeError, check_text
 from rulespec.cards import pack
-from rulespec.errors import IllegalActionError
+from rulespec.errors import IllegalActionError, RecordError
 from rulespec.interpreter.engine import State, canonical_key
 
 HEAD = """
@@ -1135,3 +1135,34 @@ def test_first_of_a_comprehension_stops_at_its_first_element() -> None:
     assert info.value.span is not None
     assert info.value.span.line == (HEAD + bad).splitlines().index(
         "  if first([x for x in seen if x > 6]) > 0 {") + 1
+
+
+def test_a_shuffle_of_anything_but_its_cards_is_refused_and_its_own_cards_are_taken() -> None:
+    """A shuffle's usual event (its own codes reordered) is taken, codes in another case too;
+    numbers, objects and lists nested as deep as can be are refused with a short text of the
+    value, and a card missing or one too many names the cards it must order."""
+    state = Game(check_text(HEAD + """
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+""", "t.rules"), 2).new_initial_state()
+    template = state.legal_actions()[0]
+    deep: list[object] = []
+    inner = deep
+    for _ in range(100_000):
+        inner.append([])
+        inner = inner[0]  # type: ignore[assignment]
+    for cards in ([deep, deep], [1, "2C"], [{"a": 1}], [[["2C"]], [["3C"]]]):
+        with pytest.raises(RecordError, match="is not a card code"):
+            state.apply({"chance": "shuffle", "cards": cards})
+    for cards in (template["cards"][:-1], [*template["cards"], "2C"]):
+        with pytest.raises(IllegalActionError, match="must order exactly the cards"):
+            state.apply({"chance": "shuffle", "cards": cards})
+    state.apply({"chance": "shuffle", "cards": [c.lower() for c in template["cards"]][::-1]})
+    assert state.is_terminal()

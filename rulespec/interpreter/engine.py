@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import json
 import operator
+import reprlib
 import types
 from collections.abc import Callable, Mapping
 from typing import Any, cast
@@ -74,6 +75,9 @@ def _no_state() -> types.SimpleNamespace:
     _LEFT[0] = 10 * MAX_WORK
     return _NO_STATE
 
+
+#: every card code, to tell a shuffle's usual event (codes only) at a glance
+_CARD_CODES = frozenset(CARD_ORDER)
 
 #: the most players a table may have, whatever a spec's ``players`` line allows: every seat
 #: costs memory before the first event
@@ -704,11 +708,12 @@ class State:
         template = self._chance_template()
         assert isinstance(template, dict)
         try:
-            # the usual event, the template's own codes reordered: the same cards, each as
-            # often (any one order of codes tells; the pack's order would cost a key call per
-            # card), and nothing to normalise
-            same = sorted(raw) == sorted(template["cards"])
-        except TypeError:  # codes beside numbers or objects: the normalising loop says which
+            # the usual event, the template's own codes reordered: card codes only (checked
+            # first, so no list is sorted that holds nested lists to compare at any depth),
+            # the same cards, each as often (any one order of codes tells; the pack's order
+            # would cost a key call per card), and nothing to normalise
+            same = _CARD_CODES.issuperset(raw) and sorted(raw) == sorted(template["cards"])
+        except TypeError:  # a list or an object among them: the normalising loop says which
             same = False
         if same:
             self._place_chance(spec, L, raw)
@@ -720,7 +725,8 @@ class State:
             code = c if type(c) is str and c in CARD_ORDER else \
                 normalise_card(c) if isinstance(c, str) else None
             if code is None:
-                raise RecordError(f"{c!r} is not a card code")
+                # reprlib: a short text of any value, however deeply nested
+                raise RecordError(f"{reprlib.repr(c)} is not a card code")
             cards.append(code)
         if sorted(cards) != sorted(template["cards"]):
             raise IllegalActionError(f"the {spec.kind} must order exactly the cards "
