@@ -38,17 +38,20 @@ from tests.oracles.abracadabra import AbracadabraOracle  # noqa: E402
 from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle  # noqa: E402
 from tests.oracles.vandatta import VandattaOracle  # noqa: E402
 
+#: games each side plays before the other takes its turn within a round (see compare)
+CHUNK = 10
+
 ORACLES = {"vandatta": VandattaOracle, "abracadabra": AbracadabraOracle,
            "abracadabra-newton": AbracadabraNewtonOracle}
 REFERENCE = {"vandatta": "crazy_eights", "abracadabra": "oh_hell", "abracadabra-newton": "oh_hell"}
 
 
 def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any], games: int,
-             seed: int) -> tuple[float, int]:
-    """Seconds and events for ``games`` random games."""
+             seed: int, first: int = 0) -> tuple[float, int]:
+    """Seconds and events for ``games`` random games, the ``first``-th of the seed's on."""
     events = 0
     start = time.perf_counter()
-    for i in range(games):
+    for i in range(first, first + games):
         impl = impl_factory()
         impl.new(game, players, dict(options), 0)
         rng = random.Random(seed * 100_003 + i)
@@ -59,7 +62,7 @@ def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any]
 
 
 def index_playouts(game: str, players: int, options: dict[str, Any], games: int,
-                   seed: int) -> tuple[float, int]:
+                   seed: int, first: int = 0) -> tuple[float, int]:
     """The same games through the engine's fast path: ``legal_count`` and ``apply_index`` at
     each decision, events only for chance (the same draws of the generator, so the same
     games)."""
@@ -67,7 +70,7 @@ def index_playouts(game: str, players: int, options: dict[str, Any], games: int,
     g = game_for(spec, players, options, 0)
     events = 0
     start = time.perf_counter()
-    for i in range(games):
+    for i in range(first, first + games):
         st = g.new_initial_state()
         rng = random.Random(seed * 100_003 + i)
         while st.to_move is not None:
@@ -119,8 +122,11 @@ def compare(game: str, players: int, games: int, seed: int, rounds: int = 3) -> 
     """Engine and oracle side by side on the same seeds, plus the OpenSpiel reference.
 
     The sides take turns, ``rounds`` times, and each keeps its fastest round: on a shared
-    machine a burst of other work then slows one round of one side, not the ratio. Each
-    round's own ratio is reported too, sorted, so the spread shows how much to trust it."""
+    machine a burst of other work then slows one round of one side, not the ratio. Within a
+    round they take turns too, ``CHUNK`` games at a time (the engine first in one chunk, the
+    oracle in the next), so that a slow spell of a few seconds weighs on both sides, not on
+    whichever was running. Each round's own ratio is reported too, sorted, so the spread shows
+    how much to trust it."""
     opts: dict[str, Any] = {}
     oracle = ORACLES[game]
     # warm both (the engine compiles the spec once per table; the oracle has nothing to build)
@@ -129,14 +135,22 @@ def compare(game: str, players: int, games: int, seed: int, rounds: int = 3) -> 
     te = to = ti = float("inf")
     per_round = []
     for _ in range(rounds):
-        t1, ne = playouts(SpecImplementation, game, players, opts, games, seed)
-        te = min(te, t1)
-        t2, no = playouts(oracle, game, players, opts, games, seed)
-        to = min(to, t2)
+        t1 = t2 = t3 = 0.0
+        ne = no = ni = 0
+        for k, first in enumerate(range(0, games, CHUNK)):
+            n = min(CHUNK, games - first)
+            for impl in (SpecImplementation, oracle) if k % 2 == 0 else \
+                    (oracle, SpecImplementation):
+                t, e = playouts(impl, game, players, opts, n, seed, first)
+                if impl is SpecImplementation:
+                    t1, ne = t1 + t, ne + e
+                else:
+                    t2, no = t2 + t, no + e
+            t, e = index_playouts(game, players, opts, n, seed, first)
+            t3, ni = t3 + t, ni + e
+        te, to, ti = min(te, t1), min(to, t2), min(ti, t3)
         per_round.append(t1 / t2)
         assert ne == no, "engine and oracle played different games: they disagree"
-        t, ni = index_playouts(game, players, opts, games, seed)
-        ti = min(ti, t)
         assert ni == ne, "the index fast path played different games"
     ref = openspiel(REFERENCE[game], {"players": players}, games, seed)
     out: dict[str, Any] = {
