@@ -20,7 +20,7 @@ __all__ = [
     "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
-    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants",
+    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants", "uncited",
 ]
 
 
@@ -726,6 +726,13 @@ Item = (
     | TableDecl
     | SectionDecl
 )
+
+
+def uncited(e: Expr) -> Expr:
+    """``e`` without the citations around it (``[VAN-6]``), which do not change its value."""
+    while isinstance(e, Cited):
+        e = e.expr
+    return e
 
 
 def descendants(node: object) -> Iterator[object]:

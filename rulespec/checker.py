@@ -1135,13 +1135,13 @@ class _Checker:
         inner = scope.child()
         for g in a.generators:
             inner.names[g.var] = self._iter_elem(g.source, inner)
-            src = _strip(g.source)
+            src = ast.uncited(g.source)
             if isinstance(src, ast.ListLit) and not src.items:
                 self.error(g.span, f"decision {a.action!r} draws its choices from an empty list, "
                            "so it can never be chosen")
         if a.guard is not None:
             self._want_bool(a.guard, self.expr(a.guard, inner))
-            bare = _strip(a.guard)
+            bare = ast.uncited(a.guard)
             if isinstance(bare, ast.Name) and bare.id == "false":
                 self.error(a.guard.span, f"decision {a.action!r} is guarded by 'false', so its "
                            "choice set is always empty", "remove the alternative or its guard")
@@ -1155,7 +1155,7 @@ class _Checker:
                 self.error(f.span, f"field {f.name!r} is given twice")
             names.add(f.name)
             t = self.expr(f.value, inner)
-            fv = _strip(f.value)
+            fv = ast.uncited(f.value)
             if isinstance(fv, ast.Call) and fv.func == "set_of":
                 set_fields.append(f.name)
             if t in (ZONE, PZONE) or isinstance(t, Per):
@@ -1335,7 +1335,7 @@ class _Checker:
                  scope: _Scope) -> Type:
         """Check a comparison: an enum against its own values, 'in' against a list or zone,
         an order comparison between numbers, anything else between values of one kind."""
-        bare_l, bare_r = _strip(lft), _strip(rgt)
+        bare_l, bare_r = ast.uncited(lft), ast.uncited(rgt)
         for x, y in ((bare_l, bare_r), (bare_r, bare_l)):
             if isinstance(x, ast.Name) and isinstance(y, ast.Name) \
                     and y.id in self.options and self.options[y.id].kind == "enum" \
@@ -1345,12 +1345,12 @@ class _Checker:
                 self._bind(x, BoundEnumValue(x.id))
                 self._bind(y, BoundOption(y.id))
                 for side in (lft, rgt):
-                    t_side: Type = STR if _strip(side) is x else EnumOf(y.id)
+                    t_side: Type = STR if ast.uncited(side) is x else EnumOf(y.id)
                     for node in _cited_chain(side):
                         self.types[pos(node.span)] = t_side
                 return BOOL
         tl = self.expr(lft, scope)
-        bare = _strip(rgt)
+        bare = ast.uncited(rgt)
         if isinstance(tl, EnumOf) and isinstance(bare, ast.Name) \
                 and not self._resolvable(bare.id, scope):
             opt = self.options[tl.option]
@@ -1394,7 +1394,7 @@ class _Checker:
             if not isinstance(ta, EnumOf):
                 continue
             opt = self.options[ta.option]
-            bb = _strip(b)
+            bb = ast.uncited(b)
             if isinstance(bb, ast.Name) and bb.id in self.enum_values and bb.id not in opt.values:
                 self.error(bb.span, f"{bb.id!r} is not a value of option {opt.name!r}",
                            "values: " + ", ".join(str(v) for v in opt.values))
@@ -1481,12 +1481,6 @@ class _Checker:
             return ANY
         self.error(e.span, f"no function {f!r}", self._suggest(f, None))
         return ANY
-
-
-def _strip(e: ast.Expr) -> ast.Expr:
-    while isinstance(e, ast.Cited):
-        e = e.expr
-    return e
 
 
 def _cited_chain(e: ast.Expr) -> Iterator[ast.Expr]:

@@ -1094,10 +1094,10 @@ def _set_subsets(ec: ExprCompiler, a: ast.Alternative) -> dict[str, int]:
     variable: each subset comes with its set and the set's text (:func:`subset_sets`). Only
     over cards or suits, which are distinct in one pack and have no faster way: numbers repeat
     (the values of bid cards), and their events are best kept by value (_entries_kept)."""
-    fields = [_bare(f.value) for f in a.fields]
+    fields = [ast.uncited(f.value) for f in a.fields]
     out = {}
     for i, g in enumerate(a.generators):
-        src = _bare(g.source)
+        src = ast.uncited(g.source)
         if isinstance(src, ast.Call) and src.func == "subsets" and len(src.args) == 3 and \
                 isinstance(element_of(ec.type_of(src.args[0])), (Card, Suit)) and any(
                 isinstance(f, ast.Call) and f.func == "set_of" and len(f.args) == 1 and
@@ -1117,7 +1117,7 @@ def _lazy_subsets(ec: ExprCompiler, a: ast.Alternative) -> bool:
     if a.guard is not None and var in _names_in(a.guard):
         return False
     for f in a.fields:
-        bare = _bare(f.value)
+        bare = ast.uncited(f.value)
         if var in _names_in(bare) and not (
                 isinstance(bare, ast.Call) and bare.func == "set_of" and
                 isinstance(bare.args[0], ast.Name)):
@@ -1131,7 +1131,7 @@ def _resolver(ec: ExprCompiler, a: ast.Alternative,
     source, evaluated again in the same state, whose set the event applied holds."""
     if not _lazy_subsets(ec, a):
         return None
-    src = _bare(a.generators[0].source)
+    src = ast.uncited(a.generators[0].source)
     assert isinstance(src, ast.Call)
     xs, lo, hi = (ec.expr(x, local) for x in src.args)
 
@@ -1141,18 +1141,12 @@ def _resolver(ec: ExprCompiler, a: ast.Alternative,
     return resolve
 
 
-def _bare(e: ast.Expr) -> ast.Expr:
-    while isinstance(e, ast.Cited):
-        e = e.expr
-    return e
-
-
 def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[str],
                py: frozenset[str]) -> str:
     """``v in SOURCE`` for the ``i``-th generator; over a set field's subsets,
     ``v, _sfI, _sjI in _subset_sets(...)``, the set and its text coming with each subset."""
     g = a.generators[i]
-    src = _bare(g.source)
+    src = ast.uncited(g.source)
     if g.var not in _set_subsets(ec, a):
         return f"{pyname(g.var)} in {ec.source(g.source, local, py)}"
     assert isinstance(src, ast.Call)
@@ -1287,11 +1281,11 @@ def _keys_distinct(a: ast.Alternative, siblings: Sequence[ast.Alternative]) -> b
     apart, and no other alternative of the decision has the same action and fields. (A loop
     over a list that holds a card twice, from two packs, meets the same key with the same
     values, and the entry kept for them is the same.)"""
-    fields = {f.name: _bare(f.value) for f in a.fields}
+    fields = {f.name: ast.uncited(f.value) for f in a.fields}
     for g in a.generators:
         if not any((isinstance(v, ast.Name) and v.id == g.var) or (
                 isinstance(v, ast.ListLit) and len(v.items) == 1 and
-                isinstance(one := _bare(v.items[0]), ast.Name) and one.id == g.var)
+                isinstance(one := ast.uncited(v.items[0]), ast.Name) and one.id == g.var)
                 for v in fields.values()):
             return False
     names = set(fields)
@@ -1476,8 +1470,7 @@ def _lazy_lines(inner: list[str]) -> list[str] | None:
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
-    while isinstance(e, ast.Cited):
-        e = e.expr
+    e = ast.uncited(e)
     if isinstance(e, ast.And):
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]

@@ -633,7 +633,7 @@ class ExprCompiler:
                 raise AssertionError(f"{e.span}: a call of {fn}")
         b = BUILTINS[f]
         if f == "first":
-            c = _bare_expr(args[0])
+            c = ast.uncited(args[0])
             if isinstance(c, ast.Comprehension):
                 # stops at the first element that passes, as any(...) stops at the first
                 # that decides: the elements after it are not looked at
@@ -854,21 +854,13 @@ def _unfrozen(src: str) -> str:
     return src[len("tuple("):-1] if isinstance(inner, pyast.ListComp) else src
 
 
-def _bare_expr(e: ast.Expr) -> ast.Expr:
-    """``e`` without the citations around it (which compile to nothing)."""
-    while isinstance(e, ast.Cited):
-        e = e.expr
-    return e
-
-
 def _is_int_k(g: _Gen) -> bool:
     return isinstance(g, _K) and type(g.value) is int
 
 
 def _simple(e: ast.Expr) -> bool:
     """Cheap to evaluate more than once: a name, a literal, or an index of a name."""
-    while isinstance(e, ast.Cited):
-        e = e.expr
+    e = ast.uncited(e)
     if isinstance(e, (ast.Name, ast.IntLit, ast.StrLit)):
         return True
     return isinstance(e, ast.Index) and _simple(e.target) and _simple(e.index)
