@@ -39,6 +39,27 @@ def _err(text: str) -> None:
     click.echo(text, err=True)
 
 
+class _Heartbeat:
+    """Progress as plain lines on a standard error that is not a terminal (a pipe, a CI log),
+    where the progress bar is hidden: the first at once, then one each ``every`` seconds, so
+    a long run through a pipe shows it is alive without flooding the log."""
+
+    def __init__(self, on: bool, every: float = 10.0) -> None:
+        self.on = on
+        self.every = every
+        self.last: float | None = None
+
+    def __call__(self, text: str) -> None:
+        if not self.on:
+            return
+        import time
+
+        now = time.monotonic()
+        if self.last is None or now - self.last >= self.every:
+            self.last = now
+            _err(text)
+
+
 def _spec_error(e: SpecSyntaxError | SpecCheckError) -> None:
     _err(e.render())
     n = len(e.diagnostics)
@@ -219,10 +240,12 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
             sys.exit(EXIT_USAGE)
     console = Console(stderr=True)
     played = [0]
+    beat = _Heartbeat(not as_json and not console.is_terminal)
 
     def advance(k: int) -> None:
         played[0] += k
         prog.advance(task, k)
+        beat(f"simulate: {played[0]}/{games} games")
 
     try:
         with _reported(), Progress("[progress.description]{task.description}", BarColumn(),
@@ -474,6 +497,7 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     console = Console(stderr=True)
+    beat = _Heartbeat(not as_json and not console.is_terminal)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), "{task.fields[cov]}",
                   console=console, transient=True,
@@ -483,6 +507,8 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
         def progress(label: str, done: int, total: int, cov: str) -> None:
             prog.update(task, description=label[:60], completed=done,
                         total=total if budget is None else None, cov=cov)
+            of = "" if budget is None else f", budget {budget:g} s"
+            beat(f"verify: setting {done + 1} of {total}{of}: {label}; {cov}")
 
         return v.run(players=players, options=_options(opts), games=games, budget=budget,
                      seed_=seed, keep_going=keep_going, strict=strict, progress=progress)

@@ -435,3 +435,26 @@ def test_serve_stops_after_its_idle_timeout_and_answers_until_then() -> None:
         assert proc.wait(timeout=30) == 0
         assert time.monotonic() - start >= 0.9
         assert "no request for 1 s (--idle-timeout)" in proc.stderr.read()
+
+
+def test_progress_through_a_pipe_is_plain_lines(tmp_path: Path) -> None:
+    """Through a pipe the progress bar is hidden (it needs a terminal); a long run still says it
+    is alive, in plain lines on standard error: the first at once, then one every 10 s, none
+    with --json. (A verify with no budget once ran for minutes through a pipe in silence.)"""
+    import subprocess
+    import sys
+
+    def err_of(*args: str) -> str:
+        res = subprocess.run([sys.executable, "-m", "rulespec", *args], capture_output=True,
+                             text=True, cwd=ROOT, timeout=300)
+        assert res.returncode == 0, res.stderr
+        return res.stderr
+
+    err = err_of("simulate", "vandatta", "-p", "3", "-n", "5")
+    assert err.splitlines()[0] == "simulate: 1/5 games", err
+    verify = ("verify", "vandatta", "--python", "tests.oracles.vandatta:VandattaOracle", "-p",
+              "2", "-o", "scoring=swedish", "-n", "1", "--budget", "2")
+    err = err_of(*verify)
+    assert err.startswith("verify: setting 1 of "), err
+    assert "budget 2 s: 2 players" in err.splitlines()[0], err
+    assert err_of(*verify, "--json") == ""
