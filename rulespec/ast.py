@@ -20,7 +20,8 @@ __all__ = [
     "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
-    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants", "uncited",
+    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants", "replace_name",
+    "uncited",
 ]
 
 
@@ -748,6 +749,30 @@ def descendants(node: object) -> Iterator[object]:
     for f in attrs.fields(cls):
         if f.name != "span":
             yield from descendants(getattr(node, f.name))
+
+
+def replace_name(node: object, name: str, by: Expr) -> object:
+    """``node`` with every free occurrence of the name ``name`` replaced by ``by``. A
+    comprehension that binds ``name`` itself hides it from its element and condition (not from
+    its source, which is read outside it)."""
+    if isinstance(node, Name):
+        return by if node.id == name else node
+    if isinstance(node, tuple):
+        items = tuple(replace_name(x, name, by) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    cls = type(node)
+    if not attrs.has(cls) or isinstance(node, Span):
+        return node
+    changes = {}
+    hidden = isinstance(node, (Comprehension, GenCall)) and node.var == name
+    for f in attrs.fields(cls):
+        if f.name == "span" or (hidden and f.name in ("elem", "cond")):
+            continue
+        v = getattr(node, f.name)
+        w = replace_name(v, name, by)
+        if w is not v:
+            changes[f.name] = w
+    return attrs.evolve(node, **changes) if changes else node  # type: ignore[misc]
 
 
 @frozen

@@ -27,7 +27,7 @@ from rulespec.cards import pack as make_pack
 from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
 __all__ = ["BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
-           "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "set_of"]
+           "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "set_of"]
 
 
 class EmptyError(Exception):
@@ -98,29 +98,36 @@ _MISSING: Final = _Missing.MISSING
 _E = TypeVar("_E")
 
 
-def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
-
-    Identical duplicates (two packs) give identical sequences, which appear once (V10). The
-    ranks come in the order their first cards do.
-    """
+def _by_rank(cards: Sequence[str]) -> dict[int, str | tuple[str, ...]] | None:
+    """The cards of each rank of ``cards``, ranks in the order their first cards come: a rank's
+    one card as it is, several as a tuple in hand order; None where no rank comes twice."""
     # a rank's one card is kept as it is, and becomes a tuple at its second: this runs at
     # every decision of a shedding game, where most ranks of a hand have one card
-    by_rank: dict[int, Any] = {}
+    by_rank: dict[int, str | tuple[str, ...]] = {}
     several = False
     for c in cards:
         r = RANK_OF[c]
         if r in by_rank:
             several = True
             same = by_rank[r]
-            by_rank[r] = (same, c) if type(same) is str else same + (c,)
+            by_rank[r] = (same, c) if isinstance(same, str) else same + (c,)
         else:
             by_rank[r] = c
-    if not several:
+    return by_rank if several else None
+
+
+def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
+
+    Identical duplicates (two packs) give identical sequences, which appear once (V10). The
+    ranks come in the order their first cards do.
+    """
+    by_rank = _by_rank(cards)
+    if by_rank is None:
         return tuple(zip(cards))  # one card of each rank: each alone, in the hand's order
     out: list[tuple[str, ...]] = []
     for same in by_rank.values():
-        if type(same) is str:
+        if isinstance(same, str):
             out.append((same,))
         else:
             # the sequences of a rank's cards, worked out once for each way they lie in a
@@ -132,9 +139,34 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
+def multi_groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The sequences of :func:`groups` of two cards or more, in the same order.
+
+    A loop over ``groups(hand)`` is compiled as a loop over the hand's cards, each alone, and
+    then one over these: no tuple is made for a single card, and a hand with no two cards of
+    one rank (the usual hand) has none of these at all.
+    """
+    by_rank = _by_rank(cards)
+    if by_rank is None:
+        return ()
+    out: list[tuple[str, ...]] = []
+    for same in by_rank.values():
+        if not isinstance(same, str):
+            got = _SAME_RANK_MULTI.get(same)
+            if got is None:
+                got = tuple(g for g in _SAME_RANK.get(same) or _same_rank_groups(same)
+                            if len(g) > 1)
+                if len(_SAME_RANK_MULTI) < _SAME_RANK_MAX:
+                    _SAME_RANK_MULTI[same] = got
+            out += got
+    return tuple(out)
+
+
 #: :func:`groups` of cards of one rank, by the cards in hand order; at most _SAME_RANK_MAX
 _SAME_RANK: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
 _SAME_RANK_MAX = 20_000
+#: the sequences of two cards or more of :data:`_SAME_RANK` (see :func:`multi_groups`)
+_SAME_RANK_MULTI: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
 
 
 def _same_rank_groups(same: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -265,23 +297,37 @@ class Builtin:
     eager: bool = False
     #: runtime names the template uses, besides the table's own ``_N`` and ``_SF``
     helpers: Mapping[str, object] = attrs.field(factory=dict)
+    #: folds a call on a list literal without making the list (``size([c])`` is 1,
+    #: ``first([c])`` is ``c``), from the literal's items: a number, or the item picked;
+    #: None: not folded. The compiler folds only items that cannot fail or cost anything
+    #: (names and literals): the items not picked are never evaluated
+    on_items: Callable[[tuple[object, ...]], object] | None = None
 
 
 def _b(name: str, params: tuple[Type, ...], result: Type, template: str,
        fold: Callable[..., object] | None = None, generator: bool = False,
-       eager: bool = False, **helpers: object) -> Builtin:
-    return Builtin(name, params, result, template, fold, generator, eager, helpers)
+       eager: bool = False, on_items: Callable[[tuple[object, ...]], object] | None = None,
+       **helpers: object) -> Builtin:
+    return Builtin(name, params, result, template, fold, generator, eager, helpers, on_items)
+
+
+def _first_item(items: tuple[object, ...]) -> object:
+    return items[0]
+
+
+def _last_item(items: tuple[object, ...]) -> object:
+    return items[-1]
 
 
 #: every built-in function, by name
 BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     _b("rank", (CARD,), INT, "_RANK[{0}]", RANK_OF.__getitem__, _RANK=RANK_OF),
     _b("suit", (CARD,), SUIT, "_SUIT[{0}]", SUIT_OF.__getitem__, _SUIT=SUIT_OF),
-    _b("size", (ListOf(ANY),), INT, "len({0})", len),
-    _b("top", (ListOf(CARD),), CARD, "{0}[-1]"),
-    _b("bottom", (ListOf(CARD),), CARD, "{0}[0]"),
-    _b("first", (ListOf(T),), T, "{0}[0]"),
-    _b("last", (ListOf(T),), T, "{0}[-1]"),
+    _b("size", (ListOf(ANY),), INT, "len({0})", len, on_items=len),
+    _b("top", (ListOf(CARD),), CARD, "{0}[-1]", on_items=_last_item),
+    _b("bottom", (ListOf(CARD),), CARD, "{0}[0]", on_items=_first_item),
+    _b("first", (ListOf(T),), T, "{0}[0]", on_items=_first_item),
+    _b("last", (ListOf(T),), T, "{0}[-1]", on_items=_last_item),
     # the table's seat count _N is known only at a table: left_of and seats_from are generated
     # with it, not folded here
     _b("left_of", (INT,), INT, "(({0}) + 1) % _N"),
@@ -309,5 +355,5 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
 
 #: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)
 RUNTIME_HELPERS: Mapping[str, object] = {
-    "_add": add, "_mul": mul, "_spend": spend,
+    "_add": add, "_mul": mul, "_spend": spend, "_multi_groups": multi_groups,
     **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

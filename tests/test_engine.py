@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulespec import Game, RuleRuntimeError, check_text
-from rulespec.cards import pack
+from rulespec.builtins import groups
+from rulespec.cards import RANK_OF, SUIT_OF, pack
 from rulespec.errors import IllegalActionError, RecordError
 from rulespec.interpreter.engine import State, canonical_key
 
@@ -590,7 +594,7 @@ def test_share_common_reads_a_repeat_only_where_its_first_evaluation_happened() 
 def test_groups_keep_their_order_and_duplicates() -> None:
     import random
 
-    from rulespec.builtins import groups
+    from rulespec.builtins import groups, multi_groups
     from rulespec.cards import RANK_OF
 
     def reference(cards: list[str]) -> tuple[tuple[str, ...], ...]:
@@ -611,7 +615,71 @@ def test_groups_keep_their_order_and_duplicates() -> None:
         hand = rng.sample(cards, rng.randint(0, 10))
         assert groups(hand) == reference(hand)
         assert groups(tuple(hand)) == reference(hand)
+        assert multi_groups(hand) == tuple(g for g in reference(hand) if len(g) > 1)
     assert groups(["AS", "AS"]) == (("AS",), ("AS", "AS"))
+    assert multi_groups(["AS", "AS"]) == (("AS", "AS"),)
+
+
+#: guards over a group of cards, in the language and in Python (the group, the hand)
+GROUP_GUARDS = [
+    ("size(g) >= 2 or rank(first(g)) > 9", lambda g, h: len(g) >= 2 or RANK_OF[g[0]] > 9),
+    ("suit(first(g)) == suit(last(g))", lambda g, h: SUIT_OF[g[0]] == SUIT_OF[g[-1]]),
+    ("size(g) < size(hand[0]) and rank(first(g)) % 2 == 0",
+     lambda g, h: len(g) < len(h) and RANK_OF[g[0]] % 2 == 0),
+    ("all(rank(c) > 5 for c in g)", lambda g, h: all(RANK_OF[c] > 5 for c in g)),
+    ("high_or_alone(g)", lambda g, h: len(g) == 1 or RANK_OF[g[0]] >= 10),
+    ("not (size(g) == 2 and suit(top(g)) == suit(bottom(g)))",
+     lambda g, h: not (len(g) == 2 and SUIT_OF[g[-1]] == SUIT_OF[g[0]])),
+    # the g of the comprehension is another variable than the play's: it is not replaced
+    ("size(g) == 1 and any(size(g) > 1 for g in groups(hand[0]))",
+     lambda g, h: len(g) == 1 and any(len(x) > 1 for x in groups(h))),
+    ("size([c for c in g if suit(c) != suit(first(g))]) == size(g) - 1",
+     lambda g, h: sum(SUIT_OF[c] != SUIT_OF[g[0]] for c in g) == len(g) - 1),
+]
+
+
+@given(order=st.permutations(pack(2)), size=st.integers(1, 12),
+       guard=st.sampled_from(GROUP_GUARDS))
+def test_plays_of_groups_are_those_the_guard_allows(
+        order: list[str], size: int,
+        guard: tuple[str, Callable[[tuple[str, ...], list[str]], bool]]) -> None:
+    # The compiler lists ``for g in groups(hand)`` as the hand's single cards and then the
+    # groups of two or more, the guard folded for one card (size(g) is 1, first(g) the card):
+    # the events must be those of every group the guard allows, two packs' twins included.
+    text, allows = guard
+    spec = check_text(HEAD + f"""
+def high_or_alone(h: list of card) = size(h) == 1 or rank(first(h)) >= 10
+deal {{
+  fill stock with pack(2)
+  shuffle stock
+  deal {size} from stock to hand of [0]
+  choose 0 {{
+    play(cards = g) for g in groups(hand[0]) if {text} {{
+      move g from hand[0] to stock
+      end deal scoring zero
+    }}
+    pass() {{ end deal scoring zero }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == min(totals[r] for r in seats)]
+}}
+""", "t.rules")
+    state = Game(spec, 2).new_initial_state()
+    state.apply({"chance": "shuffle", "cards": order})
+    hand = list(state.z["hand"][0])
+    got = sorted(e["cards"] for e in state.legal_actions() if e["action"] == "play")
+    want = sorted({g for g in groups(hand) if allows(g, hand)})
+    assert got == [list(g) for g in want]
+    # and the play applied binds g to the group itself, a single card's too
+    for cards in got:
+        after = state.clone()
+        after.apply({"seat": 0, "action": "play", "cards": cards})
+        left = list(hand)
+        for c in cards:
+            left.remove(c)
+        assert sorted(after.z["hand"][0]) == sorted(left)
 
 
 def test_moving_the_top_card_to_the_bottom() -> None:

@@ -52,6 +52,7 @@ from rulespec.interpreter.events import (
     subset_in_order,
     subset_sets,
 )
+from rulespec.model import BoundBuiltin
 from rulespec.types import (
     Bool,
     Card,
@@ -1050,42 +1051,108 @@ def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hois
     """The loops and tests of one alternative, indented by ``ind``: its guard's conjuncts
     tested as soon as their variables are bound. A failed test before the loops ends the
     function, or, ``merged`` with the other alternatives, skips to the next one."""
+    lines: list[str] = []
+    try:
+        # the tests before the loops: they read no generator's variable
+        ec.hoisting(False)
+        test = _level_test(ec, _levels(a)[0], local, frozenset())
+        if test and merged:
+            lines.append(f"{ind}if {test}:")
+            ind += "    "
+        elif test:
+            lines.append(f"{ind}if not ({test}): return")
+        levels = _levels(a)
+        split = _groups_split(ec, a)
+        if split is None:
+            lines += _enum_loops(ec, a, levels, local, hoist, ind, distinct)
+        else:
+            # each conjunct is tested where the original tests it: one that reads a
+            # variable of its own named like the generator's is not moved out of the loop
+            single, one, binds = split
+            inside = [[cast(ast.Expr, ast.replace_name(c, a.generators[0].var, one))
+                       for c in level] for level in levels]
+            lines += _enum_loops(ec, single, inside, local, hoist, ind, distinct, binds)
+            lines += _enum_loops(ec, a, levels, local, hoist, ind, distinct, multi=True)
+    finally:
+        ec.hoisting(False)
+    return lines
+
+
+def _levels(a: ast.Alternative) -> list[list[ast.Expr]]:
+    """The conjuncts of ``a``'s guard by the loop they are tested in: 0 before the loops, ``i``
+    inside the ``i``-th (the innermost of the generators whose variables they read)."""
     gen_vars = [g.var for g in a.generators]
     levels: list[list[ast.Expr]] = [[] for _ in range(len(gen_vars) + 1)]
     for conj in _conjuncts(a.guard) if a.guard is not None else []:
         used = _names_in(conj)
         level = max((i + 1 for i, v in enumerate(gen_vars) if v in used), default=0)
         levels[level].append(conj)
+    return levels
+
+
+def _level_test(ec: ExprCompiler, conjuncts: list[ast.Expr], local: frozenset[str],
+                py: frozenset[str]) -> str:
+    """One test of all ``conjuncts`` (those constant true for this table left out), or ""."""
+    tests = []
+    for c in conjuncts:
+        ok, val = ec.const(c, local, py)
+        if ok and val:
+            continue
+        tests.append("False" if ok else ec.source(c, local, py))
+    # what the tests read more than once (rank(first(g))) is read once
+    return share_common(" and ".join(tests)) if tests else ""
+
+
+def _enum_loops(ec: ExprCompiler, a: ast.Alternative, levels: list[list[ast.Expr]],
+                local: frozenset[str], hoist: bool, ind: str, distinct: bool,
+                binds: str | None = None, multi: bool = False) -> list[str]:
+    """The generators' loops of ``a``, each with the conjuncts ``levels`` gives it, and the
+    event written innermost; ``binds`` and ``multi`` as :func:`_enum_event` and
+    :func:`_loop_head` take them."""
+    gen_vars = [g.var for g in a.generators]
     lines: list[str] = []
-    try:
-        for i in range(len(gen_vars) + 1):
-            py = frozenset(gen_vars[:i])
-            # only inside the loops: a test before them runs once anyway, and hoisting it
-            # would give up the short-circuit of "a and b"
-            ec.hoisting(hoist and i > 0)
-            tests = []
-            for c in levels[i]:
-                ok, val = ec.const(c, local, py)
-                if ok and val:
-                    continue
-                tests.append("False" if ok else ec.source(c, local, py))
-            # what the tests read more than once (rank(first(g))) is read once
-            test = share_common(" and ".join(tests)) if tests else ""
-            if tests and i == 0 and merged:
-                lines.append(f"{ind}if {test}:")
-                ind += "    "
-            elif tests:
-                stop = "return" if i == 0 else "continue"
-                lines.append(f"{ind}if not ({test}): {stop}")
-            if i < len(gen_vars):
-                ec.hoisting(hoist and i > 0)
-                lines.append(f"{ind}for {_loop_head(ec, a, i, local, py)}:")
-                ind += "    "
-        ec.hoisting(hoist and bool(gen_vars))
-        lines += _enum_event(ec, a, local, ind, distinct)
-    finally:
-        ec.hoisting(False)
-    return lines
+    for i in range(len(gen_vars)):
+        py = frozenset(gen_vars[:i])
+        # a loop's head is read once: nothing of it is hoisted
+        ec.hoisting(hoist and i > 0)
+        lines.append(f"{ind}for {_loop_head(ec, a, i, local, py, multi)}:")
+        ind += "    "
+        # only inside the loops: a test before them runs once anyway, and hoisting it would
+        # give up the short-circuit of "a and b"
+        ec.hoisting(hoist)
+        test = _level_test(ec, levels[i + 1], local, py | {gen_vars[i]})
+        if test:
+            lines.append(f"{ind}if not ({test}): continue")
+    ec.hoisting(hoist and bool(gen_vars))
+    return lines + _enum_event(ec, a, local, ind, distinct, binds)
+
+
+def _groups_split(ec: ExprCompiler, a: ast.Alternative
+                  ) -> tuple[ast.Alternative, ast.ListLit, str] | None:
+    """For ``... for g in groups(hand) if P(g)``: the same alternative over the hand's single
+    cards (``for c in hand if P([c])``, so that ``size(g)`` and ``first(g)`` fold to ``1`` and
+    ``c``), the ``[c]`` that replaces ``g``, and what binds ``g`` to it for the event's
+    body. Its loop is followed by the
+    original's over :func:`~rulespec.builtins.multi_groups`, the groups of two cards or more:
+    together they list the events ``groups(hand)`` lists (in another order, which the
+    canonical sort makes no matter). None for any other alternative, and with coverage on
+    (folding would mark arms of the guard as taken that no event took)."""
+    if ec.cover is not None or len(a.generators) != 1:
+        return None
+    g = a.generators[0]
+    src = ast.uncited(g.source)
+    if not (isinstance(src, ast.Call) and src.func == "groups" and len(src.args) == 1 and
+            isinstance(ec.resolution.binding(src.span, "call"), BoundBuiltin)):
+        return None
+    card = ec.fresh(g.var)
+    # the literal has the type of the hand (a list of cards), which the checker gave the
+    # hand's span: the fields' types are read off it
+    one = ast.ListLit((ast.Name(card, span=g.span),), span=src.args[0].span)
+    single = attrs.evolve(
+        a, generators=(ast.Generator(card, src.args[0], span=g.span),),
+        guard=cast("ast.Expr | None", ast.replace_name(a.guard, g.var, one)),
+        fields=cast("tuple[ast.Field, ...]", ast.replace_name(a.fields, g.var, one)))
+    return single, one, f"({pyname(card)},)"
 
 
 def _set_subsets(ec: ExprCompiler, a: ast.Alternative) -> dict[str, int]:
@@ -1142,11 +1209,15 @@ def _resolver(ec: ExprCompiler, a: ast.Alternative,
 
 
 def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[str],
-               py: frozenset[str]) -> str:
+               py: frozenset[str], multi: bool = False) -> str:
     """``v in SOURCE`` for the ``i``-th generator; over a set field's subsets,
-    ``v, _sfI, _sjI in _subset_sets(...)``, the set and its text coming with each subset."""
+    ``v, _sfI, _sjI in _subset_sets(...)``, the set and its text coming with each subset;
+    ``multi``, over ``groups(hand)``: ``v in _multi_groups(hand)`` (see _groups_split)."""
     g = a.generators[i]
     src = ast.uncited(g.source)
+    if multi:
+        assert isinstance(src, ast.Call) and src.func == "groups"
+        return f"{pyname(g.var)} in _multi_groups({ec.source(src.args[0], local, py)})"
     if g.var not in _set_subsets(ec, a):
         return f"{pyname(g.var)} in {ec.source(g.source, local, py)}"
     assert isinstance(src, ast.Call)
@@ -1158,8 +1229,10 @@ def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[st
 
 
 def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
-                ind: str, distinct: bool = False) -> list[str]:
-    """The lines, innermost in the loops, that write one legal event and its key."""
+                ind: str, distinct: bool = False, binds: str | None = None) -> list[str]:
+    """The lines, innermost in the loops, that write one legal event and its key; ``binds``,
+    the Python source of what the event binds its generators to, where it is not their
+    values (see _groups_split)."""
     gen_vars = [g.var for g in a.generators]
     py = frozenset(gen_vars)
     lines = []
@@ -1207,8 +1280,9 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         values[f.name] = f"f{i}"
     key = _key_text(ec, a, values, jsons, kinds)
     # one generator's value as it is; several as a tuple (see State._take)
-    binds = "_sf0" if _lazy_subsets(ec, a) else pyname(gen_vars[0]) if len(gen_vars) == 1 else \
-        "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
+    if binds is None:
+        binds = "_sf0" if _lazy_subsets(ec, a) else pyname(gen_vars[0]) \
+            if len(gen_vars) == 1 else "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
     entry = f"({{{', '.join(parts)}}}, _alt, {binds})"
     if not _entries_kept(ec, a, lines):
         return lines + [f"{ind}k = {key}", f"{ind}if k not in out:", f"{ind}    out[k] = {entry}"]

@@ -25,7 +25,7 @@ import linecache
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, assert_never
+from typing import Any, NoReturn, assert_never, cast
 
 import attrs
 
@@ -233,6 +233,11 @@ class ExprCompiler:
         if fresh:
             self._hoist = {}
         self._hoisting = on and self.cover is None
+
+    def fresh(self, base: str) -> str:
+        """A new temporary's name, ``base#K``: no spec name, and no other temporary, is it."""
+        self._fresh += 1
+        return f"{base}#{self._fresh}"
 
     def type_of(self, e: ast.Expr) -> Type:
         """The type the checker gave ``e`` (an expression of the spec, not one made here)."""
@@ -638,6 +643,11 @@ class ExprCompiler:
                 # stops at the first element that passes, as any(...) stops at the first
                 # that decides: the elements after it are not looked at
                 return self._short_circuit(e, None, c.elem, c.var, c.source, c.cond, local, py)
+        if b.on_items is not None and isinstance(lit := ast.uncited(args[0]), ast.ListLit) \
+                and lit.items and all(map(_atom, lit.items)):
+            picked = b.on_items(lit.items)
+            return _K(picked) if type(picked) is int else \
+                self._g(cast(ast.Expr, picked), local, py)
         gs = [self._g(a, local, py) for a in args]
         if b.fold is not None and all(isinstance(g, _K) for g in gs):
             try:
@@ -721,8 +731,7 @@ class ExprCompiler:
                 # already one Python name (a temporary computed before the loops)
                 mapping[prm.name] = _Raw(ga)  # type: ignore[assignment]
             else:
-                self._fresh += 1
-                fresh = f"{prm.name}#{self._fresh}"
+                fresh = self.fresh(prm.name)
                 lets.append((fresh, a))
                 mapping[prm.name] = ast.Name(fresh, span=a.span)
         body = self._substitute(d.body, mapping)
@@ -755,8 +764,7 @@ class ExprCompiler:
         if isinstance(e, ast.Name):
             return mapping.get(e.id) or _GlobalName(e.id, span=e.span)
         if isinstance(e, (ast.Comprehension, ast.GenCall)):
-            self._fresh += 1
-            fresh = f"{e.var}#{self._fresh}"
+            fresh = self.fresh(e.var)
             inner = dict(mapping)
             inner[e.var] = ast.Name(fresh, span=e.span)
             return attrs.evolve(
@@ -858,11 +866,20 @@ def _is_int_k(g: _Gen) -> bool:
     return isinstance(g, _K) and type(g.value) is int
 
 
+def _atom(e: ast.Expr) -> bool:
+    """A name or a literal: evaluating it cannot fail, and costs nothing."""
+    return isinstance(ast.uncited(e), (ast.Name, ast.IntLit, ast.StrLit))
+
+
 def _simple(e: ast.Expr) -> bool:
-    """Cheap to evaluate more than once: a name, a literal, or an index of a name."""
+    """Cheap to evaluate more than once: a name, a literal, an index of a name, or a list of
+    names and literals (``[c]``: written out where it is used, ``size([c])`` and
+    ``first([c])`` fold to ``1`` and ``c``)."""
     e = ast.uncited(e)
-    if isinstance(e, (ast.Name, ast.IntLit, ast.StrLit)):
+    if _atom(e):
         return True
+    if isinstance(e, ast.ListLit):
+        return all(map(_atom, e.items))
     return isinstance(e, ast.Index) and _simple(e.target) and _simple(e.index)
 
 
