@@ -98,36 +98,29 @@ _MISSING: Final = _Missing.MISSING
 _E = TypeVar("_E")
 
 
-def _by_rank(cards: Sequence[str]) -> dict[int, str | tuple[str, ...]] | None:
-    """The cards of each rank of ``cards``, ranks in the order their first cards come: a rank's
-    one card as it is, several as a tuple in hand order; None where no rank comes twice."""
-    # a rank's one card is kept as it is, and becomes a tuple at its second: this runs at
-    # every decision of a shedding game, where most ranks of a hand have one card
-    by_rank: dict[int, str | tuple[str, ...]] = {}
-    several = False
-    for c in cards:
-        r = RANK_OF[c]
-        if r in by_rank:
-            several = True
-            same = by_rank[r]
-            by_rank[r] = (same, c) if isinstance(same, str) else same + (c,)
-        else:
-            by_rank[r] = c
-    return by_rank if several else None
-
-
 def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
 
     Identical duplicates (two packs) give identical sequences, which appear once (V10). The
     ranks come in the order their first cards do.
     """
-    by_rank = _by_rank(cards)
-    if by_rank is None:
+    # a rank's one card is kept as it is, and becomes a tuple at its second: this runs at
+    # every decision of a shedding game, where most ranks of a hand have one card
+    by_rank: dict[int, Any] = {}
+    several = False
+    for c in cards:
+        r = RANK_OF[c]
+        if r in by_rank:
+            several = True
+            same = by_rank[r]
+            by_rank[r] = (same, c) if type(same) is str else same + (c,)
+        else:
+            by_rank[r] = c
+    if not several:
         return tuple(zip(cards))  # one card of each rank: each alone, in the hand's order
     out: list[tuple[str, ...]] = []
     for same in by_rank.values():
-        if isinstance(same, str):
+        if type(same) is str:
             out.append((same,))
         else:
             # the sequences of a rank's cards, worked out once for each way they lie in a
@@ -139,27 +132,42 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def multi_groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """The sequences of :func:`groups` of two cards or more, in the same order.
+def multi_groups(cards: Sequence[str]) -> Sequence[tuple[str, ...]]:
+    """The sequences of :func:`groups` of two cards or more, ranks in the order their second
+    cards come.
 
     A loop over ``groups(hand)`` is compiled as a loop over the hand's cards, each alone, and
     then one over these: no tuple is made for a single card, and a hand with no two cards of
     one rank (the usual hand) has none of these at all.
     """
-    by_rank = _by_rank(cards)
-    if by_rank is None:
+    # as groups() does, but the ranks that come twice are noted as they come: only theirs
+    # are looked at again (a shedding game's hand holds a pair more often than not)
+    by_rank: dict[int, Any] = {}
+    twice: list[int] | None = None
+    for c in cards:
+        r = RANK_OF[c]
+        if r in by_rank:
+            same = by_rank[r]
+            by_rank[r] = (same, c) if type(same) is str else same + (c,)
+            if twice is None:
+                twice = [r]
+            elif r not in twice:
+                twice.append(r)
+        else:
+            by_rank[r] = c
+    if twice is None:
         return ()
     out: list[tuple[str, ...]] = []
-    for same in by_rank.values():
-        if not isinstance(same, str):
-            got = _SAME_RANK_MULTI.get(same)
-            if got is None:
-                got = tuple(g for g in _SAME_RANK.get(same) or _same_rank_groups(same)
-                            if len(g) > 1)
-                if len(_SAME_RANK_MULTI) < _SAME_RANK_MAX:
-                    _SAME_RANK_MULTI[same] = got
-            out += got
-    return tuple(out)
+    for r in twice:
+        same = by_rank[r]
+        got = _SAME_RANK_MULTI.get(same)
+        if got is None:
+            got = tuple(g for g in _SAME_RANK.get(same) or _same_rank_groups(same)
+                        if len(g) > 1)
+            if len(_SAME_RANK_MULTI) < _SAME_RANK_MAX:
+                _SAME_RANK_MULTI[same] = got
+        out += got
+    return out
 
 
 #: :func:`groups` of cards of one rank, by the cards in hand order; at most _SAME_RANK_MAX

@@ -1333,15 +1333,18 @@ def _kept_entry_lines(ec: ExprCompiler, gen_vars: list[str], lines: list[str], k
     ec.globals["_EMAXS"] = max(1000, FIELD_CACHE_MAX // max(1, ec.hands))
     ek = pyname(gen_vars[0]) if len(gen_vars) == 1 else \
         "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
-    head = [f"{ind}_cs = {cache}[seat]"]
+    # the seat's cache is read once for all the events the loops list
+    cs = ec.invariant(f"{cache}[seat]")
+    head = [] if cs != f"{cache}[seat]" else [f"{ind}_cs = {cache}[seat]"]
+    cs = "_cs" if head else cs
     if len(gen_vars) != 1:
         head.append(f"{ind}_ek = {ek}")
         ek = "_ek"
-    return head + [f"{ind}_e = _cs.get({ek})", f"{ind}if _e is None:"] + [
+    return head + [f"{ind}_e = {cs}.get({ek})", f"{ind}if _e is None:"] + [
         "    " + ln for ln in lines] + [
         f"{ind}    _e = ({key}, {entry})",
-        f"{ind}    if len(_cs) < _EMAXS:",
-        f"{ind}        _cs[{ek}] = _e",
+        f"{ind}    if len({cs}) < _EMAXS:",
+        f"{ind}        {cs}[{ek}] = _e",
     ] + ([f"{ind}out[_e[0]] = _e[1]"] if distinct else [
         f"{ind}k, _v = _e",
         f"{ind}if k not in out:",

@@ -239,6 +239,17 @@ class ExprCompiler:
         self._fresh += 1
         return f"{base}#{self._fresh}"
 
+    def invariant(self, src: str) -> str:
+        """``src``, Python source that no loop of the enumerator being compiled changes, as a
+        temporary computed once before the loops while hoisting is on (see :meth:`hoisting`);
+        as it is otherwise."""
+        if not self._hoisting:
+            return src
+        name = self._hoist.get(src)
+        if name is None:
+            name = self._hoist[src] = f"_h{len(self._hoist)}"
+        return name
+
     def type_of(self, e: ast.Expr) -> Type:
         """The type the checker gave ``e`` (an expression of the spec, not one made here)."""
         return self.resolution.type_of(e)
