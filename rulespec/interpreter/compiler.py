@@ -1055,13 +1055,13 @@ def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hois
     try:
         # the tests before the loops: they read no generator's variable
         ec.hoisting(False)
-        test = _level_test(ec, _levels(a)[0], local, frozenset())
+        levels = _levels(a)
+        test = _level_test(ec, levels[0], local, frozenset())
         if test and merged:
             lines.append(f"{ind}if {test}:")
             ind += "    "
         elif test:
             lines.append(f"{ind}if not ({test}): return")
-        levels = _levels(a)
         split = _groups_split(ec, a)
         if split is None:
             lines += _enum_loops(ec, a, levels, local, hoist, ind, distinct)
@@ -1132,11 +1132,12 @@ def _groups_split(ec: ExprCompiler, a: ast.Alternative
     """For ``... for g in groups(hand) if P(g)``: the same alternative over the hand's single
     cards (``for c in hand if P([c])``, so that ``size(g)`` and ``first(g)`` fold to ``1`` and
     ``c``), the ``[c]`` that replaces ``g``, and what binds ``g`` to it for the event's
-    body. Its loop is followed by the
-    original's over :func:`~rulespec.builtins.multi_groups`, the groups of two cards or more:
-    together they list the events ``groups(hand)`` lists (in another order, which the
-    canonical sort makes no matter). None for any other alternative, and with coverage on
-    (folding would mark arms of the guard as taken that no event took)."""
+    body. Its loop is followed by the original's over
+    :func:`~rulespec.builtins.multi_groups`, the groups of two cards or more: together they
+    list the events ``groups(hand)`` lists (in another order, which the canonical sort makes
+    no matter). None for any other alternative, and with coverage on (folding would mark arms
+    of the guard as taken that no event took). Split in two, the loops are not remembered by
+    their inputs (_memoised): a hand's groups seldom come back."""
     if ec.cover is not None or len(a.generators) != 1:
         return None
     g = a.generators[0]
