@@ -335,11 +335,7 @@ class ExprCompiler:
         g = self._g_node(e, local, py)
         if self._hoisting and type(g) is str and not _CHEAP.match(g) \
                 and not _BOUND_INSIDE.search(g) and "_NP(" not in g:
-            hoist = self._hoist
-            name = hoist.get(g)
-            if name is None:
-                name = hoist[g] = f"_h{len(hoist)}"
-            return name
+            return self.invariant(g)
         return g
 
     def _g_node(self, e: ast.Expr, local: frozenset[str],  # noqa: C901
@@ -654,8 +650,11 @@ class ExprCompiler:
                 # stops at the first element that passes, as any(...) stops at the first
                 # that decides: the elements after it are not looked at
                 return self._short_circuit(e, None, c.elem, c.var, c.source, c.cond, local, py)
-        if b.on_items is not None and isinstance(lit := ast.uncited(args[0]), ast.ListLit) \
-                and lit.items and all(map(_atom, lit.items)):
+        # not with coverage on: a folded ``if size([c]) == 1`` would count its arm as taken
+        # whether or not any event takes it
+        if b.on_items is not None and self.cover is None and \
+                isinstance(lit := ast.uncited(args[0]), ast.ListLit) and lit.items and \
+                all(map(_atom, lit.items)):
             picked = b.on_items(lit.items)
             return _K(picked) if type(picked) is int else \
                 self._g(cast(ast.Expr, picked), local, py)
