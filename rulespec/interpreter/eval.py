@@ -112,6 +112,16 @@ def inlining_default() -> bool:
     return os.environ.get("RULESPEC_NO_INLINE", "") in ("", "0")
 
 
+def _commentable(text: str) -> str:
+    """``text`` as it may stand in a comment of generated source: itself when it is printable
+    ASCII, else as :func:`ascii` spells it.
+
+    A spec's file name is user text. Written raw, a line break in it (LF, CR, a form feed, or
+    U+2028, at which ``splitlines`` and so linecache break) would end the comment and put the
+    rest of the name into the program (style.md habit 14)."""
+    return text if text.isascii() and text.isprintable() else ascii(text)
+
+
 def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
                 what: str, sources: list[tuple[str, str]] | None = None) -> Any:
     """``exec`` the generated definition ``text`` and return the function ``name`` it defines.
@@ -120,9 +130,9 @@ def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
     comes from, is registered with :mod:`linecache` under a unique ``<rules:...>`` name (so a
     traceback through it shows the generated line), and is appended to ``sources`` when given
     (``rulespec compile --emit``)."""
-    head = f"# {span.source}:{span.line}:{span.column}: {what}\n"
+    head = f"# {_commentable(span.source)}:{span.line}:{span.column}: {_commentable(what)}\n"
     full = head + text
-    filename = f"<rules:{span.source}:{span.line}#{next(_SOURCE_IDS)}>"
+    filename = f"<rules:{_commentable(span.source)}:{span.line}#{next(_SOURCE_IDS)}>"
     linecache.cache[filename] = (len(full), None, full.splitlines(keepends=True), filename)
     ns: dict[str, object] = {}
     exec(compile(full, filename, "exec"), glb, ns)
