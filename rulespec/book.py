@@ -11,6 +11,7 @@ and cannot break the page or inject into it.
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
@@ -141,14 +142,29 @@ SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
 
 
+#: every character at which some reader of Markdown ends a line (CommonMark: LF, CR; others:
+#: U+2028, U+2029, NEL, a form feed), and the other control characters: inside one line of
+#: the page, each is written as a space, so that spec text cannot end the code span, table
+#: cell or heading it stands in and start raw HTML on a line of its own
+_MD_BREAKS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+#: the same inside a code block, whose lines end at LF
+_MD_CODE_BREAKS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    return _MD_BREAKS.sub(" ", text)
+
+
 def _md_text(text: str) -> str:
-    """Plain text made inert in Markdown: its markup characters escaped, newlines as spaces."""
-    return _MD_SPECIAL.sub(r"\\\1", text.replace("\n", " "))
+    """Plain text made inert in Markdown: its markup characters escaped, line breaks and
+    control characters as spaces."""
+    return _MD_SPECIAL.sub(r"\\\1", _one_line(text))
 
 
 def _md_code(text: str) -> str:
-    """Inline code: a fence longer than any run of backticks inside; ``|`` escaped for tables."""
-    text = text.replace("\n", " ")
+    """Inline code: a fence longer than any run of backticks inside; ``|`` escaped for tables;
+    line breaks and control characters as spaces."""
+    text = _one_line(text)
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -223,9 +239,12 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
             out.extend(_md_rows(row) for row in b.rows)
             out.append("")
         elif isinstance(b, Code):
-            longest = max((len(m) for m in re.findall(r"`+", b.text)), default=0)
+            # a code block keeps its lines, but only LF ends one (a CR would end a line for
+            # CommonMark that the fence's length did not account for)
+            text = _MD_CODE_BREAKS.sub(" ", b.text.replace("\r\n", "\n").replace("\r", "\n"))
+            longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
             fence = "`" * max(3, longest + 1)
-            out.append(f"{fence}{b.lang}\n{b.text.rstrip()}\n{fence}\n")
+            out.append(f"{fence}{_one_line(b.lang)}\n{text.rstrip()}\n{fence}\n")
         else:
             n_fig += 1
             caption = md_inline(b.caption)
@@ -233,7 +252,8 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
                 # the caption names the picture; its long description is in the SVG itself
                 # (<title>, <desc>) and in the HTML page's label
                 alt = _md_text("".join(r.text for r in b.caption)) or "figure"
-                out.append(f"![{alt}]({figures[n_fig - 1]})\n\n*{caption}*\n")
+                link = urllib.parse.quote(figures[n_fig - 1])  # a file name of the user's
+                out.append(f"![{alt}]({link})\n\n*{caption}*\n")
             else:
                 out.append(f"*{caption} (The picture is in the HTML edition of this "
                            "book.)*\n")

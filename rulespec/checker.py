@@ -15,7 +15,7 @@ from typing import Any, assert_never, cast
 import attrs
 
 from rulespec import ast
-from rulespec.errors import Diagnostic, SpecCheckError, SpecSyntaxError
+from rulespec.errors import Diagnostic, SpecCheckError
 from rulespec.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
@@ -41,7 +41,7 @@ from rulespec.model import (
     pos,
     value_text,
 )
-from rulespec.parser import parse, paused_gc
+from rulespec.parser import MAX_SPEC_BYTES, normalise_newlines, parse, paused_gc, read_spec
 from rulespec.pretty import hook_signature
 from rulespec.types import (
     ANY,
@@ -1547,6 +1547,7 @@ def _load(text: str, source_name: str, confine: Path | None = None
     imports: dict[str, ast.Span] = {}
 
     def visit(txt: str, name: str, chain: tuple[str, ...]) -> None:
+        txt = normalise_newlines(txt)  # as parse reads it: the spans count lines by LF
         sources[name] = txt
         spec = parse(txt, name)
         for it in spec.items:
@@ -1618,31 +1619,10 @@ def check_text(text: str, source_name: str = "<spec>",
         return _Checker(items, sources, imports).run()
 
 
-#: the largest spec file a record may name, or an import of such a spec reach (H10)
-MAX_SPEC_BYTES = 4 * 1024 * 1024
-
-
 def check_file(path: str | Path, confine: Path | None = None) -> CheckedSpec:
     """Parse, resolve imports and check a .rules file (imports confined as in
     :func:`check_text`)."""
     return check_text(read_spec(Path(path), str(path)), str(path), confine)
-
-
-def read_spec(path: Path, name: str) -> str:
-    """The text of a spec file; a file that is not UTF-8 text is a syntax error at the first
-    byte that cannot be read, not a crash."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        before = data[:e.start].decode("utf-8", errors="replace")
-        line = before.count("\n") + 1
-        col = len(before) - (before.rfind("\n") + 1) + 1
-        span = ast.Span(name, line, col, line, col + 1)
-        shown = data.decode("utf-8", errors="replace")
-        raise SpecSyntaxError(Diagnostic(span, f"this file is not UTF-8 text: byte "
-                                         f"0x{data[e.start]:02x} cannot be read",
-                                         "save the spec as UTF-8"), shown) from None
 
 
 def _value_docs(t: ast.TypeExpr) -> tuple[tuple[int | str | bool, str], ...]:

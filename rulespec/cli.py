@@ -11,7 +11,7 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -23,6 +23,7 @@ from rulespec.errors import (
     RulespecError,
     SpecCheckError,
     SpecSyntaxError,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def check(files: tuple[str, ...]) -> None:
     status = EXIT_OK
     for f in files:
         try:
-            path = Path(f) if Path(f).exists() else resolve_game(f)
+            path = resolve_game(f)
             spec = load_game_spec(path)
         except (SpecSyntaxError, SpecCheckError) as e:
             _spec_error(e)
@@ -148,14 +149,18 @@ def check(files: tuple[str, ...]) -> None:
             _err(f"error: {e}")
             sys.exit(EXIT_USAGE)
         phases = ["match", "deal"] + [p.name for p in spec.procs]
-        click.echo(f"{path}: ok: {spec.title} ({spec.name}), {spec.min_players}-"
+        click.echo(f"{shown(str(path))}: ok: {shown(spec.title)} ({spec.name}), {spec.min_players}-"
                    f"{spec.max_players} players, {spec.winner} total wins")
         click.echo(f"  phases ({len(phases)}): {', '.join(phases)}")
         acts = spec.action_names()
-        click.echo(f"  decisions ({len(acts)}): {', '.join(acts)}")
-        click.echo(f"  options ({len(spec.options)}): "
-                   + ", ".join(f"{o.name}={_show(o.default)}" for o in spec.options))
+        click.echo(_listed("decisions", acts))
+        click.echo(_listed("options", [f"{o.name}={_show(o.default)}" for o in spec.options]))
     sys.exit(status)
+
+
+def _listed(what: str, items: Sequence[str]) -> str:
+    """A line of check's summary: ``  decisions (2): play, pass``, or ``  decisions: none``."""
+    return f"  {what} ({len(items)}): {', '.join(items)}" if items else f"  {what}: none"
 
 
 def _show(v: object) -> str:
@@ -256,7 +261,7 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
             summary = run(game, players, games, seed, options, dealer, records, workers,
                           backend, progress=advance, max_events=max_events)
     except KeyboardInterrupt:
-        # records are written whole or not at all (records.write_atomic): those there are
+        # records are written whole or not at all (files.write_atomic): those there are
         # complete games
         where = f"; the records in {records} are complete games" if records else ""
         _err(f"interrupted after {played[0]} of {games} games{where}")
@@ -340,8 +345,7 @@ def _spec_arg(game: str) -> tuple[Path, bool]:
     """The spec file for GAME (a shipped name or a path) and whether it is shipped."""
     from rulespec.loading import GAMES_DIR, resolve_game
 
-    p = Path(game)
-    path = p if p.is_file() else resolve_game(game)
+    path = resolve_game(game)
     return path, path.resolve().is_relative_to(GAMES_DIR)
 
 
@@ -563,7 +567,7 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
     if check_only and not out_path:
         raise click.UsageError("--check compares with the book at --out: give --out PATH")
     with _reported():
-        path = Path(game) if Path(game).exists() else resolve_game(game)
+        path = resolve_game(game)
         book = build_book(load_game_spec(path), players, _options(opts))
         # a Markdown book written to a file links its pictures, written beside it
         files: list[tuple[str, str]] = []
@@ -596,7 +600,7 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         return
     if not pages:
         click.echo(text, nl=False)
-    from rulespec.records import write_atomic
+    from rulespec.files import write_atomic
 
     for path, content in pages:
         try:

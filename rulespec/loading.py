@@ -21,9 +21,10 @@ from rulespec.checker import check_file
 from rulespec.errors import RecordError
 from rulespec.interpreter.engine import Game
 from rulespec.model import CheckedSpec
+from rulespec.parser import MAX_SPEC_BYTES
 
-__all__ = ["GAMES_DIR", "game_for", "load_game_spec", "normalise_options", "resolve_game",
-           "record_spec", "shipped_games", "shipped_name"]
+__all__ = ["GAMES_DIR", "game_for", "is_game_name", "load_game_spec", "normalise_options",
+           "record_spec", "resolve_game", "shipped_games", "shipped_name"]
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
 #: compiled tables kept per spec; past this many the spec's table cache starts again. Each
@@ -68,18 +69,38 @@ def _is_file(p: Path) -> bool:
         return False
 
 
+def is_game_name(game: str) -> bool:
+    """Whether ``game`` is spelled as a shipped game's name rather than as a path: no ``/``
+    (nor ``\\``) and no ``.rules`` ending. Such a name means a shipped game or nothing: it is
+    never looked up as a file of the current folder (docs/security.md)."""
+    return "/" not in game and "\\" not in game and not game.endswith(".rules")
+
+
 def resolve_game(game: str, base: Path | None = None) -> Path:
-    """The .rules file for a shipped game name or a path (relative to ``base``)."""
-    shipped = _shipped_file(game)
-    if "/" not in game and not game.endswith(".rules") and _is_file(shipped):
-        return shipped
+    """The .rules file ``game`` means: a shipped game for a bare name (:func:`is_game_name`),
+    else a path (relative to ``base``, or to the current folder) to a regular file.
+
+    The one place a name on a command line, in a request or in a record becomes a file, so
+    that every command reads the same file for the same name."""
+    if is_game_name(game):
+        shipped = _shipped_file(game)
+        if _is_file(shipped):
+            return shipped
+        raise RecordError(f"unknown game {_quoted(game)}: not a shipped game "
+                          f"({', '.join(shipped_games())}); name a spec file by a path "
+                          "ending in .rules or holding a /")
     p = Path(game)
     if not p.is_absolute() and base is not None:
         p = base / p
     if _is_file(p):
         return p
-    raise RecordError(f"unknown game {game!r}: not a shipped game "
-                      f"({', '.join(shipped_games())}) nor a .rules file")
+    raise RecordError(f"no spec file {_quoted(game)}: not a regular file")
+
+
+def _quoted(text: str) -> str:
+    """A name from a command line or a record as an error message shows it: short, and with
+    its control characters escaped (repr), so it cannot write to the terminal."""
+    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 @functools.cache
@@ -101,9 +122,7 @@ def record_spec(game: str, base: Path | None) -> CheckedSpec:
     a regular ``.rules`` file inside the record's folder ``base`` (subfolders allowed), of at
     most MAX_SPEC_BYTES, whose imports stay in its own folder or are shipped modules.
     Anything else is a RecordError that reads nothing and quotes nothing."""
-    from rulespec.checker import MAX_SPEC_BYTES
-
-    if "/" not in game and "\\" not in game and not game.endswith(".rules"):
+    if is_game_name(game):
         return load_game_spec(resolve_game(game))  # a shipped name (or the list of them)
     hint = "; to replay it on a spec you choose, give --spec PATH (H10)"
     folder = (base or Path.cwd()).resolve()

@@ -22,8 +22,10 @@ from lark.tree import Meta
 
 from rulespec import ast
 from rulespec.errors import Diagnostic, SpecSyntaxError
+from rulespec.files import read_bounded
 
-__all__ = ["grammar_text", "parse", "parse_file"]
+__all__ = ["MAX_SPEC_BYTES", "grammar_text", "normalise_newlines", "parse", "parse_file",
+           "read_spec"]
 
 
 def grammar_text() -> str:
@@ -58,7 +60,52 @@ def paused_gc() -> Iterator[None]:
 @functools.cache
 def _parser() -> lark.Lark:
     return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True,
-                     maybe_placeholders=True)
+                     maybe_placeholders=True, lexer_callbacks={"STRING": _plain_string})
+
+
+#: characters no string of a spec may hold as written: the control characters but tab and
+#: (in triple-quoted text) line feed. An escape sequence such as ESC in a title would reach a
+#: terminal through every report that quotes it, and a NUL or a form feed a rulebook's page.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: line breaks besides line feed (CR is normalised to LF before parsing): a one-line string
+#: holding one would start a new line in a Markdown book, and its text would leave the code span
+#: or table cell it belongs in (CommonMark ends a line at CR; U+2028 breaks a line elsewhere)
+_OTHER_BREAKS = re.compile("[\u2028\u2029\x85\x0b\x0c]")
+
+
+class _BadToken(Exception):
+    """A token the grammar takes but the language refuses (raised while lexing or transforming,
+    at its token)."""
+
+    def __init__(self, token: Token, message: str, hint: str, at: int = 0) -> None:
+        super().__init__(message)
+        self.token, self.message, self.hint, self.at = token, message, hint, at
+
+
+def _plain_string(tok: Token) -> Token:
+    """A STRING token as the lexer reads it, refused when it holds a control character or, on one
+    line, a line break other than the LF its escapes may write (``\\n``)."""
+    text = str(tok)
+    bad = _CONTROL.search(text)
+    if bad is None and not text.startswith('"""'):
+        bad = _OTHER_BREAKS.search(text)
+    if bad is not None:
+        ch = bad.group()
+        kind = "a line break" if _OTHER_BREAKS.match(ch) or ch in "\r\n" else \
+            "a control character"
+        raise _BadToken(tok, f"this string holds {kind}, U+{ord(ch):04X}",
+                        "write text and the escapes \\n and \\t only; a string may not hold "
+                        "control characters or line breaks", bad.start())
+    return tok
+
+
+def normalise_newlines(text: str) -> str:
+    """``text`` with CRLF and a lone CR written LF: the one line break a spec's lines end at.
+
+    Python's tokenizer and CommonMark also end a line at CR, so a CR left in a string would
+    start a line in generated source or a Markdown book; and a spec checked out with CRLF line
+    ends must read as the same spec."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _unquote(tok: str) -> str:
@@ -104,18 +151,11 @@ _Fields = tuple[ast.Field, ...]
 MAX_DIGITS = 4000
 
 
-class _NumberTooLong(Exception):
-    """A number literal past MAX_DIGITS (raised inside the transformer, at its token)."""
-
-    def __init__(self, token: Token) -> None:
-        super().__init__(str(token)[:20])
-        self.token = token
-
-
 def _int(tok: Token) -> int:
     text = str(tok)
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _NumberTooLong(tok)
+        raise _BadToken(tok, f"this number has more than {MAX_DIGITS} digits",
+                        "no rule needs a number this large")
     return int(text)
 
 
@@ -874,9 +914,11 @@ def _too_deep(tree: lark.Tree, text: str, source_name: str) -> SpecSyntaxError |
 
 
 def parse(text: str, source_name: str = "<spec>") -> ast.Spec:
-    """Parse the text of a .rules file into an :class:`ast.Spec`, or raise SpecSyntaxError."""
+    """Parse the text of a .rules file into an :class:`ast.Spec`, or raise SpecSyntaxError.
+
+    CRLF and CR are read as LF (:func:`normalise_newlines`); spans count lines by LF."""
     with paused_gc():
-        return _parse(text, source_name)
+        return _parse(normalise_newlines(text), source_name)
 
 
 def _parse(text: str, source_name: str) -> ast.Spec:
@@ -884,23 +926,51 @@ def _parse(text: str, source_name: str) -> ast.Spec:
         tree = _parser().parse(text)
     except lark.UnexpectedInput as e:
         raise _syntax_error(e, text, source_name) from None
+    except _BadToken as e:
+        raise _token_error(e, text, source_name) from None
     deep = _too_deep(tree, text, source_name)
     if deep is not None:
         raise deep
     try:
         return _ToAst(source_name).transform(tree)
     except lark.exceptions.VisitError as e:
-        if not isinstance(e.orig_exc, _NumberTooLong):
+        if not isinstance(e.orig_exc, _BadToken):
             raise
-        tok = e.orig_exc.token
-        line, col = tok.line or 1, tok.column or 1
-        raise SpecSyntaxError(Diagnostic(
-            ast.Span(source_name, line, col, line, col + len(str(tok))),
-            f"this number has more than {MAX_DIGITS} digits",
-            "no rule needs a number this large"), text) from None
+        raise _token_error(e.orig_exc, text, source_name) from None
+
+
+def _token_error(e: _BadToken, text: str, source_name: str) -> SpecSyntaxError:
+    """The SpecSyntaxError of a token the language refuses, at the character it refuses."""
+    tok = e.token
+    line, col = tok.line or 1, (tok.column or 1) + e.at
+    width = 1 if e.at else len(str(tok))
+    return SpecSyntaxError(Diagnostic(ast.Span(source_name, line, col, line, col + width),
+                                      e.message, e.hint), text)
 
 
 def parse_file(path: str | Path) -> ast.Spec:
     """Read and parse a .rules file; the span's source is the path as given."""
-    p = Path(path)
-    return parse(p.read_text(encoding="utf-8"), str(path))
+    return parse(read_spec(Path(path), str(path)), str(path))
+
+
+#: the largest spec file rulespec reads: one named on a command line, by a record (H10) or by
+#: an import (the shipped specs are 10 to 40 KB)
+MAX_SPEC_BYTES = 4 * 1024 * 1024
+
+
+def read_spec(path: Path, name: str) -> str:
+    """The text of a spec file (files.read_bounded: a regular file of at most MAX_SPEC_BYTES,
+    else an OSError saying why); a file that is not UTF-8 text is a syntax error at the first
+    byte that cannot be read, not a crash."""
+    data = read_bounded(path, MAX_SPEC_BYTES, "spec")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[:e.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        span = ast.Span(name, line, col, line, col + 1)
+        shown = data.decode("utf-8", errors="replace")
+        raise SpecSyntaxError(Diagnostic(span, f"this file is not UTF-8 text: byte "
+                                         f"0x{data[e.start]:02x} cannot be read",
+                                         "save the spec as UTF-8"), shown) from None

@@ -6,9 +6,7 @@ and answers with the JSON object of records.md, plus the exit code of H7.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -19,11 +17,11 @@ from rulespec.errors import (
     SpecCheckError,
     SpecSyntaxError,
 )
+from rulespec.files import write_atomic
 from rulespec.interpreter.engine import State
 from rulespec.loading import GAMES_DIR, game_for, load_game_spec, record_spec
 
-__all__ = ["FORMAT", "MAX_RECORD_BYTES", "copy_spec", "replay", "start", "write_atomic",
-           "write_record"]
+__all__ = ["FORMAT", "MAX_RECORD_BYTES", "copy_spec", "replay", "start", "write_record"]
 
 FORMAT = "rulespec-record/1"
 #: the largest record file rulespec reads: a record comes from anyone, and reading one must not
@@ -50,22 +48,6 @@ def copy_spec(spec_path: Path, folder: Path) -> str:
         dest.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(dest, p.read_text(encoding="utf-8"))
     return f"{folder.name}/{main.name}"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, then
-    renamed over it, so an interrupted or failed run never leaves half a record (or a book)
-    behind. OSError as the file system gives it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        # KeyboardInterrupt too: the half-written temporary goes, the old file stays
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 def write_record(record: Mapping[str, object], out: Path, spec_path: Path | None) -> Path:

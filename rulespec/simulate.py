@@ -18,9 +18,10 @@ from typing import Any
 import attrs
 
 from rulespec.errors import RulespecError
+from rulespec.files import write_atomic
 from rulespec.interpreter.engine import CHANCE, State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
-from rulespec.records import FORMAT, copy_spec, write_atomic
+from rulespec.records import FORMAT, copy_spec
 
 __all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationSummary",
            "play_random_game", "sample_event", "simulate"]

@@ -35,7 +35,8 @@ __all__ = ["Match", "assert_conforms", "events", "matches"]
 def _load(spec: CheckedSpec | str | Path) -> tuple[CheckedSpec, str]:
     if isinstance(spec, CheckedSpec):
         return spec, spec.name
-    path = Path(spec) if Path(spec).is_file() else resolve_game(str(spec))
+    # a Path is a file; a str is what the command line takes (loading.resolve_game)
+    path = spec if isinstance(spec, Path) else resolve_game(spec)
     checked = load_game_spec(path)
     return checked, checked.name  # a shipped spec's is its shipped name
 

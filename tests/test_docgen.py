@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulespec.book import Table, to_markdown
 from rulespec.checker import check_file, check_text
 from rulespec.docgen import build_book, rulebook
@@ -109,6 +111,34 @@ match {
     for line in text.splitlines():
         if line.startswith("| `style`"):
             assert line.count(" | ") == 3
+
+
+#: every character some reader of Markdown ends a line at, and control characters
+LINE_BREAKS = ("\n", "\r", "\r\n", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x00", "\x1b")
+
+
+@pytest.mark.parametrize("brk", LINE_BREAKS, ids=[repr(b) for b in LINE_BREAKS])
+def test_no_line_break_lets_spec_text_out_of_its_place_in_markdown(brk: str) -> None:
+    """Whatever line break spec text holds, rendered Markdown (markdown-it, CommonMark) has no
+    element the text put there: a code span, a heading, a table cell and a paragraph each keep
+    their text, and a fenced block keeps its fence."""
+    from markdown_it import MarkdownIt
+
+    from rulespec.book import Book, Bullets, Code, Heading, Paragraph, code, inline
+
+    evil = f"x{brk}<script>alert(1)</script>{brk}# heading{brk}| a | b |{brk}```"
+    book = Book(f"T{brk}<script>t</script>", (
+        Heading(1, inline(evil), "h"),
+        Paragraph(inline("p ", code(evil), " ", evil)),
+        Bullets(((inline(code(evil)), evil),)),
+        Table((inline(evil), inline("b")), ((inline(code(evil)), inline(evil)),)),
+        Code(evil, lang=f"py{brk}<script>"),
+    ))
+    html = MarkdownIt("commonmark").enable("table").render(to_markdown(book))
+    assert "<script" not in html
+    # the title; the heading and "Where each part comes from"
+    assert html.count("<h1>") == 1 and html.count("<h2>") == 2
+    assert html.count("<pre>") == 1 and "</code></pre>" in html
 
 
 def test_expressions_said_in_plain_english() -> None:

@@ -35,7 +35,7 @@ KNOWN_HANG_S = 4
 SUBPROCESS_S = 60
 #: the address space a subprocess case may take (it must not exhaust the machine)
 SUBPROCESS_MEMORY = 1024**3
-HEADER = re.compile(r"^# (expect [a-z]+|known failure)(?::\s?(.*))?$")
+HEADER = re.compile(r"^# (expect [a-z]+|setup [a-z]+|known failure)(?::\s?(.*))?$")
 BOM = b"\xef\xbb\xbf"
 #: how a spec error and a rule runtime error start (docs/language.md, Runtime errors)
 POSITION = re.compile(r":\d+:\d+: error: ")
@@ -57,6 +57,12 @@ class Case:
     subprocess: bool = False
     known_failure: str | None = None
     body: bytes = b""
+    #: (what, argument) for each ``# setup WHAT: ARG`` line, in order
+    setup: list[tuple[str, str]] = field(default_factory=list)
+    #: paths (``{tmp}`` filled) that must not exist after the run: a file a payload would write
+    missing: list[str] = field(default_factory=list)
+    #: paths whose kind (regular file, FIFO, device) the run must not change
+    unchanged: list[str] = field(default_factory=list)
 
     @property
     def kind(self) -> str:
@@ -103,6 +109,12 @@ def load(path: Path) -> Case:
             case.players = int(value)
         elif key == "expect subprocess":
             case.subprocess = True
+        elif key == "expect missing":
+            case.missing.append(value)
+        elif key == "expect unchanged":
+            case.unchanged.append(value)
+        elif key.startswith("setup "):
+            case.setup.append((key.removeprefix("setup "), value))
         elif key == "known failure":
             case.known_failure = value
         else:
@@ -183,6 +195,47 @@ def fill(text: str, tmp_path: Path) -> str:
     return text.replace("{hostile}", str(HOSTILE)).replace("{tmp}", str(tmp_path))
 
 
+def fill_name(text: str, tmp_path: Path) -> str:
+    """A path of a setup or expect line: ``{tmp}`` filled, and Python's escapes (``\\n``,
+    ``\\r``, ``\\u2028``) read, so that a header line can name a file whose name holds a line
+    break."""
+    return fill(_ESCAPE.sub(_unescape, text), tmp_path)
+
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[nrt\\])")
+
+
+def _unescape(m: re.Match[str]) -> str:
+    e = m.group(1)
+    return {"n": "\n", "r": "\r", "t": "\t", "\\": "\\"}.get(e) or chr(int(e[1:], 16))
+
+
+def set_up(case: Case, tmp_path: Path) -> None:
+    """The files a case needs that a repository cannot hold (README.md, "The header"):
+
+    * ``copy: SRC -> DEST`` copies ``hostile/SRC`` to ``DEST``;
+    * ``fifo: PATH`` makes a FIFO that nobody writes to or reads from;
+    * ``link: TARGET -> PATH`` makes a symbolic link."""
+    for what, arg in case.setup:
+        if what == "copy":
+            src, dest = (x.strip() for x in arg.split(" -> "))
+            Path(fill_name(dest, tmp_path)).write_bytes((HOSTILE / src).read_bytes())
+        elif what == "fifo":
+            os.mkfifo(fill_name(arg, tmp_path))
+        elif what == "link":
+            target, at = (x.strip() for x in arg.split(" -> "))
+            os.symlink(fill_name(target, tmp_path), fill_name(at, tmp_path))
+        else:
+            raise AssertionError(f"{case.path.name}: unknown setup {what!r}")
+
+
+def kind_of(path: str) -> int | None:
+    try:
+        return os.lstat(path).st_mode & 0o170000
+    except OSError:
+        return None
+
+
 def play(case: Case, tmp_path: Path) -> tuple[list[str], Outcome]:
     """Runs the case; gives the command line that decided the outcome, and the outcome."""
     if case.subprocess:
@@ -203,7 +256,7 @@ def play(case: Case, tmp_path: Path) -> tuple[list[str], Outcome]:
         return argv, run(argv)
     if case.kind == ".args":
         text = case.body.decode("utf-8", "surrogateescape")
-        argv = [fill(a, tmp_path) for a in text.split("\n")]
+        argv = [fill_name(a, tmp_path) for a in text.split("\n")]
         while argv and argv[-1] == "":
             argv.pop()
         return argv, run(argv)
@@ -231,6 +284,8 @@ def answers_of(stdout: str) -> list[bool | None]:
 def test_hostile_input(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.delenv("RULESPEC_DEBUG", raising=False)
+    set_up(case, tmp_path)
+    kinds = {p: kind_of(fill_name(p, tmp_path)) for p in case.unchanged}
     argv, out = play(case, tmp_path)
     shown = f"rulespec {' '.join(argv)[:300]}\n--- exit {out.code}\n--- stdout\n" \
             f"{out.stdout[-3000:]}\n--- stderr\n{out.stderr[-3000:]}"
@@ -250,6 +305,11 @@ def test_hostile_input(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         assert lines, f"replay wrote no JSON answer\n{shown}"
         answer = json.loads(lines[-1])
         assert isinstance(answer, dict) and answer.get("ok") is (case.exit == 0), shown
+    for p in case.missing:
+        assert not os.path.lexists(fill_name(p, tmp_path)), f"{p} was made\n{shown}"
+    for p, before in kinds.items():
+        after = kind_of(fill_name(p, tmp_path))
+        assert after == before, f"{p} changed kind: {before:o} -> {after}\n{shown}"
     if case.answers is not None:
         got = answers_of(out.stdout)
         assert got == case.answers, f"answers {got}, expected {case.answers}\n{shown}"
