@@ -68,10 +68,13 @@ def _spec_error(e: SpecSyntaxError | SpecCheckError) -> None:
 
 
 def _runtime_error(e: RuleRuntimeError) -> None:
+    from rulespec.files import read_bounded
+    from rulespec.parser import MAX_SPEC_BYTES
+
     src = None
     if e.span is not None:
         try:
-            src = Path(e.span.source).read_text(encoding="utf-8")
+            src = read_bounded(e.span.source, MAX_SPEC_BYTES, "spec").decode("utf-8", "replace")
         except OSError:
             src = None
     _err(e.render(src))
@@ -235,14 +238,7 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
 
     options = _options(opts)
     if records is not None:
-        try:  # a folder that cannot be written is the user's to fix, before any game is played
-            Path(records).mkdir(parents=True, exist_ok=True)
-            probe = Path(records, ".rulespec-write-test")
-            probe.write_text("", encoding="utf-8")
-            probe.unlink()
-        except OSError as e:
-            _err(f"error: cannot write records to {records}: {e.strerror or e}")
-            sys.exit(EXIT_USAGE)
+        _records_folder(records)
     console = Console(stderr=True)
     played = [0]
     beat = _Heartbeat(not as_json and not console.is_terminal)
@@ -300,29 +296,59 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
         out.print("options: " + ", ".join(f"{k}={_show(v)}" for k, v in options.items()))
 
 
+def _records_folder(records: str) -> None:
+    """Make sure records can be written to the folder ``records`` before any game is played: a
+    folder that cannot be written is the user's to fix (a usage error)."""
+    import os
+    import tempfile
+
+    if not records.strip():
+        _err("error: --records names a folder; give one (. for the current folder)")
+        sys.exit(EXIT_USAGE)
+    try:
+        Path(records).mkdir(parents=True, exist_ok=True)
+        # a new file of a name nobody can plant a link at beforehand (mkstemp), then removed
+        fd, probe = tempfile.mkstemp(prefix=".rulespec-write-test.", dir=records)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        _err(f"error: cannot write records to {shown(records)}: {e.strerror or e}")
+        sys.exit(EXIT_USAGE)
+
+
 # ---- replay --------------------------------------------------------------------------------
 @main.command()
 @click.argument("record", type=click.Path())
 @click.option("--spec", "spec_path", type=click.Path(dir_okay=False), default=None,
               help="Replay on this spec instead of the one the record names.")
 def replay(record: str, spec_path: str | None) -> None:
-    """Apply a game RECORD and print the result (docs/records.md)."""
+    """Apply a game RECORD (a file, or - for standard input) and print the result
+    (docs/records.md)."""
+    import errno
+
+    from rulespec.files import read_bounded, read_stream
     from rulespec.records import MAX_RECORD_BYTES
     from rulespec.records import replay as run
 
-    path = Path(record)
+    # "-" is standard input (a pipe); any other name a regular file (files.read_bounded: not
+    # a FIFO, nor a device such as /dev/zero), read up to MAX_RECORD_BYTES either way
+    path = Path.cwd() / "-" if record == "-" else Path(record)
     try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
+        raw = read_stream(sys.stdin.buffer, MAX_RECORD_BYTES, "record") if record == "-" \
+            else read_bounded(path, MAX_RECORD_BYTES, "record")
+        data = json.loads(raw.decode("utf-8"))
+    except FileNotFoundError:
+        _err(f"error: no such file: {shown(record)}")
+        sys.exit(EXIT_USAGE)
+    except OSError as e:
+        if e.errno == errno.EFBIG:  # too large: a bad record (H7), as records.md says
             click.echo(json.dumps({"ok": False, "event": None, "legal": [],
                                    "error": f"the record is larger than {MAX_RECORD_BYTES} "
                                             "bytes; rulespec reads records up to that size"}))
             sys.exit(EXIT_RECORD)
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except FileNotFoundError:
-        _err(f"error: no such file: {record}")
-        sys.exit(EXIT_USAGE)
-    except OSError as e:
-        _err(f"error: cannot read {record}: {e.strerror or e}")
+        hint = "; give - to read a record from standard input" \
+            if e.errno == errno.EINVAL else ""
+        _err(f"error: cannot read {shown(record)}: {e.strerror or e}{hint}")
         sys.exit(EXIT_USAGE)
     except (ValueError, RecursionError) as e:
         # a record that is not JSON text is a bad record (H7), whatever its bytes are (JSON
@@ -578,20 +604,31 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         else:
             from rulespec.book import figure_files, to_markdown
 
-            if out_path:
+            # pictures go beside a book written to a file, not beside a device or a FIFO
+            # (--out /dev/stdout): that page has their captions only, as standard output has
+            if out_path and _plain_file(Path(out_path)):
                 files = figure_files(book, Path(out_path).stem)
             text = to_markdown(book, [name for name, _ in files])
     pages = [(Path(out_path), text)] if out_path else []
     pages += [(Path(out_path or ".").parent / name, svg) for name, svg in files]
     if check_only:
+        import errno
+
+        from rulespec.files import read_bounded
+
         stale = []
         for path, want in pages:
             try:
-                old = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                old = None
-            if old != want:
-                stale.append(f"{path}: {'missing' if old is None else 'out of date'}")
+                # bounded: --out may name /dev/zero; a file larger than twice the new book is
+                # out of date whatever it holds
+                old = read_bounded(path, 2 * len(want.encode()) + 1024, "book")
+                why = "" if old.decode("utf-8", "replace") == want else "out of date"
+            except FileNotFoundError:
+                why = "missing"
+            except OSError as e:
+                why = "out of date" if e.errno == errno.EFBIG else str(e.strerror)
+            if why:
+                stale.append(f"{shown(str(path))}: {why}")
         if stale:
             _err("; ".join(stale) + f"; regenerate with: rulespec doc {game} --format {fmt} "
                  f"--out {out_path}")
@@ -608,6 +645,14 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         except OSError as e:
             _err(f"error: cannot write {path}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
+
+
+def _plain_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file or not there yet."""
+    try:
+        return path.is_file() or not path.exists()
+    except OSError:
+        return True  # a name the system refuses: writing it says why
 
 
 # ---- serve ---------------------------------------------------------------------------------

@@ -15,8 +15,9 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
-__all__ = ["read_bounded", "write_atomic"]
+__all__ = ["read_bounded", "read_stream", "why_not_regular", "write_atomic"]
 
 
 def _kind(mode: int) -> str:
@@ -27,6 +28,18 @@ def _kind(mode: int) -> str:
         if test(mode):
             return word
     return "not a regular file"  # pragma: no cover - the kinds above are all POSIX has
+
+
+def why_not_regular(path: str | Path) -> str:
+    """Why ``path`` is no regular file to read, in words (``a FIFO, not a regular file``,
+    ``no such file``); "" when it is one."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except (OSError, ValueError) as e:  # a name too long; ValueError: a NUL in the name
+        return str(getattr(e, "strerror", None) or e)
+    return "" if stat.S_ISREG(mode) else f"{_kind(mode)}, not a regular file"
 
 
 def read_bounded(path: str | Path, limit: int, what: str = "file") -> bytes:
@@ -57,6 +70,15 @@ def read_bounded(path: str | Path, limit: int, what: str = "file") -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_stream(stream: BinaryIO, limit: int, what: str = "input") -> bytes:
+    """What ``stream`` (standard input, a pipe) holds until it ends, of at most ``limit``
+    bytes: an OSError (EFBIG) once it has given ``limit + 1``."""
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"the {what} is larger than {limit:,} bytes")
+    return data
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -19,6 +19,7 @@ import attrs
 
 from rulespec.checker import check_file
 from rulespec.errors import RecordError
+from rulespec.files import why_not_regular
 from rulespec.interpreter.engine import Game
 from rulespec.model import CheckedSpec
 from rulespec.parser import MAX_SPEC_BYTES
@@ -92,9 +93,10 @@ def resolve_game(game: str, base: Path | None = None) -> Path:
     p = Path(game)
     if not p.is_absolute() and base is not None:
         p = base / p
-    if _is_file(p):
+    why = why_not_regular(p)
+    if not why:
         return p
-    raise RecordError(f"no spec file {_quoted(game)}: not a regular file")
+    raise RecordError(f"no spec file {_quoted(game)}: {why}")
 
 
 def _quoted(text: str) -> str:

@@ -20,6 +20,7 @@ from rulespec.errors import (
 from rulespec.files import write_atomic
 from rulespec.interpreter.engine import State
 from rulespec.loading import GAMES_DIR, game_for, load_game_spec, record_spec
+from rulespec.parser import read_spec
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "copy_spec", "replay", "start", "write_record"]
 
@@ -46,7 +47,7 @@ def copy_spec(spec_path: Path, folder: Path) -> str:
                               f"folder of {main.name}")
         dest = folder / p.relative_to(main.parent)
         dest.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(dest, p.read_text(encoding="utf-8"))
+        write_atomic(dest, read_spec(p, str(p)))
     return f"{folder.name}/{main.name}"
 
 
