@@ -751,6 +751,24 @@ def descendants(node: object) -> Iterator[object]:
             yield from descendants(getattr(node, f.name))
 
 
+def with_depths(node: object) -> Iterator[tuple[object, int]]:
+    """Every AST node at or below ``node``, each with its depth below it (``node`` is at 0;
+    the items of a tuple field are one level below the node that holds it). Walked with a
+    stack of its own, in no promised order."""
+    stack: list[tuple[object, int]] = [(node, 0)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, tuple):
+            stack.extend((y, depth) for y in x)
+            continue
+        cls = type(x)
+        if not attrs.has(cls) or isinstance(x, Span):
+            continue
+        yield x, depth
+        stack.extend((getattr(x, f.name), depth + 1) for f in attrs.fields(cls)
+                     if f.name != "span")
+
+
 def replace_name(node: object, name: str, by: Expr) -> object:
     """``node`` with every free occurrence of the name ``name`` replaced by ``by``. A
     comprehension that binds ``name`` itself hides it from its element and condition (not from

@@ -17,6 +17,7 @@ import enum
 import itertools
 import math
 import os
+import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
@@ -27,7 +28,8 @@ from rulespec.cards import pack as make_pack
 from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
 __all__ = ["BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
-           "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "set_of"]
+           "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
+           "set_of", "sub", "total"]
 
 
 class EmptyError(Exception):
@@ -227,6 +229,32 @@ def add(x: Any, y: Any) -> Any:
     return r
 
 
+def seat(x: object, players: int) -> int:
+    """``x`` as the dealer, a seat of a table of ``players``; EmptyError (the rule's runtime
+    error) for anything else."""
+    if type(x) is not int or not 0 <= x < players:
+        raise EmptyError(f"the dealer must be a seat of this table, 0 to {players - 1}, not "
+                         f"{reprlib.repr(x)}")
+    return x
+
+
+def sub(x: int, y: int) -> int:
+    """``-`` of the language, refusing a difference of more than MAX_INT_BITS bits (``x - (0 -
+    x)`` doubles a number as surely as ``x + x``)."""
+    r = x - y
+    if r.bit_length() > MAX_INT_BITS:
+        raise LimitError(f"a difference of more than {MAX_INT_BITS} bits (about 1,000 digits)")
+    return r
+
+
+def total(xs: Iterable[int]) -> int:
+    """``sum`` of the language: a total of more than MAX_INT_BITS bits is refused."""
+    r = sum(xs)
+    if r.bit_length() > MAX_INT_BITS:
+        raise LimitError(f"a sum of more than {MAX_INT_BITS} bits (about 1,000 digits)")
+    return r
+
+
 _SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 #: the canonical order of the texts a set may hold: cards in pack order, suits C D H S (a set
 #: holds one kind only); looked up by dict, at C speed, rather than through a Python key
@@ -351,7 +379,7 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     _b("set_of", (ListOf(T),), ListOf(T), "_set_of({0})", set_of, _set_of=set_of),
     _b("min", (ListOf(INT),), INT, "_min({0})", None, True, True, _min=min_of),
     _b("max", (ListOf(INT),), INT, "_max({0})", None, True, True, _max=max_of),
-    _b("sum", (ListOf(INT),), INT, "sum({0})", sum, True, True),
+    _b("sum", (ListOf(INT),), INT, "_total({0})", total, True, True, _total=total),
     # any and all stop at the first element that decides: a generator, not a list
     _b("any", (ListOf(BOOL),), BOOL, "any({0})", any, True),
     _b("all", (ListOf(BOOL),), BOOL, "all({0})", all, True),
@@ -361,7 +389,9 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
        _count=count_true),
 )}
 
-#: every runtime name generated code may use, gathered from the table (plus ``+``'s helper)
+#: every runtime name generated code may use, gathered from the table (plus the arithmetic
+#: helpers)
 RUNTIME_HELPERS: Mapping[str, object] = {
-    "_add": add, "_mul": mul, "_spend": spend, "_multi_groups": multi_groups,
+    "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend,
+    "_multi_groups": multi_groups,
     **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

@@ -41,7 +41,14 @@ from rulespec.model import (
     pos,
     value_text,
 )
-from rulespec.parser import MAX_SPEC_BYTES, normalise_newlines, parse, paused_gc, read_spec
+from rulespec.parser import (
+    MAX_NESTING,
+    MAX_SPEC_BYTES,
+    normalise_newlines,
+    parse,
+    paused_gc,
+    read_spec,
+)
 from rulespec.pretty import hook_signature
 from rulespec.types import (
     ANY,
@@ -869,6 +876,63 @@ class _Checker:
                 path = " → ".join([*cycle, cycle[0]])
                 self.error(span, f"{what} {cycle[0]!r} calls itself ({path}): recursion is "
                            "not allowed", hint)
+        if not self.diags:
+            self._call_depths()
+
+    def _call_depths(self) -> None:
+        """No definition or procedure may nest deeper than MAX_NESTING levels counting what
+        it calls: a call is as deep as the body it stands for. The compiler expands a
+        definition in place and a procedure's code calls the next, so a chain of a thousand
+        definitions each calling the one before is as deep, for Python, as an expression of
+        a thousand levels (the parser bounds only what is written in one place). Worked out
+        over the call graph in order, with no recursion of our own (there is no cycle)."""
+        graph: dict[str, ast.DefDecl | ast.ProcDecl] = {**self.defs, **self.procs}
+        # each body's calls: (callee, depth of the call in the body); a procedure's calls of
+        # procedures are statements, its calls of definitions expressions
+        calls: dict[str, list[tuple[str, int, ast.Span]]] = {}
+        own: dict[str, int] = {}
+        for name, d in graph.items():
+            calls[name] = []
+            deepest = 0
+            for node, depth in ast.with_depths(d.body):
+                deepest = max(deepest, depth)
+                if isinstance(node, ast.Call) and node.func in graph:
+                    calls[name].append((node.func, depth, node.span))
+                elif isinstance(node, ast.CallStmt) and node.name in graph:
+                    calls[name].append((node.name, depth, node.span))
+            own[name] = deepest
+        total: dict[str, int] = {}
+        for name in graph:
+            stack = [name]
+            while stack:
+                top = stack[-1]
+                if top in total:
+                    stack.pop()
+                    continue
+                waiting = [c for c, _, _ in calls[top] if c not in total]
+                if waiting:
+                    stack.extend(waiting)
+                    continue
+                stack.pop()
+                total[top] = max([own[top]] + [k + total[c] for c, k, _ in calls[top]])
+        self.call_depths = total
+        for name, d in graph.items():
+            if total[name] <= MAX_NESTING:
+                continue
+            # the first call that takes this body past the limit, and the chain below it
+            over = [(c, sp) for c, k, sp in calls[name] if k + total[c] > MAX_NESTING]
+            if not over or total[over[0][0]] > MAX_NESTING:
+                continue  # reported at the callee, where the chain first passes the limit
+            chain = [name, over[0][0]]
+            while len(chain) < 6 and calls[chain[-1]]:
+                chain.append(max(calls[chain[-1]], key=lambda x: x[1] + total[x[0]])[0])
+            what = "definition" if isinstance(d, ast.DefDecl) else "procedure"
+            self.error(over[0][1], f"{what} {name!r} nests more than {MAX_NESTING} levels deep "
+                       f"counting what it calls ({' → '.join(chain)}"
+                       f"{' → ...' if len(chain) == 6 else ''}): a call is as deep as the body "
+                       "it stands for",
+                       "a chain of definitions or procedures each calling the next counts one "
+                       "level for each; compute the steps with a comprehension or a loop")
 
     def _reachability(self, match: ast.MatchDecl | None, deal: ast.DealDecl | None) -> None:
         calls: dict[str, set[str]] = {}

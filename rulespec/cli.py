@@ -154,16 +154,20 @@ def check(files: tuple[str, ...]) -> None:
         phases = ["match", "deal"] + [p.name for p in spec.procs]
         click.echo(f"{shown(str(path))}: ok: {shown(spec.title)} ({spec.name}), {spec.min_players}-"
                    f"{spec.max_players} players, {spec.winner} total wins")
-        click.echo(f"  phases ({len(phases)}): {', '.join(phases)}")
+        click.echo(_listed("phases", phases))
         acts = spec.action_names()
         click.echo(_listed("decisions", acts))
         click.echo(_listed("options", [f"{o.name}={_show(o.default)}" for o in spec.options]))
     sys.exit(status)
 
 
-def _listed(what: str, items: Sequence[str]) -> str:
-    """A line of check's summary: ``  decisions (2): play, pass``, or ``  decisions: none``."""
-    return f"  {what} ({len(items)}): {', '.join(items)}" if items else f"  {what}: none"
+def _listed(what: str, items: Sequence[str], most: int = 24) -> str:
+    """A line of check's summary: ``  decisions (2): play, pass``, or ``  decisions: none``;
+    past ``most`` items, the first of them and how many more."""
+    if not items:
+        return f"  {what}: none"
+    more = f", ... ({len(items) - most} more)" if len(items) > most else ""
+    return f"  {what} ({len(items)}): {', '.join(items[:most])}{more}"
 
 
 def _show(v: object) -> str:
@@ -231,6 +235,7 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
              as_json: bool) -> None:
     """Play GAMES random games of GAME and summarise them."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
 
@@ -253,7 +258,8 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
                                    MofNCompleteColumn(), TimeRemainingColumn(),
                                    console=console, disable=as_json or not console.is_terminal,
                                    transient=True) as prog:
-            task = prog.add_task(f"{game}, {players} players", total=games)
+            # the description is rich markup: the game's name (a path) is shown as text
+            task = prog.add_task(escape(f"{shown(game)}, {players} players"), total=games)
             summary = run(game, players, games, seed, options, dealer, records, workers,
                           backend, progress=advance, max_events=max_events)
     except KeyboardInterrupt:
@@ -265,7 +271,9 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return
-    out = Console()
+    # no rich markup in the tables: every name and value in them (a path, an option value) is
+    # shown as the text it is, never read as [bold] or [link=...]
+    out = Console(markup=False)
     t = Table(title=f"{summary.game}: {summary.games} games, {players} players, seed {seed}")
     t.add_column("measure")
     t.add_column("value", justify="right")

@@ -49,6 +49,10 @@ class Diagnostic:
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 
 
+#: the widest source line a diagnostic shows whole
+_WIDE = 100
+
+
 def shown(text: str) -> str:
     """Text from outside (a file name, an implementation's message or output, a value from a
     record) as a report shows it: itself when it holds no control character, else with each
@@ -83,8 +87,17 @@ def render(
             width = 1
             if span.end_line == span.line and span.end_column > span.column:
                 width = span.end_column - span.column
+            col = span.column - 1
+            if len(line) > _WIDE:
+                # a long line is shown around the caret (a generated spec may write a whole
+                # rule on one line of thousands of characters)
+                start = max(0, col - _WIDE // 2)
+                shown_line = line[start:start + _WIDE]
+                head, tail = ("..." if start else ""), ("..." if start + _WIDE < len(line) else "")
+                line, col = head + shown_line + tail, col - start + len(head)
+                width = min(width, len(shown_line) - (col - len(head)))
             lines.append(f"  {line}")
-            lines.append("  " + " " * (span.column - 1) + "^" * max(1, width))
+            lines.append("  " + " " * col + "^" * max(1, width))
     if hint:
         lines.append(f"  hint: {hint}")
     return "\n".join(lines)

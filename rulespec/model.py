@@ -235,7 +235,9 @@ class OptionInfo:
             if self.bounds is not None and not self.bounds[0] <= value <= self.bounds[1]:
                 return f"expects an integer in {self.bounds[0]}..{self.bounds[1]}"
             return None
-        if isinstance(value, bool) or value not in self.values:
+        # the value itself, not one equal to it: a JSON 1.0 is no enum's 1 (it would reach the
+        # rules as a float, where pack(1.0) fails as a rule's error)
+        if not any(type(v) is type(value) and v == value for v in self.values):
             shown = ", ".join(str(v) for v in self.values)
             return f"expects one of {shown}"
         return None

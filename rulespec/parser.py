@@ -147,8 +147,10 @@ _Args = tuple[ast.Expr, ...]
 _Fields = tuple[ast.Field, ...]
 
 
-#: the most digits a number of a spec may have (Python's own limit on reading one is 4300)
-MAX_DIGITS = 4000
+#: the most digits a number of a spec may have: the numbers a rule computes stop at
+#: builtins.MAX_INT_BITS (3,400 bits, 1,023 digits), and a number written in the rules is no
+#: larger (Python's own limit on reading or writing one is 4,300 digits)
+MAX_DIGITS = 1000
 
 
 def _int(tok: Token) -> int:
@@ -896,20 +898,38 @@ def _syntax_error(e: lark.UnexpectedInput, text: str, source_name: str) -> SpecS
 MAX_NESTING = 100
 
 
+#: the rules of a chain of operators written one after another (``a + b + c``, ``p and q and
+#: r``): each operator nests the chain before it one level deeper
+_CHAINS = frozenset({"binop", "and_op", "or_op"})
+
+
 def _too_deep(tree: lark.Tree, text: str, source_name: str) -> SpecSyntaxError | None:
     """The error for the first place ``tree`` nests deeper than MAX_NESTING, if any (walked
     with a stack of its own: the tree may be deeper than Python's recursion limit)."""
-    stack: list[tuple[lark.Tree, int]] = [(tree, 0)]
+    # each entry: a node, its depth, and how many of the levels above it are links of a chain
+    stack: list[tuple[lark.Tree, int, int]] = [(tree, 0, 0)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, links = stack.pop()
         if depth > MAX_NESTING:
             meta = node.meta
             line, col = getattr(meta, "line", 1), getattr(meta, "column", 1)
             span = ast.Span(source_name, line, col, line, col + 1)
+            if 2 * links >= depth:
+                # a long chain, not a deep one: what the limit counts, and the flat ways
+                return SpecSyntaxError(Diagnostic(
+                    span, f"the rules are nested more than {MAX_NESTING} levels deep here: "
+                    f"each operator of a chain such as a + b + c nests the part before it "
+                    f"one level deeper",
+                    "write a long sum as sum([a, b, c, ...]), a long 'and' as "
+                    "all(x for x in [a, b, c, ...]), a long 'or' with any(...), or split the "
+                    "chain into definitions"), text)
             return SpecSyntaxError(Diagnostic(
                 span, f"the rules are nested more than {MAX_NESTING} levels deep here",
                 "split the expression or the block into definitions or procedures"), text)
-        stack.extend((c, depth + 1) for c in node.children if isinstance(c, lark.Tree))
+        for i, c in enumerate(node.children):
+            if isinstance(c, lark.Tree):
+                link = i == 0 and node.data in _CHAINS and c.data == node.data
+                stack.append((c, depth + 1, links + link))
     return None
 
 

@@ -8,12 +8,13 @@ a run gives the same numbers whether it runs in one process, many, or on a Ray c
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -169,7 +170,28 @@ class SimulationSummary:
         for k in ("mean_result_totals", "mean_result_per_deal"):
             if not out[k]:
                 del out[k]
-        return out
+        return cast("dict[str, object]", _finite(out))
+
+
+def _finite(x: object) -> object:
+    """``x`` with every mean too large for a float (an infinity, :func:`_mean`) written as
+    None: JSON has no infinity."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+def _mean(total: int | float, n: int) -> float:
+    """``total / n`` as a float; an infinity of ``total``'s sign when the mean is too large
+    for one (a score may have up to builtins.MAX_INT_BITS bits, a float only 1,024)."""
+    try:
+        return total / n
+    except OverflowError:
+        return math.inf if total > 0 else -math.inf
 
 
 #: a chunk of games for one worker: game, players, options, dealer, seed, the games
@@ -281,7 +303,7 @@ def _summarise(name: str, winner: str, players: int, options: Mapping[str, objec
     chs: Counter[str] = Counter()
     flags: Counter[str] = Counter()
     wins = [0.0] * players
-    totals = [0.0] * players
+    totals = [0] * players  # exact: a score may be too large for a float
     for r in results:
         acts.update(r.actions)
         chs.update(r.chances)
@@ -290,10 +312,10 @@ def _summarise(name: str, winner: str, players: int, options: Mapping[str, objec
             wins[w] += 1.0 / len(r.winners)
         for q, t in enumerate(r.totals):
             totals[q] += t
-    sums: dict[str, list[float]] = {}
+    sums: dict[str, list[int]] = {}
     for r in results:
         for k, v in r.results.items():
-            acc = sums.setdefault(k, [0.0] * len(v))
+            acc = sums.setdefault(k, [0] * len(v))
             for i, x in enumerate(v):
                 acc[i] += x
     deals = sum(r.deals for r in results)
@@ -306,10 +328,10 @@ def _summarise(name: str, winner: str, players: int, options: Mapping[str, objec
         mean_deals=sum(r.deals for r in results) / n,
         mean_actions={k: v / n for k, v in sorted(acts.items())},
         mean_chances={k: v / n for k, v in sorted(chs.items())},
-        win_rate=tuple(w / n for w in wins), mean_total=tuple(t / n for t in totals),
+        win_rate=tuple(w / n for w in wins), mean_total=tuple(_mean(t, n) for t in totals),
         flags=dict(flags), winner=winner,
-        mean_result_totals={k: tuple(x / n for x in v) for k, v in sums.items()
+        mean_result_totals={k: tuple(_mean(x, n) for x in v) for k, v in sums.items()
                             if per.get(k)},
-        mean_result_per_deal={k: v[0] / max(1, deals) for k, v in sums.items()
+        mean_result_per_deal={k: _mean(v[0], max(1, deals)) for k, v in sums.items()
                               if not per.get(k)},
     )

@@ -97,7 +97,7 @@ def test_shipped_games_play_the_same_without_inlining(monkeypatch: object) -> No
 # ---- text from a spec reaches generated code only as values -------------------------------
 #: characters that mean something to Python or to the spec's own strings
 _HOSTILE = st.lists(st.sampled_from(list("\"'\\{}#;:()[]\n\t=+-*/%<>!@$^&|~`?,. ") +
-                                    list("abcXYZé€") + ["\u2028", "'''", '"""', "}}", "{0}",
+                                    list("abcXYZé€") + ["\u202e", "'''", '"""', "}}", "{0}",
                                                         "\nimport os\n"]),
                     max_size=12).map("".join)
 

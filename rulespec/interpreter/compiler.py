@@ -387,6 +387,11 @@ class _StmtCompiler:
             case ast.Set(name=n, index=idx, value=v):
                 if n in local:
                     self._assign(f"L[{n!r}]", v, local)
+                elif n == "dealer":
+                    # the one built-in variable a spec sets: a seat of this table, checked
+                    # where it is set rather than where a later rule reads it
+                    self.ins.append(_Py((f"V['dealer'] = _seat({self._src(v, local)}, _N)",),
+                                        v.span))
                 else:
                     self._assign(f"V[{n!r}]", v, local, idx)
             case ast.If():

@@ -804,7 +804,13 @@ class State:
             elif type(op) is EndMatch:
                 self._sync_results()
                 self._results_open = False
-                self.winners = sorted(set(op.winners(self, L)))
+                winners = op.winners(self, L)
+                if any(type(w) is not int or not 0 <= w < self.game.players for w in winners):
+                    raise RuleRuntimeError(
+                        f"the winners must be seats of this table, 0 to "
+                        f"{self.game.players - 1}, not {reprlib.repr(list(winners))}", op.node.span,
+                        "name the winners by their seats (q for q in seats if ...)")
+                self.winners = sorted(set(winners))
                 self.pending = None
                 self.to_move = None
                 return

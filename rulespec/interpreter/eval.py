@@ -30,7 +30,7 @@ from typing import Any, NoReturn, assert_never, cast
 import attrs
 
 from rulespec import ast
-from rulespec.builtins import BUILTINS, LEFT, RUNTIME_HELPERS, EmptyError, add, mul
+from rulespec.builtins import BUILTINS, LEFT, RUNTIME_HELPERS, EmptyError, add, mul, sub
 from rulespec.cards import CARD_ORDER, SUITS
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
@@ -395,8 +395,12 @@ class ExprCompiler:
                         return _K(_fold_binop(op, ga.value, gb.value))
                     except _FOLD_ERRORS:
                         pass  # raised by the generated code, if that code is ever run
-                if op == "+" and not (_is_int_k(ga) or _is_int_k(gb)):
-                    return f"_add({self._src(ga)}, {self._src(gb)})"
+                # every sum and difference is checked for size (builtins.MAX_INT_BITS), but
+                # one with a small constant, which moves a number by that constant only: a
+                # counter's ``+ 1`` costs nothing, and no number passes the limit by more
+                # than the constants a rule adds
+                if op in ("+", "-") and not (_small_int_k(ga) or _small_int_k(gb)):
+                    return f"_{'add' if op == '+' else 'sub'}({self._src(ga)}, {self._src(gb)})"
                 if op == "*":
                     # a product is checked for size: squaring, or ten times over a million
                     # rounds, would otherwise make numbers of millions of digits
@@ -882,8 +886,9 @@ def _unfrozen(src: str) -> str:
     return src[len("tuple("):-1] if isinstance(inner, pyast.ListComp) else src
 
 
-def _is_int_k(g: _Gen) -> bool:
-    return isinstance(g, _K) and type(g.value) is int
+def _small_int_k(g: _Gen) -> bool:
+    """A constant number of at most 64 bits."""
+    return isinstance(g, _K) and type(g.value) is int and g.value.bit_length() <= 64
 
 
 def _atom(e: ast.Expr) -> bool:
@@ -984,12 +989,15 @@ def _nonnegative(i: int) -> int:
 
 
 def _fold_binop(op: str, x: Any, y: Any) -> Any:
+    # the checked operations, as the generated code runs them: folding never makes a number
+    # the rules could not
     if op == "+":
         return add(x, y)
     if op == "*":
         return mul(x, y)
-    return {"-": lambda: x - y, "*": lambda: x * y, "//": lambda: x // y,
-            "%": lambda: x % y}[op]()
+    if op == "-":
+        return sub(x, y)
+    return {"//": lambda: x // y, "%": lambda: x % y}[op]()
 
 
 def _fold_compare(op: str, x: Any, y: Any) -> bool:
