@@ -47,12 +47,14 @@ from rulespec.interpreter.compiler import (
 )
 from rulespec.interpreter.eval import ExprCompiler
 from rulespec.interpreter.events import (
+    MAX_EVENT_DEPTH,
     canonical_key,
     cards_event_key,
     event_key,
     json_value,
     loose_key,
     normalise_value,
+    too_deep,
 )
 from rulespec.model import CheckedSpec
 
@@ -377,6 +379,11 @@ class State:
                     return
         if self.winners is not None:
             raise IllegalActionError("the match is over")
+        if too_deep(event, MAX_EVENT_DEPTH):
+            # no legal event nests as deep, and the steps below (normalising, the canonical
+            # key, saying why an event is illegal) walk it recursively
+            raise IllegalActionError(f"the event nests lists or objects more than "
+                                     f"{MAX_EVENT_DEPTH} levels deep; no legal event does")
         if self.to_move == CHANCE:
             self._apply_chance(event)
         else:

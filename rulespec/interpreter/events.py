@@ -18,9 +18,9 @@ from typing import cast
 from rulespec.builtins import TEXT_ORDER, check_size, sorted_distinct, subsets
 from rulespec.cards import CARD_ORDER, SUITS, normalise_card
 
-__all__ = ["FIELD_CACHE_MAX", "canonical_key", "cards_event_key", "encode", "event_key",
-           "field_json", "json_value", "loose_key", "normalise_value", "set_and_json",
-           "subset_in_order", "subset_sets", "SubsetSets"]
+__all__ = ["FIELD_CACHE_MAX", "MAX_EVENT_DEPTH", "canonical_key", "cards_event_key", "encode",
+           "event_key", "field_json", "json_value", "loose_key", "normalise_value", "set_and_json",
+           "subset_in_order", "subset_sets", "SubsetSets", "too_deep"]
 
 
 def canonical_key(event: Mapping[str, object]) -> str:
@@ -289,6 +289,24 @@ def _json_list(x: Sequence[object]) -> str:
         if _PLAIN_TEXTS.issuperset(strs) or all(type(y) is str and y.isalnum() for y in strs):
             return '["' + '","'.join(strs) + '"]'
     return "[" + ",".join(json_value(y) for y in x) + "]"
+
+
+#: the deepest an event's values may nest (a legal one nests three levels at most: the
+#: event, a list of cards, and a list of such lists)
+MAX_EVENT_DEPTH = 32
+
+
+def too_deep(value: object, limit: int) -> bool:
+    """Whether the lists and objects of ``value`` (a JSON value) nest more than ``limit``
+    levels deep; walked with a stack of its own, so any depth is answered."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, tuple, dict)):
+            if depth >= limit:
+                return True
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
 
 
 def normalise_value(v: object) -> object:
