@@ -1228,7 +1228,9 @@ match {
     for _ in range(100_000):
         inner.append([])
         inner = inner[0]  # type: ignore[assignment]
-    for cards in ([deep, deep], [1, "2C"], [{"a": 1}], [[["2C"]], [["3C"]]]):
+    with pytest.raises(RecordError, match="nests lists or objects more than 32 levels deep"):
+        state.apply({"chance": "shuffle", "cards": [deep, deep]})
+    for cards in ([1, "2C"], [{"a": 1}], [[["2C"]], [["3C"]]]):
         with pytest.raises(RecordError, match="is not a card code"):
             state.apply({"chance": "shuffle", "cards": cards})
     for cards in (template["cards"][:-1], [*template["cards"], "2C"]):

@@ -382,8 +382,8 @@ class State:
         if too_deep(event, MAX_EVENT_DEPTH):
             # no legal event nests as deep, and the steps below (normalising, the canonical
             # key, saying why an event is illegal) walk it recursively
-            raise IllegalActionError(f"the event nests lists or objects more than "
-                                     f"{MAX_EVENT_DEPTH} levels deep; no legal event does")
+            raise RecordError(f"the event nests lists or objects more than "
+                              f"{MAX_EVENT_DEPTH} levels deep; no legal event does")
         if self.to_move == CHANCE:
             self._apply_chance(event)
         else:
