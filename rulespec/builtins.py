@@ -29,7 +29,7 @@ from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
 __all__ = ["BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
-           "set_of", "sub", "total"]
+           "set_of", "spend", "sub", "total"]
 
 
 class EmptyError(Exception):

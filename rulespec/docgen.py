@@ -159,6 +159,20 @@ def _show(v: object) -> str:
     return str(v).lower() if isinstance(v, bool) else str(v)
 
 
+#: the most table sizes a book works out one by one (each is compiled and played): a spec
+#: for 2 to 1,000 players gets its smallest sizes and its largest
+BOOK_SIZES = 14
+
+
+def book_sizes(spec: CheckedSpec, target: _For) -> list[int]:
+    """The table sizes the book works out: the book's own, else every size the spec allows,
+    or, past BOOK_SIZES of them, the smallest BOOK_SIZES - 1 and the largest."""
+    if target.players is not None:
+        return [target.players]
+    sizes = list(range(spec.min_players, spec.max_players + 1))
+    return sizes if len(sizes) <= BOOK_SIZES else sizes[:BOOK_SIZES - 1] + sizes[-1:]
+
+
 def _tables(spec: CheckedSpec, target: _For) -> Iterator[tuple[int, dict[str, object], object]]:
     """Each table size the spec accepts with its default options, and its first state after
     the first shuffle (the pack in canonical order: which cards are dealt where does not
@@ -172,9 +186,7 @@ def _tables(spec: CheckedSpec, target: _For) -> Iterator[tuple[int, dict[str, ob
         if o.kind == "bool" and o.default is False and o.name not in target.options:
             extra.append({o.name: True})
     seen: set[tuple[int, int]] = set()
-    sizes = ([target.players] if target.players is not None
-             else range(spec.min_players, spec.max_players + 1))
-    for p in sizes:
+    for p in book_sizes(spec, target):
         for opts in extra:
             try:
                 st = game_for(spec, p, {**target.options, **opts}, 0).new_initial_state()
@@ -248,6 +260,11 @@ def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
                        "are dealt (the stock, a card turned up)."), clause(spec.deal.span)))
     w(Table((inline("players"), inline("cards"), *(inline(z) for z in zones)),
             tuple(rows), source=clause(spec.deal.span)))
+    sizes = book_sizes(spec, target)
+    if target.players is None and len(sizes) < spec.max_players - spec.min_players + 1:
+        w(Paragraph(inline(f"Tables of {sizes[-2] + 1} to {sizes[-1] - 1} players are not "
+                           "worked out here: ", code("rulespec doc --players N"),
+                           " writes the book of one of them."), clause(spec.deal.span)))
     for it in spec.items:
         if isinstance(it, ast.HandsDecl) and it.doc:
             w(Paragraph(inline(prose(it.doc)), clause(it.span)))
@@ -310,7 +327,10 @@ def _table_figure(spec: CheckedSpec, target: _For) -> Figure | None:
     probe, rng = st.clone(), random.Random(seed)
     made: collections.Counter[str] = collections.Counter()
     deals = len(st.deals)
-    while not probe.is_terminal() and len(probe.deals) == deals:
+    # bounded as every example is: a deal that never ends is told no further than this
+    for _ in range(EXAMPLE_MAX_EVENTS):
+        if probe.is_terminal() or len(probe.deals) != deals:
+            break
         ev = sample_event(probe.legal_actions(), rng)
         if probe.to_move != CHANCE:
             made[str(ev["action"])] += 1
@@ -319,11 +339,13 @@ def _table_figure(spec: CheckedSpec, target: _For) -> Figure | None:
         return None
     most = made.most_common(1)[0][0]
     rng = random.Random(seed)
-    while True:
+    for _ in range(EXAMPLE_MAX_EVENTS):
         ev = sample_event(st.legal_actions(), rng)
         if st.to_move != CHANCE and ev["action"] == most:
             break
         st.apply(ev)
+    else:  # pragma: no cover - the same draws reach the decision the probe met
+        return None
     moment = f"just before the first {words(most)} of the example deal"
     d = table_picture(spec, st.z, st.game.hands, st.game.dealer,
                       f"{spec.title}: the table {moment}", moment)
@@ -989,6 +1011,8 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
     told = 0
     held = [name for name, per in st.game._zone_kinds if per]
     while not st.is_terminal() and len(st.deals) == deals:
+        if told >= EXAMPLE_MAX_EVENTS:
+            break  # a deal random play does not finish: told this far, and said so below
         ev = sample_event(st.legal_actions(), rng)
         before = counts()
         had = {name: [list(z) for z in st.z[name]] for name in held}
@@ -1013,7 +1037,10 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
     # once the match is over the counters are as the deal left them; when another deal has
     # started, it may have set them back: what the last line did is then not told
     flush(counts() if st.is_terminal() or len(st.deals) == deals else run_start)
-    if len(lines) >= EXAMPLE_LINES:
+    if not st.is_terminal() and len(st.deals) == deals:
+        lines.append((inline(f"... and so on: the deal had not ended after {told} events, and "
+                             "is not played further here."), None))
+    elif len(lines) >= EXAMPLE_LINES:
         lines.append((inline(f"... and so on to the end of the deal ({told} events in all)."),
                       None))
     return lines

@@ -8,6 +8,7 @@ a run gives the same numbers whether it runs in one process, many, or on a Ray c
 
 from __future__ import annotations
 
+import collections
 import math
 import random
 from collections import Counter
@@ -229,6 +230,11 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
         yield start, min(games, start + size)
 
 
+#: chunks a worker process or Ray task may hold queued beyond the one it plays: enough to
+#: keep every worker busy, few enough that a run of a billion games holds a few in memory
+_QUEUED_PER_WORKER = 2
+
+
 def simulate(game: str, players: int, games: int, seed: int = 0,
              options: Mapping[str, object] | None = None, dealer: int = 0,
              records: str | Path | None = None, workers: int = 1, backend: str = "local",
@@ -238,7 +244,9 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
 
     ``backend="local"`` runs in this process (``workers=1``) or a process pool; ``"ray"``
     sends chunks to a Ray cluster (``pip install rulespec[ray]``). The numbers do not depend on
-    the backend or the number of workers.
+    the backend or the number of workers. Memory does not grow with ``games``: the chunks are
+    made as they are sent, at most a few per worker wait, and each game's numbers are added
+    to the summary and let go. No more workers start than there are chunks to play.
     """
     opts = dict(options or {})
     spec = load_game_spec(resolve_game(game))
@@ -252,86 +260,122 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
         size = 1
     else:
         size = max(1, min(50, games // (max(1, workers) * 4) or 1))
-    jobs = [(game, players, opts, dealer, seed, a, b, rec_dir, max_events)
-            for a, b in _chunks(games, size)]
-    results: list[GameStats] = []
+    workers = max(1, min(workers, -(-games // size)))
+    jobs = ((game, players, opts, dealer, seed, a, b, rec_dir, max_events)
+            for a, b in _chunks(games, size))
     if backend == "ray":
-        results = _run_ray(jobs, progress)
+        parts = _run_ray(jobs, workers)
     elif workers <= 1:
-        for job in jobs:
-            part = _run_chunk(job)
-            results.extend(part)
-            if progress:
-                progress(len(part))
+        parts = map(_run_chunk, jobs)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for part in pool.map(_run_chunk, jobs):
-                results.extend(part)
-                if progress:
-                    progress(len(part))
+        parts = _run_pool(jobs, workers)
+    tally = _Tally(players)
+    for part in parts:
+        for r in part:
+            tally.add(r)
+        if progress:
+            progress(len(part))
     per = {r.name: r.per_player for r in spec.results}
-    return _summarise(spec.name, spec.winner, players, opts, seed, results, per)
+    return tally.summary(spec.name, spec.winner, opts, seed, per)
 
 
-def _run_ray(jobs: list[_Chunk], progress: Callable[[int], None] | None) -> list[GameStats]:
+def _run_pool(jobs: Iterator[_Chunk], workers: int) -> Iterator[list[GameStats]]:
+    """Each chunk's games, in the chunks' order, played in ``workers`` local processes with a
+    few chunks queued ahead. A pool that cannot start its processes (a limit on processes, say)
+    is a RulespecError, and every process started is let go."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers)
+    except (OSError, ValueError) as e:
+        raise RulespecError(f"cannot start {workers} worker processes: {e}") from None
+    queued: collections.deque[Future[list[GameStats]]] = collections.deque()
+    done = False
+    try:
+        for job in jobs:
+            queued.append(pool.submit(_run_chunk, job))
+            if len(queued) > workers * _QUEUED_PER_WORKER:
+                yield queued.popleft().result()
+        while queued:
+            yield queued.popleft().result()
+        done = True
+    except (OSError, BrokenProcessPool) as e:
+        raise RulespecError(f"the worker processes stopped ({type(e).__name__}: {e}); try "
+                            f"fewer --workers") from None
+    finally:
+        # an error, Ctrl-C or a usage error in one game: nothing more is started or waited on
+        pool.shutdown(wait=done, cancel_futures=True)
+
+
+def _run_ray(jobs: Iterator[_Chunk], workers: int) -> Iterator[list[GameStats]]:
     try:
         import ray
     except ImportError as e:  # pragma: no cover - depends on the extra
-        from rulespec.errors import RulespecError
-
         raise RulespecError("the ray backend needs Ray: pip install 'rulespec[ray]'") from e
     if not ray.is_initialized():
         ray.init(ignore_reinit_error=True, log_to_driver=False)
     remote = ray.remote(_run_chunk)
-    pending = {remote.remote(j): i for i, j in enumerate(jobs)}
-    parts: dict[int, list[GameStats]] = {}
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=1)
-        for ref in done:
-            idx = pending.pop(ref)
-            parts[idx] = ray.get(ref)
-            if progress:
-                progress(len(parts[idx]))
-    return [s for i in sorted(parts) for s in parts[i]]
+    # in the chunks' order, a few in flight per worker (a cluster's CPUs, or --workers)
+    ahead = max(workers, int(ray.cluster_resources().get("CPU", 1))) * _QUEUED_PER_WORKER
+    queued: collections.deque[Any] = collections.deque()
+    for job in jobs:
+        queued.append(remote.remote(job))
+        if len(queued) > ahead:
+            yield ray.get(queued.popleft())
+    while queued:
+        yield ray.get(queued.popleft())
 
 
-def _summarise(name: str, winner: str, players: int, options: Mapping[str, object], seed: int,
-               results: list[GameStats], per_player: Mapping[str, bool] | None = None
-               ) -> SimulationSummary:
-    n = max(1, len(results))
-    acts: Counter[str] = Counter()
-    chs: Counter[str] = Counter()
-    flags: Counter[str] = Counter()
-    wins = [0.0] * players
-    totals = [0] * players  # exact: a score may be too large for a float
-    for r in results:
-        acts.update(r.actions)
-        chs.update(r.chances)
-        flags.update(r.flags)
+class _Tally:
+    """The sums a summary is made of, one game's numbers added at a time (the games are
+    not kept: a run of a billion games takes the memory of one)."""
+
+    def __init__(self, players: int) -> None:
+        self.n = 0
+        self.events = self.decisions = self.turns = self.deals = 0
+        self.acts: Counter[str] = Counter()
+        self.chs: Counter[str] = Counter()
+        self.flags: Counter[str] = Counter()
+        self.wins = [0.0] * players
+        self.totals = [0] * players  # exact: a score may be too large for a float
+        self.sums: dict[str, list[int]] = {}
+
+    def add(self, r: GameStats) -> None:
+        """Count one game."""
+        self.n += 1
+        self.events += r.events
+        self.decisions += r.decisions
+        self.turns += r.turns
+        self.deals += r.deals
+        self.acts.update(r.actions)
+        self.chs.update(r.chances)
+        self.flags.update(r.flags)
         for w in r.winners:
-            wins[w] += 1.0 / len(r.winners)
+            self.wins[w] += 1.0 / len(r.winners)
         for q, t in enumerate(r.totals):
-            totals[q] += t
-    sums: dict[str, list[int]] = {}
-    for r in results:
+            self.totals[q] += t
         for k, v in r.results.items():
-            acc = sums.setdefault(k, [0] * len(v))
+            acc = self.sums.setdefault(k, [0] * len(v))
             for i, x in enumerate(v):
                 acc[i] += x
-    deals = sum(r.deals for r in results)
-    per = per_player or {}
-    return SimulationSummary(
-        game=name, players=players, options=dict(options), games=len(results), seed=seed,
-        mean_events=sum(r.events for r in results) / n,
-        mean_decisions=sum(r.decisions for r in results) / n,
-        mean_turns=sum(r.turns for r in results) / n,
-        mean_deals=sum(r.deals for r in results) / n,
-        mean_actions={k: v / n for k, v in sorted(acts.items())},
-        mean_chances={k: v / n for k, v in sorted(chs.items())},
-        win_rate=tuple(w / n for w in wins), mean_total=tuple(_mean(t, n) for t in totals),
-        flags=dict(flags), winner=winner,
-        mean_result_totals={k: tuple(_mean(x, n) for x in v) for k, v in sums.items()
-                            if per.get(k)},
-        mean_result_per_deal={k: _mean(v[0], max(1, deals)) for k, v in sums.items()
-                              if not per.get(k)},
-    )
+
+    def summary(self, name: str, winner: str, options: Mapping[str, object], seed: int,
+                per_player: Mapping[str, bool] | None = None) -> SimulationSummary:
+        """The means of what was counted."""
+        n = max(1, self.n)
+        per = per_player or {}
+        return SimulationSummary(
+            game=name, players=len(self.totals), options=dict(options), games=self.n,
+            seed=seed, mean_events=self.events / n, mean_decisions=self.decisions / n,
+            mean_turns=self.turns / n, mean_deals=self.deals / n,
+            mean_actions={k: v / n for k, v in sorted(self.acts.items())},
+            mean_chances={k: v / n for k, v in sorted(self.chs.items())},
+            win_rate=tuple(w / n for w in self.wins),
+            mean_total=tuple(_mean(t, n) for t in self.totals),
+            flags=dict(self.flags), winner=winner,
+            mean_result_totals={k: tuple(_mean(x, n) for x in v) for k, v in self.sums.items()
+                                if per.get(k)},
+            mean_result_per_deal={k: _mean(v[0], max(1, self.deals))
+                                  for k, v in self.sums.items() if not per.get(k)},
+        )

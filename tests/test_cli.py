@@ -458,3 +458,45 @@ def test_progress_through_a_pipe_is_plain_lines(tmp_path: Path) -> None:
     assert err.startswith("verify: setting 1 of "), err
     assert "budget 2 s: 2 players" in err.splitlines()[0], err
     assert err_of(*verify, "--json") == ""
+
+
+class _Enough(Exception):
+    pass
+
+
+def test_simulate_makes_its_games_as_it_plays_them() -> None:
+    """A trillion games: the chunks are made as they are played and each game is added to
+    the summary and let go, so the run starts at once and holds the memory of a few games
+    (a list of a trillion chunks ran out of memory before the first game)."""
+    from rulespec.simulate import simulate
+
+    played: list[int] = []
+
+    def progress(k: int) -> None:
+        played.append(k)
+        if len(played) == 3:
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        simulate("vandatta", 2, 10**12, seed=1, progress=progress)
+    assert played == [1, 1, 1]
+
+
+def test_simulate_starts_no_more_workers_than_it_has_chunks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--workers 200 for 2 games starts 2 processes, not 200; the numbers are those of one."""
+    import concurrent.futures
+
+    from rulespec import simulate as sim
+
+    started: list[int] = []
+
+    class Pool(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, max_workers: int) -> None:
+            started.append(max_workers)
+            super().__init__(max_workers=max_workers)
+
+    monkeypatch.setattr(sim, "ProcessPoolExecutor", Pool)
+    many = sim.simulate("vandatta", 2, 2, seed=5, workers=200)
+    assert started == [2]
+    assert many.to_json() == sim.simulate("vandatta", 2, 2, seed=5).to_json()

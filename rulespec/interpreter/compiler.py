@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, assert_never, cast
 
 import attrs
 
 from rulespec import ast
-from rulespec.builtins import EmptyError
+from rulespec.builtins import MAX_COLLECTION, EmptyError, LimitError, spend
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
 from rulespec.interpreter.eval import (
@@ -401,8 +401,8 @@ class _StmtCompiler:
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
                 ins.append(self._move(s, w, a, z, bottom, local))
             case ast.Fill(zone=z, cards=cs):
-                ins.append(_Py((f"_z = {self._src(z, local)}",
-                                f"_z[:] = list({self._src(cs, local)})"), s.span))
+                ins.append(_Py((f"_fill(Z, {self._src(z, local)}, {self._src(cs, local)})",),
+                               s.span))
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
                 ins.append(_Py((f"_deal({self._src(cnt, local)},",
                                 f"      {self._src(a, local)}, Z[{zn!r}],",
@@ -789,9 +789,8 @@ class _Emitter:
         extra = dict(objects)
         extra.update({ref: self.procs[p] for p, ref in self._proc_refs.items()})
         extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _new=object.__new__,
-                     _move=move_cards,
-                     _deal=deal_cards, _snap=snapshot, _Empty=EmptyError, _rt=runtime_error,
-                     _overwork=overwork)
+                     _move=move_cards, _deal=deal_cards, _fill=fill_zone, _snap=snapshot,
+                     _Empty=EmptyError, _rt=runtime_error, _overwork=overwork)
         what = "procedure " + name if not name.startswith("#") else name[1:]
         return ec.build("_run", "\n".join(self.lines) + "\n", span, extra,  # type: ignore[no-any-return]
                         what=what)
@@ -901,8 +900,10 @@ class _Emitter:
 
 def snapshot(x: object) -> object:
     """A list value as the rules keep it: tuples all the way down (a zone's cards, or a list of
-    zones), so that later moves change nothing in it."""
+    zones), so that later moves change nothing in it. Its length is charged to the
+    comprehensions' budget (builtins.spend), as every statement that builds a list is."""
     if isinstance(x, (list, tuple)):
+        spend(x)
         if not x or type(x[0]) not in (list, tuple):
             return x if type(x) is tuple else tuple(x)
         return tuple(snapshot(y) for y in x)
@@ -930,6 +931,31 @@ def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom
             dst.insert(0, c)
         else:
             dst.append(c)
+
+
+def cards_in_play(zones: Mapping[str, list[Any]]) -> int:
+    """How many cards the zones hold in all (a zone per player counts every player's)."""
+    n = 0
+    for z in zones.values():
+        if z and type(z[0]) is list:
+            n += sum(map(len, z))
+        else:
+            n += len(z)
+    return n
+
+
+def fill_zone(zones: Mapping[str, list[Any]], zone: list[str], cards: Iterable[str]) -> None:
+    """``fill ZONE with CARDS``: the one statement that brings cards into play. What it builds
+    is charged to the comprehensions' budget (builtins.spend), and the cards of every zone
+    together stay within MAX_COLLECTION: a list of a million cards is the most one rule may
+    build, and a thousand zones of such lists would exhaust memory as surely."""
+    new = list(cards)
+    spend(new)
+    total = cards_in_play(zones) - len(zone) + len(new)
+    if total > MAX_COLLECTION:
+        raise LimitError(f"the zones would hold {total} cards in all, more than the limit of "
+                         f"{MAX_COLLECTION} (RULESPEC_MAX_COLLECTION)")
+    zone[:] = new
 
 
 def deal_cards(n: int, src: list[str], hands: list[list[str]], seats: Sequence[int],
