@@ -141,15 +141,24 @@ class SpecCheckError(RulespecError):
 class RuleRuntimeError(RulespecError):
     """A checked spec did something impossible while running (an empty pile's top card...)."""
 
-    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None,
+                 note: str | None = None):
         super().__init__(message)
         self.span = span
         self.message = message
         self.hint = hint
+        #: where it happened, when the one running the rules knows more than they do (which
+        #: game of a simulation, with which seed)
+        self.note = note
+
+    def noted(self, note: str) -> RuleRuntimeError:
+        """The same error with ``note`` said after it."""
+        return RuleRuntimeError(self.message, self.span, self.hint, note)
 
     def render(self, source: str | None = None) -> str:
-        """Render with the span of the rule that was executing."""
-        return render(self.span, self.message, self.hint, source)
+        """Render with the span of the rule that was executing (and the note, if any)."""
+        out = render(self.span, self.message, self.hint, source)
+        return out + (f"\n  note: {self.note}" if self.note else "")
 
 
 class IllegalActionError(RulespecError, ValueError):

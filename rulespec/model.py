@@ -7,6 +7,7 @@ and functions) are declared here once, with their types, for both the checker an
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -475,7 +476,9 @@ class CheckedSpec:
         names = set(self.option_names)
         for k, v in out.items():
             if k not in names:
-                raise ConfigurationError(f"unknown option {k!r} for {self.name}")
+                close = difflib.get_close_matches(k, sorted(names), n=1, cutoff=0.7)
+                raise ConfigurationError(f"unknown option {k!r} for {self.name}" + (
+                    f"; did you mean {close[0]!r}?" if close else ""))
             why = self.option(k).check_value(v)
             if why:
                 raise ConfigurationError(f"option {k!r} {why}, not {json.dumps(v)}")

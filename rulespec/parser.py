@@ -7,6 +7,7 @@ each grammar rule to one frozen AST node, and every Lark error becomes a :class:
 from __future__ import annotations
 
 import contextlib
+import difflib
 import functools
 import gc
 import importlib.resources
@@ -853,6 +854,25 @@ def _classify(e: lark.UnexpectedToken, text: str) -> _Mistake | None:
     return next((m for m, _ in _EXAMPLES if _fits(m, e, text)), None)
 
 
+def _misspelt_keyword(e: lark.UnexpectedToken, text: str) -> str | None:
+    """"did you mean 'choose'?" when the word the error's line starts with, or the unexpected
+    word itself, is no keyword but nearly one (``chose p {``, ``shufle stock``)."""
+    tok = e.token
+    line = text.split("\n")[(tok.line or 1) - 1] if tok.line else ""
+    first = re.match(r"\s*([A-Za-z_]\w*)", line)
+    candidates = [first.group(1)] if first else []
+    if tok.type == "NAME":
+        candidates.append(str(tok))
+    keywords = _keywords()[0]
+    for word in candidates:
+        if word in keywords or len(word) < 3:
+            continue
+        close = difflib.get_close_matches(word, sorted(keywords), n=1, cutoff=0.8)
+        if close:
+            return f"did you mean {close[0]!r} (not {word!r})?"
+    return None
+
+
 def _syntax_error(e: lark.UnexpectedInput, text: str, source_name: str) -> SpecSyntaxError:
     """The one place a Lark error becomes a SpecSyntaxError (Preql parse_stmts)."""
     line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
@@ -888,6 +908,9 @@ def _syntax_error(e: lark.UnexpectedInput, text: str, source_name: str) -> SpecS
         elif tok.type != "$END" and str(tok) in _keywords()[0]:
             hint = (hint + "; " if hint else "") + \
                 f"{str(tok)!r} is a keyword and cannot be a name here"
+        typo = _misspelt_keyword(e, text)
+        if typo is not None:
+            hint = (hint + "; " if hint else "") + typo
         span = ast.Span(source_name, line, col, line, col + max(1, len(str(tok))))
     return SpecSyntaxError(Diagnostic(span, msg, hint), text)
 

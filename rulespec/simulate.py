@@ -9,6 +9,7 @@ a run gives the same numbers whether it runs in one process, many, or on a Ray c
 from __future__ import annotations
 
 import collections
+import json
 import math
 import random
 from collections import Counter
@@ -19,7 +20,7 @@ from typing import Any, cast
 
 import attrs
 
-from rulespec.errors import RulespecError
+from rulespec.errors import RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
 from rulespec.interpreter.engine import CHANCE, State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
@@ -74,11 +75,14 @@ class SimulationLimitError(RulespecError):
 
 
 def play_random_game(state: State, rng: random.Random, keep_events: bool = False,
-                     max_events: int = MAX_MATCH_EVENTS
+                     max_events: int = MAX_MATCH_EVENTS,
+                     events: list[dict[str, object]] | None = None
                      ) -> tuple[GameStats, list[dict[str, object]]]:
     """Play ``state`` to the end with uniformly random decisions; past ``max_events``
-    events, SimulationLimitError."""
-    events: list[dict[str, object]] = []
+    events, SimulationLimitError. With ``keep_events``, each event is appended to ``events``
+    (a new list if None) before it is applied: a rule's runtime error leaves there the match up
+    to and with the event that met it."""
+    events = [] if events is None else events
     # each deal's entry is summed as it becomes final and not kept: a match of a million
     # deals runs in the memory of one (a record, which lists them all, keeps them)
     fields = {r.name: r.per_player for r in state.game.spec.results}
@@ -115,9 +119,9 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
             if ev["seat"] != last_seat:
                 turns += 1
                 last_seat = ev["seat"]
-        state.apply(ev)
         if keep_events:
             events.append(ev)
+        state.apply(ev)
         n += 1
     res = state.result()
     for d in res["deals"]:
@@ -207,20 +211,35 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
     g = game_for(spec, players, options, dealer)
     out = []
     copied: dict[str, str] = {}
-    for i in range(start, stop):
-        st = g.new_initial_state()
-        stats, events = play_random_game(st, game_rng(seed, i), keep_events=records is not None,
-                                         max_events=max_events)
-        if records is not None:
-            # a shipped game by its shipped name; a user's spec copied once into the records
-            # folder, so that the records travel with it (H10)
-            named = shipped_name(path) or copied.setdefault(
-                "game", copy_spec(path, Path(records) / "spec"))
-            rec = {"format": FORMAT, "game": named, "players": players, "options": options,
-                   "dealer": dealer, "events": events}
-            import json
+    def write(i: int, events: list[dict[str, object]]) -> Path:
+        # a shipped game by its shipped name; a user's spec copied once into the records
+        # folder, so that the records travel with it (H10)
+        assert records is not None
+        named = shipped_name(path) or copied.setdefault(
+            "game", copy_spec(path, Path(records) / "spec"))
+        rec = {"format": FORMAT, "game": named, "players": players, "options": options,
+               "dealer": dealer, "events": events}
+        out_path = Path(records, f"game-{i:06d}.json")
+        write_atomic(out_path, json.dumps(rec) + "\n")
+        return out_path
 
-            write_atomic(Path(records, f"game-{i:06d}.json"), json.dumps(rec) + "\n")
+    for i in range(start, stop):
+        events: list[dict[str, object]] = []
+        try:
+            st = g.new_initial_state()
+            stats, _ = play_random_game(st, game_rng(seed, i), keep_events=records is not None,
+                                        max_events=max_events, events=events)
+        except RuleRuntimeError as e:
+            # which match met it, and how to have it again (the record, up to the event that
+            # met it, replays to the same error)
+            where = f"in game {i} of this run (--seed {seed})"
+            if records is not None:
+                where += f"; the match up to it is the record {write(i, events)}"
+            else:
+                where += "; --records DIR keeps it as a record that replays to this error"
+            raise e.noted(where) from None
+        if records is not None:
+            write(i, events)
         out.append(stats)
     return out
 
@@ -312,7 +331,8 @@ def _run_ray(jobs: Iterator[_Chunk], workers: int) -> Iterator[list[GameStats]]:
     try:
         import ray
     except ImportError as e:  # pragma: no cover - depends on the extra
-        raise RulespecError("the ray backend needs Ray: pip install 'rulespec[ray]'") from e
+        raise RulespecError("the ray backend needs Ray: pip install \"rulespec[ray]\" (or "
+                            "pip install \".[ray]\" in a checkout)") from e
     if not ray.is_initialized():
         ray.init(ignore_reinit_error=True, log_to_driver=False)
     remote = ray.remote(_run_chunk)

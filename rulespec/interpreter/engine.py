@@ -15,6 +15,7 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 from __future__ import annotations
 
 import bisect
+import collections
 import json
 import operator
 import reprlib
@@ -736,8 +737,16 @@ class State:
                 raise RecordError(f"{reprlib.repr(c)} is not a card code")
             cards.append(code)
         if sorted(cards) != sorted(template["cards"]):
-            raise IllegalActionError(f"the {spec.kind} must order exactly the cards "
-                                     f"{' '.join(template['cards'])}")
+            # what differs first, then the cards it must order
+            have, want = collections.Counter(cards), collections.Counter[str](template["cards"])
+            extra, missing = sorted((have - want).elements()), sorted((want - have).elements())
+            diff = "; ".join(part for part in (
+                f"{' '.join(extra[:10])} {'is' if len(extra) == 1 else 'are'} one too many"
+                if extra else "",
+                f"{' '.join(missing[:10])} {'is' if len(missing) == 1 else 'are'} missing"
+                if missing else "") if part)
+            raise IllegalActionError(f"the {spec.kind} must order exactly the cards of its "
+                                     f"zone: {diff} (it orders {' '.join(template['cards'])})")
         self._place_chance(spec, L, cards)
 
     def _place_chance(self, spec: ChanceSpec, L: dict[str, object], cards: list[str]) -> None:
