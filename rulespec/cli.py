@@ -600,6 +600,8 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
 
     if check_only and not out_path:
         raise click.UsageError("--check compares with the book at --out: give --out PATH")
+    if out_path and not check_only:
+        _writable(Path(out_path))  # before the book is worked out (seconds of work)
     with _reported():
         path = resolve_game(game)
         book = build_book(load_game_spec(path), players, _options(opts))
@@ -653,6 +655,22 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         except OSError as e:
             _err(f"error: cannot write {path}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
+
+
+def _writable(path: Path) -> None:
+    """A usage error, now, for an --out that cannot be written: a directory, or a path whose
+    folder is not there."""
+    try:
+        if path.is_dir():
+            why = "it is a directory"
+        elif not path.parent.is_dir():
+            why = f"there is no folder {shown(str(path.parent))}"
+        else:
+            return
+    except OSError as e:  # a name too long
+        why = str(e.strerror or e)
+    _err(f"error: cannot write {shown(str(path))}: {why}")
+    sys.exit(EXIT_USAGE)
 
 
 def _plain_file(path: Path) -> bool:
