@@ -604,7 +604,11 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         _writable(Path(out_path))  # before the book is worked out (seconds of work)
     with _reported():
         path = resolve_game(game)
-        book = build_book(load_game_spec(path), players, _options(opts))
+        spec = load_game_spec(path)
+        # the book plays example deals at every table: seconds of work, not to be silent
+        with _working(f"working out the book of {spec.title}: its tables, decisions and "
+                      "example deal"):
+            book = build_book(spec, players, _options(opts))
         # a Markdown book written to a file links its pictures, written beside it
         files: list[tuple[str, str]] = []
         if fmt == "html":
@@ -655,6 +659,22 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         except OSError as e:
             _err(f"error: cannot write {path}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
+
+
+@contextlib.contextmanager
+def _working(what: str) -> Iterator[None]:
+    """A spinner on a terminal's standard error while something slow runs, or one plain line
+    where standard error is not a terminal; nothing is left behind on the terminal."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        _err(f"doc: {what}...")
+        yield
+        return
+    with console.status(escape(shown(what)) + "..."):
+        yield
 
 
 def _writable(path: Path) -> None:
