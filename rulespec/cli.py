@@ -345,6 +345,34 @@ def _spec_arg(game: str) -> tuple[Path, bool]:
     return path, path.resolve().is_relative_to(GAMES_DIR)
 
 
+#: the longest wait any seconds option takes (a timer or a select() past about 10**9 s
+#: overflows the platform's time_t): 1,000,000 s, eleven days and a half
+MAX_SECONDS = 1_000_000.0
+
+
+class _Seconds(click.FloatRange):
+    """A number of seconds: finite, within ``[min, MAX_SECONDS]``. ``inf`` and ``nan`` are
+    floats to Python and pass a plain FloatRange (``nan`` compares false with every bound),
+    then overflow a timer or wait for ever; here they are usage errors."""
+
+    name = "seconds"
+
+    def __init__(self, min: float) -> None:  # noqa: A002 - click's own name for it
+        super().__init__(min=min, max=MAX_SECONDS)
+
+    def convert(self, value: str | float, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        import math
+
+        try:
+            rv = float(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return float(super().convert(rv, param, ctx))
+
+
 def _verification_options(f: _F) -> _F:
     """The options verify and diff share."""
     for opt in reversed([
@@ -356,7 +384,7 @@ def _verification_options(f: _F) -> _F:
         click.option("--games", "-n", type=click.IntRange(min=1), default=None,
                      help="Matches per scheduled setting (default: sized so a correct "
                           "in-process implementation takes about a minute)."),
-        click.option("--budget", type=click.FloatRange(min=1), default=None,
+        click.option("--budget", type=_Seconds(min=1), default=None,
                      metavar="SECONDS", help="Search for this long, then stop."),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--keep-going", is_flag=True,
@@ -378,7 +406,7 @@ def _verification_options(f: _F) -> _F:
               help="Command line of an implementation speaking the JSON-lines protocol.")
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="A Python implementation: a class, a factory or an object.")
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
+@click.option("--timeout", type=_Seconds(min=0.01), default=10.0, show_default=True,
               metavar="SECONDS", help="The longest one protocol call may take.")
 @click.option("--strict", is_flag=True,
               help="A setting the implementation refuses at 'new' is a failure.")
@@ -610,7 +638,7 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
 @main.command()
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="Serve this Python implementation instead of the spec's engine.")
-@click.option("--idle-timeout", "idle", type=click.FloatRange(min=0), default=3600.0,
+@click.option("--idle-timeout", "idle", type=_Seconds(min=0), default=3600.0,
               show_default=True, metavar="SECONDS",
               help="Stop when no request has come for this long (0: wait for ever).")
 def serve(impl_py: str | None, idle: float) -> None:

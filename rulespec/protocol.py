@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import importlib.util
 import json
+import math
 import os
 import select
 import signal
@@ -444,6 +445,8 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None,
     crashed: the traceback goes to standard error and the exception propagates, as a crashing
     program's would.
     """
+    if idle_timeout is not None and not (math.isfinite(idle_timeout) and idle_timeout >= 0):
+        raise ValueError(f"idle_timeout is a finite number of seconds, not {idle_timeout!r}")
     if impl is None:
         impl = SpecImplementation(base, atomic=True)
     while True:

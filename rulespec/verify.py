@@ -26,6 +26,7 @@ import collections
 import contextlib
 import itertools
 import json
+import math
 import random
 import signal
 import sys
@@ -924,6 +925,8 @@ class Verifier:
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, Any] | None = None,
                  db: str | Path | None = None, shrink_seconds: float = 15.0) -> None:
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ValueError(f"timeout is a finite number of seconds above 0, not {timeout!r}")
         self.spec = spec
         self.game = game
         self.factory = factory
@@ -973,6 +976,8 @@ class Verifier:
         ``budget``: seconds for the whole run (random combinations continue until it is
         spent; the schedule is cut where it runs out). ``progress(label, done, total,
         coverage)`` is called before each setting."""
+        if budget is not None and not math.isfinite(budget):
+            raise ValueError(f"budget is a finite number of seconds, not {budget!r}")
         t0 = time.monotonic()
         sizes, fixed, plan = self._plan(players, options)
         rng = random.Random(seed_)
