@@ -37,9 +37,11 @@ from rulespec.loading import game_for, load_game_spec, resolve_game
 from rulespec.model import CheckedSpec
 
 __all__ = [
+    "MAX_ANSWER_DEPTH",
     "Implementation",
     "ProcessImplementation",
     "SpecImplementation",
+    "json_problem",
     "load_python_impl",
     "serve",
 ]
@@ -140,6 +142,48 @@ class SpecImplementation:
         c = SpecImplementation(self.base, self.spec)
         c.state = self._st().clone()
         return c
+
+
+#: the deepest answer an implementation may send: an answer of the shipped games is at most 5
+#: levels deep (an observation's per-player zone of card lists inside ``zones``); a deeper one
+#: would reach Python's recursion limit in the comparisons and the report
+MAX_ANSWER_DEPTH = 32
+#: the longest integer an answer may hold, in bits (4,000 decimal digits: Python writes no
+#: integer of more than 4,300 digits as text)
+MAX_INT_BITS = 13_288
+
+
+def json_problem(x: object, max_depth: int = MAX_ANSWER_DEPTH) -> str | None:
+    """What keeps ``x`` from being a JSON value rulespec can compare and report, or None: a
+    value that is not null, a boolean, a string, a finite number, a list or an object with
+    string keys; an integer of more than 4,000 digits; lists and objects nested more than
+    ``max_depth`` deep. Iterative, so no value reaches the recursion limit here."""
+    stack: list[tuple[object, int]] = [(x, 0)]
+    while stack:
+        y, d = stack.pop()
+        if y is None or isinstance(y, (bool, str)):
+            continue
+        if isinstance(y, int):
+            if y.bit_length() > MAX_INT_BITS:
+                return "an integer of more than 4,000 digits"
+        elif isinstance(y, float):
+            if not math.isfinite(y):
+                return f"{y!r}, which is not a JSON number"
+        elif isinstance(y, (list, dict)):
+            if d >= max_depth:
+                return f"lists or objects nested more than {max_depth} levels deep"
+            if isinstance(y, dict):
+                if not all(isinstance(k, str) for k in y):
+                    return "an object key that is not a string"
+                y = list(y.values())
+            stack.extend((z, d + 1) for z in y if not isinstance(z, (str, bool)))
+        else:
+            return f"a Python {type(y).__name__}, which is not a JSON value"
+    return None
+
+
+def _not_json(constant: str) -> object:
+    raise ValueError(f"{constant} is not JSON")
 
 
 class ProcessImplementation:
@@ -276,13 +320,24 @@ class ProcessImplementation:
         self.slowest = max(self.slowest, took)
         self.round_trips += 1
         try:
-            ans = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            ans = json.loads(line.decode("utf-8"), parse_constant=_not_json)
+        except (ValueError, RecursionError) as e:
+            # ValueError: not UTF-8, not JSON (NaN and Infinity included), or an integer past
+            # Python's int-string limit (4,300 digits); RecursionError: nested past what the
+            # JSON reader takes. Either way the implementation's answer, never our traceback.
             shown = line[:200].decode("utf-8", "replace")
-            raise self._fail("garbage", f"the answer to {op!r} is not JSON: {shown!r}") \
+            why = ("nested too deeply" if isinstance(e, RecursionError) else
+                   "a number too long to read" if "digits" in str(e) else "not JSON")
+            raise self._fail("garbage", f"the answer to {op!r} is {why}: {shown!r}") \
                 from None
         if not isinstance(ans, dict):
             raise self._fail("garbage", f"the answer to {op!r} is not a JSON object")
+        # what json.loads gives is JSON but for its depth: the walk, where the text has the
+        # brackets for it
+        if line.count(b"[") + line.count(b"{") > MAX_ANSWER_DEPTH:
+            deep = json_problem(ans)
+            if deep is not None:
+                raise self._fail("garbage", f"the answer to {op!r} holds {deep}")
         return ans
 
     # ---- the protocol ---------------------------------------------------------------------

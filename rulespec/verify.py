@@ -28,6 +28,7 @@ import itertools
 import json
 import math
 import random
+import reprlib
 import signal
 import sys
 import threading
@@ -65,7 +66,7 @@ from rulespec.interpreter.engine import (
 )
 from rulespec.loading import normalise_options
 from rulespec.model import CheckedSpec, OptionInfo, value_text
-from rulespec.protocol import ProcessImplementation
+from rulespec.protocol import MAX_ANSWER_DEPTH, ProcessImplementation, json_problem
 from rulespec.records import FORMAT
 
 __all__ = [
@@ -765,7 +766,7 @@ class _Guard:
     def set_timeout(self, seconds: float) -> None:
         """The per-call timeout from now on."""
         self.timeout = seconds
-        if self.is_process:
+        if self.is_process and self.impl is not None:  # None: dropped, the next one gets it
             self.impl.timeout = seconds
 
     def call(self, op: str, fn: Callable[..., _T], *args: object) -> _T:
@@ -1539,6 +1540,9 @@ class _Match:
         stderr = kw.pop("stderr", None)
         if stderr is None:
             stderr = self.guard.stderr_tail()
+        # what the implementation said goes into the report, which is JSON: anything that is
+        # not a JSON value is shown as text
+        kw = {k: _reportable(x) for k, x in kw.items()}
         d = Divergence(kind, message, len(self.events), self.players, dict(self.opts),
                        self.dealer, list(self.events), stderr=list(stderr), **kw)
         return _KIND_EXC[kind](d)
@@ -1592,6 +1596,9 @@ class _Match:
         r = self._ask("result")
         if not isinstance(r, dict):
             raise self.fail("shape", "result must be a JSON object")
+        why = json_problem(r)
+        if why is not None:  # a Python implementation's answer is any object it returns
+            raise self.fail("shape", f"the result holds {why}")
         return r
 
     def play_spec_only(self, data: st.DataObject) -> None:
@@ -1787,6 +1794,10 @@ class _Match:
             return None
         if obs is None:
             self.v._observe_ok = False
+            return None
+        why = json_problem(obs)
+        if why is not None:
+            raise self.fail("shape", f"the observation holds {why}")
         return obs
 
     def _observe(self, seat: int) -> None:
@@ -1820,6 +1831,22 @@ class _Match:
                     raise self.fail("observation", f"seat {seat} sees zone {name!r} unlike "
                                     "the spec", spec_says={name: mine["zones"][name]},
                                     impl_says={name: theirs})
+
+
+def _reportable(x: Any, depth: int = 0) -> Any:
+    """``x`` as a JSON value for the report: a value :func:`json_problem` finds fault with is
+    replaced by a string saying what it was (a divergence's answers come from the
+    implementation, and a Python one may return any object)."""
+    why = json_problem(x, MAX_ANSWER_DEPTH - depth)
+    if why is None:
+        return x
+    if depth < MAX_ANSWER_DEPTH:
+        if isinstance(x, list):
+            return [_reportable(y, depth + 1) for y in x]
+        if isinstance(x, dict) and all(isinstance(k, str) for k in x):
+            return {k: _reportable(y, depth + 1) for k, y in x.items()}
+    return f"(not shown: {why})" if isinstance(x, (list, dict)) else \
+        f"(not JSON: {reprlib.repr(x)})"
 
 
 def _same_zone(a: Any, b: object) -> bool:

@@ -19,7 +19,7 @@ from rulespec.coverage import clauses
 from rulespec.loading import load_game_spec, resolve_game
 from rulespec.protocol import ProcessImplementation, load_python_impl
 from rulespec.records import replay
-from rulespec.verify import Report, Verifier, compare_answers, schedule
+from rulespec.verify import Report, Verifier, compare_answers, format_report, schedule
 from tests.oracles.abracadabra import AbracadabraOracle
 from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
 from tests.oracles.vandatta import VandattaOracle
@@ -454,3 +454,34 @@ def test_the_watchdog_interrupts_only_the_call_it_fired_for() -> None:
         wd.started = None
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+class _ResultNotJson(VandattaView):
+    """Answers ``result`` with a value that is no JSON: what ``KIND`` says."""
+
+    KIND = "set"
+
+    def result(self) -> dict[str, Any]:
+        r = super().result()
+        deep: list[Any] = []
+        for _ in range(990):
+            deep = [deep]
+        r["totals"] = {"set": {1, 2}, "deep": deep, "digits": [10**5000],
+                       "nan": [float("nan")]}[self.KIND]
+        return r
+
+
+@pytest.mark.parametrize(("kind", "says"), [
+    ("set", "a Python set"), ("deep", "nested more than 32 levels deep"),
+    ("digits", "more than 4,000 digits"), ("nan", "not a JSON number")])
+def test_a_python_answer_that_is_no_json_is_a_shape_divergence(kind: str, says: str) -> None:
+    """A Python implementation returns objects, not text: one that is no JSON value (or one
+    nested past the recursion limit, or a number Python cannot write) is the
+    implementation's shape error, and the report, text and JSON, is still written."""
+    impl = type("Impl", (_ResultNotJson,), {"KIND": kind})
+    r = _verify(VAN, "vandatta", impl, players=[2], options={"scoring": "swedish"}, games=1,
+                seed_=1)
+    d = r.divergences[0]
+    assert d.kind == "shape" and says in d.message, d.message
+    json.loads(json.dumps(r.to_json(), allow_nan=False))
+    assert "divergence 1:" in format_report(r, "t")
