@@ -647,6 +647,7 @@ def serve(impl_py: str | None, idle: float) -> None:
     By default the answers are the spec's own; with --python, any Python implementation is
     served, so it can be verified (or used) as a child process.
     """
+    from rulespec.errors import ImplementationStartError
     from rulespec.protocol import load_python_impl
     from rulespec.protocol import serve as run
 
@@ -660,7 +661,14 @@ def serve(impl_py: str | None, idle: float) -> None:
             _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")
         return
     with _reported():
-        impl = load_python_impl(impl_py)()
+        make = load_python_impl(impl_py)
+        try:
+            impl = make()
+        except RulespecError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the user's class or factory failed
+            raise ImplementationStartError(f"--python: making {impl_py} failed: "
+                                           f"{type(e).__name__}: {e}") from None
     try:
         if run(stdin, sys.stdout, Path.cwd(), impl, idle_timeout=idle):
             _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")

@@ -471,12 +471,37 @@ def load_python_impl(target: str) -> Callable[[], Implementation]:
     except Exception as e:  # noqa: BLE001 - the user's module failed while importing
         raise ImplementationStartError(
             f"--python: importing {mod!r} failed: {type(e).__name__}: {e}") from None
-    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "new")):
-        return obj  # type: ignore[no-any-return]
+    if isinstance(obj, type):
+        _check_verbs(target, obj, "the class")
+        return obj
     if hasattr(obj, "new"):
+        _check_verbs(target, obj, "the object")
         return lambda: obj
+    if callable(obj):
+        def make() -> Implementation:
+            impl = obj()
+            _check_verbs(target, impl, "what it returns")
+            return cast("Implementation", impl)
+        return make
     raise ImplementationStartError(f"--python: {target} is not a class, a factory or an "
                                    "implementation object")
+
+
+#: the methods every Python implementation has (``observe`` is optional)
+VERBS = ("new", "to_move", "legal", "apply", "result")
+
+
+def _check_verbs(target: str, obj: object, what: str) -> None:
+    """ImplementationStartError unless ``obj`` has every method of the protocol."""
+    missing = [v for v in VERBS if not callable(getattr(obj, v, None))]
+    if len(missing) == len(VERBS):
+        raise ImplementationStartError(
+            f"--python: {target} is not an implementation: {what} has none of the protocol's "
+            f"methods ({', '.join(VERBS)}; protocol.md §1.2)")
+    if missing:
+        raise ImplementationStartError(
+            f"--python: {target} is not an implementation: {what} has no "
+            f"{', '.join(missing)} method{'s' if len(missing) > 1 else ''} (protocol.md §1.2)")
 
 
 #: the longest request line serve reads (in characters); a longer one is refused, unread
