@@ -512,17 +512,22 @@ def same_deal(game_a: str, game_b: str, players: int, seed: int, dealer: int,
     with _reported():
         report = run(game_a, game_b, players, None, seed, _options(a_opts), _options(b_opts),
                      dealer)
+    from rulespec.shown import escape_text, json_text
+
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        click.echo(json_text(report.to_json(), indent=2))
     else:
-        click.echo(report.text(), nl=False)
+        click.echo(escape_text(report.text()), nl=False)
 
 
 def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
            budget: float | None, seed: int, keep_going: bool, strict: bool,
            as_json: bool) -> Report:
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from rulespec.shown import escape_line
 
     console = Console(stderr=True)
     beat = _Heartbeat(not as_json and not console.is_terminal)
@@ -533,8 +538,10 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
         task = prog.add_task("verifying", total=None, cov="")
 
         def progress(label: str, done: int, total: int, cov: str) -> None:
-            prog.update(task, description=label[:60], completed=done,
-                        total=total if budget is None else None, cov=cov)
+            # a label holds option values, anyone's text: shown as text, never as rich markup
+            label = escape_line(label)
+            prog.update(task, description=escape(label[:60]), completed=done,
+                        total=total if budget is None else None, cov=escape(cov))
             of = "" if budget is None else f", budget {budget:g} s"
             beat(f"verify: setting {done + 1} of {total}{of}: {label}; {cov}")
 
@@ -545,6 +552,7 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
 def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path: str | None,
             as_json: bool, spec_word: str = "spec", impl_word: str = "implementation") -> None:
     from rulespec.records import write_record
+    from rulespec.shown import escape_line
 
     written: list[str] = []
     base = Path(out_path or "rulespec-divergence.json")
@@ -553,14 +561,16 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
         try:
             write_record(d.record(report.game), out, None if shipped else spec_path)
         except OSError as e:
-            _err(f"error: cannot write the record {out}: {e.strerror or e}")
+            _err(f"error: cannot write the record {escape_line(str(out))}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
         written.append(str(out))
     if as_json:
+        from rulespec.shown import json_text
+
         data = report.to_json()
         for d, path in zip(data["divergences"], written, strict=True):
             d["record_file"] = path
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(json_text(data, indent=2))
     else:
         from rulespec.verify import format_report
 

@@ -30,6 +30,7 @@ from rulespec.errors import ConfigurationError, RecordError
 from rulespec.loading import load_game_spec, resolve_game
 from rulespec.protocol import SpecImplementation
 from rulespec.records import FORMAT
+from rulespec.shown import escape_line
 from rulespec.simulate import sample_event
 
 __all__ = [
@@ -366,7 +367,7 @@ def _value(v: object) -> str:
         return "true" if v else "false"
     if isinstance(v, list):
         return "[" + " ".join(_value(x) for x in v) + "]"
-    return str(v)
+    return escape_line(str(v))  # an option's or a field's value may be any spec string
 
 
 def _decision(ev: Mapping[str, object]) -> str:
@@ -399,7 +400,9 @@ def _options_text(d: DealPlay) -> str:
 
 
 def _render(r: SideBySide) -> str:
-    a, b = r.a, r.b
+    # the games' names (file names) and titles (spec strings) are shown as text
+    a = attrs.evolve(r.a, game=escape_line(r.a.game), title=escape_line(r.a.title))
+    b = attrs.evolve(r.b, game=escape_line(r.b.game), title=escape_line(r.b.title))
     out = [f"same deal: A = {a.game}, B = {b.game}; {r.players} players, dealer {r.dealer}, "
            f"seed {r.seed}", ""]
     order = [(r.dealer + 1 + i) % len(r.hands) for i in range(len(r.hands))]
@@ -438,7 +441,7 @@ def _render(r: SideBySide) -> str:
     if n == 0:
         out.append("  (no cards played)")
     out += ["", "Result of the deal:"]
-    out += _result_table(r)
+    out += _result_table(attrs.evolve(r, a=a, b=b))
     return "\n".join(out) + "\n"
 
 

@@ -68,6 +68,7 @@ from rulespec.loading import normalise_options
 from rulespec.model import CheckedSpec, OptionInfo, value_text
 from rulespec.protocol import MAX_ANSWER_DEPTH, ProcessImplementation, json_problem
 from rulespec.records import FORMAT
+from rulespec.shown import escape_line, escape_text, json_text
 
 __all__ = [
     "REPORT_FORMAT",
@@ -495,8 +496,10 @@ class Report:
 def format_report(report: Report, title: str, written: Sequence[str] = (),
                   spec_word: str = "spec", impl_word: str = "implementation") -> str:
     """The report as text: the verdict, coverage, settings not offered, and each divergence
-    in full (``written``: where each divergence's record was written)."""
-    lines = [title]
+    in full (``written``: where each divergence's record was written). Text verify did not
+    write itself (the implementation's messages and standard error, option values, file names)
+    is shown with its control characters escaped (:mod:`rulespec.shown`)."""
+    lines = [escape_line(title)]
     verified = report.verified
     head = (f"{len(verified)} settings, {report.matches} matches, {report.events:,} events in "
             f"{report.seconds:.1f} s")
@@ -517,30 +520,30 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
     lines.append(f"  coverage: {cov.summary()}")
     missed = cov.missed
     if missed and not report.divergences:
-        shown = ", ".join(f"{c.where()} {c.label}" for c in missed[:8])
+        shown = ", ".join(escape_line(f"{c.where()} {c.label}") for c in missed[:8])
         more = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
         lines.append(f"  never reached: {shown}{more}")
     if report.not_offered:
         lines.append(f"  not offered by the {impl_word} ({len(report.not_offered)}):")
         for r in report.not_offered[:10]:
-            lines.append(f"    {r.setting.label()}: {(r.refused or '')[:120]}")
+            lines.append(f"    {escape_line(r.setting.label())}: "
+                         f"{escape_line((r.refused or '')[:120])}")
         if len(report.not_offered) > 10:
             lines.append(f"    ... and {len(report.not_offered) - 10} more")
     for n, d in enumerate(report.divergences, 1):
         path = written[n - 1] if n <= len(written) else None
         lines += _divergence_text(n, d, path, spec_word, impl_word)
-    return "\n".join(lines)
+    return escape_text("\n".join(lines))
 
 
 def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
                      impl_word: str) -> list[str]:
-    def js(x: object) -> str:
-        return json.dumps(x, ensure_ascii=False)
-
-    opts = ", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults"
-    out = ["", f"divergence {n}: {KINDS.get(d.kind, d.kind)} ({d.kind})", f"  {d.message}",
+    js = json_text
+    opts = escape_line(", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults")
+    out = ["", f"divergence {n}: {KINDS.get(d.kind, d.kind)} ({d.kind})",
+           f"  {escape_line(d.message)}",
            f"  table: {d.players} players, options: {opts}, dealer {d.dealer}"
-           + (f" (found while testing {d.setting})" if d.setting else ""),
+           + (f" (found while testing {escape_line(d.setting)})" if d.setting else ""),
            f"  after {len(d.events)} events" + (":" if d.events else "")]
     first = max(0, len(d.events) - 6)
     if first:
@@ -567,12 +570,13 @@ def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
             out.append(f"  {impl_word} says: {js(d.impl_says)[:4000]}")
     for c in d.clauses:
         refs = f" [{', '.join(c['refs'])}]" if c["refs"] else ""
-        out.append(f"  {spec_word} clause: {c['where']} {c['action']}{refs}")
+        out.append(f"  {spec_word} clause: " + escape_line(f"{c['where']} {c['action']}{refs}"))
     if d.stderr:
         out.append(f"  the {impl_word}'s last lines on standard error:")
-        out += [f"    | {line}" for line in d.stderr[-12:]]
+        out += [f"    | {escape_line(line)}" for line in d.stderr[-12:]]
     if path:
-        out.append(f"  record: {path} ({len(d.events)} events): rulespec replay {path}")
+        where = escape_line(path)
+        out.append(f"  record: {where} ({len(d.events)} events): rulespec replay {where}")
     return out
 
 
