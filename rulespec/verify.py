@@ -29,6 +29,7 @@ import json
 import math
 import random
 import reprlib
+import shlex
 import signal
 import sys
 import threading
@@ -738,7 +739,13 @@ _T = TypeVar("_T")
 
 class _Guard:
     """Calls into the implementation, turning every misbehaviour into an ImplementationError,
-    and recreating the implementation after one."""
+    and recreating the implementation after one.
+
+    Until the implementation has answered once, a failure is not a divergence but a
+    usage error (ImplementationStartError): an implementation that cannot be made, or a
+    program that exits, writes no JSON or stays silent before its first answer, does not
+    speak the protocol (a wrong command, a path that does not exist where verify runs), and a
+    record of no events would say nothing about the rules."""
 
     def __init__(self, factory: Callable[[], Any], timeout: float) -> None:
         self.factory = factory
@@ -748,7 +755,14 @@ class _Guard:
         self.watchdog: _Watchdog | None = None
         self.slowest = 0.0
         self.round_trips = 0
-        self._fresh()
+        #: whether the implementation has answered a request (refusals included)
+        self.answered = False
+        try:
+            self._fresh()
+        except ImplementationError as e:
+            raise ImplementationStartError(
+                f"the implementation cannot be made: {e.message}"
+                + "".join(f"\n    | {escape_line(line)}" for line in e.stderr[-12:])) from None
 
     def _drop(self) -> None:
         """Forget the implementation after a failure, stopping it if it is a process."""
@@ -796,15 +810,20 @@ class _Guard:
                 self.round_trips += 1
             # only answers count toward the slowest: a hang's short timeout is based on it
             self.slowest = max(self.slowest, time.monotonic() - t0)
+            if op != "start":
+                self.answered = True
             return out
         except ImplementationStartError:
             raise
-        except ImplementationError:
+        except ImplementationError as e:
             if not self.is_process:
                 self.impl = None
+            elif not self.answered:
+                raise self._never_answered(op, e) from None
             raise
         except (IllegalActionError, RecordError, ValueError) as e:
             if op in ("apply", "new"):
+                self.answered = True
                 raise
             raise ImplementationError(
                 "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
@@ -827,6 +846,18 @@ class _Guard:
             self._drop()
             raise ImplementationError(
                 "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
+
+    def _never_answered(self, op: str, e: ImplementationError) -> ImplementationStartError:
+        """The usage error for a program that failed before its first answer, with the
+        last lines it wrote to standard error."""
+        command = shlex.join(getattr(self.impl, "command", []))
+        cwd = getattr(self.impl, "cwd", None) or Path.cwd()
+        head = (f"{e.message}, its first request: check that `{command}`, run in {cwd}, "
+                "starts a program that speaks the protocol (docs/protocol.md)")
+        tail = [f"    | {escape_line(line)}" for line in e.stderr[-12:]]
+        head += "; its last lines on standard error:" if tail else \
+            "; it wrote nothing to standard error"
+        return ImplementationStartError("\n".join([escape_line(head), *tail]))
 
     def ready(self) -> Any:
         """The implementation, recreated if a failure discarded it."""

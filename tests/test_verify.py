@@ -206,16 +206,45 @@ def test_hang_is_found_and_shrunk_quickly_in_python() -> None:
 @pytest.mark.parametrize(("name", "kinds"), [
     ("proc_garbage", {"garbage"}),
     ("proc_flood", {"garbage", "timeout"}),
-    ("proc_exit_at_once", {"exit"}),
-    ("proc_silent", {"timeout"}),
+    ("proc_exit_after_first", {"exit"}),
+    ("proc_silent_after_first", {"timeout"}),
     ("proc_stderr_then_die", {"exit"}),
 ])
 def test_misbehaving_process_is_a_divergence(name: str, kinds: set[str]) -> None:
     r = _verify(VAN, "vandatta", _process(name, timeout=2.0), players=[2], games=2, seed_=0,
                 timeout=2.0)
     assert r.divergences and r.divergences[0].kind in kinds
-    if name in ("proc_exit_at_once", "proc_stderr_then_die"):
+    if name in ("proc_exit_after_first", "proc_stderr_then_die"):
         assert r.divergences[0].stderr, "the child's standard error is reported"
+
+
+@pytest.mark.parametrize(("mode", "says"), [
+    ("exit_at_once", "| procs: exit_at_once: cannot start"),
+    ("silent", "no answer to 'new' within 1 s, its first request"),
+])
+def test_a_program_that_never_answers_is_a_usage_error(mode: str, says: str) -> None:
+    """A program that exits, or stays silent, before its first answer does not speak the
+    protocol: no divergence (its record would hold no event), but the usage error, with
+    what it wrote to standard error."""
+    from rulespec.errors import ImplementationStartError
+
+    with pytest.raises(ImplementationStartError) as e:
+        argv = [sys.executable, "-m", "tests.verify.mutants.procs", mode]
+        _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 1.0, cwd=ROOT),
+                players=[2], games=2, seed_=0, timeout=1.0)
+    assert says in str(e.value) and "its first request" in str(e.value), str(e.value)
+
+
+def test_cli_an_implementation_that_cannot_start_here_is_a_usage_error(tmp_path: Path) -> None:
+    """The README's command run from another folder, where its relative path names nothing:
+    exit 2, the program's own complaint, and no record."""
+    out = _cli("verify", "vandatta", "--impl", "node examples/js/vandatta.js", "-p", "2",
+               cwd=tmp_path)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "its first request: check that `node examples/js/vandatta.js`, run in " \
+        f"{tmp_path}" in out.stderr
+    assert "Cannot find module" in out.stderr and "DIVERGENCE" not in out.stdout
+    assert not (tmp_path / "rulespec-divergence.json").exists()
 
 
 def test_wrong_implementation_through_the_process_protocol() -> None:
