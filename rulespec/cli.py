@@ -382,10 +382,14 @@ def _verification_options(f: _F) -> _F:
         click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
                      help="Fix an option (repeatable); the others are varied."),
         click.option("--games", "-n", type=click.IntRange(min=1), default=None,
-                     help="Matches per scheduled setting (default: sized so a correct "
-                          "in-process implementation takes about a minute)."),
+                     help="Matches in all, spread over the schedule in its order: one at "
+                          "each setting, the rest shared out evenly, so -n 2 plays two "
+                          "(default: each setting its share of a fixed amount of work, "
+                          "sized so a correct in-process implementation takes about a "
+                          "minute)."),
         click.option("--budget", type=_Seconds(min=1), default=None,
-                     metavar="SECONDS", help="Search for this long, then stop."),
+                     metavar="SECONDS", help="Search for this long, then stop (checked "
+                     "between settings, after the first match)."),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--keep-going", is_flag=True,
                      help="After a divergence, go on looking for different ones."),
@@ -477,7 +481,8 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
         name = spec_a.name
         v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
                      other_options=_options(b_opts), db=db, probes=False)
-        report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json)
+        report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json,
+                        command="diff")
     _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json, spec_word="A",
             impl_word="B")
 
@@ -522,7 +527,9 @@ def same_deal(game_a: str, game_b: str, players: int, seed: int, dealer: int,
 
 def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
            budget: float | None, seed: int, keep_going: bool, strict: bool,
-           as_json: bool) -> Report:
+           as_json: bool, command: str = "verify") -> Report:
+    """Run ``v`` with a progress bar on a terminal, plain lines on a pipe (``command`` names
+    the run in them: ``verify`` or ``diff``)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -535,15 +542,16 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
                   MofNCompleteColumn(), TimeElapsedColumn(), "{task.fields[cov]}",
                   console=console, transient=True,
                   disable=as_json or not console.is_terminal) as prog:
-        task = prog.add_task("verifying", total=None, cov="")
+        task = prog.add_task(command, total=None, cov="")
 
-        def progress(label: str, done: int, total: int, cov: str) -> None:
+        def progress(label: str, number: int, total: int | None, cov: str) -> None:
             # a label holds option values, anyone's text: shown as text, never as rich markup
             label = escape_line(label)
-            prog.update(task, description=escape(label[:60]), completed=done,
-                        total=total if budget is None else None, cov=escape(cov))
-            of = "" if budget is None else f", budget {budget:g} s"
-            beat(f"verify: setting {done + 1} of {total}{of}: {label}; {cov}")
+            prog.update(task, description=escape(label[:60]), completed=number - 1,
+                        total=total, cov=escape(cov))
+            of = f" of {total}" if total is not None else ""
+            until = "" if budget is None else f", budget {budget:g} s"
+            beat(f"{command}: setting {number}{of}{until}: {label}; {cov}")
 
         return v.run(players=players, options=_options(opts), games=games, budget=budget,
                      seed_=seed, keep_going=keep_going, strict=strict, progress=progress)

@@ -65,7 +65,7 @@ from rulespec.interpreter.engine import (
     event_key,
     validate_setting,
 )
-from rulespec.loading import normalise_options
+from rulespec.loading import normalise_options, shipped_games
 from rulespec.model import CheckedSpec, OptionInfo, value_text
 from rulespec.protocol import MAX_ANSWER_DEPTH, ProcessImplementation, json_problem
 from rulespec.records import FORMAT
@@ -442,6 +442,9 @@ class Report:
     stopped_by: str
     round_trips: int = 0
     strict: bool = False
+    #: whether ``game`` is the name of a shipped game (an implementation that looks games up
+    #: by name, as ``rulespec serve`` does, knows no other)
+    shipped: bool = True
 
     @property
     def matches(self) -> int:
@@ -486,9 +489,9 @@ class Report:
                 "summary": cov.summary(),
                 "exercised": sum(1 for c in cov.reachable if c.id in cov.hit),
                 "reachable": len(cov.reachable),
-                "never_reached": [f"{c.where()} {c.label}" for c in cov.missed],
-                "cannot_run_under_tested_options": [f"{c.where()} {c.label}"
-                                                    for c in cov.not_compiled],
+                "never_reached": [f"{where} {label}" for where, label in never_reached(cov)],
+                "cannot_run_under_tested_options": list(dict.fromkeys(
+                    f"{c.where()} {c.label}" for c in cov.not_compiled)),
             },
         }
 
@@ -512,19 +515,25 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
     elif report.divergences:
         lines.append(f"DIVERGENCE: {head}")
     elif not verified:
-        lines.append("not verified: the implementation offered none of the settings tried")
+        lines.append(_not_verified(report, impl_word))
     else:
         lines.append(f"not conforming (--strict): {len(report.not_offered)} settings refused; "
                      f"{head}")
     if report.stopped_by == "budget":
         lines.append(f"  stopped: the budget was spent after {len(report.results)} settings")
-    lines.append(f"  coverage: {cov.summary()}")
-    missed = cov.missed
+    if report.matches:
+        lines.append(f"  coverage: {cov.summary()}")
+    missed = never_reached(cov) if report.matches else []
     if missed and not report.divergences:
-        shown = ", ".join(escape_line(f"{c.where()} {c.label}") for c in missed[:8])
-        more = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
-        lines.append(f"  never reached: {shown}{more}")
-    if report.not_offered:
+        lines.append(f"  never reached ({len(missed)}):")
+        width = max(len(where) for where, _ in missed[:MISSED_SHOWN])
+        lines += [f"    {escape_line(where).ljust(width)}  {escape_line(label)}"
+                  for where, label in missed[:MISSED_SHOWN]]
+        if len(missed) > MISSED_SHOWN:
+            lines.append(f"    ... and {len(missed) - MISSED_SHOWN} more (--json lists "
+                         "them all)")
+    # when every setting was refused for one reason, the verdict has said it
+    if report.not_offered and (verified or len({r.refused for r in report.not_offered}) > 1):
         lines.append(f"  not offered by the {impl_word} ({len(report.not_offered)}):")
         for r in report.not_offered[:10]:
             lines.append(f"    {escape_line(r.setting.label())}: "
@@ -535,6 +544,34 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
         path = written[n - 1] if n <= len(written) else None
         lines += _divergence_text(n, d, path, spec_word, impl_word)
     return escape_text("\n".join(lines))
+
+
+#: clauses never reached that the text report lists (the JSON report has them all)
+MISSED_SHOWN = 12
+
+
+def never_reached(cov: Coverage) -> list[tuple[str, str]]:
+    """The clauses reachable under the tested settings that no match exercised, as
+    ``(file:line:col, label)`` in source order, each once."""
+    return list(dict.fromkeys((c.where(), c.label) for c in cov.missed))
+
+
+def _not_verified(report: Report, impl_word: str) -> str:
+    """The verdict of a run that verified no setting, in one line: what the implementation
+    answered when every setting was refused for one reason, and, for a game that is not
+    shipped, why ``rulespec serve`` does not know it."""
+    refused = report.not_offered
+    if not refused:
+        return "not verified: no match was played"
+    tried = "the one setting" if len(refused) == 1 else f"all {len(refused)} settings"
+    line = f"not verified: the {impl_word} refused {tried} tried at 'new'"
+    reasons = {r.refused for r in refused}
+    if len(reasons) == 1:
+        line += f", answering: {next(iter(reasons))}"
+    if not report.shipped:
+        line += (f" (the spec is not a shipped game: 'new' names it {report.game!r}, as its "
+                 "game line declares, and `rulespec serve` serves only shipped games)")
+    return escape_line(line)
 
 
 def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
@@ -933,6 +970,20 @@ class _Agenda:
          else self._stages[1][1]).append(s)
 
 
+def spread(games: int, slots: int) -> list[int]:
+    """``games`` matches spread over ``slots`` settings in order: as even as they go, the
+    first ones one more (so ``spread(2, 60)`` plays the first two settings once each)."""
+    base, rest = divmod(games, max(1, slots))
+    return [base + (1 if j < rest else 0) for j in range(slots)]
+
+
+def _runs(quota: Mapping[Setting, int] | None, s: Setting) -> int:
+    """How many runs setting ``s`` of the schedule plans: its first match, then the rest of
+    its share (without a quota, the share is at least two matches)."""
+    q = 2 if quota is None else quota.get(s, 0)
+    return min(q, 2)
+
+
 def _tally(s: Setting, r: SettingResult, by_setting: dict[Setting, SettingResult],
            results: list[SettingResult], agenda: _Agenda) -> SettingResult | None:
     """Count ``r`` in the run's results: a setting's first result is listed (and the setting
@@ -995,6 +1046,8 @@ class Verifier:
         self._observe_ok = True
         self._matches = 0
         self._events = 0
+        #: the most matches one setting's search plays (run_setting's ``matches``)
+        self._cap = 0
         self._fixed: dict[str, OptionValue] = {}
 
         self._sizes: list[int] = []
@@ -1007,54 +1060,94 @@ class Verifier:
     def run(self, *, players: Sequence[int] = (), options: Mapping[str, Any] | None = None,
             games: int | None = None, budget: float | None = None, seed_: int = 0,
             keep_going: bool = False, strict: bool = False,
-            progress: Callable[[str, int, int, str], None] | None = None) -> Report:
-        """Play the schedule. ``games``: matches per setting (default DEFAULT_MATCHES);
-        ``budget``: seconds for the whole run (random combinations continue until it is
-        spent; the schedule is cut where it runs out). ``progress(label, done, total,
-        coverage)`` is called before each setting."""
+            progress: Callable[[str, int, int | None, str], None] | None = None) -> Report:
+        """Play the schedule. ``games``: matches in all, spread over the scheduled settings
+        and a few steered combinations (:func:`spread`); without it, each setting plays its
+        share of a fixed amount of work (:meth:`default_matches`), then come a few steered
+        combinations. ``budget``: seconds for the whole run, checked between settings; without
+        ``games``, steered combinations go on until it is spent. The budget never stops a run
+        before its first match. Once the implementation has refused every scheduled setting,
+        the run stops (a combination of the values it refused one at a time would be refused
+        too). ``progress(label, number, total, coverage)`` is called before each setting's
+        matches: ``number`` counts them from 1, ``total`` is how many the run plans (None
+        once a budget's steered combinations go on past the schedule)."""
         if budget is not None and not math.isfinite(budget):
             raise ValueError(f"budget is a finite number of seconds, not {budget!r}")
+        if games is not None and games < 1:
+            raise ValueError(f"games is at least 1, not {games!r}")
         t0 = time.monotonic()
         sizes, fixed, plan = self._plan(players, options)
         rng = random.Random(seed_)
-        extra = max(3, len(plan) // 4) if budget is None else 10**9
+        steered: int | None = max(3, len(plan) // 4)
+        #: with ``games``, each setting's matches in all
+        quota: dict[Setting, int] | None = None
+        steered_quota: list[int] = []
+        if games is not None:
+            shares = spread(games, len(plan) + (steered or 0))
+            quota = {}
+            for x, q in zip(plan, shares, strict=False):
+                quota[x] = quota.get(x, 0) + q
+            steered_quota = [q for q in shares[len(plan):] if q > 0]
+            steered = len(steered_quota)
+        elif budget is not None:
+            steered = None
         results: list[SettingResult] = []
         divergences: list[Divergence] = []
         seen: set[tuple[str, ...]] = set()
         stopped = "games"
         self.guard = _Guard(self.factory, self.timeout)
-        agenda = _Agenda(plan, extra if budget is None else None)
-        total = 2 * len(plan) + (extra if budget is None else 0)
+        agenda = _Agenda(plan, steered)
+        # the settings' runs the run plans: two for a setting (its first match, then the rest
+        # of its share), one for a steered combination; less what refusals take away
+        planned = sum(_runs(quota, x) for x in dict.fromkeys(plan)) + (steered or 0)
+        number = 0
         by_setting: dict[Setting, SettingResult] = {}
         try:
             for i, (s, pass_) in enumerate(agenda):
+                steered_one = s is None
                 if s is None:
+                    if not any(r.refused is None for r in results):
+                        stopped = "refused"
+                        break
                     s = self._steered(rng, sizes, fixed)
                     if s is None:
                         break
-                if budget is not None and time.monotonic() - t0 > budget:
+                if budget is not None and time.monotonic() - t0 > budget \
+                        and any(r.matches for r in results):
                     stopped = "budget"
                     break
-                k = self._share(s, pass_, games, seed_ + i, by_setting)
+                if steered_one:  # all of its share at once (it may be a setting played before)
+                    k: int | None = (self.default_matches(s, seed_ + i) if quota is None
+                                     else steered_quota.pop(0))
+                else:
+                    k = self._share(s, pass_, quota, seed_ + i, by_setting)
                 if k is None:
                     continue
+                number += 1
                 if progress:
                     self._fold_coverage()
-                    progress(s.label(), i, total, self.coverage.summary())
+                    total = planned if steered is not None or number <= planned else None
+                    progress(s.label(), number, total, self.coverage.summary())
                 left = None if budget is None else max(1.0, budget - (time.monotonic() - t0))
                 # a divergence is found unshrunk, simplified, then shrunk once where it is
                 # simplest (_simplify)
                 run_seed = seed_ * 1_000_003 + i
                 r = self.run_setting(s, k, run_seed, left, skip=seen, shrink=False)
-                if r.refused is not None and s.why == COMBINATION:
-                    # a combination the implementation does not offer: the largest part of
-                    # it that it does is played instead (only settings of one option count
-                    # as not offered; the values left out have such settings of their own)
-                    part = self._offered_part(s)
-                    if part is not None:
-                        agenda.insert(part)
-                        total += 1
-                    continue
+                if r.refused is not None:
+                    if pass_ == 0:
+                        planned -= _runs(quota, s) - 1  # no rest of its share to come
+                    if s.why == COMBINATION:
+                        # a combination the implementation does not offer: the largest part
+                        # of it that it does is played instead (only settings of one option
+                        # count as not offered; the values left out have settings of their
+                        # own)
+                        part = self._offered_part(s)
+                        if part is not None:
+                            if quota is not None:
+                                quota[part] = quota[s]
+                            agenda.insert(part)
+                            planned += _runs(quota, part)
+                        continue
                 prev = _tally(s, r, by_setting, results, agenda)
                 if r.divergence is not None:
                     r.divergence = self._simplify(s, r.divergence, (k, run_seed), seen)
@@ -1069,7 +1162,8 @@ class Verifier:
             self.guard.close()
         self._fold_coverage()
         return Report(self.game, results, divergences, self.coverage,
-                      time.monotonic() - t0, stopped, self.guard.round_trips, strict)
+                      time.monotonic() - t0, stopped, self.guard.round_trips, strict,
+                      shipped=self.game in shipped_games())
 
     def _plan(self, players: Sequence[int], options: Mapping[str, Any] | None
               ) -> tuple[list[int], dict[str, OptionValue], list[Setting]]:
@@ -1091,19 +1185,19 @@ class Verifier:
                                      "options")
         return sizes, fixed, plan
 
-    def _share(self, s: Setting, pass_: int, games: int | None, seed_: int,
-               by_setting: Mapping[Setting, SettingResult]) -> int | None:
-        """Matches to play at ``s`` in pass ``pass_``: one in the first pass, the rest of its
-        share (``games``, else :meth:`default_matches`) later; None when none are left or the
-        implementation refused the setting."""
-        k = games if games is not None else self.default_matches(s, seed_)
+    def _share(self, s: Setting, pass_: int, quota: Mapping[Setting, int] | None,
+               seed_: int, by_setting: Mapping[Setting, SettingResult]) -> int | None:
+        """Matches to play at scheduled setting ``s`` in pass ``pass_``: one in the first
+        pass, the rest of its share in the second (its ``quota`` with ``--games``, else
+        :meth:`default_matches`). None when none are left, or the implementation refused
+        the setting."""
+        q = None if quota is None else quota.get(s, 0)
         if pass_ == 0:
-            k = 1
-        elif s in by_setting:
-            k -= 1
-            if k <= 0 or by_setting[s].refused is not None:
-                return None
-        return k
+            return 1 if q is None or q >= 1 else None
+        if s not in by_setting or by_setting[s].refused is not None:
+            return None
+        k = (self.default_matches(s, seed_) if q is None else q) - 1
+        return k if k > 0 else None
 
     def _offered_part(self, s: Setting) -> Setting | None:
         """The options of combination ``s`` added one at a time, each kept where the spec
@@ -1286,6 +1380,7 @@ class Verifier:
             return res
         skip = skip or set()
         self._reset(seconds, skip, swarm)
+        self._cap = matches
         test = self._example(setting, skip)
         res.divergence = self._search(self._hypothesis_test(test, setting, matches, run_seed,
                                                             shrink))
@@ -1384,11 +1479,12 @@ class Verifier:
         return None
 
     def _offered(self, setting: Setting) -> None:
+        """_Refused unless the spec and the implementation offer ``setting`` (a ``new``
+        call). The spec's table is compiled (tens of milliseconds) only for a setting the
+        implementation offers: one that refuses everything is told so quickly."""
         assert self.guard is not None
-        try:
-            self.tables.game(setting.players, setting.opts)
-        except ConfigurationError as e:
-            raise _Refused(f"the spec refuses it: {e}") from None
+        if not self.tables.accepts(setting.players, setting.opts):
+            self._compiled(setting)
         try:
             impl = self.guard.ready()
             self.guard.call("new", impl.new, self.game, setting.players,
@@ -1396,7 +1492,14 @@ class Verifier:
         except (RecordError, IllegalActionError, ValueError) as e:
             raise _Refused(str(e) or "refused") from None
         except ImplementationError:
-            return  # a crash at 'new' is found (and reported) by the match itself
+            pass  # a crash at 'new' is found (and reported) by the match itself
+        self._compiled(setting)
+
+    def _compiled(self, setting: Setting) -> None:
+        try:
+            self.tables.game(setting.players, setting.opts)
+        except ConfigurationError as e:
+            raise _Refused(f"the spec refuses it: {e}") from None
 
     def _their_options(self, opts: Mapping[str, OptionValue]) -> dict[str, Any]:
         return {**opts, **self.other_options}
@@ -1470,6 +1573,12 @@ class Verifier:
         state = game.new_initial_state(dealer)
         events: list[dict[str, Any]] = []
         ctx = _Match(self, state, players, opts, dealer, events, avoid)
+        if self._first is None and self._matches >= self._cap:
+            # Hypothesis asks for another example after one it cut short (a very long match
+            # that drew past its limit of choices): the cut one was played, and counts, so
+            # this one is played on the spec alone, drawing as a live match would (a
+            # setting's matches stay within its share: --games N is N matches in all)
+            self._spec_only = True
         if self._spec_only:
             ctx.play_spec_only(data)
             return
