@@ -55,7 +55,8 @@ HAND_ZONE = "hand"
 #: presentation only: per-player variables counting the tricks credited to each seat; the seat
 #: whose count goes up during a trick won it (the first of these the game declares is read)
 TRICK_COUNT_VARS = ("taken",)
-#: match-length options: a same-deal comparison is one deal (R9)
+#: match-length options: a same-deal comparison is one deal (R9); each may be given at its
+#: default
 _MATCH_LENGTH = ("deals", "target", "game_end")
 #: a guard against a spec that never ends
 _MAX_EVENTS = 100_000
@@ -163,12 +164,17 @@ def _start(game: str, players: int, options: Mapping[str, object] | None,
            dealer: int) -> tuple[SpecImplementation, str, dict[str, object]]:
     """A fresh one-deal match of ``game`` at its first chance event; its title and options."""
     opts = dict(options or {})
-    length = [k for k in _MATCH_LENGTH if k in opts]
+    spec = load_game_spec(resolve_game(game))
+    # the match length checked as the spec reads it (game_end spelled as deals or target):
+    # its default (one deal, no target) is the one deal played, and may be given
+    defaults = spec.defaults()
+    checked = spec.check_options(opts)
+    length = [k for k in _MATCH_LENGTH if k in checked and checked[k] != defaults.get(k)]
     if length:
+        given = [k for k in _MATCH_LENGTH if k in opts]
         raise ConfigurationError(
             f"{game}: a same-deal comparison plays one deal; drop the option "
-            f"{', '.join(length)}")
-    spec = load_game_spec(resolve_game(game))
+            f"{', '.join(given)}")
     impl = SpecImplementation(spec=spec)
     impl.new(game, players, opts, dealer)
     return impl, spec.title, spec.canonical_options(opts)
@@ -305,8 +311,8 @@ def same_deal(game_a: str, game_b: str, players: int, shuffle: Sequence[str] | N
     at this table (ConfigurationError otherwise), and ``shuffle`` must order exactly those
     cards (RecordError). Each game's decisions, and any later chance event, are drawn by its
     own ``random.Random(seed)``, so a seed gives the same report every time. ``options_a`` and
-    ``options_b`` are each game's options; a match-length option (``deals``, ``target``) is
-    refused, as the match is the one deal.
+    ``options_b`` are each game's options; a match-length option (``deals``, ``target``,
+    ``game_end``) other than its default is refused, as the match is the one deal.
     """
     impl_a, title_a, opts_a = _start(game_a, players, options_a, dealer)
     impl_b, title_b, opts_b = _start(game_b, players, options_b, dealer)

@@ -154,9 +154,16 @@ def test_games_that_shuffle_different_packs_are_refused() -> None:
         same_deal(A, B, 2, options_b={"two_player_joker": True})
 
 
-def test_a_match_length_option_is_refused() -> None:
+def test_a_match_length_option_is_refused_unless_it_is_one_deal() -> None:
     with pytest.raises(ConfigurationError, match="one deal"):
         same_deal(A, B, 4, options_a={"deals": 2})
+    with pytest.raises(ConfigurationError, match="drop the option game_end"):
+        same_deal(A, B, 4, options_b={"game_end": "target(50)"})
+    # the default, written out, is the one deal played
+    plain = same_deal(A, B, 4, seed=7)
+    said = same_deal(A, B, 4, seed=7, options_a={"game_end": "deals(1)"},
+                     options_b={"deals": 1})
+    assert said.a.result == plain.a.result and said.b.result == plain.b.result
 
 
 def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
