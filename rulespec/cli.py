@@ -480,11 +480,10 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
         spec_b = load_game_spec(path_b)
         name = spec_a.name
         v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
-                     other_options=_options(b_opts), db=db, probes=False)
+                     other_options=_options(b_opts), db=db, probes=False, words=("A", "B"))
         report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json,
                         command="diff")
-    _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json, spec_word="A",
-            impl_word="B")
+    _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json)
 
 
 @main.command(name="same-deal")
@@ -558,7 +557,7 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
 
 
 def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path: str | None,
-            as_json: bool, spec_word: str = "spec", impl_word: str = "implementation") -> None:
+            as_json: bool) -> None:
     from rulespec.records import write_record
     from rulespec.shown import escape_line
 
@@ -582,7 +581,7 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
     else:
         from rulespec.verify import format_report
 
-        click.echo(format_report(report, title, written, spec_word, impl_word))
+        click.echo(format_report(report, title, written))
     failed = bool(report.divergences) or not report.conforms
     sys.exit(EXIT_RECORD if failed else EXIT_OK)
 

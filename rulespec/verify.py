@@ -340,22 +340,39 @@ def _random_setting(spec: CheckedSpec, tables: _Tables, rng: random.Random,
 
 
 # ---- divergences and the report --------------------------------------------------------------
+#: what each kind of divergence means; ``{spec}`` and ``{impl}`` are the two sides as the
+#: run names them (:func:`kind_text`)
 KINDS = {
-    "who-moves": "the implementation says another seat (or chance) moves",
+    "who-moves": "{impl} says another seat (or chance) moves",
     "legal": "the legal events differ",
-    "duplicate": "the implementation lists an event twice",
-    "refused-legal": "the implementation refused a legal event",
-    "accepted-illegal": "the implementation accepted an illegal event",
-    "changed-by-illegal": "a refused illegal event changed the implementation's state",
-    "leak": "an observation shows cards the spec hides from that seat",
-    "observation": "an observation shows a zone unlike the spec",
+    "duplicate": "{impl} lists an event twice",
+    "refused-legal": "{impl} refused a legal event",
+    "accepted-illegal": "{impl} accepted an illegal event",
+    "changed-by-illegal": "a refused illegal event changed {impl}'s state",
+    "leak": "an observation shows cards {spec} hides from that seat",
+    "observation": "an observation shows a zone unlike {spec}",
     "result": "the replay answers differ",
-    "crash": "the implementation crashed",
-    "exit": "the implementation exited",
-    "timeout": "the implementation did not answer in time",
-    "garbage": "the implementation wrote something that is not a JSON answer",
-    "shape": "the implementation answered with the wrong shape",
+    "crash": "{impl} crashed",
+    "exit": "{impl} exited",
+    "timeout": "{impl} did not answer in time",
+    "garbage": "{impl} wrote something that is not a JSON answer",
+    "shape": "{impl} answered with the wrong shape",
 }
+
+
+#: the words for the two sides: verify compares a spec and an implementation, diff spec A
+#: and spec B
+SIDES = ("spec", "implementation")
+
+
+def _the(word: str) -> str:
+    """A side in a sentence: ``the spec``, ``the implementation``, but ``A``, ``B``."""
+    return word if word[:1].isupper() else f"the {word}"
+
+
+def kind_text(kind: str, words: tuple[str, str] = SIDES) -> str:
+    """What a divergence of ``kind`` means, in the run's ``words`` for its two sides."""
+    return KINDS.get(kind, kind).format(spec=_the(words[0]), impl=_the(words[1]))
 
 
 @attrs.define
@@ -391,9 +408,9 @@ class Divergence:
                         if isinstance(e, dict)})
         return (self.kind, *names)
 
-    def to_json(self, game: str) -> dict[str, Any]:
-        """As the JSON report writes it."""
-        return {"kind": self.kind, "what": KINDS.get(self.kind, self.kind),
+    def to_json(self, game: str, words: tuple[str, str] = SIDES) -> dict[str, Any]:
+        """As the JSON report writes it (``words``: the run's names for its two sides)."""
+        return {"kind": self.kind, "what": kind_text(self.kind, words),
                 "message": self.message, "event_index": self.index,
                 "players": self.players, "options": self.options, "dealer": self.dealer,
                 "event": self.event, "spec": self.spec_says, "implementation": self.impl_says,
@@ -445,6 +462,8 @@ class Report:
     #: whether ``game`` is the name of a shipped game (an implementation that looks games up
     #: by name, as ``rulespec serve`` does, knows no other)
     shipped: bool = True
+    #: the run's names for its two sides (``("A", "B")`` for ``rulespec diff``)
+    words: tuple[str, str] = SIDES
 
     @property
     def matches(self) -> int:
@@ -484,7 +503,7 @@ class Report:
             "settings": [{**r.setting.to_json(), "why": r.setting.why, "matches": r.matches,
                           "events": r.events, "refused": r.refused,
                           "diverged": r.divergence is not None} for r in self.results],
-            "divergences": [d.to_json(self.game) for d in self.divergences],
+            "divergences": [d.to_json(self.game, self.words) for d in self.divergences],
             "coverage": {
                 "summary": cov.summary(),
                 "exercised": sum(1 for c in cov.reachable if c.id in cov.hit),
@@ -498,11 +517,14 @@ class Report:
 
 # ---- the report as text ---------------------------------------------------------------------
 def format_report(report: Report, title: str, written: Sequence[str] = (),
-                  spec_word: str = "spec", impl_word: str = "implementation") -> str:
+                  spec_word: str | None = None, impl_word: str | None = None) -> str:
     """The report as text: the verdict, coverage, settings not offered, and each divergence
     in full (``written``: where each divergence's record was written). Text verify did not
     write itself (the implementation's messages and standard error, option values, file names)
-    is shown with its control characters escaped (:mod:`rulespec.shown`)."""
+    is shown with its control characters escaped (:mod:`rulespec.shown`). The two sides are
+    named in the report's ``words`` unless ``spec_word`` or ``impl_word`` is given."""
+    spec_word = spec_word or report.words[0]
+    impl_word = impl_word or report.words[1]
     lines = [escape_line(title)]
     verified = report.verified
     head = (f"{len(verified)} settings, {report.matches} matches, {report.events:,} events in "
@@ -534,7 +556,7 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
                          "them all)")
     # when every setting was refused for one reason, the verdict has said it
     if report.not_offered and (verified or len({r.refused for r in report.not_offered}) > 1):
-        lines.append(f"  not offered by the {impl_word} ({len(report.not_offered)}):")
+        lines.append(f"  not offered by {_the(impl_word)} ({len(report.not_offered)}):")
         for r in report.not_offered[:10]:
             lines.append(f"    {escape_line(r.setting.label())}: "
                          f"{escape_line((r.refused or '')[:120])}")
@@ -564,7 +586,7 @@ def _not_verified(report: Report, impl_word: str) -> str:
     if not refused:
         return "not verified: no match was played"
     tried = "the one setting" if len(refused) == 1 else f"all {len(refused)} settings"
-    line = f"not verified: the {impl_word} refused {tried} tried at 'new'"
+    line = f"not verified: {_the(impl_word)} refused {tried} tried at 'new'"
     reasons = {r.refused for r in refused}
     if len(reasons) == 1:
         line += f", answering: {next(iter(reasons))}"
@@ -578,7 +600,7 @@ def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
                      impl_word: str) -> list[str]:
     js = json_text
     opts = escape_line(", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults")
-    out = ["", f"divergence {n}: {KINDS.get(d.kind, d.kind)} ({d.kind})",
+    out = ["", f"divergence {n}: {kind_text(d.kind, (spec_word, impl_word))} ({d.kind})",
            f"  {escape_line(d.message)}",
            f"  table: {d.players} players, options: {opts}, dealer {d.dealer}"
            + (f" (found while testing {escape_line(d.setting)})" if d.setting else ""),
@@ -610,7 +632,7 @@ def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
         refs = f" [{', '.join(c['refs'])}]" if c["refs"] else ""
         out.append(f"  {spec_word} clause: " + escape_line(f"{c['where']} {c['action']}{refs}"))
     if d.stderr:
-        out.append(f"  the {impl_word}'s last lines on standard error:")
+        out.append(f"  {_the(impl_word)}'s last lines on standard error:")
         out += [f"    | {escape_line(line)}" for line in d.stderr[-12:]]
     if path:
         where = escape_line(path)
@@ -641,11 +663,14 @@ def normal_key(e: Mapping[str, object], set_fields: frozenset[tuple[str, str]] =
 
 
 def compare_answers(spec: Mapping[str, Any], other: object,
-                    set_fields: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
+                    set_fields: frozenset[tuple[str, str]] = frozenset(),
+                    words: tuple[str, str] = SIDES) -> list[str]:
     """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
     ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
     an absent ``blocked``/``abandoned`` being false; when incomplete, ``to_move`` equal and
-    ``legal`` equal as a set. Other top-level keys are ignored."""
+    ``legal`` equal as a set. Other top-level keys are ignored. ``words`` name the two sides
+    in the differences."""
+    mine, yours = words
     if not isinstance(other, Mapping):
         return ["the answer is not a JSON object"]
     out: list[str] = []
@@ -657,13 +682,13 @@ def compare_answers(spec: Mapping[str, Any], other: object,
             with contextlib.suppress(TypeError):
                 b = sorted(b)
         if a != b:
-            out.append(f"{k}: spec {json.dumps(a)}, implementation {json.dumps(b)}")
+            out.append(f"{k}: {mine} {json.dumps(a)}, {yours} {json.dumps(b)}")
     da, db = spec.get("deals") or [], other.get("deals")
     if not isinstance(db, list):
-        out.append("deals: the implementation gives no list")
+        out.append(f"deals: {_the(yours)} gives no list")
     else:
         if len(da) != len(db):
-            out.append(f"deals: spec has {len(da)} finished deal(s), implementation {len(db)}")
+            out.append(f"deals: {mine} has {len(da)} finished deal(s), {yours} {len(db)}")
         for i, (x, y) in enumerate(zip(da, db, strict=False)):
             if not isinstance(y, Mapping):
                 out.append(f"deal {i + 1}: not an object")
@@ -673,11 +698,11 @@ def compare_answers(spec: Mapping[str, Any], other: object,
                 if key in _FLAGS:
                     vx, vy = bool(vx), bool(vy)
                 if vx != vy:
-                    out.append(f"deal {i + 1} {key}: spec {json.dumps(vx)}, "
-                               f"implementation {json.dumps(vy)}")
+                    out.append(f"deal {i + 1} {key}: {mine} {json.dumps(vx)}, "
+                               f"{yours} {json.dumps(vy)}")
     if not spec.get("complete") and other.get("complete") is False:
         if spec.get("to_move") != other.get("to_move"):
-            out.append(f"to_move: spec {json.dumps(spec.get('to_move'))}, implementation "
+            out.append(f"to_move: {mine} {json.dumps(spec.get('to_move'))}, {yours} "
                        f"{json.dumps(other.get('to_move'))}")
         la = {canonical_key(e) for e in spec.get("legal") or []}
         try:
@@ -1011,13 +1036,17 @@ class Verifier:
     def __init__(self, spec: CheckedSpec, game: str, factory: Callable[[], Any], *,
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, Any] | None = None,
-                 db: str | Path | None = None, shrink_seconds: float = 15.0) -> None:
+                 db: str | Path | None = None, shrink_seconds: float = 15.0,
+                 words: tuple[str, str] = SIDES) -> None:
         if not (math.isfinite(timeout) and timeout > 0):
             raise ValueError(f"timeout is a finite number of seconds above 0, not {timeout!r}")
         self.spec = spec
         self.game = game
         self.factory = factory
         self.timeout = timeout
+        #: the names of the two sides in messages and reports (diff: "A" and "B")
+        self.words = words
+        self.spec_the, self.impl_the = _the(words[0]), _the(words[1])
         self.probes = probes
         self.observations = observations
         self.other_options = dict(other_options or {})
@@ -1163,7 +1192,7 @@ class Verifier:
         self._fold_coverage()
         return Report(self.game, results, divergences, self.coverage,
                       time.monotonic() - t0, stopped, self.guard.round_trips, strict,
-                      shipped=self.game in shipped_games())
+                      shipped=self.game in shipped_games(), words=self.words)
 
     def _plan(self, players: Sequence[int], options: Mapping[str, Any] | None
               ) -> tuple[list[int], dict[str, OptionValue], list[Setting]]:
@@ -1463,14 +1492,14 @@ class Verifier:
             found = _first_divergence(eg)
             if found is None:
                 raise
-            found.message += " (the implementation did not fail the same way twice)"
+            found.message += f" ({self.impl_the} did not fail the same way twice)"
             return found
         except Flaky:
             # the implementation answered the same choices differently (it is not
             # deterministic): report the last divergence seen, unshrunk
             if self._last is None:
                 raise
-            self._last.message += (" (the implementation is not deterministic: the same match "
+            self._last.message += (f" ({self.impl_the} is not deterministic: the same match "
                                    "played again went differently, so this one is not shrunk)")
             return self._last
         except HypothesisException as e:
@@ -1499,7 +1528,7 @@ class Verifier:
         try:
             self.tables.game(setting.players, setting.opts)
         except ConfigurationError as e:
-            raise _Refused(f"the spec refuses it: {e}") from None
+            raise _Refused(f"{self.spec_the} refuses it: {e}") from None
 
     def _their_options(self, opts: Mapping[str, OptionValue]) -> dict[str, Any]:
         return {**opts, **self.other_options}
@@ -1590,7 +1619,7 @@ class Verifier:
             raise ctx.fail(e.kind, e.message, stderr=list(e.stderr)) from None
         except (RecordError, IllegalActionError, ValueError):
             if (players, opts) == (setting.players, setting.opts):
-                raise ctx.fail("shape", f"the implementation refused a table it accepted "
+                raise ctx.fail("shape", f"{self.impl_the} refused a table it accepted "
                                f"before ({players} players, dealer {dealer})") from None
             reject()
         self._matches += 1
@@ -1767,8 +1796,8 @@ class _Match:
             a = state.current_player()
             b = self._to_move()
             if a != b:
-                raise self.fail("who-moves", f"the spec says {json.dumps(a)} moves, the "
-                                f"implementation {json.dumps(b)}", spec_says=a, impl_says=b)
+                raise self.fail("who-moves", f"{v.spec_the} says {json.dumps(a)} moves, "
+                                f"{v.impl_the} {json.dumps(b)}", spec_says=a, impl_says=b)
             if a is None:
                 break
             spec_keys = state.legal_map()
@@ -1778,8 +1807,8 @@ class _Match:
                 missing = sorted(set(spec_keys) - set(theirs))
                 extra = sorted(set(theirs) - set(spec_keys))
                 diverged = self.fail(
-                    "legal", f"{len(spec_keys)} legal events in the spec, {len(theirs)} in "
-                    f"the implementation: {len(missing)} missing, {len(extra)} extra",
+                    "legal", f"{len(spec_keys)} legal events in {v.spec_the}, {len(theirs)} "
+                    f"in {v.impl_the}: {len(missing)} missing, {len(extra)} extra",
                     spec_says=[spec_keys[k][0] for k in sorted(spec_keys)],
                     impl_says=[theirs[k] for k in sorted(theirs)],
                     missing=[spec_keys[k][0] for k in missing],
@@ -1809,7 +1838,7 @@ class _Match:
             try:
                 self._ask("apply", ev)
             except (IllegalActionError, RecordError, ValueError) as e:
-                raise self.fail("refused-legal", f"the implementation refused a legal event: "
+                raise self.fail("refused-legal", f"{v.impl_the} refused a legal event: "
                                 f"{str(e)[:300]}", event=ev, impl_says=str(e)[:2000]) from None
             self.events.append(ev)
             prev = legal
@@ -1856,7 +1885,7 @@ class _Match:
     def _compare_results(self) -> None:
         mine = self.state.result()
         theirs = self._result()
-        diffs = compare_answers(mine, theirs, self.v._set_fields)
+        diffs = compare_answers(mine, theirs, self.v._set_fields, self.v.words)
         if diffs:
             shown = {k: x for k, x in mine.items() if k != "legal"}
             raise self.fail("result", "; ".join(diffs[:6]), spec_says=shown,
@@ -1897,8 +1926,8 @@ class _Match:
         except (IllegalActionError, RecordError, ValueError):
             pass
         else:
-            raise self.fail("accepted-illegal", "the implementation accepted an event the "
-                            "spec does not allow here", event=probe,
+            raise self.fail("accepted-illegal", f"{self.v.impl_the} accepted an event "
+                            f"{self.v.spec_the} does not allow here", event=probe,
                             spec_says="illegal: " + self.state._why_illegal(probe),
                             impl_says="accepted")
         after_tm = self._to_move()
@@ -1963,8 +1992,8 @@ class _Match:
                                       and (allowed[c] == 0 or copies[c] > allowed[c])})
         if leaked:
             raise self.fail("leak", f"seat {seat}'s observation shows "
-                            f"{', '.join(sorted(leaked.elements()))[:300]}, which the spec "
-                            f"hides from seat {seat}", spec_says=mine["zones"],
+                            f"{', '.join(sorted(leaked.elements()))[:300]}, which "
+                            f"{self.v.spec_the} hides from seat {seat}", spec_says=mine["zones"],
                             impl_says=obs)
         zones = obs.get("zones")
         if isinstance(zones, dict):
@@ -1973,7 +2002,8 @@ class _Match:
                     continue
                 if not _same_zone(mine["zones"][name], theirs):
                     raise self.fail("observation", f"seat {seat} sees zone {name!r} unlike "
-                                    "the spec", spec_says={name: mine["zones"][name]},
+                                    f"{self.v.spec_the}",
+                                    spec_says={name: mine["zones"][name]},
                                     impl_says={name: theirs})
 
 
