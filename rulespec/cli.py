@@ -667,6 +667,7 @@ def serve(impl_py: str | None, idle: float) -> None:
     from rulespec.errors import ImplementationStartError
     from rulespec.protocol import load_python_impl
     from rulespec.protocol import serve as run
+    from rulespec.shown import escape_line
 
     impl = None
     # a line that is not UTF-8 is read with its bad bytes replaced: it is then not JSON, and
@@ -684,8 +685,8 @@ def serve(impl_py: str | None, idle: float) -> None:
         except RulespecError:
             raise
         except Exception as e:  # noqa: BLE001 - the user's class or factory failed
-            raise ImplementationStartError(f"--python: making {impl_py} failed: "
-                                           f"{type(e).__name__}: {e}") from None
+            raise ImplementationStartError(escape_line(
+                f"--python: making {impl_py} failed: {type(e).__name__}: {e}")) from None
     try:
         if run(stdin, sys.stdout, Path.cwd(), impl, idle_timeout=idle):
             _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")

@@ -35,6 +35,7 @@ from rulespec.errors import (
 from rulespec.interpreter.engine import State
 from rulespec.loading import game_for, load_game_spec, resolve_game
 from rulespec.model import CheckedSpec
+from rulespec.shown import escape_line
 
 __all__ = [
     "MAX_ANSWER_DEPTH",
@@ -467,10 +468,11 @@ def load_python_impl(target: str) -> Callable[[], Implementation]:
     except AttributeError:
         raise ImplementationStartError(f"--python: module {mod!r} has no {attr!r}") from None
     except ImportError as e:
-        raise ImplementationStartError(f"--python: cannot import {mod!r}: {e}") from None
-    except Exception as e:  # noqa: BLE001 - the user's module failed while importing
         raise ImplementationStartError(
-            f"--python: importing {mod!r} failed: {type(e).__name__}: {e}") from None
+            escape_line(f"--python: cannot import {mod!r}: {e}")) from None
+    except Exception as e:  # noqa: BLE001 - the user's module failed while importing
+        raise ImplementationStartError(escape_line(
+            f"--python: importing {mod!r} failed: {type(e).__name__}: {e}")) from None
     if isinstance(obj, type):
         _check_verbs(target, obj, "the class")
         return obj

@@ -823,7 +823,7 @@ class _Guard:
             self._fresh()
         except ImplementationError as e:
             raise ImplementationStartError(
-                f"the implementation cannot be made: {e.message}"
+                escape_line(f"the implementation cannot be made: {e.message}")
                 + "".join(f"\n    | {escape_line(line)}" for line in e.stderr[-12:])) from None
 
     def _drop(self) -> None:
