@@ -1519,7 +1519,7 @@ class Verifier:
             self.guard.call("new", impl.new, self.game, setting.players,
                             self._their_options(setting.opts), 0)
         except (RecordError, IllegalActionError, ValueError) as e:
-            raise _Refused(str(e) or "refused") from None
+            raise _Refused(str(e)[:1000] or "refused") from None
         except ImplementationError:
             pass  # a crash at 'new' is found (and reported) by the match itself
         self._compiled(setting)
