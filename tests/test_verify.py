@@ -38,6 +38,16 @@ def _verify(spec: Any, game: str, factory: Any, **kw: Any) -> Report:
     return Verifier(spec, game, factory, timeout=timeout, shrink_seconds=5.0).run(**kw)
 
 
+def _every_setting(spec: Any, players: list[int], fixed: dict[str, Any] | None = None) -> int:
+    """The --games that plays every setting of the schedule once, and the steered
+    combinations after it (verify's slots: the schedule and one in four more, at least 3)."""
+    from rulespec.loading import normalise_options
+    from rulespec.verify import _Tables
+
+    n = len(schedule(spec, _Tables(spec), players, normalise_options(spec, fixed or {})))
+    return n + max(3, n // 4)
+
+
 def _process(name: str, timeout: float = 10.0) -> Any:
     m = by_name(name)
     argv = [sys.executable if a == "{python}" else a for a in m.command]
@@ -75,12 +85,14 @@ def test_schedule_covers_every_table_and_every_option_value() -> None:
 # ---- correct implementations conform ------------------------------------------------------
 # (one test per oracle, so that the parallel workers share them out)
 def test_vandatta_oracle_conforms_in_python() -> None:
-    r = _verify(VAN, "vandatta", VandattaOracle, players=[2], games=40, seed_=2)
+    r = _verify(VAN, "vandatta", VandattaOracle, players=[2], games=_every_setting(VAN, [2]),
+                seed_=2)
     assert r.conforms and len(r.verified) > 20 and not r.not_offered
 
 
 def test_abracadabra_oracle_conforms_in_python() -> None:
-    r = _verify(ABR, "abracadabra", AbracadabraOracle, players=[3], games=33, seed_=2)
+    r = _verify(ABR, "abracadabra", AbracadabraOracle, players=[3],
+                games=_every_setting(ABR, [3]), seed_=2)
     assert r.conforms and {s.setting.players for s in r.verified} == {3}
     assert r.coverage.hit and "clauses exercised" in r.coverage.summary()
 
@@ -107,7 +119,9 @@ class _ShowsOwnHandTwice(VandattaView):
 
 
 def test_a_visible_card_named_twice_is_no_leak_unless_a_copy_is_hidden() -> None:
-    r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[3], games=8, seed_=4)
+    # one pack (a setting with decks=2 is the case below)
+    r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[3], options={"decks": 1},
+                games=8, seed_=4)
     assert r.conforms, r.divergences[0].message if r.divergences else ""
     # with two packs, a second mention may be the copy the seat cannot see
     r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[8], games=8, seed_=4)
@@ -125,7 +139,8 @@ def test_oracle_conforms_through_the_process_protocol() -> None:
 def test_the_spec_conforms_to_itself_through_serve() -> None:
     argv = [sys.executable, "-m", "rulespec.cli", "serve"]
     r = _verify(ABR, "abracadabra", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
-                players=[3], options={"success_rule": "at_least"}, games=30, seed_=1)
+                players=[3], options={"success_rule": "at_least"},
+                games=_every_setting(ABR, [3], {"success_rule": "at_least"}), seed_=1)
     assert r.conforms
 
 
@@ -267,7 +282,7 @@ JS = ["node", "examples/js/vandatta.js"]
 
 def test_javascript_vandatta_conforms() -> None:
     r = _verify(VAN, "vandatta", lambda: ProcessImplementation(JS, 10.0, cwd=ROOT),
-                players=[2, 6], games=41, seed_=4)
+                players=[2, 6], games=_every_setting(VAN, [2, 6]), seed_=4)
     assert not r.divergences, [d.message for d in r.divergences]
     assert len(r.verified) > 20
 
@@ -346,10 +361,12 @@ def test_cli_verify_json_report(tmp_path: Path) -> None:
     def shown(v: object) -> str:
         return json.dumps(v) if isinstance(v, bool) else str(v)
 
-    fixed = [x for o in ABR.options if o.name not in ("success_rule", "joker", "target")
-             for x in ("-o", f"{o.name}={shown(o.default)}")]
+    defaults = {o.name: o.default for o in ABR.options
+                if o.name not in ("success_rule", "joker", "target")}
+    fixed = [x for k, v in defaults.items() for x in ("-o", f"{k}={shown(v)}")]
     out = _cli("verify", "abracadabra", "--python", "tests.oracles.abracadabra:AbracadabraOracle",
-               "-p", "3", "--games", "11", "--json", *fixed, cwd=tmp_path)
+               "-p", "3", "--games", str(_every_setting(ABR, [3], defaults)), "--json", *fixed,
+               cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["format"] == "rulespec-verify/1" and data["conforms"] is True
@@ -390,10 +407,11 @@ def test_cli_strict_and_not_offered(tmp_path: Path) -> None:
     def shown(v: object) -> str:
         return json.dumps(v) if isinstance(v, bool) else str(v)
 
-    fixed = [x for o in VAN.options if o.name not in ("multi_aces", "scoring", "target")
-             for x in ("-o", f"{o.name}={shown(o.default)}")]
+    defaults = {o.name: o.default for o in VAN.options
+                if o.name not in ("multi_aces", "scoring", "target")}
+    fixed = [x for k, v in defaults.items() for x in ("-o", f"{k}={shown(v)}")]
     base = ["verify", "vandatta", "--impl", "node examples/js/vandatta.js", "-p", "3",
-            "--games", "7", "--json", *fixed]
+            "--games", str(_every_setting(VAN, [3], defaults)), "--json", *fixed]
     out = _cli(*base, cwd=ROOT)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr
     data = json.loads(out.stdout)
