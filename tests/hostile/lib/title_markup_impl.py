@@ -1,4 +1,4 @@
-"""A correct implementation of title_escapes.rules: its own spec's engine."""
+"""A correct implementation of title_markup.rules: its own spec's engine."""
 
 from pathlib import Path
 
@@ -8,4 +8,4 @@ from rulespec.protocol import SpecImplementation
 
 class Impl(SpecImplementation):
     def __init__(self) -> None:
-        super().__init__(spec=load_game_spec(Path(__file__).parent / "title_escapes.rules"))
+        super().__init__(spec=load_game_spec(Path(__file__).parent / "title_markup.rules"))
