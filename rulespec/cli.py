@@ -23,8 +23,8 @@ from rulespec.errors import (
     RulespecError,
     SpecCheckError,
     SpecSyntaxError,
-    shown,
 )
+from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
     from rulespec.verify import Report, Verifier
@@ -383,6 +383,34 @@ def _spec_arg(game: str) -> tuple[Path, bool]:
     return path, path.resolve().is_relative_to(GAMES_DIR)
 
 
+#: the longest wait any seconds option takes (a timer or a select() past about 10**9 s
+#: overflows the platform's time_t): 1,000,000 s, eleven days and a half
+MAX_SECONDS = 1_000_000.0
+
+
+class _Seconds(click.FloatRange):
+    """A number of seconds: finite, within ``[min, MAX_SECONDS]``. ``inf`` and ``nan`` are
+    floats to Python and pass a plain FloatRange (``nan`` compares false with every bound),
+    then overflow a timer or wait for ever; here they are usage errors."""
+
+    name = "seconds"
+
+    def __init__(self, min: float) -> None:  # noqa: A002 - click's own name for it
+        super().__init__(min=min, max=MAX_SECONDS)
+
+    def convert(self, value: str | float, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        import math
+
+        try:
+            rv = float(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return float(super().convert(rv, param, ctx))
+
+
 def _verification_options(f: _F) -> _F:
     """The options verify and diff share."""
     for opt in reversed([
@@ -392,10 +420,14 @@ def _verification_options(f: _F) -> _F:
         click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
                      help="Fix an option (repeatable); the others are varied."),
         click.option("--games", "-n", type=click.IntRange(min=1), default=None,
-                     help="Matches per scheduled setting (default: sized so a correct "
-                          "in-process implementation takes about a minute)."),
-        click.option("--budget", type=click.FloatRange(min=1), default=None,
-                     metavar="SECONDS", help="Search for this long, then stop."),
+                     help="Matches in all, spread over the schedule in its order: one at "
+                          "each setting, the rest shared out evenly, so -n 2 plays two "
+                          "(default: each setting its share of a fixed amount of work, "
+                          "sized so a correct in-process implementation takes about a "
+                          "minute)."),
+        click.option("--budget", type=_Seconds(min=1), default=None,
+                     metavar="SECONDS", help="Search for this long, then stop (checked "
+                     "between settings, after the first match)."),
         click.option("--seed", type=int, default=0, show_default=True),
         click.option("--keep-going", is_flag=True,
                      help="After a divergence, go on looking for different ones."),
@@ -416,7 +448,7 @@ def _verification_options(f: _F) -> _F:
               help="Command line of an implementation speaking the JSON-lines protocol.")
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="A Python implementation: a class, a factory or an object.")
-@click.option("--timeout", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
+@click.option("--timeout", type=_Seconds(min=0.01), default=10.0, show_default=True,
               metavar="SECONDS", help="The longest one protocol call may take.")
 @click.option("--strict", is_flag=True,
               help="A setting the implementation refuses at 'new' is a failure.")
@@ -486,10 +518,10 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
         spec_b = load_game_spec(path_b)
         name = spec_a.name
         v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
-                     other_options=_options(b_opts), db=db, probes=False)
-        report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json)
-    _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json, spec_word="A",
-            impl_word="B")
+                     other_options=_options(b_opts), db=db, probes=False, words=("A", "B"))
+        report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json,
+                        command="diff")
+    _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json)
 
 
 @main.command(name="same-deal")
@@ -522,17 +554,24 @@ def same_deal(game_a: str, game_b: str, players: int, seed: int, dealer: int,
     with _reported():
         report = run(game_a, game_b, players, None, seed, _options(a_opts), _options(b_opts),
                      dealer)
+    from rulespec.shown import escape_text, json_text
+
     if as_json:
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        click.echo(json_text(report.to_json(), indent=2))
     else:
-        click.echo(report.text(), nl=False)
+        click.echo(escape_text(report.text()), nl=False)
 
 
 def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
            budget: float | None, seed: int, keep_going: bool, strict: bool,
-           as_json: bool) -> Report:
+           as_json: bool, command: str = "verify") -> Report:
+    """Run ``v`` with a progress bar on a terminal, plain lines on a pipe (``command`` names
+    the run in them: ``verify`` or ``diff``)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from rulespec.shown import escape_line
 
     console = Console(stderr=True)
     beat = _Heartbeat(not as_json and not console.is_terminal)
@@ -540,21 +579,25 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
                   MofNCompleteColumn(), TimeElapsedColumn(), "{task.fields[cov]}",
                   console=console, transient=True,
                   disable=as_json or not console.is_terminal) as prog:
-        task = prog.add_task("verifying", total=None, cov="")
+        task = prog.add_task(command, total=None, cov="")
 
-        def progress(label: str, done: int, total: int, cov: str) -> None:
-            prog.update(task, description=label[:60], completed=done,
-                        total=total if budget is None else None, cov=cov)
-            of = "" if budget is None else f", budget {budget:g} s"
-            beat(f"verify: setting {done + 1} of {total}{of}: {label}; {cov}")
+        def progress(label: str, number: int, total: int | None, cov: str) -> None:
+            # a label holds option values, anyone's text: shown as text, never as rich markup
+            label = escape_line(label)
+            prog.update(task, description=escape(label[:60]), completed=number - 1,
+                        total=total, cov=escape(cov))
+            of = f" of {total}" if total is not None else ""
+            until = "" if budget is None else f", budget {budget:g} s"
+            beat(f"{command}: setting {number}{of}{until}: {label}; {cov}")
 
         return v.run(players=players, options=_options(opts), games=games, budget=budget,
                      seed_=seed, keep_going=keep_going, strict=strict, progress=progress)
 
 
 def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path: str | None,
-            as_json: bool, spec_word: str = "spec", impl_word: str = "implementation") -> None:
+            as_json: bool) -> None:
     from rulespec.records import write_record
+    from rulespec.shown import escape_line
 
     written: list[str] = []
     base = Path(out_path or "rulespec-divergence.json")
@@ -563,18 +606,20 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
         try:
             write_record(d.record(report.game), out, None if shipped else spec_path)
         except OSError as e:
-            _err(f"error: cannot write the record {out}: {e.strerror or e}")
+            _err(f"error: cannot write the record {escape_line(str(out))}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
         written.append(str(out))
     if as_json:
+        from rulespec.shown import json_text
+
         data = report.to_json()
         for d, path in zip(data["divergences"], written, strict=True):
             d["record_file"] = path
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        click.echo(json_text(data, indent=2))
     else:
         from rulespec.verify import format_report
 
-        click.echo(format_report(report, title, written, spec_word, impl_word))
+        click.echo(format_report(report, title, written))
     failed = bool(report.divergences) or not report.conforms
     sys.exit(EXIT_RECORD if failed else EXIT_OK)
 
@@ -705,7 +750,7 @@ def _plain_file(path: Path) -> bool:
 @main.command()
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="Serve this Python implementation instead of the spec's engine.")
-@click.option("--idle-timeout", "idle", type=click.FloatRange(min=0), default=3600.0,
+@click.option("--idle-timeout", "idle", type=_Seconds(min=0), default=3600.0,
               show_default=True, metavar="SECONDS",
               help="Stop when no request has come for this long (0: wait for ever).")
 def serve(impl_py: str | None, idle: float) -> None:
@@ -714,8 +759,10 @@ def serve(impl_py: str | None, idle: float) -> None:
     By default the answers are the spec's own; with --python, any Python implementation is
     served, so it can be verified (or used) as a child process.
     """
+    from rulespec.errors import ImplementationStartError
     from rulespec.protocol import load_python_impl
     from rulespec.protocol import serve as run
+    from rulespec.shown import escape_line
 
     impl = None
     # a line that is not UTF-8 is read with its bad bytes replaced: it is then not JSON, and
@@ -727,7 +774,14 @@ def serve(impl_py: str | None, idle: float) -> None:
             _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")
         return
     with _reported():
-        impl = load_python_impl(impl_py)()
+        make = load_python_impl(impl_py)
+        try:
+            impl = make()
+        except RulespecError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the user's class or factory failed
+            raise ImplementationStartError(escape_line(
+                f"--python: making {impl_py} failed: {type(e).__name__}: {e}")) from None
     try:
         if run(stdin, sys.stdout, Path.cwd(), impl, idle_timeout=idle):
             _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")

@@ -35,9 +35,10 @@ class Clause:
     span: ast.Span = attrs.field(eq=False)
 
     def where(self) -> str:
-        """``file:line`` of the clause (the file's name only, for reports)."""
+        """``file:line:col`` of the clause (the file's name only, for reports): one line may
+        hold several clauses (four ``if ... then ... else`` on one line)."""
         name = self.span.source.rsplit("/", 1)[-1]
-        return f"{name}:{self.span.line}"
+        return f"{name}:{self.span.line}:{self.span.column}"
 
 
 def clauses(spec: CheckedSpec) -> list[Clause]:

@@ -7,12 +7,12 @@ followed by the source line, a caret and an optional hint (Lark ``get_context``,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import attrs
 
 from rulespec.ast import Span
+from rulespec.shown import blank_controls, escape_line
 
 __all__ = [
     "ConfigurationError",
@@ -25,7 +25,6 @@ __all__ = [
     "RulespecError",
     "SpecCheckError",
     "SpecSyntaxError",
-    "shown",
     "render",
 ]
 
@@ -44,23 +43,8 @@ class Diagnostic:
         return render(self.span, self.message, self.hint, source, self.severity)
 
 
-#: the characters a terminal may act on: C0 and C1 controls but tab, DEL, and the line and
-#: paragraph separators
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
-
-
 #: the widest source line a diagnostic shows whole
 _WIDE = 100
-
-
-def shown(text: str) -> str:
-    """Text from outside (a file name, an implementation's message or output, a value from a
-    record) as a report shows it: itself when it holds no control character, else with each
-    one escaped as Python writes it (``\\x1b``), so that it is read, not obeyed, by a
-    terminal."""
-    if _CONTROL.search(text) is None:
-        return text
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def render(
@@ -74,7 +58,7 @@ def render(
     if span is None:
         head = f"{severity}: {message}"
         return head + (f"\n  hint: {hint}" if hint else "")
-    lines = [f"{shown(span.source)}:{span.line}:{span.column}: {severity}: {message}"]
+    lines = [f"{escape_line(span.source)}:{span.line}:{span.column}: {severity}: {message}"]
     if source is not None:
         # lines as the parser counts them: at LF (CRLF and CR read as LF), not at every
         # character splitlines() breaks at (U+2028, a form feed), or the caret would point
@@ -83,7 +67,7 @@ def render(
         if 1 <= span.line <= len(text_lines):
             # a control character in the line (an ESC in a comment) is shown as one "?", so
             # that it cannot drive the terminal and the caret keeps its column
-            line = _CONTROL.sub("?", text_lines[span.line - 1])
+            line = blank_controls(text_lines[span.line - 1])
             width = 1
             if span.end_line == span.line and span.end_column > span.column:
                 width = span.end_column - span.column

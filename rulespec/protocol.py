@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import importlib.util
 import json
+import math
 import os
 import select
 import signal
@@ -34,11 +35,14 @@ from rulespec.errors import (
 from rulespec.interpreter.engine import State
 from rulespec.loading import game_for, load_game_spec, resolve_game
 from rulespec.model import CheckedSpec
+from rulespec.shown import escape_line
 
 __all__ = [
+    "MAX_ANSWER_DEPTH",
     "Implementation",
     "ProcessImplementation",
     "SpecImplementation",
+    "json_problem",
     "load_python_impl",
     "serve",
 ]
@@ -139,6 +143,48 @@ class SpecImplementation:
         c = SpecImplementation(self.base, self.spec)
         c.state = self._st().clone()
         return c
+
+
+#: the deepest answer an implementation may send: an answer of the shipped games is at most 5
+#: levels deep (an observation's per-player zone of card lists inside ``zones``); a deeper one
+#: would reach Python's recursion limit in the comparisons and the report
+MAX_ANSWER_DEPTH = 32
+#: the longest integer an answer may hold, in bits (4,000 decimal digits: Python writes no
+#: integer of more than 4,300 digits as text)
+MAX_INT_BITS = 13_288
+
+
+def json_problem(x: object, max_depth: int = MAX_ANSWER_DEPTH) -> str | None:
+    """What keeps ``x`` from being a JSON value rulespec can compare and report, or None: a
+    value that is not null, a boolean, a string, a finite number, a list or an object with
+    string keys; an integer of more than 4,000 digits; lists and objects nested more than
+    ``max_depth`` deep. Iterative, so no value reaches the recursion limit here."""
+    stack: list[tuple[object, int]] = [(x, 0)]
+    while stack:
+        y, d = stack.pop()
+        if y is None or isinstance(y, (bool, str)):
+            continue
+        if isinstance(y, int):
+            if y.bit_length() > MAX_INT_BITS:
+                return "an integer of more than 4,000 digits"
+        elif isinstance(y, float):
+            if not math.isfinite(y):
+                return f"{y!r}, which is not a JSON number"
+        elif isinstance(y, (list, dict)):
+            if d >= max_depth:
+                return f"lists or objects nested more than {max_depth} levels deep"
+            if isinstance(y, dict):
+                if not all(isinstance(k, str) for k in y):
+                    return "an object key that is not a string"
+                y = list(y.values())
+            stack.extend((z, d + 1) for z in y if not isinstance(z, (str, bool)))
+        else:
+            return f"a Python {type(y).__name__}, which is not a JSON value"
+    return None
+
+
+def _not_json(constant: str) -> object:
+    raise ValueError(f"{constant} is not JSON")
 
 
 class ProcessImplementation:
@@ -275,13 +321,24 @@ class ProcessImplementation:
         self.slowest = max(self.slowest, took)
         self.round_trips += 1
         try:
-            ans = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            ans = json.loads(line.decode("utf-8"), parse_constant=_not_json)
+        except (ValueError, RecursionError) as e:
+            # ValueError: not UTF-8, not JSON (NaN and Infinity included), or an integer past
+            # Python's int-string limit (4,300 digits); RecursionError: nested past what the
+            # JSON reader takes. Either way the implementation's answer, never our traceback.
             shown = line[:200].decode("utf-8", "replace")
-            raise self._fail("garbage", f"the answer to {op!r} is not JSON: {shown!r}") \
+            why = ("nested too deeply" if isinstance(e, RecursionError) else
+                   "a number too long to read" if "digits" in str(e) else "not JSON")
+            raise self._fail("garbage", f"the answer to {op!r} is {why}: {shown!r}") \
                 from None
         if not isinstance(ans, dict):
             raise self._fail("garbage", f"the answer to {op!r} is not a JSON object")
+        # what json.loads gives is JSON but for its depth: the walk, where the text has the
+        # brackets for it
+        if line.count(b"[") + line.count(b"{") > MAX_ANSWER_DEPTH:
+            deep = json_problem(ans)
+            if deep is not None:
+                raise self._fail("garbage", f"the answer to {op!r} holds {deep}")
         return ans
 
     # ---- the protocol ---------------------------------------------------------------------
@@ -411,16 +468,42 @@ def load_python_impl(target: str) -> Callable[[], Implementation]:
     except AttributeError:
         raise ImplementationStartError(f"--python: module {mod!r} has no {attr!r}") from None
     except ImportError as e:
-        raise ImplementationStartError(f"--python: cannot import {mod!r}: {e}") from None
-    except Exception as e:  # noqa: BLE001 - the user's module failed while importing
         raise ImplementationStartError(
-            f"--python: importing {mod!r} failed: {type(e).__name__}: {e}") from None
-    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "new")):
-        return obj  # type: ignore[no-any-return]
+            escape_line(f"--python: cannot import {mod!r}: {e}")) from None
+    except Exception as e:  # noqa: BLE001 - the user's module failed while importing
+        raise ImplementationStartError(escape_line(
+            f"--python: importing {mod!r} failed: {type(e).__name__}: {e}")) from None
+    if isinstance(obj, type):
+        _check_verbs(target, obj, "the class")
+        return obj
     if hasattr(obj, "new"):
+        _check_verbs(target, obj, "the object")
         return lambda: obj
+    if callable(obj):
+        def make() -> Implementation:
+            impl = obj()
+            _check_verbs(target, impl, "what it returns")
+            return cast("Implementation", impl)
+        return make
     raise ImplementationStartError(f"--python: {target} is not a class, a factory or an "
                                    "implementation object")
+
+
+#: the methods every Python implementation has (``observe`` is optional)
+VERBS = ("new", "to_move", "legal", "apply", "result")
+
+
+def _check_verbs(target: str, obj: object, what: str) -> None:
+    """ImplementationStartError unless ``obj`` has every method of the protocol."""
+    missing = [v for v in VERBS if not callable(getattr(obj, v, None))]
+    if len(missing) == len(VERBS):
+        raise ImplementationStartError(
+            f"--python: {target} is not an implementation: {what} has none of the protocol's "
+            f"methods ({', '.join(VERBS)}; protocol.md §1.2)")
+    if missing:
+        raise ImplementationStartError(
+            f"--python: {target} is not an implementation: {what} has no "
+            f"{', '.join(missing)} method{'s' if len(missing) > 1 else ''} (protocol.md §1.2)")
 
 
 #: the longest request line serve reads (in characters); a longer one is refused, unread
@@ -444,6 +527,8 @@ def serve(inp: IO[str], out: IO[str], base: Path | None = None,
     crashed: the traceback goes to standard error and the exception propagates, as a crashing
     program's would.
     """
+    if idle_timeout is not None and not (math.isfinite(idle_timeout) and idle_timeout >= 0):
+        raise ValueError(f"idle_timeout is a finite number of seconds, not {idle_timeout!r}")
     if impl is None:
         impl = SpecImplementation(base, atomic=True)
     while True:

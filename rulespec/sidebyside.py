@@ -30,6 +30,7 @@ from rulespec.errors import ConfigurationError, RecordError
 from rulespec.loading import load_game_spec, resolve_game
 from rulespec.protocol import SpecImplementation
 from rulespec.records import FORMAT
+from rulespec.shown import escape_line
 from rulespec.simulate import sample_event
 
 __all__ = [
@@ -54,7 +55,8 @@ HAND_ZONE = "hand"
 #: presentation only: per-player variables counting the tricks credited to each seat; the seat
 #: whose count goes up during a trick won it (the first of these the game declares is read)
 TRICK_COUNT_VARS = ("taken",)
-#: match-length options: a same-deal comparison is one deal (R9)
+#: match-length options: a same-deal comparison is one deal (R9); each may be given at its
+#: default
 _MATCH_LENGTH = ("deals", "target", "game_end")
 #: a guard against a spec that never ends
 _MAX_EVENTS = 100_000
@@ -162,12 +164,17 @@ def _start(game: str, players: int, options: Mapping[str, object] | None,
            dealer: int) -> tuple[SpecImplementation, str, dict[str, object]]:
     """A fresh one-deal match of ``game`` at its first chance event; its title and options."""
     opts = dict(options or {})
-    length = [k for k in _MATCH_LENGTH if k in opts]
+    spec = load_game_spec(resolve_game(game))
+    # the match length checked as the spec reads it (game_end spelled as deals or target):
+    # its default (one deal, no target) is the one deal played, and may be given
+    defaults = spec.defaults()
+    checked = spec.check_options(opts)
+    length = [k for k in _MATCH_LENGTH if k in checked and checked[k] != defaults.get(k)]
     if length:
+        given = [k for k in _MATCH_LENGTH if k in opts]
         raise ConfigurationError(
             f"{game}: a same-deal comparison plays one deal; drop the option "
-            f"{', '.join(length)}")
-    spec = load_game_spec(resolve_game(game))
+            f"{', '.join(given)}")
     impl = SpecImplementation(spec=spec)
     impl.new(game, players, opts, dealer)
     return impl, spec.title, spec.canonical_options(opts)
@@ -304,8 +311,8 @@ def same_deal(game_a: str, game_b: str, players: int, shuffle: Sequence[str] | N
     at this table (ConfigurationError otherwise), and ``shuffle`` must order exactly those
     cards (RecordError). Each game's decisions, and any later chance event, are drawn by its
     own ``random.Random(seed)``, so a seed gives the same report every time. ``options_a`` and
-    ``options_b`` are each game's options; a match-length option (``deals``, ``target``) is
-    refused, as the match is the one deal.
+    ``options_b`` are each game's options; a match-length option (``deals``, ``target``,
+    ``game_end``) other than its default is refused, as the match is the one deal.
     """
     impl_a, title_a, opts_a = _start(game_a, players, options_a, dealer)
     impl_b, title_b, opts_b = _start(game_b, players, options_b, dealer)
@@ -366,7 +373,7 @@ def _value(v: object) -> str:
         return "true" if v else "false"
     if isinstance(v, list):
         return "[" + " ".join(_value(x) for x in v) + "]"
-    return str(v)
+    return escape_line(str(v))  # an option's or a field's value may be any spec string
 
 
 def _decision(ev: Mapping[str, object]) -> str:
@@ -399,7 +406,9 @@ def _options_text(d: DealPlay) -> str:
 
 
 def _render(r: SideBySide) -> str:
-    a, b = r.a, r.b
+    # the games' names (file names) and titles (spec strings) are shown as text
+    a = attrs.evolve(r.a, game=escape_line(r.a.game), title=escape_line(r.a.title))
+    b = attrs.evolve(r.b, game=escape_line(r.b.game), title=escape_line(r.b.title))
     out = [f"same deal: A = {a.game}, B = {b.game}; {r.players} players, dealer {r.dealer}, "
            f"seed {r.seed}", ""]
     order = [(r.dealer + 1 + i) % len(r.hands) for i in range(len(r.hands))]
@@ -438,7 +447,7 @@ def _render(r: SideBySide) -> str:
     if n == 0:
         out.append("  (no cards played)")
     out += ["", "Result of the deal:"]
-    out += _result_table(r)
+    out += _result_table(attrs.evolve(r, a=a, b=b))
     return "\n".join(out) + "\n"
 
 

@@ -26,7 +26,10 @@ import collections
 import contextlib
 import itertools
 import json
+import math
 import random
+import reprlib
+import shlex
 import signal
 import sys
 import threading
@@ -62,10 +65,11 @@ from rulespec.interpreter.engine import (
     event_key,
     validate_setting,
 )
-from rulespec.loading import normalise_options
+from rulespec.loading import normalise_options, shipped_games
 from rulespec.model import CheckedSpec, OptionInfo, value_text
-from rulespec.protocol import ProcessImplementation
+from rulespec.protocol import MAX_ANSWER_DEPTH, ProcessImplementation, json_problem
 from rulespec.records import FORMAT
+from rulespec.shown import escape_line, escape_text, json_text
 
 __all__ = [
     "REPORT_FORMAT",
@@ -336,22 +340,39 @@ def _random_setting(spec: CheckedSpec, tables: _Tables, rng: random.Random,
 
 
 # ---- divergences and the report --------------------------------------------------------------
+#: what each kind of divergence means; ``{spec}`` and ``{impl}`` are the two sides as the
+#: run names them (:func:`kind_text`)
 KINDS = {
-    "who-moves": "the implementation says another seat (or chance) moves",
+    "who-moves": "{impl} says another seat (or chance) moves",
     "legal": "the legal events differ",
-    "duplicate": "the implementation lists an event twice",
-    "refused-legal": "the implementation refused a legal event",
-    "accepted-illegal": "the implementation accepted an illegal event",
-    "changed-by-illegal": "a refused illegal event changed the implementation's state",
-    "leak": "an observation shows cards the spec hides from that seat",
-    "observation": "an observation shows a zone unlike the spec",
+    "duplicate": "{impl} lists an event twice",
+    "refused-legal": "{impl} refused a legal event",
+    "accepted-illegal": "{impl} accepted an illegal event",
+    "changed-by-illegal": "a refused illegal event changed {impl}'s state",
+    "leak": "an observation shows cards {spec} hides from that seat",
+    "observation": "an observation shows a zone unlike {spec}",
     "result": "the replay answers differ",
-    "crash": "the implementation crashed",
-    "exit": "the implementation exited",
-    "timeout": "the implementation did not answer in time",
-    "garbage": "the implementation wrote something that is not a JSON answer",
-    "shape": "the implementation answered with the wrong shape",
+    "crash": "{impl} crashed",
+    "exit": "{impl} exited",
+    "timeout": "{impl} did not answer in time",
+    "garbage": "{impl} wrote something that is not a JSON answer",
+    "shape": "{impl} answered with the wrong shape",
 }
+
+
+#: the words for the two sides: verify compares a spec and an implementation, diff spec A
+#: and spec B
+SIDES = ("spec", "implementation")
+
+
+def _the(word: str) -> str:
+    """A side in a sentence: ``the spec``, ``the implementation``, but ``A``, ``B``."""
+    return word if word[:1].isupper() else f"the {word}"
+
+
+def kind_text(kind: str, words: tuple[str, str] = SIDES) -> str:
+    """What a divergence of ``kind`` means, in the run's ``words`` for its two sides."""
+    return KINDS.get(kind, kind).format(spec=_the(words[0]), impl=_the(words[1]))
 
 
 @attrs.define
@@ -387,9 +408,9 @@ class Divergence:
                         if isinstance(e, dict)})
         return (self.kind, *names)
 
-    def to_json(self, game: str) -> dict[str, Any]:
-        """As the JSON report writes it."""
-        return {"kind": self.kind, "what": KINDS.get(self.kind, self.kind),
+    def to_json(self, game: str, words: tuple[str, str] = SIDES) -> dict[str, Any]:
+        """As the JSON report writes it (``words``: the run's names for its two sides)."""
+        return {"kind": self.kind, "what": kind_text(self.kind, words),
                 "message": self.message, "event_index": self.index,
                 "players": self.players, "options": self.options, "dealer": self.dealer,
                 "event": self.event, "spec": self.spec_says, "implementation": self.impl_says,
@@ -438,6 +459,11 @@ class Report:
     stopped_by: str
     round_trips: int = 0
     strict: bool = False
+    #: whether ``game`` is the name of a shipped game (an implementation that looks games up
+    #: by name, as ``rulespec serve`` does, knows no other)
+    shipped: bool = True
+    #: the run's names for its two sides (``("A", "B")`` for ``rulespec diff``)
+    words: tuple[str, str] = SIDES
 
     @property
     def matches(self) -> int:
@@ -477,24 +503,29 @@ class Report:
             "settings": [{**r.setting.to_json(), "why": r.setting.why, "matches": r.matches,
                           "events": r.events, "refused": r.refused,
                           "diverged": r.divergence is not None} for r in self.results],
-            "divergences": [d.to_json(self.game) for d in self.divergences],
+            "divergences": [d.to_json(self.game, self.words) for d in self.divergences],
             "coverage": {
                 "summary": cov.summary(),
                 "exercised": sum(1 for c in cov.reachable if c.id in cov.hit),
                 "reachable": len(cov.reachable),
-                "never_reached": [f"{c.where()} {c.label}" for c in cov.missed],
-                "cannot_run_under_tested_options": [f"{c.where()} {c.label}"
-                                                    for c in cov.not_compiled],
+                "never_reached": [f"{where} {label}" for where, label in never_reached(cov)],
+                "cannot_run_under_tested_options": list(dict.fromkeys(
+                    f"{c.where()} {c.label}" for c in cov.not_compiled)),
             },
         }
 
 
 # ---- the report as text ---------------------------------------------------------------------
 def format_report(report: Report, title: str, written: Sequence[str] = (),
-                  spec_word: str = "spec", impl_word: str = "implementation") -> str:
+                  spec_word: str | None = None, impl_word: str | None = None) -> str:
     """The report as text: the verdict, coverage, settings not offered, and each divergence
-    in full (``written``: where each divergence's record was written)."""
-    lines = [title]
+    in full (``written``: where each divergence's record was written). Text verify did not
+    write itself (the implementation's messages and standard error, option values, file names)
+    is shown with its control characters escaped (:mod:`rulespec.shown`). The two sides are
+    named in the report's ``words`` unless ``spec_word`` or ``impl_word`` is given."""
+    spec_word = spec_word or report.words[0]
+    impl_word = impl_word or report.words[1]
+    lines = [escape_line(title)]
     verified = report.verified
     head = (f"{len(verified)} settings, {report.matches} matches, {report.events:,} events in "
             f"{report.seconds:.1f} s")
@@ -506,39 +537,73 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
     elif report.divergences:
         lines.append(f"DIVERGENCE: {head}")
     elif not verified:
-        lines.append("not verified: the implementation offered none of the settings tried")
+        lines.append(_not_verified(report, impl_word))
     else:
         lines.append(f"not conforming (--strict): {len(report.not_offered)} settings refused; "
                      f"{head}")
     if report.stopped_by == "budget":
         lines.append(f"  stopped: the budget was spent after {len(report.results)} settings")
-    lines.append(f"  coverage: {cov.summary()}")
-    missed = cov.missed
+    if report.matches:
+        lines.append(f"  coverage: {cov.summary()}")
+    missed = never_reached(cov) if report.matches else []
     if missed and not report.divergences:
-        shown = ", ".join(f"{c.where()} {c.label}" for c in missed[:8])
-        more = f" and {len(missed) - 8} more" if len(missed) > 8 else ""
-        lines.append(f"  never reached: {shown}{more}")
-    if report.not_offered:
-        lines.append(f"  not offered by the {impl_word} ({len(report.not_offered)}):")
+        lines.append(f"  never reached ({len(missed)}):")
+        width = max(len(where) for where, _ in missed[:MISSED_SHOWN])
+        lines += [f"    {escape_line(where).ljust(width)}  {escape_line(label)}"
+                  for where, label in missed[:MISSED_SHOWN]]
+        if len(missed) > MISSED_SHOWN:
+            lines.append(f"    ... and {len(missed) - MISSED_SHOWN} more (--json lists "
+                         "them all)")
+    # when every setting was refused for one reason, the verdict has said it
+    if report.not_offered and (verified or len({r.refused for r in report.not_offered}) > 1):
+        lines.append(f"  not offered by {_the(impl_word)} ({len(report.not_offered)}):")
         for r in report.not_offered[:10]:
-            lines.append(f"    {r.setting.label()}: {(r.refused or '')[:120]}")
+            lines.append(f"    {escape_line(r.setting.label())}: "
+                         f"{escape_line((r.refused or '')[:120])}")
         if len(report.not_offered) > 10:
             lines.append(f"    ... and {len(report.not_offered) - 10} more")
     for n, d in enumerate(report.divergences, 1):
         path = written[n - 1] if n <= len(written) else None
         lines += _divergence_text(n, d, path, spec_word, impl_word)
-    return "\n".join(lines)
+    return escape_text("\n".join(lines))
+
+
+#: clauses never reached that the text report lists (the JSON report has them all)
+MISSED_SHOWN = 12
+
+
+def never_reached(cov: Coverage) -> list[tuple[str, str]]:
+    """The clauses reachable under the tested settings that no match exercised, as
+    ``(file:line:col, label)`` in source order, each once."""
+    return list(dict.fromkeys((c.where(), c.label) for c in cov.missed))
+
+
+def _not_verified(report: Report, impl_word: str) -> str:
+    """The verdict of a run that verified no setting, in one line: what the implementation
+    answered when every setting was refused for one reason, and, for a game that is not
+    shipped, why ``rulespec serve`` does not know it."""
+    refused = report.not_offered
+    if not refused:
+        return "not verified: no match was played"
+    tried = "the one setting" if len(refused) == 1 else f"all {len(refused)} settings"
+    line = f"not verified: {_the(impl_word)} refused {tried} tried at 'new'"
+    reasons = {r.refused for r in refused}
+    if len(reasons) == 1:
+        line += f", answering: {next(iter(reasons))}"
+    if not report.shipped:
+        line += (f" (the spec is not a shipped game: 'new' names it {report.game!r}, as its "
+                 "game line declares, and `rulespec serve` serves only shipped games)")
+    return escape_line(line)
 
 
 def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
                      impl_word: str) -> list[str]:
-    def js(x: object) -> str:
-        return json.dumps(x, ensure_ascii=False)
-
-    opts = ", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults"
-    out = ["", f"divergence {n}: {KINDS.get(d.kind, d.kind)} ({d.kind})", f"  {d.message}",
+    js = json_text
+    opts = escape_line(", ".join(f"{k}={_show(v)}" for k, v in d.options.items()) or "defaults")
+    out = ["", f"divergence {n}: {kind_text(d.kind, (spec_word, impl_word))} ({d.kind})",
+           f"  {escape_line(d.message)}",
            f"  table: {d.players} players, options: {opts}, dealer {d.dealer}"
-           + (f" (found while testing {d.setting})" if d.setting else ""),
+           + (f" (found while testing {escape_line(d.setting)})" if d.setting else ""),
            f"  after {len(d.events)} events" + (":" if d.events else "")]
     first = max(0, len(d.events) - 6)
     if first:
@@ -565,12 +630,13 @@ def _divergence_text(n: int, d: Divergence, path: str | None, spec_word: str,
             out.append(f"  {impl_word} says: {js(d.impl_says)[:4000]}")
     for c in d.clauses:
         refs = f" [{', '.join(c['refs'])}]" if c["refs"] else ""
-        out.append(f"  {spec_word} clause: {c['where']} {c['action']}{refs}")
+        out.append(f"  {spec_word} clause: " + escape_line(f"{c['where']} {c['action']}{refs}"))
     if d.stderr:
-        out.append(f"  the {impl_word}'s last lines on standard error:")
-        out += [f"    | {line}" for line in d.stderr[-12:]]
+        out.append(f"  {_the(impl_word)}'s last lines on standard error:")
+        out += [f"    | {escape_line(line)}" for line in d.stderr[-12:]]
     if path:
-        out.append(f"  record: {path} ({len(d.events)} events): rulespec replay {path}")
+        where = escape_line(path)
+        out.append(f"  record: {where} ({len(d.events)} events): rulespec replay {where}")
     return out
 
 
@@ -597,11 +663,14 @@ def normal_key(e: Mapping[str, object], set_fields: frozenset[tuple[str, str]] =
 
 
 def compare_answers(spec: Mapping[str, Any], other: object,
-                    set_fields: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
+                    set_fields: frozenset[tuple[str, str]] = frozenset(),
+                    words: tuple[str, str] = SIDES) -> list[str]:
     """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
     ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
     an absent ``blocked``/``abandoned`` being false; when incomplete, ``to_move`` equal and
-    ``legal`` equal as a set. Other top-level keys are ignored."""
+    ``legal`` equal as a set. Other top-level keys are ignored. ``words`` name the two sides
+    in the differences."""
+    mine, yours = words
     if not isinstance(other, Mapping):
         return ["the answer is not a JSON object"]
     out: list[str] = []
@@ -613,13 +682,13 @@ def compare_answers(spec: Mapping[str, Any], other: object,
             with contextlib.suppress(TypeError):
                 b = sorted(b)
         if a != b:
-            out.append(f"{k}: spec {json.dumps(a)}, implementation {json.dumps(b)}")
+            out.append(f"{k}: {mine} {json.dumps(a)}, {yours} {json.dumps(b)}")
     da, db = spec.get("deals") or [], other.get("deals")
     if not isinstance(db, list):
-        out.append("deals: the implementation gives no list")
+        out.append(f"deals: {_the(yours)} gives no list")
     else:
         if len(da) != len(db):
-            out.append(f"deals: spec has {len(da)} finished deal(s), implementation {len(db)}")
+            out.append(f"deals: {mine} has {len(da)} finished deal(s), {yours} {len(db)}")
         for i, (x, y) in enumerate(zip(da, db, strict=False)):
             if not isinstance(y, Mapping):
                 out.append(f"deal {i + 1}: not an object")
@@ -629,11 +698,11 @@ def compare_answers(spec: Mapping[str, Any], other: object,
                 if key in _FLAGS:
                     vx, vy = bool(vx), bool(vy)
                 if vx != vy:
-                    out.append(f"deal {i + 1} {key}: spec {json.dumps(vx)}, "
-                               f"implementation {json.dumps(vy)}")
+                    out.append(f"deal {i + 1} {key}: {mine} {json.dumps(vx)}, "
+                               f"{yours} {json.dumps(vy)}")
     if not spec.get("complete") and other.get("complete") is False:
         if spec.get("to_move") != other.get("to_move"):
-            out.append(f"to_move: spec {json.dumps(spec.get('to_move'))}, implementation "
+            out.append(f"to_move: {mine} {json.dumps(spec.get('to_move'))}, {yours} "
                        f"{json.dumps(other.get('to_move'))}")
         la = {canonical_key(e) for e in spec.get("legal") or []}
         try:
@@ -732,7 +801,13 @@ _T = TypeVar("_T")
 
 class _Guard:
     """Calls into the implementation, turning every misbehaviour into an ImplementationError,
-    and recreating the implementation after one."""
+    and recreating the implementation after one.
+
+    Until the implementation has answered once, a failure is not a divergence but a
+    usage error (ImplementationStartError): an implementation that cannot be made, or a
+    program that exits, writes no JSON or stays silent before its first answer, does not
+    speak the protocol (a wrong command, a path that does not exist where verify runs), and a
+    record of no events would say nothing about the rules."""
 
     def __init__(self, factory: Callable[[], Any], timeout: float) -> None:
         self.factory = factory
@@ -742,7 +817,14 @@ class _Guard:
         self.watchdog: _Watchdog | None = None
         self.slowest = 0.0
         self.round_trips = 0
-        self._fresh()
+        #: whether the implementation has answered a request (refusals included)
+        self.answered = False
+        try:
+            self._fresh()
+        except ImplementationError as e:
+            raise ImplementationStartError(
+                escape_line(f"the implementation cannot be made: {e.message}")
+                + "".join(f"\n    | {escape_line(line)}" for line in e.stderr[-12:])) from None
 
     def _drop(self) -> None:
         """Forget the implementation after a failure, stopping it if it is a process."""
@@ -764,7 +846,7 @@ class _Guard:
     def set_timeout(self, seconds: float) -> None:
         """The per-call timeout from now on."""
         self.timeout = seconds
-        if self.is_process:
+        if self.is_process and self.impl is not None:  # None: dropped, the next one gets it
             self.impl.timeout = seconds
 
     def call(self, op: str, fn: Callable[..., _T], *args: object) -> _T:
@@ -790,15 +872,20 @@ class _Guard:
                 self.round_trips += 1
             # only answers count toward the slowest: a hang's short timeout is based on it
             self.slowest = max(self.slowest, time.monotonic() - t0)
+            if op != "start":
+                self.answered = True
             return out
         except ImplementationStartError:
             raise
-        except ImplementationError:
+        except ImplementationError as e:
             if not self.is_process:
                 self.impl = None
+            elif not self.answered:
+                raise self._never_answered(op, e) from None
             raise
         except (IllegalActionError, RecordError, ValueError) as e:
             if op in ("apply", "new"):
+                self.answered = True
                 raise
             raise ImplementationError(
                 "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
@@ -821,6 +908,18 @@ class _Guard:
             self._drop()
             raise ImplementationError(
                 "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
+
+    def _never_answered(self, op: str, e: ImplementationError) -> ImplementationStartError:
+        """The usage error for a program that failed before its first answer, with the
+        last lines it wrote to standard error."""
+        command = shlex.join(getattr(self.impl, "command", []))
+        cwd = getattr(self.impl, "cwd", None) or Path.cwd()
+        head = (f"{e.message}, its first request: check that `{command}`, run in {cwd}, "
+                "starts a program that speaks the protocol (docs/protocol.md)")
+        tail = [f"    | {escape_line(line)}" for line in e.stderr[-12:]]
+        head += "; its last lines on standard error:" if tail else \
+            "; it wrote nothing to standard error"
+        return ImplementationStartError("\n".join([escape_line(head), *tail]))
 
     def ready(self) -> Any:
         """The implementation, recreated if a failure discarded it."""
@@ -896,6 +995,20 @@ class _Agenda:
          else self._stages[1][1]).append(s)
 
 
+def spread(games: int, slots: int) -> list[int]:
+    """``games`` matches spread over ``slots`` settings in order: as even as they go, the
+    first ones one more (so ``spread(2, 60)`` plays the first two settings once each)."""
+    base, rest = divmod(games, max(1, slots))
+    return [base + (1 if j < rest else 0) for j in range(slots)]
+
+
+def _runs(quota: Mapping[Setting, int] | None, s: Setting) -> int:
+    """How many runs setting ``s`` of the schedule plans: its first match, then the rest of
+    its share (without a quota, the share is at least two matches)."""
+    q = 2 if quota is None else quota.get(s, 0)
+    return min(q, 2)
+
+
 def _tally(s: Setting, r: SettingResult, by_setting: dict[Setting, SettingResult],
            results: list[SettingResult], agenda: _Agenda) -> SettingResult | None:
     """Count ``r`` in the run's results: a setting's first result is listed (and the setting
@@ -923,11 +1036,17 @@ class Verifier:
     def __init__(self, spec: CheckedSpec, game: str, factory: Callable[[], Any], *,
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, Any] | None = None,
-                 db: str | Path | None = None, shrink_seconds: float = 15.0) -> None:
+                 db: str | Path | None = None, shrink_seconds: float = 15.0,
+                 words: tuple[str, str] = SIDES) -> None:
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ValueError(f"timeout is a finite number of seconds above 0, not {timeout!r}")
         self.spec = spec
         self.game = game
         self.factory = factory
         self.timeout = timeout
+        #: the names of the two sides in messages and reports (diff: "A" and "B")
+        self.words = words
+        self.spec_the, self.impl_the = _the(words[0]), _the(words[1])
         self.probes = probes
         self.observations = observations
         self.other_options = dict(other_options or {})
@@ -956,6 +1075,8 @@ class Verifier:
         self._observe_ok = True
         self._matches = 0
         self._events = 0
+        #: the most matches one setting's search plays (run_setting's ``matches``)
+        self._cap = 0
         self._fixed: dict[str, OptionValue] = {}
 
         self._sizes: list[int] = []
@@ -968,52 +1089,94 @@ class Verifier:
     def run(self, *, players: Sequence[int] = (), options: Mapping[str, Any] | None = None,
             games: int | None = None, budget: float | None = None, seed_: int = 0,
             keep_going: bool = False, strict: bool = False,
-            progress: Callable[[str, int, int, str], None] | None = None) -> Report:
-        """Play the schedule. ``games``: matches per setting (default DEFAULT_MATCHES);
-        ``budget``: seconds for the whole run (random combinations continue until it is
-        spent; the schedule is cut where it runs out). ``progress(label, done, total,
-        coverage)`` is called before each setting."""
+            progress: Callable[[str, int, int | None, str], None] | None = None) -> Report:
+        """Play the schedule. ``games``: matches in all, spread over the scheduled settings
+        and a few steered combinations (:func:`spread`); without it, each setting plays its
+        share of a fixed amount of work (:meth:`default_matches`), then come a few steered
+        combinations. ``budget``: seconds for the whole run, checked between settings; without
+        ``games``, steered combinations go on until it is spent. The budget never stops a run
+        before its first match. Once the implementation has refused every scheduled setting,
+        the run stops (a combination of the values it refused one at a time would be refused
+        too). ``progress(label, number, total, coverage)`` is called before each setting's
+        matches: ``number`` counts them from 1, ``total`` is how many the run plans (None
+        once a budget's steered combinations go on past the schedule)."""
+        if budget is not None and not math.isfinite(budget):
+            raise ValueError(f"budget is a finite number of seconds, not {budget!r}")
+        if games is not None and games < 1:
+            raise ValueError(f"games is at least 1, not {games!r}")
         t0 = time.monotonic()
         sizes, fixed, plan = self._plan(players, options)
         rng = random.Random(seed_)
-        extra = max(3, len(plan) // 4) if budget is None else 10**9
+        steered: int | None = max(3, len(plan) // 4)
+        #: with ``games``, each setting's matches in all
+        quota: dict[Setting, int] | None = None
+        steered_quota: list[int] = []
+        if games is not None:
+            shares = spread(games, len(plan) + (steered or 0))
+            quota = {}
+            for x, q in zip(plan, shares, strict=False):
+                quota[x] = quota.get(x, 0) + q
+            steered_quota = [q for q in shares[len(plan):] if q > 0]
+            steered = len(steered_quota)
+        elif budget is not None:
+            steered = None
         results: list[SettingResult] = []
         divergences: list[Divergence] = []
         seen: set[tuple[str, ...]] = set()
         stopped = "games"
         self.guard = _Guard(self.factory, self.timeout)
-        agenda = _Agenda(plan, extra if budget is None else None)
-        total = 2 * len(plan) + (extra if budget is None else 0)
+        agenda = _Agenda(plan, steered)
+        # the settings' runs the run plans: two for a setting (its first match, then the rest
+        # of its share), one for a steered combination; less what refusals take away
+        planned = sum(_runs(quota, x) for x in dict.fromkeys(plan)) + (steered or 0)
+        number = 0
         by_setting: dict[Setting, SettingResult] = {}
         try:
             for i, (s, pass_) in enumerate(agenda):
+                steered_one = s is None
                 if s is None:
+                    if not any(r.refused is None for r in results):
+                        stopped = "refused"
+                        break
                     s = self._steered(rng, sizes, fixed)
                     if s is None:
                         break
-                if budget is not None and time.monotonic() - t0 > budget:
+                if budget is not None and time.monotonic() - t0 > budget \
+                        and any(r.matches for r in results):
                     stopped = "budget"
                     break
-                k = self._share(s, pass_, games, seed_ + i, by_setting)
+                if steered_one:  # all of its share at once (it may be a setting played before)
+                    k: int | None = (self.default_matches(s, seed_ + i) if quota is None
+                                     else steered_quota.pop(0))
+                else:
+                    k = self._share(s, pass_, quota, seed_ + i, by_setting)
                 if k is None:
                     continue
+                number += 1
                 if progress:
                     self._fold_coverage()
-                    progress(s.label(), i, total, self.coverage.summary())
+                    total = planned if steered is not None or number <= planned else None
+                    progress(s.label(), number, total, self.coverage.summary())
                 left = None if budget is None else max(1.0, budget - (time.monotonic() - t0))
                 # a divergence is found unshrunk, simplified, then shrunk once where it is
                 # simplest (_simplify)
                 run_seed = seed_ * 1_000_003 + i
                 r = self.run_setting(s, k, run_seed, left, skip=seen, shrink=False)
-                if r.refused is not None and s.why == COMBINATION:
-                    # a combination the implementation does not offer: the largest part of
-                    # it that it does is played instead (only settings of one option count
-                    # as not offered; the values left out have such settings of their own)
-                    part = self._offered_part(s)
-                    if part is not None:
-                        agenda.insert(part)
-                        total += 1
-                    continue
+                if r.refused is not None:
+                    if pass_ == 0:
+                        planned -= _runs(quota, s) - 1  # no rest of its share to come
+                    if s.why == COMBINATION:
+                        # a combination the implementation does not offer: the largest part
+                        # of it that it does is played instead (only settings of one option
+                        # count as not offered; the values left out have settings of their
+                        # own)
+                        part = self._offered_part(s)
+                        if part is not None:
+                            if quota is not None:
+                                quota[part] = quota[s]
+                            agenda.insert(part)
+                            planned += _runs(quota, part)
+                        continue
                 prev = _tally(s, r, by_setting, results, agenda)
                 if r.divergence is not None:
                     r.divergence = self._simplify(s, r.divergence, (k, run_seed), seen)
@@ -1028,7 +1191,8 @@ class Verifier:
             self.guard.close()
         self._fold_coverage()
         return Report(self.game, results, divergences, self.coverage,
-                      time.monotonic() - t0, stopped, self.guard.round_trips, strict)
+                      time.monotonic() - t0, stopped, self.guard.round_trips, strict,
+                      shipped=self.game in shipped_games(), words=self.words)
 
     def _plan(self, players: Sequence[int], options: Mapping[str, Any] | None
               ) -> tuple[list[int], dict[str, OptionValue], list[Setting]]:
@@ -1050,19 +1214,19 @@ class Verifier:
                                      "options")
         return sizes, fixed, plan
 
-    def _share(self, s: Setting, pass_: int, games: int | None, seed_: int,
-               by_setting: Mapping[Setting, SettingResult]) -> int | None:
-        """Matches to play at ``s`` in pass ``pass_``: one in the first pass, the rest of its
-        share (``games``, else :meth:`default_matches`) later; None when none are left or the
-        implementation refused the setting."""
-        k = games if games is not None else self.default_matches(s, seed_)
+    def _share(self, s: Setting, pass_: int, quota: Mapping[Setting, int] | None,
+               seed_: int, by_setting: Mapping[Setting, SettingResult]) -> int | None:
+        """Matches to play at scheduled setting ``s`` in pass ``pass_``: one in the first
+        pass, the rest of its share in the second (its ``quota`` with ``--games``, else
+        :meth:`default_matches`). None when none are left, or the implementation refused
+        the setting."""
+        q = None if quota is None else quota.get(s, 0)
         if pass_ == 0:
-            k = 1
-        elif s in by_setting:
-            k -= 1
-            if k <= 0 or by_setting[s].refused is not None:
-                return None
-        return k
+            return 1 if q is None or q >= 1 else None
+        if s not in by_setting or by_setting[s].refused is not None:
+            return None
+        k = (self.default_matches(s, seed_) if q is None else q) - 1
+        return k if k > 0 else None
 
     def _offered_part(self, s: Setting) -> Setting | None:
         """The options of combination ``s`` added one at a time, each kept where the spec
@@ -1245,6 +1409,7 @@ class Verifier:
             return res
         skip = skip or set()
         self._reset(seconds, skip, swarm)
+        self._cap = matches
         test = self._example(setting, skip)
         res.divergence = self._search(self._hypothesis_test(test, setting, matches, run_seed,
                                                             shrink))
@@ -1327,14 +1492,14 @@ class Verifier:
             found = _first_divergence(eg)
             if found is None:
                 raise
-            found.message += " (the implementation did not fail the same way twice)"
+            found.message += f" ({self.impl_the} did not fail the same way twice)"
             return found
         except Flaky:
             # the implementation answered the same choices differently (it is not
             # deterministic): report the last divergence seen, unshrunk
             if self._last is None:
                 raise
-            self._last.message += (" (the implementation is not deterministic: the same match "
+            self._last.message += (f" ({self.impl_the} is not deterministic: the same match "
                                    "played again went differently, so this one is not shrunk)")
             return self._last
         except HypothesisException as e:
@@ -1343,19 +1508,27 @@ class Verifier:
         return None
 
     def _offered(self, setting: Setting) -> None:
+        """_Refused unless the spec and the implementation offer ``setting`` (a ``new``
+        call). The spec's table is compiled (tens of milliseconds) only for a setting the
+        implementation offers: one that refuses everything is told so quickly."""
         assert self.guard is not None
-        try:
-            self.tables.game(setting.players, setting.opts)
-        except ConfigurationError as e:
-            raise _Refused(f"the spec refuses it: {e}") from None
+        if not self.tables.accepts(setting.players, setting.opts):
+            self._compiled(setting)
         try:
             impl = self.guard.ready()
             self.guard.call("new", impl.new, self.game, setting.players,
                             self._their_options(setting.opts), 0)
         except (RecordError, IllegalActionError, ValueError) as e:
-            raise _Refused(str(e) or "refused") from None
+            raise _Refused(str(e)[:1000] or "refused") from None
         except ImplementationError:
-            return  # a crash at 'new' is found (and reported) by the match itself
+            pass  # a crash at 'new' is found (and reported) by the match itself
+        self._compiled(setting)
+
+    def _compiled(self, setting: Setting) -> None:
+        try:
+            self.tables.game(setting.players, setting.opts)
+        except ConfigurationError as e:
+            raise _Refused(f"{self.spec_the} refuses it: {e}") from None
 
     def _their_options(self, opts: Mapping[str, OptionValue]) -> dict[str, Any]:
         return {**opts, **self.other_options}
@@ -1429,6 +1602,12 @@ class Verifier:
         state = game.new_initial_state(dealer)
         events: list[dict[str, Any]] = []
         ctx = _Match(self, state, players, opts, dealer, events, avoid)
+        if self._first is None and self._matches >= self._cap:
+            # Hypothesis asks for another example after one it cut short (a very long match
+            # that drew past its limit of choices): the cut one was played, and counts, so
+            # this one is played on the spec alone, drawing as a live match would (a
+            # setting's matches stay within its share: --games N is N matches in all)
+            self._spec_only = True
         if self._spec_only:
             ctx.play_spec_only(data)
             return
@@ -1440,7 +1619,7 @@ class Verifier:
             raise ctx.fail(e.kind, e.message, stderr=list(e.stderr)) from None
         except (RecordError, IllegalActionError, ValueError):
             if (players, opts) == (setting.players, setting.opts):
-                raise ctx.fail("shape", f"the implementation refused a table it accepted "
+                raise ctx.fail("shape", f"{self.impl_the} refused a table it accepted "
                                f"before ({players} players, dealer {dealer})") from None
             reject()
         self._matches += 1
@@ -1534,6 +1713,9 @@ class _Match:
         stderr = kw.pop("stderr", None)
         if stderr is None:
             stderr = self.guard.stderr_tail()
+        # what the implementation said goes into the report, which is JSON: anything that is
+        # not a JSON value is shown as text
+        kw = {k: _reportable(x) for k, x in kw.items()}
         d = Divergence(kind, message, len(self.events), self.players, dict(self.opts),
                        self.dealer, list(self.events), stderr=list(stderr), **kw)
         return _KIND_EXC[kind](d)
@@ -1587,6 +1769,9 @@ class _Match:
         r = self._ask("result")
         if not isinstance(r, dict):
             raise self.fail("shape", "result must be a JSON object")
+        why = json_problem(r)
+        if why is not None:  # a Python implementation's answer is any object it returns
+            raise self.fail("shape", f"the result holds {why}")
         return r
 
     def play_spec_only(self, data: st.DataObject) -> None:
@@ -1611,8 +1796,8 @@ class _Match:
             a = state.current_player()
             b = self._to_move()
             if a != b:
-                raise self.fail("who-moves", f"the spec says {json.dumps(a)} moves, the "
-                                f"implementation {json.dumps(b)}", spec_says=a, impl_says=b)
+                raise self.fail("who-moves", f"{v.spec_the} says {json.dumps(a)} moves, "
+                                f"{v.impl_the} {json.dumps(b)}", spec_says=a, impl_says=b)
             if a is None:
                 break
             spec_keys = state.legal_map()
@@ -1622,8 +1807,8 @@ class _Match:
                 missing = sorted(set(spec_keys) - set(theirs))
                 extra = sorted(set(theirs) - set(spec_keys))
                 diverged = self.fail(
-                    "legal", f"{len(spec_keys)} legal events in the spec, {len(theirs)} in "
-                    f"the implementation: {len(missing)} missing, {len(extra)} extra",
+                    "legal", f"{len(spec_keys)} legal events in {v.spec_the}, {len(theirs)} "
+                    f"in {v.impl_the}: {len(missing)} missing, {len(extra)} extra",
                     spec_says=[spec_keys[k][0] for k in sorted(spec_keys)],
                     impl_says=[theirs[k] for k in sorted(theirs)],
                     missing=[spec_keys[k][0] for k in missing],
@@ -1653,7 +1838,7 @@ class _Match:
             try:
                 self._ask("apply", ev)
             except (IllegalActionError, RecordError, ValueError) as e:
-                raise self.fail("refused-legal", f"the implementation refused a legal event: "
+                raise self.fail("refused-legal", f"{v.impl_the} refused a legal event: "
                                 f"{str(e)[:300]}", event=ev, impl_says=str(e)[:2000]) from None
             self.events.append(ev)
             prev = legal
@@ -1700,7 +1885,7 @@ class _Match:
     def _compare_results(self) -> None:
         mine = self.state.result()
         theirs = self._result()
-        diffs = compare_answers(mine, theirs, self.v._set_fields)
+        diffs = compare_answers(mine, theirs, self.v._set_fields, self.v.words)
         if diffs:
             shown = {k: x for k, x in mine.items() if k != "legal"}
             raise self.fail("result", "; ".join(diffs[:6]), spec_says=shown,
@@ -1741,8 +1926,8 @@ class _Match:
         except (IllegalActionError, RecordError, ValueError):
             pass
         else:
-            raise self.fail("accepted-illegal", "the implementation accepted an event the "
-                            "spec does not allow here", event=probe,
+            raise self.fail("accepted-illegal", f"{self.v.impl_the} accepted an event "
+                            f"{self.v.spec_the} does not allow here", event=probe,
                             spec_says="illegal: " + self.state._why_illegal(probe),
                             impl_says="accepted")
         after_tm = self._to_move()
@@ -1782,6 +1967,10 @@ class _Match:
             return None
         if obs is None:
             self.v._observe_ok = False
+            return None
+        why = json_problem(obs)
+        if why is not None:
+            raise self.fail("shape", f"the observation holds {why}")
         return obs
 
     def _observe(self, seat: int) -> None:
@@ -1803,8 +1992,8 @@ class _Match:
                                       and (allowed[c] == 0 or copies[c] > allowed[c])})
         if leaked:
             raise self.fail("leak", f"seat {seat}'s observation shows "
-                            f"{', '.join(sorted(leaked.elements()))[:300]}, which the spec "
-                            f"hides from seat {seat}", spec_says=mine["zones"],
+                            f"{', '.join(sorted(leaked.elements()))[:300]}, which "
+                            f"{self.v.spec_the} hides from seat {seat}", spec_says=mine["zones"],
                             impl_says=obs)
         zones = obs.get("zones")
         if isinstance(zones, dict):
@@ -1813,8 +2002,25 @@ class _Match:
                     continue
                 if not _same_zone(mine["zones"][name], theirs):
                     raise self.fail("observation", f"seat {seat} sees zone {name!r} unlike "
-                                    "the spec", spec_says={name: mine["zones"][name]},
+                                    f"{self.v.spec_the}",
+                                    spec_says={name: mine["zones"][name]},
                                     impl_says={name: theirs})
+
+
+def _reportable(x: Any, depth: int = 0) -> Any:
+    """``x`` as a JSON value for the report: a value :func:`json_problem` finds fault with is
+    replaced by a string saying what it was (a divergence's answers come from the
+    implementation, and a Python one may return any object)."""
+    why = json_problem(x, MAX_ANSWER_DEPTH - depth)
+    if why is None:
+        return x
+    if depth < MAX_ANSWER_DEPTH:
+        if isinstance(x, list):
+            return [_reportable(y, depth + 1) for y in x]
+        if isinstance(x, dict) and all(isinstance(k, str) for k in x):
+            return {k: _reportable(y, depth + 1) for k, y in x.items()}
+    return f"(not shown: {why})" if isinstance(x, (list, dict)) else \
+        f"(not JSON: {reprlib.repr(x)})"
 
 
 def _same_zone(a: Any, b: object) -> bool:

@@ -193,7 +193,7 @@ def test_every_shipped_game_has_a_committed_rulebook() -> None:
 
 def test_verify_oracle_against_spec() -> None:
     code, out, _ = run("verify", "vandatta", "--python", "tests.oracles.vandatta:VandattaOracle",
-                       "-p", "2", "-o", "scoring=swedish", "-n", "1", "--budget", "3")
+                       "-p", "2", "-o", "scoring=swedish", "-n", "3")
     assert code == 0, out
     assert "no divergence" in out
 

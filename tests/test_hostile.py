@@ -194,7 +194,8 @@ def in_subprocess(argv: list[str], stdin: bytes | None = None) -> Outcome:
 
 
 def fill(text: str, tmp_path: Path) -> str:
-    return text.replace("{hostile}", str(HOSTILE)).replace("{tmp}", str(tmp_path))
+    return text.replace("{hostile}", str(HOSTILE)).replace("{tmp}", str(tmp_path)) \
+        .replace("{python}", sys.executable)
 
 
 def fill_name(text: str, tmp_path: Path) -> str:

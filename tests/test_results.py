@@ -164,10 +164,10 @@ def test_a_wrong_money_is_a_result_divergence() -> None:
     b = {**a, "deals": [{"scores": [1, 1], "money": [2, 0], "pot_carry": 1}]}
     assert compare_answers(a, b) == ["deal 1 money: spec [0, 2], implementation [2, 0]"]
     report = Verifier(SPEC, "deal_results", lambda: WrongMoney(spec=SPEC), timeout=10.0,
-                      shrink_seconds=2.0).run(players=[2], games=2, seed_=0)
+                      shrink_seconds=2.0).run(players=[2], games=20, seed_=0)
     assert report.divergences
     assert any("money" in d.message for d in report.divergences), \
         [d.message for d in report.divergences]
     ok = Verifier(SPEC, "deal_results", lambda: SpecImplementation(spec=SPEC), timeout=10.0,
-                  shrink_seconds=2.0).run(players=[2], games=1, seed_=0)
+                  shrink_seconds=2.0).run(players=[2], games=10, seed_=0)
     assert not ok.divergences

@@ -154,9 +154,16 @@ def test_games_that_shuffle_different_packs_are_refused() -> None:
         same_deal(A, B, 2, options_b={"two_player_joker": True})
 
 
-def test_a_match_length_option_is_refused() -> None:
+def test_a_match_length_option_is_refused_unless_it_is_one_deal() -> None:
     with pytest.raises(ConfigurationError, match="one deal"):
         same_deal(A, B, 4, options_a={"deals": 2})
+    with pytest.raises(ConfigurationError, match="drop the option game_end"):
+        same_deal(A, B, 4, options_b={"game_end": "target(50)"})
+    # the default, written out, is the one deal played
+    plain = same_deal(A, B, 4, seed=7)
+    said = same_deal(A, B, 4, seed=7, options_a={"game_end": "deals(1)"},
+                     options_b={"deals": 1})
+    assert said.a.result == plain.a.result and said.b.result == plain.b.result
 
 
 def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -183,3 +190,20 @@ def test_the_command_reports_errors_cleanly(tmp_path: Path) -> None:
     assert res.stderr.startswith("error: ") and "Traceback" not in res.stderr
     res = _cli(tmp_path, A, B, "-a", "no_such_option=1")
     assert res.returncode == 2 and "no_such_option" in res.stderr
+
+
+def test_text_from_outside_is_shown_as_text(tmp_path: Path) -> None:
+    """A spec's file name is the user's, its title and option values anyone's: the report
+    shows a control character in them escaped (ESC, CR: they would recolour or overwrite the
+    terminal) and rich markup as itself; the JSON report stays JSON."""
+    name = "g\x1b[31m\rx.rules"
+    src = Path(__file__).parent / "hostile" / "lib" / "title_markup.rules"
+    (tmp_path / name).write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    res = _cli(tmp_path, name, name, "-p", "2", "-a", "mode=[/]")
+    assert res.returncode == 0, res.stderr
+    assert "\x1b" not in res.stdout and "\r" not in res.stdout
+    assert "A = g\\x1b[31m\\rx.rules" in res.stdout
+    assert "(T [bold red]red[/] [/] [link=https://x]y[/link]); options: mode=[/]" in res.stdout
+    res = _cli(tmp_path, name, name, "-p", "2", "--json")
+    assert res.returncode == 0 and "\x1b" not in res.stdout, res.stderr
+    assert json.loads(res.stdout)["a"]["game"] == name

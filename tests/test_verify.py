@@ -19,7 +19,7 @@ from rulespec.coverage import clauses
 from rulespec.loading import load_game_spec, resolve_game
 from rulespec.protocol import ProcessImplementation, load_python_impl
 from rulespec.records import replay
-from rulespec.verify import Report, Verifier, compare_answers, schedule
+from rulespec.verify import Report, Verifier, compare_answers, format_report, schedule
 from tests.oracles.abracadabra import AbracadabraOracle
 from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
 from tests.oracles.vandatta import VandattaOracle
@@ -36,6 +36,16 @@ def _verify(spec: Any, game: str, factory: Any, **kw: Any) -> Report:
     timeout = kw.pop("timeout", 10.0)
     # shrinking is bounded in seconds; a short bound keeps the suite quick
     return Verifier(spec, game, factory, timeout=timeout, shrink_seconds=5.0).run(**kw)
+
+
+def _every_setting(spec: Any, players: list[int], fixed: dict[str, Any] | None = None) -> int:
+    """The --games that plays every setting of the schedule once, and the steered
+    combinations after it (verify's slots: the schedule and one in four more, at least 3)."""
+    from rulespec.loading import normalise_options
+    from rulespec.verify import _Tables
+
+    n = len(schedule(spec, _Tables(spec), players, normalise_options(spec, fixed or {})))
+    return n + max(3, n // 4)
 
 
 def _process(name: str, timeout: float = 10.0) -> Any:
@@ -78,23 +88,25 @@ def test_schedule_covers_every_table_and_every_option_value() -> None:
 # ---- correct implementations conform ------------------------------------------------------
 # (one test per oracle, so that the parallel workers share them out)
 def test_vandatta_oracle_conforms_in_python() -> None:
-    r = _verify(VAN, "vandatta", VandattaOracle, players=[2], games=1, seed_=2)
+    r = _verify(VAN, "vandatta", VandattaOracle, players=[2], games=_every_setting(VAN, [2]),
+                seed_=2)
     assert r.conforms and len(r.verified) > 20 and not r.not_offered
 
 
 def test_abracadabra_oracle_conforms_in_python() -> None:
-    r = _verify(ABR, "abracadabra", AbracadabraOracle, players=[3], games=1, seed_=2)
+    r = _verify(ABR, "abracadabra", AbracadabraOracle, players=[3],
+                games=_every_setting(ABR, [3]), seed_=2)
     assert r.conforms and {s.setting.players for s in r.verified} == {3}
     assert r.coverage.hit and "clauses exercised" in r.coverage.summary()
 
 
 def test_newton_oracle_conforms_in_python() -> None:
-    r = _verify(NEW, "abracadabra-newton", AbracadabraNewtonOracle, players=[2, 4], games=1,
-                budget=8, seed_=2)
+    r = _verify(NEW, "abracadabra-newton", AbracadabraNewtonOracle, players=[2, 4], games=12,
+                seed_=2)
     assert r.conforms and {s.setting.players for s in r.verified} == {2, 4}
     # NEW-5's ascending auction is the spec's own option: the oracle refuses it, and says so
-    r = _verify(NEW, "abracadabra-newton", AbracadabraNewtonOracle, players=[4], games=1,
-                options={"bidding": "ascending_with_pass"}, budget=2, seed_=2)
+    r = _verify(NEW, "abracadabra-newton", AbracadabraNewtonOracle, players=[4], games=5,
+                options={"bidding": "ascending_with_pass"}, seed_=2)
     assert not r.conforms and r.not_offered and not r.verified
     assert all("unknown option 'bidding'" in (s.refused or "") for s in r.not_offered)
 
@@ -112,10 +124,10 @@ class _ShowsOwnHandTwice(VandattaView):
 def test_a_visible_card_named_twice_is_no_leak_unless_a_copy_is_hidden() -> None:
     # one pack (a setting with decks=2 is the case below)
     r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[3], options={"decks": 1},
-                games=1, budget=4, seed_=4)
+                games=8, seed_=4)
     assert r.conforms, r.divergences[0].message if r.divergences else ""
     # with two packs, a second mention may be the copy the seat cannot see
-    r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[8], games=1, budget=4, seed_=4)
+    r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[8], games=8, seed_=4)
     assert r.divergences and r.divergences[0].kind == "leak"
 
 
@@ -123,14 +135,15 @@ def test_oracle_conforms_through_the_process_protocol() -> None:
     argv = [sys.executable, "-m", "rulespec.cli", "serve", "--python",
             "tests.oracles.vandatta:VandattaOracle"]
     r = _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
-                players=[2, 5], options={"scoring": "swedish"}, games=1, budget=15, seed_=3)
+                players=[2, 5], options={"scoring": "swedish"}, games=10, seed_=3)
     assert r.conforms and r.verified and r.round_trips > r.events
 
 
 def test_the_spec_conforms_to_itself_through_serve() -> None:
     argv = [sys.executable, "-m", "rulespec.cli", "serve"]
     r = _verify(ABR, "abracadabra", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
-                players=[3], options={"success_rule": "at_least"}, games=1, seed_=1)
+                players=[3], options={"success_rule": "at_least"},
+                games=_every_setting(ABR, [3], {"success_rule": "at_least"}), seed_=1)
     assert r.conforms
 
 
@@ -150,7 +163,7 @@ def test_python_mutant_is_caught(name: str, kind: str, players: list[int]) -> No
     m = by_name(name)
     spec = VAN if m.game == "vandatta" else ABR
     assert m.python is not None
-    r = _verify(spec, m.game, load_python_impl(m.python), players=players, games=3, seed_=1)
+    r = _verify(spec, m.game, load_python_impl(m.python), players=players, games=100, seed_=1)
     assert r.divergences, f"{name} not caught"
     d = r.divergences[0]
     assert d.kind == kind or (kind == "legal" and d.kind in ("legal", "who-moves"))
@@ -176,7 +189,7 @@ def test_option_bug_is_found_by_the_schedule() -> None:
 def test_dealer_bug_is_found() -> None:
     r = _verify(VAN, "vandatta", load_python_impl("tests.verify.mutants.vandatta:"
                                                   "SeatZeroAlwaysDeals"),
-                players=[3], games=3, seed_=0)
+                players=[3], games=100, seed_=0)
     assert r.divergences and r.divergences[0].dealer != 0
 
 
@@ -190,44 +203,76 @@ def test_keep_going_finds_distinct_divergences() -> None:
     fixed = {o.name: o.default for o in VAN.options
              if o.name not in ("scoring", "target", "deals")}
     v = Verifier(VAN, "vandatta", TwoBugs, shrink_seconds=5.0)
-    r = v.run(players=[2], options=fixed, games=4, seed_=1, keep_going=True)
+    r = v.run(players=[2], options=fixed, games=36, seed_=1, keep_going=True)
     kinds = [d.kind for d in r.divergences]
     assert "legal" in kinds and "result" in kinds, kinds
     assert len({d.signature() for d in r.divergences}) == len(r.divergences)
-    one = Verifier(VAN, "vandatta", TwoBugs, shrink_seconds=5.0).run(players=[2], games=3,
+    one = Verifier(VAN, "vandatta", TwoBugs, shrink_seconds=5.0).run(players=[2], games=120,
                                                                     seed_=1)
     assert len(one.divergences) == 1 and one.stopped_by == "divergence"
 
 
 def test_hang_is_found_and_shrunk_quickly_in_python() -> None:
+    """A hang is found at the run's timeout, then shrunk with a short one (five times the
+    slowest answer, at least 0.5 s): what keeps its shrinking to seconds. Checked by the
+    timeout shrinking used, not by the clock, which a loaded machine moves."""
     m = by_name("hangs_after_25")
     assert m.python is not None
-    r = _verify(VAN, "vandatta", load_python_impl(m.python), players=[2], games=2, seed_=0,
-                timeout=1.0)
+    v = Verifier(VAN, "vandatta", load_python_impl(m.python), timeout=3.0, shrink_seconds=5.0)
+    r = v.run(players=[2], games=2, seed_=0)
     assert r.divergences and r.divergences[0].kind == "timeout"
-    assert r.seconds < 40
+    assert v.guard is not None and v.guard.timeout < 3.0
 
 
 @pytest.mark.parametrize(("name", "kinds"), [
     ("proc_garbage", {"garbage"}),
     ("proc_flood", {"garbage", "timeout"}),
-    ("proc_exit_at_once", {"exit"}),
-    ("proc_silent", {"timeout"}),
+    ("proc_exit_after_first", {"exit"}),
+    ("proc_silent_after_first", {"timeout"}),
     ("proc_stderr_then_die", {"exit"}),
 ])
 def test_misbehaving_process_is_a_divergence(name: str, kinds: set[str]) -> None:
     r = _verify(VAN, "vandatta", _process(name, timeout=2.0), players=[2], games=2, seed_=0,
                 timeout=2.0)
     assert r.divergences and r.divergences[0].kind in kinds
-    if name in ("proc_exit_at_once", "proc_stderr_then_die"):
+    if name in ("proc_exit_after_first", "proc_stderr_then_die"):
         assert r.divergences[0].stderr, "the child's standard error is reported"
+
+
+@pytest.mark.parametrize(("mode", "says"), [
+    ("exit_at_once", "| procs: exit_at_once: cannot start"),
+    ("silent", "no answer to 'new' within 1 s, its first request"),
+])
+def test_a_program_that_never_answers_is_a_usage_error(mode: str, says: str) -> None:
+    """A program that exits, or stays silent, before its first answer does not speak the
+    protocol: no divergence (its record would hold no event), but the usage error, with
+    what it wrote to standard error."""
+    from rulespec.errors import ImplementationStartError
+
+    with pytest.raises(ImplementationStartError) as e:
+        argv = [sys.executable, "-m", "tests.verify.mutants.procs", mode]
+        _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 1.0, cwd=ROOT),
+                players=[2], games=2, seed_=0, timeout=1.0)
+    assert says in str(e.value) and "its first request" in str(e.value), str(e.value)
+
+
+def test_cli_an_implementation_that_cannot_start_here_is_a_usage_error(tmp_path: Path) -> None:
+    """The README's command run from another folder, where its relative path names nothing:
+    exit 2, the program's own complaint, and no record."""
+    out = _cli("verify", "vandatta", "--impl", "node examples/js/vandatta.js", "-p", "2",
+               cwd=tmp_path)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "its first request: check that `node examples/js/vandatta.js`, run in " \
+        f"{tmp_path}" in out.stderr
+    assert "Cannot find module" in out.stderr and "DIVERGENCE" not in out.stdout
+    assert not (tmp_path / "rulespec-divergence.json").exists()
 
 
 def test_wrong_implementation_through_the_process_protocol() -> None:
     argv = [sys.executable, "-m", "rulespec.cli", "serve", "--python",
             "tests.verify.mutants.vandatta:NoAceOnAce"]
     r = _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 10.0, cwd=ROOT),
-                players=[2], games=3, seed_=1)
+                players=[2], games=100, seed_=1)
     d = r.divergences[0]
     assert d.kind == "legal" and len(d.events) <= 20, (d.kind, d.message, d.stderr[-5:])
     assert any(e["cards"][0][0] == "A" for e in d.missing) and not d.extra
@@ -240,7 +285,7 @@ JS = ["node", "examples/js/vandatta.js"]
 
 def test_javascript_vandatta_conforms() -> None:
     r = _verify(VAN, "vandatta", lambda: ProcessImplementation(JS, 10.0, cwd=ROOT),
-                players=[2, 6], games=1, seed_=4)
+                players=[2, 6], games=_every_setting(VAN, [2, 6]), seed_=4)
     assert not r.divergences, [d.message for d in r.divergences]
     assert len(r.verified) > 20
 
@@ -248,7 +293,7 @@ def test_javascript_vandatta_conforms() -> None:
 @pytest.mark.parametrize("name", ["eight_on_ace", "hardcoded_dealer", "accepts_anything",
                                   "leaks_hands", "crash_on_reshuffle"])
 def test_javascript_mutant_is_caught(name: str) -> None:
-    r = _verify(VAN, "vandatta", _process(f"js_{name}", timeout=3.0), players=[3], games=3,
+    r = _verify(VAN, "vandatta", _process(f"js_{name}", timeout=3.0), players=[3], games=100,
                 seed_=0, timeout=3.0)
     assert r.divergences, f"js {name} not caught"
 
@@ -281,7 +326,7 @@ def test_coverage_lists_the_clauses_of_the_spec() -> None:
 # ---- the command line, as a user runs it ------------------------------------------------------
 def test_cli_verify_reports_and_writes_a_record_that_replays_anywhere(tmp_path: Path) -> None:
     out = _cli("verify", "vandatta", "--python", "tests.verify.mutants.vandatta:NoAceOnAce",
-               "-p", "2", "--games", "3", "--seed", "1", cwd=tmp_path)
+               "-p", "2", "--games", "100", "--seed", "1", cwd=tmp_path)
     assert out.returncode == 1, out.stderr
     assert "divergence 1: the legal events differ (legal)" in out.stdout
     assert "missing (spec allows, implementation does not):" in out.stdout
@@ -300,7 +345,7 @@ def test_cli_verify_of_a_users_spec_copies_it_beside_the_record(tmp_path: Path) 
     spec = mine / "my_vandatta.rules"
     spec.write_text(resolve_game("vandatta").read_text(encoding="utf-8"), encoding="utf-8")
     out = _cli("verify", str(spec), "--python", "tests.verify.mutants.vandatta:NoAceOnAce",
-               "-p", "2", "--games", "3", "--seed", "1", "--out",
+               "-p", "2", "--games", "100", "--seed", "1", "--out",
                str(tmp_path / "found.json"), cwd=ROOT)
     assert out.returncode == 1, out.stderr
     rec = json.loads((tmp_path / "found.json").read_text())
@@ -319,10 +364,12 @@ def test_cli_verify_json_report(tmp_path: Path) -> None:
     def shown(v: object) -> str:
         return json.dumps(v) if isinstance(v, bool) else str(v)
 
-    fixed = [x for o in ABR.options if o.name not in ("success_rule", "joker", "target")
-             for x in ("-o", f"{o.name}={shown(o.default)}")]
+    defaults = {o.name: o.default for o in ABR.options
+                if o.name not in ("success_rule", "joker", "target")}
+    fixed = [x for k, v in defaults.items() for x in ("-o", f"{k}={shown(v)}")]
     out = _cli("verify", "abracadabra", "--python", "tests.oracles.abracadabra:AbracadabraOracle",
-               "-p", "3", "--games", "1", "--json", *fixed, cwd=tmp_path)
+               "-p", "3", "--games", str(_every_setting(ABR, [3], defaults)), "--json", *fixed,
+               cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["format"] == "rulespec-verify/1" and data["conforms"] is True
@@ -335,7 +382,7 @@ def test_cli_python_module_from_the_current_folder(tmp_path: Path) -> None:
         "from tests.oracles.vandatta import VandattaOracle\n"
         "def make():\n    return VandattaOracle()\n", encoding="utf-8")
     out = _cli("verify", "vandatta", "--python", "myimpl:make", "-p", "2", "-o",
-               "scoring=swedish", "--games", "1", "--budget", "3", cwd=tmp_path)
+               "scoring=swedish", "--games", "3", cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.splitlines()[1].startswith("ok: no divergence")
 
@@ -363,10 +410,11 @@ def test_cli_strict_and_not_offered(tmp_path: Path) -> None:
     def shown(v: object) -> str:
         return json.dumps(v) if isinstance(v, bool) else str(v)
 
-    fixed = [x for o in VAN.options if o.name not in ("multi_aces", "scoring", "target")
-             for x in ("-o", f"{o.name}={shown(o.default)}")]
+    defaults = {o.name: o.default for o in VAN.options
+                if o.name not in ("multi_aces", "scoring", "target")}
+    fixed = [x for k, v in defaults.items() for x in ("-o", f"{k}={shown(v)}")]
     base = ["verify", "vandatta", "--impl", "node examples/js/vandatta.js", "-p", "3",
-            "--games", "1", "--json", *fixed]
+            "--games", str(_every_setting(VAN, [3], defaults)), "--json", *fixed]
     out = _cli(*base, cwd=ROOT)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr
     data = json.loads(out.stdout)
@@ -377,17 +425,20 @@ def test_cli_strict_and_not_offered(tmp_path: Path) -> None:
     assert strict.returncode == 1 and json.loads(strict.stdout)["conforms"] is False
     nothing = _cli("verify", "vandatta", "--impl", "node examples/js/vandatta.js", "-p", "3",
                    "-o", "multi_aces=true", *fixed, "--games", "1", cwd=ROOT)
-    assert nothing.returncode == 1 and "offered none of the settings" in nothing.stdout
+    assert nothing.returncode == 1, nothing.stdout + nothing.stderr
+    # one line says it, with the implementation's reason
+    assert "not verified: the implementation refused the one setting tried at 'new', " \
+        "answering: not offered: multi_aces = true\n" in nothing.stdout
 
 
 def test_cli_diff_finds_where_two_settings_part(tmp_path: Path) -> None:
     out = _cli("diff", "abracadabra", "abracadabra", "--b-option", "success_rule=at_least",
-               "-p", "3", "--games", "5", "--seed", "1", cwd=tmp_path)
+               "-p", "3", "--games", "40", "--seed", "1", cwd=tmp_path)
     assert out.returncode == 1, out.stdout + out.stderr
     assert "(result)" in out.stdout and "A says:" in out.stdout and "B says:" in out.stdout
     code, _ = replay(json.loads((tmp_path / "rulespec-divergence.json").read_text()))
     assert code == 0
-    same = _cli("diff", "vandatta", "vandatta", "-p", "2", "--games", "1", "--budget", "5",
+    same = _cli("diff", "vandatta", "vandatta", "-p", "2", "--games", "3",
                 cwd=tmp_path)
     assert same.returncode == 0, same.stdout + same.stderr
 
@@ -400,10 +451,10 @@ def test_testing_assert_conforms_and_strategies() -> None:
     from rulespec.testing import assert_conforms, matches
 
     assert_conforms("vandatta", VandattaOracle, players=[2], options={"scoring": "swedish"},
-                    games=1, budget=3)
+                    games=3)
     with pytest.raises(AssertionError, match="legal events differ"):
         assert_conforms("vandatta", load_python_impl("tests.verify.mutants.vandatta:NoAceOnAce"),
-                        players=[2], games=3, seed=1)
+                        players=[2], games=100, seed=1)
 
     @settings(max_examples=3, deadline=None)
     @given(matches("abracadabra", players=[3]), st.data())
@@ -412,7 +463,7 @@ def test_testing_assert_conforms_and_strategies() -> None:
         assert code == 0 and ans["complete"]
         # inside the user's own @given, assert_conforms still works (no nested @given)
         assert_conforms("abracadabra", AbracadabraOracle, players=[3],
-                        options={"joker": "none"}, games=1, budget=2)
+                        options={"joker": "none"}, games=2)
 
     inner()
 
@@ -459,3 +510,139 @@ def test_the_watchdog_interrupts_only_the_call_it_fired_for() -> None:
         wd.started = None
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+class _ResultNotJson(VandattaView):
+    """Answers ``result`` with a value that is no JSON: what ``KIND`` says."""
+
+    KIND = "set"
+
+    def result(self) -> dict[str, Any]:
+        r = super().result()
+        deep: list[Any] = []
+        for _ in range(990):
+            deep = [deep]
+        r["totals"] = {"set": {1, 2}, "deep": deep, "digits": [10**5000],
+                       "nan": [float("nan")]}[self.KIND]
+        return r
+
+
+@pytest.mark.parametrize(("kind", "says"), [
+    ("set", "a Python set"), ("deep", "nested more than 32 levels deep"),
+    ("digits", "more than 4,000 digits"), ("nan", "not a JSON number")])
+def test_a_python_answer_that_is_no_json_is_a_shape_divergence(kind: str, says: str) -> None:
+    """A Python implementation returns objects, not text: one that is no JSON value (or one
+    nested past the recursion limit, or a number Python cannot write) is the
+    implementation's shape error, and the report, text and JSON, is still written."""
+    impl = type("Impl", (_ResultNotJson,), {"KIND": kind})
+    r = _verify(VAN, "vandatta", impl, players=[2], options={"scoring": "swedish"}, games=1,
+                seed_=1)
+    d = r.divergences[0]
+    assert d.kind == "shape" and says in d.message, d.message
+    json.loads(json.dumps(r.to_json(), allow_nan=False))
+    assert "divergence 1:" in format_report(r, "t")
+
+
+# ---- how much a run plays, and what it says as it goes ------------------------------------
+def test_games_counts_matches_in_all_spread_over_the_schedule() -> None:
+    """-n 2 plays two matches, the first two settings once each; a larger N gives every
+    setting one before any gets a second; the progress numbers count the settings' runs from
+    1 and never pass the total they announce."""
+    seen: list[tuple[int, int | None]] = []
+    v = Verifier(VAN, "vandatta", VandattaOracle, shrink_seconds=5.0)
+    r = v.run(players=[2], games=2, seed_=0,
+              progress=lambda label, n, total, cov: seen.append((n, total)))
+    assert r.matches == 2 and [s.matches for s in r.results] == [1, 1]
+    assert seen == [(1, 2), (2, 2)]
+    from rulespec.loading import normalise_options
+    from rulespec.verify import _Tables
+
+    # every option but three fixed at its default: a schedule of a few settings
+    fixed = {o.name: o.default for o in VAN.options
+             if o.name not in ("scoring", "target", "deals")}
+    plan = schedule(VAN, _Tables(VAN), [2], normalise_options(VAN, fixed))
+    slots = len(plan) + 3  # and three steered combinations
+    seen.clear()
+    r = Verifier(VAN, "vandatta", VandattaOracle, shrink_seconds=5.0).run(
+        players=[2], options=fixed, games=slots + 2, seed_=0,
+        progress=lambda label, n, total, cov: seen.append((n, total)))
+    assert r.matches == slots + 2
+    # the first two settings of the schedule twice, every other once (a steered combination
+    # that repeats a setting is counted with it)
+    assert [s.matches for s in r.results][:len(plan)] == [2, 2] + [1] * (len(plan) - 2)
+    assert [n for n, _ in seen] == list(range(1, len(seen) + 1))
+    assert all(total is not None and n <= total for n, total in seen)
+    assert seen[-1][0] == seen[-1][1]
+
+
+def test_cli_games_2_plays_two_matches(tmp_path: Path) -> None:
+    out = _cli("verify", "vandatta", "--python", "tests.oracles.vandatta:VandattaOracle",
+               "-p", "2", "-n", "2", "--json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["matches"] == 2
+
+
+def test_a_budget_spent_before_the_first_match_still_plays_one() -> None:
+    """A loaded machine may spend a short budget on planning alone: the run still plays its
+    first match (and says the budget stopped it), never reports that nothing was offered."""
+    r = _verify(VAN, "vandatta", VandattaOracle, players=[2], budget=0.0, seed_=0)
+    assert r.matches >= 1 and r.verified and r.conforms
+    assert r.stopped_by == "budget" and len(r.results) == 1
+    assert "stopped: the budget was spent after 1 settings" in format_report(r, "t")
+
+
+_REFUSES = ("import json, sys\n"
+            "for line in sys.stdin:\n"
+            "    if json.loads(line).get('op') == 'quit':\n"
+            "        break\n"
+            "    print(json.dumps({'ok': False, 'error': 'not offered here'}), flush=True)\n")
+
+
+def test_an_implementation_that_refuses_every_setting_is_told_at_once() -> None:
+    """Refusals cost a `new` call each, no search and no compiled table; once every scheduled
+    setting is refused the run stops, and says so in one line."""
+    from rulespec.verify import _Tables
+
+    seen: list[tuple[int, int | None]] = []
+    r = Verifier(VAN, "vandatta", lambda: ProcessImplementation(
+        [sys.executable, "-c", _REFUSES], 10.0)).run(
+            progress=lambda label, n, total, cov: seen.append((n, total)))
+    plan = schedule(VAN, _Tables(VAN))
+    assert r.stopped_by == "refused" and not r.verified and r.matches == 0
+    # one 'new' a setting, and one for each option of a combination refused (its parts)
+    assert r.round_trips <= len(plan) + 30 * sum(s.why == "combination" for s in plan)
+    assert all(total is not None and n <= total for n, total in seen)
+    text = format_report(r, "t")
+    assert text.splitlines()[1] == (f"not verified: the implementation refused all "
+                                    f"{len(r.not_offered)} settings tried at 'new', answering: "
+                                    "not offered here")
+    assert "not offered by" not in text  # the one reason is in the verdict
+
+
+def test_a_users_spec_that_serve_does_not_know_is_said_in_one_line(tmp_path: Path) -> None:
+    """`rulespec serve` serves shipped games by name; verify names a user's spec by the name
+    its game line declares: every setting refused, and the verdict says why."""
+    spec = tmp_path / "my.rules"
+    spec.write_text(resolve_game("vandatta").read_text(encoding="utf-8").replace(
+        "game vandatta", "game my_vandatta", 1), encoding="utf-8")
+    out = _cli("verify", str(spec), "--impl", f"{sys.executable} -m rulespec serve", "-p", "2",
+               cwd=tmp_path)
+    assert out.returncode == 1, out.stdout + out.stderr
+    verdict = out.stdout.splitlines()[1]
+    assert verdict.startswith("not verified: the implementation refused all "), verdict
+    assert "unknown game 'my_vandatta'" in verdict, verdict
+    assert "(the spec is not a shipped game: 'new' names it 'my_vandatta', as its game line " \
+        "declares, and `rulespec serve` serves only shipped games)" in verdict
+    assert len(out.stdout.splitlines()) == 2, out.stdout
+
+
+def test_the_never_reached_list_names_each_clause_once_with_its_column() -> None:
+    r = _verify(VAN, "vandatta", VandattaOracle, players=[2], games=2, seed_=0)
+    text = format_report(r, "t")
+    listed = [ln.split()[0] for ln in text.splitlines()
+              if ln.startswith("    vandatta.rules:")]
+    assert listed and len(listed) <= 12
+    assert all(ln.count(":") == 2 for ln in listed), listed
+    entries = r.to_json()["coverage"]["never_reached"]
+    assert len(entries) == len(set(entries))
+    assert "vandatta.rules:443:20 if-expression: else arm" in entries

@@ -8,6 +8,9 @@ stdout, flushed) around a correct Vändåtta oracle, misbehaving as MODE says:
   most, so a forgotten process does not live forever);
 * ``exit_at_once``: writes one line to stderr and exits with code 4 before reading anything;
 * ``silent``: reads requests and never answers (exits at the end of its input);
+* ``exit_after_first``: answers its first request, then writes one line to stderr and exits
+  with code 4 at the second;
+* ``silent_after_first``: answers its first request, then never answers again;
 * ``stderr_then_die``: answers 15 requests; at the 16th writes ``fatal: deck corrupted`` to
   stderr and exits with code 1.
 """
@@ -21,7 +24,8 @@ from typing import Any
 
 from .base import VandattaView
 
-MODES = ("garbage", "flood", "exit_at_once", "silent", "stderr_then_die")
+MODES = ("garbage", "flood", "exit_at_once", "silent", "exit_after_first",
+         "silent_after_first", "stderr_then_die")
 
 
 def answer(impl: VandattaView, req: Any) -> dict[str, Any]:
@@ -72,8 +76,12 @@ def serve(mode: str) -> int:
         if not line.strip():
             continue
         n += 1
-        if mode == "silent":
+        if mode == "silent" or (mode == "silent_after_first" and n > 1):
             continue
+        if mode == "exit_after_first" and n == 2:
+            sys.stderr.write("procs: exit_after_first: lost the deck\n")
+            sys.stderr.flush()
+            return 4
         if mode == "stderr_then_die" and n == 16:
             sys.stderr.write("fatal: deck corrupted\n")
             sys.stderr.flush()
