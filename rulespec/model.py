@@ -470,6 +470,8 @@ class CheckedSpec:
             key = "deals" if m.group(1) == "deals" else "target"
             if "deals" in out or "target" in out:
                 raise ConfigurationError("game_end cannot be given with deals or target (R9)")
+            if int(m.group(2)) < 1:  # the form asks for a number of deals or a target
+                raise ConfigurationError(f"game_end {m.group(1)}(...) must be at least 1")
             out[key] = int(m.group(2))
         if "deals" in out and "target" in out:
             raise ConfigurationError("deals and target together are an error (R9)")
@@ -482,8 +484,11 @@ class CheckedSpec:
             why = self.option(k).check_value(v)
             if why:
                 raise ConfigurationError(f"option {k!r} {why}, not {json.dumps(v)}")
-            if k in ("deals", "target") and isinstance(v, int) and v < 1:
-                raise ConfigurationError(f"option {k!r} must be at least 1")
+            # a match lasts a deal at least; a target of 0 is none (the default of a spec
+            # that plays to a target only when one is set), and no target is below it
+            least = {"deals": 1, "target": 0}.get(k)
+            if least is not None and isinstance(v, int) and v < least:
+                raise ConfigurationError(f"option {k!r} must be at least {least}")
         return {k: self.option(k).canonical(v) for k, v in out.items()}
 
     def canonical_options(self, options: Mapping[str, object]) -> dict[str, object]:
