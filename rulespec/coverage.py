@@ -99,6 +99,8 @@ class Coverage:
     def summary(self) -> str:
         """One line, e.g. ``412 of 430 clauses exercised``."""
         reach = self.reachable
+        if not reach:
+            return "no clause exercised yet"  # before the first setting is compiled
         n_hit = sum(1 for c in reach if c.id in self.hit)
         text = f"{n_hit} of {len(reach)} clauses exercised"
         if self.not_compiled:

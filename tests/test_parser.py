@@ -135,7 +135,8 @@ def test_a_misspelt_statement_is_not_taken_for_an_open_block() -> None:
     with pytest.raises(SpecSyntaxError) as info:
         parse(_HEAD + "deal {\n  shufle stock\n}\n", "s.rules")
     d = info.value.diagnostics[0]
-    assert d.message == "unexpected 'stock'" and d.hint == "expected '('"
+    assert d.message == "unexpected 'stock'"
+    assert d.hint == "expected '('; did you mean 'shuffle' (not 'shufle')?"
 
 
 def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
