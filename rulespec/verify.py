@@ -1062,6 +1062,7 @@ class Verifier:
         self._end_deals = [n for n in ast.descendants(spec.items) if isinstance(n, ast.EndDeal)]
         # per run
         self._first: str | None = None
+        self._first_by_probe = False
         self._failing: list[list[int]] = []
         self._shrink_calls = 0
         self._shrink_started = 0.0
@@ -1425,6 +1426,8 @@ class Verifier:
         timeout, shrinking bounded by the ``seconds`` left of the run (at least 5 s)."""
         assert self.guard is not None
         self._first = None
+        #: whether the first divergence was met while probing (probes stay on to shrink it)
+        self._first_by_probe = False
         self._last: Divergence | None = None
         self._failing = []
         self._shrink_calls = 0
@@ -1826,7 +1829,8 @@ class _Match:
                 self.play_spec_only(data)
                 return
             if flag == 15:
-                if v.probes and v._checks_on(("accepted-illegal", "changed-by-illegal")):
+                if v.probes and (v._first_by_probe or
+                                 v._checks_on(("accepted-illegal", "changed-by-illegal"))):
                     self._probe(legal, prev, x, theirs)
             elif flag == 14 and a != CHANCE:
                 # observations are compared where a player decides: in the middle of a chance
@@ -1894,6 +1898,19 @@ class _Match:
     # ---- near misses ----------------------------------------------------------------------
     def _probe(self, legal: list[dict[str, Any]], prev: list[dict[str, Any]], pick: int,
                theirs: dict[str, Any]) -> None:
+        """Offer the implementation an event the spec refuses here, and check it is refused
+        and changes nothing. A divergence met on the way (a crash, a result asked before or
+        after) is noted as a probe's: shrinking then keeps the probes on, or the divergence
+        could not be met again."""
+        try:
+            self._try_probe(legal, prev, pick, theirs)
+        except Exception:
+            if self.v._first is None:
+                self.v._first_by_probe = True
+            raise
+
+    def _try_probe(self, legal: list[dict[str, Any]], prev: list[dict[str, Any]], pick: int,
+                   theirs: dict[str, Any]) -> None:
         rng = random.Random(pick)
         spec_keys = self.state.legal_map()
         cands = _near_misses(legal, prev, rng, self.players, self.state)

@@ -650,3 +650,22 @@ def test_the_never_reached_list_names_each_clause_once_with_its_column() -> None
     line = next(i for i, text in enumerate(VAN_TEXT.splitlines(), 1)
                 if text.startswith("  if swedish then (if eight(c)"))
     assert f"vandatta.rules:{line}:20 if-expression: else arm" in entries
+
+
+class _ResultFailsMidMatch(VandattaOracle):
+    """Correct in play, but its result crashes when asked before the match is over: only the
+    probes of illegal events ask it then."""
+
+    def result(self) -> dict[str, Any]:
+        if self.to_move() is not None:
+            raise RuntimeError("no result before the end")
+        return super().result()
+
+
+def test_a_divergence_met_while_probing_is_shrunk_with_the_probes_on() -> None:
+    r = _verify(VAN, "vandatta", _ResultFailsMidMatch, players=[2], games=3, seed_=2)
+    assert r.divergences, "the mid-match result was never asked"
+    d = r.divergences[0]
+    assert d.kind == "crash" and "did not fail the same way twice" not in d.message, d.message
+    code, _ = replay(d.record("vandatta"))
+    assert code == 0
