@@ -232,8 +232,13 @@ class _Checker:
                        f"{what} is a number, known once the options are")
         for tb in d.tables:
             self._check_table(tb)
-        self._check_bodies(d)
+        # the call graph first, from the names alone: typing a body types each definition it
+        # calls, so a chain of calls too deep (or a cycle) would take the checker's own stack
+        # with it; such a spec is reported as that, and its bodies are not typed
+        errors = len(self.diags)
         self._no_recursion()
+        if len(self.diags) == errors:
+            self._check_bodies(d)
         self._reachability(d.match, d.deal)
         self._end_deal_outside_deal(d.match)
         self._results_outside_deal(d.match)
@@ -867,16 +872,18 @@ class _Checker:
         proc_calls = {n: [(c.name, c.span) for c in ast.descendants(p.body)
                           if isinstance(c, ast.CallStmt) and c.name in self.procs]
                       for n, p in self.procs.items()}
+        cyclic = False
         for calls, what, hint in (
                 (def_calls, "definition", "a definition cannot call itself; write the "
                  "repetition as a comprehension, or as a loop in a procedure"),
                 (proc_calls, "procedure", "a procedure cannot call itself; repeat its steps "
                  "with loop, while, repeat or for")):
             for cycle, span in _cycles(calls):
+                cyclic = True
                 path = " → ".join([*cycle, cycle[0]])
                 self.error(span, f"{what} {cycle[0]!r} calls itself ({path}): recursion is "
                            "not allowed", hint)
-        if not self.diags:
+        if not cyclic:  # the depths are worked out over a graph with no cycle
             self._call_depths()
 
     def _call_depths(self) -> None:

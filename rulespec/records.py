@@ -46,9 +46,17 @@ def copy_spec(spec_path: Path, folder: Path) -> str:
             raise RecordError(f"cannot copy {p} beside the record: it is outside the "
                               f"folder of {main.name}")
         dest = folder / p.relative_to(main.parent)
+        if p == main:
+            dest = dest.with_name(_copy_name(main))
         dest.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(dest, read_spec(p, str(p)))
-    return f"{folder.name}/{main.name}"
+    return f"{folder.name}/{_copy_name(main)}"
+
+
+def _copy_name(spec_path: Path) -> str:
+    """The name of a spec's copy beside its records: its own, ending in .rules (a record names
+    only a .rules file, H10; a spec simulated as ``./g`` is copied as ``g.rules``)."""
+    return spec_path.name if spec_path.name.endswith(".rules") else f"{spec_path.name}.rules"
 
 
 def write_record(record: Mapping[str, object], out: Path, spec_path: Path | None) -> Path:

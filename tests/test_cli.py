@@ -500,3 +500,17 @@ def test_simulate_starts_no_more_workers_than_it_has_chunks(
     many = sim.simulate("vandatta", 2, 2, seed=5, workers=200)
     assert started == [2]
     assert many.to_json() == sim.simulate("vandatta", 2, 2, seed=5).to_json()
+
+
+def test_records_of_a_spec_named_without_rules_replay(tmp_path: Path) -> None:
+    """A spec file named ``g`` (no .rules) simulated with --records: its copy beside the records
+    is ``spec/g.rules``, so that the records replay (a record may name only a .rules file)."""
+    spec = tmp_path / "g"
+    spec.write_text((ROOT / "tests/hostile/lib/minimal.rules").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    code, _, err = run("simulate", str(spec), "-p", "2", "-n", "2", "--records",
+                       str(tmp_path / "recs"))
+    assert code == 0, err
+    assert (tmp_path / "recs" / "spec" / "g.rules").is_file()
+    code, out, _ = run("replay", str(tmp_path / "recs" / "game-000001.json"))
+    assert code == 0 and json.loads(out)["complete"] is True
