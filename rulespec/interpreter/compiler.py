@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, assert_never, cast
 
 import attrs
@@ -401,7 +401,7 @@ class _StmtCompiler:
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
                 ins.append(self._move(s, w, a, z, bottom, local))
             case ast.Fill(zone=z, cards=cs):
-                ins.append(_Py((f"_fill(Z, {self._src(z, local)}, {self._src(cs, local)})",),
+                ins.append(_Py((f"_fill(st, {self._src(z, local)}, {self._src(cs, local)})",),
                                s.span))
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
                 ins.append(_Py((f"_deal({self._src(cnt, local)},",
@@ -933,29 +933,21 @@ def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom
             dst.append(c)
 
 
-def cards_in_play(zones: Mapping[str, list[Any]]) -> int:
-    """How many cards the zones hold in all (a zone per player counts every player's)."""
-    n = 0
-    for z in zones.values():
-        if z and type(z[0]) is list:
-            n += sum(map(len, z))
-        else:
-            n += len(z)
-    return n
-
-
-def fill_zone(zones: Mapping[str, list[Any]], zone: list[str], cards: Iterable[str]) -> None:
-    """``fill ZONE with CARDS``: the one statement that brings cards into play. What it builds
-    is charged to the comprehensions' budget (builtins.spend), and the cards of every zone
-    together stay within MAX_COLLECTION: a list of a million cards is the most one rule may
-    build, and a thousand zones of such lists would exhaust memory as surely."""
+def fill_zone(st: State, zone: list[str], cards: Iterable[str]) -> None:
+    """``fill ZONE with CARDS``: the one statement that brings cards into play (or takes them
+    out). What it builds is charged to the comprehensions' budget (builtins.spend), and the
+    cards of every zone together (``st.in_play``, kept as each fill changes it: moves and
+    deals only carry cards from zone to zone) stay within MAX_COLLECTION: a list of a million
+    cards is the most one rule may build, and a thousand zones of such lists would exhaust
+    memory as surely."""
     new = list(cards)
     spend(new)
-    total = cards_in_play(zones) - len(zone) + len(new)
+    total = st.in_play - len(zone) + len(new)
     if total > MAX_COLLECTION:
         raise LimitError(f"the zones would hold {total} cards in all, more than the limit of "
                          f"{MAX_COLLECTION} (RULESPEC_MAX_COLLECTION)")
     zone[:] = new
+    st.in_play = total
 
 
 def deal_cards(n: int, src: list[str], hands: list[list[str]], seats: Sequence[int],

@@ -233,12 +233,14 @@ class State:
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
                  "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
-                 "work")
+                 "work", "in_play")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.v: dict[str, Any] = {}
         self.z: dict[str, Any] = {}
+        #: the cards in all zones together (compiler.fill_zone keeps it; it bounds them)
+        self.in_play = 0
         self.stack: list[Frame] = []
         #: the decision or chance event the state waits at
         self.pending: ChooseSpec | ChanceSpec | None = None
@@ -439,6 +441,7 @@ class State:
         c._given = self._given
         c._results_open = self._results_open
         c.work = self.work
+        c.in_play = self.in_play
         if self.game._binds_zones:
             # the legal entries hold this state's zones: the clone lists its own
             c._legal = None
