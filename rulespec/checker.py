@@ -921,18 +921,20 @@ class _Checker:
                     stack.extend(waiting)
                     continue
                 stack.pop()
-                total[top] = max([own[top]] + [k + total[c] for c, k, _ in calls[top]])
+                # the callee's body stands one level below its call: a call at the top of a
+                # body (def d(v) = e(v + 1)) still nests the chain one deeper
+                total[top] = max([own[top]] + [k + 1 + total[c] for c, k, _ in calls[top]])
         self.call_depths = total
         for name, d in graph.items():
             if total[name] <= MAX_NESTING:
                 continue
             # the first call that takes this body past the limit, and the chain below it
-            over = [(c, sp) for c, k, sp in calls[name] if k + total[c] > MAX_NESTING]
+            over = [(c, sp) for c, k, sp in calls[name] if k + 1 + total[c] > MAX_NESTING]
             if not over or total[over[0][0]] > MAX_NESTING:
                 continue  # reported at the callee, where the chain first passes the limit
             chain = [name, over[0][0]]
             while len(chain) < 6 and calls[chain[-1]]:
-                chain.append(max(calls[chain[-1]], key=lambda x: x[1] + total[x[0]])[0])
+                chain.append(max(calls[chain[-1]], key=lambda x: x[1] + 1 + total[x[0]])[0])
             what = "definition" if isinstance(d, ast.DefDecl) else "procedure"
             self.error(over[0][1], f"{what} {name!r} nests more than {MAX_NESTING} levels deep "
                        f"counting what it calls ({' → '.join(chain)}"
