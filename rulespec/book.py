@@ -252,7 +252,8 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
                 # the caption names the picture; its long description is in the SVG itself
                 # (<title>, <desc>) and in the HTML page's label
                 alt = _md_text("".join(r.text for r in b.caption)) or "figure"
-                link = urllib.parse.quote(figures[n_fig - 1])  # a file name of the user's
+                # a file name of the user's, any bytes the system allows (surrogateescape)
+                link = urllib.parse.quote(figures[n_fig - 1].encode("utf-8", "surrogateescape"))
                 out.append(f"![{alt}]({link})\n\n*{caption}*\n")
             else:
                 out.append(f"*{caption} (The picture is in the HTML edition of this "

@@ -650,6 +650,8 @@ def normal_key(e: Mapping[str, object], set_fields: frozenset[tuple[str, str]] =
     spelling, set-valued fields (``(action, field)`` in ``set_fields``) in any order."""
     out: dict[str, object] = {}
     action = e.get("action")
+    if not isinstance(action, str):
+        action = None  # an implementation's event may name its action with anything at all
     for f, x in e.items():
         if _card(x) is not None:
             x = _card(x)

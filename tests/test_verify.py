@@ -669,3 +669,11 @@ def test_a_divergence_met_while_probing_is_shrunk_with_the_probes_on() -> None:
     assert d.kind == "crash" and "did not fail the same way twice" not in d.message, d.message
     code, _ = replay(d.record("vandatta"))
     assert code == 0
+
+
+def test_an_event_whose_action_is_no_name_has_a_key() -> None:
+    """An implementation may list an event whose action is a list (found by the fuzzer: a
+    TypeError while normalising it made Hypothesis call verify flaky)."""
+    from rulespec.verify import normal_key
+
+    assert normal_key({"action": [[["x"]]], "seat": 0}).startswith("{")
