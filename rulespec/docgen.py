@@ -39,6 +39,7 @@ from rulespec.cards import card_sort_key
 from rulespec.english import mentioned, say, words
 from rulespec.model import ActionInfo, CheckedSpec, OptionInfo
 from rulespec.pretty import pretty_expr, pretty_item
+from rulespec.shown import escape_line
 
 __all__ = ["build_book", "clause", "rulebook"]
 
@@ -60,7 +61,9 @@ def clause(span: ast.Span) -> str:
     try:
         name = p.resolve().relative_to(_PACKAGE).as_posix()
     except ValueError:
-        name = p.name
+        # a user's file name, any bytes the system allows: its control characters and bytes
+        # that are not UTF-8 (lone surrogates) written as escapes, so that the book is text
+        name = escape_line(p.name)
     return f"{name}:{span.line}"
 
 

@@ -25,6 +25,7 @@ from rulespec.files import write_atomic
 from rulespec.interpreter.engine import CHANCE, State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
 from rulespec.records import FORMAT, copy_spec
+from rulespec.shown import escape_line
 
 __all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationSummary",
            "play_random_game", "sample_event", "simulate"]
@@ -215,12 +216,16 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
         # a shipped game by its shipped name; a user's spec copied once into the records
         # folder, so that the records travel with it (H10)
         assert records is not None
-        named = shipped_name(path) or copied.setdefault(
-            "game", copy_spec(path, Path(records) / "spec"))
-        rec = {"format": FORMAT, "game": named, "players": players, "options": options,
-               "dealer": dealer, "events": events}
         out_path = Path(records, f"game-{i:06d}.json")
-        write_atomic(out_path, json.dumps(rec) + "\n")
+        try:
+            named = shipped_name(path) or copied.get("game") or copied.setdefault(
+                "game", copy_spec(path, Path(records) / "spec"))
+            rec = {"format": FORMAT, "game": named, "players": players, "options": options,
+                   "dealer": dealer, "events": events}
+            write_atomic(out_path, json.dumps(rec) + "\n")
+        except OSError as e:  # a full disk, a spec's name too long for a copy beside them
+            raise RulespecError(f"cannot write the records to {escape_line(str(records))}: "
+                                f"{e.strerror or e}") from None
         return out_path
 
     for i in range(start, stop):

@@ -45,6 +45,7 @@ import random
 import re
 import resource
 import select
+import shlex
 import signal
 import struct
 import subprocess
@@ -53,7 +54,7 @@ import tempfile
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -87,24 +88,39 @@ PEAK_RSS_BYTES = 1024**3
 #: the events of a record kept in a protocol conversation
 CONVERSATION_EVENTS = 40
 
-KINDS = ("grammar", "spec", "record", "serve", "cli")
+#: the kinds of input of issue 10's fuzzer
+FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
+#: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
+NEW_KINDS = ("filenames", "linebreaks", "devices", "totals", "numbers", "chains")
+KINDS = FIRST_KINDS + NEW_KINDS
 
 
 @attrs.frozen
 class Input:
-    """One fuzzed input: ``kind`` is ``spec`` (the bytes of a .rules file), ``record`` (the
-    bytes of a record file) or ``serve`` (the bytes sent to ``rulespec serve``); ``base`` is the
-    folder, under the seeds folder, a record or a conversation is read in."""
+    """One fuzzed input: ``kind`` names the runner (:data:`RUNNERS`): ``spec`` (the bytes of a
+    .rules file), ``record`` (the bytes of a record file), ``serve`` (the bytes sent to
+    ``rulespec serve``), ``cli`` (a command line as a JSON list), or one of the runners of the
+    classes of issue 23, whose inputs are JSON objects; ``base`` is the folder, under the seeds
+    folder, a record or a conversation is read in; ``label`` is the kind of campaign
+    (:data:`KINDS`) the input comes from, where that is not ``kind``."""
 
     kind: str
     data: bytes
     base: str = ""
     how: str = ""
+    label: str = ""
 
     def __repr__(self) -> str:
         shown = self.data if len(self.data) <= 600 else self.data[:300] + b" ... " + \
             self.data[-200:]
-        return f"Input(kind={self.kind!r}, how={self.how!r}, {len(self.data)} bytes: {shown!r})"
+        label = f"label={self.label!r}, " if self.label else ""
+        return (f"Input(kind={self.kind!r}, {label}how={self.how!r}, {len(self.data)} bytes: "
+                f"{shown!r})")
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        # Hypothesis's printer shows an attrs class field by field (the bytes whole) unless
+        # it has this
+        p.text(repr(self))
 
 
 @attrs.frozen
@@ -379,7 +395,7 @@ def _put(v: Any, path: tuple[object, ...], new: object) -> Any:
 
 
 # ---- seeds: records written by simulate, conversations made from them --------------------
-@attrs.frozen(eq=False)  # hashed by identity: strategies are cached per Seeds
+@attrs.frozen(eq=False, repr=False)  # hashed by identity: strategies are cached per Seeds
 class Seeds:
     """Records written by ``simulate(..., records=DIR)`` for every seed spec, and the folder
     they are in (each spec's records in a subfolder of its own)."""
@@ -387,6 +403,15 @@ class Seeds:
     folder: Path
     #: (subfolder, record) for every record
     records: tuple[tuple[str, dict[str, Any]], ...]
+
+    def __repr__(self) -> str:
+        # short: Hypothesis shows a failing test's arguments, a fixture's included, and warns
+        # (an error, in the suite) at a repr of tens of kB
+        return f"Seeds({str(self.folder)!r}, {len(self.records)} records)"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        # Hypothesis's printer shows an attrs class field by field, unless it has this
+        p.text(repr(self))
 
 
 def write_seeds(folder: Path, games: int = 2) -> Seeds:
@@ -687,8 +712,13 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
         return mutated_records(seeds)
     if kind == "cli":
         return command_lines()
-    assert kind == "serve", kind
-    return mutated_conversations(seeds)
+    if kind == "serve":
+        return mutated_conversations(seeds)
+    new: dict[str, Callable[[], st.SearchStrategy[Input]]] = {
+        "filenames": filename_cases, "linebreaks": linebreak_cases, "devices": device_cases,
+        "totals": totals_cases, "numbers": lambda: number_cases(seeds),
+        "chains": lambda: chain_cases(seeds)}
+    return new[kind]()
 
 
 # ---- the worker: the child process that runs inputs ---------------------------------------
@@ -729,8 +759,12 @@ def _run_spec(data: bytes, folder: Path) -> str:
     stage = "checked"
     low, high = spec.min_players, min(spec.max_players, spec.min_players + MAX_TABLE)
     # one table, drawn from the input (the smallest or the largest, or one between), and two
-    # short matches at it: compiling a table costs more than playing 300 events
-    table = random.Random(data).choice([low, high, *range(low, max(low, high) + 1)])
+    # short matches at it: compiling a table costs more than playing 300 events. A spec that
+    # starts with the header of a hostile case (``# expect players: N``) is played at N, the
+    # spec's range allowing
+    asked = re.match(rb"# expect players: ([0-9]{1,6})\r?\n", data)
+    table = min(max(int(asked.group(1)), spec.min_players), spec.max_players) if asked else \
+        random.Random(data).choice([low, high, *range(low, max(low, high) + 1)])
     for k in range(2):
         try:
             g = game_for(spec, table, spec.canonical_options({}), 0)
@@ -803,10 +837,12 @@ class _AnswerChecker(io.TextIOBase):
     forty times gets 40 MB of answers, which kept whole (and then parsed whole) took this
     process past 1 GiB and its 10 s, where ``rulespec serve`` itself needs 70 MB and 3 s."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: bool = False) -> None:
         super().__init__()
         self.answers = 0
         self.partial = ""
+        #: the answers, where ``keep`` asks for them (a short conversation's)
+        self.kept: list[dict[str, Any]] | None = [] if keep else None
 
     def writable(self) -> bool:
         return True
@@ -816,10 +852,13 @@ class _AnswerChecker(io.TextIOBase):
         self.partial = lines.pop()
         for line in lines:
             line.encode("utf-8")  # a lone surrogate cannot go out on a UTF-8 stream
-            if not isinstance(json.loads(line), dict):
+            answer = json.loads(line)
+            if not isinstance(answer, dict):
                 raise _Failure(f"serve answered a line that is not a JSON object: "
                                f"{line[:300]!r}")
             self.answers += 1
+            if self.kept is not None:
+                self.kept.append(answer)
         return len(text)
 
 
@@ -831,29 +870,52 @@ CLI_EXITS = frozenset({0, 1, 2, 65, 70})
 def _run_cli(data: bytes, scratch: Path) -> str:
     """Run a command line in process, as ``rulespec`` would run it; an exception that
     escapes, an internal error or a traceback is a failure."""
+    argv = json.loads(data.decode("utf-8"))
+    return f"exit {cli(argv).exit_code}"
+
+
+def cli(argv: Sequence[str], stdin: str | bytes | None = None) -> Any:
+    """Run ``rulespec ARGV`` in process with click's CliRunner, as a user's shell would, and
+    return click's Result (``exit_code``, ``output``: standard output and error together,
+    ``stdout``). An exception that escapes, an internal error or a traceback in the output,
+    an exit status the command line does not document, or a 70 that names no clause, is a
+    :class:`_Failure` that shows the command line."""
     from click.testing import CliRunner
 
     from rulespec.cli import main
 
-    argv = json.loads(data.decode("utf-8"))
-    res = CliRunner().invoke(main, argv, catch_exceptions=True)
+    res = CliRunner().invoke(main, list(argv), input=stdin, catch_exceptions=True)
+    shown = _shown_argv(argv)
     if res.exception is not None and not isinstance(res.exception, SystemExit):
-        raise _Failure(f"an exception escaped the command line: "
+        raise _Failure(f"{shown}: an exception escaped the command line: "
                        f"{_unexpected(res.exception)}")
     out = res.output
     for bad in ("internal error", "Traceback (most recent call last)"):
         if bad in out:
-            raise _Failure(f"{bad!r} in the output:\n{out[-3000:]}")
+            raise _Failure(f"{shown}: {bad!r} in the output:\n{out[-3000:]}")
     if res.exit_code not in CLI_EXITS:
-        raise _Failure(f"exit {res.exit_code}, not one of the documented statuses")
+        raise _Failure(f"{shown}: exit {res.exit_code}, not one of the documented statuses:\n"
+                       f"{out[-3000:]}")
     if res.exit_code == 70 and ": error:" not in out:
-        raise _Failure(f"exit 70 without the clause of a rule runtime error:\n{out[-3000:]}")
-    return f"exit {res.exit_code}"
+        raise _Failure(f"{shown}: exit 70 without the clause of a rule runtime error:\n"
+                       f"{out[-3000:]}")
+    return res
+
+
+def _shown_argv(argv: Sequence[str]) -> str:
+    """A command line as a reader can retype it (each argument quoted only where needed),
+    long arguments cut."""
+    def one(a: str) -> str:
+        a = a if len(a) <= 120 else f"{a[:60]}...({len(a)} characters)...{a[-20:]}"
+        return a if re.fullmatch(r"[\w./:=@,+-]+", a) else ascii(a)
+    return "rulespec " + " ".join(one(a) for a in argv)
 
 
 def execute(kind: str, data: bytes, base: Path, scratch: Path) -> Outcome:
     """Run one input in this process; an Outcome with ``failure`` set for an exception that
-    is not a RulespecError (or a usage error the command line turns into a message)."""
+    is not a RulespecError (or a usage error the command line turns into a message). The
+    runners of the classes of issue 23 run in a fresh folder of their own (the current folder
+    while they run) and under an alarm (:data:`HANG_S`)."""
     from rulespec.errors import RulespecError
 
     t0 = time.perf_counter()
@@ -864,10 +926,15 @@ def execute(kind: str, data: bytes, base: Path, scratch: Path) -> Outcome:
             stage = _run_record(data, base)
         elif kind == "cli":
             stage = _run_cli(data, scratch)
-        else:
+        elif kind == "serve":
             stage = _run_serve(data, base)
+        else:
+            with _fresh_folder(scratch) as folder, _alarm(HANG_S):
+                stage = RUNNERS[kind](data, base, folder)
     except _Failure as e:
         return Outcome(str(e), "failed", time.perf_counter() - t0)
+    except _Hang as e:
+        return Outcome(f"{e}\n{_unexpected(e)}", "hang", time.perf_counter() - t0)
     except RulespecError as e:
         # every RulespecError is the command line's to report, but these paths catch the
         # ones they expect: one that escapes is a wrong error class for its place
@@ -895,10 +962,19 @@ def _write_message(f: BinaryIO, obj: object) -> None:
 def worker_main() -> None:
     """The child's loop: read (kind, data, base) messages, answer each with an Outcome. The
     answers go out on a copy of standard output; standard output itself goes to standard
-    error, so that nothing rulespec prints can garble them."""
+    error, so that nothing rulespec prints can garble them. The messages come in on a copy of
+    standard input, and standard input itself is /dev/null (or what a ``devices`` input puts
+    there), so that rulespec reading ``/dev/stdin`` cannot eat them.
+
+    A worker whose peak resident memory passes :data:`PEAK_RSS_BYTES` fails the input that
+    took it there and stops, as it does after a hang its alarm caught: the next input starts a
+    fresh worker, measured from nothing."""
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    inp = sys.stdin.buffer
+    inp = os.fdopen(os.dup(0), "rb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     seeds = Path(os.environ["RULESPEC_FUZZ_SEEDS"])
     with tempfile.TemporaryDirectory(prefix="rulespec-fuzz-") as scratch:
         while (msg := _read_message(inp)) is not None:
@@ -909,9 +985,15 @@ def worker_main() -> None:
             outcome = execute(kind, data, seeds / base, Path(scratch))
             faulthandler.cancel_dump_traceback_later()
             # ru_maxrss is in kilobytes on Linux
-            outcome = attrs.evolve(outcome, peak_rss=resource.getrusage(
-                resource.RUSAGE_SELF).ru_maxrss * 1024)
-            _write_message(out, outcome)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+            if outcome.failure is None and peak > PEAK_RSS_BYTES:
+                outcome = attrs.evolve(outcome, stage="failed", failure=(
+                    f"the worker's peak resident memory reached {peak / 2**20:.0f} MiB with "
+                    f"this input, past the {PEAK_RSS_BYTES / 2**20:.0f} MiB a worker may "
+                    f"take (stage {outcome.stage})"))
+            _write_message(out, attrs.evolve(outcome, peak_rss=peak))
+            if peak > PEAK_RSS_BYTES or outcome.stage == "hang":
+                break
 
 
 def _limit_memory() -> None:
@@ -966,6 +1048,11 @@ class Worker:
             return self._dead(f"the worker died (exit {proc.wait()}): a crash, or memory "
                               f"past {MEMORY_BYTES // 1024**3} GiB", t0)
         assert isinstance(outcome, Outcome)
+        if outcome.peak_rss > PEAK_RSS_BYTES or outcome.stage == "hang":
+            # the worker stops after such an input (worker_main): wait for it, so that the next
+            # input starts a fresh one rather than finding this one on its way out
+            self.close()
+            self.runs = 0
         return outcome
 
     def _dead(self, why: str, t0: float) -> Outcome:
@@ -998,18 +1085,1572 @@ class Worker:
         self.log.close()
 
 
+# ---- the classes of issue 23 ----------------------------------------------------------------
+# Six kinds of input for what a red team got through and the kinds above never made: file
+# names, line breaks in strings, devices and FIFOs, totals across collections, number growth,
+# and chains. Each kind is a Hypothesis strategy of Inputs (their ``label`` the kind) and runs
+# in the worker through one of the runners of :data:`RUNNERS`, in a fresh folder that is the
+# current folder while it runs, under an alarm of HANG_S (a hang shows where it hangs, and the
+# worker lives on for the next input). What each asserts is in its strategy's docstring.
+
+#: seconds an input of the classes of issue 23 may run before its alarm calls it a hang (under
+#: the worker's own TIMEOUT_S, which stays the last word)
+HANG_S = 6.0
+
+
+class _Hang(BaseException):  # noqa: N818 - not an error of rulespec's: the alarm's
+    """Raised by the alarm of :func:`_alarm`: a BaseException, so that no ``except Exception``
+    of rulespec (or of click's CliRunner) takes it for a failure of its own."""
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """Raise :class:`_Hang` in this thread if the block runs past ``seconds`` (an interval
+    timer: a read from a FIFO with no writer is interrupted too)."""
+    def ring(signum: int, frame: object) -> None:
+        raise _Hang(f"hang: still running after {seconds:g} s")
+
+    before = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+@contextlib.contextmanager
+def _fresh_folder(scratch: Path) -> Iterator[Path]:
+    """An empty folder under ``scratch``, the current folder for the time of the block, and
+    rulespec's caches of checked specs emptied after it (each input names files of its own: a
+    worker that kept them all would grow with the campaign)."""
+    import shutil
+
+    folder = scratch / "input"
+    if os.path.lexists(folder):
+        shutil.rmtree(folder)
+    folder.mkdir()
+    try:
+        with contextlib.chdir(folder):
+            yield folder
+    finally:
+        from rulespec import loading
+
+        loading._load.cache_clear()
+        loading._load_confined.cache_clear()
+        os.environ.pop("RULESPEC_FUZZ_DEEP", None)
+
+
+#: elements an input's text must never bring into a rendered book (the book's own Markdown
+#: makes none of them): scripts, frames, forms, and the made-up ``fz-`` tags the inputs carry
+_FORBIDDEN_TAGS = frozenset({"script", "iframe", "frame", "object", "embed", "form", "input",
+                             "textarea", "button", "base", "meta", "link", "applet"})
+
+
+class _Tags:
+    """The elements of an HTML text, in order (start and end tags, comments; inside an
+    ``<svg>``, whose drawing follows the length of its labels, only the ``svg`` itself), each
+    with its offset in the text; and those no book may hold: a forbidden element, a made-up
+    ``fz-`` element, an ``on...`` attribute, a ``javascript:`` address."""
+
+    def __init__(self, text: str, allowed: frozenset[str] = frozenset()) -> None:
+        import html.parser
+
+        self.seq: list[str] = []
+        #: the offset in ``text`` of each element of ``seq``
+        self.at: list[int] = []
+        self.bad: list[tuple[str, int]] = []
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        tags = self
+        drawing = [0]
+
+        class Parser(html.parser.HTMLParser):
+            def _note(self, what: str) -> None:
+                if not drawing[0] or what in ("svg", "/svg"):
+                    line, col = self.getpos()
+                    tags.seq.append(what)
+                    tags.at.append(starts[line - 1] + col)
+
+            def _bad(self, what: str) -> None:
+                line, col = self.getpos()
+                tags.bad.append((what, starts[line - 1] + col))
+
+            def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+                self._note(tag)
+                drawing[0] += tag == "svg"
+                if (tag in _FORBIDDEN_TAGS and tag not in allowed) or tag.startswith("fz"):
+                    self._bad(f"<{tag}>")
+                for k, v in attrs:
+                    if k.startswith("on") or (v or "").strip().lower().startswith(
+                            "javascript:"):
+                        self._bad(f"<{tag} {k}={v!r}>")
+
+            def handle_startendtag(self, tag: str,
+                                   attrs: list[tuple[str, str | None]]) -> None:
+                self.handle_starttag(tag, attrs)
+                drawing[0] -= tag == "svg"
+
+            def handle_endtag(self, tag: str) -> None:
+                drawing[0] -= tag == "svg"
+                self._note("/" + tag)
+
+            def handle_comment(self, data: str) -> None:
+                self._note("!--")
+
+        parser = Parser(convert_charrefs=True)
+        parser.feed(text)
+        parser.close()
+        if "<script" in text.lower() and "script" not in allowed:
+            self.bad.append(("an unescaped '<script' in the text",
+                             text.lower().index("<script")))
+
+
+def _markdown_html(md: str) -> str:
+    """Markdown rendered as a reader's tool renders it: markdown-it (a dependency of rich),
+    CommonMark with raw HTML let through, as GitHub's and most previewers' first pass does."""
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark").render(md))
+
+
+def _excerpt(text: str, at: int, before: int = 300, after: int = 300) -> str:
+    return f"... {text[max(0, at - before):at + after]!r} ..."
+
+
+def _check_book_html(where: str, html_text: str, allowed: frozenset[str] = frozenset()) -> _Tags:
+    tags = _Tags(html_text, allowed)
+    if tags.bad:
+        raise _Failure(f"{where}: the text of the spec made markup of its own: "
+                       f"{', '.join(dict.fromkeys(b for b, _ in tags.bad))}\n"
+                       f"{_excerpt(html_text, tags.bad[0][1])}")
+    return tags
+
+
+def _same_elements(where: str, tags: _Tags, text: str, twin: _Tags, twin_text: str) -> None:
+    """Fail when the elements of a book differ from those of its neutral twin's, showing both
+    texts where they part."""
+    if tags.seq == twin.seq:
+        return
+    i = next((i for i, (a, b) in enumerate(zip(tags.seq, twin.seq, strict=False)) if a != b),
+             min(len(tags.seq), len(twin.seq)))
+    at = tags.at[i] if i < len(tags.at) else len(text)
+    twin_at = twin.at[i] if i < len(twin.at) else len(twin_text)
+    raise _Failure(
+        f"{where}: its elements differ from those of the spec's neutral twin from the "
+        f"{i + 1}th on ({' '.join(tags.seq[i:i + 6])!r}, where the twin has "
+        f"{' '.join(twin.seq[i:i + 6])!r}): a string's text changed the book's structure.\n"
+        f"The book: {_excerpt(text, at, 600, 200)}\n"
+        f"The twin: {_excerpt(twin_text, twin_at, 600, 200)}")
+
+
+# ---- file names ---------------------------------------------------------------------------
+#: the file a file name that runs code creates, in the current folder (the input's own)
+MARKER = "FUZZ-MARKER"
+#: what a hostile file name is made of: every line break Python, Markdown, JSON or a terminal
+#: reads as one, quotes and backslashes that end a literal, comment and markup characters,
+#: terminal escapes, text outside ASCII, and bytes that are not UTF-8 (a name on Linux is bytes:
+#: Python spells the byte 0xff as the lone surrogate U+DCFF)
+NAME_PIECES = ("\n", "\r", "\r\n", "\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\x1b[31m",
+               "\x1b]8;;https:x\x07", "\x01", "\x08", "\x7f", "\t", '"', "'", '"""', "'''",
+               "\\", "\\n", "\\x0a", "#", " ", "  ", "é", "e\u0301", "日本", "\U0001f0a1",
+               "\u202e", "\ufeff", "\u200b", "[red]", "[bold", "[link=https:x]", "{", "}",
+               "{0}", "%s", "$(id)", "`id`", ";", "|", "*", "?", "<script>", "<td>", "&amp;",
+               "..", "-", "--help", "=", "\udcff", "\udce9", "\udcc3")
+#: the code a hostile name tries to run, once it is out of a comment or a literal
+PAYLOADS = ('\nopen("{m}","w")\n#', '\ropen("{m}","w")\r#', '\r\nopen("{m}","w")\r\n#',
+            '\n__import__("builtins").open("{m}","w")\n',
+            '\nimport os; os.close(os.open("{m}", os.O_CREAT))\n#',
+            '");open("{m}","w");("', "');open('{m}','w');('", '""";open("{m}","w");"""',
+            "\\nopen('{m}','w')\\n#", '\u2028open("{m}","w")\u2028#', '\x0copen("{m}","w")\n',
+            '\n\topen("{m}","w")\n#', '\n#\nopen("{m}","w")\n', '\x85open("{m}","w")\x85#',
+            '\n{{open("{m}","w")}}\n#')
+NAME_PREFIXES = ("g", "", "spec", "my game", "-", ".", "ü" * 40, "x" * 230, "a.rules", "~")
+NAME_SUFFIXES = (".rules", ".rules", ".rules", ".rules", "", ".RULES", ".rules ", ".rules\n",
+                 ".txt", ".rules.rules")
+#: the specs put under hostile names: small ones that check (a name is what is tested), and one
+#: that imports a module (whose name is hostile too) with a procedure of its own
+FILES_MODULE_SPEC = '''import {imp}
+game fname title "File names"
+players 2 to 3
+winner highest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def score(p: int) = rank(first(hand[p])) + bonus_of(p) + tally
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats_from(left_of(dealer))
+  note(dealer)
+  choose left_of(dealer) {{
+    show() "Turn your card." {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+FILES_MODULE = '''# a module with a hostile name
+var tally: int = 0 "Counted by note."
+def bonus_of(p: int) = p + 1
+procedure note(q: int) "Count a seat." {
+  set tally = tally + q
+}
+'''
+#: what the ``filenames`` kind does with a spec under a hostile name (each input draws a few)
+FILES_COMMANDS = ("check", "compile", "simulate", "replay", "doc", "doc-html", "doc-out",
+                  "serve", "same-deal", "diff")
+
+
+def _fit_name(name: str, room: int = 255) -> str:
+    """``name`` cut (from the middle of its first part) to ``room`` bytes, as a file system
+    takes it; never empty, ``.`` or ``..``."""
+    while len(os.fsencode(name)) > room:
+        cut = max(1, (len(os.fsencode(name)) - room) // 2)
+        name = name[:max(0, len(name) // 2 - cut)] + name[len(name) // 2:]
+    return name if name not in ("", ".", "..") else name + "g"
+
+
+def _hostile_name(prefix: str, pieces: list[str], payload: str | None, at: int,
+                  suffix: str) -> str:
+    parts = list(pieces)
+    if payload is not None:
+        parts.insert(at % (len(parts) + 1), payload.format(m=MARKER))
+    return _fit_name(prefix + "".join(parts), 255 - len(os.fsencode(suffix))) + suffix
+
+
+def hostile_names(suffixes: Sequence[str] = NAME_SUFFIXES) -> st.SearchStrategy[str]:
+    """File names (no ``/``, no NUL, at most 255 bytes) made of :data:`NAME_PIECES`, and
+    mostly one of :data:`PAYLOADS` among them."""
+    return st.builds(_hostile_name, st.sampled_from(NAME_PREFIXES),
+                     st.lists(st.sampled_from(NAME_PIECES), max_size=5),
+                     st.one_of(st.none(), st.sampled_from(PAYLOADS), st.sampled_from(PAYLOADS)),
+                     st.integers(0, 5), st.sampled_from(suffixes))
+
+
+def _spec_literal(text: str) -> str:
+    """``text`` as a one-line string of the language (docs/language.md, "Strings"): quotes,
+    backslashes, line feeds and tabs escaped; anything else as it is, a CR included."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace(
+        "\t", "\\t") + '"'
+
+
+def _json_bytes(value: object) -> bytes:
+    """JSON text of a case; lone surrogates (bytes of a file name that are not UTF-8) kept."""
+    return json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def _json_case(data: bytes) -> Any:
+    return json.loads(data.decode("utf-8", "surrogatepass"))
+
+
+def filename_cases() -> st.SearchStrategy[Input]:
+    """``filenames``: a spec that checks (and, for one of them, a module it imports, in a
+    subfolder of its own) copied under hostile file names (:func:`hostile_names`), then run
+    through a few of :data:`FILES_COMMANDS`: check, compile --emit, simulate --records and a
+    replay of what it wrote, a replay of a record naming the file, doc (Markdown, HTML, and
+    --out under a hostile name, whose pictures are named after it), serve's ``new``,
+    same-deal and diff.
+
+    Fails if :data:`MARKER` appears (a file name ran code), on a crash, and when the spec that
+    checks under its own name behaves otherwise under this one (exit 0 from every command, or
+    65 from every one where its imports cannot be named); a Markdown book written under a
+    hostile name must not let markup out of its picture links."""
+    specs = ("minimal", "steps", "module", "module")
+
+    def make(spec: str, name: str, module: str, sub: str | None, out: str,
+             commands: list[str]) -> Input:
+        case = {"spec": spec, "name": name, "module": module if spec == "module" else None,
+                "subdir": sub if spec == "module" else None, "out": out,
+                "commands": commands}
+        return Input("files", _json_bytes(case), how=f"{spec} {ascii(name)[:120]} "
+                     f"{' '.join(commands)}", label="filenames")
+
+    return st.builds(make, st.sampled_from(specs), hostile_names(),
+                     hostile_names((".rules", "", ".rules", ".RULES")),
+                     st.one_of(st.none(), hostile_names(("", ".d"))),
+                     hostile_names((".md",)),
+                     st.lists(st.sampled_from(FILES_COMMANDS), min_size=2, max_size=5,
+                              unique=True))
+
+
+@functools.cache
+def _ok_spec(name: str) -> str:
+    return (ROOT / "tests" / "specs" / "ok" / f"{name}.rules").read_text(encoding="utf-8")
+
+
+def _no_marker(folder: Path, what: str) -> None:
+    for where in (folder, folder.parent, ROOT):
+        if os.path.lexists(where / MARKER):
+            os.unlink(where / MARKER)
+            raise _Failure(f"{what}: a file name ran code: {where / MARKER} appeared")
+
+
+def _run_files(data: bytes, base: Path, folder: Path) -> str:
+    """A ``filenames`` case (:func:`filename_cases`)."""
+    from rulespec.protocol import serve
+
+    case = _json_case(data)
+    name = case["name"]
+    spec_path = folder / name
+    if case["spec"] == "module":
+        sub, module = case["subdir"], case["module"]
+        # the spec, its module and the module's folder: three names, whatever was drawn
+        sub = sub if sub != name else sub + ".d"
+        module = module if (sub or module != name) else "m-" + module
+        where = folder / sub if sub else folder
+        where.mkdir(exist_ok=True)
+        (where / module).write_text(FILES_MODULE, encoding="utf-8", errors="surrogateescape")
+        imp = (sub + "/" if sub else "") + module.removesuffix(".rules")
+        text = FILES_MODULE_SPEC.format(imp=_spec_literal(imp))
+    else:
+        text = _ok_spec(case["spec"])
+    # a name that is not UTF-8 cannot be spelled in a UTF-8 spec: its import is then bytes
+    # that are not UTF-8, a syntax error
+    spec_path.write_text(text, encoding="utf-8", errors="surrogateescape")
+    arg = "./" + name
+    stages: list[str] = []
+
+    def run(what: str, argv: list[str], want: set[int]) -> Any:
+        res = cli(argv)
+        _no_marker(folder, what)
+        if res.exit_code not in want:
+            raise _Failure(f"{_shown_argv(argv)}: exit {res.exit_code}, where the same spec "
+                           f"under a plain name gives {sorted(want)}:\n{res.output[-2000:]}")
+        stages.append(f"{what} {res.exit_code}")
+        return res
+
+    first = run("check", ["check", arg], {0, 65})
+    ok = first.exit_code == 0
+    same = {0} if ok else {65}
+    for command in case["commands"]:
+        if command == "check":
+            continue
+        if command == "compile":
+            run(command, ["compile", arg, "--emit"], same)
+        elif command == "simulate":
+            recs = folder / "recs"
+            run(command, ["simulate", arg, "-p", "2", "-n", "1", "--seed", "3",
+                          "--max-events", "2000", "--records", str(recs)], same)
+            for rec in sorted(recs.glob("*.json")):
+                run("replay-simulated", ["replay", str(rec)], same)
+        elif command == "replay":
+            rec = folder / "named.json"
+            # a record is UTF-8 JSON: a name's bytes that are not UTF-8 (lone surrogates here)
+            # are written as JSON writes them, \udcff, which reads back as the same name
+            rec.write_text(json.dumps({"format": "rulespec-record/1", "game": name,
+                                       "players": 2, "options": {}, "dealer": 0,
+                                       "events": []}), encoding="ascii")
+            # a record names a spec only as a relative path to a .rules file (H10)
+            run(command, ["replay", str(rec)], same if name.endswith(".rules") else {1})
+        elif command == "doc":
+            run(command, ["doc", arg], same)
+        elif command == "doc-html":
+            res = run(command, ["doc", arg, "--format", "html"], same)
+            if ok:
+                _check_book_html("doc --format html", res.stdout, frozenset({"meta"}))
+        elif command == "doc-out":
+            out = folder / "book" / case["out"]
+            out.parent.mkdir(exist_ok=True)
+            # a picture's name is longer than the book's: past 255 bytes it cannot be written
+            res = run(command, ["doc", arg, "--out", str(out)], same | {2})
+            if res.exit_code == 0:
+                md = out.read_text(encoding="utf-8")
+                _check_book_html(f"doc --out {ascii(out.name)}", _markdown_html(md))
+        elif command == "serve":
+            lines = [json.dumps({"op": "new", "game": arg, "players": 2}),
+                     '{"op": "to_move"}', '{"op": "legal"}', '{"op": "result"}']
+            got = _AnswerChecker(keep=True)
+            with contextlib.redirect_stdout(io.StringIO()):
+                serve(io.StringIO("\n".join(lines) + "\n"), got, folder)  # type: ignore[arg-type]
+            _no_marker(folder, "serve")
+            kept = got.kept or []
+            if kept and kept[0].get("ok") is not ok:
+                raise _Failure(f"serve: 'new' of {ascii(arg)} answered {kept[0]}, where "
+                               f"check exits {first.exit_code}")
+            stages.append(f"serve {len(kept)}")
+        elif command == "same-deal":
+            run(command, ["same-deal", arg, arg, "-p", "2"], same)
+        else:
+            assert command == "diff", command
+            run(command, ["diff", arg, arg, "-p", "2", "-n", "1", "--out",
+                          str(folder / "diff.json")], same)
+    return "; ".join(stages)
+
+
+# ---- line breaks and markup in every string ------------------------------------------------
+#: a spec that checks with a string in every place the grammar has one (``{sN}``), two option
+#: values that are strings (``{v0}``, ``{v1}``), and citations beside and inside them
+LINEBREAK_SPEC = '''game lb title {s0} {s1}
+players 2 to 3
+max_events 400 {s2}
+winner highest total
+option style: {{plain {s3}, fancy {s4}}} = plain {s5}
+option named: {{{v0}, {v1} {s6}, other}} = {v0} [LB-1] {s7}
+option bonus: int in 0..5 = 1 [LB-2] {s8}
+require player_count <= 3 {s9}
+zone stock: shared visible to nobody {s10}
+zone hand: per player visible to owner {s11}
+var tally: int = 0 {s12}
+result extra: int per player = 0 {s13}
+def score(p: int) = rank(first(hand[p])) + bonus + extra[p] {s14}
+term {s15} {s16}
+table worths {s17} for n in range(1, player_count): {s18} = n, {s19} = n * bonus {s20}
+section {s21} {s22}
+procedure mark(q: int) [LB-3] {s23} {{
+  set extra[q] = 1
+  set tally = tally + 1
+}}
+deal [LB-4] {s24} {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  step {s25} {s26} {{
+    deal 1 from stock to hand of seats_from(left_of(dealer))
+  }}
+  if named == {v0} {{
+    mark(dealer)
+  }}
+  choose left_of(dealer) {{
+    show() {s27} {{
+      end deal scoring score
+    }}
+    pass() if style == fancy or named != {v1} [LB-5] {s28} {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {s29} {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+LINEBREAK_SLOTS = 30
+#: what a string is made of besides words: every line break and control character, escapes,
+#: HTML, and the Markdown that CommonMark reads at the start of a line or inside a code span
+#: (the potent ones put a line break before markup: a CR ends a Markdown line)
+LINE_BREAKS = ("\r", "\r\n", "\n", "\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\x00", "\x1b",
+               "\x1b[2J", "\x1b]8;;javascript:alert(1)\x07", "\t", "\x7f", "\x08", "\u200b",
+               "\ufeff", "\u202e", "\r\r", "\n\n", "\r \r")
+MARKUP = ("<script>alert(1)</script>", "<script", "</script>", "<img src=x onerror=alert(1)>",
+          "<fz-tag>", "</fz-tag>", "<fz-x title='a'>", "<svg onload=alert(1)>",
+          "<iframe src=javascript:alert(1)>", "<!--", "-->", "<style>*{}</style>",
+          "<a href='javascript:alert(1)'>x</a>", "&lt;script&gt;", "&#60;script&#62;",
+          "<![CDATA[", "]]>", "</td></tr></table>", "</p>", "<p>", "<br>", "<", ">", "&", "`",
+          "``", "```", "|", "# ", "## ", "#", "*", "**", "_", "[x](javascript:alert(1))",
+          "[x]: javascript:alert(1)", "<http://x>", "---", "===", "> ", "1. ", "- ",
+          "    fz", "[", "]", "(", ")", "!", "~~~", "$$", "\\", "\\`", "]]")
+#: line breaks put right before markup: what broke the Markdown book
+BROKEN_MARKUP = ("\r<script>alert(1)</script>", "\r# fz heading", "\r===", "\r---",
+                 "`\r<script>alert(1)</script>`", "\r\r<fz-tag>", "\r|a|b|\r|-|-|",
+                 "\u2028<script>", "\r    <fz-tag>", "\r<!--", "\r```", "\r\n<fz-tag>",
+                 "\n<script>alert(1)</script>", "\n\n# fz", "\x85<fz-tag>", "\r> fz",
+                 "\r1. fz", "\r<fz-tag a='\r'>")
+#: words, and citations (kept in the neutral twin: the book lists what a text cites)
+WORDS = ("word", "two words", "é", "日本", "Trumps", "[LB-7]", "a [LB-8] b", " [LB-9] ")
+#: the escapes of one-line strings (docs/language.md, "Strings"), written into the literal as
+#: they are; the pieces above are escaped where a one-line string needs it
+ESCAPES = ("\\n", "\\t", '\\"', "\\\\", "\\r", "\\u2028", "\\x00")
+
+
+@attrs.frozen
+class _Piece:
+    """A piece of a generated string: ``text``, written as it is (``raw``: an escape) or as a
+    string of its kind needs it; ``neutral`` takes its place in the neutral twin of the spec."""
+
+    text: str
+    raw: bool = False
+    hostile: bool = True
+
+
+def _pieces() -> st.SearchStrategy[_Piece]:
+    return st.one_of(
+        st.sampled_from(WORDS).map(lambda w: _Piece(w, hostile=False)),
+        st.sampled_from(LINE_BREAKS).map(_Piece),
+        st.sampled_from(MARKUP).map(_Piece),
+        st.sampled_from(BROKEN_MARKUP).map(_Piece),
+        st.sampled_from(BROKEN_MARKUP).map(_Piece),
+        st.sampled_from(ESCAPES).map(lambda e: _Piece(e, raw=True)))
+
+
+#: what CommonMark (and markdown-it, which adds the vertical tab) counts as white space beside
+#: emphasis (tab, form feed, the Zs spaces), and a line feed (which the book writes as a
+#: space), which the neutral twin keeps where the spec has it: a bold title that starts with a
+#: tab is not bold in either, and no markup came from the text. A CR is no such thing:
+#: CommonMark ends a line at it
+_MD_SPACE = frozenset(" \t\n\x0b\x0c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+                      "\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000")
+_ESCAPED = {"\\n": "\n", "\\t": "\t", '\\"': '"', "\\\\": "\\"}
+
+
+def _decoded(p: _Piece, triple: bool) -> str:
+    """The text a piece stands for in the string (an escape read as the parser reads it)."""
+    return _ESCAPED.get(p.text, p.text) if p.raw and not triple else p.text
+
+
+def _literal(pieces: Sequence[_Piece], triple: bool, neutral: Iterator[int] | None) -> str:
+    """The string literal of ``pieces``: one-line (quotes and backslashes escaped; a raw line
+    break as it is, save a line feed, which is escaped unless the piece says otherwise) or
+    triple-quoted (everything as it is, quotes made harmless). With ``neutral``, the spec's
+    neutral twin: each hostile piece becomes a word of its own (``n0``, ``n1``, ...), with the
+    white space CommonMark sees at its ends; a string that is white space alone (which a book
+    may leave out) stays as it is."""
+    if neutral is not None and not "".join(_decoded(p, triple) for p in pieces).strip():
+        neutral = None
+    out = []
+    for p in pieces:
+        text, raw = p.text, p.raw
+        if neutral is not None and p.hostile:
+            d = _decoded(p, triple)
+            if not all(ch in _MD_SPACE for ch in d):
+                lead = d[:len(d) - len(d.lstrip("".join(_MD_SPACE)))]
+                trail = d[len(d.rstrip("".join(_MD_SPACE))):]
+                text, raw = f"{lead}n{next(neutral)}{trail}", False
+        if triple:
+            out.append(text.replace('"', "'"))
+        elif raw:
+            out.append(text)
+        else:
+            out.append(text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
+    body = "".join(out)
+    return f'"""{body}"""' if triple else f'"{body}"'
+
+
+def linebreak_cases() -> st.SearchStrategy[Input]:
+    """``linebreaks``: :data:`LINEBREAK_SPEC` with line breaks of every kind (CR, CRLF, LF,
+    U+2028, U+2029, U+0085, FF, VT, NUL, ESC), escapes, HTML and Markdown in its strings
+    (title, descriptions, option values and their texts, citations' texts, the texts of
+    alternatives, tables, terms, sections, steps; one-line and triple-quoted), and a neutral
+    twin where each such piece is a plain word. The spec is checked (``rulespec check``),
+    played, and its book rendered in Markdown and HTML (``rulespec doc --format md|html``).
+
+    Fails on a crash; when the Markdown book, rendered by markdown-it, or the HTML book holds
+    an element or attribute the spec's text put there (a ``<script``, a made-up ``fz-`` tag,
+    an ``on...`` attribute, a ``javascript:`` address); and when the elements of either book
+    differ from those of the twin's (a string's text changed the book's structure: a heading
+    started by a CR, a code span left open, a table cell split)."""
+    def make(slots: list[tuple[bool, bool, list[_Piece]]]) -> Input:
+        lits, twins = {}, {}
+        counter = iter(range(10**6))
+        for i, (hostile, triple, pieces) in enumerate(slots):
+            key = f"v{i - LINEBREAK_SLOTS}" if i >= LINEBREAK_SLOTS else f"s{i}"
+            if not hostile:
+                pieces = [_Piece(f"Plain {key}", hostile=False)]
+            lits[key] = _literal(pieces, triple, None)
+            twins[key] = _literal(pieces, triple, counter)
+        case = {"spec": LINEBREAK_SPEC.format(**lits), "neutral": LINEBREAK_SPEC.format(**twins)}
+        count = sum(h for h, _, _ in slots)
+        return Input("book", _json_bytes(case), how=f"{count} hostile strings",
+                     label="linebreaks")
+
+    slot = st.tuples(st.booleans(), st.booleans(), st.lists(_pieces(), min_size=1, max_size=5))
+    return st.builds(make, st.lists(slot, min_size=LINEBREAK_SLOTS + 2,
+                                    max_size=LINEBREAK_SLOTS + 2))
+
+
+def _book(path: Path, fmt: str) -> str:
+    return str(cli(["doc", str(path), "--format", fmt]).stdout)
+
+
+def _run_book(data: bytes, base: Path, folder: Path) -> str:
+    """A ``linebreaks`` case (:func:`linebreak_cases`)."""
+    from rulespec.checker import check_file
+    from rulespec.errors import SpecCheckError, SpecSyntaxError
+
+    case = _json_case(data)
+    path = folder / "lb.rules"
+    path.write_text(case["spec"], encoding="utf-8", errors="surrogatepass")
+    try:
+        check_file(path)
+    except (SpecSyntaxError, SpecCheckError) as e:
+        e.render()
+        res = cli(["check", str(path)])
+        if res.exit_code != 65:
+            raise _Failure(f"rulespec check exits {res.exit_code} on a spec check_file "
+                           f"refuses") from None
+        return "syntax" if isinstance(e, SpecSyntaxError) else "check"
+    cli(["check", str(path)])
+    played = _run_spec(path.read_bytes(), folder)
+    md_html, html_book = _markdown_html(_book(path, "md")), _book(path, "html")
+    md_tags = _check_book_html("the Markdown book, rendered", md_html)
+    html_tags = _check_book_html("the HTML book", html_book, frozenset({"meta"}))
+    twin = folder / "twin.rules"
+    twin.write_text(case["neutral"], encoding="utf-8")
+    try:
+        check_file(twin)
+    except (SpecSyntaxError, SpecCheckError):
+        return f"books ({played}; the twin does not check)"
+    md_twin = _markdown_html(_book(twin, "md"))
+    _same_elements("the Markdown book, rendered", md_tags, md_html, _Tags(md_twin), md_twin)
+    html_twin = _book(twin, "html")
+    _same_elements("the HTML book", html_tags, html_book, _Tags(html_twin), html_twin)
+    return f"books ({played})"
+
+
+# ---- devices, FIFOs, folders and links where files go ---------------------------------------
+#: what a file argument that rulespec reads may be. The real devices are only ever read: as
+#: root, an ``--out /dev/null`` that rulespec replaced would replace the system's, so every
+#: path written to is a node of the input's own folder (a character device made with mknod
+#: where the fuzzer may, a FIFO otherwise)
+DEVICE_READS = ("/dev/zero", "/dev/null", "/dev/stdin", "/dev/urandom", "/dev/full",
+                "/proc/self/status", "@fifo", "@dir", "@passwd", "@devlink", "@spec")
+#: what a path rulespec writes (``--out``, ``--records``) may be
+DEVICE_WRITES = ("@new", "@null", "@zero", "@fifo-read", "@dir", "@link", "@dangling",
+                 "@regular", "@fifo-read", "@null")
+#: what a record's ``game`` may name (the record is in ``inbox/``; the current folder holds
+#: ``notes``, ``.env`` and ``passwd``, links to /etc/passwd, as the record's folder does)
+RECORD_GAMES = ("notes", ".env", "passwd", "p.rules", "../p.rules", "/etc/passwd", "/dev/zero",
+                "/dev/stdin", "f.rules", "d.rules", "z.rules", "s.rules", "minimal",
+                "../s.rules", "inbox/../s.rules", "./notes", "vandatta")
+#: what standard input is while the command runs (``/dev/stdin`` reads it)
+DEVICE_STDINS = ("null", "zero", "spec", "record", "empty")
+#: command lines: ``R`` is a path read, ``W`` one written, ``D`` a records folder, ``G`` a
+#: record in ``inbox/`` whose ``game`` is drawn from RECORD_GAMES
+DEVICE_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("check", "R"),
+    ("check", "@spec", "R"),
+    ("replay", "R"),
+    ("replay", "G"),
+    ("replay", "--spec", "R", "@record"),
+    ("doc", "R"),
+    ("doc", "@spec", "--out", "W"),
+    ("doc", "@spec", "--format", "html", "--out", "W"),
+    ("doc", "@spec", "--check", "--out", "W"),
+    ("verify", "@spec", "--python", "tests.fuzz:divergent_implementation", "-p", "2", "-n",
+     "1", "--out", "W"),
+    ("diff", "@spec", "@other", "-p", "2", "-n", "1", "--out", "W"),
+    ("simulate", "@spec", "-p", "2", "-n", "1", "--records", "D"),
+    ("simulate", "R", "-p", "2", "-n", "1"),
+    ("compile", "R"),
+    ("same-deal", "R", "@spec", "-p", "2"),
+    ("diff", "R", "@spec", "-p", "2", "-n", "1", "--out", "@new"),
+)
+#: what the files at the targets of the links the fuzzer plants hold: a leak of theirs shows
+VICTIM = "root:x:0:0:a file no command may change:/root:/bin/sh\n"
+
+
+def device_cases() -> st.SearchStrategy[Input]:
+    """``devices``: command lines (:data:`DEVICE_COMMANDS`) whose file arguments are devices
+    (``/dev/zero``, ``/dev/null``, ``/dev/stdin`` over /dev/zero, /dev/null or a pipe that
+    holds a spec, a record or nothing), a FIFO with no writer, a folder, a symbolic link to
+    /etc/passwd or to /dev/zero; whose ``--out`` and ``--records`` are character devices and
+    FIFOs (of the input's folder), links, folders; with links planted at the temporary names
+    rulespec writes through (``.NAME.PID.tmp``); and records whose ``game`` names such files.
+
+    Fails on a hang (the alarm), a crash, a character device or a FIFO that is something else
+    afterwards (its ``lstat`` mode before and after), a file a planted link leads to that
+    changed, and ``root:`` in the output where no argument the user trusts names /etc/passwd
+    (a record's ``game`` or an ``--out`` is no such argument)."""
+    def make(command: tuple[str, ...], read: str, write: str, records: str, game: str,
+             stdin: str, plant: bool) -> Input:
+        argv = [{"R": read, "W": write, "D": records, "G": "@game"}.get(a, a) for a in command]
+        case = {"argv": argv, "game": game, "stdin": stdin, "plant": plant}
+        return Input("device", _json_bytes(case), how=f"{' '.join(argv)} game={game} "
+                     f"stdin={stdin} plant={plant}", label="devices")
+
+    return st.builds(make, st.sampled_from(DEVICE_COMMANDS), st.sampled_from(DEVICE_READS),
+                     st.sampled_from(DEVICE_WRITES),
+                     st.sampled_from(("@new", "@dir", "@null", "@fifo-read", "@regular",
+                                      "@link", "@dangling", "@new")),
+                     st.sampled_from(RECORD_GAMES), st.sampled_from(DEVICE_STDINS),
+                     st.booleans())
+
+
+def _spec_implementation(path: str = "s.rules") -> Any:
+    from rulespec.loading import load_game_spec
+    from rulespec.protocol import SpecImplementation
+
+    return SpecImplementation(spec=load_game_spec(Path(path)))
+
+
+def divergent_implementation() -> Any:
+    """A Python implementation for ``verify --python``: the engine of ``s.rules`` in the
+    current folder, except that every result adds a point to seat 0's total: a divergence
+    verify always finds, so that it writes its ``--out``."""
+    impl = _spec_implementation()
+    result = impl.result
+
+    def wrong() -> dict[str, object]:
+        r = dict(result())
+        totals = r.get("totals")
+        if isinstance(totals, list) and totals:
+            r["totals"] = [totals[0] + 1, *totals[1:]]
+        return r
+
+    impl.result = wrong
+    return impl
+
+
+class _Drain:
+    """A reader at a FIFO, for the time a command may write to it: what it writes is read and
+    let go (a FIFO with no reader would hold up a writer for ever, which is no fault of the
+    writer's)."""
+
+    def __init__(self, path: Path) -> None:
+        import threading
+
+        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            try:
+                if not (ready and os.read(self.fd, 1 << 16)):
+                    time.sleep(0.01)  # no writer: select says readable, at its end
+            except BlockingIOError:
+                pass
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        os.close(self.fd)
+
+
+def _mode(path: str) -> int | None:
+    try:
+        return os.lstat(path).st_mode
+    except OSError:
+        return None
+
+
+def _kind_of(mode: int | None) -> str:
+    import stat
+
+    if mode is None:
+        return "nothing"
+    return next((name for test, name in ((stat.S_ISCHR, "a character device"),
+                                         (stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"),
+                                         (stat.S_ISLNK, "a symbolic link"),
+                                         (stat.S_ISREG, "a regular file")) if test(mode)),
+                "something else")
+
+
+def _device_node(path: Path, minor: int) -> None:
+    """A character device like /dev/null (minor 3) or /dev/zero (5) at ``path``, or a FIFO
+    where the fuzzer may not make devices."""
+    import stat
+
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except (PermissionError, OSError):
+        os.mkfifo(path)
+
+
+def _device_stage(folder: Path, case: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Make what the case's arguments name in ``folder``; the argument list with each
+    ``@name`` made a path, and the paths whose kind must not change."""
+    minimal = _ok_spec("minimal")
+    (folder / "s.rules").write_text(minimal, encoding="utf-8")
+    (folder / "o.rules").write_text(minimal.replace(
+        "rank(first(hand[p]))", "rank(first(hand[p])) + 1"), encoding="utf-8")
+    record = {"format": "rulespec-record/1", "game": "s.rules", "players": 2, "options": {},
+              "dealer": 0, "events": []}
+    (folder / "r.json").write_text(json.dumps(record), encoding="utf-8")
+    inbox = folder / "inbox"
+    inbox.mkdir()
+    (inbox / "s.rules").write_text(minimal, encoding="utf-8")
+    (inbox / "g.json").write_text(json.dumps({**record, "game": case["game"]}),
+                                  encoding="utf-8")
+    for where in (folder, inbox):
+        for link in ("notes", ".env", "passwd", "p.rules"):
+            os.symlink("/etc/passwd", where / link)
+        os.mkfifo(where / "f.rules")
+        (where / "d.rules").mkdir()
+        os.symlink("/dev/zero", where / "z.rules")
+    out = folder / "out"
+    out.mkdir()
+    (folder / "victim").write_text(VICTIM, encoding="utf-8")
+    (folder / "victim-tmp").write_text(VICTIM, encoding="utf-8")
+    made = {"@spec": "s.rules", "@other": "o.rules", "@record": "r.json",
+            "@game": "inbox/g.json", "@fifo": "f.rules", "@dir": "d.rules",
+            "@passwd": "p.rules", "@devlink": "z.rules"}
+    watched: list[str] = ["/dev/null", "/dev/zero", "f.rules", "inbox/f.rules"]
+    argv = []
+    for i, a in enumerate(case["argv"]):
+        if a in made:
+            argv.append(made[a])
+            continue
+        if not a.startswith("@"):
+            argv.append(a)
+            continue
+        path = out / f"t{i}"
+        if a in ("@null", "@zero"):
+            _device_node(path, 3 if a == "@null" else 5)
+        elif a == "@fifo-read":
+            os.mkfifo(path)
+        elif a == "@dir":
+            path.mkdir()
+        elif a == "@link":
+            os.symlink(folder / "victim", path)
+        elif a == "@dangling":
+            os.symlink(folder / "nowhere", path)
+        elif a == "@regular":
+            path.write_text("an old book\n", encoding="utf-8")
+        argv.append(str(path))
+        watched.append(str(path))
+        if case["plant"]:
+            # where rulespec's write_atomic puts its temporary file, and simulate its records
+            # and the copy of the spec
+            pid = os.getpid()
+            links: list[Path] = [path.with_name(f".{path.name}.{pid}.tmp")]
+            if argv[-2:-1] == ["--records"] and a in ("@dir", "@new"):
+                path.mkdir(exist_ok=True)
+                (path / "spec").mkdir()
+                links += [path / f".game-000000.json.{pid}.tmp",
+                          path / "spec" / f".s.rules.{pid}.tmp"]
+            for planted in links:
+                os.symlink(folder / "victim-tmp", planted)
+    return argv, watched
+
+
+def _stdin_source(how: str) -> int:
+    """A descriptor for standard input (``how``: :data:`DEVICE_STDINS`): a device, or a pipe
+    that holds a spec, a record or nothing."""
+    if how in ("null", "zero"):
+        return os.open(f"/dev/{how}", os.O_RDONLY)
+    text = "" if how == "empty" else _ok_spec("minimal") if how == "spec" else json.dumps({
+        "format": "rulespec-record/1", "game": "vandatta", "players": 3, "options": {},
+        "dealer": 0, "events": []})
+    r, w = os.pipe()
+    os.write(w, text.encode("utf-8"))  # well under a pipe's 64 kB
+    os.close(w)
+    return r
+
+
+def _run_device(data: bytes, base: Path, folder: Path) -> str:
+    """A ``devices`` case (:func:`device_cases`)."""
+    case = _json_case(data)
+    argv, watched = _device_stage(folder, case)
+    before = {p: _mode(p) for p in watched}
+    drains = [_Drain(Path(p)) for p in watched if p.startswith(str(folder))
+              and os.path.basename(p).startswith("t") and _kind_of(before[p]) == "a FIFO"]
+    source = _stdin_source(case["stdin"])
+    try:
+        os.dup2(source, 0)
+        os.close(source)
+        try:
+            res = cli(argv)
+        except _Hang as e:
+            raise _Hang(f"{e}: {_shown_argv(argv)} (standard input: {case['stdin']})") from None
+    finally:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        for d in drains:
+            d.close()
+    shown = f"{_shown_argv(argv)} (standard input: {case['stdin']}; game {case['game']!r})"
+    for p, mode in before.items():
+        now = _mode(p)
+        if _kind_of(mode) in ("a character device", "a FIFO") and now != mode:
+            raise _Failure(f"{shown}: {p} was {_kind_of(mode)} and is now {_kind_of(now)}")
+    if (folder / "victim-tmp").read_text(encoding="utf-8") != VICTIM:
+        raise _Failure(f"{shown}: wrote through a symbolic link planted at its temporary "
+                       f"file's name (the file the link leads to changed)")
+    trusted = any(a == "p.rules" and i > 0 for i, a in enumerate(argv))
+    if "root:" in res.output and not trusted:
+        at = res.output.find("root:")
+        raise _Failure(f"{shown}: the output quotes /etc/passwd (or a file a planted link "
+                       f"leads to): ...{res.output[max(0, at - 200):at + 200]!r}...")
+    return f"{argv[0]} exit {res.exit_code}"
+
+
+# ---- totals across collections -------------------------------------------------------------
+TOTALS_SPEC = '''# expect players: {table}
+game totals title "Totals"
+players 2 to {most}
+winner highest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+{zones}
+var tally: int = 0
+var held: list of card per player = []
+def score(p: int) = size(hand[p]) + tally
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+{body}
+  choose left_of(dealer) {{
+    take() "Take." {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners seats
+}}
+'''
+#: statements that build: ``{z}`` a per-player zone, ``{s}`` a shared one, ``{k}`` packs,
+#: ``{r}`` rounds, ``{t}`` a rank, ``{n}`` a fresh number for a name
+TOTALS_STATEMENTS = (
+    "for q in seats {{\n    fill {z}[q] with pack({k})\n  }}",
+    "fill {s} with pack({k})",
+    "repeat {r} {{\n    for q in seats {{\n      fill {z}[q] with pack({k})\n    }}\n  }}",
+    "for q in seats {{\n    fill {z}[q] with [c for c in pack({k}) if rank(c) > {t}]\n  }}",
+    "fill {s} with pack({k})\n  deal {r} from {s} to {z} of seats",
+    "set tally = tally + size(pack({k}) + pack({k}))",
+    "let xs{n} = [pack({k}) for q in seats]\n  set tally = tally + size(xs{n})",
+    "for q in seats {{\n    set held[q] = pack({k})\n  }}",
+    "repeat {r} {{\n    for q in seats {{\n      set held[q] = held[q] + pack(1)\n    }}\n  }}",
+    "let big{n} = [[c for c in pack({k})] for q in seats]\n  set tally = size(big{n})",
+    "for q in seats {{\n    for c in {z}[q] {{\n      move c from {z}[q] to {s}\n    }}\n  }}",
+    "shuffle {s}",
+    "repeat {r} {{\n    fill {s} with pack({k})\n    set tally = tally + size({s})\n  }}",
+    "set tally = tally + size([size(pack({k})) for q in seats])",
+)
+#: packs and tables, the large ones more often: a total is large when both are
+TOTALS_PACKS = (1, 2, 10, 100, 1000, 1900, 1923, 1923, 1924, 10_000)
+TOTALS_TABLES = (2, 3, 8, 30, 100, 300, 1000, 1000)
+
+
+def totals_cases() -> st.SearchStrategy[Input]:
+    """``totals``: specs that build large totals across many collections: many per-player and
+    shared zones filled with large packs, at tables of up to 1,000 players, refilled in
+    loops, per-player lists, lists of packs, comprehensions over the seats
+    (:data:`TOTALS_STATEMENTS`), checked and played at the table of their header under the
+    worker's limits.
+
+    Fails on a crash (a MemoryError included: the worker's address space is capped at
+    :data:`MEMORY_BYTES`), a hang, and a worker whose peak resident memory passes
+    :data:`PEAK_RSS_BYTES` (1 GiB) with the input."""
+    def make(table: int, most: int, zones: int, shared: int,
+             statements: list[tuple[int, int, int, int, int, int]]) -> Input:
+        most = max(table, most)
+        lines = [f"zone z{i}: per player visible to owner" for i in range(zones)]
+        lines += [f"zone s{i}: shared visible to all" for i in range(shared)]
+        body = []
+        for n, (which, z, s, k, r, t) in enumerate(statements):
+            body.append("  " + TOTALS_STATEMENTS[which].format(
+                z=f"z{z % zones}", s=f"s{s % shared}", k=TOTALS_PACKS[k], n=n,
+                r=(1, 2, 10, 100, 1000)[r], t=(0, 5, 13, 14)[t]))
+        text = TOTALS_SPEC.format(table=table, most=most, zones="\n".join(lines),
+                                  body="\n".join(body))
+        return Input("table", text.encode("utf-8"), how=f"{table} players, {zones} zones",
+                     label="totals")
+
+    statement = st.tuples(st.integers(0, len(TOTALS_STATEMENTS) - 1), st.integers(0, 40),
+                          st.integers(0, 5), st.integers(0, len(TOTALS_PACKS) - 1),
+                          st.integers(0, 4), st.integers(0, 3))
+    return st.builds(make, st.sampled_from(TOTALS_TABLES), st.sampled_from(TOTALS_TABLES),
+                     st.integers(1, 40), st.integers(1, 5),
+                     st.lists(statement, min_size=1, max_size=6))
+
+
+# ---- number growth through every operator --------------------------------------------------
+NUMBERS_SPEC = '''# expect players: {table}
+game numbers title "Numbers"
+players 2 to 4
+winner highest total
+option k: int = {k}
+option lim: int in 0..10 = 1
+option kind: {{1, 2, 100}} = 1
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+var x: int = {x0}
+var y: int = {y0}
+result big: int per player = 0
+{defs}
+def score(p: int) = {score}
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats_from(left_of(dealer))
+{body}
+  choose left_of(dealer) {{
+    show() "Turn your card." {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+#: big constants of a spec (the parser takes numbers of up to 4,000 digits)
+BIG = ("1", "7", "65536", "9" * 100, "1" + "0" * 999, "9" * 4000)
+#: one step of growth of ``x`` through each operator; ``{c}`` is one of BIG, ``{g}`` the last
+#: of a chain of definitions that square their argument
+GROWTH = ("x + x", "x * x", "x * 2", "x - (0 - x)", "x + {c}", "{c} + x", "x - {c}",
+          "0 - x - x", "-x - x", "-x * 3", "x * x * x", "(x + 1) * (x + 1)", "x // 1 + x",
+          "x % {c} + x * 2", "sum([x, x, x])", "sum(x for q in seats)", "max([x, x + x])",
+          "min([x, 0 - x - x])", "x + count(true for q in seats) * x", "{g}(x)", "x + y",
+          "y - x - x", "x * k", "x + k * x", "x * size(stock)", "-(-x - x)", "x * y",
+          "x - y * 2", "x + rank(top(stock)) * x", "sum(range(x, x + 3))",
+          "max(range(x, x + 1)) * 2", "x * {c} // 3", "x // (y - y + 1) * x", "- - - x * x",
+          "x * kind", "x - {c} * {c}")
+#: how a step of growth runs: once, in a loop, in a loop that stops at a bound
+LOOPS = ("set x = {op}", "repeat {n} {{\n    set x = {op}\n  }}",
+         "for q in range(1, {n}) {{\n    set x = {op}\n  }}",
+         "while x < {c} and x > 0 - {c} {{\n    set x = {op}\n  }}",
+         "repeat {n} {{\n    set y = {op}\n    set x = y\n  }}")
+#: where a grown number goes: a result, a seat, a count, a size, an index, a division
+SINKS = ("set big[dealer] = x", "set dealer = x", "set dealer = x % player_count",
+         "repeat x {\n    set y = y + 1\n  }", "let rr = range(0, x)", "fill stock with pack(x)",
+         "let ss = seats[x]", "let zz = left_of(x)", "if x > 5 {\n    set y = 1\n  }",
+         "set y = x // y", "set y = x % (y - y)", "deal x from stock to hand of seats",
+         "let ff = [q for q in seats_from(x)]", "set y = size(subsets(seats, x, x))",
+         "set big[left_of(dealer)] = 0 - x", "set y = size(hand[x])", "let mm = max([x, y])",
+         "set y = x - x", "let tt = totals[x]", "set big[dealer] = x * x * x",
+         "set big[dealer] = -x", "set y = x // 7 % 5")
+SCORES = ("rank(first(hand[p])) + x", "x", "x * x", "x // (p + 1)", "0 - x", "big[p]",
+          "x % 7", "rank(first(hand[p]))", "big[p] + x")
+ROUNDS = (1, 2, 10, 64, 200, 1000, 5000, 20_000, 49_999)
+#: numbers as a command line spells them: past 4,000 digits, floats, NaN, infinities, signs,
+#: digits Python's int() reads and the documents do not
+NUMBER_TEXTS = ("9" * 5000, "9" * 4001, "1" + "0" * 3999, "-" + "9" * 4000, "-1", "0", "-0",
+                "+5", "1e308", "1.0", "nan", "inf", "-inf", "1_000", "0x10", "\u0663", "\uff11",
+                "00000000001", "1e3", "10**30", "2147483648", "9223372036854775808", "1e-308",
+                "NaN", "Infinity", "-nan", "3")
+#: numbers as JSON spells them (records, requests): floats, NaN and the infinities Python's
+#: json reads, past the 4,300 digits Python converts
+NUMBER_JSON = ("1.0", "2.0", "100.0", "1e0", "2e0", "0.0", "-0.0", "1e308", "1E400", "-1e308",
+               "NaN", "Infinity", "-Infinity", "1" + "0" * 4000, "9" * 4299, "9" * 4301,
+               "9" * 5000, "1e-320", "123456789012345678901234567890", "true", "4.5", "-1",
+               "2147483648", "-9223372036854775809", "0.1", "3.0000000000000001", "2")
+_NUM = "\x00NUM:"
+
+
+def _numbers_spec(table: int, k: int, x0: int, y0: int, depth: int, steps: list[tuple[int, int,
+                  int, int]], sinks: list[int], score: int) -> str:
+    starts = ("0", "1", "2", BIG[3], "k", "k * k", "-1", BIG[5])
+    # a chain of definitions, each squaring the last one's value twice: growth by recursion,
+    # as far as the language has it (a definition may not call itself)
+    defs = [f"def g{i}(v: int) = " + (f"g{i - 1}(g{i - 1}(v))" if i else "v * v")
+            for i in range(depth)]
+    body = []
+    for loop, op, c, n in steps:
+        grow = GROWTH[op] if depth or "{g}" not in GROWTH[op] else "x * x"
+        grow = grow.format(c=BIG[c], g=f"g{depth - 1}")
+        body.append("  " + LOOPS[loop].format(op=grow, n=ROUNDS[n], c=BIG[c]))
+    body += ["  " + SINKS[s] for s in sinks]
+    return NUMBERS_SPEC.format(
+        table=table, k=("1", "2", "9" * 400, "1" + "0" * 3999)[k], x0=starts[x0],
+        y0=starts[y0], defs="\n".join(defs), score=SCORES[score], body="\n".join(body))
+
+
+def _number_specs() -> st.SearchStrategy[str]:
+    step = st.tuples(st.integers(0, len(LOOPS) - 1), st.integers(0, len(GROWTH) - 1),
+                     st.integers(0, len(BIG) - 1), st.integers(0, len(ROUNDS) - 1))
+    return st.builds(_numbers_spec, st.sampled_from((2, 3, 4)), st.integers(0, 3),
+                     st.integers(0, 7), st.integers(0, 7), st.integers(0, 14),
+                     st.lists(step, min_size=1, max_size=4),
+                     st.lists(st.integers(0, len(SINKS) - 1), max_size=3),
+                     st.integers(0, len(SCORES) - 1))
+
+
+#: command lines with numbers where a number goes (``V``), over the numbers spec ``s.rules``
+NUMBER_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "-o", "k=V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "-o", "lim=V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "-o", "kind=V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "--seed", "V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "--dealer", "V"),
+    ("simulate", "s.rules", "-p", "V", "-n", "1", "--max-events", "300"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "V"),
+    ("compile", "s.rules", "-o", "k=V"),
+    ("compile", "s.rules", "-p", "V"),
+    ("doc", "s.rules", "-o", "k=V", "-p", "2"),
+    ("doc", "s.rules", "-p", "V"),
+    ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p", "2", "-n",
+     "1", "--timeout", "V", "--out", "v.json"),
+    ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p", "2", "-n",
+     "1", "-o", "k=V", "--out", "v.json"),
+    ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p", "2", "-n",
+     "1", "--seed", "V", "--out", "v.json"),
+    ("same-deal", "s.rules", "s.rules", "-p", "2", "--seed", "V"),
+    ("same-deal", "s.rules", "s.rules", "-p", "2", "--dealer", "V"),
+    ("same-deal", "s.rules", "s.rules", "-p", "2", "-a", "k=V"),
+    ("diff", "s.rules", "s.rules", "-p", "2", "-n", "1", "--b-option", "k=V", "--out",
+     "d.json"),
+    ("serve", "--idle-timeout", "V"),
+)
+#: --budget is a time: a large one runs as long as it says, by design; these are the odd ones
+BUDGETS = ("nan", "NaN", "-nan", "0", "-1", "1e-308", "0.5", "x", "")
+
+
+def _number_command(command: tuple[str, ...], value: str, spec: str) -> Input:
+    argv = [a.replace("V", value) if a in ("V", "k=V", "lim=V", "kind=V") else a
+            for a in command]
+    stdin = None
+    if argv[0] == "serve":
+        stdin = "\n".join([json.dumps({"op": "new", "game": "s.rules", "players": 2}),
+                           '{"op": "to_move"}', '{"op": "result"}', '{"op": "quit"}']) + "\n"
+    case = {"files": {"s.rules": spec}, "argv": argv, "stdin": stdin}
+    return Input("command", _json_bytes(case), how=_shown_argv(argv)[:200], label="numbers")
+
+
+def _number_budget(value: str, spec: str) -> Input:
+    command = ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p",
+               "2", "-n", "1", "--budget", "V", "--out", "v.json")
+    return _number_command(command, value, spec)
+
+
+def _put_numbers(value: Any, paths: Sequence[tuple[object, ...]], numbers: Sequence[str]
+                 ) -> bytes:
+    """The JSON text of ``value`` with the node at each path replaced by a number spelled as
+    in ``numbers`` (a path that no longer leads anywhere is let go)."""
+    v = _copy(value)
+    for i, path in enumerate(paths):
+        try:
+            v = _put(v, path, f"{_NUM}{i}")
+        except (KeyError, IndexError, TypeError):
+            continue
+    text = json.dumps(v, ensure_ascii=False)
+    text = re.sub(r'"\\u0000NUM:(\d+)"', lambda m: numbers[int(m.group(1))], text)
+    return text.encode("utf-8")
+
+
+def _number_paths(record: dict[str, Any], options: Sequence[str], header: bool
+                  ) -> list[tuple[object, ...]]:
+    """The places of a record where a number goes, or could: in its ``header``, the table,
+    the dealer and each option; else the fields of its events (seats, positions, cards)."""
+    paths: list[tuple[object, ...]] = []
+    if header:  # an option three times out of four: there are more ways to be wrong
+        paths += [("players",), ("dealer",)]
+        return paths + [("options", name) for name in options] * 6
+    for i, ev in enumerate(record.get("events", [])[:30]):
+        for key, value in ev.items():
+            paths.append(("events", i, key))
+            if isinstance(value, list) and value:
+                paths.append(("events", i, key, 0))
+                paths.append(("events", i, key, len(value) - 1))
+    return paths
+
+
+@functools.cache
+def _spec_options(seeds: Seeds, sub: str) -> dict[str, tuple[str, ...]]:
+    """The options of the spec a seed record plays, each with the values the spec names."""
+    from rulespec.loading import load_game_spec
+    from rulespec.verify import option_values
+
+    game = next(r["game"] for s, r in seeds.records if s == sub)
+    if game in _game_options():
+        return _game_options()[game]
+    values = option_values(load_game_spec(seeds.folder / sub / game))
+    return {name: tuple(str(v).lower() if isinstance(v, bool) else str(v) for v in vs)
+            for name, vs in values.items()}
+
+
+def _respelled(value: str, how: int) -> str:
+    """A whole number as JSON may spell it otherwise: a float, an exponent, a boolean."""
+    if not re.fullmatch(r"-?[0-9]+", value):
+        return NUMBER_JSON[how % len(NUMBER_JSON)]
+    return (f"{value}.0", f"{value}e0", f"{value}.00000000000000001", f"{value}.5",
+            "true" if value == "1" else f"{value}E0")[how % 5]
+
+
+def number_cases(seeds: Seeds) -> st.SearchStrategy[Input]:
+    """``numbers``: number growth through every operator (``+``, ``-``, ``*``, ``//``, ``%``,
+    unary minus, ``sum``, ``max``, ``min``, ``count``, ``range``; docs/language.md has no
+    power) in loops and chains of definitions, and the grown numbers used as scores, results,
+    seats, counts and sizes (:data:`GROWTH`, :data:`LOOPS`, :data:`SINKS`); numbers of
+    thousands of digits, floats, NaN and infinities in command-line options and arguments
+    (:data:`NUMBER_COMMANDS`), in records (the table, the dealer, options, event fields:
+    :data:`NUMBER_JSON`) and in protocol requests.
+
+    Fails on a crash (an OverflowError or the ValueError of Python's integer-string limit is an
+    internal error), a hang, and a record of a shipped game, or one whose option is not a
+    whole number, that ``replay`` answers with a rule's runtime error (exit 70): a bad value
+    in a record is a bad record."""
+    specs = _number_specs()
+    in_spec = specs.map(lambda text: Input("spec-cli", text.encode("utf-8"),
+                                           how="numbers spec", label="numbers"))
+    commands = st.builds(_number_command, st.sampled_from(NUMBER_COMMANDS),
+                         st.sampled_from(NUMBER_TEXTS), specs)
+    budgets = st.builds(_number_budget, st.sampled_from(BUDGETS), specs)
+    small = [i for i, (sub, rec) in enumerate(seeds.records) if len(rec["events"]) < 400]
+
+    def record(i: int, picks: list[tuple[int, int]]) -> Input:
+        sub, rec = seeds.records[i]
+        options = _spec_options(seeds, sub)
+        # half the numbers in the header (options above all), half in the events; half those
+        # of options are one of the option's own values spelled otherwise (1.0 for 1)
+        chosen = [(lambda paths: paths[a % len(paths)])(_number_paths(
+            rec, list(options), a % 2 == 0 or not rec["events"])) for a, _ in picks]
+        numbers = [_respelled(options[str(p[1])][b // 2 % len(options[str(p[1])])], b // 7)
+                   if p[0] == "options" and b % 2 and options[str(p[1])] else
+                   NUMBER_JSON[b % len(NUMBER_JSON)] for p, (_, b) in zip(chosen, picks,
+                                                                         strict=True)]
+        data = _put_numbers(rec, chosen, numbers)
+        case = {"record": data.decode("utf-8"), "shipped": rec["game"] in _game_options(),
+                "odd_options": any(p[0] == "options" and not re.fullmatch(r"-?[0-9]+", n)
+                                   for p, n in zip(chosen, numbers, strict=True))}
+        return Input("replay", _json_bytes(case), sub, how=f"{sub} {chosen} {numbers}"[:300],
+                     label="numbers")
+
+    def conversation_(i: int, picks: list[tuple[int, int]]) -> Input:
+        sub, rec = seeds.records[i]
+        lines = conversation(rec, 6)
+        new = json.loads(lines[0])
+        paths = [("players",), ("dealer",)] + [("options", o) for o in _spec_options(
+            seeds, sub)]
+        numbers = [NUMBER_JSON[b % len(NUMBER_JSON)] for _, b in picks]
+        lines[0] = _put_numbers(new, [paths[a % len(paths)] for a, _ in picks],
+                                numbers).decode("utf-8")
+        lines.insert(-1, '{"op": "observe", "seat": ' + numbers[0] + "}")
+        return Input("serve", "\n".join(lines).encode("utf-8") + b"\n", sub,
+                     how=f"{sub} {picks}", label="numbers")
+
+    def respelled(i: int, which: int, value: int, how: int) -> Input:
+        # one option of a record, a number it takes spelled otherwise (1.0, 1e0, true for 1)
+        sub, rec = seeds.records[i]
+        numeric = {k: [v for v in vs if re.fullmatch(r"-?[0-9]+", v)]
+                   for k, vs in _spec_options(seeds, sub).items()}
+        names = sorted(k for k, vs in numeric.items() if vs) or ["x"]
+        name = names[which % len(names)]
+        values = numeric.get(name) or ["1"]
+        number = _respelled(values[value % len(values)], how)
+        data = _put_numbers(rec, [("options", name)], [number])
+        case = {"record": data.decode("utf-8"), "shipped": rec["game"] in _game_options(),
+                "odd_options": True}
+        return Input("replay", _json_bytes(case), sub, how=f"{sub} {name}={number}",
+                     label="numbers")
+
+    pick = st.lists(st.tuples(st.integers(0, 2**16), st.integers(0, 2**16)), min_size=1,
+                    max_size=3)
+    # the records of shipped games half the time: their specs have no fault of their own, so
+    # a rule's runtime error in their replay is the record's values reaching the rules
+    shipped = [i for i in small if seeds.records[i][1]["game"] in _game_options()]
+    records = st.builds(record, st.one_of(st.sampled_from(shipped), st.sampled_from(small)),
+                        pick)
+    conversations = st.builds(conversation_, st.sampled_from(small), pick)
+    options = st.builds(respelled, st.sampled_from(small), st.integers(0, 99),
+                        st.integers(0, 9), st.integers(0, 4))
+    return st.one_of(in_spec, in_spec, commands, commands, budgets, records, options,
+                     conversations)
+
+
+def conforming_implementation() -> Any:
+    """A Python implementation for ``verify --python``: the engine of ``s.rules`` in the
+    current folder."""
+    return _spec_implementation()
+
+
+# ---- chains: definitions, procedures, flat sums, deep values -------------------------------
+CHAIN_SPEC = '''# expect players: 2
+game chains title "Chains"
+players 2 to 3
+winner highest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+var tally: int = 0
+{decls}
+def score(p: int) = {score}
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats_from(left_of(dealer))
+{body}
+{decision}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+DECISION = '''  choose left_of(dealer) {
+    show() "Turn your card." {
+      end deal scoring score
+    }
+  }'''
+CHAIN_LENGTHS = (2, 50, 99, 100, 101, 149, 150, 151, 300, 1000, 1200, 2000, 3000)
+#: a link of a chain of definitions: ``{i}`` this one, ``{j}`` the one before
+DEF_LINKS = (
+    ("def d{i}() = d{j}() + 1", "def d0() = 1", "d{last}() + p"),
+    ("def d{i}(v: int) = d{j}(v) + 1", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = d{j}(v) + d{j}(v) - d{j}(v)", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = if v > {i} then d{j}(v) else {i}", "def d0(v: int) = v",
+     "d{last}(p)"),
+    ("def d{i}(v: int) = [d{j}(v)]", "def d0(v: int) = v", "size(d{last}(p))"),
+    ("def d{i}(v: int) = d{j}(v) and v >= 0", "def d0(v: int) = v >= 0",
+     "if d{last}(p) then 1 else 0"),
+    ("def d{i}(v: int) = d{j}(v + 1)", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = sum(d{j}(w) for w in [v])", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = d{j}(d{j}(v))", "def d0(v: int) = v + 1", "d{last}(p)"),
+)
+#: a link of a chain of procedures
+PROC_LINKS = ("", "set tally = tally + 1", "if tally > 5 {{\n    set tally = 0\n  }}",
+              "for r in seats {{\n    set tally = tally + r\n  }}", "let v{i} = q",
+              "p{k}(q)")
+#: flat chains of N terms: ``{t}`` a term; and nestings of N levels
+FLAT = ("+", "-", "*", "and", "or", "list", "sum", "else-if", "parens", "not", "minus",
+        "if-expr", "concat", "statements", "blocks", "nested-list", "comprehension")
+
+
+def _chain_defs(n: int, link: int, order: int) -> str:
+    pattern, first, use = DEF_LINKS[link]
+    decls = [first] + [pattern.format(i=i, j=i - 1) for i in range(1, n)]
+    if order == 1:
+        decls.reverse()
+    elif order == 2:
+        random.Random(n * 31 + link).shuffle(decls)
+    return CHAIN_SPEC.format(decls="\n".join(decls), score=use.format(last=n - 1), body="",
+                             decision=DECISION)
+
+
+def _chain_procs(n: int, link: int, decision_deep: bool) -> str:
+    procs = []
+    for i in range(n):
+        # the last link calls the one before the one before too: calls that double
+        stmt = "" if link == len(PROC_LINKS) - 1 and i < 2 else \
+            PROC_LINKS[link].format(i=i, k=i - 2)
+        if i == 0:
+            call = DECISION if decision_deep else "  set tally = tally + q"
+        else:
+            call = f"  p{i - 1}(q)"
+        procs.append(f"procedure p{i}(q: int) {{\n  {stmt}\n{call}\n}}")
+    return CHAIN_SPEC.format(decls="\n".join(procs), score="rank(first(hand[p])) + tally",
+                             body=f"  p{n - 1}(dealer)", decision="" if decision_deep
+                             else DECISION)
+
+
+def _chain_flat(n: int, form: str) -> str:
+    score, body, decls = "rank(first(hand[p]))", "", ""
+    if form in ("+", "-", "*"):
+        score = f" {form} ".join(["1"] * n) + " + rank(first(hand[p]))"
+    elif form in ("and", "or"):
+        score = "if " + f" {form} ".join(["p >= 0"] * n) + " then 1 else 0"
+    elif form == "list":
+        score = "size([" + ", ".join(str(i) for i in range(n)) + "])"
+    elif form == "sum":
+        score = "sum([" + ", ".join(str(i) for i in range(n)) + "])"
+    elif form == "else-if":
+        arms = " else if ".join(f"p == {i} then {i}" for i in range(n))
+        score = f"if {arms} else 0"
+    elif form == "parens":
+        score = "(" * n + "p" + ")" * n
+    elif form == "not":
+        score = "if " + "not " * n + "true then 1 else 0"
+    elif form == "minus":
+        score = "- " * n + "p"
+    elif form == "if-expr":
+        score = " ".join(f"if p > {i} then {i} else" for i in range(n)) + " 0"
+    elif form == "concat":
+        score = "size(" + " + ".join(f"[{i}]" for i in range(n)) + ")"
+    elif form == "statements":
+        body = "\n".join(["  set tally = tally + 1"] * n)
+    elif form == "blocks":
+        body = "  " + "if true { " * n + "set tally = 1" + " }" * n
+    elif form == "nested-list":
+        score = "size(" + "[" * n + "1" + "]" * n + ")"
+    else:
+        assert form == "comprehension"
+        score = "size(" + "[" * n + "q0" + "".join(f" for q{i} in seats]" for i in range(n)) + ")"
+    return CHAIN_SPEC.format(decls=decls, score=score, body=body, decision=DECISION)
+
+
+DEPTHS = (10, 100, 500, 900, 990, 999, 1000, 1001, 2000, 5000, 100_000)
+#: the answer an implementation nests deep, and how
+DEEP_OPS = ("to_move", "legal", "result", "observe")
+#: an implementation in a child process that answers one request with a value nested deep
+#: (and everything else with a plausible answer): what verify reads from a pipe
+DEEP_SCRIPT = r'''import json, sys
+op, depth, shape = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+deep = "[" * depth + "0" + "]" * depth if shape == "list" else '{"a": ' * depth + "0" + "}" * depth
+plain = json.dumps({"ok": True, "to_move": "chance", "legal": [], "complete": False,
+                    "deals": [], "totals": [0, 0], "winners": [], "observation": {}})
+for line in sys.stdin:
+    o = json.loads(line).get("op")
+    if o == "quit":
+        break
+    if o == op:
+        key = {"to_move": "to_move", "legal": "legal", "observe": "observation"}.get(o, "totals")
+        sys.stdout.write('{"ok": true, "complete": true, "%s": %s}\n' % (key, deep))
+    else:
+        sys.stdout.write(plain + "\n")
+    sys.stdout.flush()
+'''
+
+
+def _nested(depth: int, shape: str) -> Any:
+    v: Any = 0
+    for i in range(depth):
+        v = [v] if shape == "list" or (shape == "mixed" and i % 2) else {"a": v}
+    return v
+
+
+def deep_implementation() -> Any:
+    """A Python implementation for ``verify --python``: the engine of ``s.rules`` in the
+    current folder, except that one answer is nested deep (``RULESPEC_FUZZ_DEEP``:
+    ``OP:DEPTH:SHAPE``, SHAPE ``list``, ``dict`` or ``mixed``)."""
+    op, depth, shape = os.environ["RULESPEC_FUZZ_DEEP"].split(":")
+    impl = _spec_implementation()
+    deep = _nested(int(depth), shape)
+    real = getattr(impl, op)
+
+    def answer(*args: Any) -> Any:
+        value = real(*args)
+        if op == "result":
+            return {**value, "totals": deep}
+        if op == "legal":
+            return [*value, {"action": deep}]
+        return deep
+
+    setattr(impl, op, answer)
+    return impl
+
+
+def chain_cases(seeds: Seeds) -> st.SearchStrategy[Input]:
+    """``chains``: chains of definitions (each calling the one before, once, twice or
+    nested, up to 3,000 long, in order, reversed or shuffled: :data:`DEF_LINKS`), chains of
+    procedures (up to 3,000, the decision at the far end or not), flat sums, products,
+    ``and``s, ``or``s, lists, ``else if``s and statements of up to 3,000 terms, and nestings
+    (:data:`FLAT`), checked and played; values nested up to 100,000 deep (lists, objects,
+    both) in record events, replayed; and in the answers of an implementation under
+    ``verify``, in process (``--python``) and in a child process (``--impl``).
+
+    Fails on a crash (a RecursionError is an internal error) and a hang. A chain refused as
+    nested too deeply is a clean refusal (its stage says so)."""
+    def spec(text: str, how: str) -> Input:
+        return Input("table", text.encode("utf-8"), how=how, label="chains")
+
+    lengths = st.sampled_from(CHAIN_LENGTHS)
+    defs = st.builds(lambda n, link, order: spec(_chain_defs(n, link, order),
+                                                 f"defs {n} link {link} order {order}"),
+                     lengths, st.integers(0, len(DEF_LINKS) - 1), st.integers(0, 2))
+    procs = st.builds(lambda n, link, deep: spec(_chain_procs(n, link, deep),
+                                                 f"procedures {n} link {link} deep {deep}"),
+                      lengths, st.integers(0, len(PROC_LINKS) - 1), st.booleans())
+    flat = st.builds(lambda n, form: spec(_chain_flat(n, form), f"flat {form} {n}"),
+                     lengths, st.sampled_from(FLAT))
+    small = [i for i, (sub, rec) in enumerate(seeds.records) if len(rec["events"]) < 400]
+
+    def record(i: int, where: int, depth: int, shape: str) -> Input:
+        sub, rec = seeds.records[i]
+        rec = _copy(rec)
+        events = rec["events"]
+        k = where % max(1, len(events))
+        deep = f"{_NUM}0"
+        if not events:
+            rec["options"] = {"x": deep}
+        elif where % 4 == 0:
+            events[k] = deep
+        else:
+            key = sorted(events[k])[where % len(events[k])] if where % 4 == 1 else "extra"
+            events[k][key] = deep
+        text = ("[" * depth + "0" + "]" * depth if shape == "list" else
+                '{"a": ' * depth + "0" + "}" * depth if shape == "dict" else
+                '[{"a": ' * (depth // 2) + "0" + "}]" * (depth // 2))
+        data = json.dumps(rec).replace(json.dumps(deep), text)
+        case = {"record": data, "shipped": False, "odd_options": False}
+        return Input("replay", _json_bytes(case), sub, how=f"{sub} event {k} {shape} {depth}",
+                     label="chains")
+
+    records = st.builds(record, st.sampled_from(small), st.integers(0, 2**16),
+                        st.sampled_from(DEPTHS), st.sampled_from(("list", "dict", "mixed")))
+
+    def answers(op: str, depth: int, shape: str, child: bool) -> Input:
+        spec_text = _ok_spec("minimal")
+        if child:
+            impl = ["--impl", " ".join(shlex.quote(a) for a in (
+                sys.executable, "-c", DEEP_SCRIPT, op, str(depth),
+                "list" if shape == "list" else "dict"))]
+        else:
+            impl = ["--python", "tests.fuzz:deep_implementation"]
+        argv = ["verify", "s.rules", *impl, "-p", "2", "-n", "1", "--timeout", "5", "--out",
+                "v.json"]
+        case = {"files": {"s.rules": spec_text}, "argv": argv, "stdin": None,
+                "env": {"RULESPEC_FUZZ_DEEP": f"{op}:{depth}:{shape}"}}
+        return Input("command", _json_bytes(case), how=f"verify, {op} nested {depth} deep "
+                     f"({shape}, {'child' if child else 'in process'})", label="chains")
+
+    deep_answers = st.builds(answers, st.sampled_from(DEEP_OPS), st.sampled_from(DEPTHS),
+                             st.sampled_from(("list", "dict", "mixed")), st.booleans())
+    return st.one_of(defs, procs, flat, records, deep_answers)
+
+
+# ---- the runners of the classes of issue 23 ---------------------------------------------------
+def _run_spec_cli(data: bytes, base: Path, folder: Path) -> str:
+    """A spec checked and played (:func:`_run_spec`), then played by ``rulespec simulate
+    --records`` and its record replayed by ``rulespec replay``, at the table of its header."""
+    stage = _run_spec(data, folder)
+    if stage in ("syntax", "check"):
+        return stage
+    asked = re.match(rb"# expect players: ([0-9]+)", data)
+    players = asked.group(1).decode() if asked else "2"
+    recs = folder / "recs"
+    res = cli(["simulate", "fuzz.rules", "-p", players, "-n", "1", "--seed", "1",
+               "--max-events", str(MAX_EVENTS), "--records", str(recs)])
+    stages = [stage, f"simulate {res.exit_code}"]
+    for rec in sorted(recs.glob("*.json")):
+        stages.append(f"replay {cli(['replay', str(rec)]).exit_code}")
+    return "; ".join(stages)
+
+
+def _run_command(data: bytes, base: Path, folder: Path) -> str:
+    """A command line over files of its own: ``{"files": {NAME: TEXT}, "argv": [...],
+    "stdin": TEXT or null, "env": {...}}``."""
+    case = _json_case(data)
+    for name, text in case["files"].items():
+        (folder / name).write_text(text, encoding="utf-8")
+    os.environ.update(case.get("env") or {})
+    try:
+        res = cli(case["argv"], case.get("stdin"))
+    except _Hang as e:
+        raise _Hang(f"{e}: {_shown_argv(case['argv'])}") from None
+    return f"{case['argv'][0]} exit {res.exit_code}"
+
+
+def _run_replay(data: bytes, base: Path, folder: Path) -> str:
+    """A record replayed by ``rulespec replay``, from the seed folder ``base`` (where the spec
+    it names is): ``{"record": TEXT, "shipped": BOOL, "odd_options": BOOL}``. A rule's runtime
+    error (exit 70) from a record of a shipped game, or from one whose options are not whole
+    numbers, is a failure: the record's values reached the rules."""
+    case = _json_case(data)
+    path = base / f".fuzz-{os.getpid()}.json"
+    path.write_text(case["record"], encoding="utf-8")
+    try:
+        res = cli(["replay", str(path)])
+    finally:
+        path.unlink()
+    if res.exit_code == 70 and (case["shipped"] or case["odd_options"]):
+        why = "of a shipped game" if case["shipped"] else "with an option that is no integer"
+        raise _Failure(f"rulespec replay of a record {why} exits 70 (a rule's runtime error): "
+                       f"a bad value in a record is a bad record, exit 1:\n{res.output[-2000:]}")
+    return f"replay exit {res.exit_code}"
+
+
+#: the runners of the classes of issue 23, by the ``kind`` of their inputs: each takes the
+#: input's data, its seed folder, and the fresh folder it runs in
+RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {
+    "files": _run_files, "book": _run_book, "device": _run_device,
+    "table": lambda data, base, folder: _run_spec(data, folder), "spec-cli": _run_spec_cli,
+    "command": _run_command, "replay": _run_replay,
+}
+
+
 # ---- campaigns ----------------------------------------------------------------------------
 def save_failure(inp: Input, outcome: Outcome) -> Path:
     """Write a failing input (and what went wrong, beside it) to :data:`FAILURES`."""
     FAILURES.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(inp.data).hexdigest()[:12]
-    # a command line is kept as the JSON list of its arguments
-    ext = {"spec": ".rules", "record": ".json", "serve": ".serve", "cli": ".cli"}[inp.kind]
-    path = FAILURES / f"{inp.kind}-{digest}{ext}"
+    # a command line is kept as the JSON list of its arguments; the runners of issue 23's
+    # classes take JSON objects
+    ext = {"spec": ".rules", "table": ".rules", "spec-cli": ".rules", "record": ".json",
+           "serve": ".serve", "cli": ".cli"}.get(inp.kind, ".case.json")
+    path = FAILURES / f"{inp.label or inp.kind}-{digest}{ext}"
     path.write_bytes(inp.data)
-    path.with_suffix(".txt").write_text(
-        f"kind: {inp.kind}\nbase: {inp.base}\nhow: {inp.how}\n\n{outcome.failure}\n",
-        encoding="utf-8")
+    path.with_name(path.name.removesuffix(ext) + ".txt").write_text(
+        f"kind: {inp.kind}\nlabel: {inp.label}\nbase: {inp.base}\nhow: {inp.how}\n\n"
+        f"{outcome.failure}\n", encoding="utf-8", errors="backslashreplace")
     return path
 
 
@@ -1082,6 +2723,57 @@ def campaign(kind: str, worker: Worker, seeds: Seeds, examples: int,
         run()
 
 
+#: the inputs of one slice of a long run: each slice runs under a Hypothesis seed of its own, so
+#: that a run can be cut into parts that run apart (``--seed-range``)
+SLICE = 500
+
+
+@attrs.frozen
+class Slice:
+    """A part of a long run: ``examples`` inputs of ``kind`` under the Hypothesis seed
+    ``seed``; ``index`` is its place in the run's :func:`plan`."""
+
+    index: int
+    kind: str
+    examples: int
+    seed: int
+
+
+def plan(counts: Mapping[str, int], start: int, size: int = SLICE) -> list[Slice]:
+    """A run of ``counts[kind]`` inputs of each kind, cut into slices of at most ``size``
+    inputs, slice ``i`` under the seed ``start + i``. Each kind's slices are spread evenly over
+    the list, so that a range of it (:func:`seed_range`) holds about the same share of every
+    kind: the parts of a run split by ranges take about as long as each other, and together,
+    with the same ``start``, they are the whole run."""
+    parts = []
+    for kind, n in counts.items():
+        k = -(-n // size)
+        parts += [((j + 0.5) / k, KINDS.index(kind), kind, min(size, n - j * size))
+                  for j in range(k)]
+    parts.sort()
+    return [Slice(i, kind, n, start + i) for i, (_, _, kind, n) in enumerate(parts)]
+
+
+def seed_range(text: str) -> range:
+    """``A:B`` as the slices ``A`` to ``B - 1`` of a :func:`plan` (``A:`` to the end, ``:B``
+    from the start)."""
+    a, sep, b = text.partition(":")
+    if not sep or not re.fullmatch(r"[0-9]*", a + b):
+        raise ValueError(f"a seed range is A:B (slices A to B - 1), not {text!r}")
+    return range(int(a or 0), int(b) if b else 10**9)
+
+
+def run_slices(worker: Worker, seeds: Seeds, slices: Sequence[Slice],
+               tally: Tally | None = None) -> None:
+    """Run each slice (:func:`campaign` under its seed); AssertionError at the first failure,
+    naming the slice."""
+    for s in slices:
+        try:
+            campaign(s.kind, worker, seeds, s.examples, tally, s.seed)
+        except AssertionError as e:
+            raise AssertionError(f"slice {s.index} ({s.kind}, seed {s.seed}): {e}") from None
+
+
 def reduce_lines(data: bytes, fails: Callable[[bytes], bool]) -> bytes:
     """The smallest set of ``data``'s lines (in order) that still ``fails``, found by deleting
     chunks of lines, halving the chunk when none can go (delta debugging, ddmin)."""
@@ -1115,14 +2807,29 @@ def _main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--kind", choices=KINDS, action="append",
                     help="the kinds of input (repeatable; default: all)")
     ap.add_argument("--examples", type=int, default=1000, help="inputs of each kind")
-    ap.add_argument("--seed", type=int, default=None, help="a repeatable run of this seed")
-    ap.add_argument("--reduce", metavar="FILE", help="cut a failing input down line by line")
+    ap.add_argument("--seed", type=int, default=None, help="a repeatable run of this seed "
+                    "(with --seed-range: the seed of the first slice; 0 if not given)")
+    ap.add_argument("--seed-range", metavar="A:B", type=seed_range, default=None,
+                    help=f"cut each kind's inputs into slices of {SLICE}, slice i under the "
+                         "seed SEED + i, and run only the slices A to B - 1: parts of one run "
+                         "(the same --kind, --examples and --seed) that run apart")
+    ap.add_argument("--skip", metavar="REGEX", action="append", default=[],
+                    help="count a failure whose text matches as known and go on "
+                         "(repeatable): to find the next class once one is understood")
+    ap.add_argument("--reduce", metavar="FILE", help="cut a failing input down line by line "
+                                                     "(a spec, a record or a conversation)")
     args = ap.parse_args(argv)
     kinds = args.kind or list(KINDS)
+    for rx in args.skip:
+        KNOWN_FAILURES[f"--skip {rx}"] = re.compile(rx)
     with fuzzing() as (worker, seeds):
         if args.reduce:
             data = Path(args.reduce).read_bytes()
-            kind = {"grammar": "spec"}.get(kinds[0], kinds[0])
+            kind = {"grammar": "spec", "totals": "table", "chains": "table",
+                    "numbers": "spec-cli"}.get(kinds[0], kinds[0])
+            if kind not in ("spec", "table", "spec-cli", "record", "serve"):
+                ap.error(f"--reduce cuts lines of a spec, a record or a conversation; a "
+                         f"{kinds[0]} input is a JSON case: shorten it by hand")
             base = seeds.records[0][0]
             small = reduce_lines(data, lambda d: worker.run(
                 Input(kind, d, base)).failure is not None)
@@ -1130,11 +2837,22 @@ def _main(argv: Sequence[str] | None = None) -> int:
             print(worker.run(Input(kind, small, base)).failure, file=sys.stderr)
             return 0
         status = 0
+        slices = None
+        if args.seed_range is not None:
+            start = args.seed or 0
+            whole = plan({k: args.examples for k in kinds}, start)
+            slices = [s for s in whole if s.index in args.seed_range]
+            print(f"{len(slices)} of the {len(whole)} slices of the run of seed {start} "
+                  f"({args.seed_range.start} to {min(args.seed_range.stop, len(whole)) - 1})",
+                  flush=True)
         for kind in kinds:
             tally = Tally()
             t0 = time.perf_counter()
             try:
-                campaign(kind, worker, seeds, args.examples, tally, args.seed)
+                if slices is None:
+                    campaign(kind, worker, seeds, args.examples, tally, args.seed)
+                else:
+                    run_slices(worker, seeds, [s for s in slices if s.kind == kind], tally)
             except AssertionError as e:
                 shown = "".join(traceback.format_exception_only(e))
                 print(f"{kind}: FAILED\n{shown[-8000:]}", file=sys.stderr)
