@@ -876,6 +876,13 @@ class _Guard:
             self.slowest = max(self.slowest, time.monotonic() - t0)
             if op != "start":
                 self.answered = True
+            if not self.is_process and op != "start":
+                # a Python implementation's answer may be any object (a process's was read as
+                # JSON, and checked then): what cannot be compared and reported without
+                # recursing past Python's limit or failing to print is its garbage
+                why = json_problem(out)
+                if why is not None:
+                    raise ImplementationError("shape", f"its answer to {op!r} holds {why}")
             return out
         except ImplementationStartError:
             raise
