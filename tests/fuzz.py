@@ -379,7 +379,7 @@ def _put(v: Any, path: tuple[object, ...], new: object) -> Any:
 
 
 # ---- seeds: records written by simulate, conversations made from them --------------------
-@attrs.frozen(eq=False)  # hashed by identity: strategies are cached per Seeds
+@attrs.frozen(eq=False, repr=False)  # hashed by identity: strategies are cached per Seeds
 class Seeds:
     """Records written by ``simulate(..., records=DIR)`` for every seed spec, and the folder
     they are in (each spec's records in a subfolder of its own)."""
@@ -387,6 +387,15 @@ class Seeds:
     folder: Path
     #: (subfolder, record) for every record
     records: tuple[tuple[str, dict[str, Any]], ...]
+
+    def __repr__(self) -> str:
+        # short: Hypothesis shows a failing test's arguments, a fixture's included, and warns
+        # (an error, in the suite) at a repr of tens of kB
+        return f"Seeds({str(self.folder)!r}, {len(self.records)} records)"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        # Hypothesis's printer shows an attrs class field by field, unless it has this
+        p.text(repr(self))
 
 
 def write_seeds(folder: Path, games: int = 2) -> Seeds:
@@ -895,10 +904,18 @@ def _write_message(f: BinaryIO, obj: object) -> None:
 def worker_main() -> None:
     """The child's loop: read (kind, data, base) messages, answer each with an Outcome. The
     answers go out on a copy of standard output; standard output itself goes to standard
-    error, so that nothing rulespec prints can garble them."""
+    error, so that nothing rulespec prints can garble them. The messages come in on a copy of
+    standard input, and standard input itself is /dev/null, so that rulespec reading
+    ``/dev/stdin`` cannot eat them.
+
+    A worker whose peak resident memory passes :data:`PEAK_RSS_BYTES` fails the input that
+    took it there and stops: the next input starts a fresh worker, measured from nothing."""
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    inp = sys.stdin.buffer
+    inp = os.fdopen(os.dup(0), "rb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     seeds = Path(os.environ["RULESPEC_FUZZ_SEEDS"])
     with tempfile.TemporaryDirectory(prefix="rulespec-fuzz-") as scratch:
         while (msg := _read_message(inp)) is not None:
@@ -909,9 +926,15 @@ def worker_main() -> None:
             outcome = execute(kind, data, seeds / base, Path(scratch))
             faulthandler.cancel_dump_traceback_later()
             # ru_maxrss is in kilobytes on Linux
-            outcome = attrs.evolve(outcome, peak_rss=resource.getrusage(
-                resource.RUSAGE_SELF).ru_maxrss * 1024)
-            _write_message(out, outcome)
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+            if outcome.failure is None and peak > PEAK_RSS_BYTES:
+                outcome = attrs.evolve(outcome, stage="failed", failure=(
+                    f"the worker's peak resident memory reached {peak / 2**20:.0f} MiB with "
+                    f"this input, past the {PEAK_RSS_BYTES / 2**20:.0f} MiB a worker may "
+                    f"take (stage {outcome.stage})"))
+            _write_message(out, attrs.evolve(outcome, peak_rss=peak))
+            if peak > PEAK_RSS_BYTES:
+                break
 
 
 def _limit_memory() -> None:
@@ -966,6 +989,11 @@ class Worker:
             return self._dead(f"the worker died (exit {proc.wait()}): a crash, or memory "
                               f"past {MEMORY_BYTES // 1024**3} GiB", t0)
         assert isinstance(outcome, Outcome)
+        if outcome.peak_rss > PEAK_RSS_BYTES:
+            # the worker stops after such an input (worker_main): wait for it, so that the next
+            # input starts a fresh one rather than finding this one on its way out
+            self.close()
+            self.runs = 0
         return outcome
 
     def _dead(self, why: str, t0: float) -> Outcome:

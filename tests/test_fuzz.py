@@ -27,6 +27,7 @@ def fuzzing() -> Iterator[tuple[fuzz.Worker, fuzz.Seeds]]:
 # from_lark discards the derivations that grow too deep, and big specs are slow to make: the
 # count stays the profile's
 @settings(suppress_health_check=list(HealthCheck))
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")
 @given(data=st.data())
 def test_no_input_crashes_or_hangs_rulespec(
         kind: str, data: st.DataObject, fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) -> None:
