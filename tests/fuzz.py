@@ -87,24 +87,39 @@ PEAK_RSS_BYTES = 1024**3
 #: the events of a record kept in a protocol conversation
 CONVERSATION_EVENTS = 40
 
-KINDS = ("grammar", "spec", "record", "serve", "cli")
+#: the kinds of input of issue 10's fuzzer
+FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
+#: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
+NEW_KINDS: tuple[str, ...] = ()
+KINDS = FIRST_KINDS + NEW_KINDS
 
 
 @attrs.frozen
 class Input:
-    """One fuzzed input: ``kind`` is ``spec`` (the bytes of a .rules file), ``record`` (the
-    bytes of a record file) or ``serve`` (the bytes sent to ``rulespec serve``); ``base`` is the
-    folder, under the seeds folder, a record or a conversation is read in."""
+    """One fuzzed input: ``kind`` names the runner (:data:`RUNNERS`): ``spec`` (the bytes of a
+    .rules file), ``record`` (the bytes of a record file), ``serve`` (the bytes sent to
+    ``rulespec serve``), ``cli`` (a command line as a JSON list), or one of the runners of the
+    classes of issue 23, whose inputs are JSON objects; ``base`` is the folder, under the seeds
+    folder, a record or a conversation is read in; ``label`` is the kind of campaign
+    (:data:`KINDS`) the input comes from, where that is not ``kind``."""
 
     kind: str
     data: bytes
     base: str = ""
     how: str = ""
+    label: str = ""
 
     def __repr__(self) -> str:
         shown = self.data if len(self.data) <= 600 else self.data[:300] + b" ... " + \
             self.data[-200:]
-        return f"Input(kind={self.kind!r}, how={self.how!r}, {len(self.data)} bytes: {shown!r})"
+        label = f"label={self.label!r}, " if self.label else ""
+        return (f"Input(kind={self.kind!r}, {label}how={self.how!r}, {len(self.data)} bytes: "
+                f"{shown!r})")
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        # Hypothesis's printer shows an attrs class field by field (the bytes whole) unless
+        # it has this
+        p.text(repr(self))
 
 
 @attrs.frozen
@@ -696,8 +711,9 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
         return mutated_records(seeds)
     if kind == "cli":
         return command_lines()
-    assert kind == "serve", kind
-    return mutated_conversations(seeds)
+    if kind == "serve":
+        return mutated_conversations(seeds)
+    raise AssertionError(f"no kind {kind!r}")
 
 
 # ---- the worker: the child process that runs inputs ---------------------------------------
@@ -840,29 +856,52 @@ CLI_EXITS = frozenset({0, 1, 2, 65, 70})
 def _run_cli(data: bytes, scratch: Path) -> str:
     """Run a command line in process, as ``rulespec`` would run it; an exception that
     escapes, an internal error or a traceback is a failure."""
+    argv = json.loads(data.decode("utf-8"))
+    return f"exit {cli(argv).exit_code}"
+
+
+def cli(argv: Sequence[str], stdin: str | bytes | None = None) -> Any:
+    """Run ``rulespec ARGV`` in process with click's CliRunner, as a user's shell would, and
+    return click's Result (``exit_code``, ``output``: standard output and error together,
+    ``stdout``). An exception that escapes, an internal error or a traceback in the output,
+    an exit status the command line does not document, or a 70 that names no clause, is a
+    :class:`_Failure` that shows the command line."""
     from click.testing import CliRunner
 
     from rulespec.cli import main
 
-    argv = json.loads(data.decode("utf-8"))
-    res = CliRunner().invoke(main, argv, catch_exceptions=True)
+    res = CliRunner().invoke(main, list(argv), input=stdin, catch_exceptions=True)
+    shown = _shown_argv(argv)
     if res.exception is not None and not isinstance(res.exception, SystemExit):
-        raise _Failure(f"an exception escaped the command line: "
+        raise _Failure(f"{shown}: an exception escaped the command line: "
                        f"{_unexpected(res.exception)}")
     out = res.output
     for bad in ("internal error", "Traceback (most recent call last)"):
         if bad in out:
-            raise _Failure(f"{bad!r} in the output:\n{out[-3000:]}")
+            raise _Failure(f"{shown}: {bad!r} in the output:\n{out[-3000:]}")
     if res.exit_code not in CLI_EXITS:
-        raise _Failure(f"exit {res.exit_code}, not one of the documented statuses")
+        raise _Failure(f"{shown}: exit {res.exit_code}, not one of the documented statuses:\n"
+                       f"{out[-3000:]}")
     if res.exit_code == 70 and ": error:" not in out:
-        raise _Failure(f"exit 70 without the clause of a rule runtime error:\n{out[-3000:]}")
-    return f"exit {res.exit_code}"
+        raise _Failure(f"{shown}: exit 70 without the clause of a rule runtime error:\n"
+                       f"{out[-3000:]}")
+    return res
+
+
+def _shown_argv(argv: Sequence[str]) -> str:
+    """A command line as a reader can retype it (each argument quoted only where needed),
+    long arguments cut."""
+    def one(a: str) -> str:
+        a = a if len(a) <= 120 else f"{a[:60]}...({len(a)} characters)...{a[-20:]}"
+        return a if re.fullmatch(r"[\w./:=@,+-]+", a) else ascii(a)
+    return "rulespec " + " ".join(one(a) for a in argv)
 
 
 def execute(kind: str, data: bytes, base: Path, scratch: Path) -> Outcome:
     """Run one input in this process; an Outcome with ``failure`` set for an exception that
-    is not a RulespecError (or a usage error the command line turns into a message)."""
+    is not a RulespecError (or a usage error the command line turns into a message). The
+    runners of the classes of issue 23 run in a fresh folder of their own (the current folder
+    while they run) and under an alarm (:data:`HANG_S`)."""
     from rulespec.errors import RulespecError
 
     t0 = time.perf_counter()
@@ -873,10 +912,15 @@ def execute(kind: str, data: bytes, base: Path, scratch: Path) -> Outcome:
             stage = _run_record(data, base)
         elif kind == "cli":
             stage = _run_cli(data, scratch)
-        else:
+        elif kind == "serve":
             stage = _run_serve(data, base)
+        else:
+            with _fresh_folder(scratch) as folder, _alarm(HANG_S):
+                stage = RUNNERS[kind](data, base, folder)
     except _Failure as e:
         return Outcome(str(e), "failed", time.perf_counter() - t0)
+    except _Hang as e:
+        return Outcome(f"{e}\n{_unexpected(e)}", "hang", time.perf_counter() - t0)
     except RulespecError as e:
         # every RulespecError is the command line's to report, but these paths catch the
         # ones they expect: one that escapes is a wrong error class for its place
@@ -909,7 +953,8 @@ def worker_main() -> None:
     ``/dev/stdin`` cannot eat them.
 
     A worker whose peak resident memory passes :data:`PEAK_RSS_BYTES` fails the input that
-    took it there and stops: the next input starts a fresh worker, measured from nothing."""
+    took it there and stops, as it does after a hang its alarm caught: the next input starts a
+    fresh worker, measured from nothing."""
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     inp = os.fdopen(os.dup(0), "rb")
@@ -933,7 +978,7 @@ def worker_main() -> None:
                     f"this input, past the {PEAK_RSS_BYTES / 2**20:.0f} MiB a worker may "
                     f"take (stage {outcome.stage})"))
             _write_message(out, attrs.evolve(outcome, peak_rss=peak))
-            if peak > PEAK_RSS_BYTES:
+            if peak > PEAK_RSS_BYTES or outcome.stage == "hang":
                 break
 
 
@@ -989,7 +1034,7 @@ class Worker:
             return self._dead(f"the worker died (exit {proc.wait()}): a crash, or memory "
                               f"past {MEMORY_BYTES // 1024**3} GiB", t0)
         assert isinstance(outcome, Outcome)
-        if outcome.peak_rss > PEAK_RSS_BYTES:
+        if outcome.peak_rss > PEAK_RSS_BYTES or outcome.stage == "hang":
             # the worker stops after such an input (worker_main): wait for it, so that the next
             # input starts a fresh one rather than finding this one on its way out
             self.close()
@@ -1026,18 +1071,81 @@ class Worker:
         self.log.close()
 
 
+# ---- the classes of issue 23 --------------------------------------------------------------
+# Six kinds of input for what a red team got through and the kinds above never made: file
+# names, line breaks in strings, devices and FIFOs, totals across collections, number growth,
+# and chains. Each kind is a Hypothesis strategy of Inputs (their ``label`` the kind) and runs
+# in the worker through one of the runners of :data:`RUNNERS`, in a fresh folder that is the
+# current folder while it runs, under an alarm of HANG_S (a hang shows where it hangs, and the
+# worker lives on for the next input). What each asserts is in its strategy's docstring.
+
+#: seconds an input of the classes of issue 23 may run before its alarm calls it a hang (under
+#: the worker's own TIMEOUT_S, which stays the last word)
+HANG_S = 6.0
+
+
+class _Hang(BaseException):  # noqa: N818 - not an error of rulespec's: the alarm's
+    """Raised by the alarm of :func:`_alarm`: a BaseException, so that no ``except Exception``
+    of rulespec (or of click's CliRunner) takes it for a failure of its own."""
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """Raise :class:`_Hang` in this thread if the block runs past ``seconds`` (an interval
+    timer: a read from a FIFO with no writer is interrupted too)."""
+    def ring(signum: int, frame: object) -> None:
+        raise _Hang(f"hang: still running after {seconds:g} s")
+
+    before = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+@contextlib.contextmanager
+def _fresh_folder(scratch: Path) -> Iterator[Path]:
+    """An empty folder under ``scratch``, the current folder for the time of the block, and
+    rulespec's caches of checked specs emptied after it (each input names files of its own: a
+    worker that kept them all would grow with the campaign)."""
+    import shutil
+
+    folder = scratch / "input"
+    if os.path.lexists(folder):
+        shutil.rmtree(folder)
+    folder.mkdir()
+    try:
+        with contextlib.chdir(folder):
+            yield folder
+    finally:
+        from rulespec import loading
+
+        loading._load.cache_clear()
+        loading._load_confined.cache_clear()
+
+
+# ---- the runners of the classes of issue 23 -----------------------------------------------
+#: the runners of the classes of issue 23, by the ``kind`` of their inputs: each takes the
+#: input's data, its seed folder, and the fresh folder it runs in
+RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {}
+
+
 # ---- campaigns ----------------------------------------------------------------------------
 def save_failure(inp: Input, outcome: Outcome) -> Path:
     """Write a failing input (and what went wrong, beside it) to :data:`FAILURES`."""
     FAILURES.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(inp.data).hexdigest()[:12]
-    # a command line is kept as the JSON list of its arguments
-    ext = {"spec": ".rules", "record": ".json", "serve": ".serve", "cli": ".cli"}[inp.kind]
-    path = FAILURES / f"{inp.kind}-{digest}{ext}"
+    # a command line is kept as the JSON list of its arguments; the runners of issue 23's
+    # classes take JSON objects
+    ext = {"spec": ".rules", "record": ".json", "serve": ".serve", "cli": ".cli"}.get(
+        inp.kind, ".case.json")
+    path = FAILURES / f"{inp.label or inp.kind}-{digest}{ext}"
     path.write_bytes(inp.data)
-    path.with_suffix(".txt").write_text(
-        f"kind: {inp.kind}\nbase: {inp.base}\nhow: {inp.how}\n\n{outcome.failure}\n",
-        encoding="utf-8")
+    path.with_name(path.name.removesuffix(ext) + ".txt").write_text(
+        f"kind: {inp.kind}\nlabel: {inp.label}\nbase: {inp.base}\nhow: {inp.how}\n\n"
+        f"{outcome.failure}\n", encoding="utf-8", errors="backslashreplace")
     return path
 
 

@@ -7,6 +7,7 @@ Hypothesis shrank it to. The Hypothesis profile (dev, ci) decides how many;
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,3 +98,8 @@ def test_mutations() -> None:
 def test_reduce_lines_keeps_what_fails() -> None:
     data = b"\n".join(b"line %d" % i for i in range(40)) + b"\nBAD\nBAD2"
     assert fuzz.reduce_lines(data, lambda d: b"BAD2" in d) == b"BAD2"
+
+
+def test_the_alarm_stops_a_hang() -> None:
+    with pytest.raises(fuzz._Hang), fuzz._alarm(0.05):
+        time.sleep(5)
