@@ -90,7 +90,7 @@ CONVERSATION_EVENTS = 40
 #: the kinds of input of issue 10's fuzzer
 FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
 #: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
-NEW_KINDS: tuple[str, ...] = ()
+NEW_KINDS = ("filenames",)
 KINDS = FIRST_KINDS + NEW_KINDS
 
 
@@ -713,7 +713,9 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
         return command_lines()
     if kind == "serve":
         return mutated_conversations(seeds)
-    raise AssertionError(f"no kind {kind!r}")
+    new: dict[str, Callable[[], st.SearchStrategy[Input]]] = {
+        "filenames": filename_cases}
+    return new[kind]()
 
 
 # ---- the worker: the child process that runs inputs ---------------------------------------
@@ -828,10 +830,12 @@ class _AnswerChecker(io.TextIOBase):
     forty times gets 40 MB of answers, which kept whole (and then parsed whole) took this
     process past 1 GiB and its 10 s, where ``rulespec serve`` itself needs 70 MB and 3 s."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: bool = False) -> None:
         super().__init__()
         self.answers = 0
         self.partial = ""
+        #: the answers, where ``keep`` asks for them (a short conversation's)
+        self.kept: list[dict[str, Any]] | None = [] if keep else None
 
     def writable(self) -> bool:
         return True
@@ -841,10 +845,13 @@ class _AnswerChecker(io.TextIOBase):
         self.partial = lines.pop()
         for line in lines:
             line.encode("utf-8")  # a lone surrogate cannot go out on a UTF-8 stream
-            if not isinstance(json.loads(line), dict):
+            answer = json.loads(line)
+            if not isinstance(answer, dict):
                 raise _Failure(f"serve answered a line that is not a JSON object: "
                                f"{line[:300]!r}")
             self.answers += 1
+            if self.kept is not None:
+                self.kept.append(answer)
         return len(text)
 
 
@@ -1126,10 +1133,352 @@ def _fresh_folder(scratch: Path) -> Iterator[Path]:
         loading._load_confined.cache_clear()
 
 
+#: elements an input's text must never bring into a rendered book (the book's own Markdown
+#: makes none of them): scripts, frames, forms, and the made-up ``fz-`` tags the inputs carry
+_FORBIDDEN_TAGS = frozenset({"script", "iframe", "frame", "object", "embed", "form", "input",
+                             "textarea", "button", "base", "meta", "link", "applet"})
+
+
+class _Tags:
+    """The elements of an HTML text, in order (start and end tags, comments; inside an
+    ``<svg>``, whose drawing follows the length of its labels, only the ``svg`` itself), each
+    with its offset in the text; and those no book may hold: a forbidden element, a made-up
+    ``fz-`` element, an ``on...`` attribute, a ``javascript:`` address."""
+
+    def __init__(self, text: str, allowed: frozenset[str] = frozenset()) -> None:
+        import html.parser
+
+        self.seq: list[str] = []
+        #: the offset in ``text`` of each element of ``seq``
+        self.at: list[int] = []
+        self.bad: list[tuple[str, int]] = []
+        starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        tags = self
+        drawing = [0]
+
+        class Parser(html.parser.HTMLParser):
+            def _note(self, what: str) -> None:
+                if not drawing[0] or what in ("svg", "/svg"):
+                    line, col = self.getpos()
+                    tags.seq.append(what)
+                    tags.at.append(starts[line - 1] + col)
+
+            def _bad(self, what: str) -> None:
+                line, col = self.getpos()
+                tags.bad.append((what, starts[line - 1] + col))
+
+            def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+                self._note(tag)
+                drawing[0] += tag == "svg"
+                if (tag in _FORBIDDEN_TAGS and tag not in allowed) or tag.startswith("fz"):
+                    self._bad(f"<{tag}>")
+                for k, v in attrs:
+                    if k.startswith("on") or (v or "").strip().lower().startswith(
+                            "javascript:"):
+                        self._bad(f"<{tag} {k}={v!r}>")
+
+            def handle_startendtag(self, tag: str,
+                                   attrs: list[tuple[str, str | None]]) -> None:
+                self.handle_starttag(tag, attrs)
+                drawing[0] -= tag == "svg"
+
+            def handle_endtag(self, tag: str) -> None:
+                drawing[0] -= tag == "svg"
+                self._note("/" + tag)
+
+            def handle_comment(self, data: str) -> None:
+                self._note("!--")
+
+        parser = Parser(convert_charrefs=True)
+        parser.feed(text)
+        parser.close()
+        if "<script" in text.lower() and "script" not in allowed:
+            self.bad.append(("an unescaped '<script' in the text",
+                             text.lower().index("<script")))
+
+
+def _markdown_html(md: str) -> str:
+    """Markdown rendered as a reader's tool renders it: markdown-it (a dependency of rich),
+    CommonMark with raw HTML let through, as GitHub's and most previewers' first pass does."""
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark").render(md))
+
+
+def _excerpt(text: str, at: int, before: int = 300, after: int = 300) -> str:
+    return f"... {text[max(0, at - before):at + after]!r} ..."
+
+
+def _check_book_html(where: str, html_text: str, allowed: frozenset[str] = frozenset()) -> _Tags:
+    tags = _Tags(html_text, allowed)
+    if tags.bad:
+        raise _Failure(f"{where}: the text of the spec made markup of its own: "
+                       f"{', '.join(dict.fromkeys(b for b, _ in tags.bad))}\n"
+                       f"{_excerpt(html_text, tags.bad[0][1])}")
+    return tags
+
+
+def _same_elements(where: str, tags: _Tags, text: str, twin: _Tags, twin_text: str) -> None:
+    """Fail when the elements of a book differ from those of its neutral twin's, showing both
+    texts where they part."""
+    if tags.seq == twin.seq:
+        return
+    i = next((i for i, (a, b) in enumerate(zip(tags.seq, twin.seq, strict=False)) if a != b),
+             min(len(tags.seq), len(twin.seq)))
+    at = tags.at[i] if i < len(tags.at) else len(text)
+    twin_at = twin.at[i] if i < len(twin.at) else len(twin_text)
+    raise _Failure(
+        f"{where}: its elements differ from those of the spec's neutral twin from the "
+        f"{i + 1}th on ({' '.join(tags.seq[i:i + 6])!r}, where the twin has "
+        f"{' '.join(twin.seq[i:i + 6])!r}): a string's text changed the book's structure.\n"
+        f"The book: {_excerpt(text, at, 600, 200)}\n"
+        f"The twin: {_excerpt(twin_text, twin_at, 600, 200)}")
+
+
+# ---- file names ---------------------------------------------------------------------------
+#: the file a file name that runs code creates, in the current folder (the input's own)
+MARKER = "FUZZ-MARKER"
+#: what a hostile file name is made of: every line break Python, Markdown, JSON or a terminal
+#: reads as one, quotes and backslashes that end a literal, comment and markup characters,
+#: terminal escapes, text outside ASCII, and bytes that are not UTF-8 (a name on Linux is bytes:
+#: Python spells the byte 0xff as the lone surrogate U+DCFF)
+NAME_PIECES = ("\n", "\r", "\r\n", "\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\x1b[31m",
+               "\x1b]8;;https:x\x07", "\x01", "\x08", "\x7f", "\t", '"', "'", '"""', "'''",
+               "\\", "\\n", "\\x0a", "#", " ", "  ", "é", "e\u0301", "日本", "\U0001f0a1",
+               "\u202e", "\ufeff", "\u200b", "[red]", "[bold", "[link=https:x]", "{", "}",
+               "{0}", "%s", "$(id)", "`id`", ";", "|", "*", "?", "<script>", "<td>", "&amp;",
+               "..", "-", "--help", "=", "\udcff", "\udce9", "\udcc3")
+#: the code a hostile name tries to run, once it is out of a comment or a literal
+PAYLOADS = ('\nopen("{m}","w")\n#', '\ropen("{m}","w")\r#', '\r\nopen("{m}","w")\r\n#',
+            '\n__import__("builtins").open("{m}","w")\n',
+            '\nimport os; os.close(os.open("{m}", os.O_CREAT))\n#',
+            '");open("{m}","w");("', "');open('{m}','w');('", '""";open("{m}","w");"""',
+            "\\nopen('{m}','w')\\n#", '\u2028open("{m}","w")\u2028#', '\x0copen("{m}","w")\n',
+            '\n\topen("{m}","w")\n#', '\n#\nopen("{m}","w")\n', '\x85open("{m}","w")\x85#',
+            '\n{{open("{m}","w")}}\n#')
+NAME_PREFIXES = ("g", "", "spec", "my game", "-", ".", "ü" * 40, "x" * 230, "a.rules", "~")
+NAME_SUFFIXES = (".rules", ".rules", ".rules", ".rules", "", ".RULES", ".rules ", ".rules\n",
+                 ".txt", ".rules.rules")
+#: the specs put under hostile names: small ones that check (a name is what is tested), and one
+#: that imports a module (whose name is hostile too) with a procedure of its own
+FILES_MODULE_SPEC = '''import {imp}
+game fname title "File names"
+players 2 to 3
+winner highest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def score(p: int) = rank(first(hand[p])) + bonus_of(p) + tally
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats_from(left_of(dealer))
+  note(dealer)
+  choose left_of(dealer) {{
+    show() "Turn your card." {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+FILES_MODULE = '''# a module with a hostile name
+var tally: int = 0 "Counted by note."
+def bonus_of(p: int) = p + 1
+procedure note(q: int) "Count a seat." {
+  set tally = tally + q
+}
+'''
+#: what the ``filenames`` kind does with a spec under a hostile name (each input draws a few)
+FILES_COMMANDS = ("check", "compile", "simulate", "replay", "doc", "doc-html", "doc-out",
+                  "serve", "same-deal", "diff")
+
+
+def _fit_name(name: str, room: int = 255) -> str:
+    """``name`` cut (from the middle of its first part) to ``room`` bytes, as a file system
+    takes it; never empty, ``.`` or ``..``."""
+    while len(os.fsencode(name)) > room:
+        cut = max(1, (len(os.fsencode(name)) - room) // 2)
+        name = name[:max(0, len(name) // 2 - cut)] + name[len(name) // 2:]
+    return name if name not in ("", ".", "..") else name + "g"
+
+
+def _hostile_name(prefix: str, pieces: list[str], payload: str | None, at: int,
+                  suffix: str) -> str:
+    parts = list(pieces)
+    if payload is not None:
+        parts.insert(at % (len(parts) + 1), payload.format(m=MARKER))
+    return _fit_name(prefix + "".join(parts), 255 - len(os.fsencode(suffix))) + suffix
+
+
+def hostile_names(suffixes: Sequence[str] = NAME_SUFFIXES) -> st.SearchStrategy[str]:
+    """File names (no ``/``, no NUL, at most 255 bytes) made of :data:`NAME_PIECES`, and
+    mostly one of :data:`PAYLOADS` among them."""
+    return st.builds(_hostile_name, st.sampled_from(NAME_PREFIXES),
+                     st.lists(st.sampled_from(NAME_PIECES), max_size=5),
+                     st.one_of(st.none(), st.sampled_from(PAYLOADS), st.sampled_from(PAYLOADS)),
+                     st.integers(0, 5), st.sampled_from(suffixes))
+
+
+def _spec_literal(text: str) -> str:
+    """``text`` as a one-line string of the language (docs/language.md, "Strings"): quotes,
+    backslashes, line feeds and tabs escaped; anything else as it is, a CR included."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace(
+        "\t", "\\t") + '"'
+
+
+def _json_bytes(value: object) -> bytes:
+    """JSON text of a case; lone surrogates (bytes of a file name that are not UTF-8) kept."""
+    return json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def _json_case(data: bytes) -> Any:
+    return json.loads(data.decode("utf-8", "surrogatepass"))
+
+
+def filename_cases() -> st.SearchStrategy[Input]:
+    """``filenames``: a spec that checks (and, for one of them, a module it imports, in a
+    subfolder of its own) copied under hostile file names (:func:`hostile_names`), then run
+    through a few of :data:`FILES_COMMANDS`: check, compile --emit, simulate --records and a
+    replay of what it wrote, a replay of a record naming the file, doc (Markdown, HTML, and
+    --out under a hostile name, whose pictures are named after it), serve's ``new``,
+    same-deal and diff.
+
+    Fails if :data:`MARKER` appears (a file name ran code), on a crash, and when the spec that
+    checks under its own name behaves otherwise under this one (exit 0 from every command, or
+    65 from every one where its imports cannot be named); a Markdown book written under a
+    hostile name must not let markup out of its picture links."""
+    specs = ("minimal", "steps", "module", "module")
+
+    def make(spec: str, name: str, module: str, sub: str | None, out: str,
+             commands: list[str]) -> Input:
+        case = {"spec": spec, "name": name, "module": module if spec == "module" else None,
+                "subdir": sub if spec == "module" else None, "out": out,
+                "commands": commands}
+        return Input("files", _json_bytes(case), how=f"{spec} {ascii(name)[:120]} "
+                     f"{' '.join(commands)}", label="filenames")
+
+    return st.builds(make, st.sampled_from(specs), hostile_names(),
+                     hostile_names((".rules", "", ".rules", ".RULES")),
+                     st.one_of(st.none(), hostile_names(("", ".d"))),
+                     hostile_names((".md",)),
+                     st.lists(st.sampled_from(FILES_COMMANDS), min_size=2, max_size=5,
+                              unique=True))
+
+
+@functools.cache
+def _ok_spec(name: str) -> str:
+    return (ROOT / "tests" / "specs" / "ok" / f"{name}.rules").read_text(encoding="utf-8")
+
+
+def _no_marker(folder: Path, what: str) -> None:
+    for where in (folder, folder.parent, ROOT):
+        if os.path.lexists(where / MARKER):
+            os.unlink(where / MARKER)
+            raise _Failure(f"{what}: a file name ran code: {where / MARKER} appeared")
+
+
+def _run_files(data: bytes, base: Path, folder: Path) -> str:
+    """A ``filenames`` case (:func:`filename_cases`)."""
+    from rulespec.protocol import serve
+
+    case = _json_case(data)
+    name = case["name"]
+    spec_path = folder / name
+    if case["spec"] == "module":
+        sub, module = case["subdir"], case["module"]
+        # the spec, its module and the module's folder: three names, whatever was drawn
+        sub = sub if sub != name else sub + ".d"
+        module = module if (sub or module != name) else "m-" + module
+        where = folder / sub if sub else folder
+        where.mkdir(exist_ok=True)
+        (where / module).write_text(FILES_MODULE, encoding="utf-8", errors="surrogateescape")
+        imp = (sub + "/" if sub else "") + module.removesuffix(".rules")
+        text = FILES_MODULE_SPEC.format(imp=_spec_literal(imp))
+    else:
+        text = _ok_spec(case["spec"])
+    # a name that is not UTF-8 cannot be spelled in a UTF-8 spec: its import is then bytes
+    # that are not UTF-8, a syntax error
+    spec_path.write_text(text, encoding="utf-8", errors="surrogateescape")
+    arg = "./" + name
+    stages: list[str] = []
+
+    def run(what: str, argv: list[str], want: set[int]) -> Any:
+        res = cli(argv)
+        _no_marker(folder, what)
+        if res.exit_code not in want:
+            raise _Failure(f"{_shown_argv(argv)}: exit {res.exit_code}, where the same spec "
+                           f"under a plain name gives {sorted(want)}:\n{res.output[-2000:]}")
+        stages.append(f"{what} {res.exit_code}")
+        return res
+
+    first = run("check", ["check", arg], {0, 65})
+    ok = first.exit_code == 0
+    same = {0} if ok else {65}
+    for command in case["commands"]:
+        if command == "check":
+            continue
+        if command == "compile":
+            run(command, ["compile", arg, "--emit"], same)
+        elif command == "simulate":
+            recs = folder / "recs"
+            run(command, ["simulate", arg, "-p", "2", "-n", "1", "--seed", "3",
+                          "--max-events", "2000", "--records", str(recs)], same)
+            for rec in sorted(recs.glob("*.json")):
+                run("replay-simulated", ["replay", str(rec)], same)
+        elif command == "replay":
+            rec = folder / "named.json"
+            rec.write_bytes(_json_bytes({"format": "rulespec-record/1", "game": name,
+                                         "players": 2, "options": {}, "dealer": 0,
+                                         "events": []}))
+            # a record names a spec only as a relative path to a .rules file (H10)
+            run(command, ["replay", str(rec)], same if name.endswith(".rules") else {1})
+        elif command == "doc":
+            run(command, ["doc", arg], same)
+        elif command == "doc-html":
+            res = run(command, ["doc", arg, "--format", "html"], same)
+            if ok:
+                _check_book_html("doc --format html", res.stdout, frozenset({"meta"}))
+        elif command == "doc-out":
+            out = folder / "book" / case["out"]
+            out.parent.mkdir(exist_ok=True)
+            # a picture's name is longer than the book's: past 255 bytes it cannot be written
+            res = run(command, ["doc", arg, "--out", str(out)], same | {2})
+            if res.exit_code == 0:
+                md = out.read_text(encoding="utf-8")
+                _check_book_html(f"doc --out {ascii(out.name)}", _markdown_html(md))
+        elif command == "serve":
+            lines = [json.dumps({"op": "new", "game": arg, "players": 2}),
+                     '{"op": "to_move"}', '{"op": "legal"}', '{"op": "result"}']
+            got = _AnswerChecker(keep=True)
+            with contextlib.redirect_stdout(io.StringIO()):
+                serve(io.StringIO("\n".join(lines) + "\n"), got, folder)  # type: ignore[arg-type]
+            _no_marker(folder, "serve")
+            kept = got.kept or []
+            if kept and kept[0].get("ok") is not ok:
+                raise _Failure(f"serve: 'new' of {ascii(arg)} answered {kept[0]}, where "
+                               f"check exits {first.exit_code}")
+            stages.append(f"serve {len(kept)}")
+        elif command == "same-deal":
+            run(command, ["same-deal", arg, arg, "-p", "2"], same)
+        else:
+            assert command == "diff", command
+            run(command, ["diff", arg, arg, "-p", "2", "-n", "1", "--out",
+                          str(folder / "diff.json")], same)
+    return "; ".join(stages)
+
+
 # ---- the runners of the classes of issue 23 -----------------------------------------------
 #: the runners of the classes of issue 23, by the ``kind`` of their inputs: each takes the
 #: input's data, its seed folder, and the fresh folder it runs in
-RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {}
+RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {
+    "files": _run_files,
+}
 
 
 # ---- campaigns ----------------------------------------------------------------------------

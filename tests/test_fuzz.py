@@ -7,12 +7,13 @@ Hypothesis shrank it to. The Hypothesis profile (dev, ci) decides how many;
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests import fuzz
@@ -24,13 +25,28 @@ def fuzzing() -> Iterator[tuple[fuzz.Worker, fuzz.Seeds]]:
         yield both
 
 
-@pytest.mark.parametrize("kind", fuzz.KINDS)
+@pytest.mark.parametrize("kind", fuzz.FIRST_KINDS)
 # from_lark discards the derivations that grow too deep, and big specs are slow to make: the
 # count stays the profile's
 @settings(suppress_health_check=list(HealthCheck))
 @pytest.mark.filterwarnings("ignore:Generating overly large repr")
 @given(data=st.data())
 def test_no_input_crashes_or_hangs_rulespec(
+        kind: str, data: st.DataObject, fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) -> None:
+    worker, seeds = fuzzing
+    fuzz.check_input(worker, data.draw(fuzz.strategy(kind, seeds), label="input"))
+
+
+@pytest.mark.parametrize("kind", fuzz.NEW_KINDS)
+# an input of these runs several command lines (a book, a verify): a few of each in this suite,
+# unshrunk (a hang costs its seconds at every step of a shrink), 5,000 of each in the slow run,
+# which shrinks
+@settings(max_examples=4, suppress_health_check=list(HealthCheck), phases=[Phase.generate])
+# Hypothesis warns at a long repr of a failing input: as an error (the suite's warnings are),
+# that warning would take the failure's place
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")
+@given(data=st.data())
+def test_no_input_of_the_classes_of_issue_23_crashes_or_hangs_rulespec(
         kind: str, data: st.DataObject, fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) -> None:
     worker, seeds = fuzzing
     fuzz.check_input(worker, data.draw(fuzz.strategy(kind, seeds), label="input"))
@@ -100,6 +116,19 @@ def test_reduce_lines_keeps_what_fails() -> None:
     assert fuzz.reduce_lines(data, lambda d: b"BAD2" in d) == b"BAD2"
 
 
+@given(fuzz.hostile_names())
+def test_a_hostile_name_is_a_name_a_file_can_have(name: str) -> None:
+    assert "/" not in name and "\0" not in name and name not in ("", ".", "..")
+    assert len(os.fsencode(name)) <= 255
+
+
 def test_the_alarm_stops_a_hang() -> None:
     with pytest.raises(fuzz._Hang), fuzz._alarm(0.05):
         time.sleep(5)
+
+
+def test_a_file_name_that_runs_code_fails(tmp_path: Path) -> None:
+    (tmp_path / fuzz.MARKER).write_text("", encoding="utf-8")
+    with pytest.raises(fuzz._Failure, match="a file name ran code"):
+        fuzz._no_marker(tmp_path, "check")
+    assert not (tmp_path / fuzz.MARKER).exists()

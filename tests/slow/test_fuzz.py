@@ -35,7 +35,7 @@ def fuzzing() -> Iterator[tuple[fuzz.Worker, fuzz.Seeds]]:
         yield both
 
 
-@pytest.mark.parametrize("kind", fuzz.KINDS)
+@pytest.mark.parametrize("kind", list(SHARE))
 def test_a_hundred_thousand_inputs(kind: str, fuzzing: tuple[fuzz.Worker, fuzz.Seeds]) -> None:
     worker, seeds = fuzzing
     tally = fuzz.Tally()
