@@ -90,7 +90,7 @@ CONVERSATION_EVENTS = 40
 #: the kinds of input of issue 10's fuzzer
 FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
 #: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
-NEW_KINDS = ("filenames",)
+NEW_KINDS = ("filenames", "linebreaks")
 KINDS = FIRST_KINDS + NEW_KINDS
 
 
@@ -714,7 +714,7 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
     if kind == "serve":
         return mutated_conversations(seeds)
     new: dict[str, Callable[[], st.SearchStrategy[Input]]] = {
-        "filenames": filename_cases}
+        "filenames": filename_cases, "linebreaks": linebreak_cases}
     return new[kind]()
 
 
@@ -1473,11 +1473,222 @@ def _run_files(data: bytes, base: Path, folder: Path) -> str:
     return "; ".join(stages)
 
 
+# ---- line breaks and markup in every string -----------------------------------------------
+#: a spec that checks with a string in every place the grammar has one (``{sN}``), two option
+#: values that are strings (``{v0}``, ``{v1}``), and citations beside and inside them
+LINEBREAK_SPEC = '''game lb title {s0} {s1}
+players 2 to 3
+max_events 400 {s2}
+winner highest total
+option style: {{plain {s3}, fancy {s4}}} = plain {s5}
+option named: {{{v0}, {v1} {s6}, other}} = {v0} [LB-1] {s7}
+option bonus: int in 0..5 = 1 [LB-2] {s8}
+require player_count <= 3 {s9}
+zone stock: shared visible to nobody {s10}
+zone hand: per player visible to owner {s11}
+var tally: int = 0 {s12}
+result extra: int per player = 0 {s13}
+def score(p: int) = rank(first(hand[p])) + bonus + extra[p] {s14}
+term {s15} {s16}
+table worths {s17} for n in range(1, player_count): {s18} = n, {s19} = n * bonus {s20}
+section {s21} {s22}
+procedure mark(q: int) [LB-3] {s23} {{
+  set extra[q] = 1
+  set tally = tally + 1
+}}
+deal [LB-4] {s24} {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  step {s25} {s26} {{
+    deal 1 from stock to hand of seats_from(left_of(dealer))
+  }}
+  if named == {v0} {{
+    mark(dealer)
+  }}
+  choose left_of(dealer) {{
+    show() {s27} {{
+      end deal scoring score
+    }}
+    pass() if style == fancy or named != {v1} [LB-5] {s28} {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {s29} {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+LINEBREAK_SLOTS = 30
+#: what a string is made of besides words: every line break and control character, escapes,
+#: HTML, and the Markdown that CommonMark reads at the start of a line or inside a code span
+#: (the potent ones put a line break before markup: a CR ends a Markdown line)
+LINE_BREAKS = ("\r", "\r\n", "\n", "\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\x00", "\x1b",
+               "\x1b[2J", "\x1b]8;;javascript:alert(1)\x07", "\t", "\x7f", "\x08", "\u200b",
+               "\ufeff", "\u202e", "\r\r", "\n\n", "\r \r")
+MARKUP = ("<script>alert(1)</script>", "<script", "</script>", "<img src=x onerror=alert(1)>",
+          "<fz-tag>", "</fz-tag>", "<fz-x title='a'>", "<svg onload=alert(1)>",
+          "<iframe src=javascript:alert(1)>", "<!--", "-->", "<style>*{}</style>",
+          "<a href='javascript:alert(1)'>x</a>", "&lt;script&gt;", "&#60;script&#62;",
+          "<![CDATA[", "]]>", "</td></tr></table>", "</p>", "<p>", "<br>", "<", ">", "&", "`",
+          "``", "```", "|", "# ", "## ", "#", "*", "**", "_", "[x](javascript:alert(1))",
+          "[x]: javascript:alert(1)", "<http://x>", "---", "===", "> ", "1. ", "- ",
+          "    fz", "[", "]", "(", ")", "!", "~~~", "$$", "\\", "\\`", "]]")
+#: line breaks put right before markup: what broke the Markdown book
+BROKEN_MARKUP = ("\r<script>alert(1)</script>", "\r# fz heading", "\r===", "\r---",
+                 "`\r<script>alert(1)</script>`", "\r\r<fz-tag>", "\r|a|b|\r|-|-|",
+                 "\u2028<script>", "\r    <fz-tag>", "\r<!--", "\r```", "\r\n<fz-tag>",
+                 "\n<script>alert(1)</script>", "\n\n# fz", "\x85<fz-tag>", "\r> fz",
+                 "\r1. fz", "\r<fz-tag a='\r'>")
+#: words, and citations (kept in the neutral twin: the book lists what a text cites)
+WORDS = ("word", "two words", "é", "日本", "Trumps", "[LB-7]", "a [LB-8] b", " [LB-9] ")
+#: the escapes of one-line strings (docs/language.md, "Strings"), written into the literal as
+#: they are; the pieces above are escaped where a one-line string needs it
+ESCAPES = ("\\n", "\\t", '\\"', "\\\\", "\\r", "\\u2028", "\\x00")
+
+
+@attrs.frozen
+class _Piece:
+    """A piece of a generated string: ``text``, written as it is (``raw``: an escape) or as a
+    string of its kind needs it; ``neutral`` takes its place in the neutral twin of the spec."""
+
+    text: str
+    raw: bool = False
+    hostile: bool = True
+
+
+def _pieces() -> st.SearchStrategy[_Piece]:
+    return st.one_of(
+        st.sampled_from(WORDS).map(lambda w: _Piece(w, hostile=False)),
+        st.sampled_from(LINE_BREAKS).map(_Piece),
+        st.sampled_from(MARKUP).map(_Piece),
+        st.sampled_from(BROKEN_MARKUP).map(_Piece),
+        st.sampled_from(BROKEN_MARKUP).map(_Piece),
+        st.sampled_from(ESCAPES).map(lambda e: _Piece(e, raw=True)))
+
+
+#: what CommonMark (and markdown-it, which adds the vertical tab) counts as white space beside
+#: emphasis (tab, form feed, the Zs spaces), and a line feed (which the book writes as a
+#: space), which the neutral twin keeps where the spec has it: a bold title that starts with a
+#: tab is not bold in either, and no markup came from the text. A CR is no such thing:
+#: CommonMark ends a line at it
+_MD_SPACE = frozenset(" \t\n\x0b\x0c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+                      "\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000")
+_ESCAPED = {"\\n": "\n", "\\t": "\t", '\\"': '"', "\\\\": "\\"}
+
+
+def _decoded(p: _Piece, triple: bool) -> str:
+    """The text a piece stands for in the string (an escape read as the parser reads it)."""
+    return _ESCAPED.get(p.text, p.text) if p.raw and not triple else p.text
+
+
+def _literal(pieces: Sequence[_Piece], triple: bool, neutral: Iterator[int] | None) -> str:
+    """The string literal of ``pieces``: one-line (quotes and backslashes escaped; a raw line
+    break as it is, save a line feed, which is escaped unless the piece says otherwise) or
+    triple-quoted (everything as it is, quotes made harmless). With ``neutral``, the spec's
+    neutral twin: each hostile piece becomes a word of its own (``n0``, ``n1``, ...), with the
+    white space CommonMark sees at its ends; a string that is white space alone (which a book
+    may leave out) stays as it is."""
+    if neutral is not None and not "".join(_decoded(p, triple) for p in pieces).strip():
+        neutral = None
+    out = []
+    for p in pieces:
+        text, raw = p.text, p.raw
+        if neutral is not None and p.hostile:
+            d = _decoded(p, triple)
+            if not all(ch in _MD_SPACE for ch in d):
+                lead = d[:len(d) - len(d.lstrip("".join(_MD_SPACE)))]
+                trail = d[len(d.rstrip("".join(_MD_SPACE))):]
+                text, raw = f"{lead}n{next(neutral)}{trail}", False
+        if triple:
+            out.append(text.replace('"', "'"))
+        elif raw:
+            out.append(text)
+        else:
+            out.append(text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"))
+    body = "".join(out)
+    return f'"""{body}"""' if triple else f'"{body}"'
+
+
+def linebreak_cases() -> st.SearchStrategy[Input]:
+    """``linebreaks``: :data:`LINEBREAK_SPEC` with line breaks of every kind (CR, CRLF, LF,
+    U+2028, U+2029, U+0085, FF, VT, NUL, ESC), escapes, HTML and Markdown in its strings
+    (title, descriptions, option values and their texts, citations' texts, the texts of
+    alternatives, tables, terms, sections, steps; one-line and triple-quoted), and a neutral
+    twin where each such piece is a plain word. The spec is checked (``rulespec check``),
+    played, and its book rendered in Markdown and HTML (``rulespec doc --format md|html``).
+
+    Fails on a crash; when the Markdown book, rendered by markdown-it, or the HTML book holds
+    an element or attribute the spec's text put there (a ``<script``, a made-up ``fz-`` tag,
+    an ``on...`` attribute, a ``javascript:`` address); and when the elements of either book
+    differ from those of the twin's (a string's text changed the book's structure: a heading
+    started by a CR, a code span left open, a table cell split)."""
+    def make(slots: list[tuple[bool, bool, list[_Piece]]]) -> Input:
+        lits, twins = {}, {}
+        counter = iter(range(10**6))
+        for i, (hostile, triple, pieces) in enumerate(slots):
+            key = f"v{i - LINEBREAK_SLOTS}" if i >= LINEBREAK_SLOTS else f"s{i}"
+            if not hostile:
+                pieces = [_Piece(f"Plain {key}", hostile=False)]
+            lits[key] = _literal(pieces, triple, None)
+            twins[key] = _literal(pieces, triple, counter)
+        case = {"spec": LINEBREAK_SPEC.format(**lits), "neutral": LINEBREAK_SPEC.format(**twins)}
+        count = sum(h for h, _, _ in slots)
+        return Input("book", _json_bytes(case), how=f"{count} hostile strings",
+                     label="linebreaks")
+
+    slot = st.tuples(st.booleans(), st.booleans(), st.lists(_pieces(), min_size=1, max_size=5))
+    return st.builds(make, st.lists(slot, min_size=LINEBREAK_SLOTS + 2,
+                                    max_size=LINEBREAK_SLOTS + 2))
+
+
+def _book(path: Path, fmt: str) -> str:
+    return str(cli(["doc", str(path), "--format", fmt]).stdout)
+
+
+def _run_book(data: bytes, base: Path, folder: Path) -> str:
+    """A ``linebreaks`` case (:func:`linebreak_cases`)."""
+    from rulespec.checker import check_file
+    from rulespec.errors import SpecCheckError, SpecSyntaxError
+
+    case = _json_case(data)
+    path = folder / "lb.rules"
+    path.write_text(case["spec"], encoding="utf-8", errors="surrogatepass")
+    try:
+        check_file(path)
+    except (SpecSyntaxError, SpecCheckError) as e:
+        e.render()
+        res = cli(["check", str(path)])
+        if res.exit_code != 65:
+            raise _Failure(f"rulespec check exits {res.exit_code} on a spec check_file "
+                           f"refuses") from None
+        return "syntax" if isinstance(e, SpecSyntaxError) else "check"
+    cli(["check", str(path)])
+    played = _run_spec(path.read_bytes(), folder)
+    md_html, html_book = _markdown_html(_book(path, "md")), _book(path, "html")
+    md_tags = _check_book_html("the Markdown book, rendered", md_html)
+    html_tags = _check_book_html("the HTML book", html_book, frozenset({"meta"}))
+    twin = folder / "twin.rules"
+    twin.write_text(case["neutral"], encoding="utf-8")
+    try:
+        check_file(twin)
+    except (SpecSyntaxError, SpecCheckError):
+        return f"books ({played}; the twin does not check)"
+    md_twin = _markdown_html(_book(twin, "md"))
+    _same_elements("the Markdown book, rendered", md_tags, md_html, _Tags(md_twin), md_twin)
+    html_twin = _book(twin, "html")
+    _same_elements("the HTML book", html_tags, html_book, _Tags(html_twin), html_twin)
+    return f"books ({played})"
+
+
 # ---- the runners of the classes of issue 23 -----------------------------------------------
 #: the runners of the classes of issue 23, by the ``kind`` of their inputs: each takes the
 #: input's data, its seed folder, and the fresh folder it runs in
 RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {
-    "files": _run_files,
+    "files": _run_files, "book": _run_book,
 }
 
 

@@ -127,6 +127,32 @@ def test_the_alarm_stops_a_hang() -> None:
         time.sleep(5)
 
 
+def test_a_book_with_markup_of_the_specs_own_fails() -> None:
+    fuzz._check_book_html("book", "<h1>Title</h1><p>x &lt;script&gt;</p>")
+    for bad in ("<p><script>x</script></p>", "<fz-tag>", '<img src=x onerror="a()">',
+                '<a href=" javascript:x()">x</a>'):
+        with pytest.raises(fuzz._Failure):
+            fuzz._check_book_html("book", bad)
+    twin = fuzz._Tags("<h1>n0</h1><p>x</p>")
+    with pytest.raises(fuzz._Failure, match="neutral twin"):
+        fuzz._same_elements("book", fuzz._Tags("<h1>a</h1><h1>b</h1><p>x</p>"),
+                            "<h1>a</h1><h1>b</h1><p>x</p>", twin, "<h1>n0</h1><p>x</p>")
+    # a drawing follows the length of its labels: only the <svg> itself counts
+    assert fuzz._Tags("<svg><text>a</text><text>b</text></svg>").seq == ["svg", "/svg"]
+
+
+def test_the_neutral_twin_of_a_string() -> None:
+    cr = fuzz._Piece("\r# heading")
+    word = fuzz._Piece("word", hostile=False)
+    tab = fuzz._Piece("\t")
+    assert fuzz._literal([word, cr], False, None) == '"word\r# heading"'
+    assert fuzz._literal([word, cr], False, iter(range(9))) == '"wordn0"'
+    assert fuzz._literal([tab, cr, word], False, iter(range(9))) == '"\tn0word"'
+    assert fuzz._literal([fuzz._Piece("\\n", raw=True)], False, None) == '"\\n"'
+    # a string that is white space alone stays as it is (a book may leave it out)
+    assert fuzz._literal([fuzz._Piece("\u2028")], True, iter(range(9))) == '"""\u2028"""'
+
+
 def test_a_file_name_that_runs_code_fails(tmp_path: Path) -> None:
     (tmp_path / fuzz.MARKER).write_text("", encoding="utf-8")
     with pytest.raises(fuzz._Failure, match="a file name ran code"):
