@@ -90,7 +90,7 @@ CONVERSATION_EVENTS = 40
 #: the kinds of input of issue 10's fuzzer
 FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
 #: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
-NEW_KINDS = ("filenames", "linebreaks")
+NEW_KINDS = ("filenames", "linebreaks", "devices")
 KINDS = FIRST_KINDS + NEW_KINDS
 
 
@@ -714,7 +714,7 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
     if kind == "serve":
         return mutated_conversations(seeds)
     new: dict[str, Callable[[], st.SearchStrategy[Input]]] = {
-        "filenames": filename_cases, "linebreaks": linebreak_cases}
+        "filenames": filename_cases, "linebreaks": linebreak_cases, "devices": device_cases}
     return new[kind]()
 
 
@@ -956,8 +956,8 @@ def worker_main() -> None:
     """The child's loop: read (kind, data, base) messages, answer each with an Outcome. The
     answers go out on a copy of standard output; standard output itself goes to standard
     error, so that nothing rulespec prints can garble them. The messages come in on a copy of
-    standard input, and standard input itself is /dev/null, so that rulespec reading
-    ``/dev/stdin`` cannot eat them.
+    standard input, and standard input itself is /dev/null (or what a ``devices`` input puts
+    there), so that rulespec reading ``/dev/stdin`` cannot eat them.
 
     A worker whose peak resident memory passes :data:`PEAK_RSS_BYTES` fails the input that
     took it there and stops, as it does after a hang its alarm caught: the next input starts a
@@ -1684,11 +1684,281 @@ def _run_book(data: bytes, base: Path, folder: Path) -> str:
     return f"books ({played})"
 
 
+# ---- devices, FIFOs, folders and links where files go -------------------------------------
+#: what a file argument that rulespec reads may be. The real devices are only ever read: as
+#: root, an ``--out /dev/null`` that rulespec replaced would replace the system's, so every
+#: path written to is a node of the input's own folder (a character device made with mknod
+#: where the fuzzer may, a FIFO otherwise)
+DEVICE_READS = ("/dev/zero", "/dev/null", "/dev/stdin", "/dev/urandom", "/dev/full",
+                "/proc/self/status", "@fifo", "@dir", "@passwd", "@devlink", "@spec")
+#: what a path rulespec writes (``--out``, ``--records``) may be
+DEVICE_WRITES = ("@new", "@null", "@zero", "@fifo-read", "@dir", "@link", "@dangling",
+                 "@regular", "@fifo-read", "@null")
+#: what a record's ``game`` may name (the record is in ``inbox/``; the current folder holds
+#: ``notes``, ``.env`` and ``passwd``, links to /etc/passwd, as the record's folder does)
+RECORD_GAMES = ("notes", ".env", "passwd", "p.rules", "../p.rules", "/etc/passwd", "/dev/zero",
+                "/dev/stdin", "f.rules", "d.rules", "z.rules", "s.rules", "minimal",
+                "../s.rules", "inbox/../s.rules", "./notes", "vandatta")
+#: what standard input is while the command runs (``/dev/stdin`` reads it)
+DEVICE_STDINS = ("null", "zero", "spec", "record", "empty")
+#: command lines: ``R`` is a path read, ``W`` one written, ``D`` a records folder, ``G`` a
+#: record in ``inbox/`` whose ``game`` is drawn from RECORD_GAMES
+DEVICE_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("check", "R"),
+    ("check", "@spec", "R"),
+    ("replay", "R"),
+    ("replay", "G"),
+    ("replay", "--spec", "R", "@record"),
+    ("doc", "R"),
+    ("doc", "@spec", "--out", "W"),
+    ("doc", "@spec", "--format", "html", "--out", "W"),
+    ("doc", "@spec", "--check", "--out", "W"),
+    ("verify", "@spec", "--python", "tests.fuzz:divergent_implementation", "-p", "2", "-n",
+     "1", "--out", "W"),
+    ("diff", "@spec", "@other", "-p", "2", "-n", "1", "--out", "W"),
+    ("simulate", "@spec", "-p", "2", "-n", "1", "--records", "D"),
+    ("simulate", "R", "-p", "2", "-n", "1"),
+    ("compile", "R"),
+    ("same-deal", "R", "@spec", "-p", "2"),
+    ("diff", "R", "@spec", "-p", "2", "-n", "1", "--out", "@new"),
+)
+#: what the files at the targets of the links the fuzzer plants hold: a leak of theirs shows
+VICTIM = "root:x:0:0:a file no command may change:/root:/bin/sh\n"
+
+
+def device_cases() -> st.SearchStrategy[Input]:
+    """``devices``: command lines (:data:`DEVICE_COMMANDS`) whose file arguments are devices
+    (``/dev/zero``, ``/dev/null``, ``/dev/stdin`` over /dev/zero, /dev/null or a pipe that
+    holds a spec, a record or nothing), a FIFO with no writer, a folder, a symbolic link to
+    /etc/passwd or to /dev/zero; whose ``--out`` and ``--records`` are character devices and
+    FIFOs (of the input's folder), links, folders; with links planted at the temporary names
+    rulespec writes through (``.NAME.PID.tmp``); and records whose ``game`` names such files.
+
+    Fails on a hang (the alarm), a crash, a character device or a FIFO that is something else
+    afterwards (its ``lstat`` mode before and after), a file a planted link leads to that
+    changed, and ``root:`` in the output where no argument the user trusts names /etc/passwd
+    (a record's ``game`` or an ``--out`` is no such argument)."""
+    def make(command: tuple[str, ...], read: str, write: str, records: str, game: str,
+             stdin: str, plant: bool) -> Input:
+        argv = [{"R": read, "W": write, "D": records, "G": "@game"}.get(a, a) for a in command]
+        case = {"argv": argv, "game": game, "stdin": stdin, "plant": plant}
+        return Input("device", _json_bytes(case), how=f"{' '.join(argv)} game={game} "
+                     f"stdin={stdin} plant={plant}", label="devices")
+
+    return st.builds(make, st.sampled_from(DEVICE_COMMANDS), st.sampled_from(DEVICE_READS),
+                     st.sampled_from(DEVICE_WRITES),
+                     st.sampled_from(("@new", "@dir", "@null", "@fifo-read", "@regular",
+                                      "@link", "@dangling", "@new")),
+                     st.sampled_from(RECORD_GAMES), st.sampled_from(DEVICE_STDINS),
+                     st.booleans())
+
+
+def _spec_implementation(path: str = "s.rules") -> Any:
+    from rulespec.loading import load_game_spec
+    from rulespec.protocol import SpecImplementation
+
+    return SpecImplementation(spec=load_game_spec(Path(path)))
+
+
+def divergent_implementation() -> Any:
+    """A Python implementation for ``verify --python``: the engine of ``s.rules`` in the
+    current folder, except that every result adds a point to seat 0's total: a divergence
+    verify always finds, so that it writes its ``--out``."""
+    impl = _spec_implementation()
+    result = impl.result
+
+    def wrong() -> dict[str, object]:
+        r = dict(result())
+        totals = r.get("totals")
+        if isinstance(totals, list) and totals:
+            r["totals"] = [totals[0] + 1, *totals[1:]]
+        return r
+
+    impl.result = wrong
+    return impl
+
+
+class _Drain:
+    """A reader at a FIFO, for the time a command may write to it: what it writes is read and
+    let go (a FIFO with no reader would hold up a writer for ever, which is no fault of the
+    writer's)."""
+
+    def __init__(self, path: Path) -> None:
+        import threading
+
+        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            try:
+                if not (ready and os.read(self.fd, 1 << 16)):
+                    time.sleep(0.01)  # no writer: select says readable, at its end
+            except BlockingIOError:
+                pass
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        os.close(self.fd)
+
+
+def _mode(path: str) -> int | None:
+    try:
+        return os.lstat(path).st_mode
+    except OSError:
+        return None
+
+
+def _kind_of(mode: int | None) -> str:
+    import stat
+
+    if mode is None:
+        return "nothing"
+    return next((name for test, name in ((stat.S_ISCHR, "a character device"),
+                                         (stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"),
+                                         (stat.S_ISLNK, "a symbolic link"),
+                                         (stat.S_ISREG, "a regular file")) if test(mode)),
+                "something else")
+
+
+def _device_node(path: Path, minor: int) -> None:
+    """A character device like /dev/null (minor 3) or /dev/zero (5) at ``path``, or a FIFO
+    where the fuzzer may not make devices."""
+    import stat
+
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+    except (PermissionError, OSError):
+        os.mkfifo(path)
+
+
+def _device_stage(folder: Path, case: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Make what the case's arguments name in ``folder``; the argument list with each
+    ``@name`` made a path, and the paths whose kind must not change."""
+    minimal = _ok_spec("minimal")
+    (folder / "s.rules").write_text(minimal, encoding="utf-8")
+    (folder / "o.rules").write_text(minimal.replace(
+        "rank(first(hand[p]))", "rank(first(hand[p])) + 1"), encoding="utf-8")
+    record = {"format": "rulespec-record/1", "game": "s.rules", "players": 2, "options": {},
+              "dealer": 0, "events": []}
+    (folder / "r.json").write_text(json.dumps(record), encoding="utf-8")
+    inbox = folder / "inbox"
+    inbox.mkdir()
+    (inbox / "s.rules").write_text(minimal, encoding="utf-8")
+    (inbox / "g.json").write_text(json.dumps({**record, "game": case["game"]}),
+                                  encoding="utf-8")
+    for where in (folder, inbox):
+        for link in ("notes", ".env", "passwd", "p.rules"):
+            os.symlink("/etc/passwd", where / link)
+        os.mkfifo(where / "f.rules")
+        (where / "d.rules").mkdir()
+        os.symlink("/dev/zero", where / "z.rules")
+    out = folder / "out"
+    out.mkdir()
+    (folder / "victim").write_text(VICTIM, encoding="utf-8")
+    (folder / "victim-tmp").write_text(VICTIM, encoding="utf-8")
+    made = {"@spec": "s.rules", "@other": "o.rules", "@record": "r.json",
+            "@game": "inbox/g.json", "@fifo": "f.rules", "@dir": "d.rules",
+            "@passwd": "p.rules", "@devlink": "z.rules"}
+    watched: list[str] = ["/dev/null", "/dev/zero", "f.rules", "inbox/f.rules"]
+    argv = []
+    for i, a in enumerate(case["argv"]):
+        if a in made:
+            argv.append(made[a])
+            continue
+        if not a.startswith("@"):
+            argv.append(a)
+            continue
+        path = out / f"t{i}"
+        if a in ("@null", "@zero"):
+            _device_node(path, 3 if a == "@null" else 5)
+        elif a == "@fifo-read":
+            os.mkfifo(path)
+        elif a == "@dir":
+            path.mkdir()
+        elif a == "@link":
+            os.symlink(folder / "victim", path)
+        elif a == "@dangling":
+            os.symlink(folder / "nowhere", path)
+        elif a == "@regular":
+            path.write_text("an old book\n", encoding="utf-8")
+        argv.append(str(path))
+        watched.append(str(path))
+        if case["plant"]:
+            # where rulespec's write_atomic puts its temporary file, and simulate its records
+            # and the copy of the spec
+            pid = os.getpid()
+            links: list[Path] = [path.with_name(f".{path.name}.{pid}.tmp")]
+            if argv[-2:-1] == ["--records"] and a in ("@dir", "@new"):
+                path.mkdir(exist_ok=True)
+                (path / "spec").mkdir()
+                links += [path / f".game-000000.json.{pid}.tmp",
+                          path / "spec" / f".s.rules.{pid}.tmp"]
+            for planted in links:
+                os.symlink(folder / "victim-tmp", planted)
+    return argv, watched
+
+
+def _stdin_source(how: str) -> int:
+    """A descriptor for standard input (``how``: :data:`DEVICE_STDINS`): a device, or a pipe
+    that holds a spec, a record or nothing."""
+    if how in ("null", "zero"):
+        return os.open(f"/dev/{how}", os.O_RDONLY)
+    text = "" if how == "empty" else _ok_spec("minimal") if how == "spec" else json.dumps({
+        "format": "rulespec-record/1", "game": "vandatta", "players": 3, "options": {},
+        "dealer": 0, "events": []})
+    r, w = os.pipe()
+    os.write(w, text.encode("utf-8"))  # well under a pipe's 64 kB
+    os.close(w)
+    return r
+
+
+def _run_device(data: bytes, base: Path, folder: Path) -> str:
+    """A ``devices`` case (:func:`device_cases`)."""
+    case = _json_case(data)
+    argv, watched = _device_stage(folder, case)
+    before = {p: _mode(p) for p in watched}
+    drains = [_Drain(Path(p)) for p in watched if p.startswith(str(folder))
+              and os.path.basename(p).startswith("t") and _kind_of(before[p]) == "a FIFO"]
+    source = _stdin_source(case["stdin"])
+    try:
+        os.dup2(source, 0)
+        os.close(source)
+        try:
+            res = cli(argv)
+        except _Hang as e:
+            raise _Hang(f"{e}: {_shown_argv(argv)} (standard input: {case['stdin']})") from None
+    finally:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        for d in drains:
+            d.close()
+    shown = f"{_shown_argv(argv)} (standard input: {case['stdin']}; game {case['game']!r})"
+    for p, mode in before.items():
+        now = _mode(p)
+        if _kind_of(mode) in ("a character device", "a FIFO") and now != mode:
+            raise _Failure(f"{shown}: {p} was {_kind_of(mode)} and is now {_kind_of(now)}")
+    if (folder / "victim-tmp").read_text(encoding="utf-8") != VICTIM:
+        raise _Failure(f"{shown}: wrote through a symbolic link planted at its temporary "
+                       f"file's name (the file the link leads to changed)")
+    trusted = any(a == "p.rules" and i > 0 for i, a in enumerate(argv))
+    if "root:" in res.output and not trusted:
+        at = res.output.find("root:")
+        raise _Failure(f"{shown}: the output quotes /etc/passwd (or a file a planted link "
+                       f"leads to): ...{res.output[max(0, at - 200):at + 200]!r}...")
+    return f"{argv[0]} exit {res.exit_code}"
+
+
 # ---- the runners of the classes of issue 23 -----------------------------------------------
 #: the runners of the classes of issue 23, by the ``kind`` of their inputs: each takes the
 #: input's data, its seed folder, and the fresh folder it runs in
 RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {
-    "files": _run_files, "book": _run_book,
+    "files": _run_files, "book": _run_book, "device": _run_device,
 }
 
 

@@ -11,6 +11,7 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -151,6 +152,29 @@ def test_the_neutral_twin_of_a_string() -> None:
     assert fuzz._literal([fuzz._Piece("\\n", raw=True)], False, None) == '"\\n"'
     # a string that is white space alone stays as it is (a book may leave it out)
     assert fuzz._literal([fuzz._Piece("\u2028")], True, iter(range(9))) == '"""\u2028"""'
+
+
+def test_a_device_turned_into_a_file_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                           ) -> None:
+    def replaces(argv: list[str], stdin: object = None) -> object:
+        out = argv[argv.index("--out") + 1]
+        os.unlink(out)
+        Path(out).write_text("a book", encoding="utf-8")
+        return SimpleNamespace(exit_code=0, output="")
+
+    case = {"argv": ["doc", "@spec", "--out", "@fifo-read"], "game": "s.rules",
+            "stdin": "null", "plant": False}
+    monkeypatch.setattr(fuzz, "cli", replaces)
+    out = fuzz.execute("device", json.dumps(case).encode(), tmp_path, tmp_path)
+    assert out.failure is not None and "was a FIFO and is now a regular file" in out.failure
+
+    def leaks(argv: list[str], stdin: object = None) -> object:
+        return SimpleNamespace(exit_code=1, output="root:x:0:0:root:/root:/bin/sh")
+
+    monkeypatch.setattr(fuzz, "cli", leaks)
+    case = {"argv": ["replay", "@game"], "game": "notes", "stdin": "null", "plant": True}
+    out = fuzz.execute("device", json.dumps(case).encode(), tmp_path, tmp_path)
+    assert out.failure is not None and "quotes /etc/passwd" in out.failure
 
 
 def test_a_file_name_that_runs_code_fails(tmp_path: Path) -> None:
