@@ -90,7 +90,7 @@ CONVERSATION_EVENTS = 40
 #: the kinds of input of issue 10's fuzzer
 FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
 #: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
-NEW_KINDS = ("filenames", "linebreaks", "devices")
+NEW_KINDS = ("filenames", "linebreaks", "devices", "totals")
 KINDS = FIRST_KINDS + NEW_KINDS
 
 
@@ -714,7 +714,8 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
     if kind == "serve":
         return mutated_conversations(seeds)
     new: dict[str, Callable[[], st.SearchStrategy[Input]]] = {
-        "filenames": filename_cases, "linebreaks": linebreak_cases, "devices": device_cases}
+        "filenames": filename_cases, "linebreaks": linebreak_cases, "devices": device_cases,
+        "totals": totals_cases}
     return new[kind]()
 
 
@@ -756,8 +757,12 @@ def _run_spec(data: bytes, folder: Path) -> str:
     stage = "checked"
     low, high = spec.min_players, min(spec.max_players, spec.min_players + MAX_TABLE)
     # one table, drawn from the input (the smallest or the largest, or one between), and two
-    # short matches at it: compiling a table costs more than playing 300 events
-    table = random.Random(data).choice([low, high, *range(low, max(low, high) + 1)])
+    # short matches at it: compiling a table costs more than playing 300 events. A spec that
+    # starts with the header of a hostile case (``# expect players: N``) is played at N, the
+    # spec's range allowing
+    asked = re.match(rb"# expect players: ([0-9]{1,6})\r?\n", data)
+    table = min(max(int(asked.group(1)), spec.min_players), spec.max_players) if asked else \
+        random.Random(data).choice([low, high, *range(low, max(low, high) + 1)])
     for k in range(2):
         try:
             g = game_for(spec, table, spec.canonical_options({}), 0)
@@ -1954,11 +1959,95 @@ def _run_device(data: bytes, base: Path, folder: Path) -> str:
     return f"{argv[0]} exit {res.exit_code}"
 
 
+# ---- totals across collections ------------------------------------------------------------
+TOTALS_SPEC = '''# expect players: {table}
+game totals title "Totals"
+players 2 to {most}
+winner highest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+{zones}
+var tally: int = 0
+var held: list of card per player = []
+def score(p: int) = size(hand[p]) + tally
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+{body}
+  choose left_of(dealer) {{
+    take() "Take." {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners seats
+}}
+'''
+#: statements that build: ``{z}`` a per-player zone, ``{s}`` a shared one, ``{k}`` packs,
+#: ``{r}`` rounds, ``{t}`` a rank, ``{n}`` a fresh number for a name
+TOTALS_STATEMENTS = (
+    "for q in seats {{\n    fill {z}[q] with pack({k})\n  }}",
+    "fill {s} with pack({k})",
+    "repeat {r} {{\n    for q in seats {{\n      fill {z}[q] with pack({k})\n    }}\n  }}",
+    "for q in seats {{\n    fill {z}[q] with [c for c in pack({k}) if rank(c) > {t}]\n  }}",
+    "fill {s} with pack({k})\n  deal {r} from {s} to {z} of seats",
+    "set tally = tally + size(pack({k}) + pack({k}))",
+    "let xs{n} = [pack({k}) for q in seats]\n  set tally = tally + size(xs{n})",
+    "for q in seats {{\n    set held[q] = pack({k})\n  }}",
+    "repeat {r} {{\n    for q in seats {{\n      set held[q] = held[q] + pack(1)\n    }}\n  }}",
+    "let big{n} = [[c for c in pack({k})] for q in seats]\n  set tally = size(big{n})",
+    "for q in seats {{\n    for c in {z}[q] {{\n      move c from {z}[q] to {s}\n    }}\n  }}",
+    "shuffle {s}",
+    "repeat {r} {{\n    fill {s} with pack({k})\n    set tally = tally + size({s})\n  }}",
+    "set tally = tally + size([size(pack({k})) for q in seats])",
+)
+#: packs and tables, the large ones more often: a total is large when both are
+TOTALS_PACKS = (1, 2, 10, 100, 1000, 1900, 1923, 1923, 1924, 10_000)
+TOTALS_TABLES = (2, 3, 8, 30, 100, 300, 1000, 1000)
+
+
+def totals_cases() -> st.SearchStrategy[Input]:
+    """``totals``: specs that build large totals across many collections: many per-player and
+    shared zones filled with large packs, at tables of up to 1,000 players, refilled in
+    loops, per-player lists, lists of packs, comprehensions over the seats
+    (:data:`TOTALS_STATEMENTS`), checked and played at the table of their header under the
+    worker's limits.
+
+    Fails on a crash (a MemoryError included: the worker's address space is capped at
+    :data:`MEMORY_BYTES`), a hang, and a worker whose peak resident memory passes
+    :data:`PEAK_RSS_BYTES` (1 GiB) with the input."""
+    def make(table: int, most: int, zones: int, shared: int,
+             statements: list[tuple[int, int, int, int, int, int]]) -> Input:
+        most = max(table, most)
+        lines = [f"zone z{i}: per player visible to owner" for i in range(zones)]
+        lines += [f"zone s{i}: shared visible to all" for i in range(shared)]
+        body = []
+        for n, (which, z, s, k, r, t) in enumerate(statements):
+            body.append("  " + TOTALS_STATEMENTS[which].format(
+                z=f"z{z % zones}", s=f"s{s % shared}", k=TOTALS_PACKS[k], n=n,
+                r=(1, 2, 10, 100, 1000)[r], t=(0, 5, 13, 14)[t]))
+        text = TOTALS_SPEC.format(table=table, most=most, zones="\n".join(lines),
+                                  body="\n".join(body))
+        return Input("table", text.encode("utf-8"), how=f"{table} players, {zones} zones",
+                     label="totals")
+
+    statement = st.tuples(st.integers(0, len(TOTALS_STATEMENTS) - 1), st.integers(0, 40),
+                          st.integers(0, 5), st.integers(0, len(TOTALS_PACKS) - 1),
+                          st.integers(0, 4), st.integers(0, 3))
+    return st.builds(make, st.sampled_from(TOTALS_TABLES), st.sampled_from(TOTALS_TABLES),
+                     st.integers(1, 40), st.integers(1, 5),
+                     st.lists(statement, min_size=1, max_size=6))
+
+
 # ---- the runners of the classes of issue 23 -----------------------------------------------
 #: the runners of the classes of issue 23, by the ``kind`` of their inputs: each takes the
 #: input's data, its seed folder, and the fresh folder it runs in
 RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {
     "files": _run_files, "book": _run_book, "device": _run_device,
+    "table": lambda data, base, folder: _run_spec(data, folder),
 }
 
 
@@ -1969,8 +2058,8 @@ def save_failure(inp: Input, outcome: Outcome) -> Path:
     digest = hashlib.sha256(inp.data).hexdigest()[:12]
     # a command line is kept as the JSON list of its arguments; the runners of issue 23's
     # classes take JSON objects
-    ext = {"spec": ".rules", "record": ".json", "serve": ".serve", "cli": ".cli"}.get(
-        inp.kind, ".case.json")
+    ext = {"spec": ".rules", "table": ".rules", "record": ".json", "serve": ".serve",
+           "cli": ".cli"}.get(inp.kind, ".case.json")
     path = FAILURES / f"{inp.label or inp.kind}-{digest}{ext}"
     path.write_bytes(inp.data)
     path.with_name(path.name.removesuffix(ext) + ".txt").write_text(
