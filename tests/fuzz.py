@@ -90,7 +90,7 @@ CONVERSATION_EVENTS = 40
 #: the kinds of input of issue 10's fuzzer
 FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
 #: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
-NEW_KINDS = ("filenames", "linebreaks", "devices", "totals")
+NEW_KINDS = ("filenames", "linebreaks", "devices", "totals", "numbers")
 KINDS = FIRST_KINDS + NEW_KINDS
 
 
@@ -715,7 +715,7 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
         return mutated_conversations(seeds)
     new: dict[str, Callable[[], st.SearchStrategy[Input]]] = {
         "filenames": filename_cases, "linebreaks": linebreak_cases, "devices": device_cases,
-        "totals": totals_cases}
+        "totals": totals_cases, "numbers": lambda: number_cases(seeds)}
     return new[kind]()
 
 
@@ -2042,12 +2042,361 @@ def totals_cases() -> st.SearchStrategy[Input]:
                      st.lists(statement, min_size=1, max_size=6))
 
 
+# ---- number growth through every operator -------------------------------------------------
+NUMBERS_SPEC = '''# expect players: {table}
+game numbers title "Numbers"
+players 2 to 4
+winner highest total
+option k: int = {k}
+option lim: int in 0..10 = 1
+option kind: {{1, 2, 100}} = 1
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+var x: int = {x0}
+var y: int = {y0}
+result big: int per player = 0
+{defs}
+def score(p: int) = {score}
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats_from(left_of(dealer))
+{body}
+  choose left_of(dealer) {{
+    show() "Turn your card." {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+#: big constants of a spec (the parser takes numbers of up to 4,000 digits)
+BIG = ("1", "7", "65536", "9" * 100, "1" + "0" * 999, "9" * 4000)
+#: one step of growth of ``x`` through each operator; ``{c}`` is one of BIG, ``{g}`` the last
+#: of a chain of definitions that square their argument
+GROWTH = ("x + x", "x * x", "x * 2", "x - (0 - x)", "x + {c}", "{c} + x", "x - {c}",
+          "0 - x - x", "-x - x", "-x * 3", "x * x * x", "(x + 1) * (x + 1)", "x // 1 + x",
+          "x % {c} + x * 2", "sum([x, x, x])", "sum(x for q in seats)", "max([x, x + x])",
+          "min([x, 0 - x - x])", "x + count(true for q in seats) * x", "{g}(x)", "x + y",
+          "y - x - x", "x * k", "x + k * x", "x * size(stock)", "-(-x - x)", "x * y",
+          "x - y * 2", "x + rank(top(stock)) * x", "sum(range(x, x + 3))",
+          "max(range(x, x + 1)) * 2", "x * {c} // 3", "x // (y - y + 1) * x", "- - - x * x",
+          "x * kind", "x - {c} * {c}")
+#: how a step of growth runs: once, in a loop, in a loop that stops at a bound
+LOOPS = ("set x = {op}", "repeat {n} {{\n    set x = {op}\n  }}",
+         "for q in range(1, {n}) {{\n    set x = {op}\n  }}",
+         "while x < {c} and x > 0 - {c} {{\n    set x = {op}\n  }}",
+         "repeat {n} {{\n    set y = {op}\n    set x = y\n  }}")
+#: where a grown number goes: a result, a seat, a count, a size, an index, a division
+SINKS = ("set big[dealer] = x", "set dealer = x", "set dealer = x % player_count",
+         "repeat x {\n    set y = y + 1\n  }", "let rr = range(0, x)", "fill stock with pack(x)",
+         "let ss = seats[x]", "let zz = left_of(x)", "if x > 5 {\n    set y = 1\n  }",
+         "set y = x // y", "set y = x % (y - y)", "deal x from stock to hand of seats",
+         "let ff = [q for q in seats_from(x)]", "set y = size(subsets(seats, x, x))",
+         "set big[left_of(dealer)] = 0 - x", "set y = size(hand[x])", "let mm = max([x, y])",
+         "set y = x - x", "let tt = totals[x]", "set big[dealer] = x * x * x",
+         "set big[dealer] = -x", "set y = x // 7 % 5")
+SCORES = ("rank(first(hand[p])) + x", "x", "x * x", "x // (p + 1)", "0 - x", "big[p]",
+          "x % 7", "rank(first(hand[p]))", "big[p] + x")
+ROUNDS = (1, 2, 10, 64, 200, 1000, 5000, 20_000, 49_999)
+#: numbers as a command line spells them: past 4,000 digits, floats, NaN, infinities, signs,
+#: digits Python's int() reads and the documents do not
+NUMBER_TEXTS = ("9" * 5000, "9" * 4001, "1" + "0" * 3999, "-" + "9" * 4000, "-1", "0", "-0",
+                "+5", "1e308", "1.0", "nan", "inf", "-inf", "1_000", "0x10", "\u0663", "\uff11",
+                "00000000001", "1e3", "10**30", "2147483648", "9223372036854775808", "1e-308",
+                "NaN", "Infinity", "-nan", "3")
+#: numbers as JSON spells them (records, requests): floats, NaN and the infinities Python's
+#: json reads, past the 4,300 digits Python converts
+NUMBER_JSON = ("1.0", "2.0", "100.0", "1e0", "2e0", "0.0", "-0.0", "1e308", "1E400", "-1e308",
+               "NaN", "Infinity", "-Infinity", "1" + "0" * 4000, "9" * 4299, "9" * 4301,
+               "9" * 5000, "1e-320", "123456789012345678901234567890", "true", "4.5", "-1",
+               "2147483648", "-9223372036854775809", "0.1", "3.0000000000000001", "2")
+_NUM = "\x00NUM:"
+
+
+def _numbers_spec(table: int, k: int, x0: int, y0: int, depth: int, steps: list[tuple[int, int,
+                  int, int]], sinks: list[int], score: int) -> str:
+    starts = ("0", "1", "2", BIG[3], "k", "k * k", "-1", BIG[5])
+    # a chain of definitions, each squaring the last one's value twice: growth by recursion,
+    # as far as the language has it (a definition may not call itself)
+    defs = [f"def g{i}(v: int) = " + (f"g{i - 1}(g{i - 1}(v))" if i else "v * v")
+            for i in range(depth)]
+    body = []
+    for loop, op, c, n in steps:
+        grow = GROWTH[op] if depth or "{g}" not in GROWTH[op] else "x * x"
+        grow = grow.format(c=BIG[c], g=f"g{depth - 1}")
+        body.append("  " + LOOPS[loop].format(op=grow, n=ROUNDS[n], c=BIG[c]))
+    body += ["  " + SINKS[s] for s in sinks]
+    return NUMBERS_SPEC.format(
+        table=table, k=("1", "2", "9" * 400, "1" + "0" * 3999)[k], x0=starts[x0],
+        y0=starts[y0], defs="\n".join(defs), score=SCORES[score], body="\n".join(body))
+
+
+def _number_specs() -> st.SearchStrategy[str]:
+    step = st.tuples(st.integers(0, len(LOOPS) - 1), st.integers(0, len(GROWTH) - 1),
+                     st.integers(0, len(BIG) - 1), st.integers(0, len(ROUNDS) - 1))
+    return st.builds(_numbers_spec, st.sampled_from((2, 3, 4)), st.integers(0, 3),
+                     st.integers(0, 7), st.integers(0, 7), st.integers(0, 14),
+                     st.lists(step, min_size=1, max_size=4),
+                     st.lists(st.integers(0, len(SINKS) - 1), max_size=3),
+                     st.integers(0, len(SCORES) - 1))
+
+
+#: command lines with numbers where a number goes (``V``), over the numbers spec ``s.rules``
+NUMBER_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "-o", "k=V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "-o", "lim=V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "-o", "kind=V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "--seed", "V"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "300", "--dealer", "V"),
+    ("simulate", "s.rules", "-p", "V", "-n", "1", "--max-events", "300"),
+    ("simulate", "s.rules", "-p", "2", "-n", "1", "--max-events", "V"),
+    ("compile", "s.rules", "-o", "k=V"),
+    ("compile", "s.rules", "-p", "V"),
+    ("doc", "s.rules", "-o", "k=V", "-p", "2"),
+    ("doc", "s.rules", "-p", "V"),
+    ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p", "2", "-n",
+     "1", "--timeout", "V", "--out", "v.json"),
+    ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p", "2", "-n",
+     "1", "-o", "k=V", "--out", "v.json"),
+    ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p", "2", "-n",
+     "1", "--seed", "V", "--out", "v.json"),
+    ("same-deal", "s.rules", "s.rules", "-p", "2", "--seed", "V"),
+    ("same-deal", "s.rules", "s.rules", "-p", "2", "--dealer", "V"),
+    ("same-deal", "s.rules", "s.rules", "-p", "2", "-a", "k=V"),
+    ("diff", "s.rules", "s.rules", "-p", "2", "-n", "1", "--b-option", "k=V", "--out",
+     "d.json"),
+    ("serve", "--idle-timeout", "V"),
+)
+#: --budget is a time: a large one runs as long as it says, by design; these are the odd ones
+BUDGETS = ("nan", "NaN", "-nan", "0", "-1", "1e-308", "0.5", "x", "")
+
+
+def _number_command(command: tuple[str, ...], value: str, spec: str) -> Input:
+    argv = [a.replace("V", value) if a in ("V", "k=V", "lim=V", "kind=V") else a
+            for a in command]
+    stdin = None
+    if argv[0] == "serve":
+        stdin = "\n".join([json.dumps({"op": "new", "game": "s.rules", "players": 2}),
+                           '{"op": "to_move"}', '{"op": "result"}', '{"op": "quit"}']) + "\n"
+    case = {"files": {"s.rules": spec}, "argv": argv, "stdin": stdin}
+    return Input("command", _json_bytes(case), how=_shown_argv(argv)[:200], label="numbers")
+
+
+def _number_budget(value: str, spec: str) -> Input:
+    command = ("verify", "s.rules", "--python", "tests.fuzz:conforming_implementation", "-p",
+               "2", "-n", "1", "--budget", "V", "--out", "v.json")
+    return _number_command(command, value, spec)
+
+
+def _put_numbers(value: Any, paths: Sequence[tuple[object, ...]], numbers: Sequence[str]
+                 ) -> bytes:
+    """The JSON text of ``value`` with the node at each path replaced by a number spelled as
+    in ``numbers`` (a path that no longer leads anywhere is let go)."""
+    v = _copy(value)
+    for i, path in enumerate(paths):
+        try:
+            v = _put(v, path, f"{_NUM}{i}")
+        except (KeyError, IndexError, TypeError):
+            continue
+    text = json.dumps(v, ensure_ascii=False)
+    text = re.sub(r'"\\u0000NUM:(\d+)"', lambda m: numbers[int(m.group(1))], text)
+    return text.encode("utf-8")
+
+
+def _number_paths(record: dict[str, Any], options: Sequence[str], header: bool
+                  ) -> list[tuple[object, ...]]:
+    """The places of a record where a number goes, or could: in its ``header``, the table,
+    the dealer and each option; else the fields of its events (seats, positions, cards)."""
+    paths: list[tuple[object, ...]] = []
+    if header:  # an option three times out of four: there are more ways to be wrong
+        paths += [("players",), ("dealer",)]
+        return paths + [("options", name) for name in options] * 6
+    for i, ev in enumerate(record.get("events", [])[:30]):
+        for key, value in ev.items():
+            paths.append(("events", i, key))
+            if isinstance(value, list) and value:
+                paths.append(("events", i, key, 0))
+                paths.append(("events", i, key, len(value) - 1))
+    return paths
+
+
+@functools.cache
+def _spec_options(seeds: Seeds, sub: str) -> dict[str, tuple[str, ...]]:
+    """The options of the spec a seed record plays, each with the values the spec names."""
+    from rulespec.loading import load_game_spec
+    from rulespec.verify import option_values
+
+    game = next(r["game"] for s, r in seeds.records if s == sub)
+    if game in _game_options():
+        return _game_options()[game]
+    values = option_values(load_game_spec(seeds.folder / sub / game))
+    return {name: tuple(str(v).lower() if isinstance(v, bool) else str(v) for v in vs)
+            for name, vs in values.items()}
+
+
+def _respelled(value: str, how: int) -> str:
+    """A whole number as JSON may spell it otherwise: a float, an exponent, a boolean."""
+    if not re.fullmatch(r"-?[0-9]+", value):
+        return NUMBER_JSON[how % len(NUMBER_JSON)]
+    return (f"{value}.0", f"{value}e0", f"{value}.00000000000000001", f"{value}.5",
+            "true" if value == "1" else f"{value}E0")[how % 5]
+
+
+def number_cases(seeds: Seeds) -> st.SearchStrategy[Input]:
+    """``numbers``: number growth through every operator (``+``, ``-``, ``*``, ``//``, ``%``,
+    unary minus, ``sum``, ``max``, ``min``, ``count``, ``range``; docs/language.md has no
+    power) in loops and chains of definitions, and the grown numbers used as scores, results,
+    seats, counts and sizes (:data:`GROWTH`, :data:`LOOPS`, :data:`SINKS`); numbers of
+    thousands of digits, floats, NaN and infinities in command-line options and arguments
+    (:data:`NUMBER_COMMANDS`), in records (the table, the dealer, options, event fields:
+    :data:`NUMBER_JSON`) and in protocol requests.
+
+    Fails on a crash (an OverflowError or the ValueError of Python's integer-string limit is an
+    internal error), a hang, and a record of a shipped game, or one whose option is not a
+    whole number, that ``replay`` answers with a rule's runtime error (exit 70): a bad value
+    in a record is a bad record."""
+    specs = _number_specs()
+    in_spec = specs.map(lambda text: Input("spec-cli", text.encode("utf-8"),
+                                           how="numbers spec", label="numbers"))
+    commands = st.builds(_number_command, st.sampled_from(NUMBER_COMMANDS),
+                         st.sampled_from(NUMBER_TEXTS), specs)
+    budgets = st.builds(_number_budget, st.sampled_from(BUDGETS), specs)
+    small = [i for i, (sub, rec) in enumerate(seeds.records) if len(rec["events"]) < 400]
+
+    def record(i: int, picks: list[tuple[int, int]]) -> Input:
+        sub, rec = seeds.records[i]
+        options = _spec_options(seeds, sub)
+        # half the numbers in the header (options above all), half in the events; half those
+        # of options are one of the option's own values spelled otherwise (1.0 for 1)
+        chosen = [(lambda paths: paths[a % len(paths)])(_number_paths(
+            rec, list(options), a % 2 == 0 or not rec["events"])) for a, _ in picks]
+        numbers = [_respelled(options[str(p[1])][b // 2 % len(options[str(p[1])])], b // 7)
+                   if p[0] == "options" and b % 2 and options[str(p[1])] else
+                   NUMBER_JSON[b % len(NUMBER_JSON)] for p, (_, b) in zip(chosen, picks,
+                                                                         strict=True)]
+        data = _put_numbers(rec, chosen, numbers)
+        case = {"record": data.decode("utf-8"), "shipped": rec["game"] in _game_options(),
+                "odd_options": any(p[0] == "options" and not re.fullmatch(r"-?[0-9]+", n)
+                                   for p, n in zip(chosen, numbers, strict=True))}
+        return Input("replay", _json_bytes(case), sub, how=f"{sub} {chosen} {numbers}"[:300],
+                     label="numbers")
+
+    def conversation_(i: int, picks: list[tuple[int, int]]) -> Input:
+        sub, rec = seeds.records[i]
+        lines = conversation(rec, 6)
+        new = json.loads(lines[0])
+        paths = [("players",), ("dealer",)] + [("options", o) for o in _spec_options(
+            seeds, sub)]
+        numbers = [NUMBER_JSON[b % len(NUMBER_JSON)] for _, b in picks]
+        lines[0] = _put_numbers(new, [paths[a % len(paths)] for a, _ in picks],
+                                numbers).decode("utf-8")
+        lines.insert(-1, '{"op": "observe", "seat": ' + numbers[0] + "}")
+        return Input("serve", "\n".join(lines).encode("utf-8") + b"\n", sub,
+                     how=f"{sub} {picks}", label="numbers")
+
+    def respelled(i: int, which: int, value: int, how: int) -> Input:
+        # one option of a record, a number it takes spelled otherwise (1.0, 1e0, true for 1)
+        sub, rec = seeds.records[i]
+        numeric = {k: [v for v in vs if re.fullmatch(r"-?[0-9]+", v)]
+                   for k, vs in _spec_options(seeds, sub).items()}
+        names = sorted(k for k, vs in numeric.items() if vs) or ["x"]
+        name = names[which % len(names)]
+        values = numeric.get(name) or ["1"]
+        number = _respelled(values[value % len(values)], how)
+        data = _put_numbers(rec, [("options", name)], [number])
+        case = {"record": data.decode("utf-8"), "shipped": rec["game"] in _game_options(),
+                "odd_options": True}
+        return Input("replay", _json_bytes(case), sub, how=f"{sub} {name}={number}",
+                     label="numbers")
+
+    pick = st.lists(st.tuples(st.integers(0, 2**16), st.integers(0, 2**16)), min_size=1,
+                    max_size=3)
+    # the records of shipped games half the time: their specs have no fault of their own, so
+    # a rule's runtime error in their replay is the record's values reaching the rules
+    shipped = [i for i in small if seeds.records[i][1]["game"] in _game_options()]
+    records = st.builds(record, st.one_of(st.sampled_from(shipped), st.sampled_from(small)),
+                        pick)
+    conversations = st.builds(conversation_, st.sampled_from(small), pick)
+    options = st.builds(respelled, st.sampled_from(small), st.integers(0, 99),
+                        st.integers(0, 9), st.integers(0, 4))
+    return st.one_of(in_spec, in_spec, commands, commands, budgets, records, options,
+                     conversations)
+
+
+def conforming_implementation() -> Any:
+    """A Python implementation for ``verify --python``: the engine of ``s.rules`` in the
+    current folder."""
+    return _spec_implementation()
+
+
 # ---- the runners of the classes of issue 23 -----------------------------------------------
+def _run_spec_cli(data: bytes, base: Path, folder: Path) -> str:
+    """A spec checked and played (:func:`_run_spec`), then played by ``rulespec simulate
+    --records`` and its record replayed by ``rulespec replay``, at the table of its header."""
+    stage = _run_spec(data, folder)
+    if stage in ("syntax", "check"):
+        return stage
+    asked = re.match(rb"# expect players: ([0-9]+)", data)
+    players = asked.group(1).decode() if asked else "2"
+    recs = folder / "recs"
+    res = cli(["simulate", "fuzz.rules", "-p", players, "-n", "1", "--seed", "1",
+               "--max-events", str(MAX_EVENTS), "--records", str(recs)])
+    stages = [stage, f"simulate {res.exit_code}"]
+    for rec in sorted(recs.glob("*.json")):
+        stages.append(f"replay {cli(['replay', str(rec)]).exit_code}")
+    return "; ".join(stages)
+
+
+def _run_command(data: bytes, base: Path, folder: Path) -> str:
+    """A command line over files of its own: ``{"files": {NAME: TEXT}, "argv": [...],
+    "stdin": TEXT or null, "env": {...}}``."""
+    case = _json_case(data)
+    for name, text in case["files"].items():
+        (folder / name).write_text(text, encoding="utf-8")
+    env = case.get("env") or {}
+    os.environ.update(env)
+    try:
+        res = cli(case["argv"], case.get("stdin"))
+    except _Hang as e:
+        raise _Hang(f"{e}: {_shown_argv(case['argv'])}") from None
+    finally:
+        for name in env:
+            os.environ.pop(name, None)
+    return f"{case['argv'][0]} exit {res.exit_code}"
+
+
+def _run_replay(data: bytes, base: Path, folder: Path) -> str:
+    """A record replayed by ``rulespec replay``, from the seed folder ``base`` (where the spec
+    it names is): ``{"record": TEXT, "shipped": BOOL, "odd_options": BOOL}``. A rule's runtime
+    error (exit 70) from a record of a shipped game, or from one whose options are not whole
+    numbers, is a failure: the record's values reached the rules."""
+    case = _json_case(data)
+    path = base / f".fuzz-{os.getpid()}.json"
+    path.write_text(case["record"], encoding="utf-8")
+    try:
+        res = cli(["replay", str(path)])
+    finally:
+        path.unlink()
+    if res.exit_code == 70 and (case["shipped"] or case["odd_options"]):
+        why = "of a shipped game" if case["shipped"] else "with an option that is no integer"
+        raise _Failure(f"rulespec replay of a record {why} exits 70 (a rule's runtime error): "
+                       f"a bad value in a record is a bad record, exit 1:\n{res.output[-2000:]}")
+    return f"replay exit {res.exit_code}"
+
+
 #: the runners of the classes of issue 23, by the ``kind`` of their inputs: each takes the
 #: input's data, its seed folder, and the fresh folder it runs in
 RUNNERS: dict[str, Callable[[bytes, Path, Path], str]] = {
     "files": _run_files, "book": _run_book, "device": _run_device,
-    "table": lambda data, base, folder: _run_spec(data, folder),
+    "table": lambda data, base, folder: _run_spec(data, folder), "spec-cli": _run_spec_cli,
+    "command": _run_command, "replay": _run_replay,
 }
 
 
@@ -2058,8 +2407,8 @@ def save_failure(inp: Input, outcome: Outcome) -> Path:
     digest = hashlib.sha256(inp.data).hexdigest()[:12]
     # a command line is kept as the JSON list of its arguments; the runners of issue 23's
     # classes take JSON objects
-    ext = {"spec": ".rules", "table": ".rules", "record": ".json", "serve": ".serve",
-           "cli": ".cli"}.get(inp.kind, ".case.json")
+    ext = {"spec": ".rules", "table": ".rules", "spec-cli": ".rules", "record": ".json",
+           "serve": ".serve", "cli": ".cli"}.get(inp.kind, ".case.json")
     path = FAILURES / f"{inp.label or inp.kind}-{digest}{ext}"
     path.write_bytes(inp.data)
     path.with_name(path.name.removesuffix(ext) + ".txt").write_text(
