@@ -45,6 +45,7 @@ import random
 import re
 import resource
 import select
+import shlex
 import signal
 import struct
 import subprocess
@@ -90,7 +91,7 @@ CONVERSATION_EVENTS = 40
 #: the kinds of input of issue 10's fuzzer
 FIRST_KINDS = ("grammar", "spec", "record", "serve", "cli")
 #: the classes issue 23 found it missed, one kind each (see "The classes of issue 23" below)
-NEW_KINDS = ("filenames", "linebreaks", "devices", "totals", "numbers")
+NEW_KINDS = ("filenames", "linebreaks", "devices", "totals", "numbers", "chains")
 KINDS = FIRST_KINDS + NEW_KINDS
 
 
@@ -715,7 +716,8 @@ def strategy(kind: str, seeds: Seeds) -> st.SearchStrategy[Input]:
         return mutated_conversations(seeds)
     new: dict[str, Callable[[], st.SearchStrategy[Input]]] = {
         "filenames": filename_cases, "linebreaks": linebreak_cases, "devices": device_cases,
-        "totals": totals_cases, "numbers": lambda: number_cases(seeds)}
+        "totals": totals_cases, "numbers": lambda: number_cases(seeds),
+        "chains": lambda: chain_cases(seeds)}
     return new[kind]()
 
 
@@ -2334,6 +2336,242 @@ def conforming_implementation() -> Any:
     """A Python implementation for ``verify --python``: the engine of ``s.rules`` in the
     current folder."""
     return _spec_implementation()
+
+
+# ---- chains: definitions, procedures, flat sums, deep values ------------------------------
+CHAIN_SPEC = '''# expect players: 2
+game chains title "Chains"
+players 2 to 3
+winner highest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+var tally: int = 0
+{decls}
+def score(p: int) = {score}
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats_from(left_of(dealer))
+{body}
+{decision}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+DECISION = '''  choose left_of(dealer) {
+    show() "Turn your card." {
+      end deal scoring score
+    }
+  }'''
+CHAIN_LENGTHS = (2, 50, 99, 100, 101, 149, 150, 151, 300, 1000, 1200, 2000, 3000)
+#: a link of a chain of definitions: ``{i}`` this one, ``{j}`` the one before
+DEF_LINKS = (
+    ("def d{i}() = d{j}() + 1", "def d0() = 1", "d{last}() + p"),
+    ("def d{i}(v: int) = d{j}(v) + 1", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = d{j}(v) + d{j}(v) - d{j}(v)", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = if v > {i} then d{j}(v) else {i}", "def d0(v: int) = v",
+     "d{last}(p)"),
+    ("def d{i}(v: int) = [d{j}(v)]", "def d0(v: int) = v", "size(d{last}(p))"),
+    ("def d{i}(v: int) = d{j}(v) and v >= 0", "def d0(v: int) = v >= 0",
+     "if d{last}(p) then 1 else 0"),
+    ("def d{i}(v: int) = d{j}(v + 1)", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = sum(d{j}(w) for w in [v])", "def d0(v: int) = v", "d{last}(p)"),
+    ("def d{i}(v: int) = d{j}(d{j}(v))", "def d0(v: int) = v + 1", "d{last}(p)"),
+)
+#: a link of a chain of procedures
+PROC_LINKS = ("", "set tally = tally + 1", "if tally > 5 {{\n    set tally = 0\n  }}",
+              "for r in seats {{\n    set tally = tally + r\n  }}", "let v{i} = q",
+              "p{k}(q)")
+#: flat chains of N terms: ``{t}`` a term; and nestings of N levels
+FLAT = ("+", "-", "*", "and", "or", "list", "sum", "else-if", "parens", "not", "minus",
+        "if-expr", "concat", "statements", "blocks", "nested-list", "comprehension")
+
+
+def _chain_defs(n: int, link: int, order: int) -> str:
+    pattern, first, use = DEF_LINKS[link]
+    decls = [first] + [pattern.format(i=i, j=i - 1) for i in range(1, n)]
+    if order == 1:
+        decls.reverse()
+    elif order == 2:
+        random.Random(n * 31 + link).shuffle(decls)
+    return CHAIN_SPEC.format(decls="\n".join(decls), score=use.format(last=n - 1), body="",
+                             decision=DECISION)
+
+
+def _chain_procs(n: int, link: int, decision_deep: bool) -> str:
+    procs = []
+    for i in range(n):
+        # the last link calls the one before the one before too: calls that double
+        stmt = "" if link == len(PROC_LINKS) - 1 and i < 2 else \
+            PROC_LINKS[link].format(i=i, k=i - 2)
+        if i == 0:
+            call = DECISION if decision_deep else "  set tally = tally + q"
+        else:
+            call = f"  p{i - 1}(q)"
+        procs.append(f"procedure p{i}(q: int) {{\n  {stmt}\n{call}\n}}")
+    return CHAIN_SPEC.format(decls="\n".join(procs), score="rank(first(hand[p])) + tally",
+                             body=f"  p{n - 1}(dealer)", decision="" if decision_deep
+                             else DECISION)
+
+
+def _chain_flat(n: int, form: str) -> str:
+    score, body, decls = "rank(first(hand[p]))", "", ""
+    if form in ("+", "-", "*"):
+        score = f" {form} ".join(["1"] * n) + " + rank(first(hand[p]))"
+    elif form in ("and", "or"):
+        score = "if " + f" {form} ".join(["p >= 0"] * n) + " then 1 else 0"
+    elif form == "list":
+        score = "size([" + ", ".join(str(i) for i in range(n)) + "])"
+    elif form == "sum":
+        score = "sum([" + ", ".join(str(i) for i in range(n)) + "])"
+    elif form == "else-if":
+        arms = " else if ".join(f"p == {i} then {i}" for i in range(n))
+        score = f"if {arms} else 0"
+    elif form == "parens":
+        score = "(" * n + "p" + ")" * n
+    elif form == "not":
+        score = "if " + "not " * n + "true then 1 else 0"
+    elif form == "minus":
+        score = "- " * n + "p"
+    elif form == "if-expr":
+        score = " ".join(f"if p > {i} then {i} else" for i in range(n)) + " 0"
+    elif form == "concat":
+        score = "size(" + " + ".join(f"[{i}]" for i in range(n)) + ")"
+    elif form == "statements":
+        body = "\n".join(["  set tally = tally + 1"] * n)
+    elif form == "blocks":
+        body = "  " + "if true { " * n + "set tally = 1" + " }" * n
+    elif form == "nested-list":
+        score = "size(" + "[" * n + "1" + "]" * n + ")"
+    else:
+        assert form == "comprehension"
+        score = "size(" + "[" * n + "q0" + "".join(f" for q{i} in seats]" for i in range(n)) + ")"
+    return CHAIN_SPEC.format(decls=decls, score=score, body=body, decision=DECISION)
+
+
+DEPTHS = (10, 100, 500, 900, 990, 999, 1000, 1001, 2000, 5000, 100_000)
+#: the answer an implementation nests deep, and how
+DEEP_OPS = ("to_move", "legal", "result", "observe")
+#: an implementation in a child process that answers one request with a value nested deep
+#: (and everything else with a plausible answer): what verify reads from a pipe
+DEEP_SCRIPT = r'''import json, sys
+op, depth, shape = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+deep = "[" * depth + "0" + "]" * depth if shape == "list" else '{"a": ' * depth + "0" + "}" * depth
+plain = json.dumps({"ok": True, "to_move": "chance", "legal": [], "complete": False,
+                    "deals": [], "totals": [0, 0], "winners": [], "observation": {}})
+for line in sys.stdin:
+    o = json.loads(line).get("op")
+    if o == "quit":
+        break
+    if o == op:
+        key = {"to_move": "to_move", "legal": "legal", "observe": "observation"}.get(o, "totals")
+        sys.stdout.write('{"ok": true, "complete": true, "%s": %s}\n' % (key, deep))
+    else:
+        sys.stdout.write(plain + "\n")
+    sys.stdout.flush()
+'''
+
+
+def _nested(depth: int, shape: str) -> Any:
+    v: Any = 0
+    for i in range(depth):
+        v = [v] if shape == "list" or (shape == "mixed" and i % 2) else {"a": v}
+    return v
+
+
+def deep_implementation() -> Any:
+    """A Python implementation for ``verify --python``: the engine of ``s.rules`` in the
+    current folder, except that one answer is nested deep (``RULESPEC_FUZZ_DEEP``:
+    ``OP:DEPTH:SHAPE``, SHAPE ``list``, ``dict`` or ``mixed``)."""
+    op, depth, shape = os.environ["RULESPEC_FUZZ_DEEP"].split(":")
+    impl = _spec_implementation()
+    deep = _nested(int(depth), shape)
+    real = getattr(impl, op)
+
+    def answer(*args: Any) -> Any:
+        value = real(*args)
+        if op == "result":
+            return {**value, "totals": deep}
+        if op == "legal":
+            return [*value, {"action": deep}]
+        return deep
+
+    setattr(impl, op, answer)
+    return impl
+
+
+def chain_cases(seeds: Seeds) -> st.SearchStrategy[Input]:
+    """``chains``: chains of definitions (each calling the one before, once, twice or
+    nested, up to 3,000 long, in order, reversed or shuffled: :data:`DEF_LINKS`), chains of
+    procedures (up to 3,000, the decision at the far end or not), flat sums, products,
+    ``and``s, ``or``s, lists, ``else if``s and statements of up to 3,000 terms, and nestings
+    (:data:`FLAT`), checked and played; values nested up to 100,000 deep (lists, objects,
+    both) in record events, replayed; and in the answers of an implementation under
+    ``verify``, in process (``--python``) and in a child process (``--impl``).
+
+    Fails on a crash (a RecursionError is an internal error) and a hang. A chain refused as
+    nested too deeply is a clean refusal (its stage says so)."""
+    def spec(text: str, how: str) -> Input:
+        return Input("table", text.encode("utf-8"), how=how, label="chains")
+
+    lengths = st.sampled_from(CHAIN_LENGTHS)
+    defs = st.builds(lambda n, link, order: spec(_chain_defs(n, link, order),
+                                                 f"defs {n} link {link} order {order}"),
+                     lengths, st.integers(0, len(DEF_LINKS) - 1), st.integers(0, 2))
+    procs = st.builds(lambda n, link, deep: spec(_chain_procs(n, link, deep),
+                                                 f"procedures {n} link {link} deep {deep}"),
+                      lengths, st.integers(0, len(PROC_LINKS) - 1), st.booleans())
+    flat = st.builds(lambda n, form: spec(_chain_flat(n, form), f"flat {form} {n}"),
+                     lengths, st.sampled_from(FLAT))
+    small = [i for i, (sub, rec) in enumerate(seeds.records) if len(rec["events"]) < 400]
+
+    def record(i: int, where: int, depth: int, shape: str) -> Input:
+        sub, rec = seeds.records[i]
+        rec = _copy(rec)
+        events = rec["events"]
+        k = where % max(1, len(events))
+        deep = f"{_NUM}0"
+        if not events:
+            rec["options"] = {"x": deep}
+        elif where % 4 == 0:
+            events[k] = deep
+        else:
+            key = sorted(events[k])[where % len(events[k])] if where % 4 == 1 else "extra"
+            events[k][key] = deep
+        text = ("[" * depth + "0" + "]" * depth if shape == "list" else
+                '{"a": ' * depth + "0" + "}" * depth if shape == "dict" else
+                '[{"a": ' * (depth // 2) + "0" + "}]" * (depth // 2))
+        data = json.dumps(rec).replace(json.dumps(deep), text)
+        case = {"record": data, "shipped": False, "odd_options": False}
+        return Input("replay", _json_bytes(case), sub, how=f"{sub} event {k} {shape} {depth}",
+                     label="chains")
+
+    records = st.builds(record, st.sampled_from(small), st.integers(0, 2**16),
+                        st.sampled_from(DEPTHS), st.sampled_from(("list", "dict", "mixed")))
+
+    def answers(op: str, depth: int, shape: str, child: bool) -> Input:
+        spec_text = _ok_spec("minimal")
+        if child:
+            impl = ["--impl", " ".join(shlex.quote(a) for a in (
+                sys.executable, "-c", DEEP_SCRIPT, op, str(depth),
+                "list" if shape == "list" else "dict"))]
+        else:
+            impl = ["--python", "tests.fuzz:deep_implementation"]
+        argv = ["verify", "s.rules", *impl, "-p", "2", "-n", "1", "--timeout", "5", "--out",
+                "v.json"]
+        case = {"files": {"s.rules": spec_text}, "argv": argv, "stdin": None,
+                "env": {"RULESPEC_FUZZ_DEEP": f"{op}:{depth}:{shape}"}}
+        return Input("command", _json_bytes(case), how=f"verify, {op} nested {depth} deep "
+                     f"({shape}, {'child' if child else 'in process'})", label="chains")
+
+    deep_answers = st.builds(answers, st.sampled_from(DEEP_OPS), st.sampled_from(DEPTHS),
+                             st.sampled_from(("list", "dict", "mixed")), st.booleans())
+    return st.one_of(defs, procs, flat, records, deep_answers)
 
 
 # ---- the runners of the classes of issue 23 -----------------------------------------------

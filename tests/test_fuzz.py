@@ -1,7 +1,9 @@
 """The fuzzer (tests/fuzz.py), a little of each kind: generated and mutated specs, mutated
-records and protocol conversations, command lines, each run in a guarded worker process; any
+records and protocol conversations, command lines, and the classes of issue 23 (file names,
+line breaks, devices, totals, numbers, chains), each run in a guarded worker process; any
 exception that is not a RulespecError, a hang or a dead worker fails, with the input
-Hypothesis shrank it to. The Hypothesis profile (dev, ci) decides how many;
+Hypothesis shrank it to. The Hypothesis profile (dev, ci) decides how many of the first kinds,
+a few of each class of issue 23 (they run whole command lines);
 ``pytest -m slow tests/slow/test_fuzz.py`` runs 100,000."""
 
 from __future__ import annotations
