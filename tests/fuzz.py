@@ -1,6 +1,8 @@
-"""Fuzzing at scale (issue 10): generated and mutated inputs, each run in a guarded worker.
+"""Fuzzing at scale (issues 10 and 23): generated and mutated inputs, each run in a guarded
+worker.
 
-Five kinds of input, each a Hypothesis strategy of :class:`Input`:
+Eleven kinds of input (:data:`KINDS`), each a Hypothesis strategy of :class:`Input`; the first
+five:
 
 - :func:`grammar_specs`: specs generated from the grammar with ``hypothesis.extra.lark``
   (whole files, and generated blocks put into a small spec that checks, so that more reach
@@ -17,6 +19,15 @@ Five kinds of input, each a Hypothesis strategy of :class:`Input`:
   sizes and ``-o`` option values (huge, negative, malformed, text), run in process by click's
   ``CliRunner``: any exit but the documented ones, an internal error or a traceback fails.
 
+and one for each class issue 23 found the first five missed (:data:`NEW_KINDS`, "The classes of
+issue 23" below): :func:`filename_cases` (specs and modules under file names that hold line
+breaks, quotes, code), :func:`linebreak_cases` (line breaks and markup in every string of a
+spec, and its books), :func:`device_cases` (devices, FIFOs, folders and links as file
+arguments), :func:`totals_cases` (large totals across many collections), :func:`number_cases`
+(number growth through every operator; odd numbers in options, records, requests) and
+:func:`chain_cases` (long chains of definitions and procedures, deep values in records and
+answers).
+
 Every input runs in a :class:`Worker`, a child process started with small limits
 (``RULESPEC_MAX_WORK``, ``RULESPEC_MAX_COLLECTION``, a capped address space), exactly as the
 command line would run it: a spec is checked and, when it checks, played (two short random
@@ -26,8 +37,8 @@ command line would print ``internal error``), a worker that dies, or one that ru
 be kept as a case of ``tests/hostile/``.
 
 ``python -m tests.fuzz --kind spec --examples 2000`` runs a campaign outside pytest and prints
-its rate; ``python -m tests.fuzz --reduce FILE --kind spec`` cuts a failing input down line by
-line (:func:`reduce_lines`).
+its rate (``--seed-range A:B`` runs a part of it: :func:`plan`); ``python -m tests.fuzz --reduce
+FILE --kind spec`` cuts a failing input down line by line (:func:`reduce_lines`).
 """
 
 from __future__ import annotations
@@ -54,7 +65,7 @@ import tempfile
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -2724,6 +2735,57 @@ def campaign(kind: str, worker: Worker, seeds: Seeds, examples: int,
         run()
 
 
+#: the inputs of one slice of a long run: each slice runs under a Hypothesis seed of its own, so
+#: that a run can be cut into parts that run apart (``--seed-range``)
+SLICE = 500
+
+
+@attrs.frozen
+class Slice:
+    """A part of a long run: ``examples`` inputs of ``kind`` under the Hypothesis seed
+    ``seed``; ``index`` is its place in the run's :func:`plan`."""
+
+    index: int
+    kind: str
+    examples: int
+    seed: int
+
+
+def plan(counts: Mapping[str, int], start: int, size: int = SLICE) -> list[Slice]:
+    """A run of ``counts[kind]`` inputs of each kind, cut into slices of at most ``size``
+    inputs, slice ``i`` under the seed ``start + i``. Each kind's slices are spread evenly over
+    the list, so that a range of it (:func:`seed_range`) holds about the same share of every
+    kind: the parts of a run split by ranges take about as long as each other, and together,
+    with the same ``start``, they are the whole run."""
+    parts = []
+    for kind, n in counts.items():
+        k = -(-n // size)
+        parts += [((j + 0.5) / k, KINDS.index(kind), kind, min(size, n - j * size))
+                  for j in range(k)]
+    parts.sort()
+    return [Slice(i, kind, n, start + i) for i, (_, _, kind, n) in enumerate(parts)]
+
+
+def seed_range(text: str) -> range:
+    """``A:B`` as the slices ``A`` to ``B - 1`` of a :func:`plan` (``A:`` to the end, ``:B``
+    from the start)."""
+    a, sep, b = text.partition(":")
+    if not sep or not re.fullmatch(r"[0-9]*", a + b):
+        raise ValueError(f"a seed range is A:B (slices A to B - 1), not {text!r}")
+    return range(int(a or 0), int(b) if b else 10**9)
+
+
+def run_slices(worker: Worker, seeds: Seeds, slices: Sequence[Slice],
+               tally: Tally | None = None) -> None:
+    """Run each slice (:func:`campaign` under its seed); AssertionError at the first failure,
+    naming the slice."""
+    for s in slices:
+        try:
+            campaign(s.kind, worker, seeds, s.examples, tally, s.seed)
+        except AssertionError as e:
+            raise AssertionError(f"slice {s.index} ({s.kind}, seed {s.seed}): {e}") from None
+
+
 def reduce_lines(data: bytes, fails: Callable[[bytes], bool]) -> bytes:
     """The smallest set of ``data``'s lines (in order) that still ``fails``, found by deleting
     chunks of lines, halving the chunk when none can go (delta debugging, ddmin)."""
@@ -2757,14 +2819,29 @@ def _main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--kind", choices=KINDS, action="append",
                     help="the kinds of input (repeatable; default: all)")
     ap.add_argument("--examples", type=int, default=1000, help="inputs of each kind")
-    ap.add_argument("--seed", type=int, default=None, help="a repeatable run of this seed")
-    ap.add_argument("--reduce", metavar="FILE", help="cut a failing input down line by line")
+    ap.add_argument("--seed", type=int, default=None, help="a repeatable run of this seed "
+                    "(with --seed-range: the seed of the first slice; 0 if not given)")
+    ap.add_argument("--seed-range", metavar="A:B", type=seed_range, default=None,
+                    help=f"cut each kind's inputs into slices of {SLICE}, slice i under the "
+                         "seed SEED + i, and run only the slices A to B - 1: parts of one run "
+                         "(the same --kind, --examples and --seed) that run apart")
+    ap.add_argument("--skip", metavar="REGEX", action="append", default=[],
+                    help="count a failure whose text matches as known and go on "
+                         "(repeatable): to find the next class once one is understood")
+    ap.add_argument("--reduce", metavar="FILE", help="cut a failing input down line by line "
+                                                     "(a spec, a record or a conversation)")
     args = ap.parse_args(argv)
     kinds = args.kind or list(KINDS)
+    for rx in args.skip:
+        KNOWN_FAILURES[f"--skip {rx}"] = re.compile(rx)
     with fuzzing() as (worker, seeds):
         if args.reduce:
             data = Path(args.reduce).read_bytes()
-            kind = {"grammar": "spec"}.get(kinds[0], kinds[0])
+            kind = {"grammar": "spec", "totals": "table", "chains": "table",
+                    "numbers": "spec-cli"}.get(kinds[0], kinds[0])
+            if kind not in ("spec", "table", "spec-cli", "record", "serve"):
+                ap.error(f"--reduce cuts lines of a spec, a record or a conversation; a "
+                         f"{kinds[0]} input is a JSON case: shorten it by hand")
             base = seeds.records[0][0]
             small = reduce_lines(data, lambda d: worker.run(
                 Input(kind, d, base)).failure is not None)
@@ -2772,11 +2849,22 @@ def _main(argv: Sequence[str] | None = None) -> int:
             print(worker.run(Input(kind, small, base)).failure, file=sys.stderr)
             return 0
         status = 0
+        slices = None
+        if args.seed_range is not None:
+            start = args.seed or 0
+            whole = plan({k: args.examples for k in kinds}, start)
+            slices = [s for s in whole if s.index in args.seed_range]
+            print(f"{len(slices)} of the {len(whole)} slices of the run of seed {start} "
+                  f"({args.seed_range.start} to {min(args.seed_range.stop, len(whole)) - 1})",
+                  flush=True)
         for kind in kinds:
             tally = Tally()
             t0 = time.perf_counter()
             try:
-                campaign(kind, worker, seeds, args.examples, tally, args.seed)
+                if slices is None:
+                    campaign(kind, worker, seeds, args.examples, tally, args.seed)
+                else:
+                    run_slices(worker, seeds, [s for s in slices if s.kind == kind], tally)
             except AssertionError as e:
                 shown = "".join(traceback.format_exception_only(e))
                 print(f"{kind}: FAILED\n{shown[-8000:]}", file=sys.stderr)

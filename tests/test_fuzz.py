@@ -119,6 +119,22 @@ def test_reduce_lines_keeps_what_fails() -> None:
     assert fuzz.reduce_lines(data, lambda d: b"BAD2" in d) == b"BAD2"
 
 
+def test_a_run_cut_into_slices_is_the_whole_run() -> None:
+    counts = {"spec": 1200, "devices": 500, "totals": 20}
+    whole = fuzz.plan(counts, start=7, size=500)
+    assert [s.index for s in whole] == list(range(len(whole)))
+    assert [s.seed for s in whole] == [7 + s.index for s in whole]
+    for kind, n in counts.items():
+        assert sum(s.examples for s in whole if s.kind == kind) == n
+    # each kind's slices spread over the run, not kind after kind
+    assert [s.kind for s in whole] == ["spec", "spec", "devices", "totals", "spec"]
+    first, second = fuzz.seed_range(":2"), fuzz.seed_range("2:")
+    assert [s for s in whole if s.index in first] + [s for s in whole if s.index in second] \
+        == whole
+    with pytest.raises(ValueError):
+        fuzz.seed_range("3")
+
+
 @given(fuzz.hostile_names())
 def test_a_hostile_name_is_a_name_a_file_can_have(name: str) -> None:
     assert "/" not in name and "\0" not in name and name not in ("", ".", "..")
