@@ -1942,6 +1942,9 @@ def _run_device(data: bytes, base: Path, folder: Path) -> str:
     before = {p: _mode(p) for p in watched}
     drains = [_Drain(Path(p)) for p in watched if p.startswith(str(folder))
               and os.path.basename(p).startswith("t") and _kind_of(before[p]) == "a FIFO"]
+    # standard input is given back as it was (/dev/null in a worker; whatever it was in a
+    # test that runs a case in its own process)
+    saved = os.dup(0)
     source = _stdin_source(case["stdin"])
     try:
         os.dup2(source, 0)
@@ -1951,9 +1954,8 @@ def _run_device(data: bytes, base: Path, folder: Path) -> str:
         except _Hang as e:
             raise _Hang(f"{e}: {_shown_argv(argv)} (standard input: {case['stdin']})") from None
     finally:
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
+        os.dup2(saved, 0)
+        os.close(saved)
         for d in drains:
             d.close()
     shown = f"{_shown_argv(argv)} (standard input: {case['stdin']}; game {case['game']!r})"
