@@ -1,6 +1,8 @@
-"""Fuzzing at scale (issue 10): generated and mutated inputs, each run in a guarded worker.
+"""Fuzzing at scale (issues 10 and 23): generated and mutated inputs, each run in a guarded
+worker.
 
-Five kinds of input, each a Hypothesis strategy of :class:`Input`:
+Eleven kinds of input (:data:`KINDS`), each a Hypothesis strategy of :class:`Input`; the first
+five:
 
 - :func:`grammar_specs`: specs generated from the grammar with ``hypothesis.extra.lark``
   (whole files, and generated blocks put into a small spec that checks, so that more reach
@@ -17,6 +19,15 @@ Five kinds of input, each a Hypothesis strategy of :class:`Input`:
   sizes and ``-o`` option values (huge, negative, malformed, text), run in process by click's
   ``CliRunner``: any exit but the documented ones, an internal error or a traceback fails.
 
+and one for each class issue 23 found the first five missed (:data:`NEW_KINDS`, "The classes of
+issue 23" below): :func:`filename_cases` (specs and modules under file names that hold line
+breaks, quotes, code), :func:`linebreak_cases` (line breaks and markup in every string of a
+spec, and its books), :func:`device_cases` (devices, FIFOs, folders and links as file
+arguments), :func:`totals_cases` (large totals across many collections), :func:`number_cases`
+(number growth through every operator; odd numbers in options, records, requests) and
+:func:`chain_cases` (long chains of definitions and procedures, deep values in records and
+answers).
+
 Every input runs in a :class:`Worker`, a child process started with small limits
 (``RULESPEC_MAX_WORK``, ``RULESPEC_MAX_COLLECTION``, a capped address space), exactly as the
 command line would run it: a spec is checked and, when it checks, played (two short random
@@ -26,8 +37,8 @@ command line would print ``internal error``), a worker that dies, or one that ru
 be kept as a case of ``tests/hostile/``.
 
 ``python -m tests.fuzz --kind spec --examples 2000`` runs a campaign outside pytest and prints
-its rate; ``python -m tests.fuzz --reduce FILE --kind spec`` cuts a failing input down line by
-line (:func:`reduce_lines`).
+its rate (``--seed-range A:B`` runs a part of it: :func:`plan`); ``python -m tests.fuzz --reduce
+FILE --kind spec`` cuts a failing input down line by line (:func:`reduce_lines`).
 """
 
 from __future__ import annotations
@@ -1085,7 +1096,7 @@ class Worker:
         self.log.close()
 
 
-# ---- the classes of issue 23 ----------------------------------------------------------------
+# ---- the classes of issue 23 --------------------------------------------------------------
 # Six kinds of input for what a red team got through and the kinds above never made: file
 # names, line breaks in strings, devices and FIFOs, totals across collections, number growth,
 # and chains. Each kind is a Hypothesis strategy of Inputs (their ``label`` the kind) and runs
@@ -1138,7 +1149,6 @@ def _fresh_folder(scratch: Path) -> Iterator[Path]:
 
         loading._load.cache_clear()
         loading._load_confined.cache_clear()
-        os.environ.pop("RULESPEC_FUZZ_DEEP", None)
 
 
 #: elements an input's text must never bring into a rendered book (the book's own Markdown
@@ -1483,7 +1493,7 @@ def _run_files(data: bytes, base: Path, folder: Path) -> str:
     return "; ".join(stages)
 
 
-# ---- line breaks and markup in every string ------------------------------------------------
+# ---- line breaks and markup in every string -----------------------------------------------
 #: a spec that checks with a string in every place the grammar has one (``{sN}``), two option
 #: values that are strings (``{v0}``, ``{v1}``), and citations beside and inside them
 LINEBREAK_SPEC = '''game lb title {s0} {s1}
@@ -1694,7 +1704,7 @@ def _run_book(data: bytes, base: Path, folder: Path) -> str:
     return f"books ({played})"
 
 
-# ---- devices, FIFOs, folders and links where files go ---------------------------------------
+# ---- devices, FIFOs, folders and links where files go -------------------------------------
 #: what a file argument that rulespec reads may be. The real devices are only ever read: as
 #: root, an ``--out /dev/null`` that rulespec replaced would replace the system's, so every
 #: path written to is a node of the input's own folder (a character device made with mknod
@@ -1934,6 +1944,9 @@ def _run_device(data: bytes, base: Path, folder: Path) -> str:
     before = {p: _mode(p) for p in watched}
     drains = [_Drain(Path(p)) for p in watched if p.startswith(str(folder))
               and os.path.basename(p).startswith("t") and _kind_of(before[p]) == "a FIFO"]
+    # standard input is given back as it was (/dev/null in a worker; whatever it was in a
+    # test that runs a case in its own process)
+    saved = os.dup(0)
     source = _stdin_source(case["stdin"])
     try:
         os.dup2(source, 0)
@@ -1943,9 +1956,8 @@ def _run_device(data: bytes, base: Path, folder: Path) -> str:
         except _Hang as e:
             raise _Hang(f"{e}: {_shown_argv(argv)} (standard input: {case['stdin']})") from None
     finally:
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
+        os.dup2(saved, 0)
+        os.close(saved)
         for d in drains:
             d.close()
     shown = f"{_shown_argv(argv)} (standard input: {case['stdin']}; game {case['game']!r})"
@@ -1964,7 +1976,7 @@ def _run_device(data: bytes, base: Path, folder: Path) -> str:
     return f"{argv[0]} exit {res.exit_code}"
 
 
-# ---- totals across collections -------------------------------------------------------------
+# ---- totals across collections ------------------------------------------------------------
 TOTALS_SPEC = '''# expect players: {table}
 game totals title "Totals"
 players 2 to {most}
@@ -2047,7 +2059,7 @@ def totals_cases() -> st.SearchStrategy[Input]:
                      st.lists(statement, min_size=1, max_size=6))
 
 
-# ---- number growth through every operator --------------------------------------------------
+# ---- number growth through every operator -------------------------------------------------
 NUMBERS_SPEC = '''# expect players: {table}
 game numbers title "Numbers"
 players 2 to 4
@@ -2341,7 +2353,7 @@ def conforming_implementation() -> Any:
     return _spec_implementation()
 
 
-# ---- chains: definitions, procedures, flat sums, deep values -------------------------------
+# ---- chains: definitions, procedures, flat sums, deep values ------------------------------
 CHAIN_SPEC = '''# expect players: 2
 game chains title "Chains"
 players 2 to 3
@@ -2577,7 +2589,7 @@ def chain_cases(seeds: Seeds) -> st.SearchStrategy[Input]:
     return st.one_of(defs, procs, flat, records, deep_answers)
 
 
-# ---- the runners of the classes of issue 23 ---------------------------------------------------
+# ---- the runners of the classes of issue 23 -----------------------------------------------
 def _run_spec_cli(data: bytes, base: Path, folder: Path) -> str:
     """A spec checked and played (:func:`_run_spec`), then played by ``rulespec simulate
     --records`` and its record replayed by ``rulespec replay``, at the table of its header."""
@@ -2601,11 +2613,15 @@ def _run_command(data: bytes, base: Path, folder: Path) -> str:
     case = _json_case(data)
     for name, text in case["files"].items():
         (folder / name).write_text(text, encoding="utf-8")
-    os.environ.update(case.get("env") or {})
+    env = case.get("env") or {}
+    os.environ.update(env)
     try:
         res = cli(case["argv"], case.get("stdin"))
     except _Hang as e:
         raise _Hang(f"{e}: {_shown_argv(case['argv'])}") from None
+    finally:
+        for name in env:
+            os.environ.pop(name, None)
     return f"{case['argv'][0]} exit {res.exit_code}"
 
 

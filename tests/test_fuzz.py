@@ -45,8 +45,8 @@ def test_no_input_crashes_or_hangs_rulespec(
 # unshrunk (a hang costs its seconds at every step of a shrink), 5,000 of each in the slow run,
 # which shrinks
 @settings(max_examples=4, suppress_health_check=list(HealthCheck), phases=[Phase.generate])
-# Hypothesis shows a failing input field by field (its bytes whole) and warns at the length:
-# as an error, that warning would take the failure's place
+# Hypothesis warns at a long repr of a failing input: as an error (the suite's warnings are),
+# that warning would take the failure's place
 @pytest.mark.filterwarnings("ignore:Generating overly large repr")
 @given(data=st.data())
 def test_no_input_of_the_classes_of_issue_23_crashes_or_hangs_rulespec(
