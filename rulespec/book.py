@@ -204,6 +204,23 @@ def md_inline(text: Inline) -> str:
     return "".join(out)
 
 
+#: what starts a block of its own when a line begins with it: a list item (``- ``, ``+ ``,
+#: ``1. ``, ``1) ``), a rule or a heading's underline (``---``, ``===``)
+_MD_BLOCK_START = re.compile(r"^( {0,3})([-+]|[0-9]{1,9}[.)]|[-=_]{2,})(?=\s|$)")
+
+
+def _md_block(text: str) -> str:
+    """Markdown text that stands at the start of a block (a paragraph, a list item), with a
+    leading list marker or rule escaped: spec text reads as text, not as a list or a rule."""
+    m = _MD_BLOCK_START.match(text)
+    if m is None:
+        return text
+    marker = m.group(2)
+    # a backslash before the character that makes the marker (the dot of 1., the - of -)
+    at = m.start(2) + (len(marker) - 1 if marker[0].isdigit() else 0)
+    return text[:at] + "\\" + text[at:]
+
+
 def _md_rows(cells: Iterable[Inline]) -> str:
     return "| " + " | ".join(md_inline(c) or " " for c in cells) + " |"
 
@@ -225,11 +242,11 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
         if isinstance(b, Heading):
             out.append(f"{'#' * min(6, b.level + 1)} {md_inline(b.text)}\n")
         elif isinstance(b, Paragraph):
-            out.append(md_inline(b.text) + "\n")
+            out.append(_md_block(md_inline(b.text)) + "\n")
         elif isinstance(b, Bullets):
             for i, (item, _) in enumerate(b.items, 1):
                 out.append(f"{i}. " if b.ordered else "- ")
-                out[-1] += md_inline(item)
+                out[-1] += _md_block(md_inline(item))
             out.append("")
         elif isinstance(b, Table):
             if b.caption:

@@ -141,6 +141,21 @@ def test_no_line_break_lets_spec_text_out_of_its_place_in_markdown(brk: str) -> 
     assert html.count("<pre>") == 1 and "</code></pre>" in html
 
 
+@pytest.mark.parametrize("start", ["- ", "+ ", "1. ", "2) ", "---", "===", "  - "])
+def test_spec_text_starting_like_a_list_or_a_rule_stays_text(start: str) -> None:
+    """A description that starts like a list item or a rule (found by the fuzzer) is a
+    paragraph of text in the rendered Markdown, as in a list item."""
+    from markdown_it import MarkdownIt
+
+    from rulespec.book import Book, Bullets, Paragraph, inline
+
+    text = f"{start}the dealer deals"
+    book = Book("T", (Paragraph(inline(text)), Bullets(((inline(text), None),))))
+    html = MarkdownIt("commonmark").render(to_markdown(book))
+    assert "<hr" not in html and "<h2" not in html and html.count("<li>") == 1, html
+    assert "<ol" not in html and html.count("<ul>") == 1, html
+
+
 def test_expressions_said_in_plain_english() -> None:
     from rulespec.english import say
     from rulespec.parser import parse

@@ -38,6 +38,7 @@ from rulespec.interpreter.eval import (
     MAX_WORK,
     ExprCompiler,
     Fn,
+    overproc,
     overwork,
     pyname,
     runtime_error,
@@ -790,7 +791,8 @@ class _Emitter:
         extra.update({ref: self.procs[p] for p, ref in self._proc_refs.items()})
         extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _new=object.__new__,
                      _move=move_cards, _deal=deal_cards, _fill=fill_zone, _snap=snapshot,
-                     _Empty=EmptyError, _rt=runtime_error, _overwork=overwork)
+                     _Empty=EmptyError, _rt=runtime_error, _overwork=overwork,
+                     _overproc=overproc)
         what = "procedure " + name if not name.startswith("#") else name[1:]
         return ec.build("_run", "\n".join(self.lines) + "\n", span, extra,  # type: ignore[no-any-return]
                         what=what)
@@ -853,6 +855,10 @@ class _Emitter:
                     # without a trip through the machine; when it stops (a decision deep
                     # inside), every caller returns to the machine with its pc saved
                     binds = ", ".join(f"{k!r}: {v}" for k, v in args)
+                    # a call is a round of the work budget: procedures that each call the two
+                    # before would otherwise make 2**50 calls with no loop to stop them
+                    self.emit("st.work -= 1", d)
+                    self.emit("if st.work < 0: _overproc()", d, sp)
                     self.emit(f"F.pc = {pc + 1}", d)
                     is_deal = p == "#deal"
                     ref = self._proc_ref(p)

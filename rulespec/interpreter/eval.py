@@ -30,7 +30,16 @@ from typing import Any, NoReturn, assert_never, cast
 import attrs
 
 from rulespec import ast
-from rulespec.builtins import BUILTINS, LEFT, RUNTIME_HELPERS, EmptyError, add, mul, sub
+from rulespec.builtins import (
+    BUILTINS,
+    LEFT,
+    RUNTIME_HELPERS,
+    EmptyError,
+    LimitError,
+    add,
+    mul,
+    sub,
+)
 from rulespec.cards import CARD_ORDER, SUITS
 from rulespec.coverage import clause_id
 from rulespec.errors import RuleRuntimeError
@@ -936,6 +945,14 @@ def overwork(span: ast.Span) -> NoReturn:
         f"the loops here go round more than {MAX_WORK} times between two events", span,
         "a loop that runs this long between two decisions is almost certainly endless: "
         "check how it ends (RULESPEC_MAX_WORK sets the limit)")
+
+
+def overproc() -> NoReturn:
+    """Raise the error of procedure calls past the work budget (a LimitError: the generated
+    code gives it the call's place)."""
+    raise LimitError(f"procedures are called here more than {MAX_WORK} times between two "
+                     "events: procedures that call others several times multiply their "
+                     "work (RULESPEC_MAX_WORK sets the limit)")
 
 
 def overcall(span: ast.Span) -> NoReturn:
