@@ -157,3 +157,16 @@ match {{
         assert ev["word"] == word
         st_.apply(ev)
         assert st_.result()["deals"][0]["scores"] == ([1, 1] if options else [0, 0])
+
+
+def test_generated_source_too_deep_for_python_is_the_spec_s_error() -> None:
+    """Python refuses source nested past 200 parentheses; should generated code ever reach
+    that, it is a runtime error at the clause, not an internal error."""
+    from rulespec.ast import Span
+    from rulespec.errors import RuleRuntimeError
+    from rulespec.interpreter.eval import exec_source
+
+    deep = "(" * 250 + "1" + ")" * 250
+    with pytest.raises(RuleRuntimeError, match="nest too deeply for Python to compile"):
+        exec_source(f"def _f():\n    return {deep}\n", "_f", {}, Span("t.rules", 3, 1, 3, 2),
+                    "expression")

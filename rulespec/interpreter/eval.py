@@ -144,7 +144,19 @@ def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
     filename = f"<rules:{_commentable(span.source)}:{span.line}#{next(_SOURCE_IDS)}>"
     linecache.cache[filename] = (len(full), None, full.splitlines(keepends=True), filename)
     ns: dict[str, object] = {}
-    exec(compile(full, filename, "exec"), glb, ns)
+    try:
+        code = compile(full, filename, "exec")
+    except (SyntaxError, RecursionError) as e:
+        # Python's own bounds on nesting (200 parentheses, 20 blocks, its parser's stack):
+        # a spec within the checker's limits should not reach them, but one that does is
+        # a spec too deep, said at its clause, not our internal error
+        msg = e.msg if isinstance(e, SyntaxError) else "maximum recursion depth exceeded"
+        if isinstance(e, SyntaxError) and "nested" not in msg:
+            raise  # a syntax error of ours
+        raise RuleRuntimeError(f"the rules here nest too deeply for Python to compile them "
+                               f"({msg})", span,
+                               "split the expression into definitions of its own") from None
+    exec(code, glb, ns)
     if sources is not None:
         sources.append((filename, full))
     return ns[name]
