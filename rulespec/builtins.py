@@ -73,11 +73,13 @@ LEFT = [10_000_000]
 
 
 def spend(xs: Any) -> Any:
-    """``xs``, a comprehension's source, its length spent from :data:`LEFT`: a comprehension
-    of a million elements whose every element runs another stops with an error."""
+    """``xs``, a comprehension's source or a list a statement builds (``fill``, a list stored
+    with ``set``), its length spent from :data:`LEFT`: a comprehension of a million elements
+    whose every element runs another, or a list grown by a pack at every round, stops with
+    an error."""
     LEFT[0] -= len(xs)
     if LEFT[0] < 0:
-        raise LimitError("the comprehensions here go through more elements between two "
+        raise LimitError("the rules here go through or build more list elements between two "
                          "events than the work budget allows (ten times RULESPEC_MAX_WORK)")
     return xs
 

@@ -1122,7 +1122,7 @@ deal {
   end deal scoring score
 }""")
     start = time.perf_counter()
-    with pytest.raises(RuleRuntimeError, match="comprehensions here go through more"):
+    with pytest.raises(RuleRuntimeError, match="go through or build more list elements"):
         inner.new_initial_state()
     assert time.perf_counter() - start < 30
     one = _play_spec("""
