@@ -74,6 +74,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning
 
+from tests.alarm import alarm
+
 ROOT = Path(__file__).resolve().parent.parent
 #: the specs that mutations start from (they all check)
 SEED_SPECS: tuple[Path, ...] = tuple(
@@ -1114,20 +1116,10 @@ class _Hang(BaseException):  # noqa: N818 - not an error of rulespec's: the alar
     of rulespec (or of click's CliRunner) takes it for a failure of its own."""
 
 
-@contextlib.contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
+def _alarm(seconds: float) -> contextlib.AbstractContextManager[None]:
     """Raise :class:`_Hang` in this thread if the block runs past ``seconds`` (an interval
     timer: a read from a FIFO with no writer is interrupted too)."""
-    def ring(signum: int, frame: object) -> None:
-        raise _Hang(f"hang: still running after {seconds:g} s")
-
-    before = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, before)
+    return alarm(seconds, lambda: _Hang(f"hang: still running after {seconds:g} s"))
 
 
 @contextlib.contextmanager
@@ -2059,6 +2051,24 @@ def totals_cases() -> st.SearchStrategy[Input]:
                      st.lists(statement, min_size=1, max_size=6))
 
 
+# ---- the small specs the classes of issue 23 write -------------------------------------------
+#: their deal's opening (an empty hand for each seat, a shuffled pack, a card each) and their
+#: match (one deal, the highest total wins), as format templates
+DEAL_OPENING = '''deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats_from(left_of(dealer))
+'''
+MATCH_HIGHEST = '''match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
+}}
+'''
+
+
 # ---- number growth through every operator -------------------------------------------------
 NUMBERS_SPEC = '''# expect players: {table}
 game numbers title "Numbers"
@@ -2074,25 +2084,14 @@ var y: int = {y0}
 result big: int per player = 0
 {defs}
 def score(p: int) = {score}
-deal {{
-  for q in seats {{
-    fill hand[q] with []
-  }}
-  fill stock with pack(1)
-  shuffle stock
-  deal 1 from stock to hand of seats_from(left_of(dealer))
-{body}
+''' + DEAL_OPENING + '''{body}
   choose left_of(dealer) {{
     show() "Turn your card." {{
       end deal scoring score
     }}
   }}
 }}
-match {{
-  run deal
-  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
-}}
-'''
+''' + MATCH_HIGHEST
 #: big constants of a spec (the parser takes numbers of up to 4,000 digits)
 BIG = ("1", "7", "65536", "9" * 100, "1" + "0" * 999, "9" * 4000)
 #: one step of growth of ``x`` through each operator; ``{c}`` is one of BIG, ``{g}`` the last
@@ -2363,21 +2362,10 @@ zone hand: per player visible to owner
 var tally: int = 0
 {decls}
 def score(p: int) = {score}
-deal {{
-  for q in seats {{
-    fill hand[q] with []
-  }}
-  fill stock with pack(1)
-  shuffle stock
-  deal 1 from stock to hand of seats_from(left_of(dealer))
-{body}
+''' + DEAL_OPENING + '''{body}
 {decision}
 }}
-match {{
-  run deal
-  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)]
-}}
-'''
+''' + MATCH_HIGHEST
 DECISION = '''  choose left_of(dealer) {
     show() "Turn your card." {
       end deal scoring score

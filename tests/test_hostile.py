@@ -5,17 +5,15 @@ expected failure (strict: it fails the suite once the defect is fixed, so the ma
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import re
 import resource
-import signal
 import subprocess
 import sys
-import types
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulespec.cli import main
+from tests.alarm import alarm
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -147,19 +146,8 @@ class Outcome:
         return self.stdout + self.stderr
 
 
-def _on_alarm(signum: int, frame: types.FrameType | None) -> None:
-    raise Hang("the case ran past its time")
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+def deadline(seconds: int) -> contextlib.AbstractContextManager[None]:
+    return alarm(seconds, lambda: Hang("the case ran past its time"))
 
 
 def in_process(argv: list[str], stdin: bytes | None = None, seconds: int = HANG_S) -> Outcome:

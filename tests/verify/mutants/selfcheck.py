@@ -19,13 +19,13 @@ import json
 import os
 import random
 import select
-import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
+
+from tests.alarm import alarm
 
 from . import MUTANTS, Mutant
 from .base import AbracadabraView, VandattaView
@@ -43,26 +43,11 @@ class _Timeout(Exception):
     pass
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
-    raise _Timeout
-
-
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def call(what: str, fn: Callable[..., Any], *args: Any) -> Any:
     """Call a mutant method; a raise, an exit or a hang becomes ``Differs``.  A ValueError
     (the protocol's refusal) passes through from ``new`` and ``apply`` only."""
     try:
-        with _deadline(CALL_TIMEOUT):
+        with alarm(CALL_TIMEOUT, _Timeout):
             return fn(*args)
     except _Timeout:
         raise Differs(f"{what}: no answer within {CALL_TIMEOUT:g} s") from None
