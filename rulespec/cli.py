@@ -116,10 +116,10 @@ def _options(items: tuple[str, ...]) -> dict[str, bool | int | str]:
 
 _LIMITS = (
     "Limits (docs/language.md, Limits): a rule builds no list longer than "
-    "RULESPEC_MAX_COLLECTION elements (default 1,000,000), nor runs more than "
-    "RULESPEC_MAX_WORK rounds of loops between two events (default 1,000,000); "
-    "rules nest at most 100 levels; "
-    "a record is at most 64 MB and the spec it names at most 4 MB; "
+    "RULESPEC_MAX_COLLECTION elements (default 1,000,000), and the zones hold no more cards "
+    "together, nor runs more than RULESPEC_MAX_WORK rounds of loops between two events "
+    "(default 1,000,000); rules nest at most 100 levels, a call counting as deep as its body; "
+    "numbers have at most 3,400 bits; a record is at most 64 MB and a spec at most 4 MB; "
     "simulate plays at most --max-events events a match (default 1,000,000); "
     "serve reads request lines of at most 16 MiB and stops after --idle-timeout "
     "seconds without one (default 3600). "
