@@ -105,7 +105,12 @@ def _quoted(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
-@functools.cache
+#: checked specs kept per process: a long-running process (serve, a fuzzer's worker) that
+#: meets spec after spec keeps the most recent, each with its compiled tables
+_SPECS_KEPT = 32
+
+
+@functools.lru_cache(maxsize=_SPECS_KEPT)
 def _load(path: str, mtime: float) -> CheckedSpec:
     spec = check_file(path)
     name = shipped_name(Path(path))
@@ -113,7 +118,7 @@ def _load(path: str, mtime: float) -> CheckedSpec:
     return spec if name is None or name == spec.name else attrs.evolve(spec, name=name)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=_SPECS_KEPT)
 def _load_confined(path: str, mtime: float) -> CheckedSpec:
     p = Path(path)
     return check_file(p, confine=p.resolve().parent)

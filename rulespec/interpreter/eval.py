@@ -112,6 +112,9 @@ def pyname(n: str) -> str:
 #: generated sources registered with linecache, so that tracebacks show them; one counter
 #: makes each file name unique
 _SOURCE_IDS = itertools.count()
+#: the names registered, oldest first, and how many are kept
+_REGISTERED: list[str] = []
+_REGISTERED_MAX = 20_000
 
 
 def inlining_default() -> bool:
@@ -143,6 +146,13 @@ def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
     full = head + text
     filename = f"<rules:{_commentable(span.source)}:{span.line}#{next(_SOURCE_IDS)}>"
     linecache.cache[filename] = (len(full), None, full.splitlines(keepends=True), filename)
+    _REGISTERED.append(filename)
+    if len(_REGISTERED) > _REGISTERED_MAX:
+        # a long-running process compiles table after table: the oldest sources go (a
+        # traceback through their code then shows no source line, nothing worse)
+        for old in _REGISTERED[:_REGISTERED_MAX // 2]:
+            linecache.cache.pop(old, None)
+        del _REGISTERED[:_REGISTERED_MAX // 2]
     ns: dict[str, object] = {}
     try:
         code = compile(full, filename, "exec")
@@ -202,8 +212,10 @@ class ExprCompiler:
         #: above zero while a comprehension's iterable is compiled (no ``:=`` there)
         self._in_iterable = 0
         self.globals: dict[str, object] = dict(_RUNTIME_GLOBALS)
-        self.globals["_SF"] = tuple(tuple((s + i) % players for i in range(players))
-                                    for s in range(players))
+        # seats_from(s) for each seat: slices of one tuple of seats, so that the numbers are
+        # shared (at a table of 1,000 a million seat numbers would each be an object)
+        seats = tuple(range(players))
+        self.globals["_SF"] = tuple(seats[s:] + seats[:s] for s in seats)
         self.globals["_N"] = players
         self._consts: dict[int, str] = {}
         #: each option read so far as its value's name and arguments (see _option_value)
