@@ -6,7 +6,9 @@ and answers with the JSON object of records.md, plus the exit code of H7.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -53,10 +55,21 @@ def copy_spec(spec_path: Path, folder: Path) -> str:
     return f"{folder.name}/{_copy_name(main)}"
 
 
+#: the longest file name most file systems take, in bytes
+_NAME_MAX = 255
+
+
 def _copy_name(spec_path: Path) -> str:
     """The name of a spec's copy beside its records: its own, ending in .rules (a record names
-    only a .rules file, H10; a spec simulated as ``./g`` is copied as ``g.rules``)."""
-    return spec_path.name if spec_path.name.endswith(".rules") else f"{spec_path.name}.rules"
+    only a .rules file, H10; a spec simulated as ``./g`` is copied as ``g.rules``), cut short
+    with a hash of the whole when that would be too long for a file name."""
+    name = spec_path.name if spec_path.name.endswith(".rules") else f"{spec_path.name}.rules"
+    raw = os.fsencode(name)
+    if len(raw) <= _NAME_MAX:
+        return name
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    stem = os.fsdecode(raw[:150])  # the first 150 bytes, as the file system spells them
+    return f"{stem}-{digest}.rules"
 
 
 def write_record(record: Mapping[str, object], out: Path, spec_path: Path | None) -> Path:

@@ -766,13 +766,22 @@ class _Watchdog:
         #: set by the handler when it interrupts a call for its timeout
         self.timed_out = False
         self.enabled = threading.current_thread() is threading.main_thread()
+        self._stop = threading.Event()
         if self.enabled:
             self._before = signal.signal(signal.SIGINT, self._on_sigint)
             threading.Thread(target=self._watch, daemon=True).start()
 
+    def stop(self) -> None:
+        """End the polling thread and give SIGINT its handler back: a process that verifies
+        again and again (a test suite, a fuzzer's worker) keeps no thread nor handler of a
+        run that is over."""
+        if self.enabled and not self._stop.is_set():
+            self._stop.set()
+            if signal.getsignal(signal.SIGINT) == self._on_sigint:
+                signal.signal(signal.SIGINT, self._before)
+
     def _watch(self) -> None:
-        while True:
-            time.sleep(0.05)
+        while not self._stop.wait(0.05):
             t = self.started
             if t is not None and self.fired_for is None and time.monotonic() - t > self.timeout \
                     and self.started is t:
@@ -943,13 +952,16 @@ class _Guard:
         return []
 
     def close(self) -> None:
-        """Ask the implementation to quit (a process) or drop it."""
+        """Ask the implementation to quit (a process) or drop it; stop the watchdog."""
         if self.impl is not None:
             close = getattr(self.impl, "close", None)
             if callable(close):
                 with contextlib.suppress(Exception):
                     close()
         self.impl = None
+        if self.watchdog is not None:
+            self.watchdog.stop()
+            self.watchdog = None
 
 
 def _tb_tail(e: BaseException, n: int = 8) -> list[str]:

@@ -502,15 +502,19 @@ def test_simulate_starts_no_more_workers_than_it_has_chunks(
     assert many.to_json() == sim.simulate("vandatta", 2, 2, seed=5).to_json()
 
 
-def test_records_of_a_spec_named_without_rules_replay(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["g", "x" * 252])
+def test_records_of_a_spec_named_without_rules_replay(tmp_path: Path, name: str) -> None:
     """A spec file named ``g`` (no .rules) simulated with --records: its copy beside the records
-    is ``spec/g.rules``, so that the records replay (a record may name only a .rules file)."""
-    spec = tmp_path / "g"
+    is ``spec/g.rules``, so that the records replay (a record may name only a .rules file); a
+    name too long for that is cut short with a hash."""
+    spec = tmp_path / name
     spec.write_text((ROOT / "tests/hostile/lib/minimal.rules").read_text(encoding="utf-8"),
                     encoding="utf-8")
     code, _, err = run("simulate", str(spec), "-p", "2", "-n", "2", "--records",
                        str(tmp_path / "recs"))
     assert code == 0, err
-    assert (tmp_path / "recs" / "spec" / "g.rules").is_file()
+    copies = [p.name for p in (tmp_path / "recs" / "spec").iterdir()]
+    assert len(copies) == 1 and copies[0].endswith(".rules") and len(copies[0]) <= 255
+    assert name != "g" or copies == ["g.rules"]
     code, out, _ = run("replay", str(tmp_path / "recs" / "game-000001.json"))
     assert code == 0 and json.loads(out)["complete"] is True

@@ -677,3 +677,21 @@ def test_an_event_whose_action_is_no_name_has_a_key() -> None:
     from rulespec.verify import normal_key
 
     assert normal_key({"action": [[["x"]]], "seat": 0}).startswith("{")
+
+
+def test_a_run_leaves_no_thread_and_gives_sigint_back() -> None:
+    """Verifying in process again and again (a test suite, a fuzzer's worker) keeps no
+    watchdog thread of a run that is over (they piled up until no thread could start) and
+    gives SIGINT its handler back."""
+    import signal
+    import threading
+
+    before, handler = threading.active_count(), signal.getsignal(signal.SIGINT)
+    for seed in range(3):
+        _verify(VAN, "vandatta", VandattaOracle, players=[2], games=1, seed_=seed)
+    assert signal.getsignal(signal.SIGINT) == handler
+    for _ in range(400):  # a stopped watchdog ends at once (its wait is cut short)
+        if threading.active_count() <= before:
+            break
+        threading.Event().wait(0.05)
+    assert threading.active_count() <= before
