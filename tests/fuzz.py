@@ -1404,7 +1404,9 @@ def _run_files(data: bytes, base: Path, folder: Path) -> str:
         sub, module = case["subdir"], case["module"]
         # the spec, its module and the module's folder: three names, whatever was drawn
         sub = sub if sub != name else sub + ".d"
-        module = module if (sub or module != name) else "m-" + module
+        # (another name of the same length, its ending kept: a name may be 255 bytes already)
+        other = "n-" if module.startswith("m-") else "m-"
+        module = module if (sub or module != name) else other + module[2:]
         where = folder / sub if sub else folder
         where.mkdir(exist_ok=True)
         (where / module).write_text(FILES_MODULE, encoding="utf-8", errors="surrogateescape")
