@@ -7,8 +7,9 @@ smallest input Hypothesis shrinks it to (saved in build/fuzz-failures/).
 
     pytest -m slow -s -n0 tests/slow/test_fuzz.py
 
-takes about 50 minutes on one core, half that cut in two parts on two (tests/README.md). ``RULESPEC_FUZZ_EXAMPLES`` sets the
-total (shared among the kinds as :data:`SHARE` says); each kind's inputs are cut into slices of
+takes about 50 minutes on one core, half that cut in two parts on two (tests/README.md).
+``RULESPEC_FUZZ_EXAMPLES`` sets the total (shared among the kinds as :data:`SHARE` says); each
+kind's inputs are cut into slices of
 ``fuzz.SLICE``, slice i under the Hypothesis seed ``RULESPEC_FUZZ_SEED + i`` (a random first
 seed, printed, when it is not given); ``RULESPEC_FUZZ_SEED_RANGE=A:B`` runs only the slices A to
 B - 1 and ``RULESPEC_FUZZ_KINDS=k1,k2`` only those kinds, so that a run can be split over
