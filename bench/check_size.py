@@ -40,7 +40,7 @@ def big_spec(megabytes: float) -> str:
 
 def measure(megabytes: float) -> dict[str, float]:
     """Check a spec of this size here; seconds, peak memory (MiB) and the size."""
-    from rulespec.checker import check_text
+    from rulespec.lang.checker import check_text
 
     text = big_spec(megabytes)
     start = time.perf_counter()

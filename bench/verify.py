@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from rulespec.loading import load_game_spec, resolve_game  # noqa: E402
 from rulespec.protocol import ProcessImplementation, load_python_impl  # noqa: E402
 from rulespec.records import replay  # noqa: E402
-from rulespec.verify import Verifier  # noqa: E402
+from rulespec.verify.runner import Verifier  # noqa: E402
 from tests.verify.mutants import MUTANTS, Mutant  # noqa: E402
 
 SMALL_KINDS = ("legal", "turn")

@@ -4,7 +4,7 @@ From one ``.rules`` text the library plays the game (:class:`Game`, :class:`Stat
 implementations of it, and writes its rulebook.
 """
 
-from rulespec.checker import check, check_file, check_text
+from rulespec.engine.state import CHANCE, Game, State
 from rulespec.errors import (
     ConfigurationError,
     Diagnostic,
@@ -15,9 +15,9 @@ from rulespec.errors import (
     SpecCheckError,
     SpecSyntaxError,
 )
-from rulespec.interpreter.engine import CHANCE, Game, State
-from rulespec.model import CheckedSpec
-from rulespec.parser import parse, parse_file
+from rulespec.lang.checker import check, check_file, check_text
+from rulespec.lang.model import CheckedSpec
+from rulespec.lang.parser import parse, parse_file
 
 __all__ = [
     "CHANCE",

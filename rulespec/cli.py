@@ -27,7 +27,7 @@ from rulespec.errors import (
 from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
-    from rulespec.verify import Report, Verifier
+    from rulespec.verify.runner import Report, Verifier
 
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
 EXIT_INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
@@ -69,7 +69,7 @@ def _spec_error(e: SpecSyntaxError | SpecCheckError) -> None:
 
 def _runtime_error(e: RuleRuntimeError) -> None:
     from rulespec.files import read_bounded
-    from rulespec.parser import MAX_SPEC_BYTES
+    from rulespec.lang.parser import MAX_SPEC_BYTES
 
     src = None
     if e.span is not None:
@@ -192,7 +192,7 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
     """
     import time
 
-    from rulespec.interpreter.engine import Game
+    from rulespec.engine.state import Game
     from rulespec.loading import load_game_spec, normalise_options
 
     with _reported():
@@ -468,7 +468,7 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
 
     from rulespec.loading import load_game_spec
     from rulespec.protocol import ProcessImplementation, load_python_impl
-    from rulespec.verify import Verifier
+    from rulespec.verify.runner import Verifier
 
     if (impl_cmd is None) == (impl_py is None):
         _err("error: give exactly one of --impl CMD or --python MODULE:ATTR")
@@ -509,7 +509,7 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
     """
     from rulespec.loading import load_game_spec
     from rulespec.protocol import SpecImplementation
-    from rulespec.verify import Verifier
+    from rulespec.verify.runner import Verifier
 
     with _reported():
         path_a, shipped_a = _spec_arg(a)
@@ -617,7 +617,7 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
             d["record_file"] = path
         click.echo(json_text(data, indent=2))
     else:
-        from rulespec.verify import format_report
+        from rulespec.verify.runner import format_report
 
         click.echo(format_report(report, title, written))
     failed = bool(report.divergences) or not report.conforms
@@ -640,7 +640,7 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
 def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         opts: tuple[str, ...], check_only: bool) -> None:
     """Write the rulebook of GAME (a shipped name or a .rules file), in Markdown or HTML."""
-    from rulespec.docgen import build_book
+    from rulespec.book.docgen import build_book
     from rulespec.loading import load_game_spec, resolve_game
 
     if check_only and not out_path:
@@ -657,11 +657,11 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         # a Markdown book written to a file links its pictures, written beside it
         files: list[tuple[str, str]] = []
         if fmt == "html":
-            from rulespec.bookhtml import to_html
+            from rulespec.book.html import to_html
 
             text = to_html(book)
         else:
-            from rulespec.book import figure_files, to_markdown
+            from rulespec.book.document import figure_files, to_markdown
 
             # pictures go beside a book written to a file, not beside a device or a FIFO
             # (--out /dev/stdout): that page has their captions only, as standard output has

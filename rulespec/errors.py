@@ -1,7 +1,7 @@
 """The error tree of rulespec and the one place that renders a diagnostic.
 
 Every error a user can cause derives from :class:`RulespecError`. Spec errors carry a
-:class:`~rulespec.ast.Span`; :func:`render` turns them into ``file:line:col: error: message``
+:class:`~rulespec.spans.Span`; :func:`render` turns them into ``file:line:col: error: message``
 followed by the source line, a caret and an optional hint (Lark ``get_context``, pylox).
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from rulespec.ast import Span
 from rulespec.shown import blank_controls, escape_line
+from rulespec.spans import Span
 
 __all__ = [
     "ConfigurationError",

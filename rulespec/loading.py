@@ -17,12 +17,12 @@ from typing import cast
 
 import attrs
 
-from rulespec.checker import check_file
+from rulespec.engine.state import Game
 from rulespec.errors import RecordError
 from rulespec.files import why_not_regular
-from rulespec.interpreter.engine import Game
-from rulespec.model import CheckedSpec
-from rulespec.parser import MAX_SPEC_BYTES
+from rulespec.lang.checker import check_file
+from rulespec.lang.model import CheckedSpec
+from rulespec.lang.parser import MAX_SPEC_BYTES
 
 __all__ = ["GAMES_DIR", "game_for", "is_game_name", "load_game_spec", "normalise_options",
            "record_spec", "resolve_game", "shipped_games", "shipped_name"]

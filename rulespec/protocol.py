@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Protocol, cast
 
+from rulespec.engine.state import State
 from rulespec.errors import (
     IllegalActionError,
     ImplementationError,
@@ -32,9 +33,8 @@ from rulespec.errors import (
     RuleRuntimeError,
     RulespecError,
 )
-from rulespec.interpreter.engine import State
+from rulespec.lang.model import CheckedSpec
 from rulespec.loading import game_for, load_game_spec, resolve_game
-from rulespec.model import CheckedSpec
 from rulespec.shown import escape_line
 
 __all__ = [

@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from rulespec.engine.state import State
 from rulespec.errors import (
     IllegalActionError,
     RecordError,
@@ -20,9 +21,8 @@ from rulespec.errors import (
     SpecSyntaxError,
 )
 from rulespec.files import write_atomic
-from rulespec.interpreter.engine import State
+from rulespec.lang.parser import read_spec
 from rulespec.loading import GAMES_DIR, game_for, load_game_spec, record_spec
-from rulespec.parser import read_spec
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "copy_spec", "replay", "start", "write_record"]
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import attrs
 
-from rulespec.cards import normalise_card, sort_cards
 from rulespec.errors import ConfigurationError, RecordError
+from rulespec.lang.cards import normalise_card, sort_cards
 from rulespec.loading import load_game_spec, resolve_game
 from rulespec.protocol import SpecImplementation
 from rulespec.records import FORMAT

@@ -20,9 +20,9 @@ from typing import Any, cast
 
 import attrs
 
+from rulespec.engine.state import CHANCE, State
 from rulespec.errors import RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
-from rulespec.interpreter.engine import CHANCE, State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
 from rulespec.records import FORMAT, copy_spec
 from rulespec.shown import escape_line

@@ -21,13 +21,13 @@ import attrs
 from hypothesis import currently_in_test_context
 from hypothesis import strategies as st
 
+from rulespec.engine.state import Game
 from rulespec.errors import ConfigurationError, RecordError
-from rulespec.interpreter.engine import Game
+from rulespec.lang.model import CheckedSpec
 from rulespec.loading import load_game_spec, normalise_options, resolve_game
-from rulespec.model import CheckedSpec
 from rulespec.protocol import Implementation, ProcessImplementation
 from rulespec.records import FORMAT
-from rulespec.verify import MAX_EVENTS, Report, Verifier, format_report
+from rulespec.verify.runner import MAX_EVENTS, Report, Verifier, format_report
 
 __all__ = ["Match", "assert_conforms", "events", "matches"]
 

@@ -203,7 +203,7 @@ def _grammar_literals() -> dict[str, str]:
 def _lark() -> Any:
     import lark
 
-    from rulespec.parser import grammar_text
+    from rulespec.lang.parser import grammar_text
 
     return lark.Lark(grammar_text(), parser="lalr")
 
@@ -430,8 +430,8 @@ class Seeds:
 def write_seeds(folder: Path, games: int = 2) -> Seeds:
     """Play ``games`` random matches of each seed spec at its smallest and largest table (up
     to :data:`MAX_TABLE`) with ``simulate``, keeping them as records under ``folder``."""
-    from rulespec.checker import check_file
     from rulespec.errors import RulespecError
+    from rulespec.lang.checker import check_file
     from rulespec.simulate import simulate
 
     recs: list[tuple[str, dict[str, Any]]] = []
@@ -644,7 +644,7 @@ def _game_options() -> dict[str, dict[str, tuple[str, ...]]]:
     """Each shipped game's options and the values its spec names for each (numbers for an
     integer option, ``name(args)`` for a parametric value)."""
     from rulespec.loading import load_game_spec, resolve_game
-    from rulespec.verify import option_values
+    from rulespec.verify.runner import option_values
 
     out: dict[str, dict[str, tuple[str, ...]]] = {}
     for game in GAMES:
@@ -746,7 +746,6 @@ def _unexpected(e: BaseException) -> str:
 def _run_spec(data: bytes, folder: Path) -> str:
     """Check a spec the way ``rulespec check`` does and, when it checks, play it the way
     ``rulespec simulate`` does; the stage it reached."""
-    from rulespec.checker import check_file
     from rulespec.errors import (
         IllegalActionError,
         RecordError,
@@ -755,6 +754,7 @@ def _run_spec(data: bytes, folder: Path) -> str:
         SpecCheckError,
         SpecSyntaxError,
     )
+    from rulespec.lang.checker import check_file
     from rulespec.loading import game_for
     from rulespec.simulate import play_random_game
 
@@ -1665,8 +1665,8 @@ def _book(path: Path, fmt: str) -> str:
 
 def _run_book(data: bytes, base: Path, folder: Path) -> str:
     """A ``linebreaks`` case (:func:`linebreak_cases`)."""
-    from rulespec.checker import check_file
     from rulespec.errors import SpecCheckError, SpecSyntaxError
+    from rulespec.lang.checker import check_file
 
     case = _json_case(data)
     path = folder / "lb.rules"
@@ -2249,7 +2249,7 @@ def _number_paths(record: dict[str, Any], options: Sequence[str], header: bool
 def _spec_options(seeds: Seeds, sub: str) -> dict[str, tuple[str, ...]]:
     """The options of the spec a seed record plays, each with the values the spec names."""
     from rulespec.loading import load_game_spec
-    from rulespec.verify import option_values
+    from rulespec.verify.runner import option_values
 
     game = next(r["game"] for s, r in seeds.records if s == sub)
     if game in _game_options():

@@ -15,8 +15,8 @@ from typing import Any
 
 import attrs
 
+from rulespec.engine.state import canonical_key
 from rulespec.errors import RulespecError
-from rulespec.interpreter.engine import canonical_key
 from rulespec.protocol import Implementation
 from rulespec.records import FORMAT
 

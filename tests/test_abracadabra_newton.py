@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from rulespec.engine.state import State
 from rulespec.errors import IllegalActionError
-from rulespec.interpreter.engine import State
 from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_games
 
 ROOT = Path(__file__).resolve().parent.parent

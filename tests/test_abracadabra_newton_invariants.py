@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulespec.cards import RANK_OF, SUIT_OF
-from rulespec.interpreter.engine import CHANCE, State
+from rulespec.engine.state import CHANCE, State
+from rulespec.lang.cards import RANK_OF, SUIT_OF
 from rulespec.loading import game_for, load_game_spec, resolve_game
 from tests.strategies import deal_end_snapshots, newton_tables
 

@@ -1,4 +1,4 @@
-"""The rulebook's web page (rulespec.bookhtml): escaping, the table of contents, no request of any
+"""The rulebook's web page (rulespec.book.html): escaping, the table of contents, no request of any
 kind, the same bytes every time; and the page in a real headless Chromium at desktop and phone
 width (no console error, no request, no sideways scroll of the page), screenshots kept in
 build/screenshots/ to look at.
@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulespec.book import (
+from rulespec.book.document import (
     Book,
     Bullets,
     Code,
@@ -31,7 +31,7 @@ from rulespec.book import (
     inline,
     strong,
 )
-from rulespec.bookhtml import to_html
+from rulespec.book.html import to_html
 
 if TYPE_CHECKING:
     from playwright.sync_api import Dialog, Page

@@ -1,4 +1,4 @@
-"""The table of built-in functions (rulespec.builtins) is consistent with itself: every
+"""The table of built-in functions (rulespec.lang.builtins) is consistent with itself: every
 template names only helpers its entry brings, and a call folded while compiling gives what the
 generated code gives at run time."""
 
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulespec.builtins import BUILTINS, RUNTIME_HELPERS, set_of, subsets
-from rulespec.cards import SUITS, pack
-from rulespec.interpreter.events import canonical_key, cards_event_key, subset_sets
-from rulespec.model import BUILTIN_FUNCTIONS, GENERATOR_FUNCTIONS
-from rulespec.types import ANY, BOOL, CARD, INT, ListOf, T, Type
+from rulespec.engine.events import canonical_key, cards_event_key, subset_sets
+from rulespec.lang.builtins import BUILTINS, RUNTIME_HELPERS, set_of, subsets
+from rulespec.lang.cards import SUITS, pack
+from rulespec.lang.model import BUILTIN_FUNCTIONS, GENERATOR_FUNCTIONS
+from rulespec.lang.types import ANY, BOOL, CARD, INT, ListOf, T, Type
 
 CARDS = pack(1)
 TABLE_NAMES = {"_N", "_SF", "_x"}  # given by each table, or bound inside the template

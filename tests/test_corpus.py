@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulespec.checker import check_file
 from rulespec.cli import main
 from rulespec.errors import SpecCheckError, SpecSyntaxError
+from rulespec.lang.checker import check_file
 
 HERE = Path(__file__).parent / "specs"
 OK = sorted((HERE / "ok").glob("*.rules"))
@@ -68,8 +68,8 @@ STANDALONE = [p for p in OK + BAD
 @pytest.mark.parametrize("path", STANDALONE, ids=lambda p: p.stem)
 def test_check_of_parse_gives_what_check_text_gives(path: Path) -> None:
     """The two entry points report the same diagnostics."""
-    from rulespec.checker import check, check_text
-    from rulespec.parser import parse
+    from rulespec.lang.checker import check, check_text
+    from rulespec.lang.parser import parse
 
     text = path.read_text(encoding="utf-8")
 

@@ -1,5 +1,5 @@
-"""The phase diagram (rulespec.diagram): valid, self-contained, deterministic SVG with alt text,
-for every shipped game and for small specs written here."""
+"""The phase diagram (rulespec.book.diagram): valid, self-contained, deterministic SVG with alt
+text, for every shipped game and for small specs written here."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 import attrs
 import pytest
 
-from rulespec import ast
-from rulespec.checker import check_file
-from rulespec.diagram import Diagram, phase_diagram
+from rulespec.book.diagram import Diagram, phase_diagram
+from rulespec.lang import ast
+from rulespec.lang.checker import check_file
+from rulespec.lang.model import CheckedSpec
 from rulespec.loading import load_game_spec, resolve_game, shipped_games
-from rulespec.model import CheckedSpec
 
 SVG_NS = "http://www.w3.org/2000/svg"
 NS = {"s": SVG_NS}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.book import Table, to_markdown
-from rulespec.checker import check_file, check_text
-from rulespec.docgen import build_book, rulebook
+from rulespec.book.docgen import build_book, rulebook
+from rulespec.book.document import Table, to_markdown
+from rulespec.lang.checker import check_file, check_text
 from rulespec.loading import load_game_spec, resolve_game
 
 HERE = Path(__file__).resolve().parent
@@ -124,7 +124,7 @@ def test_no_line_break_lets_spec_text_out_of_its_place_in_markdown(brk: str) -> 
     their text, and a fenced block keeps its fence."""
     from markdown_it import MarkdownIt
 
-    from rulespec.book import Book, Bullets, Code, Heading, Paragraph, code, inline
+    from rulespec.book.document import Book, Bullets, Code, Heading, Paragraph, code, inline
 
     evil = f"x{brk}<script>alert(1)</script>{brk}# heading{brk}| a | b |{brk}```"
     book = Book(f"T{brk}<script>t</script>", (
@@ -147,7 +147,7 @@ def test_spec_text_starting_like_a_list_or_a_rule_stays_text(start: str) -> None
     paragraph of text in the rendered Markdown, as in a list item."""
     from markdown_it import MarkdownIt
 
-    from rulespec.book import Book, Bullets, Paragraph, inline
+    from rulespec.book.document import Book, Bullets, Paragraph, inline
 
     text = f"{start}the dealer deals"
     book = Book("T", (Paragraph(inline(text)), Bullets(((inline(text), None),))))
@@ -157,8 +157,8 @@ def test_spec_text_starting_like_a_list_or_a_rule_stays_text(start: str) -> None
 
 
 def test_expressions_said_in_plain_english() -> None:
-    from rulespec.english import say
-    from rulespec.parser import parse
+    from rulespec.book.english import say
+    from rulespec.lang.parser import parse
 
     spec = load_game_spec(resolve_game("abracadabra-newton"))
 
@@ -192,7 +192,7 @@ STEPS = HERE / "specs" / "ok" / "steps.rules"
 
 
 def test_steps_are_numbered_with_their_texts_and_clauses() -> None:
-    from rulespec.book import Bullets, Heading
+    from rulespec.book.document import Bullets, Heading
 
     book = build_book(check_file(STEPS))
     blocks = list(book.blocks)

@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulespec import Game, RuleRuntimeError, check_text
-from rulespec.builtins import groups
-from rulespec.cards import RANK_OF, SUIT_OF, pack
+from rulespec.engine.state import State, canonical_key
 from rulespec.errors import IllegalActionError, RecordError
-from rulespec.interpreter.engine import State, canonical_key
+from rulespec.lang.builtins import groups
+from rulespec.lang.cards import RANK_OF, SUIT_OF, pack
 
 HEAD = """
 game t title "T"
@@ -146,7 +146,7 @@ match {
 
 def test_remembered_legal_events_follow_their_inputs() -> None:
     """An enumerator whose events depend only on its sources remembers them by the sources'
-    values (rulespec.interpreter.engine._memoised): the same decision met again gives the same
+    values (rulespec.engine.state._memoised): the same decision met again gives the same
     list, and a changed source gives the new list, never the remembered one."""
     spec = check_text(HEAD + """
 var n: int = 1
@@ -570,7 +570,7 @@ def test_a_definition_of_one_card_is_tabulated_and_errs_as_its_body() -> None:
 
 
 def test_share_common_reads_a_repeat_only_where_its_first_evaluation_happened() -> None:
-    from rulespec.interpreter.eval import share_common
+    from rulespec.engine.exprs import share_common
 
     shared = share_common("(v[0] == 1) or (v[0] == 2)")
     assert shared.count("v[0]") == 1 and eval(shared, {"v": (2,)}) is True
@@ -594,8 +594,8 @@ def test_share_common_reads_a_repeat_only_where_its_first_evaluation_happened() 
 def test_groups_keep_their_order_and_duplicates() -> None:
     import random
 
-    from rulespec.builtins import groups, multi_groups
-    from rulespec.cards import RANK_OF
+    from rulespec.lang.builtins import groups, multi_groups
+    from rulespec.lang.cards import RANK_OF
 
     def reference(cards: list[str]) -> tuple[tuple[str, ...], ...]:
         ranks: dict[int, list[str]] = {}
@@ -825,7 +825,7 @@ match {
 def test_a_set_field_over_subsets_keeps_each_subset_in_its_hands_order() -> None:
     """``show(cards = set_of(cs)) for cs in subsets(hand, ...)`` lists each subset once, its
     field the set in canonical order, while ``cs`` itself stays in the hand's order: the cards
-    moved land in that order (rulespec.interpreter.events.subset_sets builds both at once).
+    moved land in that order (rulespec.engine.events.subset_sets builds both at once).
     Under the same choose, an alternative with the same events written plainly agrees."""
     g = _play_spec("""
 zone shown: shared visible to all
@@ -1016,7 +1016,7 @@ def test_loops_past_the_work_budget_are_a_runtime_error_at_the_loop(loop: str) -
     a runtime error names the loop, soon (a billion rounds would take minutes)."""
     import time
 
-    from rulespec.interpreter.compiler import MAX_WORK
+    from rulespec.engine.compiler import MAX_WORK
 
     game = _play_spec(f"""
 var n: int = 0
@@ -1035,7 +1035,7 @@ deal {{
 def test_the_work_budget_starts_again_at_each_event() -> None:
     """Rounds are counted between two events only: a loop of many short stretches, each
     ended by a decision, never reaches the budget."""
-    from rulespec.interpreter.compiler import MAX_WORK
+    from rulespec.engine.compiler import MAX_WORK
 
     game = _play_spec(f"""
 var n: int = 0
@@ -1138,7 +1138,7 @@ def test_a_step_runs_as_its_body_does() -> None:
     with each step's body written in its place, under every seed tried."""
     import random
 
-    from rulespec.checker import check_file
+    from rulespec.lang.checker import check_file
     from rulespec.simulate import sample_event
 
     here = __import__("pathlib").Path(__file__).parent / "specs" / "ok" / "steps.rules"

@@ -90,12 +90,12 @@ def test_a_hang_is_a_failure_and_the_worker_starts_again(
 
 def test_an_exception_of_python_is_a_failure(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    import rulespec.checker
+    import rulespec.lang.checker
 
     def boom(*args: object, **kwargs: object) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr(rulespec.checker, "check_file", boom)
+    monkeypatch.setattr(rulespec.lang.checker, "check_file", boom)
     out = fuzz.execute("spec", b"game g", tmp_path, tmp_path)
     assert out.failure is not None and "KeyError: 'boom'" in out.failure
 

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from rulespec import ast
-from rulespec.cards import pack
-from rulespec.checker import check_file, check_text
+from rulespec.engine.state import Game, State
 from rulespec.errors import SpecCheckError
-from rulespec.interpreter.engine import Game, State
-from rulespec.model import CheckedSpec
-from rulespec.parser import parse
-from rulespec.pretty import pretty
-from rulespec.types import CARD
+from rulespec.lang import ast
+from rulespec.lang.cards import pack
+from rulespec.lang.checker import check_file, check_text
+from rulespec.lang.model import CheckedSpec
+from rulespec.lang.parser import parse
+from rulespec.lang.pretty import pretty
+from rulespec.lang.types import CARD
 
 SPEC_PATH = Path(__file__).parent / "specs" / "ok" / "joker_on_top.rules"
 TEXT = SPEC_PATH.read_text(encoding="utf-8")

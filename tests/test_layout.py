@@ -1,4 +1,4 @@
-"""The picture of the table (rulespec.layout): drawn from any spec's zones and a state, it
+"""The picture of the table (rulespec.book.layout): drawn from any spec's zones and a state, it
 places every seat once, shows each zone as the state holds it, and is a self-contained,
 accessible SVG whose boxes lie inside it."""
 
@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from rulespec import Game, check_text
-from rulespec.interpreter.engine import CHANCE
-from rulespec.layout import _places, table_picture
+from rulespec.book.layout import _places, table_picture
+from rulespec.engine.state import CHANCE
 from rulespec.loading import load_game_spec, resolve_game
 from rulespec.simulate import sample_event
 from tests.test_diagram import check_accessible, check_in_bounds, check_self_contained
@@ -90,8 +90,8 @@ match {
 
 
 def test_every_shipped_book_has_the_table_picture() -> None:
-    from rulespec.book import Figure
-    from rulespec.docgen import build_book
+    from rulespec.book.docgen import build_book
+    from rulespec.book.document import Figure
 
     for game in ("vandatta", "abracadabra", "abracadabra-newton"):
         book = build_book(load_game_spec(resolve_game(game)))

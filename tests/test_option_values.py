@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulespec.checker import check_file, check_text
 from rulespec.cli import main
+from rulespec.engine.state import Game
 from rulespec.errors import ConfigurationError, RuleRuntimeError
-from rulespec.interpreter.engine import Game
-from rulespec.parser import parse
-from rulespec.pretty import pretty
-from rulespec.verify import option_values
+from rulespec.lang.checker import check_file, check_text
+from rulespec.lang.parser import parse
+from rulespec.lang.pretty import pretty
+from rulespec.verify.runner import option_values
 
 SPEC = Path(__file__).parent / "specs" / "ok" / "option_values.rules"
 
@@ -166,7 +166,7 @@ def test_each_value_may_carry_its_own_text(tmp_path: Path) -> None:
     spec_path.write_text(SPEC.read_text().replace(
         "option stake_mode: {ante(k: int in 1..10), equals_bid,",
         'option stake_mode: {ante(k: int in 1..10) "Everyone puts <k> in | out.", equals_bid,'))
-    from rulespec.checker import check_file
+    from rulespec.lang.checker import check_file
 
     o = check_file(spec_path).option("stake_mode")
     assert o.value_doc("ante") == "Everyone puts <k> in | out." and o.value_doc("free") is None

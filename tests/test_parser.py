@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from rulespec.checker import check_text
 from rulespec.errors import RulespecError, SpecSyntaxError
-from rulespec.parser import grammar_text, parse
-from rulespec.pretty import pretty
+from rulespec.lang.checker import check_text
+from rulespec.lang.parser import grammar_text, parse
+from rulespec.lang.pretty import pretty
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "rulespec" / "games").glob("*.rules")) + \
@@ -140,7 +140,7 @@ def test_a_misspelt_statement_is_not_taken_for_an_open_block() -> None:
 
 
 def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
-    from rulespec.parser import _parser, _token_names
+    from rulespec.lang.parser import _parser, _token_names
 
     names = _token_names()
     for t in _parser().terminals:
@@ -159,7 +159,7 @@ def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
 
 
 def test_every_mistake_example_fails_and_is_recognised() -> None:
-    from rulespec.parser import _EXAMPLES
+    from rulespec.lang.parser import _EXAMPLES
 
     for mistake, examples in _EXAMPLES:
         for example in examples:
@@ -169,7 +169,7 @@ def test_every_mistake_example_fails_and_is_recognised() -> None:
 
 
 def test_a_mistake_in_an_imported_file_names_that_file(tmp_path: Path) -> None:
-    from rulespec.checker import check_file
+    from rulespec.lang.checker import check_file
 
     (tmp_path / "lib.rules").write_text("procedure p() {\n  shuffle stock\n\nvar x: int = 0\n",
                                         encoding="utf-8")
@@ -184,10 +184,10 @@ def test_a_mistake_in_an_imported_file_names_that_file(tmp_path: Path) -> None:
 
 
 def test_nesting_deeper_than_the_limit_is_a_syntax_error_where_it_happens() -> None:
-    from rulespec.checker import check_text
+    from rulespec.engine.state import Game
     from rulespec.errors import SpecSyntaxError
-    from rulespec.interpreter.engine import Game
-    from rulespec.parser import MAX_NESTING
+    from rulespec.lang.checker import check_text
+    from rulespec.lang.parser import MAX_NESTING
 
     head = ('game g title "G"\nplayers 2 to 4\nwinner lowest total\n'
             "zone stock: shared visible to nobody\nzone hand: per player visible to owner\n")

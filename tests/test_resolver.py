@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rulespec import ast
-from rulespec.checker import check, check_file, check_text
+from rulespec.engine.exprs import ExprCompiler
+from rulespec.engine.state import Game
 from rulespec.errors import SpecCheckError, SpecSyntaxError
-from rulespec.interpreter.engine import Game
-from rulespec.interpreter.eval import ExprCompiler
-from rulespec.model import (
+from rulespec.lang import ast
+from rulespec.lang.checker import check, check_file, check_text
+from rulespec.lang.model import (
     BoundBuiltin,
     BoundBuiltinVar,
     BoundConstant,
@@ -27,7 +27,7 @@ from rulespec.model import (
     CheckedSpec,
     pos,
 )
-from rulespec.parser import parse
+from rulespec.lang.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted([*(ROOT / "rulespec" / "games").glob("*.rules"),

@@ -14,14 +14,14 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from rulespec.checker import check_file, check_text
 from rulespec.cli import main
-from rulespec.interpreter.engine import Game, State
-from rulespec.parser import parse
-from rulespec.pretty import pretty
+from rulespec.engine.state import Game, State
+from rulespec.lang.checker import check_file, check_text
+from rulespec.lang.parser import parse
+from rulespec.lang.pretty import pretty
 from rulespec.protocol import SpecImplementation
 from rulespec.simulate import simulate
-from rulespec.verify import Verifier, compare_answers
+from rulespec.verify.runner import Verifier, compare_answers
 
 SPEC_PATH = Path(__file__).parent / "specs" / "ok" / "deal_results.rules"
 SPEC = check_file(SPEC_PATH)

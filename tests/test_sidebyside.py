@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.cards import pack
 from rulespec.errors import ConfigurationError, RecordError
+from rulespec.lang.cards import pack
 from rulespec.protocol import SpecImplementation
 from rulespec.records import replay
 from rulespec.sidebyside import SideBySide, deal_hands, same_deal

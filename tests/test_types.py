@@ -1,4 +1,4 @@
-"""The checker's types (rulespec.types): which values fit where, and the words that errors use."""
+"""The checker's types (rulespec.lang.types): which values fit where, and the words errors use."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from rulespec.types import (
+from rulespec.lang.types import (
     ANY,
     BOOL,
     CARD,

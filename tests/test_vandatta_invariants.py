@@ -14,8 +14,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rulespec import IllegalActionError
-from rulespec.cards import RANK_OF
-from rulespec.interpreter.engine import CHANCE, State, canonical_key
+from rulespec.engine.state import CHANCE, State, canonical_key
+from rulespec.lang.cards import RANK_OF
 from rulespec.loading import game_for, load_game_spec, resolve_game
 from tests.strategies import (
     VANDATTA_PLAYERS,

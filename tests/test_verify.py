@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from rulespec.coverage import clauses
+from rulespec.lang.clauses import clauses
 from rulespec.loading import load_game_spec, resolve_game
 from rulespec.protocol import ProcessImplementation, load_python_impl
 from rulespec.records import replay
-from rulespec.verify import Report, Verifier, compare_answers, format_report, schedule
+from rulespec.verify.runner import Report, Verifier, compare_answers, format_report, schedule
 from tests.oracles.abracadabra import AbracadabraOracle
 from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
 from tests.oracles.vandatta import VandattaOracle
@@ -43,7 +43,7 @@ def _every_setting(spec: Any, players: list[int], fixed: dict[str, Any] | None =
     """The --games that plays every setting of the schedule once, and the steered
     combinations after it (verify's slots: the schedule and one in four more, at least 3)."""
     from rulespec.loading import normalise_options
-    from rulespec.verify import _Tables
+    from rulespec.verify.runner import _Tables
 
     n = len(schedule(spec, _Tables(spec), players, normalise_options(spec, fixed or {})))
     return n + max(3, n // 4)
@@ -66,7 +66,7 @@ def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.Compl
 
 # ---- the schedule -------------------------------------------------------------------------
 def test_schedule_covers_every_table_and_every_option_value() -> None:
-    from rulespec.verify import _Tables, option_values
+    from rulespec.verify.runner import _Tables, option_values
 
     plan = schedule(VAN, _Tables(VAN))
     assert sorted(s.players for s in plan if not s.options) == list(range(2, 15))
@@ -470,8 +470,8 @@ def test_testing_assert_conforms_and_strategies() -> None:
 
 
 def test_integer_options_are_tried_at_the_ends_of_their_range() -> None:
-    from rulespec.checker import check_file
-    from rulespec.verify import _Tables, option_values
+    from rulespec.lang.checker import check_file
+    from rulespec.verify.runner import _Tables, option_values
 
     spec = check_file(ROOT / "tests/specs/ok/highest_trump.rules")
     assert option_values(spec)["cards"] == [3, 2, 4, 1, 10]  # default, +-1, the range's ends
@@ -489,7 +489,7 @@ def test_the_watchdog_interrupts_only_the_call_it_fired_for() -> None:
     import signal
     import time
 
-    from rulespec.verify import _Watchdog
+    from rulespec.verify.runner import _Watchdog
 
     before = signal.getsignal(signal.SIGINT)
     try:
@@ -556,7 +556,7 @@ def test_games_counts_matches_in_all_spread_over_the_schedule() -> None:
     assert r.matches == 2 and [s.matches for s in r.results] == [1, 1]
     assert seen == [(1, 2), (2, 2)]
     from rulespec.loading import normalise_options
-    from rulespec.verify import _Tables
+    from rulespec.verify.runner import _Tables
 
     # every option but three fixed at its default: a schedule of a few settings
     fixed = {o.name: o.default for o in VAN.options
@@ -602,7 +602,7 @@ _REFUSES = ("import json, sys\n"
 def test_an_implementation_that_refuses_every_setting_is_told_at_once() -> None:
     """Refusals cost a `new` call each, no search and no compiled table; once every scheduled
     setting is refused the run stops, and says so in one line."""
-    from rulespec.verify import _Tables
+    from rulespec.verify.runner import _Tables
 
     seen: list[tuple[int, int | None]] = []
     r = Verifier(VAN, "vandatta", lambda: ProcessImplementation(
@@ -674,7 +674,7 @@ def test_a_divergence_met_while_probing_is_shrunk_with_the_probes_on() -> None:
 def test_an_event_whose_action_is_no_name_has_a_key() -> None:
     """An implementation may list an event whose action is a list (found by the fuzzer: a
     TypeError while normalising it made Hypothesis call verify flaky)."""
-    from rulespec.verify import normal_key
+    from rulespec.verify.runner import normal_key
 
     assert normal_key({"action": [[["x"]]], "seat": 0}).startswith("{")
 

@@ -16,7 +16,7 @@ An outer loop schedules *settings* (a table size and options): every table at th
 every value of every option at least once (enums and booleans exhaustively, integers at the
 default and default +- 1, where the spec's ``require``s accept them), then random combinations
 steered toward clauses of the spec not yet exercised. Coverage is measured by the engine
-(``rulespec.coverage``) and steers between runs, never within one, so replay and shrinking stay
+(``rulespec.lang.clauses``) and steers between runs, never within one, so replay and shrinking stay
 consistent.
 """
 
@@ -46,9 +46,14 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.reporting import with_reporter
 
-from rulespec import ast
-from rulespec.cards import card_sort_key, normalise_card
-from rulespec.coverage import Coverage, clauses
+from rulespec.engine.state import (
+    CHANCE,
+    Game,
+    State,
+    canonical_key,
+    event_key,
+    validate_setting,
+)
 from rulespec.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -57,19 +62,15 @@ from rulespec.errors import (
     RecordError,
     RulespecError,
 )
-from rulespec.interpreter.engine import (
-    CHANCE,
-    Game,
-    State,
-    canonical_key,
-    event_key,
-    validate_setting,
-)
+from rulespec.lang import ast
+from rulespec.lang.cards import card_sort_key, normalise_card
+from rulespec.lang.clauses import clauses
+from rulespec.lang.model import CheckedSpec, OptionInfo, value_text
 from rulespec.loading import normalise_options, shipped_games
-from rulespec.model import CheckedSpec, OptionInfo, value_text
 from rulespec.protocol import MAX_ANSWER_DEPTH, ProcessImplementation, json_problem
 from rulespec.records import FORMAT
 from rulespec.shown import escape_line, escape_text, json_text
+from rulespec.verify.coverage import Coverage
 
 __all__ = [
     "REPORT_FORMAT",
@@ -109,7 +110,7 @@ SIMPLIFY_TRIES = 24
 
 
 # ---- settings and their schedule ---------------------------------------------------------------
-#: the value of an option, as the spec declares them (:class:`rulespec.model.OptionInfo`)
+#: the value of an option, as the spec declares them (:class:`rulespec.lang.model.OptionInfo`)
 OptionValue = int | str | bool
 
 

@@ -14,9 +14,9 @@ from typing import Any, assert_never, cast
 
 import attrs
 
-from rulespec import ast
 from rulespec.errors import Diagnostic, SpecCheckError
-from rulespec.model import (
+from rulespec.lang import ast
+from rulespec.lang.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
@@ -41,7 +41,7 @@ from rulespec.model import (
     pos,
     value_text,
 )
-from rulespec.parser import (
+from rulespec.lang.parser import (
     MAX_NESTING,
     MAX_SPEC_BYTES,
     normalise_newlines,
@@ -49,8 +49,8 @@ from rulespec.parser import (
     paused_gc,
     read_spec,
 )
-from rulespec.pretty import hook_signature
-from rulespec.types import (
+from rulespec.lang.pretty import hook_signature
+from rulespec.lang.types import (
     ANY,
     BOOL,
     CARD,
@@ -76,7 +76,7 @@ __all__ = ["check", "check_file", "check_text", "load_spec"]
 
 #: the type names a declaration may use, and the types they stand for
 _BASIC_TYPES: dict[str, Type] = {"int": INT, "bool": BOOL, "suit": SUIT, "card": CARD, "str": STR}
-_GAMES_DIR = Path(__file__).resolve().parent / "games"
+_GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
 
 
 @attrs.define

@@ -23,16 +23,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from rulespec import ast
-from rulespec.builtins import LEFT as _LEFT
-from rulespec.cards import CARD_ORDER, is_card, normalise_card
-from rulespec.errors import (
-    ConfigurationError,
-    IllegalActionError,
-    RecordError,
-    RuleRuntimeError,
-)
-from rulespec.interpreter.compiler import (
+from rulespec.engine.compiler import (
     MAX_WORK,
     Alternative,
     ChanceSpec,
@@ -46,8 +37,7 @@ from rulespec.interpreter.compiler import (
     Return,
     compile_procedures,
 )
-from rulespec.interpreter.eval import ExprCompiler
-from rulespec.interpreter.events import (
+from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     canonical_key,
     cards_event_key,
@@ -57,7 +47,17 @@ from rulespec.interpreter.events import (
     normalise_value,
     too_deep,
 )
-from rulespec.model import CheckedSpec
+from rulespec.engine.exprs import ExprCompiler
+from rulespec.errors import (
+    ConfigurationError,
+    IllegalActionError,
+    RecordError,
+    RuleRuntimeError,
+)
+from rulespec.lang import ast
+from rulespec.lang.builtins import LEFT as _LEFT
+from rulespec.lang.cards import CARD_ORDER, is_card, normalise_card
+from rulespec.lang.model import CheckedSpec
 
 __all__ = ["CHANCE", "Game", "LegalEntry", "State", "canonical_key", "event_key",
            "validate_setting"]
@@ -138,7 +138,7 @@ class Game:
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
                  dealer: int = 0, coverage: bool = False, keep_sources: bool = False) -> None:
         self.spec = spec
-        #: clause ids (rulespec.coverage) this table compiles, and, with ``coverage=True``, the
+        #: clause ids (rulespec.lang.clauses) this table compiles, and, with ``coverage=True``, the
         #: set every state of this game adds the clauses it enters to
         self.compiled_clauses: set[str] = set()
         self.cover: set[str] | None = set() if coverage else None

@@ -21,9 +21,9 @@ import lark
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
-from rulespec import ast
 from rulespec.errors import Diagnostic, SpecSyntaxError
 from rulespec.files import read_bounded
+from rulespec.lang import ast
 
 __all__ = ["MAX_SPEC_BYTES", "grammar_text", "normalise_newlines", "parse", "parse_file",
            "read_spec"]
@@ -37,7 +37,7 @@ def grammar_text() -> str:
             return res.read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):  # pragma: no cover
         pass
-    here = Path(__file__).resolve().parent.parent / "grammar" / "rulespec.lark"
+    here = Path(__file__).resolve().parents[2] / "grammar" / "rulespec.lark"
     return here.read_text(encoding="utf-8")
 
 

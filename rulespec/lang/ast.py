@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import attrs
 from attrs import field, frozen
 
+from rulespec.spans import NOSPAN, Span
+
 __all__ = [
     "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
     "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
@@ -23,25 +25,6 @@ __all__ = [
     "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants", "replace_name",
     "uncited",
 ]
-
-
-@frozen
-class Span:
-    """A region of a source file: 1-based lines and columns, 0-based offsets."""
-
-    source: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    start_pos: int = 0
-    end_pos: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.source}:{self.line}:{self.column}"
-
-
-NOSPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
 def _span() -> Span:

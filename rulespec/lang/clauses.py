@@ -1,4 +1,4 @@
-"""Clause coverage: which parts of a spec a set of matches exercised.
+"""Clauses: the places of a spec where play can branch, each with a stable id.
 
 A *clause* is a place where play can go one way or another: a decision alternative, a
 procedure, each arm of a statement ``if``/``else`` (an ``if`` without ``else`` has an empty else
@@ -10,14 +10,12 @@ clause that no tested setting compiles "cannot run under the tested options".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import attrs
 
-from rulespec import ast
-from rulespec.model import CheckedSpec
+from rulespec.lang import ast
+from rulespec.lang.model import CheckedSpec
 
-__all__ = ["Clause", "Coverage", "clause_id", "clauses"]
+__all__ = ["Clause", "clause_id", "clauses"]
 
 
 def clause_id(kind: str, span: ast.Span) -> str:
@@ -66,43 +64,3 @@ def clauses(spec: CheckedSpec) -> list[Clause]:
                 pass
     return sorted(out.values(), key=lambda c: (c.span.source, c.span.line, c.span.column,
                                                 c.kind))
-
-
-@attrs.define
-class Coverage:
-    """What a verification run reached: clauses compiled under some tested setting, and hit."""
-
-    universe: list[Clause]
-    compiled: set[str] = attrs.field(factory=set)
-    hit: set[str] = attrs.field(factory=set)
-
-    def add(self, compiled: Iterable[str], hit: Iterable[str]) -> None:
-        """Fold in one setting's compiled and hit clauses."""
-        self.compiled.update(compiled)
-        self.hit.update(hit)
-
-    @property
-    def reachable(self) -> list[Clause]:
-        """Clauses some tested setting compiles."""
-        return [c for c in self.universe if c.id in self.compiled]
-
-    @property
-    def missed(self) -> list[Clause]:
-        """Reachable clauses no match exercised."""
-        return [c for c in self.reachable if c.id not in self.hit]
-
-    @property
-    def not_compiled(self) -> list[Clause]:
-        """Clauses that cannot run under any tested setting (options folded them away)."""
-        return [c for c in self.universe if c.id not in self.compiled]
-
-    def summary(self) -> str:
-        """One line, e.g. ``412 of 430 clauses exercised``."""
-        reach = self.reachable
-        if not reach:
-            return "no clause exercised yet"  # before the first setting is compiled
-        n_hit = sum(1 for c in reach if c.id in self.hit)
-        text = f"{n_hit} of {len(reach)} clauses exercised"
-        if self.not_compiled:
-            text += f" ({len(self.not_compiled)} more cannot run under the tested options)"
-        return text

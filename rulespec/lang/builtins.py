@@ -8,7 +8,7 @@ adding one entry here (and its paragraph in docs/language.md); ``tests/test_buil
 fails when an entry's template names a helper it does not bring, or when a fold disagrees with
 the generated code.
 
-Types are :mod:`rulespec.types` values (``ListOf(T)``: ``T`` is bound to a list's element).
+Types are :mod:`rulespec.lang.types` values (``ListOf(T)``: ``T`` is bound to a list's element).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from rulespec.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS
-from rulespec.cards import pack as make_pack
-from rulespec.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
+from rulespec.lang.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS
+from rulespec.lang.cards import pack as make_pack
+from rulespec.lang.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
 __all__ = ["BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",

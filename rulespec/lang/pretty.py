@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import assert_never
 
-from rulespec import ast
+from rulespec.lang import ast
 
 __all__ = ["hook_signature", "pretty", "pretty_expr", "pretty_stmt"]
 

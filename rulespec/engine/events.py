@@ -15,8 +15,8 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import cast
 
-from rulespec.builtins import TEXT_ORDER, check_size, sorted_distinct, subsets
-from rulespec.cards import CARD_ORDER, SUITS, normalise_card
+from rulespec.lang.builtins import TEXT_ORDER, check_size, sorted_distinct, subsets
+from rulespec.lang.cards import CARD_ORDER, SUITS, normalise_card
 
 __all__ = ["FIELD_CACHE_MAX", "MAX_EVENT_DEPTH", "canonical_key", "cards_event_key", "encode",
            "event_key", "field_json", "json_value", "loose_key", "normalise_value", "set_and_json",

@@ -25,9 +25,9 @@ from xml.sax.saxutils import escape
 import attrs
 from attrs import frozen
 
-from rulespec import ast
-from rulespec.english import say
-from rulespec.model import (
+from rulespec.book.english import say
+from rulespec.lang import ast
+from rulespec.lang.model import (
     Binding,
     BoundBuiltin,
     BoundBuiltinVar,
@@ -38,7 +38,7 @@ from rulespec.model import (
     CheckedSpec,
     pos,
 )
-from rulespec.pretty import pretty_expr
+from rulespec.lang.pretty import pretty_expr
 
 __all__ = ["Diagram", "escape_xml", "phase_diagram"]
 

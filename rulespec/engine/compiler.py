@@ -30,11 +30,16 @@ from typing import TYPE_CHECKING, Any, assert_never, cast
 
 import attrs
 
-from rulespec import ast
-from rulespec.builtins import MAX_COLLECTION, EmptyError, LimitError, spend
-from rulespec.coverage import clause_id
-from rulespec.errors import RuleRuntimeError
-from rulespec.interpreter.eval import (
+from rulespec.engine.events import (
+    FIELD_CACHE_MAX,
+    encode,
+    field_json,
+    json_value,
+    set_and_json,
+    subset_in_order,
+    subset_sets,
+)
+from rulespec.engine.exprs import (
     MAX_WORK,
     ExprCompiler,
     Fn,
@@ -44,17 +49,12 @@ from rulespec.interpreter.eval import (
     runtime_error,
     share_common,
 )
-from rulespec.interpreter.events import (
-    FIELD_CACHE_MAX,
-    encode,
-    field_json,
-    json_value,
-    set_and_json,
-    subset_in_order,
-    subset_sets,
-)
-from rulespec.model import BoundBuiltin
-from rulespec.types import (
+from rulespec.errors import RuleRuntimeError
+from rulespec.lang import ast
+from rulespec.lang.builtins import MAX_COLLECTION, EmptyError, LimitError, spend
+from rulespec.lang.clauses import clause_id
+from rulespec.lang.model import BoundBuiltin
+from rulespec.lang.types import (
     Bool,
     Card,
     EnumOf,
@@ -68,10 +68,10 @@ from rulespec.types import (
     Type,
     Zone,
 )
-from rulespec.types import element as element_of
+from rulespec.lang.types import element as element_of
 
 if TYPE_CHECKING:
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal",
            "EndMatch", "Frame", "Lazy", "LegalMap", "Procedure", "Return", "Stop",
@@ -1162,7 +1162,7 @@ def _groups_split(ec: ExprCompiler, a: ast.Alternative
     cards (``for c in hand if P([c])``, so that ``size(g)`` and ``first(g)`` fold to ``1`` and
     ``c``), the ``[c]`` that replaces ``g``, and what binds ``g`` to it for the event's
     body. Its loop is followed by the original's over
-    :func:`~rulespec.builtins.multi_groups`, the groups of two cards or more: together they
+    :func:`~rulespec.lang.builtins.multi_groups`, the groups of two cards or more: together they
     list the events ``groups(hand)`` lists (in another order, which the canonical sort makes
     no matter). None for any other alternative, and with coverage on (folding would mark arms
     of the guard as taken that no event took). Split in two, the loops are not remembered by

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from html import escape
 
-from rulespec.book import (
+from rulespec.book.document import (
     SUIT_SYMBOL,
     Block,
     Book,

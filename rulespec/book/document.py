@@ -2,7 +2,7 @@
 the spec clause it comes from; and its Markdown rendering.
 
 docgen builds a :class:`Book` from a checked spec; a renderer turns it into one format
-(:func:`to_markdown` here, ``rulespec.bookhtml.to_html`` for a web page). Text is held as runs
+(:func:`to_markdown` here, ``rulespec.book.html.to_html`` for a web page). Text is held as runs
 of plain text, code, emphasis, suits and cards, never as markup, so that whatever a spec's
 author wrote (a ``|``, a backtick, ``<script>``) is escaped by each renderer for its own format
 and cannot break the page or inject into it.

@@ -15,9 +15,9 @@ from types import MappingProxyType
 import attrs
 from attrs import frozen
 
-from rulespec import ast
-from rulespec.builtins import BUILTINS
-from rulespec.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
+from rulespec.lang import ast
+from rulespec.lang.builtins import BUILTINS
+from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 
 __all__ = [
     "BUILTIN_CONSTANTS",
@@ -41,7 +41,7 @@ __all__ = [
     "pos",
 ]
 
-# Types are rulespec.types values: INT, BOOL, SUIT, CARD, STR, NONE, ANY, ListOf(T), ZONE (a
+# Types are rulespec.lang.types values: INT, BOOL, SUIT, CARD, STR, NONE, ANY, ListOf(T), ZONE (a
 # shared zone, readable as a list of cards), PZONE (a per-player zone, indexed by seat), Per(T)
 # (a per-player variable), EnumOf(NAME) (a value of option NAME).
 
@@ -72,7 +72,7 @@ BUILTIN_VARS: Mapping[str, Type] = {
 }
 SETTABLE_BUILTINS = frozenset({"dealer"})
 
-# name -> (parameter types, result type), from the one table of built-ins (rulespec.builtins)
+# name -> (parameter types, result type), from the one table of built-ins (rulespec.lang.builtins)
 BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
     n: (b.params, b.result) for n, b in BUILTINS.items()}
 
@@ -332,7 +332,7 @@ class BoundDef:
 
 @frozen
 class BoundBuiltin:
-    """The function of a call is a built-in function (rulespec.builtins.BUILTINS)."""
+    """The function of a call is a built-in function (rulespec.lang.builtins.BUILTINS)."""
 
     name: str
 
@@ -349,7 +349,7 @@ class Resolution:
 
     ``bindings``: for every ``ast.Name`` the checker resolved, what it is bound to; for every
     ``ast.Call`` and ``ast.GenCall``, the function called. ``types``: for every expression,
-    its type (rulespec.types). Both are read-only. A lookup that misses is a bug of the checker
+    its type (rulespec.lang.types). Both are read-only. A lookup that misses is a bug of the checker
     or the compiler, and raises AssertionError naming the position."""
 
     bindings: Mapping[Pos, Binding] = attrs.field(factory=lambda: MappingProxyType({}))
@@ -416,7 +416,7 @@ class CheckedSpec:
     compiled: dict[tuple[int, str, int], object] = attrs.field(eq=False, repr=False,
                                                                 factory=dict)
     #: what the tools work out once for this spec and keep with it (the rulebook's example
-    #: deal, chosen by playing many: rulespec.docgen.example_seed), keyed by the tool
+    #: deal, chosen by playing many: rulespec.book.docgen.example_seed), keyed by the tool
     worked_out: dict[tuple[str, str], object] = attrs.field(eq=False, repr=False,
                                                               factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the

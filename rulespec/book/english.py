@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import attrs
 
-from rulespec import ast
-from rulespec.model import CheckedSpec
+from rulespec.lang import ast
+from rulespec.lang.model import CheckedSpec
 
 __all__ = ["mentioned", "say"]
 

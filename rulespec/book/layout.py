@@ -1,13 +1,13 @@
 """A picture of the table at one moment of play: where every card lies, seat by seat.
 
-Drawn from a running :class:`~rulespec.interpreter.engine.State` and the spec's zone
+Drawn from a running :class:`~rulespec.engine.state.State` and the spec's zone
 declarations alone, so it shows any game's layout (rows, piles, a centre, a stock) without a
 line of game-specific code: each seat's own zones in a box at its place around the table, the
 shared zones in the middle. A zone every player may see shows its cards; one only its owner
 sees shows them too, marked as private (the reader is shown what a player would see of their
 own place); one nobody sees shows how many cards it holds. Empty zones are left out.
 
-The SVG is written by hand, like :mod:`rulespec.diagram`: integer coordinates, no scripts, no
+The SVG is written by hand, like :mod:`rulespec.book.diagram`: integer coordinates, no scripts, no
 external references, the same state always giving the same bytes.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import attrs
 
-from rulespec.book import SUIT_SYMBOL
-from rulespec.diagram import Diagram, escape_xml
-from rulespec.model import CheckedSpec
+from rulespec.book.diagram import Diagram, escape_xml
+from rulespec.book.document import SUIT_SYMBOL
+from rulespec.lang.model import CheckedSpec
 
 __all__ = ["table_picture"]
 

@@ -18,8 +18,7 @@ from pathlib import Path
 
 import attrs
 
-from rulespec import ast
-from rulespec.book import (
+from rulespec.book.document import (
     Block,
     Book,
     Bullets,
@@ -35,15 +34,16 @@ from rulespec.book import (
     strong,
     to_markdown,
 )
-from rulespec.cards import card_sort_key
-from rulespec.english import mentioned, say, words
-from rulespec.model import ActionInfo, CheckedSpec, OptionInfo
-from rulespec.pretty import pretty_expr, pretty_item
+from rulespec.book.english import mentioned, say, words
+from rulespec.lang import ast
+from rulespec.lang.cards import card_sort_key
+from rulespec.lang.model import ActionInfo, CheckedSpec, OptionInfo
+from rulespec.lang.pretty import pretty_expr, pretty_item
 from rulespec.shown import escape_line
 
 __all__ = ["build_book", "clause", "rulebook"]
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]
 
 # What a zone's visibility means at the table (a zone "visible to all" may hold cards lying
 # face down whose identity everyone knows, so "face up" would mislead)
@@ -205,8 +205,8 @@ def _deal_counts(spec: CheckedSpec, st: object) -> tuple[int, dict[str, str]]:
     """Cards in the pack, and what the deal block's ``deal`` statements give: N cards to each of
     M hands (worked out from the rules at this table, before any card moves), and what is left
     over."""
+    from rulespec.engine.state import State
     from rulespec.errors import RulespecError
-    from rulespec.interpreter.engine import State
 
     assert isinstance(st, State)
     legal = st.legal_actions()
@@ -236,7 +236,7 @@ def _deal_counts(spec: CheckedSpec, st: object) -> tuple[int, dict[str, str]]:
 def _reads_locals(spec: CheckedSpec, e: object) -> bool:
     """Whether ``e`` reads a local of its rule (a ``let``, a loop's variable): a name it does
     not bind itself, as a comprehension binds its variable."""
-    from rulespec.model import BoundLocal, pos
+    from rulespec.lang.model import BoundLocal, pos
 
     own = {n.var for n in ast.descendants(e) if isinstance(n, (ast.Comprehension, ast.GenCall))}
     return any(isinstance(n, ast.Name) and n.id not in own
@@ -315,8 +315,8 @@ def _table_figure(spec: CheckedSpec, target: _For) -> Figure | None:
     import collections
     import random
 
-    from rulespec.interpreter.engine import CHANCE, State
-    from rulespec.layout import table_picture
+    from rulespec.book.layout import table_picture
+    from rulespec.engine.state import CHANCE, State
     from rulespec.simulate import sample_event
 
     found = _example_table(spec, target)
@@ -377,7 +377,7 @@ def decisions_met(spec: CheckedSpec, target: _For) -> dict[str, frozenset[int]]:
     draw limit shapes; naming trumps at a table with no card to turn up) is no variation."""
     import random
 
-    from rulespec.interpreter.engine import CHANCE, State
+    from rulespec.engine.state import CHANCE, State
     from rulespec.simulate import sample_event
 
     memo = ("decisions_met", repr((target.players, sorted(target.options.items()))))
@@ -465,7 +465,7 @@ def _option_conjuncts(spec: CheckedSpec, guard: ast.Expr | None) -> list[ast.Exp
         return _option_conjuncts(spec, guard.left) + _option_conjuncts(spec, guard.right)
     if isinstance(guard, ast.Cited):
         return _option_conjuncts(spec, guard.expr)
-    from rulespec.model import BoundConstant, BoundEnumValue, BoundOption, pos
+    from rulespec.lang.model import BoundConstant, BoundEnumValue, BoundOption, pos
 
     # a conjunct that reads the state as well (``draws < max_draws``) shapes when the choice
     # is there; only one that reads options and constants alone can rule it out for good
@@ -483,7 +483,7 @@ def _option_conjuncts(spec: CheckedSpec, guard: ast.Expr | None) -> list[ast.Exp
 def _off_here(spec: CheckedSpec, target: _For, alt: ast.Alternative) -> bool:
     """Whether an alternative's guard rules it out at this book's settings (every other option
     at its default): one of its option conjuncts is false there."""
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
 
     found = _example_table(spec, target)
     if found is None:
@@ -575,7 +575,7 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
 
 def _diagram(spec: CheckedSpec) -> Figure | None:
     try:
-        from rulespec.diagram import phase_diagram
+        from rulespec.book.diagram import phase_diagram
     except ImportError:  # the diagram is optional while it is being built
         return None
     d = phase_diagram(spec)
@@ -759,7 +759,7 @@ _EXPR_TYPES: tuple[type, ...] = (ast.IntLit, ast.StrLit, ast.Name, ast.Call, ast
 def _step_text(spec: CheckedSpec, s: ast.Step, in_deal: bool) -> Inline:
     """One step for a player: its title, its text (or what its body does, in words), and
     its own steps after it, lettered."""
-    from rulespec.diagram import block_in_words
+    from rulespec.book.diagram import block_in_words
 
     said = prose(s.doc) if s.doc else block_in_words(spec, s.body, in_deal)
     parts: list[Part] = [strong(s.title.rstrip(".") + "."),
@@ -793,7 +793,7 @@ def _deal_section(spec: CheckedSpec, target: _For, w: _W) -> None:
 
 def _cell_runs(v: object) -> Inline:
     """A computed value as the book shows it: cards and suits with their symbols."""
-    from rulespec.book import Run
+    from rulespec.book.document import Run
 
     if isinstance(v, (list, tuple)):
         parts: list[Part] = []
@@ -808,7 +808,7 @@ def _cell_runs(v: object) -> Inline:
 
 
 def _table_rows(tb: ast.TableDecl, st: object) -> tuple[tuple[Inline, ...], ...]:
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
 
     assert isinstance(st, State)
     rows = st.game.evaluate(tb.source, st, {})
@@ -905,7 +905,7 @@ def example_seed(spec: CheckedSpec, target: _For) -> int:
     seed."""
     import random
 
-    from rulespec.interpreter.engine import CHANCE, State
+    from rulespec.engine.state import CHANCE, State
     from rulespec.simulate import sample_event
 
     memo = ("example_seed", repr((target.players, sorted(target.options.items()))))
@@ -946,7 +946,7 @@ def example_seed(spec: CheckedSpec, target: _For) -> int:
 def _terms_at_work(spec: CheckedSpec, st: object) -> int:
     """How many terms of the scoring definition are not 0 for some player in ``st``, a state
     at the end of a deal: 0 when the scoring is not a sum of terms."""
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
 
     assert isinstance(st, State)
     d = spec_scoring(spec, st)
@@ -979,7 +979,7 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
     of decisions of one kind on a line of its own."""
     import random
 
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
     from rulespec.simulate import sample_event
 
     assert isinstance(st, State) and isinstance(rng, random.Random)
@@ -1054,8 +1054,8 @@ def _gained(st: object, had: Mapping[str, list[list[str]]]) -> list[Part]:
     won), told after it: "(to seat 2's hand: 3♥)"."""
     import collections
 
-    from rulespec.book import Run
-    from rulespec.interpreter.engine import State
+    from rulespec.book.document import Run
+    from rulespec.engine.state import State
 
     assert isinstance(st, State)
     out: list[Part] = []
@@ -1076,7 +1076,7 @@ def _gained(st: object, had: Mapping[str, list[list[str]]]) -> list[Part]:
 
 def _fields(ev: dict[str, object]) -> list[Part]:
     """An event's fields in words: cards with their suits, lists joined."""
-    from rulespec.book import Run
+    from rulespec.book.document import Run
 
     out: list[Part] = []
     first = True
@@ -1107,8 +1107,8 @@ def _fields(ev: dict[str, object]) -> list[Part]:
 def _dealt(st: object, ev: dict[str, object], hands: bool) -> Inline:
     """A chance event told as what it did: each hand's cards (at the deal, ``hands``), and what
     lies elsewhere."""
-    from rulespec.book import Run
-    from rulespec.interpreter.engine import State
+    from rulespec.book.document import Run
+    from rulespec.engine.state import State
 
     assert isinstance(st, State)
     parts: list[Part] = [f"{_cap(str(ev['chance']))}. "]
@@ -1135,7 +1135,7 @@ def _example(spec: CheckedSpec, target: _For, w: _W) -> None:
     disagree with the rules."""
     import random
 
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
 
     found = _example_table(spec, target)
     if found is None:
@@ -1192,7 +1192,7 @@ def _terms(e: ast.Expr) -> list[tuple[str, ast.Expr]]:
 def spec_scoring(spec: CheckedSpec, st: object) -> ast.DefDecl | None:
     """The definition that scored the deal ``st`` has just ended (None for a flagged deal or a
     scoring with one term only, which a table would not explain)."""
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
 
     assert isinstance(st, State)
     defs = {d.name: d for d in spec.defs}
@@ -1224,7 +1224,7 @@ def _term_label(spec: CheckedSpec, e: ast.Expr, param: str) -> str:
 def _score_terms(spec: CheckedSpec, st: object, n: int, w: _W) -> None:
     """The example's scores term by term: each term of the scoring definition evaluated for
     each player in the deal's final state, so the sum can be checked by hand."""
-    from rulespec.interpreter.engine import State
+    from rulespec.engine.state import State
 
     assert isinstance(st, State)
     d = spec_scoring(spec, st)

@@ -29,8 +29,9 @@ from typing import Any, NoReturn, assert_never, cast
 
 import attrs
 
-from rulespec import ast
-from rulespec.builtins import (
+from rulespec.errors import RuleRuntimeError
+from rulespec.lang import ast
+from rulespec.lang.builtins import (
     BUILTINS,
     LEFT,
     RUNTIME_HELPERS,
@@ -40,10 +41,9 @@ from rulespec.builtins import (
     mul,
     sub,
 )
-from rulespec.cards import CARD_ORDER, SUITS
-from rulespec.coverage import clause_id
-from rulespec.errors import RuleRuntimeError
-from rulespec.model import (
+from rulespec.lang.cards import CARD_ORDER, SUITS
+from rulespec.lang.clauses import clause_id
+from rulespec.lang.model import (
     BUILTIN_VALUES,
     BoundBuiltin,
     BoundBuiltinVar,
@@ -56,7 +56,7 @@ from rulespec.model import (
     BoundZone,
     CheckedSpec,
 )
-from rulespec.types import Type
+from rulespec.lang.types import Type
 
 __all__ = ["ExprCompiler", "Fn", "exec_source", "inlining_default", "pyname", "runtime_error",
            "share_common"]
@@ -180,7 +180,7 @@ class ExprCompiler:
                  compiled: set[str] | None = None, inline: bool | None = None,
                  keep_sources: bool = False) -> None:
         self.spec = spec
-        # coverage (rulespec.coverage): ids of the expression arms compiled, and, when on, the
+        # coverage (rulespec.lang.clauses): ids of the expression arms compiled, and, when on, the
         # set the generated code adds an arm's id to each time it is taken
         self.cover = cover
         self.compiled = compiled if compiled is not None else set()
