@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 from rulespec.book.diagram import Diagram, phase_diagram
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.checker import check_file
 from rulespec.lang.model import CheckedSpec
 from rulespec.loading import load_game_spec, resolve_game, shipped_games
@@ -31,7 +31,7 @@ def reached_actions(spec: CheckedSpec) -> set[str]:
     names: set[str] = set()
     todo: list[object] = [spec.match.body, spec.deal.body]
     while todo:
-        for n in ast.descendants(todo.pop()):
+        for n in walk.descendants(todo.pop()):
             if isinstance(n, ast.Choose):
                 names.update(a.action for a in n.alternatives)
             elif isinstance(n, ast.CallStmt) and n.name in procs and n.name not in seen:

@@ -12,7 +12,7 @@ import pytest
 from rulespec.engine.exprs import ExprCompiler
 from rulespec.engine.state import Game
 from rulespec.errors import SpecCheckError, SpecSyntaxError
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.checker import check, check_file, check_text
 from rulespec.lang.model import (
     BoundBuiltin,
@@ -78,7 +78,7 @@ def test_every_shipped_file_is_covered() -> None:
 
 
 def _exprs(spec: CheckedSpec) -> list[ast.Expr]:
-    return [typing.cast(ast.Expr, x) for x in ast.descendants(spec.items)
+    return [typing.cast(ast.Expr, x) for x in walk.descendants(spec.items)
             if isinstance(x, EXPR_CLASSES)]
 
 

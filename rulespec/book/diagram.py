@@ -26,7 +26,7 @@ import attrs
 from attrs import frozen
 
 from rulespec.book.english import say
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.model import (
     Binding,
     BoundBuiltin,
@@ -321,7 +321,7 @@ class _Builder:
         self.memo: dict[tuple[str, tuple[type, ...]], bool] = {}
         self.sites: dict[str, int] = {}
         for node in (spec.match.body, spec.deal.body, *(p.body for p in spec.procs)):
-            for n in ast.descendants(node):
+            for n in walk.descendants(node):
                 if isinstance(n, ast.CallStmt):
                     self.sites[n.name] = self.sites.get(n.name, 0) + 1
 
@@ -334,7 +334,7 @@ class _Builder:
 
     # what a statement reaches, through the procedures it calls
     def reaches(self, node: object, kinds: tuple[type, ...]) -> bool:
-        for n in ast.descendants(node):
+        for n in walk.descendants(node):
             if isinstance(n, kinds):
                 return True
             if isinstance(n, ast.CallStmt) and n.name in self.procs:

@@ -35,7 +35,7 @@ from rulespec.book.document import (
     to_markdown,
 )
 from rulespec.book.english import mentioned, say, words
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.cards import card_sort_key
 from rulespec.lang.model import ActionInfo, CheckedSpec, OptionInfo
 from rulespec.lang.pretty import pretty_expr, pretty_item
@@ -216,7 +216,7 @@ def _deal_counts(spec: CheckedSpec, st: object) -> tuple[int, dict[str, str]]:
     assert isinstance(cards, list)
     counts: dict[str, str] = {}
     dealt = 0
-    for s in ast.descendants(spec.deal.body):
+    for s in walk.descendants(spec.deal.body):
         if not isinstance(s, ast.DealCards) or _reads_locals(spec, (s.count, s.seats)):
             continue  # a count kept in a 'let' is worked out by play, not a table's fact
         try:
@@ -238,10 +238,10 @@ def _reads_locals(spec: CheckedSpec, e: object) -> bool:
     not bind itself, as a comprehension binds its variable."""
     from rulespec.lang.model import BoundLocal, pos
 
-    own = {n.var for n in ast.descendants(e) if isinstance(n, (ast.Comprehension, ast.GenCall))}
+    own = {n.var for n in walk.descendants(e) if isinstance(n, (ast.Comprehension, ast.GenCall))}
     return any(isinstance(n, ast.Name) and n.id not in own
                and isinstance(spec.resolution.bindings.get(pos(n.span)), BoundLocal)
-               for n in ast.descendants(e))
+               for n in walk.descendants(e))
 
 
 def _players_and_cards(spec: CheckedSpec, target: _For, w: _W) -> None:
@@ -452,7 +452,7 @@ def _guard_options(spec: CheckedSpec, guard: ast.Expr | None) -> set[str]:
     alternative whose guard names one exists only under some of its values. Options read
     deep inside the definitions a guard calls shape the choices; they do not make the
     alternative optional."""
-    return {x.id for c in _option_conjuncts(spec, guard) for x in ast.descendants(c)
+    return {x.id for c in _option_conjuncts(spec, guard) for x in walk.descendants(c)
             if isinstance(x, ast.Name) and x.id in spec.option_names}
 
 
@@ -469,7 +469,7 @@ def _option_conjuncts(spec: CheckedSpec, guard: ast.Expr | None) -> list[ast.Exp
 
     # a conjunct that reads the state as well (``draws < max_draws``) shapes when the choice
     # is there; only one that reads options and constants alone can rule it out for good
-    nodes = list(ast.descendants(guard))
+    nodes = list(walk.descendants(guard))
     if any(isinstance(y, (ast.Call, ast.GenCall, ast.Index, ast.Comprehension)) for y in nodes):
         return []
     bound = [spec.resolution.bindings.get(pos(x.span)) for x in nodes
@@ -502,7 +502,7 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
     # a procedure run from several places is described by its name, not by the conditions
     # around the first place that runs it
     sites: dict[str, int] = {}
-    for node in ast.descendants((spec.deal, spec.match, spec.procs)):
+    for node in walk.descendants((spec.deal, spec.match, spec.procs)):
         if isinstance(node, ast.CallStmt):
             sites[node.name] = sites.get(node.name, 0) + 1
     # the options every place that runs a procedure tests around it (its own body's ifs)
@@ -530,7 +530,7 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
     for body in (spec.deal.body, spec.match.body, *(pr.body for pr in spec.procs)):
         note_sites(body, frozenset())
 
-    def walk(b: ast.Block, around: tuple[str, ...], opts: frozenset[str]) -> None:
+    def visit(b: ast.Block, around: tuple[str, ...], opts: frozenset[str]) -> None:
         for s in b.stmts:
             stmt(s, around, opts)
 
@@ -539,37 +539,37 @@ def _walk_play(spec: CheckedSpec) -> list[_Met]:
             seen.add(s.name)
             if sites.get(s.name, 0) > 1:
                 loops = tuple(a for a in around if not a.startswith(("when ", "unless ")))
-                walk(procs[s.name].body, (*loops, f"in {words(s.name)}"),
+                visit(procs[s.name].body, (*loops, f"in {words(s.name)}"),
                      common.get(s.name, frozenset()))
             else:
-                walk(procs[s.name].body, around, opts)
+                visit(procs[s.name].body, around, opts)
         elif isinstance(s, ast.Choose):
             for alt in s.alternatives:
                 guard = _guard_options(spec, alt.guard)
                 out.append(_Met(alt, s.seat, around, tuple(sorted(opts | guard)),
                                 tuple(sorted(opts))))
-                walk(alt.body, around, opts)
+                visit(alt.body, around, opts)
         elif isinstance(s, ast.If):
             cond = say(s.cond, spec)
             o = frozenset(_option_names(spec, s.cond))
-            walk(s.then, (*around, f"when {cond}"), opts | o)
+            visit(s.then, (*around, f"when {cond}"), opts | o)
             if isinstance(s.else_, ast.Block):
-                walk(s.else_, (*around, f"unless {cond}"), opts | o)
+                visit(s.else_, (*around, f"unless {cond}"), opts | o)
             elif isinstance(s.else_, ast.If):
                 stmt(s.else_, (*around, f"unless {cond}"), opts | o)
         elif isinstance(s, ast.For):
             such = f" such that {say(s.cond, spec)}" if s.cond is not None else ""
-            walk(s.body, (*around, f"for each {s.var} in {say(s.source, spec)}{such}"), opts)
+            visit(s.body, (*around, f"for each {s.var} in {say(s.source, spec)}{such}"), opts)
         elif isinstance(s, ast.Repeat):
-            walk(s.body, (*around, f"{say(s.count, spec)} times over"), opts)
+            visit(s.body, (*around, f"{say(s.count, spec)} times over"), opts)
         elif isinstance(s, (ast.Loop, ast.While)):
             again = "again and again"
-            walk(s.body, around if again in around else (*around, again), opts)
+            visit(s.body, around if again in around else (*around, again), opts)
         elif isinstance(s, ast.Step):
-            walk(s.body, around, opts)
+            visit(s.body, around, opts)
 
-    walk(spec.deal.body, (), frozenset())
-    walk(spec.match.body, ("between deals",), frozenset())
+    visit(spec.deal.body, (), frozenset())
+    visit(spec.match.body, ("between deals",), frozenset())
     return out
 
 

@@ -50,7 +50,7 @@ from rulespec.engine.exprs import (
     share_common,
 )
 from rulespec.errors import RuleRuntimeError
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.builtins import MAX_COLLECTION, EmptyError, LimitError, spend
 from rulespec.lang.clauses import clause_id
 from rulespec.lang.model import BoundBuiltin
@@ -1098,7 +1098,7 @@ def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hois
             # each conjunct is tested where the original tests it: one that reads a
             # variable of its own named like the generator's is not moved out of the loop
             single, one, binds = split
-            inside = [[cast(ast.Expr, ast.replace_name(c, a.generators[0].var, one))
+            inside = [[cast(ast.Expr, walk.replace_name(c, a.generators[0].var, one))
                        for c in level] for level in levels]
             lines += _enum_loops(ec, single, inside, local, hoist, ind, distinct, binds)
             lines += _enum_loops(ec, a, levels, local, hoist, ind, distinct, multi=True)
@@ -1170,7 +1170,7 @@ def _groups_split(ec: ExprCompiler, a: ast.Alternative
     if ec.cover is not None or len(a.generators) != 1:
         return None
     g = a.generators[0]
-    src = ast.uncited(g.source)
+    src = walk.uncited(g.source)
     if not (isinstance(src, ast.Call) and src.func == "groups" and len(src.args) == 1 and
             isinstance(ec.resolution.binding(src.span, "call"), BoundBuiltin)):
         return None
@@ -1180,8 +1180,8 @@ def _groups_split(ec: ExprCompiler, a: ast.Alternative
     one = ast.ListLit((ast.Name(card, span=g.span),), span=src.args[0].span)
     single = attrs.evolve(
         a, generators=(ast.Generator(card, src.args[0], span=g.span),),
-        guard=cast("ast.Expr | None", ast.replace_name(a.guard, g.var, one)),
-        fields=cast("tuple[ast.Field, ...]", ast.replace_name(a.fields, g.var, one)))
+        guard=cast("ast.Expr | None", walk.replace_name(a.guard, g.var, one)),
+        fields=cast("tuple[ast.Field, ...]", walk.replace_name(a.fields, g.var, one)))
     return single, one, f"({pyname(card)},)"
 
 
@@ -1191,10 +1191,10 @@ def _set_subsets(ec: ExprCompiler, a: ast.Alternative) -> dict[str, int]:
     variable: each subset comes with its set and the set's text (:func:`subset_sets`). Only
     over cards or suits, which are distinct in one pack and have no faster way: numbers repeat
     (the values of bid cards), and their events are best kept by value (_entries_kept)."""
-    fields = [ast.uncited(f.value) for f in a.fields]
+    fields = [walk.uncited(f.value) for f in a.fields]
     out = {}
     for i, g in enumerate(a.generators):
-        src = ast.uncited(g.source)
+        src = walk.uncited(g.source)
         if isinstance(src, ast.Call) and src.func == "subsets" and len(src.args) == 3 and \
                 isinstance(element_of(ec.type_of(src.args[0])), (Card, Suit)) and any(
                 isinstance(f, ast.Call) and f.func == "set_of" and len(f.args) == 1 and
@@ -1214,7 +1214,7 @@ def _lazy_subsets(ec: ExprCompiler, a: ast.Alternative) -> bool:
     if a.guard is not None and var in _names_in(a.guard):
         return False
     for f in a.fields:
-        bare = ast.uncited(f.value)
+        bare = walk.uncited(f.value)
         if var in _names_in(bare) and not (
                 isinstance(bare, ast.Call) and bare.func == "set_of" and
                 isinstance(bare.args[0], ast.Name)):
@@ -1228,7 +1228,7 @@ def _resolver(ec: ExprCompiler, a: ast.Alternative,
     source, evaluated again in the same state, whose set the event applied holds."""
     if not _lazy_subsets(ec, a):
         return None
-    src = ast.uncited(a.generators[0].source)
+    src = walk.uncited(a.generators[0].source)
     assert isinstance(src, ast.Call)
     xs, lo, hi = (ec.expr(x, local) for x in src.args)
 
@@ -1244,7 +1244,7 @@ def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[st
     ``v, _sfI, _sjI in _subset_sets(...)``, the set and its text coming with each subset;
     ``multi``, over ``groups(hand)``: ``v in _multi_groups(hand)`` (see _groups_split)."""
     g = a.generators[i]
-    src = ast.uncited(g.source)
+    src = walk.uncited(g.source)
     if multi:
         assert isinstance(src, ast.Call) and src.func == "groups"
         return f"{pyname(g.var)} in _multi_groups({ec.source(src.args[0], local, py)})"
@@ -1388,11 +1388,11 @@ def _keys_distinct(a: ast.Alternative, siblings: Sequence[ast.Alternative]) -> b
     apart, and no other alternative of the decision has the same action and fields. (A loop
     over a list that holds a card twice, from two packs, meets the same key with the same
     values, and the entry kept for them is the same.)"""
-    fields = {f.name: ast.uncited(f.value) for f in a.fields}
+    fields = {f.name: walk.uncited(f.value) for f in a.fields}
     for g in a.generators:
         if not any((isinstance(v, ast.Name) and v.id == g.var) or (
                 isinstance(v, ast.ListLit) and len(v.items) == 1 and
-                isinstance(one := ast.uncited(v.items[0]), ast.Name) and one.id == g.var)
+                isinstance(one := walk.uncited(v.items[0]), ast.Name) and one.id == g.var)
                 for v in fields.values()):
             return False
     names = set(fields)
@@ -1577,12 +1577,12 @@ def _lazy_lines(inner: list[str]) -> list[str] | None:
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
-    e = ast.uncited(e)
+    e = walk.uncited(e)
     if isinstance(e, ast.And):
         return _conjuncts(e.left) + _conjuncts(e.right)
     return [e]
 
 
 def _names_in(e: object) -> set[str]:
-    return {x.id for x in ast.descendants(e) if isinstance(x, ast.Name)}
+    return {x.id for x in walk.descendants(e) if isinstance(x, ast.Name)}
 

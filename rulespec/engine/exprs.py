@@ -30,7 +30,7 @@ from typing import Any, NoReturn, assert_never, cast
 import attrs
 
 from rulespec.errors import RuleRuntimeError
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.builtins import (
     BUILTINS,
     LEFT,
@@ -692,7 +692,7 @@ class ExprCompiler:
                 raise AssertionError(f"{e.span}: a call of {fn}")
         b = BUILTINS[f]
         if f == "first":
-            c = ast.uncited(args[0])
+            c = walk.uncited(args[0])
             if isinstance(c, ast.Comprehension):
                 # stops at the first element that passes, as any(...) stops at the first
                 # that decides: the elements after it are not looked at
@@ -700,7 +700,7 @@ class ExprCompiler:
         # not with coverage on: a folded ``if size([c]) == 1`` would count its arm as taken
         # whether or not any event takes it
         if b.on_items is not None and self.cover is None and \
-                isinstance(lit := ast.uncited(args[0]), ast.ListLit) and lit.items and \
+                isinstance(lit := walk.uncited(args[0]), ast.ListLit) and lit.items and \
                 all(map(_atom, lit.items)):
             picked = b.on_items(lit.items)
             return _K(picked) if type(picked) is int else \
@@ -926,14 +926,14 @@ def _small_int_k(g: _Gen) -> bool:
 
 def _atom(e: ast.Expr) -> bool:
     """A name or a literal: evaluating it cannot fail, and costs nothing."""
-    return isinstance(ast.uncited(e), (ast.Name, ast.IntLit, ast.StrLit))
+    return isinstance(walk.uncited(e), (ast.Name, ast.IntLit, ast.StrLit))
 
 
 def _simple(e: ast.Expr) -> bool:
     """Cheap to evaluate more than once: a name, a literal, an index of a name, or a list of
     names and literals (``[c]``: written out where it is used, ``size([c])`` and
     ``first([c])`` fold to ``1`` and ``c``)."""
-    e = ast.uncited(e)
+    e = walk.uncited(e)
     if _atom(e):
         return True
     if isinstance(e, ast.ListLit):
@@ -943,7 +943,7 @@ def _simple(e: ast.Expr) -> bool:
 
 def _count_names(e: object) -> dict[str, int]:
     acc: dict[str, int] = {}
-    for x in ast.descendants(e):
+    for x in walk.descendants(e):
         if isinstance(x, ast.Name):
             acc[x.id] = acc.get(x.id, 0) + 1
     return acc
@@ -999,9 +999,9 @@ def _expanded_sizes(defs: Sequence[ast.DefDecl]) -> dict[str, int]:
     as one node: it is called, not expanded), worked out callees first without recursion
     (the checker refuses cycles)."""
     by_name = {d.name: d for d in defs}
-    calls = {d.name: [c.func for c in ast.descendants(d.body)
+    calls = {d.name: [c.func for c in walk.descendants(d.body)
                       if isinstance(c, ast.Call) and c.func in by_name] for d in defs}
-    own = {d.name: sum(1 for _ in ast.descendants(d.body)) for d in defs}
+    own = {d.name: sum(1 for _ in walk.descendants(d.body)) for d in defs}
     size: dict[str, int] = {}
     for root in by_name:
         stack, on = [root], {root}

@@ -54,7 +54,7 @@ from rulespec.errors import (
     RecordError,
     RuleRuntimeError,
 )
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.builtins import LEFT as _LEFT
 from rulespec.lang.cards import CARD_ORDER, is_card, normalise_card
 from rulespec.lang.model import CheckedSpec
@@ -914,4 +914,4 @@ def _plain(x: object) -> object:
 
 
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
-    return [x for x in ast.descendants(e) if isinstance(x, ast.Cited)]
+    return [x for x in walk.descendants(e) if isinstance(x, ast.Cited)]

@@ -3,9 +3,6 @@ equality (``eq=False``), so two specs that differ only in layout compare equal."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import attrs
 from attrs import field, frozen
 
 from rulespec.spans import NOSPAN, Span
@@ -22,8 +19,7 @@ __all__ = [
     "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
-    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "descendants", "replace_name",
-    "uncited",
+    "OptionArg", "ParamValue", "ValueCall", "ValueParam",
 ]
 
 
@@ -710,70 +706,6 @@ Item = (
     | TableDecl
     | SectionDecl
 )
-
-
-def uncited(e: Expr) -> Expr:
-    """``e`` without the citations around it (``[VAN-6]``), which do not change its value."""
-    while isinstance(e, Cited):
-        e = e.expr
-    return e
-
-
-def descendants(node: object) -> Iterator[object]:
-    """``node`` and every AST node below it, depth first, in field order."""
-    if isinstance(node, tuple):
-        for x in node:
-            yield from descendants(x)
-        return
-    cls = type(node)
-    if not attrs.has(cls) or isinstance(node, Span):
-        return
-    yield node
-    for f in attrs.fields(cls):
-        if f.name != "span":
-            yield from descendants(getattr(node, f.name))
-
-
-def with_depths(node: object) -> Iterator[tuple[object, int]]:
-    """Every AST node at or below ``node``, each with its depth below it (``node`` is at 0;
-    the items of a tuple field are one level below the node that holds it). Walked with a
-    stack of its own, in no promised order."""
-    stack: list[tuple[object, int]] = [(node, 0)]
-    while stack:
-        x, depth = stack.pop()
-        if isinstance(x, tuple):
-            stack.extend((y, depth) for y in x)
-            continue
-        cls = type(x)
-        if not attrs.has(cls) or isinstance(x, Span):
-            continue
-        yield x, depth
-        stack.extend((getattr(x, f.name), depth + 1) for f in attrs.fields(cls)
-                     if f.name != "span")
-
-
-def replace_name(node: object, name: str, by: Expr) -> object:
-    """``node`` with every free occurrence of the name ``name`` replaced by ``by``. A
-    comprehension that binds ``name`` itself hides it from its element and condition (not from
-    its source, which is read outside it)."""
-    if isinstance(node, Name):
-        return by if node.id == name else node
-    if isinstance(node, tuple):
-        items = tuple(replace_name(x, name, by) for x in node)
-        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
-    cls = type(node)
-    if not attrs.has(cls) or isinstance(node, Span):
-        return node
-    changes = {}
-    hidden = isinstance(node, (Comprehension, GenCall)) and node.var == name
-    for f in attrs.fields(cls):
-        if f.name == "span" or (hidden and f.name in ("elem", "cond")):
-            continue
-        v = getattr(node, f.name)
-        w = replace_name(v, name, by)
-        if w is not v:
-            changes[f.name] = w
-    return attrs.evolve(node, **changes) if changes else node  # type: ignore[misc]
 
 
 @frozen

@@ -15,7 +15,7 @@ from typing import Any, assert_never, cast
 import attrs
 
 from rulespec.errors import Diagnostic, SpecCheckError
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
@@ -553,7 +553,7 @@ class _Checker:
     def _check_results(self) -> None:
         """A result field is written into each deal's entry under its name, beside ``scores``
         and the flag of ``end deal as FLAG``: it may be called neither."""
-        flags = {n.flag for n in ast.descendants(self.items)
+        flags = {n.flag for n in walk.descendants(self.items)
                  if isinstance(n, ast.EndDeal) and n.flag is not None}
         for r in self.results.values():
             if r.name == "scores":
@@ -845,7 +845,7 @@ class _Checker:
                     ) -> tuple[ast.Span, str, str] | None:
         """The first read or set of a result field in ``node``, through the definitions it
         calls: (where, "reads" or "sets", the field)."""
-        for x in ast.descendants(node):
+        for x in walk.descendants(node):
             if isinstance(x, ast.Set) and self.result_sets.get(pos(x.span)) is not None:
                 return x.span, "sets", x.name
             if isinstance(x, ast.Name):
@@ -866,10 +866,10 @@ class _Checker:
         definition's value and a procedure's steps are then always finite to compute, and no
         Python limit can be reached by a spec (repetition is written with loop, while, repeat,
         for, or a comprehension). Each cycle is reported once, at the call that closes it."""
-        def_calls = {n: [(c.func, c.span) for c in ast.descendants(d.body)
+        def_calls = {n: [(c.func, c.span) for c in walk.descendants(d.body)
                          if isinstance(c, ast.Call) and c.func in self.defs]
                      for n, d in self.defs.items()}
-        proc_calls = {n: [(c.name, c.span) for c in ast.descendants(p.body)
+        proc_calls = {n: [(c.name, c.span) for c in walk.descendants(p.body)
                           if isinstance(c, ast.CallStmt) and c.name in self.procs]
                       for n, p in self.procs.items()}
         cyclic = False
@@ -901,7 +901,7 @@ class _Checker:
         for name, d in graph.items():
             calls[name] = []
             deepest = 0
-            for node, depth in ast.with_depths(d.body):
+            for node, depth in walk.with_depths(d.body):
                 deepest = max(deepest, depth)
                 if isinstance(node, ast.Call) and node.func in graph:
                     calls[name].append((node.func, depth, node.span))
@@ -1208,13 +1208,13 @@ class _Checker:
         inner = scope.child()
         for g in a.generators:
             inner.names[g.var] = self._iter_elem(g.source, inner)
-            src = ast.uncited(g.source)
+            src = walk.uncited(g.source)
             if isinstance(src, ast.ListLit) and not src.items:
                 self.error(g.span, f"decision {a.action!r} draws its choices from an empty list, "
                            "so it can never be chosen")
         if a.guard is not None:
             self._want_bool(a.guard, self.expr(a.guard, inner))
-            bare = ast.uncited(a.guard)
+            bare = walk.uncited(a.guard)
             if isinstance(bare, ast.Name) and bare.id == "false":
                 self.error(a.guard.span, f"decision {a.action!r} is guarded by 'false', so its "
                            "choice set is always empty", "remove the alternative or its guard")
@@ -1228,7 +1228,7 @@ class _Checker:
                 self.error(f.span, f"field {f.name!r} is given twice")
             names.add(f.name)
             t = self.expr(f.value, inner)
-            fv = ast.uncited(f.value)
+            fv = walk.uncited(f.value)
             if isinstance(fv, ast.Call) and fv.func == "set_of":
                 set_fields.append(f.name)
             if t in (ZONE, PZONE) or isinstance(t, Per):
@@ -1408,7 +1408,7 @@ class _Checker:
                  scope: _Scope) -> Type:
         """Check a comparison: an enum against its own values, 'in' against a list or zone,
         an order comparison between numbers, anything else between values of one kind."""
-        bare_l, bare_r = ast.uncited(lft), ast.uncited(rgt)
+        bare_l, bare_r = walk.uncited(lft), walk.uncited(rgt)
         for x, y in ((bare_l, bare_r), (bare_r, bare_l)):
             if isinstance(x, ast.Name) and isinstance(y, ast.Name) \
                     and y.id in self.options and self.options[y.id].kind == "enum" \
@@ -1418,12 +1418,12 @@ class _Checker:
                 self._bind(x, BoundEnumValue(x.id))
                 self._bind(y, BoundOption(y.id))
                 for side in (lft, rgt):
-                    t_side: Type = STR if ast.uncited(side) is x else EnumOf(y.id)
+                    t_side: Type = STR if walk.uncited(side) is x else EnumOf(y.id)
                     for node in _cited_chain(side):
                         self.types[pos(node.span)] = t_side
                 return BOOL
         tl = self.expr(lft, scope)
-        bare = ast.uncited(rgt)
+        bare = walk.uncited(rgt)
         if isinstance(tl, EnumOf) and isinstance(bare, ast.Name) \
                 and not self._resolvable(bare.id, scope):
             opt = self.options[tl.option]
@@ -1467,7 +1467,7 @@ class _Checker:
             if not isinstance(ta, EnumOf):
                 continue
             opt = self.options[ta.option]
-            bb = ast.uncited(b)
+            bb = walk.uncited(b)
             if isinstance(bb, ast.Name) and bb.id in self.enum_values and bb.id not in opt.values:
                 self.error(bb.span, f"{bb.id!r} is not a value of option {opt.name!r}",
                            "values: " + ", ".join(str(v) for v in opt.values))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["Clause", "clause_id", "clauses"]
@@ -47,7 +47,7 @@ def clauses(spec: CheckedSpec) -> list[Clause]:
         cid = clause_id(kind, span)
         out.setdefault(cid, Clause(cid, kind, label, span))
 
-    for node in ast.descendants(spec.items):
+    for node in walk.descendants(spec.items):
         match node:
             case ast.ProcDecl(name=name, span=span):
                 add("procedure", span, f"procedure {name}")

@@ -62,7 +62,7 @@ from rulespec.errors import (
     RecordError,
     RulespecError,
 )
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.cards import card_sort_key, normalise_card
 from rulespec.lang.clauses import clauses
 from rulespec.lang.model import CheckedSpec, OptionInfo, value_text
@@ -1081,7 +1081,7 @@ class Verifier:
         self.coverage = Coverage(clauses(spec))
         self._set_fields = frozenset((a.name, f) for a in spec.actions for f in a.set_fields)
         self._actions = {a.name: a for a in spec.actions}
-        self._end_deals = [n for n in ast.descendants(spec.items) if isinstance(n, ast.EndDeal)]
+        self._end_deals = [n for n in walk.descendants(spec.items) if isinstance(n, ast.EndDeal)]
         # per run
         self._first: str | None = None
         self._first_by_probe = False
@@ -1674,7 +1674,7 @@ class Verifier:
                             "refs": list(a.refs)})
         if d.kind == "result":
             for n in self._end_deals:
-                refs = [c.ref for c in ast.descendants(n) if isinstance(c, ast.Cited)]
+                refs = [c.ref for c in walk.descendants(n) if isinstance(c, ast.Cited)]
                 out.append({"where": self._where(n.span), "action": "end deal",
                             "refs": refs})
         return out
