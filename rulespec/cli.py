@@ -69,7 +69,7 @@ def _spec_error(e: SpecSyntaxError | SpecCheckError) -> None:
 
 def _runtime_error(e: RuleRuntimeError) -> None:
     from rulespec.files import read_bounded
-    from rulespec.lang.parser import MAX_SPEC_BYTES
+    from rulespec.lang.sources import MAX_SPEC_BYTES
 
     src = None
     if e.span is not None:

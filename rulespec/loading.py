@@ -22,12 +22,11 @@ from rulespec.errors import RecordError
 from rulespec.files import why_not_regular
 from rulespec.lang.checker import check_file
 from rulespec.lang.model import CheckedSpec
-from rulespec.lang.parser import MAX_SPEC_BYTES
+from rulespec.lang.sources import GAMES_DIR, MAX_SPEC_BYTES, is_file
 
 __all__ = ["GAMES_DIR", "game_for", "is_game_name", "load_game_spec", "normalise_options",
            "record_spec", "resolve_game", "shipped_games", "shipped_name"]
 
-GAMES_DIR = Path(__file__).resolve().parent / "games"
 #: compiled tables kept per spec; past this many the spec's table cache starts again. Each
 #: table holds its generated code and the legal events it remembers (up to MEMO_MAX per
 #: enumerator), and compiling one takes 20 to 70 ms: a few dozen are plenty
@@ -61,15 +60,6 @@ def shipped_games() -> list[str]:
     return out
 
 
-def _is_file(p: Path) -> bool:
-    """Whether ``p`` is a regular file; False, not OSError, for a name the system refuses (a
-    name of 10,000 letters is "File name too long", and a record may name one)."""
-    try:
-        return p.is_file()
-    except OSError:
-        return False
-
-
 def is_game_name(game: str) -> bool:
     """Whether ``game`` is spelled as a shipped game's name rather than as a path: no ``/``
     (nor ``\\``) and no ``.rules`` ending. Such a name means a shipped game or nothing: it is
@@ -85,7 +75,7 @@ def resolve_game(game: str, base: Path | None = None) -> Path:
     that every command reads the same file for the same name."""
     if is_game_name(game):
         shipped = _shipped_file(game)
-        if _is_file(shipped):
+        if is_file(shipped):
             return shipped
         raise RecordError(f"unknown game {_quoted(game)}: not a shipped game "
                           f"({', '.join(shipped_games())}); name a spec file by a path "

@@ -21,7 +21,7 @@ from rulespec.errors import (
     SpecSyntaxError,
 )
 from rulespec.files import write_atomic
-from rulespec.lang.parser import read_spec
+from rulespec.lang.sources import read_spec
 from rulespec.loading import GAMES_DIR, game_for, load_game_spec, record_spec
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "copy_spec", "replay", "start", "write_record"]

@@ -41,15 +41,9 @@ from rulespec.lang.model import (
     pos,
     value_text,
 )
-from rulespec.lang.parser import (
-    MAX_NESTING,
-    MAX_SPEC_BYTES,
-    normalise_newlines,
-    parse,
-    paused_gc,
-    read_spec,
-)
+from rulespec.lang.parser import MAX_NESTING, paused_gc
 from rulespec.lang.pretty import hook_signature
+from rulespec.lang.sources import load_spec, read_spec
 from rulespec.lang.types import (
     ANY,
     BOOL,
@@ -72,11 +66,10 @@ from rulespec.lang.types import (
     substitute,
 )
 
-__all__ = ["check", "check_file", "check_text", "load_spec"]
+__all__ = ["check", "check_file", "check_text"]
 
 #: the type names a declaration may use, and the types they stand for
 _BASIC_TYPES: dict[str, Type] = {"int": INT, "bool": BOOL, "suit": SUIT, "card": CARD, "str": STR}
-_GAMES_DIR = Path(__file__).resolve().parents[1] / "games"
 
 
 @attrs.define
@@ -1600,83 +1593,6 @@ def _calls_in(b: ast.Block) -> Iterator[str]:
             yield s.name
 
 
-def load_spec(text: str, source_name: str) -> tuple[tuple[ast.Item, ...], dict[str, str]]:
-    """Parse a spec and everything it imports; return the merged items and every source text.
-
-    An import names a file relative to the importing one, or a module shipped in
-    ``rulespec/games``. Each file is read once; an import cycle is an error.
-    """
-    items, sources, _ = _load(text, source_name)
-    return items, sources
-
-
-def _load(text: str, source_name: str, confine: Path | None = None
-          ) -> tuple[tuple[ast.Item, ...], dict[str, str], dict[str, ast.Span]]:
-    """:func:`load_spec`, with each imported file and the ``import`` that first brought it
-    in (where a hook it declares and the spec lacks is reported)."""
-    sources: dict[str, str] = {}
-    items: list[ast.Item] = []
-    diags: list[Diagnostic] = []
-    imports: dict[str, ast.Span] = {}
-
-    def visit(txt: str, name: str, chain: tuple[str, ...]) -> None:
-        txt = normalise_newlines(txt)  # as parse reads it: the spans count lines by LF
-        sources[name] = txt
-        spec = parse(txt, name)
-        for it in spec.items:
-            if isinstance(it, ast.ImportDecl):
-                target = _resolve_import(it.path, name, confine)
-                if target is None:
-                    diags.append(Diagnostic(it.span, f"cannot find the spec {it.path!r} to import",
-                                            "give a path relative to this file, or the name of a "
-                                            "shipped module"))
-                    continue
-                key = str(target)
-                if key in chain:
-                    diags.append(Diagnostic(it.span, f"import cycle through {it.path!r}"))
-                    continue
-                if key in sources:
-                    continue
-                imports[key] = it.span
-                # a syntax error in an imported file is a SpecSyntaxError, as in the main file
-                visit(read_spec(target, key), key, chain + (key,))
-            else:
-                items.append(it)
-
-    visit(text, source_name, (source_name,))
-    if diags:
-        raise SpecCheckError(diags, sources)
-    return tuple(items), sources, imports
-
-
-def _is_file(p: Path) -> bool:
-    """Whether ``p`` is a regular file; False, not OSError, for a name the system refuses (an
-    import of a name of 10,000 letters is "File name too long")."""
-    try:
-        return p.is_file()
-    except OSError:
-        return False
-
-
-def _resolve_import(path: str, importer: str, confine: Path | None = None) -> Path | None:
-    """The file an import names: beside the importing file, else a shipped module. Under
-    ``confine`` (a spec reached through someone else's record, H10) only shipped modules and
-    regular files inside that folder, of a spec's size, are found."""
-    base = Path(importer).parent if not importer.startswith("<") else Path.cwd()
-    local = [] if confine is not None and Path(path).is_absolute() else \
-        [base / path, base / f"{path}.rules"]
-    for cand in (*local, _GAMES_DIR / path, _GAMES_DIR / f"{path}.rules"):
-        # only .rules files: an import of /etc/passwd finds nothing, and reads nothing
-        if cand.suffix != ".rules" or not _is_file(cand):
-            continue
-        real = cand.resolve()
-        if confine is not None and not real.is_relative_to(_GAMES_DIR) and (
-                not real.is_relative_to(confine) or real.stat().st_size > MAX_SPEC_BYTES):
-            continue
-        return real
-    return None
-
-
 def check(spec: ast.Spec, sources: dict[str, str] | None = None) -> CheckedSpec:
     """Check a parsed spec that has no imports (or whose imports are already merged)."""
     with paused_gc():
@@ -1688,8 +1604,8 @@ def check_text(text: str, source_name: str = "<spec>",
     """Parse, resolve imports and check; raise SpecSyntaxError or SpecCheckError. With
     ``confine``, imports resolve only to shipped modules and files inside that folder."""
     with paused_gc():  # a big spec is millions of objects, none in a cycle (parser.paused_gc)
-        items, sources, imports = _load(text, source_name, confine)
-        return _Checker(items, sources, imports).run()
+        loaded = load_spec(text, source_name, confine)
+        return _Checker(loaded.items, loaded.sources, loaded.imports).run()
 
 
 def check_file(path: str | Path, confine: Path | None = None) -> CheckedSpec:

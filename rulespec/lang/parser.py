@@ -22,11 +22,9 @@ from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
 from rulespec.errors import Diagnostic, SpecSyntaxError
-from rulespec.files import read_bounded
 from rulespec.lang import ast
 
-__all__ = ["MAX_SPEC_BYTES", "grammar_text", "normalise_newlines", "parse", "parse_file",
-           "read_spec"]
+__all__ = ["MAX_NESTING", "grammar_text", "normalise_newlines", "parse", "paused_gc"]
 
 
 def grammar_text() -> str:
@@ -989,31 +987,3 @@ def _token_error(e: _BadToken, text: str, source_name: str) -> SpecSyntaxError:
     width = 1 if e.at else len(str(tok))
     return SpecSyntaxError(Diagnostic(ast.Span(source_name, line, col, line, col + width),
                                       e.message, e.hint), text)
-
-
-def parse_file(path: str | Path) -> ast.Spec:
-    """Read and parse a .rules file; the span's source is the path as given."""
-    return parse(read_spec(Path(path), str(path)), str(path))
-
-
-#: the largest spec file rulespec reads: one named on a command line, by a record (H10) or by
-#: an import (the shipped specs are 10 to 40 KB)
-MAX_SPEC_BYTES = 4 * 1024 * 1024
-
-
-def read_spec(path: Path, name: str) -> str:
-    """The text of a spec file (files.read_bounded: a regular file of at most MAX_SPEC_BYTES,
-    else an OSError saying why); a file that is not UTF-8 text is a syntax error at the first
-    byte that cannot be read, not a crash."""
-    data = read_bounded(path, MAX_SPEC_BYTES, "spec")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        before = data[:e.start].decode("utf-8", errors="replace")
-        line = before.count("\n") + 1
-        col = len(before) - (before.rfind("\n") + 1) + 1
-        span = ast.Span(name, line, col, line, col + 1)
-        shown = data.decode("utf-8", errors="replace")
-        raise SpecSyntaxError(Diagnostic(span, f"this file is not UTF-8 text: byte "
-                                         f"0x{data[e.start]:02x} cannot be read",
-                                         "save the spec as UTF-8"), shown) from None
