@@ -142,9 +142,10 @@ def test_a_misspelt_statement_is_not_taken_for_an_open_block() -> None:
 
 
 def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
-    from rulespec.lang.parser import _parser, _token_names
+    from rulespec.lang.parser import _parser
+    from rulespec.lang.syntax_errors import _token_names
 
-    names = _token_names()
+    names = _token_names(_parser())
     for t in _parser().terminals:
         if t.name not in ("WS", "COMMENT"):
             shown = names[t.name]
@@ -161,7 +162,7 @@ def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
 
 
 def test_every_mistake_example_fails_and_is_recognised() -> None:
-    from rulespec.lang.parser import _EXAMPLES
+    from rulespec.lang.syntax_errors import _EXAMPLES
 
     for mistake, examples in _EXAMPLES:
         for example in examples:
