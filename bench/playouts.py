@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulespec.engine.state import CHANCE, Game  # noqa: E402
-from rulespec.loading import game_for, load_game_spec, resolve_game  # noqa: E402
+from rulespec.loading import game_for, resolve  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402
 from tests.oracles.abracadabra import AbracadabraOracle  # noqa: E402
@@ -66,7 +66,7 @@ def index_playouts(game: str, players: int, options: dict[str, Any], games: int,
     """The same games through the engine's fast path: ``legal_count`` and ``apply_index`` at
     each decision, events only for chance (the same draws of the generator, so the same
     games)."""
-    spec = load_game_spec(resolve_game(game))
+    spec = resolve(game).spec
     g = game_for(spec, players, options, 0)
     events = 0
     start = time.perf_counter()
@@ -84,7 +84,7 @@ def index_playouts(game: str, players: int, options: dict[str, Any], games: int,
 
 def compile_seconds(game: str, players: int, repeat: int = 5) -> float:
     """Mean seconds to compile one table of ``game`` (a fresh Game each time)."""
-    spec = load_game_spec(resolve_game(game))
+    spec = resolve(game).spec
     start = time.perf_counter()
     for _ in range(repeat):
         Game(spec, players, {})
@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
 def tables(game: str, players: str) -> list[int]:
     """The player counts ``--players`` names for ``game``: every one its spec offers for
     'all', else the numbers given (each checked against the spec)."""
-    spec = load_game_spec(resolve_game(game))
+    spec = resolve(game).spec
     offered = list(range(spec.min_players, spec.max_players + 1))
     if players == "all":
         return offered

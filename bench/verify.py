@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulespec.loading import load_game_spec, resolve_game  # noqa: E402
+from rulespec.loading import resolve  # noqa: E402
 from rulespec.protocol import ProcessImplementation, load_python_impl  # noqa: E402
 from rulespec.records import replay  # noqa: E402
 from rulespec.verify.runner import Verifier  # noqa: E402
@@ -44,7 +44,7 @@ def _factory(m: Mutant, mode: str) -> Any:
 
 def catch(m: Mutant, mode: str, seed: int = 0) -> dict[str, Any]:
     """Run verify with default settings on one mutant; what it found and how fast."""
-    spec = load_game_spec(resolve_game(m.game))
+    spec = resolve(m.game).spec
     t0 = time.monotonic()
     report = Verifier(spec, m.game, _factory(m, mode)).run(seed_=seed)
     took = time.monotonic() - t0
@@ -86,7 +86,7 @@ def correct_speed() -> list[dict[str, Any]]:
     rows = []
     for game, target in (("vandatta", "tests.oracles.vandatta:VandattaOracle"),
                          ("abracadabra", "tests.oracles.abracadabra:AbracadabraOracle")):
-        spec = load_game_spec(resolve_game(game))
+        spec = resolve(game).spec
         for mode in ("python", "process"):
             if mode == "python":
                 factory: Any = load_python_impl(target)

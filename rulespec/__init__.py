@@ -17,7 +17,8 @@ from rulespec.errors import (
 )
 from rulespec.lang.checker import check, check_file, check_text
 from rulespec.lang.model import CheckedSpec
-from rulespec.lang.parser import parse, parse_file
+from rulespec.lang.parser import parse
+from rulespec.lang.sources import parse_file
 
 __all__ = [
     "CHANCE",

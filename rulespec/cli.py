@@ -27,6 +27,7 @@ from rulespec.errors import (
 from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
+    from rulespec.loading import Resolved
     from rulespec.verify.runner import Report, Verifier
 
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
@@ -69,7 +70,7 @@ def _spec_error(e: SpecSyntaxError | SpecCheckError) -> None:
 
 def _runtime_error(e: RuleRuntimeError) -> None:
     from rulespec.files import read_bounded
-    from rulespec.lang.parser import MAX_SPEC_BYTES
+    from rulespec.lang.sources import MAX_SPEC_BYTES
 
     src = None
     if e.span is not None:
@@ -137,13 +138,13 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def check(files: tuple[str, ...]) -> None:
     """Parse and statically check .rules FILES (or shipped game names)."""
-    from rulespec.loading import load_game_spec, resolve_game
+    from rulespec.loading import resolve
 
     status = EXIT_OK
     for f in files:
         try:
-            path = resolve_game(f)
-            spec = load_game_spec(path)
+            found = resolve(f)
+            path, spec = found.path, found.spec
         except (SpecSyntaxError, SpecCheckError) as e:
             _spec_error(e)
             status = EXIT_SPEC
@@ -193,11 +194,10 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
     import time
 
     from rulespec.engine.state import Game
-    from rulespec.loading import load_game_spec, normalise_options
+    from rulespec.loading import normalise_options, resolve
 
     with _reported():
-        path, _ = _spec_arg(game)
-        spec = load_game_spec(path)
+        spec = resolve(game).spec
         n = spec.min_players if players is None else players
         t0 = time.perf_counter()
         g = Game(spec, n, normalise_options(spec, _options(opts)), keep_sources=True)
@@ -375,14 +375,6 @@ def replay(record: str, spec_path: str | None) -> None:
 
 
 # ---- verify and diff -----------------------------------------------------------------------
-def _spec_arg(game: str) -> tuple[Path, bool]:
-    """The spec file for GAME (a shipped name or a path) and whether it is shipped."""
-    from rulespec.loading import GAMES_DIR, resolve_game
-
-    path = resolve_game(game)
-    return path, path.resolve().is_relative_to(GAMES_DIR)
-
-
 #: the longest wait any seconds option takes (a timer or a select() past about 10**9 s
 #: overflows the platform's time_t): 1,000,000 s, eleven days and a half
 MAX_SECONDS = 1_000_000.0
@@ -466,7 +458,7 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
     """
     import shlex
 
-    from rulespec.loading import load_game_spec
+    from rulespec.loading import resolve
     from rulespec.protocol import ProcessImplementation, load_python_impl
     from rulespec.verify.runner import Verifier
 
@@ -474,8 +466,8 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
         _err("error: give exactly one of --impl CMD or --python MODULE:ATTR")
         sys.exit(EXIT_USAGE)
     with _reported():
-        path, shipped = _spec_arg(game)
-        spec = load_game_spec(path)
+        found = resolve(game)
+        spec = found.spec
         if impl_py is not None:
             factory = load_python_impl(impl_py)
             who = impl_py
@@ -489,7 +481,7 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
         name = spec.name  # a shipped spec goes by its shipped name (loading.shipped_name)
         v = Verifier(spec, name, factory, timeout=timeout, db=db)
         report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
-    _finish(report, f"verify {name} against {who}", path, shipped, out_path, as_json)
+    _finish(report, f"verify {name} against {who}", found, out_path, as_json)
 
 
 @main.command()
@@ -507,21 +499,19 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
     spec under two settings. Exit 0: no difference found; 1: they part (the shrunk match is
     written as a record of A).
     """
-    from rulespec.loading import load_game_spec
+    from rulespec.loading import resolve
     from rulespec.protocol import SpecImplementation
     from rulespec.verify.runner import Verifier
 
     with _reported():
-        path_a, shipped_a = _spec_arg(a)
-        spec_a = load_game_spec(path_a)
-        path_b, _ = _spec_arg(b)
-        spec_b = load_game_spec(path_b)
+        found_a = resolve(a)
+        spec_a, spec_b = found_a.spec, resolve(b).spec
         name = spec_a.name
         v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
                      other_options=_options(b_opts), db=db, probes=False, words=("A", "B"))
         report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json,
                         command="diff")
-    _finish(report, f"diff {a} {b}", path_a, shipped_a, out_path, as_json)
+    _finish(report, f"diff {a} {b}", found_a, out_path, as_json)
 
 
 @main.command(name="same-deal")
@@ -594,7 +584,7 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
                      seed_=seed, keep_going=keep_going, strict=strict, progress=progress)
 
 
-def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path: str | None,
+def _finish(report: Report, title: str, found: Resolved, out_path: str | None,
             as_json: bool) -> None:
     from rulespec.records import write_record
     from rulespec.shown import escape_line
@@ -604,7 +594,7 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
     for i, d in enumerate(report.divergences):
         out = base if i == 0 else base.with_name(f"{base.stem}-{i + 1}{base.suffix}")
         try:
-            write_record(d.record(report.game), out, None if shipped else spec_path)
+            write_record(d.record(report.game), out, None if found.shipped else found.path)
         except OSError as e:
             _err(f"error: cannot write the record {escape_line(str(out))}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
@@ -641,15 +631,14 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         opts: tuple[str, ...], check_only: bool) -> None:
     """Write the rulebook of GAME (a shipped name or a .rules file), in Markdown or HTML."""
     from rulespec.book.docgen import build_book
-    from rulespec.loading import load_game_spec, resolve_game
+    from rulespec.loading import resolve
 
     if check_only and not out_path:
         raise click.UsageError("--check compares with the book at --out: give --out PATH")
     if out_path and not check_only:
         _writable(Path(out_path))  # before the book is worked out (seconds of work)
     with _reported():
-        path = resolve_game(game)
-        spec = load_game_spec(path)
+        spec = resolve(game).spec
         # the book plays example deals at every table: seconds of work, not to be silent
         with _working(f"working out the book of {spec.title}: its tables, decisions and "
                       "example deal"):

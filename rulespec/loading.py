@@ -1,13 +1,15 @@
 """Loading: which spec a game name means, checking it once, and compiled tables.
 
-Everything between a name on a command line (or in a record) and a :class:`Game`: shipped
-games are looked up in ``rulespec/games``, a spec file is checked once per process (again if it
-changes), a request's options are checked by the spec's one validator, and each table is
-compiled once and kept with its spec.
+Everything between a name on a command line (or in a record) and a :class:`Game`: one
+:func:`resolve` for every command, with the two levels of trust of docs/security.md
+(:class:`Trust`); shipped games are looked up in ``rulespec/games``, a spec file is checked once
+per process (again if it changes), a request's options are checked by the spec's one validator,
+and each table is compiled once and kept with its spec.
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import json
 import re
@@ -22,12 +24,11 @@ from rulespec.errors import RecordError
 from rulespec.files import why_not_regular
 from rulespec.lang.checker import check_file
 from rulespec.lang.model import CheckedSpec
-from rulespec.lang.parser import MAX_SPEC_BYTES
+from rulespec.lang.sources import GAMES_DIR, MAX_SPEC_BYTES, is_file
 
-__all__ = ["GAMES_DIR", "game_for", "is_game_name", "load_game_spec", "normalise_options",
-           "record_spec", "resolve_game", "shipped_games", "shipped_name"]
+__all__ = ["Resolved", "Trust", "game_for", "normalise_options", "resolve", "shipped_games",
+           "shipped_name"]
 
-GAMES_DIR = Path(__file__).resolve().parent / "games"
 #: compiled tables kept per spec; past this many the spec's table cache starts again. Each
 #: table holds its generated code and the legal events it remembers (up to MEMO_MAX per
 #: enumerator), and compiling one takes 20 to 70 ms: a few dozen are plenty
@@ -61,42 +62,87 @@ def shipped_games() -> list[str]:
     return out
 
 
-def _is_file(p: Path) -> bool:
-    """Whether ``p`` is a regular file; False, not OSError, for a name the system refuses (a
-    name of 10,000 letters is "File name too long", and a record may name one)."""
-    try:
-        return p.is_file()
-    except OSError:
-        return False
+class Trust(enum.Enum):
+    """How far the one who names a spec is trusted (docs/security.md, "Two kinds of input")."""
+
+    #: what the user names: a command line, the requests of their own driver to ``serve``, a
+    #: test. A shipped game's name, or a path (relative to the base folder) to a regular file
+    GIVEN = "given"
+    #: what someone else's record names (H10): a shipped game's name, or a relative path to a
+    #: regular ``.rules`` file inside the record's folder, whose imports stay in that folder
+    #: or are shipped modules; anything else is refused before a byte of it is read
+    RECORD = "record"
 
 
-def is_game_name(game: str) -> bool:
-    """Whether ``game`` is spelled as a shipped game's name rather than as a path: no ``/``
-    (nor ``\\``) and no ``.rules`` ending. Such a name means a shipped game or nothing: it is
-    never looked up as a file of the current folder (docs/security.md)."""
+@attrs.frozen
+class Resolved:
+    """The spec a game argument means: its file, whether it is a shipped game, and the spec
+    checked (a shipped spec's ``name`` is its shipped name, :func:`shipped_name`)."""
+
+    path: Path
+    shipped: bool
+    spec: CheckedSpec
+
+
+def resolve(game: str | Path, base: Path | None = None,
+            trust: Trust = Trust.GIVEN) -> Resolved:
+    """The spec ``game`` names, found and checked (once per process, again if its file
+    changes): the one place a name on a command line, in a request or in a record becomes a
+    spec, so that every command reads the same file for the same name.
+
+    A string spelled as a game name (no ``/`` nor ``\\``, no ``.rules`` ending) means a shipped
+    game or nothing: it is never looked up as a file of the current folder. Any other string,
+    and any :class:`~pathlib.Path`, is a path relative to ``base`` (the current folder if
+    None); under :attr:`Trust.RECORD`, ``base`` is the record's folder and the path must stay
+    inside it. RecordError for a name that means no spec; SpecSyntaxError or SpecCheckError
+    for a spec that does not check."""
+    if isinstance(game, str) and _is_game_name(game):
+        path = _shipped_file(game)
+        if not is_file(path):
+            raise RecordError(f"unknown game {_quoted(game)}: not a shipped game "
+                              f"({', '.join(shipped_games())}); name a spec file by a path "
+                              "ending in .rules or holding a /")
+        spec = _load(str(path), path.stat().st_mtime)
+    elif trust is Trust.RECORD:
+        path = _inside_folder(str(game), (base or Path.cwd()).resolve())
+        spec = _load_confined(str(path), path.stat().st_mtime)
+    else:
+        path = Path(game)
+        if not path.is_absolute() and base is not None:
+            path = base / path
+        why = why_not_regular(path)
+        if why:
+            raise RecordError(f"no spec file {_quoted(str(game))}: {why}")
+        spec = _load(str(path), path.stat().st_mtime)
+    return Resolved(path, shipped_name(path) is not None, spec)
+
+
+def _is_game_name(game: str) -> bool:
+    """Whether ``game`` is spelled as a shipped game's name rather than as a path."""
     return "/" not in game and "\\" not in game and not game.endswith(".rules")
 
 
-def resolve_game(game: str, base: Path | None = None) -> Path:
-    """The .rules file ``game`` means: a shipped game for a bare name (:func:`is_game_name`),
-    else a path (relative to ``base``, or to the current folder) to a regular file.
-
-    The one place a name on a command line, in a request or in a record becomes a file, so
-    that every command reads the same file for the same name."""
-    if is_game_name(game):
-        shipped = _shipped_file(game)
-        if _is_file(shipped):
-            return shipped
-        raise RecordError(f"unknown game {_quoted(game)}: not a shipped game "
-                          f"({', '.join(shipped_games())}); name a spec file by a path "
-                          "ending in .rules or holding a /")
-    p = Path(game)
-    if not p.is_absolute() and base is not None:
-        p = base / p
-    why = why_not_regular(p)
-    if not why:
-        return p
-    raise RecordError(f"no spec file {_quoted(game)}: {why}")
+def _inside_folder(game: str, folder: Path) -> Path:
+    """The file a record's ``game`` path names inside the record's ``folder`` (H10): a
+    relative path to a regular ``.rules`` file of at most MAX_SPEC_BYTES that stays inside the
+    folder, links followed. A RecordError that reads nothing and quotes only ``game``
+    otherwise."""
+    hint = "; to replay it on a spec you choose, give --spec PATH (H10)"
+    rel = Path(game)
+    if rel.is_absolute() or not game.endswith(".rules"):
+        raise RecordError(f"'game' is a shipped game or a relative path to a .rules file in "
+                          f"the record's folder, not {game!r}{hint}")
+    try:
+        real = (folder / rel).resolve(strict=True)
+    except (OSError, RuntimeError, ValueError):  # ValueError: a NUL in the path
+        raise RecordError(f"there is no spec {game!r} in the record's folder{hint}") from None
+    if not real.is_relative_to(folder):
+        raise RecordError(f"'game' {game!r} leads out of the record's folder{hint}")
+    if not real.is_file():
+        raise RecordError(f"'game' {game!r} is not a regular file{hint}")
+    if real.stat().st_size > MAX_SPEC_BYTES:
+        raise RecordError(f"'game' {game!r} is larger than {MAX_SPEC_BYTES} bytes{hint}")
+    return real
 
 
 def _quoted(text: str) -> str:
@@ -122,39 +168,6 @@ def _load(path: str, mtime: float) -> CheckedSpec:
 def _load_confined(path: str, mtime: float) -> CheckedSpec:
     p = Path(path)
     return check_file(p, confine=p.resolve().parent)
-
-
-def record_spec(game: str, base: Path | None) -> CheckedSpec:
-    """The spec a record's ``game`` names, as H10 allows: a shipped name, or a relative path to
-    a regular ``.rules`` file inside the record's folder ``base`` (subfolders allowed), of at
-    most MAX_SPEC_BYTES, whose imports stay in its own folder or are shipped modules.
-    Anything else is a RecordError that reads nothing and quotes nothing."""
-    if is_game_name(game):
-        return load_game_spec(resolve_game(game))  # a shipped name (or the list of them)
-    hint = "; to replay it on a spec you choose, give --spec PATH (H10)"
-    folder = (base or Path.cwd()).resolve()
-    rel = Path(game)
-    if rel.is_absolute() or not game.endswith(".rules"):
-        raise RecordError(f"'game' is a shipped game or a relative path to a .rules file in "
-                          f"the record's folder, not {game!r}{hint}")
-    try:
-        real = (folder / rel).resolve(strict=True)
-    except (OSError, RuntimeError, ValueError):  # ValueError: a NUL in the path
-        raise RecordError(f"there is no spec {game!r} in the record's folder{hint}") from None
-    if not real.is_relative_to(folder):
-        raise RecordError(f"'game' {game!r} leads out of the record's folder{hint}")
-    if not real.is_file():
-        raise RecordError(f"'game' {game!r} is not a regular file{hint}")
-    if real.stat().st_size > MAX_SPEC_BYTES:
-        raise RecordError(f"'game' {game!r} is larger than {MAX_SPEC_BYTES} bytes{hint}")
-    spec = _load_confined(str(real), real.stat().st_mtime)
-    return spec
-
-
-def load_game_spec(path: Path) -> CheckedSpec:
-    """Check a spec file once per process (re-read if it changes). A shipped spec's ``name``
-    is its shipped name (:func:`shipped_name`)."""
-    return _load(str(path), path.stat().st_mtime)
 
 
 def normalise_options(spec: CheckedSpec,

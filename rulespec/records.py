@@ -21,8 +21,8 @@ from rulespec.errors import (
     SpecSyntaxError,
 )
 from rulespec.files import write_atomic
-from rulespec.lang.parser import read_spec
-from rulespec.loading import GAMES_DIR, game_for, load_game_spec, record_spec
+from rulespec.lang.sources import GAMES_DIR, read_spec
+from rulespec.loading import Trust, game_for, resolve
 
 __all__ = ["FORMAT", "MAX_RECORD_BYTES", "copy_spec", "replay", "start", "write_record"]
 
@@ -39,7 +39,7 @@ def copy_spec(spec_path: Path, folder: Path) -> str:
     the copy's path relative to ``folder``'s parent, which a record beside ``folder`` names in
     its ``game`` (H10: a record names only a spec inside its own folder)."""
     main = spec_path.resolve()
-    spec = load_game_spec(spec_path)
+    spec = resolve(spec_path).spec
     for src in spec.sources:
         p = Path(src).resolve()
         if p.is_relative_to(GAMES_DIR) or not p.is_file():
@@ -126,7 +126,8 @@ def start(record: object, base: Path | None = None, spec_path: Path | None = Non
     if not isinstance(record.get("events"), list):
         raise RecordError("'events' is a list")
     # a spec the user names is trusted; one the record names obeys H10
-    spec = load_game_spec(spec_path) if spec_path is not None else record_spec(game, base)
+    spec = resolve(spec_path).spec if spec_path is not None else \
+        resolve(game, base, Trust.RECORD).spec
     g = game_for(spec, record.get("players"), record.get("options") or {},
                  record.get("dealer", 0))
     return g.new_initial_state()

@@ -27,7 +27,7 @@ import attrs
 
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.lang.cards import normalise_card, sort_cards
-from rulespec.loading import load_game_spec, resolve_game
+from rulespec.loading import resolve
 from rulespec.protocol import SpecImplementation
 from rulespec.records import FORMAT
 from rulespec.shown import escape_line
@@ -164,7 +164,7 @@ def _start(game: str, players: int, options: Mapping[str, object] | None,
            dealer: int) -> tuple[SpecImplementation, str, dict[str, object]]:
     """A fresh one-deal match of ``game`` at its first chance event; its title and options."""
     opts = dict(options or {})
-    spec = load_game_spec(resolve_game(game))
+    spec = resolve(game).spec
     # the match length checked as the spec reads it (game_end spelled as deals or target):
     # its default (one deal, no target) is the one deal played, and may be given
     defaults = spec.defaults()

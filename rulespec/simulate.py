@@ -23,7 +23,7 @@ import attrs
 from rulespec.engine.state import CHANCE, State
 from rulespec.errors import RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
-from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_name
+from rulespec.loading import game_for, resolve, shipped_name
 from rulespec.records import FORMAT, copy_spec
 from rulespec.shown import escape_line
 
@@ -207,8 +207,8 @@ _Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None, int]
 
 def _run_chunk(args: _Chunk) -> list[GameStats]:
     game, players, options, dealer, seed, start, stop, records, max_events = args
-    path = resolve_game(game)
-    spec = load_game_spec(path)
+    found = resolve(game)
+    path, spec = found.path, found.spec
     g = game_for(spec, players, options, dealer)
     out = []
     copied: dict[str, str] = {}
@@ -273,7 +273,7 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
     to the summary and let go. No more workers start than there are chunks to play.
     """
     opts = dict(options or {})
-    spec = load_game_spec(resolve_game(game))
+    spec = resolve(game).spec
     game_for(spec, players, opts, dealer)  # validate the table before starting any worker
     opts = spec.canonical_options(opts)  # a parametric value as records carry it: free(1,5)
     rec_dir = None

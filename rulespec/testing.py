@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from rulespec.engine.state import Game
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.lang.model import CheckedSpec
-from rulespec.loading import load_game_spec, normalise_options, resolve_game
+from rulespec.loading import normalise_options, resolve
 from rulespec.protocol import Implementation, ProcessImplementation
 from rulespec.records import FORMAT
 from rulespec.verify.runner import MAX_EVENTS, Report, Verifier, format_report
@@ -35,9 +35,8 @@ __all__ = ["Match", "assert_conforms", "events", "matches"]
 def _load(spec: CheckedSpec | str | Path) -> tuple[CheckedSpec, str]:
     if isinstance(spec, CheckedSpec):
         return spec, spec.name
-    # a Path is a file; a str is what the command line takes (loading.resolve_game)
-    path = spec if isinstance(spec, Path) else resolve_game(spec)
-    checked = load_game_spec(path)
+    # a Path is a file; a str is what the command line takes (loading.resolve)
+    checked = resolve(spec).spec
     return checked, checked.name  # a shipped spec's is its shipped name
 
 

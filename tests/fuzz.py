@@ -643,12 +643,12 @@ def mutated_conversations(seeds: Seeds) -> st.SearchStrategy[Input]:
 def _game_options() -> dict[str, dict[str, tuple[str, ...]]]:
     """Each shipped game's options and the values its spec names for each (numbers for an
     integer option, ``name(args)`` for a parametric value)."""
-    from rulespec.loading import load_game_spec, resolve_game
+    from rulespec.loading import resolve
     from rulespec.verify.runner import option_values
 
     out: dict[str, dict[str, tuple[str, ...]]] = {}
     for game in GAMES:
-        values = option_values(load_game_spec(resolve_game(game)))
+        values = option_values(resolve(game).spec)
         out[game] = {name: tuple(str(v).lower() if isinstance(v, bool) else str(v)
                                  for v in vs) for name, vs in values.items()}
     return out
@@ -1768,10 +1768,10 @@ def device_cases() -> st.SearchStrategy[Input]:
 
 
 def _spec_implementation(path: str = "s.rules") -> Any:
-    from rulespec.loading import load_game_spec
+    from rulespec.loading import resolve
     from rulespec.protocol import SpecImplementation
 
-    return SpecImplementation(spec=load_game_spec(Path(path)))
+    return SpecImplementation(spec=resolve(Path(path)).spec)
 
 
 def divergent_implementation() -> Any:
@@ -2248,13 +2248,13 @@ def _number_paths(record: dict[str, Any], options: Sequence[str], header: bool
 @functools.cache
 def _spec_options(seeds: Seeds, sub: str) -> dict[str, tuple[str, ...]]:
     """The options of the spec a seed record plays, each with the values the spec names."""
-    from rulespec.loading import load_game_spec
+    from rulespec.loading import resolve
     from rulespec.verify.runner import option_values
 
     game = next(r["game"] for s, r in seeds.records if s == sub)
     if game in _game_options():
         return _game_options()[game]
-    values = option_values(load_game_spec(seeds.folder / sub / game))
+    values = option_values(resolve(seeds.folder / sub / game).spec)
     return {name: tuple(str(v).lower() if isinstance(v, bool) else str(v) for v in vs)
             for name, vs in values.items()}
 

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from rulespec.engine.state import CHANCE, State
 from rulespec.lang.cards import RANK_OF, SUIT_OF, pack
-from rulespec.loading import game_for, load_game_spec, resolve_game
+from rulespec.loading import game_for, resolve
 from tests.strategies import abracadabra_tables, deal_end_snapshots
 
-SPEC = load_game_spec(resolve_game("abracadabra"))
+SPEC = resolve("abracadabra").spec
 PLAYING = ("hand", "dummy_up", "trick", "won", "unclaimed", "indicator", "stock")
 BIDDING = ("bid_piles", "bid_hand", "left_down", "left_up", "right_up", "right_down", "pile",
            "pile_up", "centre")

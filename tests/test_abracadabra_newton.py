@@ -15,10 +15,10 @@ import pytest
 
 from rulespec.engine.state import State
 from rulespec.errors import IllegalActionError
-from rulespec.loading import game_for, load_game_spec, resolve_game, shipped_games
+from rulespec.loading import game_for, resolve, shipped_games
 
 ROOT = Path(__file__).resolve().parent.parent
-SPEC = load_game_spec(resolve_game("abracadabra-newton"))
+SPEC = resolve("abracadabra-newton").spec
 GAME = "abracadabra-newton"
 
 
@@ -78,7 +78,7 @@ def test_a_passer_names_no_number_under_own_bid() -> None:
 
 def test_the_shipped_name_is_the_one_records_spell() -> None:
     assert GAME in shipped_games()
-    assert resolve_game(GAME).name == "abracadabra_newton.rules"
+    assert resolve(GAME).path.name == "abracadabra_newton.rules"
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

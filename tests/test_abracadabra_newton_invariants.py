@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from rulespec.engine.state import CHANCE, State
 from rulespec.lang.cards import RANK_OF, SUIT_OF
-from rulespec.loading import game_for, load_game_spec, resolve_game
+from rulespec.loading import game_for, resolve
 from tests.strategies import deal_end_snapshots, newton_tables
 
-SPEC = load_game_spec(resolve_game("abracadabra-newton"))
+SPEC = resolve("abracadabra-newton").spec
 ZONES = ("hand", "shown_up", "dummy_up", "dummy_down", "trick", "won", "indicator", "stock")
 
 

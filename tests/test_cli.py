@@ -518,3 +518,26 @@ def test_records_of_a_spec_named_without_rules_replay(tmp_path: Path, name: str)
     assert name != "g" or copies == ["g.rules"]
     code, out, _ = run("replay", str(tmp_path / "recs" / "game-000001.json"))
     assert code == 0 and json.loads(out)["complete"] is True
+
+
+def test_every_command_means_the_same_file_by_the_same_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # loading.resolve is the one door: a bare name is a shipped game or nothing, even with a
+    # file of that name in the current folder; a path is that file, for check and simulate alike
+    from rulespec.loading import resolve
+
+    minimal = (ROOT / "tests/specs/ok/minimal.rules").read_text(encoding="utf-8")
+    (tmp_path / "mini.rules").write_text(minimal, encoding="utf-8")
+    (tmp_path / "vandatta.rules").write_text(minimal, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for cmd in (["check"], ["simulate", "-p", "2", "-n", "1"]):
+        code, _, err = run(cmd[0], "mini", *cmd[1:])
+        assert code == 2 and "unknown game 'mini': not a shipped game" in err, cmd
+        assert run(cmd[0], "./mini.rules", *cmd[1:])[0] == 0, cmd
+    assert "ok: Vändåtta" in run("check", "vandatta")[1]
+    assert json.loads(run("simulate", "vandatta", "-p", "3", "-n", "1", "--json")[1])[
+        "game"] == "vandatta"
+    assert json.loads(run("simulate", "vandatta.rules", "-p", "3", "-n", "1", "--json")[1])[
+        "game"] == "minimal"
+    assert resolve("vandatta").shipped and not resolve("./vandatta.rules").shipped
+    assert resolve(Path("vandatta.rules")).spec.name == "minimal"

@@ -15,7 +15,7 @@ from rulespec.book.diagram import Diagram, phase_diagram
 from rulespec.lang import ast, walk
 from rulespec.lang.checker import check_file
 from rulespec.lang.model import CheckedSpec
-from rulespec.loading import load_game_spec, resolve_game, shipped_games
+from rulespec.loading import resolve, shipped_games
 
 SVG_NS = "http://www.w3.org/2000/svg"
 NS = {"s": SVG_NS}
@@ -90,7 +90,7 @@ def check_in_bounds(root: ET.Element) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_shipped_game_diagram(game: str) -> None:
-    spec = load_game_spec(resolve_game(game))
+    spec = resolve(game).spec
     d = phase_diagram(spec)
     assert isinstance(d, Diagram)
     root = parse(d.svg)
@@ -115,15 +115,15 @@ def test_shipped_game_diagram(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_shipped_game_diagram_is_deterministic(game: str) -> None:
-    path = resolve_game(game)
-    first = phase_diagram(load_game_spec(path))
-    assert phase_diagram(load_game_spec(path)) == first
+    path = resolve(game).path
+    first = phase_diagram(resolve(path).spec)
+    assert phase_diagram(resolve(path).spec) == first
     # a spec checked anew twice (other objects, same text) draws the same bytes
     assert phase_diagram(check_file(path)).svg == phase_diagram(check_file(path)).svg
 
 
 def test_diagram_is_frozen() -> None:
-    d = phase_diagram(load_game_spec(resolve_game(GAMES[0])))
+    d = phase_diagram(resolve(GAMES[0]).spec)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         d.svg = ""  # type: ignore[misc]
 

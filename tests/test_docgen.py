@@ -10,7 +10,7 @@ import pytest
 from rulespec.book.docgen import build_book, rulebook
 from rulespec.book.document import Table, to_markdown
 from rulespec.lang.checker import check_file, check_text
-from rulespec.loading import load_game_spec, resolve_game
+from rulespec.loading import resolve
 
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "specs" / "ok" / "book_tables.rules"
@@ -18,7 +18,7 @@ TABLES = HERE / "specs" / "ok" / "book_tables.rules"
 
 def test_parts_come_in_a_rule_pages_order() -> None:
     for game in ("abracadabra-newton", "abracadabra", "vandatta"):
-        book = build_book(load_game_spec(resolve_game(game)))
+        book = build_book(resolve(game).spec)
         # every shipped spec declares tables and a glossary: parts of their own
         top = [h.anchor for h in book.headings() if h.level == 1]
         assert top == ["introduction", "at-a-glance", "players-and-cards", "the-deal", "play",
@@ -56,7 +56,7 @@ def test_glossary_is_sorted_and_cites_its_clause() -> None:
 def test_the_example_scores_add_up() -> None:
     """The term-by-term table of the example: each row's terms sum to its score, and the
     scores are those of the deal's result."""
-    book = build_book(load_game_spec(resolve_game("abracadabra")))
+    book = build_book(resolve("abracadabra").spec)
     terms = next(b for b in book.blocks if isinstance(b, Table)
                  and b.caption and "term by term" in "".join(r.text for r in b.caption))
     result = next(b for b in book.blocks if isinstance(b, Table)
@@ -71,7 +71,7 @@ def test_the_example_says_who_took_each_trick() -> None:
     by the engine, which the counts in the result confirm."""
     import re
 
-    text = to_markdown(build_book(load_game_spec(resolve_game("abracadabra-newton"))))
+    text = to_markdown(build_book(resolve("abracadabra-newton").spec))
     example = text.split("## An example deal")[1].split("The scores term by term")[0]
     tricks = [ln for ln in example.splitlines() if "`play`:" in ln]
     winners = [re.search(r"then taken of seat (\d): (\d+)$", ln) for ln in tricks]
@@ -160,7 +160,7 @@ def test_expressions_said_in_plain_english() -> None:
     from rulespec.book.english import say
     from rulespec.lang.parser import parse
 
-    spec = load_game_spec(resolve_game("abracadabra-newton"))
+    spec = resolve("abracadabra-newton").spec
 
     def said(text: str) -> str:
         tree = parse(f"def x() = {text}", "x.rules")
@@ -184,7 +184,7 @@ def test_expressions_said_in_plain_english() -> None:
 
 def test_the_shipped_books_carry_their_tables_and_glossaries() -> None:
     for game, table in (("vandatta", "Penalty points"), ("abracadabra", "Success bonus")):
-        text = rulebook(load_game_spec(resolve_game(game)))
+        text = rulebook(resolve(game).spec)
         assert f"### {table}" in text and "## Glossary" in text, game
 
 

@@ -183,10 +183,10 @@ def test_apply_index_plays_the_same_game_as_apply() -> None:
     """The fast path (legal_count, apply_index) is the k-th event of legal_actions."""
     import random
 
-    from rulespec.loading import game_for, load_game_spec, resolve_game
+    from rulespec.loading import game_for, resolve
     from rulespec.simulate import sample_event
 
-    game = game_for(load_game_spec(resolve_game("vandatta")), 3, {}, 0)
+    game = game_for(resolve("vandatta").spec, 3, {}, 0)
     by_event, by_index = game.new_initial_state(), game.new_initial_state()
     rng_e, rng_i = random.Random(5), random.Random(5)
     steps = 0
@@ -1163,10 +1163,10 @@ def test_a_long_match_keeps_one_deal_entry_when_streamed() -> None:
     one entry however long the match, and the summaries are those of the whole list."""
     import random
 
-    from rulespec.loading import game_for, load_game_spec, resolve_game
+    from rulespec.loading import game_for, resolve
     from rulespec.simulate import play_random_game
 
-    spec = load_game_spec(resolve_game("abracadabra-newton"))
+    spec = resolve("abracadabra-newton").spec
     game = game_for(spec, 3, {"deals": 40}, 0)
     kept, _ = play_random_game(game.new_initial_state(), random.Random(5), keep_events=True)
     st = game.new_initial_state()

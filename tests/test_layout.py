@@ -12,7 +12,7 @@ import pytest
 from rulespec import Game, check_text
 from rulespec.book.layout import _places, table_picture
 from rulespec.engine.state import CHANCE
-from rulespec.loading import load_game_spec, resolve_game
+from rulespec.loading import resolve
 from rulespec.simulate import sample_event
 from tests.test_diagram import check_accessible, check_in_bounds, check_self_contained
 
@@ -29,7 +29,7 @@ def test_every_seat_has_one_place(n: int) -> None:
 @pytest.mark.parametrize("game,players", [("vandatta", 4), ("vandatta", 9),
                                           ("abracadabra", 3), ("abracadabra-newton", 2)])
 def test_the_picture_shows_the_state(game: str, players: int) -> None:
-    spec = load_game_spec(resolve_game(game))
+    spec = resolve(game).spec
     st = Game(spec, players).new_initial_state()
     rng = random.Random(4)
     while st.to_move == CHANCE or len(st.legal_actions()) < 2:
@@ -94,6 +94,6 @@ def test_every_shipped_book_has_the_table_picture() -> None:
     from rulespec.book.document import Figure
 
     for game in ("vandatta", "abracadabra", "abracadabra-newton"):
-        book = build_book(load_game_spec(resolve_game(game)))
+        book = build_book(resolve(game).spec)
         figs = [b for b in book.blocks if isinstance(b, Figure)]
         assert any("class=\"rst-table\"" in f.svg for f in figs), game

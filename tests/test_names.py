@@ -68,10 +68,10 @@ def _playout(game: str, players: int, seed: int) -> tuple[list[str], object]:
     import random
 
     from rulespec import Game
-    from rulespec.loading import load_game_spec, resolve_game
+    from rulespec.loading import resolve
     from rulespec.simulate import sample_event
 
-    state = Game(load_game_spec(resolve_game(game)), players).new_initial_state()
+    state = Game(resolve(game).spec, players).new_initial_state()
     rng = random.Random(seed)
     events = []
     while not state.is_terminal() and len(events) < 3000:

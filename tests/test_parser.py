@@ -4,6 +4,7 @@ RulespecError (Hypothesis extra/lark.py; hypothesmith)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import lark
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
+import rulespec
 from rulespec.errors import RulespecError, SpecSyntaxError
 from rulespec.lang.checker import check_text
 from rulespec.lang.parser import grammar_text, parse
@@ -140,9 +142,10 @@ def test_a_misspelt_statement_is_not_taken_for_an_open_block() -> None:
 
 
 def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
-    from rulespec.lang.parser import _parser, _token_names
+    from rulespec.lang.parser import _parser
+    from rulespec.lang.syntax_errors import _token_names
 
-    names = _token_names()
+    names = _token_names(_parser())
     for t in _parser().terminals:
         if t.name not in ("WS", "COMMENT"):
             shown = names[t.name]
@@ -159,7 +162,7 @@ def test_expected_tokens_are_shown_as_the_grammar_writes_them() -> None:
 
 
 def test_every_mistake_example_fails_and_is_recognised() -> None:
-    from rulespec.lang.parser import _EXAMPLES
+    from rulespec.lang.syntax_errors import _EXAMPLES
 
     for mistake, examples in _EXAMPLES:
         for example in examples:
@@ -208,3 +211,18 @@ def test_nesting_deeper_than_the_limit_is_a_syntax_error_where_it_happens() -> N
     st = Game(spec, 3).new_initial_state()
     st.apply(st.legal_actions()[0])
     assert st.is_terminal()
+
+
+@pytest.mark.parametrize("read", [rulespec.parse_file, rulespec.check_file],
+                         ids=["parse_file", "check_file"])
+def test_a_file_that_is_not_utf8_is_a_syntax_error(tmp_path: Path,
+                                                    read: Callable[[Path], object]) -> None:
+    # both public readers go through lang/sources.read_spec: a UnicodeDecodeError would break
+    # the promise that rulespec raises only RulespecError for a bad spec
+    bad = tmp_path / "latin.rules"
+    bad.write_bytes(b'game g title "G"\n# caf\xe9\nplayers 2 to 3\n')
+    with pytest.raises(SpecSyntaxError) as info:
+        read(bad)
+    d = info.value.diagnostics[0]
+    assert d.span is not None and (d.span.line, d.span.column) == (2, 6)
+    assert d.message == "this file is not UTF-8 text: byte 0xe9 cannot be read"

@@ -33,11 +33,11 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
 
 
 def make(game: str, players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
-    from rulespec.loading import game_for, load_game_spec, resolve_game
+    from rulespec.loading import game_for, resolve
     from rulespec.records import FORMAT
     from rulespec.simulate import game_rng, play_random_game
 
-    state = game_for(load_game_spec(resolve_game(game)), players, options, 0) \
+    state = game_for(resolve(game).spec, players, options, 0) \
         .new_initial_state()
     _, events = play_random_game(state, game_rng(seed, 0), keep_events=True)
     return {"record": {"format": FORMAT, "game": game, "players": players, "options": options,

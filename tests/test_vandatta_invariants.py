@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rulespec import IllegalActionError
 from rulespec.engine.state import CHANCE, State, canonical_key
 from rulespec.lang.cards import RANK_OF
-from rulespec.loading import game_for, load_game_spec, resolve_game
+from rulespec.loading import game_for, resolve
 from tests.strategies import (
     VANDATTA_PLAYERS,
     deal_end_snapshots,
@@ -24,7 +24,7 @@ from tests.strategies import (
     vandatta_options,
 )
 
-SPEC = load_game_spec(resolve_game("vandatta"))
+SPEC = resolve("vandatta").spec
 
 
 def points(card: str, scoring: str) -> int:

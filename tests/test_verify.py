@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from rulespec.lang.clauses import clauses
-from rulespec.loading import load_game_spec, resolve_game
+from rulespec.loading import resolve
 from rulespec.protocol import ProcessImplementation, load_python_impl
 from rulespec.records import replay
 from rulespec.verify.runner import Report, Verifier, compare_answers, format_report, schedule
@@ -27,10 +27,10 @@ from tests.verify.mutants import by_name
 from tests.verify.mutants.base import VandattaView
 
 ROOT = Path(__file__).resolve().parent.parent
-VAN = load_game_spec(resolve_game("vandatta"))
-VAN_TEXT = resolve_game("vandatta").read_text(encoding="utf-8")
-ABR = load_game_spec(resolve_game("abracadabra"))
-NEW = load_game_spec(resolve_game("abracadabra-newton"))
+VAN = resolve("vandatta").spec
+VAN_TEXT = resolve("vandatta").path.read_text(encoding="utf-8")
+ABR = resolve("abracadabra").spec
+NEW = resolve("abracadabra-newton").spec
 
 
 def _verify(spec: Any, game: str, factory: Any, **kw: Any) -> Report:
@@ -344,7 +344,7 @@ def test_cli_verify_of_a_users_spec_copies_it_beside_the_record(tmp_path: Path) 
     mine = tmp_path / "mine"
     mine.mkdir()
     spec = mine / "my_vandatta.rules"
-    spec.write_text(resolve_game("vandatta").read_text(encoding="utf-8"), encoding="utf-8")
+    spec.write_text(resolve("vandatta").path.read_text(encoding="utf-8"), encoding="utf-8")
     out = _cli("verify", str(spec), "--python", "tests.verify.mutants.vandatta:NoAceOnAce",
                "-p", "2", "--games", "100", "--seed", "1", "--out",
                str(tmp_path / "found.json"), cwd=ROOT)
@@ -624,7 +624,7 @@ def test_a_users_spec_that_serve_does_not_know_is_said_in_one_line(tmp_path: Pat
     """`rulespec serve` serves shipped games by name; verify names a user's spec by the name
     its game line declares: every setting refused, and the verdict says why."""
     spec = tmp_path / "my.rules"
-    spec.write_text(resolve_game("vandatta").read_text(encoding="utf-8").replace(
+    spec.write_text(resolve("vandatta").path.read_text(encoding="utf-8").replace(
         "game vandatta", "game my_vandatta", 1), encoding="utf-8")
     out = _cli("verify", str(spec), "--impl", f"{sys.executable} -m rulespec serve", "-p", "2",
                cwd=tmp_path)

@@ -4,6 +4,7 @@ below it (:mod:`rulespec.errors`, :mod:`rulespec.spans`, :mod:`rulespec.files`,
 :mod:`rulespec.shown`)."""
 
 from rulespec.lang.checker import check, check_file, check_text
-from rulespec.lang.parser import parse, parse_file
+from rulespec.lang.parser import parse
+from rulespec.lang.sources import parse_file
 
 __all__ = ["check", "check_file", "check_text", "parse", "parse_file"]

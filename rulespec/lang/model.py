@@ -8,6 +8,7 @@ and functions) are declared here once, with their types, for both the checker an
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -15,6 +16,7 @@ from types import MappingProxyType
 import attrs
 from attrs import frozen
 
+from rulespec.errors import ConfigurationError
 from rulespec.lang import ast
 from rulespec.lang.builtins import BUILTINS
 from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
@@ -449,11 +451,6 @@ class CheckedSpec:
         one option validator, for records, the protocol, the command line and the engine.
         Raises ConfigurationError (a RecordError: a bad option is an error of the record as a
         whole, H2, R3)."""
-        import json
-        import re
-
-        from rulespec.errors import ConfigurationError
-
         if not isinstance(options, Mapping):
             raise ConfigurationError("'options' is a JSON object")
         out = dict(options)

@@ -1,19 +1,22 @@
 """Walking the AST: the one home of every generic pass over nodes (as Lark keeps all of its
 tree walking in ``visitors.py``). A pass that needs every node below a point uses
-:func:`descendants` or :func:`with_depths` and a ``match``; one that rebuilds a tree uses
-:func:`replace_name` or :func:`children`.
+:func:`descendants` or :func:`with_depths` and a ``match``; one over the statements of a block
+:func:`statements`; one that follows calls into the definitions they call
+:func:`through_definitions` or :func:`names_read`; one that rebuilds a tree :func:`replace_name`
+or :func:`children`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import get_args
 
 import attrs
 
 from rulespec.lang import ast
 
-__all__ = ["EXPR_TYPES", "children", "descendants", "replace_name", "uncited", "with_depths"]
+__all__ = ["EXPR_TYPES", "children", "citations", "descendants", "names_read", "replace_name",
+           "statements", "through_definitions", "uncited", "with_depths"]
 
 #: the classes of the ``ast.Expr`` union, for ``isinstance``
 EXPR_TYPES: tuple[type, ...] = get_args(ast.Expr)
@@ -72,6 +75,79 @@ def with_depths(node: object) -> Iterator[tuple[object, int]]:
         yield x, depth
         stack.extend((getattr(x, f.name), depth + 1) for f in attrs.fields(cls)
                      if f.name != "span")
+
+
+def citations(node: object) -> Iterator[str]:
+    """The IDs cited anywhere at or below ``node`` (``[VAN-6]`` gives ``VAN-6``), in order."""
+    for x in descendants(node):
+        if isinstance(x, ast.Cited):
+            yield x.ref
+
+
+#: the statements that repeat their body
+LOOPS = (ast.While, ast.Loop, ast.For, ast.Repeat)
+
+
+def statements(block: ast.Block) -> Iterator[tuple[ast.Stmt, int]]:
+    """Every statement of ``block`` and of the blocks nested in it (branches, loop bodies,
+    steps, the alternatives of a decision), depth first in the order written, each once, with
+    the number of loops inside ``block`` that enclose it. Expressions are not entered. Walked
+    with a stack of its own."""
+    stack: list[tuple[ast.Stmt, int]] = [(s, 0) for s in reversed(block.stmts)]
+    while stack:
+        s, loops = stack.pop()
+        yield s, loops
+        inner = loops + isinstance(s, LOOPS)
+        below: list[tuple[ast.Stmt, int]] = []
+        for f in attrs.fields(type(s)):
+            v = getattr(s, f.name)
+            if isinstance(v, ast.Block):
+                below += [(x, inner) for x in v.stmts]
+            elif isinstance(v, ast.If):  # else if
+                below.append((v, inner))
+            elif isinstance(v, tuple):
+                below += [(x, inner) for a in v if isinstance(a, ast.Alternative)
+                          for x in a.body.stmts]
+        stack.extend(reversed(below))
+
+
+def through_definitions(node: object, defs: Mapping[str, ast.DefDecl]
+                        ) -> Iterator[tuple[object, frozenset[str]]]:
+    """Every AST node at or below ``node`` and, right after the first call of each definition
+    of ``defs`` (a call or a generator call), every node of that definition's body: what
+    ``node`` works out, through the definitions it uses. Each node comes with the local names
+    bound where it stands: the parameters of the definition whose body it is in, and the
+    variables of the comprehensions and generators around it (bound in their element and
+    condition, not in their source, which is read outside them). Depth first in field order,
+    each definition's body once, on a stack of its own (a chain of definitions may be long)."""
+    entered: set[str] = set()
+    stack: list[tuple[object, frozenset[str]]] = [(node, frozenset())]
+    while stack:
+        x, bound = stack.pop()
+        if isinstance(x, tuple):
+            stack.extend((y, bound) for y in reversed(x))
+            continue
+        cls = type(x)
+        if not attrs.has(cls) or isinstance(x, ast.Span):
+            continue
+        yield x, bound
+        inner, scoped = bound, frozenset[str]()
+        if isinstance(x, (ast.Comprehension, ast.GenCall)):
+            inner, scoped = bound | {x.var}, frozenset({"elem", "cond"})
+        stack.extend((getattr(x, f.name), inner if f.name in scoped else bound)
+                     for f in reversed(attrs.fields(cls)) if f.name != "span")
+        if isinstance(x, (ast.Call, ast.GenCall)) and x.func in defs and x.func not in entered:
+            entered.add(x.func)
+            d = defs[x.func]
+            stack.append((d.body, frozenset(p.name for p in d.params)))
+
+
+def names_read(node: object, defs: Mapping[str, ast.DefDecl]) -> Iterator[ast.Name]:
+    """Each name ``node`` reads that no parameter, comprehension or generator binds where it
+    stands, through the definitions of ``defs`` it calls (:func:`through_definitions`)."""
+    for x, bound in through_definitions(node, defs):
+        if isinstance(x, ast.Name) and x.id not in bound:
+            yield x
 
 
 def replace_name(node: object, name: str, by: ast.Expr) -> object:

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from rulespec.loading import load_game_spec
+from rulespec.loading import resolve
 from rulespec.protocol import SpecImplementation
 
 
 class Impl(SpecImplementation):
     def __init__(self) -> None:
-        super().__init__(spec=load_game_spec(Path(__file__).parent / "title_markup.rules"))
+        super().__init__(spec=resolve(Path(__file__).parent / "title_markup.rules").spec)

@@ -1,0 +1,297 @@
+"""Statements: each checked in its scope, in the match, the deal, procedures and the
+alternatives of decisions (what a decision offers is recorded as an :class:`ActionInfo`).
+Expressions are typed by the :class:`ExpressionChecker`; a loop that can never stop is found
+by :func:`flow.loop_moves`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import assert_never
+
+from rulespec.lang import ast, walk
+from rulespec.lang.checker import flow
+from rulespec.lang.checker.expressions import ExpressionChecker
+from rulespec.lang.checker.symbols import Scope, Symbols
+from rulespec.lang.model import (
+    BUILTIN_CONSTANTS,
+    BUILTIN_FUNCTIONS,
+    BUILTIN_VARS,
+    SETTABLE_BUILTINS,
+    ActionInfo,
+    pos,
+)
+from rulespec.lang.types import (
+    ANY,
+    CARD,
+    INT,
+    PZONE,
+    ZONE,
+    ListOf,
+    Per,
+    Type,
+    compatible,
+    describe,
+    element,
+)
+
+__all__ = ["StatementChecker"]
+
+
+class StatementChecker:
+    """Checks statements for one check, reporting to its symbols."""
+
+    def __init__(self, sym: Symbols, exprs: ExpressionChecker) -> None:
+        self.sym = sym
+        self.exprs = exprs
+
+    def block(self, b: ast.Block, scope: Scope) -> None:
+        """Check a block's statements in a scope of their own."""
+        inner = scope.child()
+        for s in b.stmts:
+            self.stmt(s, inner)
+
+    def stmt(self, s: ast.Stmt, scope: Scope) -> None:
+        """Check one statement; a ``let`` adds its name to ``scope``."""
+        match s:
+            case ast.Let(name=n, value=v):
+                self._check_let(s, n, v, scope)
+            case ast.Set(name=n, index=idx, value=v):
+                self._check_set(s, n, idx, v, scope)
+            case ast.If(cond=c, then=th, else_=el):
+                self.exprs.want_bool(c, self.exprs.expr(c, scope))
+                self.block(th, scope)
+                if isinstance(el, ast.Block):
+                    self.block(el, scope)
+                elif isinstance(el, ast.If):
+                    self.stmt(el, scope)
+            case ast.While(cond=c, body=b):
+                self.exprs.want_bool(c, self.exprs.expr(c, scope))
+                self.block(b, scope.child(in_loop=True))
+                if not flow.loop_moves(self.sym, b, changes=True):
+                    self.sym.error(s.span, "this 'while' can never stop: its body changes "
+                                   "nothing, so its condition stays as it is",
+                                   "change something in the body, or add a decision or a 'break'")
+            case ast.Loop(body=b):
+                self.block(b, scope.child(in_loop=True))
+                if not flow.loop_moves(self.sym, b, changes=False):
+                    self.sym.error(s.span, "this 'loop' can never stop: its body holds no "
+                                   "decision, no chance event and no way out",
+                                   "add a 'choose', a 'break', or an 'end deal'")
+            case ast.For(var=v, source=src, cond=c, body=b):
+                inner = scope.child(in_loop=True)
+                inner.names[v] = self.exprs.iter_elem(src, scope)
+                if c is not None:
+                    self.exprs.want_bool(c, self.exprs.expr(c, inner))
+                self.block(b, inner)
+            case ast.Repeat(count=c, body=b):
+                self.exprs.want(c, INT, self.exprs.expr(c, scope), "repeat needs a number")
+                self.block(b, scope.child(in_loop=True))
+            case ast.Move(what=w, src=a, dst=z):
+                self._check_move(w, a, z, scope)
+            case ast.Fill(zone=z, cards=c):
+                self._want_zone(z, scope)
+                self.exprs.want(c, ListOf(CARD), self.exprs.expr(c, scope),
+                                "fill needs a list of cards")
+            case ast.DealCards(count=c, src=a, zone=zn, seats=ss):
+                self._check_deal_cards(s, c, a, zn, ss, scope)
+            case ast.Shuffle(zone=z):
+                self._want_zone(z, scope)
+            case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
+                self._want_zone(a, scope)
+                self._want_zone(z, scope)
+            case ast.CallStmt(name=n, args=args):
+                self._check_proc_call(s, n, args, scope)
+            case ast.Choose(seat=seat, alternatives=alts):
+                self._check_choose(s, seat, alts, scope)
+            case ast.Break() | ast.Continue():
+                if not scope.in_loop:
+                    word = "break" if isinstance(s, ast.Break) else "continue"
+                    self.sym.error(s.span, f"'{word}' outside a loop")
+            case ast.Return():
+                if scope.where != "procedure":
+                    self.sym.error(s.span, "'return' is allowed only in a procedure")
+            case ast.EndDeal(scoring=fn):
+                self._check_end_deal(s, fn, scope)
+            case ast.EndMatch(winners=w):
+                self.exprs.want(w, ListOf(INT), self.exprs.expr(w, scope),
+                                "winners is a list of seats")
+            case ast.RunDeal():
+                if scope.where != "match":
+                    self.sym.error(s.span, "'run deal' belongs in the match block")
+            case ast.Step(title=t, body=b):
+                if not t.strip():
+                    self.sym.error(s.span, "a step needs a title", 'write step "Title" { ... }')
+                self.block(b, scope)
+            case _:
+                assert_never(s)
+
+    def _check_let(self, s: ast.Let, n: str, v: ast.Expr, scope: Scope) -> None:
+        """Bind ``n`` to the type of ``v``; a let may not hide a variable, option or
+        constant."""
+        t = self.exprs.expr(v, scope)
+        if n in self.sym.vars or n in self.sym.options or n in BUILTIN_CONSTANTS:
+            self.sym.error(s.span, f"'let {n}' hides the {self.sym.kind(n)} {n!r}",
+                           "choose another name")
+        # a let takes a snapshot: a zone bound by let is the list of cards it held, a list of
+        # zones a list of such lists (the compiler stores tuples all the way down)
+        scope.names[n] = _snapshot_type(t)
+
+    def _check_set(self, s: ast.Set, n: str, idx: ast.Expr | None, v: ast.Expr,
+                   scope: Scope) -> None:
+        tv = self.exprs.expr(v, scope)
+        if n in self.sym.options:
+            self.sym.error(s.span, f"option {n!r} cannot be set while the game runs",
+                           "options are fixed when the match starts")
+            return
+        if n in BUILTIN_VARS and n not in SETTABLE_BUILTINS:
+            self.sym.error(s.span, f"{n!r} is kept by the rules engine and cannot be set")
+            return
+        if n in scope.names:
+            if idx is not None:
+                self.sym.error(s.span, f"{n!r} is not a per-player variable")
+            scope.names[n] = tv
+            return
+        t = self.sym.var_types.get(n)
+        if t is None:
+            t = BUILTIN_VARS.get(n)
+        if t is None:
+            self.sym.error(s.span, f"no variable {n!r}", self.sym.suggest(n, "add: var "
+                                                                          f"{n}: TYPE = VALUE"))
+            return
+        if n in self.sym.results:
+            self.sym.result_sets[pos(s.span)] = n
+        if isinstance(t, Per):
+            if idx is None:
+                self.sym.error(s.span, f"{n!r} is per player: set {n}[SEAT] = ...")
+                return
+            self.exprs.want(idx, INT, self.exprs.expr(idx, scope), "a seat is a number")
+            t = t.elem
+        elif idx is not None:
+            self.sym.error(s.span, f"{n!r} is not a per-player variable")
+        if not compatible(t, tv):
+            self.sym.error(v.span, f"{n!r} holds {describe(t)}, not {describe(tv)}")
+
+    def _check_move(self, w: ast.Expr, a: ast.Expr, z: ast.Expr, scope: Scope) -> None:
+        """A move takes a card or a list of cards from one zone to another."""
+        tw = self.exprs.expr(w, scope)
+        if not (tw in (CARD, ANY) or element(tw) in (CARD, ANY)):
+            self.sym.error(w.span, f"move expects a card or a list of cards, not "
+                           f"{describe(tw)}")
+        self._want_zone(a, scope)
+        self._want_zone(z, scope)
+
+    def _check_deal_cards(self, s: ast.DealCards, c: ast.Expr, a: ast.Expr, zn: str,
+                          ss: ast.Expr, scope: Scope) -> None:
+        """A deal takes a number of cards from a zone into a per-player zone, for a list of
+        seats."""
+        self.exprs.want(c, INT, self.exprs.expr(c, scope), "deal needs a number of cards")
+        self._want_zone(a, scope)
+        zd = self.sym.zones.get(zn)
+        if zd is None or not zd.per_player:
+            self.sym.error(s.span, f"deal needs a per-player zone, and {zn!r} is not one")
+        self.exprs.want(ss, ListOf(INT), self.exprs.expr(ss, scope), "deal needs a list of seats")
+
+    def _check_choose(self, s: ast.Choose, seat: ast.Expr,
+                      alts: tuple[ast.Alternative, ...], scope: Scope) -> None:
+        """A decision names the seat that decides, and is not made inside a definition."""
+        self.exprs.want(seat, INT, self.exprs.expr(seat, scope), "choose needs the seat that "
+                        "decides")
+        if scope.where == "def":  # pragma: no cover - grammar prevents it
+            self.sym.error(s.span, "a decision cannot appear in a definition")
+        for alt in alts:
+            self._alternative(alt, scope)
+
+    def _alternative(self, a: ast.Alternative, scope: Scope) -> None:
+        inner = scope.child()
+        for g in a.generators:
+            inner.names[g.var] = self.exprs.iter_elem(g.source, inner)
+            src = walk.uncited(g.source)
+            if isinstance(src, ast.ListLit) and not src.items:
+                self.sym.error(g.span, f"decision {a.action!r} draws its choices from an empty "
+                               "list, so it can never be chosen")
+        if a.guard is not None:
+            self.exprs.want_bool(a.guard, self.exprs.expr(a.guard, inner))
+            bare = walk.uncited(a.guard)
+            if isinstance(bare, ast.Name) and bare.id == "false":
+                self.sym.error(a.guard.span, f"decision {a.action!r} is guarded by 'false', so its "
+                               "choice set is always empty", "remove the alternative or its guard")
+        names = set()
+        set_fields = []
+        for f in a.fields:
+            if f.name in ("seat", "action", "chance"):
+                self.sym.error(f.span, f"{f.name!r} is written by the record itself; choose "
+                               "another field name")
+            if f.name in names:
+                self.sym.error(f.span, f"field {f.name!r} is given twice")
+            names.add(f.name)
+            t = self.exprs.expr(f.value, inner)
+            fv = walk.uncited(f.value)
+            if isinstance(fv, ast.Call) and fv.func == "set_of":
+                set_fields.append(f.name)
+            if t in (ZONE, PZONE) or isinstance(t, Per):
+                self.sym.error(f.value.span, "a decision field holds a value, not "
+                               f"{describe(t)}")
+        refs = tuple(walk.citations(a.guard)) if a.guard is not None else ()
+        # IDs cited in the decision's doc text count too: "... [VAN-13]"
+        for r in re.findall(r"\[([A-Z]+-?[0-9]+)\]", a.doc or ""):
+            if r not in refs:
+                refs += (r,)
+        self.sym.actions.append(ActionInfo(a.action, tuple(f.name for f in a.fields),
+                                           tuple(set_fields), a.doc, refs, a.span))
+        self.block(a.body, inner)
+
+    def _check_proc_call(self, s: ast.CallStmt, n: str, args: tuple[ast.Expr, ...],
+                         scope: Scope) -> None:
+        p = self.sym.procs.get(n)
+        for a in args:
+            self.exprs.expr(a, scope)
+        if p is None:
+            if n in self.sym.defs or n in BUILTIN_FUNCTIONS or n in self.sym.hooks:
+                self.sym.error(s.span, f"{n!r} computes a value; it is not a procedure to run",
+                               "use it inside an expression, for example: let x = "
+                               f"{n}(...)")
+            else:
+                self.sym.error(s.span, f"no procedure {n!r}", self.sym.suggest(n, None))
+            return
+        if len(args) != len(p.params):
+            self.sym.error(s.span, f"procedure {n!r} takes {len(p.params)} argument(s), "
+                           f"not {len(args)}")
+            return
+        for a, prm in zip(args, p.params, strict=True):
+            want = self.sym.param_type(prm)
+            got = self.exprs.expr(a, scope)
+            if not compatible(want, got):
+                self.sym.error(a.span, f"procedure {n!r} expects {describe(want)} for "
+                               f"{prm.name!r}, not {describe(got)}")
+
+    def _check_end_deal(self, s: ast.EndDeal, fn: str, scope: Scope) -> None:
+        """'end deal' is not written in the match, and scores with a definition of one seat
+        that gives a number."""
+        if scope.where == "match":
+            self.sym.error(s.span, "'end deal' belongs inside the deal, not the match")
+        d = self.sym.defs.get(fn)
+        if d is None:
+            self.sym.error(s.span, f"no definition {fn!r} to score the deal with",
+                           f"add: def {fn}(p: int) = ...")
+        elif len(d.params) != 1:
+            self.sym.error(s.span, f"the scoring definition {fn!r} must take one seat")
+        else:
+            self.exprs.want(d.body, INT, self.exprs.def_type(fn), "a score is a number")
+
+    def _want_zone(self, e: ast.Expr, scope: Scope) -> None:
+        t = self.exprs.expr(e, scope)
+        if t == PZONE:
+            self.sym.error(e.span, "a per-player zone needs a seat: write ZONE[SEAT]")
+        elif t not in (ZONE, ANY):
+            self.sym.error(e.span, f"expected a zone, found {describe(t)}",
+                           "zones: " + ", ".join(self.sym.zones) if self.sym.zones else None)
+
+
+def _snapshot_type(t: Type) -> Type:
+    """The type of a snapshot of a value of type ``t``: zones become lists of cards."""
+    if t == ZONE:
+        return ListOf(CARD)
+    if isinstance(t, ListOf):
+        return ListOf(_snapshot_type(t.elem))
+    return t
