@@ -1,14 +1,19 @@
-"""The rulebook built from a spec (rulespec/docgen.py, rulespec/book.py): its parts in a rule
-page's order, tables and the example worked out by the interpreter, and spec text escaped."""
+"""The rulebook built from a spec (rulespec/book/: reading, facts, sections, markdown): its
+parts in a rule page's order, tables and the example worked out by the interpreter, and spec
+text escaped."""
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-from rulespec.book.docgen import build_book, rulebook
-from rulespec.book.document import Table, to_markdown
+from rulespec.book import build_book, rulebook, to_markdown
+from rulespec.book.document import Table
+from rulespec.engine import State
 from rulespec.lang.checker import check_file, check_text
 from rulespec.loading import load_game_spec, resolve_game
 
@@ -24,6 +29,45 @@ def test_parts_come_in_a_rule_pages_order() -> None:
         assert top == ["introduction", "at-a-glance", "players-and-cards", "the-deal", "play",
                        "scoring", "tables", "the-end-of-the-game", "example", "variations",
                        "glossary", "reference"], game
+
+
+def test_a_book_compiles_each_table_once_and_plays_each_deal_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What play shows is worked out once per book (rulespec.book.facts): the whole HTML book
+    of Vändåtta compiles each table at most once, and plays each deal once, the example deal
+    among them (it is chosen from deals already played, not played again to be told)."""
+    from rulespec.book import facts, to_html
+    from rulespec.engine import Game
+
+    spec = check_file(resolve_game("vandatta"))  # a spec of its own: no table compiled yet
+    compiled: list[tuple[int, str]] = []
+    played: list[tuple[int, str, int]] = []
+    init, play = Game.__init__, facts._Worker._play
+
+    def counted_init(self: Game, spec: object, players: int,
+                     options: Mapping[str, object] | None = None, *args: object,
+                     **kwargs: object) -> None:
+        compiled.append((players, json.dumps(dict(options or {}), sort_keys=True)))
+        init(self, spec, players, options, *args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_play(self: facts._Worker, start: State, seed: int, tell: bool) -> object:
+        played.append((start.game.players, json.dumps(start.game.options, sort_keys=True),
+                       seed))
+        return play(self, start, seed, tell)
+
+    monkeypatch.setattr(Game, "__init__", counted_init)
+    monkeypatch.setattr(facts._Worker, "_play", counted_play)
+    book = build_book(spec)
+    assert to_html(book).startswith("<!DOCTYPE html>")
+    assert compiled and len(compiled) == len(set(compiled)), compiled
+    # the tables of 2 to 14 players; an option that would open another table (a dummy hand)
+    # opens none here, and is found out without compiling it
+    assert sorted(p for p, _ in compiled) == list(range(2, 15))
+    assert played and len(played) == len(set(played))
+    told = re.search(r"A deal at a table of (\d+), .*?\(seed (\d+),", to_markdown(book))
+    assert told is not None
+    example = (int(told[1]), int(told[2]))
+    assert sum(1 for p, _, seed in played if (p, seed) == example) == 1
 
 
 def test_tables_are_worked_out_at_each_table_size() -> None:
@@ -69,7 +113,6 @@ def test_the_example_scores_add_up() -> None:
 def test_the_example_says_who_took_each_trick() -> None:
     """A trick's line ends with the one player whose count of tricks went up: the winner,
     by the engine, which the counts in the result confirm."""
-    import re
 
     text = to_markdown(build_book(load_game_spec(resolve_game("abracadabra-newton"))))
     example = text.split("## An example deal")[1].split("The scores term by term")[0]

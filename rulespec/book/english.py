@@ -16,7 +16,7 @@ import attrs
 from rulespec.lang import ast
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["mentioned", "say"]
+__all__ = ["cap", "mentioned", "say", "show", "words"]
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least", "in": "is in", "not in": "is not in"}
@@ -29,6 +29,16 @@ _NAMES = {"player_count": "the number of players", "hand_count": "the number of 
 def words(name: str) -> str:
     """A name as words: ``high_bid`` is "high bid"."""
     return name.replace("_", " ")
+
+
+def cap(text: str) -> str:
+    """``text`` with a capital first letter, as a sentence starts."""
+    return text[:1].upper() + text[1:]
+
+
+def show(v: object) -> str:
+    """A value as the book writes it: ``true``, ``false``, numbers and names as they are."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kind of node

@@ -6,14 +6,17 @@ tree walking in ``visitors.py``). A pass that needs every node below a point use
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import get_args
+from collections.abc import Iterator, Mapping
+from typing import TypeVar, get_args
 
 import attrs
 
 from rulespec.lang import ast
 
-__all__ = ["EXPR_TYPES", "children", "descendants", "replace_name", "uncited", "with_depths"]
+__all__ = ["EXPR_TYPES", "children", "descendants", "outermost", "replace_name", "through_calls",
+           "uncited", "with_depths"]
+
+_N = TypeVar("_N")
 
 #: the classes of the ``ast.Expr`` union, for ``isinstance``
 EXPR_TYPES: tuple[type, ...] = get_args(ast.Expr)
@@ -54,6 +57,35 @@ def descendants(node: object) -> Iterator[object]:
     for f in attrs.fields(cls):
         if f.name != "span":
             yield from descendants(getattr(node, f.name))
+
+
+def through_calls(node: object, defs: Mapping[str, ast.DefDecl]) -> Iterator[object]:
+    """Every AST node at or below ``node`` and, at each call of one of ``defs`` (a spec's
+    definitions by name), every node of that definition's body: what ``node`` reads when it
+    runs. Each definition is walked once, at its first call, so recursion ends."""
+    seen: set[str] = set()
+    stack: list[object] = [node]
+    while stack:
+        for x in descendants(stack.pop()):
+            yield x
+            if isinstance(x, (ast.Call, ast.GenCall)) and x.func in defs and x.func not in seen:
+                seen.add(x.func)
+                stack.append(defs[x.func].body)
+
+
+def outermost(node: object, cls: type[_N], skip: tuple[type, ...] = ()) -> Iterator[_N]:
+    """The nodes of class ``cls`` at or below ``node`` that are not inside another one, in
+    field order; nodes of the classes in ``skip`` are not looked inside (``EXPR_TYPES``, for a
+    statement that no expression can hold)."""
+    if isinstance(node, cls):
+        yield node
+    elif isinstance(node, tuple):
+        for x in node:
+            yield from outermost(x, cls, skip)
+    elif attrs.has(kind := type(node)) and not isinstance(node, (ast.Span, *skip)):
+        for f in attrs.fields(kind):
+            if f.name != "span":
+                yield from outermost(getattr(node, f.name), cls, skip)
 
 
 def with_depths(node: object) -> Iterator[tuple[object, int]]:
