@@ -7,14 +7,14 @@ tree walking in ``visitors.py``). A pass that needs every node below a point use
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TypeVar, get_args
+from typing import TypeVar, cast, get_args
 
 import attrs
 
 from rulespec.lang import ast
 
 __all__ = ["EXPR_TYPES", "children", "descendants", "outermost", "replace_name", "through_calls",
-           "uncited", "with_depths"]
+           "uncite", "uncited", "with_depths"]
 
 _N = TypeVar("_N")
 
@@ -42,6 +42,33 @@ def uncited(e: ast.Expr) -> ast.Expr:
     while isinstance(e, ast.Cited):
         e = e.expr
     return e
+
+
+def uncite(e: ast.Expr) -> ast.Expr:
+    """``e`` without any citation at any depth (:func:`uncited` removes those around it only):
+    what a picture or a phrase says, which names no ambiguity IDs."""
+    out = _uncite(e)
+    assert isinstance(out, EXPR_TYPES)
+    return cast(ast.Expr, out)
+
+
+def _uncite(node: object) -> object:
+    if isinstance(node, ast.Cited):
+        return _uncite(node.expr)
+    if isinstance(node, tuple):
+        items = tuple(_uncite(x) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    cls = type(node)
+    if not attrs.has(cls) or isinstance(node, ast.Span):
+        return node
+    changes = {}
+    for f in attrs.fields(cls):
+        if f.name != "span":
+            v = getattr(node, f.name)
+            if (w := _uncite(v)) is not v:
+                changes[f.name] = w
+    # evolve keeps the span
+    return attrs.evolve(node, **changes) if changes else node  # type: ignore[misc]
 
 
 def descendants(node: object) -> Iterator[object]:
