@@ -200,29 +200,29 @@ def test_spec_text_starting_like_a_list_or_a_rule_stays_text(start: str) -> None
 
 
 def test_expressions_said_in_plain_english() -> None:
+    """Each name said as the checker bound it: the expressions are definitions added to a
+    shipped spec and checked with it."""
     from rulespec.book.english import say
-    from rulespec.lang.parser import parse
 
-    spec = load_game_spec(resolve_game("abracadabra-newton"))
-
-    def said(text: str) -> str:
-        tree = parse(f"def x() = {text}", "x.rules")
-        d = tree.items[0]
-        return say(d.body, spec)  # type: ignore[union-attr]
-
-    assert said("size(stock) > 0") == "the number of cards in the stock is more than 0"
-    assert said("range(0, tricks())") == "a number from 0 to tricks"
-    assert said("subsets(hand[declarer], 0, size(hand[declarer]))") == \
-        "any cards of the hand of the declarer, or none"
-    assert said("stake_mode == free and not dummy") == \
-        "the stake mode rule is free and not dummy"
-    assert said("abandoned or passed[0]") == "abandoned, or passed of 0"  # truth values
-    assert said("[q for q in seats if taken[q] > 0]") == \
-        "the players, each one q such that the taken of q is more than 0"
-    assert said("left_of(dealer)") == "the player on the dealer's left"
-    assert said("count(taken[q] == 0 for q in seats)") == \
-        "how many q in the players have the taken of q is 0"
-    assert said("if dummy then 1 else 0") == "1 if dummy, otherwise 0"
+    said_texts = {
+        "size(stock) > 0": "the number of cards in the stock is more than 0",
+        "range(0, tricks())": "a number from 0 to tricks",
+        "subsets(hand[declarer], 0, size(hand[declarer]))":
+            "any cards of the hand of the declarer, or none",
+        "stake_mode == free and not dummy": "the stake mode rule is free and not dummy",
+        "abandoned or passed[0]": "abandoned, or passed of 0",  # truth values
+        "[q for q in seats if taken[q] > 0]":
+            "the players, each one q such that the taken of q is more than 0",
+        "left_of(dealer)": "the player on the dealer's left",
+        "count(taken[q] == 0 for q in seats)": "how many q in the players have the taken of q is 0",
+        "if dummy then 1 else 0": "1 if dummy, otherwise 0",
+    }
+    path = resolve_game("abracadabra-newton")
+    added = "".join(f"\ndef said_{i}() = {text}\n" for i, text in enumerate(said_texts))
+    spec = check_text(path.read_text(encoding="utf-8") + added, str(path))
+    defs = {d.name: d for d in spec.defs}
+    for i, (text, words) in enumerate(said_texts.items()):
+        assert say(defs[f"said_{i}"].body, spec) == words, text
 
 
 def test_the_shipped_books_carry_their_tables_and_glossaries() -> None:
