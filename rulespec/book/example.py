@@ -153,7 +153,7 @@ def _deal_lines(spec: CheckedSpec, ex: Example) -> list[tuple[Inline, str | None
             break  # played to the end for the result, but no longer told
         out.event(t, before, first=i == 0)
         before = t.counters
-    told = len(ex.events)
+    told = ex.length
     # once the match is over the counters are as the deal left them; when another deal has
     # started, it may have set them back: what the last line did is then not told
     out.flush(ex.last if ex.terminal or not ex.ended else out.run_start)

@@ -74,8 +74,7 @@ class TableFacts:
 
 @attrs.frozen
 class Told:
-    """One event of a deal played for the book, with what it did (past the events an example
-    can tell, EXAMPLE_LINES lines of them, the event alone: no counters, nothing gained)."""
+    """One event of a deal played for the book, with what it did."""
 
     event: Event
     #: each player's int counters (taken, stake...) just after the event
@@ -91,7 +90,8 @@ class _Played:
     """A deal played from a table's first state by one seed's random choices."""
 
     seed: int
-    told: bool  # with what its first events did (Told), as far as an example tells them
+    told: bool  # with its first events (Told), as many as an example can tell
+    length: int  # events in all
     events: tuple[Told, ...]
     counters: Mapping[str, tuple[object, ...]]  # before the first event
     last: Mapping[str, tuple[object, ...]]  # after the last
@@ -101,7 +101,7 @@ class _Played:
     flagged: bool  # the deal ended under a flag (blocked, abandoned...)
     kinds: frozenset[str]  # the decisions made
     made: Mapping[str, int]  # how often each decision was made, in order of its first
-    before: Mapping[str, Zones]  # the zones just before each decision was first made
+    before: Mapping[str, Zones]  # the zones just before each decision was first made (told)
     #: the scoring definition's terms for each seat, as the deal ended (None without a
     #: scoring of several terms, or a deal that did not end)
     score_terms: tuple[tuple[object, ...], ...] | None
@@ -114,6 +114,8 @@ class Example:
     players: int
     hands: int
     seed: int
+    length: int  # events in all
+    #: the first events, as many as the example can tell (EXAMPLE_LINES lines of them)
     events: tuple[Told, ...]
     counters: Mapping[str, tuple[object, ...]]  # before the first event
     last: Mapping[str, tuple[object, ...]]  # after the last
@@ -308,7 +310,7 @@ class _Worker:
                 continue  # longer than any example should be
             at_work = sum(1 for i in range(len(d.score_terms[0]) if d.score_terms else 0)
                           if any(row[i] not in (0, None, False) for row in d.score_terms or ()))
-            key = (int(d.flagged), -len(d.kinds), -at_work, len(d.events))
+            key = (int(d.flagged), -len(d.kinds), -at_work, d.length)
             if best is None or key < best[0]:
                 best = (key, d)
         chosen = best[1] if best is not None else self.play(n, start, EXAMPLE_SEED, tell=True)
@@ -316,9 +318,9 @@ class _Worker:
         if chosen.made:
             most = collections.Counter(chosen.made).most_common(1)[0][0]
             picture = (most, chosen.before[most], start.game.hands, start.game.dealer)
-        return Example(n, start.game.hands, chosen.seed, chosen.events, chosen.counters,
-                       chosen.last, chosen.ended, chosen.terminal, chosen.result,
-                       chosen.score_terms, picture)
+        return Example(n, start.game.hands, chosen.seed, chosen.length, chosen.events,
+                       chosen.counters, chosen.last, chosen.ended, chosen.terminal,
+                       chosen.result, chosen.score_terms, picture)
 
     def off(self) -> frozenset[ast.Alternative]:
         """The alternatives an option conjunct of their guard rules out at the example's
@@ -357,16 +359,17 @@ class _Worker:
         told: list[Told] = []
         made: dict[str, int] = {}
         before: dict[str, Zones] = {}
-        while not st.is_terminal() and not st.deals and len(told) < EXAMPLE_MAX_EVENTS:
+        length = 0
+        while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
             ev = sample_event(st.legal_actions(), rng)
             if st.to_move != CHANCE:
                 a = str(ev["action"])
-                if a not in made:
+                if tell and a not in made:
                     before[a] = self._snapshot(st)
                 made[a] = made.get(a, 0) + 1
-            if len(told) >= details:
+            length += 1
+            if length > details:
                 st.apply(ev)
-                told.append(Told(ev, {}, (), None))
                 continue
             had = {name: [list(h) for h in st.z[name]] for name in self.held}
             st.apply(ev)
@@ -374,7 +377,7 @@ class _Worker:
                              self._snapshot(st) if "chance" in ev else None))
         flags = {e.flag for e in end_deals(self.spec) if e.flag}
         result = st.deals[-1] if st.deals else None
-        return _Played(seed, tell, tuple(told), first, self._counts(st), bool(st.deals),
+        return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),
                        st.is_terminal(), result,
                        any(st.deals[0].get(f) for f in flags) if st.deals else False,
                        frozenset(made), made, before,
