@@ -178,9 +178,9 @@ class _Worker:
                          isinstance(v.type, ast.TypeName) and v.type.name == "int"]
         self.held = [z.name for z in spec.zones if z.per_player]
 
-    def start(self, players: int, opts: Mapping[str, object]) -> State:
-        """The first state of a table, its game compiled once; RulespecError for a table
-        or option value the spec does not offer."""
+    def game(self, players: int, opts: Mapping[str, object]) -> Game:
+        """A table's game, compiled once; RulespecError for a table or option value the spec
+        does not offer (asked again, the same refusal)."""
         key = (players, json.dumps(dict(opts), sort_keys=True))
         if key not in self._games:
             try:
@@ -190,6 +190,12 @@ class _Worker:
         g = self._games[key]
         if isinstance(g, RulespecError):
             raise g
+        return g
+
+    def start(self, players: int, opts: Mapping[str, object]) -> State:
+        """The first state of a table (one per table: every deal is played from a clone)."""
+        g = self.game(players, opts)
+        key = (players, json.dumps(dict(opts), sort_keys=True))
         if key not in self._starts:
             self._starts[key] = g.new_initial_state()
         return self._starts[key]
@@ -201,7 +207,7 @@ class _Worker:
         refused: RulespecError | None = None
         for p in sizes:
             try:
-                self.start(p, self.options)
+                self.game(p, self.options)
                 return
             except RulespecError as e:  # a table or option value the spec does not offer
                 refused = refused or e

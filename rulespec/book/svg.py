@@ -129,11 +129,14 @@ def cond_text(conds: Sequence[str], limit: int = 110) -> str:
 
 
 def decides(who: str) -> str:
+    """Who decides, as a clause: "each player from the declarer's left, except the declarer,
+    decides" (a comma before the verb when the subject has one)."""
     # "each player from the declarer's left, except the declarer, decides"
     return f"{who}{',' if ',' in who else ''} decides"
 
 
 def frame_label(f: Frame) -> str:
+    """A frame's label: an ``if`` frame's conditions, any other frame's own label."""
     return f"only if {cond_text(f.conds)}" if f.kind == "if" else f.label
 
 
@@ -405,10 +408,14 @@ _esc = escape_xml
 
 
 def id_prefix(name: str) -> str:
+    """The prefix of the ids of a game's diagram, from its spec's name (ids stay unique when
+    several pictures share one page)."""
     return "rsd-" + (re.sub(r"[^A-Za-z0-9_-]", "-", name) or "game")
 
 
 def draw(nodes: Sequence[Node], title: str, alt: str, prefix: str) -> str:
+    """The whole ``<svg>`` element of ``nodes`` (a column, top to bottom), labelled by ``title``
+    and ``alt`` for assistive technology, its ids prefixed by ``prefix``."""
     col = _measure_column(nodes)
     w, h = col.w + 2 * _MARGIN, col.h + 2 * _MARGIN
     c = _Canvas(f"{prefix}-arrow")
