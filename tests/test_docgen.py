@@ -113,7 +113,6 @@ def test_the_example_scores_add_up() -> None:
 def test_the_example_says_who_took_each_trick() -> None:
     """A trick's line ends with the one player whose count of tricks went up: the winner,
     by the engine, which the counts in the result confirm."""
-
     text = to_markdown(build_book(load_game_spec(resolve_game("abracadabra-newton"))))
     example = text.split("## An example deal")[1].split("The scores term by term")[0]
     tricks = [ln for ln in example.splitlines() if "`play`:" in ln]

@@ -150,6 +150,8 @@ def book_facts(spec: CheckedSpec, players: int | None = None,
     w = _Worker(spec, players, dict(normalise_options(spec, options or {})))
     w.check_setting()
     tables = w.tables()
+    # the example first: its candidates are played keeping what they did, and the decisions
+    # met at its table reuse those deals rather than play them again
     example = w.example()
     return BookFacts(players, w.options, tuple(t for t, _ in tables), w.met(tables), example,
                      w.off())
