@@ -630,7 +630,7 @@ def _finish(report: Report, title: str, found: Resolved, out_path: str | None,
 def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         opts: tuple[str, ...], check_only: bool) -> None:
     """Write the rulebook of GAME (a shipped name or a .rules file), in Markdown or HTML."""
-    from rulespec.book.docgen import build_book
+    from rulespec.book import build_book
     from rulespec.loading import resolve
 
     if check_only and not out_path:
@@ -646,11 +646,11 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         # a Markdown book written to a file links its pictures, written beside it
         files: list[tuple[str, str]] = []
         if fmt == "html":
-            from rulespec.book.html import to_html
+            from rulespec.book import to_html
 
             text = to_html(book)
         else:
-            from rulespec.book.document import figure_files, to_markdown
+            from rulespec.book.markdown import figure_files, to_markdown
 
             # pictures go beside a book written to a file, not beside a device or a FIFO
             # (--out /dev/stdout): that page has their captions only, as standard output has

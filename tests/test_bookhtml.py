@@ -3,7 +3,7 @@ kind, the same bytes every time; and the page in a real headless Chromium at des
 width (no console error, no request, no sideways scroll of the page), screenshots kept in
 build/screenshots/ to look at.
 
-The books are built here by hand, so that the page is tested apart from docgen.
+The books are built here by hand, so that the page is tested apart from the book's sections.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def evil_book() -> Book:
 
 
 def sample_book() -> Book:
-    """A rulebook much like docgen's: nested sections (with a jump of level), clause markers,
+    """A rulebook much like the sections': nested sections (with a jump of level), clause markers,
     suits and cards, a table too wide for a phone, long code, a list, a figure."""
     wide = tuple(inline(f"column {i}") for i in range(12))
     return Book(

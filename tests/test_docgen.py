@@ -1,14 +1,19 @@
-"""The rulebook built from a spec (rulespec/docgen.py, rulespec/book.py): its parts in a rule
-page's order, tables and the example worked out by the interpreter, and spec text escaped."""
+"""The rulebook built from a spec (rulespec/book/: reading, facts, sections, markdown): its
+parts in a rule page's order, tables and the example worked out by the interpreter, and spec
+text escaped."""
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-from rulespec.book.docgen import build_book, rulebook
-from rulespec.book.document import Table, to_markdown
+from rulespec.book import build_book, rulebook, to_markdown
+from rulespec.book.document import Table
+from rulespec.engine import State
 from rulespec.lang.checker import check_file, check_text
 from rulespec.loading import resolve
 
@@ -24,6 +29,45 @@ def test_parts_come_in_a_rule_pages_order() -> None:
         assert top == ["introduction", "at-a-glance", "players-and-cards", "the-deal", "play",
                        "scoring", "tables", "the-end-of-the-game", "example", "variations",
                        "glossary", "reference"], game
+
+
+def test_a_book_compiles_each_table_once_and_plays_each_deal_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What play shows is worked out once per book (rulespec.book.facts): the whole HTML book
+    of Vändåtta compiles each table at most once, and plays each deal once, the example deal
+    among them (it is chosen from deals already played, not played again to be told)."""
+    from rulespec.book import facts, to_html
+    from rulespec.engine import Game
+
+    spec = check_file(resolve("vandatta").path)  # a spec of its own: no table compiled yet
+    compiled: list[tuple[int, str]] = []
+    played: list[tuple[int, str, int]] = []
+    init, play = Game.__init__, facts._Worker._play
+
+    def counted_init(self: Game, spec: object, players: int,
+                     options: Mapping[str, object] | None = None, *args: object,
+                     **kwargs: object) -> None:
+        compiled.append((players, json.dumps(dict(options or {}), sort_keys=True)))
+        init(self, spec, players, options, *args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_play(self: facts._Worker, start: State, seed: int, tell: bool) -> object:
+        played.append((start.game.players, json.dumps(start.game.options, sort_keys=True),
+                       seed))
+        return play(self, start, seed, tell)
+
+    monkeypatch.setattr(Game, "__init__", counted_init)
+    monkeypatch.setattr(facts._Worker, "_play", counted_play)
+    book = build_book(spec)
+    assert to_html(book).startswith("<!DOCTYPE html>")
+    assert compiled and len(compiled) == len(set(compiled)), compiled
+    # the tables of 2 to 14 players; an option that would open another table (a dummy hand)
+    # opens none here, and is found out without compiling it
+    assert sorted(p for p, _ in compiled) == list(range(2, 15))
+    assert played and len(played) == len(set(played))
+    told = re.search(r"A deal at a table of (\d+), .*?\(seed (\d+),", to_markdown(book))
+    assert told is not None
+    example = (int(told[1]), int(told[2]))
+    assert sum(1 for p, _, seed in played if (p, seed) == example) == 1
 
 
 def test_tables_are_worked_out_at_each_table_size() -> None:
@@ -69,8 +113,6 @@ def test_the_example_scores_add_up() -> None:
 def test_the_example_says_who_took_each_trick() -> None:
     """A trick's line ends with the one player whose count of tricks went up: the winner,
     by the engine, which the counts in the result confirm."""
-    import re
-
     text = to_markdown(build_book(resolve("abracadabra-newton").spec))
     example = text.split("## An example deal")[1].split("The scores term by term")[0]
     tricks = [ln for ln in example.splitlines() if "`play`:" in ln]
@@ -157,29 +199,29 @@ def test_spec_text_starting_like_a_list_or_a_rule_stays_text(start: str) -> None
 
 
 def test_expressions_said_in_plain_english() -> None:
+    """Each name said as the checker bound it: the expressions are definitions added to a
+    shipped spec and checked with it."""
     from rulespec.book.english import say
-    from rulespec.lang.parser import parse
 
-    spec = resolve("abracadabra-newton").spec
-
-    def said(text: str) -> str:
-        tree = parse(f"def x() = {text}", "x.rules")
-        d = tree.items[0]
-        return say(d.body, spec)  # type: ignore[union-attr]
-
-    assert said("size(stock) > 0") == "the number of cards in the stock is more than 0"
-    assert said("range(0, tricks())") == "a number from 0 to tricks"
-    assert said("subsets(hand[declarer], 0, size(hand[declarer]))") == \
-        "any cards of the hand of the declarer, or none"
-    assert said("stake_mode == free and not dummy") == \
-        "the stake mode rule is free and not dummy"
-    assert said("abandoned or passed[0]") == "abandoned, or passed of 0"  # truth values
-    assert said("[q for q in seats if taken[q] > 0]") == \
-        "the players, each one q such that the taken of q is more than 0"
-    assert said("left_of(dealer)") == "the player on the dealer's left"
-    assert said("count(taken[q] == 0 for q in seats)") == \
-        "how many q in the players have the taken of q is 0"
-    assert said("if dummy then 1 else 0") == "1 if dummy, otherwise 0"
+    said_texts = {
+        "size(stock) > 0": "the number of cards in the stock is more than 0",
+        "range(0, tricks())": "a number from 0 to tricks",
+        "subsets(hand[declarer], 0, size(hand[declarer]))":
+            "any cards of the hand of the declarer, or none",
+        "stake_mode == free and not dummy": "the stake mode rule is free and not dummy",
+        "abandoned or passed[0]": "abandoned, or passed of 0",  # truth values
+        "[q for q in seats if taken[q] > 0]":
+            "the players, each one q such that the taken of q is more than 0",
+        "left_of(dealer)": "the player on the dealer's left",
+        "count(taken[q] == 0 for q in seats)": "how many q in the players have the taken of q is 0",
+        "if dummy then 1 else 0": "1 if dummy, otherwise 0",
+    }
+    path = resolve("abracadabra-newton").path
+    added = "".join(f"\ndef said_{i}() = {text}\n" for i, text in enumerate(said_texts))
+    spec = check_text(path.read_text(encoding="utf-8") + added, str(path))
+    defs = {d.name: d for d in spec.defs}
+    for i, (text, words) in enumerate(said_texts.items()):
+        assert say(defs[f"said_{i}"].body, spec) == words, text
 
 
 def test_the_shipped_books_carry_their_tables_and_glossaries() -> None:

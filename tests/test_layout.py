@@ -90,7 +90,7 @@ match {
 
 
 def test_every_shipped_book_has_the_table_picture() -> None:
-    from rulespec.book.docgen import build_book
+    from rulespec.book import build_book
     from rulespec.book.document import Figure
 
     for game in ("vandatta", "abracadabra", "abracadabra-newton"):

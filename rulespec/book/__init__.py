@@ -1,8 +1,8 @@
 """The rulebook: a document built from a checked spec (and from what playing it shows), rendered
 as Markdown or as one self-contained web page."""
 
-from rulespec.book.docgen import build_book
-from rulespec.book.document import to_markdown
 from rulespec.book.html import to_html
+from rulespec.book.markdown import to_markdown
+from rulespec.book.sections import build_book, rulebook
 
-__all__ = ["build_book", "to_html", "to_markdown"]
+__all__ = ["build_book", "rulebook", "to_html", "to_markdown"]

@@ -10,16 +10,25 @@ general: nothing here knows a game.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import assert_never
 
-import attrs
+from rulespec.lang import ast, walk
+from rulespec.lang.model import (
+    Binding,
+    BoundBuiltinVar,
+    BoundConstant,
+    BoundOption,
+    BoundVar,
+    BoundZone,
+    CheckedSpec,
+    pos,
+)
 
-from rulespec.lang import ast
-from rulespec.lang.model import CheckedSpec
-
-__all__ = ["mentioned", "say"]
+__all__ = ["cap", "mentioned", "say", "show", "words"]
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least", "in": "is in", "not in": "is not in"}
+#: the built-in constants and variables in words
 _NAMES = {"player_count": "the number of players", "hand_count": "the number of hands",
           "dealer": "the dealer", "seats": "the players", "none": "none", "true": "true",
           "false": "false", "deals_played": "the deals played so far",
@@ -31,6 +40,16 @@ def words(name: str) -> str:
     return name.replace("_", " ")
 
 
+def cap(text: str) -> str:
+    """``text`` with a capital first letter, as a sentence starts."""
+    return text[:1].upper() + text[1:]
+
+
+def show(v: object) -> str:
+    """A value as the book writes it: ``true``, ``false``, numbers and names as they are."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
 def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kind of node
     """``e`` in plain English."""
     match e:
@@ -38,8 +57,8 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return str(v)
         case ast.StrLit(value=v):
             return f"“{v}”"
-        case ast.Name(id=n):
-            return _name(n, spec)
+        case ast.Name():
+            return _name(e, spec)
         case ast.Cited(expr=x):
             # a player's book names the ambiguities in its variations, not in every sentence
             return say(x, spec)
@@ -64,10 +83,11 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
         case ast.BinOp(op=op, left=a, right=b):
             op_word = {"+": "+", "-": "−", "*": "×", "//": "divided by", "%": "modulo"}[op]
             return f"{_group(a, spec)} {op_word} {_group(b, spec)}"
-        case ast.Compare(op=("==" | "!=") as op, left=ast.Name(id=o),
-                         right=ast.Name() | ast.StrLit() as v) if o in spec.option_names:
+        case ast.Compare(op=("==" | "!=") as op, left=ast.Name() as o,
+                         right=ast.Name() | ast.StrLit() as v) if isinstance(
+                             _binding(o, spec), BoundOption):
             # a house rule's setting: "the turnup eight rule is bury random"
-            return f"the {words(o)} rule {_COMPARE[op]} {say(v, spec)}"
+            return f"the {words(o.id)} rule {_COMPARE[op]} {say(v, spec)}"
         case ast.Compare(op=op, left=a, right=b):
             return f"{say(a, spec)} {_COMPARE[op]} {say(b, spec)}"
         case ast.And(left=a, right=b):
@@ -84,7 +104,7 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
         case ast.OptionArg(option=o, param=prm):
             return f"the {words(prm)} of {words(o)}"
         case _:
-            return "?"
+            assert_never(e)
 
 
 def _group(e: ast.Expr, spec: CheckedSpec) -> str:
@@ -93,19 +113,27 @@ def _group(e: ast.Expr, spec: CheckedSpec) -> str:
         else s
 
 
-def _name(n: str, spec: CheckedSpec) -> str:
-    if n in _NAMES:
-        return _NAMES[n]
-    if n in spec.option_names:
-        return words(n)
-    for v in spec.vars:
-        if v.name == n:
-            # a truth value reads as a word of its own: "not drew", "owes of p"
-            bool_var = isinstance(v.type, ast.TypeName) and v.type.name == "bool"
-            return words(n) if bool_var else f"the {words(n)}"
-    if any(z.name == n for z in spec.zones):
-        return f"the {words(n)}"
-    return words(n)
+def _binding(e: ast.Name, spec: CheckedSpec) -> Binding | None:
+    """What the checker bound the name ``e`` to (None for a name it never saw)."""
+    return spec.resolution.bindings.get(pos(e.span))
+
+
+def _name(e: ast.Name, spec: CheckedSpec) -> str:
+    """A name as the checker bound it: a built-in in words, a state variable or zone with
+    "the", anything else (an option, a local, an enum value, a result) as its words."""
+    match _binding(e, spec):
+        case BoundConstant(name=n) | BoundBuiltinVar(name=n) if n in _NAMES:
+            return _NAMES[n]
+        case BoundVar(name=n):
+            for v in spec.vars:
+                if v.name == n:
+                    # a truth value reads as a word of its own: "not drew", "owes of p"
+                    bool_var = isinstance(v.type, ast.TypeName) and v.type.name == "bool"
+                    return words(n) if bool_var else f"the {words(n)}"
+            return words(n)  # a field of the deal's result
+        case BoundZone(name=n):
+            return f"the {words(n)}"
+    return words(e.id)
 
 
 def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa: C901
@@ -163,25 +191,16 @@ def _gencall(f: str, el: ast.Expr, v: str, src: ast.Expr, c: ast.Expr | None,
 
 
 def _is_zone(e: ast.Expr, spec: CheckedSpec) -> bool:
-    zones = {z.name for z in spec.zones}
-    return (isinstance(e, ast.Name) and e.id in zones) or (
-        isinstance(e, ast.Index) and isinstance(e.target, ast.Name) and e.target.id in zones)
+    """Whether ``e`` is a zone, or a player's zone (``hand[p]``)."""
+    name = e.target if isinstance(e, ast.Index) else e
+    return isinstance(name, ast.Name) and isinstance(_binding(name, spec), BoundZone)
 
 
 def mentioned(e: object, spec: CheckedSpec) -> Iterator[ast.DefDecl]:
     """The spec's definitions ``e`` calls, each once, in the order they appear."""
     defs = {d.name: d for d in spec.defs}
     seen: set[str] = set()
-
-    def walk(x: object) -> Iterator[ast.DefDecl]:
+    for x in walk.descendants(e):
         if isinstance(x, (ast.Call, ast.GenCall)) and x.func in defs and x.func not in seen:
             seen.add(x.func)
             yield defs[x.func]
-        cls = type(x)
-        if attrs.has(cls) and not isinstance(x, ast.Span):
-            for fld in attrs.fields(cls):
-                yield from walk(getattr(x, fld.name))
-        elif isinstance(x, tuple):
-            for y in x:
-                yield from walk(y)
-    yield from walk(e)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import attrs
 
-from rulespec.book.diagram import Diagram, escape_xml
 from rulespec.book.document import SUIT_SYMBOL
+from rulespec.book.svg import Diagram, escape_xml
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["table_picture"]

@@ -417,10 +417,6 @@ class CheckedSpec:
     #: belong to rather than in a cache keyed by id()
     compiled: dict[tuple[int, str, int], object] = attrs.field(eq=False, repr=False,
                                                                 factory=dict)
-    #: what the tools work out once for this spec and keep with it (the rulebook's example
-    #: deal, chosen by playing many: rulespec.book.docgen.example_seed), keyed by the tool
-    worked_out: dict[tuple[str, str], object] = attrs.field(eq=False, repr=False,
-                                                              factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the
     #: checker resolved them (the compiler reads them rather than resolving names again)
     resolution: Resolution = attrs.field(eq=False, repr=False, factory=Resolution)

@@ -9,14 +9,17 @@ or :func:`children`.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import get_args
+from typing import TypeVar, cast, get_args
 
 import attrs
 
 from rulespec.lang import ast
 
-__all__ = ["EXPR_TYPES", "children", "citations", "descendants", "names_read", "replace_name",
-           "statements", "through_definitions", "uncited", "with_depths"]
+__all__ = ["EXPR_TYPES", "children", "citations", "descendants", "names_read", "outermost",
+           "replace_name", "statements", "through_definitions", "uncite",
+           "uncited", "with_depths"]
+
+_N = TypeVar("_N")
 
 #: the classes of the ``ast.Expr`` union, for ``isinstance``
 EXPR_TYPES: tuple[type, ...] = get_args(ast.Expr)
@@ -44,6 +47,33 @@ def uncited(e: ast.Expr) -> ast.Expr:
     return e
 
 
+def uncite(e: ast.Expr) -> ast.Expr:
+    """``e`` without any citation at any depth (:func:`uncited` removes those around it only):
+    what a picture or a phrase says, which names no ambiguity IDs."""
+    out = _uncite(e)
+    assert isinstance(out, EXPR_TYPES)
+    return cast(ast.Expr, out)
+
+
+def _uncite(node: object) -> object:
+    if isinstance(node, ast.Cited):
+        return _uncite(node.expr)
+    if isinstance(node, tuple):
+        items = tuple(_uncite(x) for x in node)
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
+    cls = type(node)
+    if not attrs.has(cls) or isinstance(node, ast.Span):
+        return node
+    changes = {}
+    for f in attrs.fields(cls):
+        if f.name != "span":
+            v = getattr(node, f.name)
+            if (w := _uncite(v)) is not v:
+                changes[f.name] = w
+    # evolve keeps the span
+    return attrs.evolve(node, **changes) if changes else node  # type: ignore[misc]
+
+
 def descendants(node: object) -> Iterator[object]:
     """``node`` and every AST node below it, depth first, in field order."""
     if isinstance(node, tuple):
@@ -57,6 +87,21 @@ def descendants(node: object) -> Iterator[object]:
     for f in attrs.fields(cls):
         if f.name != "span":
             yield from descendants(getattr(node, f.name))
+
+
+def outermost(node: object, cls: type[_N], skip: tuple[type, ...] = ()) -> Iterator[_N]:
+    """The nodes of class ``cls`` at or below ``node`` that are not inside another one, in
+    field order; nodes of the classes in ``skip`` are not looked inside (``EXPR_TYPES``, for a
+    statement that no expression can hold)."""
+    if isinstance(node, cls):
+        yield node
+    elif isinstance(node, tuple):
+        for x in node:
+            yield from outermost(x, cls, skip)
+    elif attrs.has(kind := type(node)) and not isinstance(node, (ast.Span, *skip)):
+        for f in attrs.fields(kind):
+            if f.name != "span":
+                yield from outermost(getattr(node, f.name), cls, skip)
 
 
 def with_depths(node: object) -> Iterator[tuple[object, int]]:

@@ -1,0 +1,420 @@
+"""What playing a spec shows, worked out once per book into a frozen :class:`BookFacts`: the
+packs and deal counts of every table size and the book tables at each, the decisions random
+deals meet, the example deal (its seed, its events, its result and its scores term by term) and
+the table as it lies before the example's most frequent decision.
+
+This is the only module of the book that runs the engine: each table is compiled once (through
+:func:`rulespec.loading.game_for`) and each deal is played once, so the sections that tell
+these facts (:mod:`rulespec.book.sections`) are plain functions of the spec and the facts.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+from collections.abc import Mapping
+
+import attrs
+
+from rulespec.book.reading import (
+    book_sizes,
+    end_deals,
+    example_sizes,
+    option_conjuncts,
+    reads_locals,
+    scoring_def,
+    terms,
+    walk_play,
+)
+from rulespec.engine import CHANCE, Game, State
+from rulespec.engine.events import Event
+from rulespec.engine.state import validate_setting
+from rulespec.errors import RulespecError
+from rulespec.lang import ast, walk
+from rulespec.lang.model import CheckedSpec
+from rulespec.loading import game_for, normalise_options
+from rulespec.simulate import sample_event
+
+__all__ = ["DEFAULT_DEALS", "EXAMPLE_LINES", "EXAMPLE_MAX_EVENTS", "EXAMPLE_SEED",
+           "EXAMPLE_TRIES", "BookFacts", "Example", "TableFacts", "Told", "book_facts"]
+
+#: the seed of the book's example deal when no other is chosen: fixed, so the committed books
+#: stay byte-stable
+EXAMPLE_SEED = 1
+#: how many seeds, from EXAMPLE_SEED on, the example is chosen from, and the longest deal
+#: considered (a deal that never ends is told no further than this)
+EXAMPLE_TRIES = 40
+EXAMPLE_MAX_EVENTS = 2000
+#: random deals per table size played to find the decisions met
+DEFAULT_DEALS = 6
+#: lines of the example told before it is cut short (a long deal is played to its end all the
+#: same, for its result)
+EXAMPLE_LINES = 60
+
+#: a state's zones as they lay at one moment: a list of cards per shared zone, a list of such
+#: lists per per-player one
+Zones = Mapping[str, list[object]]
+
+
+@attrs.frozen
+class TableFacts:
+    """One table size the book works out, at the book's options and, where ``options`` names
+    some, the options that open this table (a dummy hand, say)."""
+
+    players: int
+    options: Mapping[str, object]
+    #: the cards in play, and what the deal block's ``deal`` statements give ("hand each",
+    #: "hands dealt", "left over"), worked out from the rules before any card moves
+    cards: int
+    counts: Mapping[str, str]
+    #: each table the spec declares for the book, by name: its rows of cell values
+    rows: Mapping[str, tuple[tuple[object, ...], ...]]
+
+
+@attrs.frozen
+class Told:
+    """One event of a deal played for the book, with what it did."""
+
+    event: Event
+    #: each player's int counters (taken, stake...) just after the event
+    counters: Mapping[str, tuple[object, ...]]
+    #: the cards the event brought into each player's zones: (zone, seat, cards)
+    gained: tuple[tuple[str, int, tuple[str, ...]], ...]
+    #: every zone just after the event, for a chance event (what was dealt); else None
+    zones: Zones | None
+
+
+@attrs.frozen
+class _Played:
+    """A deal played from a table's first state by one seed's random choices."""
+
+    seed: int
+    told: bool  # with its first events (Told), as many as an example can tell
+    length: int  # events in all
+    events: tuple[Told, ...]
+    counters: Mapping[str, tuple[object, ...]]  # before the first event
+    last: Mapping[str, tuple[object, ...]]  # after the last
+    ended: bool  # within EXAMPLE_MAX_EVENTS
+    terminal: bool  # the match is over as well
+    result: Mapping[str, object] | None  # the deal's entry in the match's record
+    flagged: bool  # the deal ended under a flag (blocked, abandoned...)
+    kinds: frozenset[str]  # the decisions made
+    made: Mapping[str, int]  # how often each decision was made, in order of its first
+    before: Mapping[str, Zones]  # the zones just before each decision was first made (told)
+    #: the scoring definition's terms for each seat, as the deal ended (None without a
+    #: scoring of several terms, or a deal that did not end)
+    score_terms: tuple[tuple[object, ...], ...] | None
+
+
+@attrs.frozen
+class Example:
+    """The book's example deal: the table, the seed chosen and the deal as it was played."""
+
+    players: int
+    hands: int
+    seed: int
+    length: int  # events in all
+    #: the first events, as many as the example can tell (EXAMPLE_LINES lines of them)
+    events: tuple[Told, ...]
+    counters: Mapping[str, tuple[object, ...]]  # before the first event
+    last: Mapping[str, tuple[object, ...]]  # after the last
+    ended: bool
+    terminal: bool
+    result: Mapping[str, object] | None
+    score_terms: tuple[tuple[object, ...], ...] | None
+    #: the decision made most often, and the table just before it was first made (None when
+    #: the deal made no decision)
+    picture: tuple[str, Zones, int, int] | None
+
+
+@attrs.frozen
+class BookFacts:
+    """What play shows, for a book of ``players`` (None: every size) and ``options``."""
+
+    players: int | None
+    options: Mapping[str, object]
+    tables: tuple[TableFacts, ...]
+    #: for each action, the table sizes at which DEFAULT_DEALS random deals made it
+    met: Mapping[str, frozenset[int]]
+    example: Example | None
+    #: the alternatives whose guards rule them out at the example's table (an option
+    #: conjunct false there)
+    off: frozenset[ast.Alternative]
+
+
+def book_facts(spec: CheckedSpec, players: int | None = None,
+               options: Mapping[str, object] | None = None) -> BookFacts:
+    """The facts of the book of ``spec`` for one table size and some option values if given;
+    a usage error names a size or value the spec refuses."""
+    w = _Worker(spec, players, dict(normalise_options(spec, options or {})))
+    w.check_setting()
+    tables = w.tables()
+    # the example first: its candidates are played keeping what they did, and the decisions
+    # met at its table reuse those deals rather than play them again
+    example = w.example()
+    return BookFacts(players, w.options, tuple(t for t, _ in tables), w.met(tables), example,
+                     w.off())
+
+
+def _freeze(v: object) -> object:
+    """A computed value with its lists as tuples, to be kept in the facts."""
+    return tuple(_freeze(x) for x in v) if isinstance(v, (list, tuple)) else v
+
+
+class _Worker:
+    """The work of one book: each table compiled once, each deal played once."""
+
+    def __init__(self, spec: CheckedSpec, players: int | None,
+                 options: dict[str, object]) -> None:
+        self.spec = spec
+        self.players = players
+        self.options = options
+        self._games: dict[tuple[int, str], Game | RulespecError] = {}
+        self._starts: dict[tuple[int, str], State] = {}
+        self._plays: dict[tuple[int, str, int], _Played] = {}
+        self._example: tuple[int, State] | None = None
+        # each player's counters (taken, stake...): one that changes for a single player
+        # in a line of the example says what the line did (who won the trick)
+        self.counters = [v.name for v in spec.vars if v.per_player and
+                         isinstance(v.type, ast.TypeName) and v.type.name == "int"]
+        self.held = [z.name for z in spec.zones if z.per_player]
+
+    def game(self, players: int, opts: Mapping[str, object]) -> Game:
+        """A table's game, compiled once; RulespecError for a table or option value the spec
+        does not offer (asked again, the same refusal)."""
+        key = (players, json.dumps(dict(opts), sort_keys=True))
+        if key not in self._games:
+            try:
+                self._games[key] = game_for(self.spec, players, opts, 0)
+            except RulespecError as e:
+                self._games[key] = e
+        g = self._games[key]
+        if isinstance(g, RulespecError):
+            raise g
+        return g
+
+    def start(self, players: int, opts: Mapping[str, object]) -> State:
+        """The first state of a table (one per table: every deal is played from a clone)."""
+        g = self.game(players, opts)
+        key = (players, json.dumps(dict(opts), sort_keys=True))
+        if key not in self._starts:
+            self._starts[key] = g.new_initial_state()
+        return self._starts[key]
+
+    def check_setting(self) -> None:
+        """Raise the first refusal when no table size of the book is offered."""
+        sizes = ([self.players] if self.players is not None
+                 else range(self.spec.min_players, self.spec.max_players + 1))
+        refused: RulespecError | None = None
+        for p in sizes:
+            try:
+                self.game(p, self.options)
+                return
+            except RulespecError as e:  # a table or option value the spec does not offer
+                refused = refused or e
+        assert refused is not None
+        raise refused
+
+    def tables(self) -> list[tuple[TableFacts, State]]:
+        """Each table size the spec accepts with the book's options, and, where an option
+        that is off opens a table (a dummy hand), with it on; each with its first state."""
+        extra: list[dict[str, object]] = [{}]
+        for o in self.spec.options:
+            if o.kind == "bool" and o.default is False and o.name not in self.options:
+                extra.append({o.name: True})
+        seen: set[tuple[int, int]] = set()
+        out: list[tuple[TableFacts, State]] = []
+        for p in book_sizes(self.spec, self.players):
+            for opts in extra:
+                try:
+                    if opts and (p, validate_setting(self.spec, p, {**self.options, **opts})[1]
+                                 ) in seen:
+                        # the option changes nothing at this table size: known before the
+                        # table is compiled, which is most of a book's work
+                        continue
+                    st = self.start(p, {**self.options, **opts})
+                except RulespecError:
+                    continue
+                seen.add((p, st.game.hands))
+                cards, counts = self.deal_counts(st)
+                rows = {tb.name: self.table_rows(tb, st) for tb in self.spec.tables}
+                out.append((TableFacts(p, opts, cards, counts, rows), st))
+        return out
+
+    def deal_counts(self, st: State) -> tuple[int, dict[str, str]]:
+        """Cards in the pack, and what the deal block's ``deal`` statements give: N cards to
+        each of M hands (worked out at this table, before any card moves), and what is left
+        over."""
+        legal = st.legal_actions()
+        if not legal or legal[0].get("chance") != "shuffle":
+            return 0, {}
+        cards = legal[0]["cards"]
+        assert isinstance(cards, list)
+        counts: dict[str, str] = {}
+        dealt = 0
+        for s in walk.descendants(self.spec.deal.body):
+            if not isinstance(s, ast.DealCards) or reads_locals(self.spec, (s.count, s.seats)):
+                continue  # a count kept in a 'let' is worked out by play, not a table's fact
+            try:
+                n = st.game.evaluate(s.count, st, {})
+                seats = st.game.evaluate(s.seats, st, {})
+            except (RulespecError, KeyError, TypeError):
+                continue  # a count that depends on the play so far: not a table's fact
+            if isinstance(n, int) and isinstance(seats, (list, tuple)):
+                counts[f"{s.zone} each"] = str(n)
+                counts["hands dealt"] = str(len(seats))
+                dealt += n * len(seats)
+        if counts:
+            counts["left over"] = str(len(cards) - dealt)
+        return len(cards), counts
+
+    @staticmethod
+    def table_rows(tb: ast.TableDecl, st: State) -> tuple[tuple[object, ...], ...]:
+        """A book table's cells at a table, as values."""
+        rows = st.game.evaluate(tb.source, st, {})
+        assert isinstance(rows, (list, tuple))
+        return tuple(tuple(_freeze(st.game.evaluate(c.value, st, {tb.var: r}))
+                           for c in tb.columns) for r in rows)
+
+    def met(self, tables: list[tuple[TableFacts, State]]) -> dict[str, frozenset[int]]:
+        """The decisions met at this book's settings (every other option at its default):
+        for each action, the table sizes at which DEFAULT_DEALS random deals made it."""
+        met: dict[str, set[int]] = {}
+        for t, start in tables:
+            if t.options:
+                continue  # a table that an option opens is a variation's
+            for seed in range(DEFAULT_DEALS):
+                for a in self.play(t.players, start, seed, tell=False).kinds:
+                    met.setdefault(a, set()).add(t.players)
+        return {a: frozenset(ps) for a, ps in met.items()}
+
+    def example_table(self) -> tuple[int, State] | None:
+        """The example's table: the first of :func:`example_sizes` the spec accepts with the
+        book's options, and its first state."""
+        if self._example is None:
+            for n in example_sizes(self.spec, self.players):
+                try:
+                    self._example = (n, self.start(n, self.options))
+                    break
+                except RulespecError:
+                    continue
+        return self._example
+
+    def example(self) -> Example | None:
+        """The example deal: of the first EXAMPLE_TRIES seeds, the one whose deal ends as a
+        deal normally does (no flag such as blocked or abandoned), shows the most kinds of
+        decision, then (where a score adds up several terms) the most terms at work, a success
+        bonus paid, say, and is the shortest, so that it can be told whole; the smallest such
+        seed."""
+        found = self.example_table()
+        if found is None:
+            return None
+        n, start = found
+        best: tuple[tuple[int, int, int, int], _Played] | None = None
+        for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + EXAMPLE_TRIES):
+            d = self.play(n, start, seed, tell=True)
+            if not d.ended:
+                continue  # longer than any example should be
+            at_work = sum(1 for i in range(len(d.score_terms[0]) if d.score_terms else 0)
+                          if any(row[i] not in (0, None, False) for row in d.score_terms or ()))
+            key = (int(d.flagged), -len(d.kinds), -at_work, d.length)
+            if best is None or key < best[0]:
+                best = (key, d)
+        chosen = best[1] if best is not None else self.play(n, start, EXAMPLE_SEED, tell=True)
+        picture = None
+        if chosen.made:
+            most = collections.Counter(chosen.made).most_common(1)[0][0]
+            picture = (most, chosen.before[most], start.game.hands, start.game.dealer)
+        return Example(n, start.game.hands, chosen.seed, chosen.length, chosen.events,
+                       chosen.counters, chosen.last, chosen.ended, chosen.terminal,
+                       chosen.result, chosen.score_terms, picture)
+
+    def off(self) -> frozenset[ast.Alternative]:
+        """The alternatives an option conjunct of their guard rules out at the example's
+        table."""
+        found = self.example_table()
+        if found is None:
+            return frozenset()
+        _, st = found
+        return frozenset(m.alt for m in walk_play(self.spec)
+                         if any(st.game.evaluate(c, st, {}) is False
+                                for c in option_conjuncts(self.spec, m.alt.guard)))
+
+    def play(self, players: int, start: State, seed: int, tell: bool) -> _Played:
+        """The deal played from ``start`` by ``seed``'s random choices, once per table and
+        seed; with what each event did when it may be told (``tell``: the example's
+        candidates, played before any other deal at their table)."""
+        key = (players, json.dumps(dict(start.game.options), sort_keys=True), seed)
+        if key not in self._plays:
+            self._plays[key] = self._play(start, seed, tell)
+        played = self._plays[key]
+        assert played.told or not tell, "an example's candidate is played first as one"
+        return played
+
+    def _snapshot(self, st: State) -> dict[str, list[object]]:
+        return {name: [list(x) if isinstance(x, list) else x for x in z]
+                for name, z in st.z.items()}
+
+    def _play(self, start: State, seed: int, tell: bool) -> _Played:
+        st, rng = start.clone(), random.Random(seed)
+        # the example tells EXAMPLE_LINES lines at most, each of one chance event or of at
+        # most one decision per hand: what the events after those did is never told
+        details = (EXAMPLE_LINES + 1) * (start.game.hands + 1) if tell else 0
+        ended: list[State] = []
+        st.on_deal_end = lambda s: ended.append(s.clone())
+        first = self._counts(st)
+        told: list[Told] = []
+        made: dict[str, int] = {}
+        before: dict[str, Zones] = {}
+        length = 0
+        while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
+            ev = sample_event(st.legal_actions(), rng)
+            if st.to_move != CHANCE:
+                a = str(ev["action"])
+                if tell and a not in made:
+                    before[a] = self._snapshot(st)
+                made[a] = made.get(a, 0) + 1
+            length += 1
+            if length > details:
+                st.apply(ev)
+                continue
+            had = {name: [list(h) for h in st.z[name]] for name in self.held}
+            st.apply(ev)
+            told.append(Told(ev, self._counts(st), self._gained(st, had),
+                             self._snapshot(st) if "chance" in ev else None))
+        flags = {e.flag for e in end_deals(self.spec) if e.flag}
+        result = st.deals[-1] if st.deals else None
+        return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),
+                       st.is_terminal(), result,
+                       any(st.deals[0].get(f) for f in flags) if st.deals else False,
+                       frozenset(made), made, before,
+                       self._score_terms(ended[-1]) if ended else None)
+
+    def _counts(self, st: State) -> dict[str, tuple[object, ...]]:
+        return {n: tuple(st.v[n]) for n in self.counters}
+
+    def _gained(self, st: State, had: Mapping[str, list[list[str]]]
+                ) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+        out: list[tuple[str, int, tuple[str, ...]]] = []
+        for name, was in had.items():
+            now = st.z[name]
+            if len(now) != len(was):
+                continue
+            for q, (a, b) in enumerate(zip(was, now, strict=True)):
+                if a == b:
+                    continue  # most events leave most zones alone: no need to count
+                new = collections.Counter(b) - collections.Counter(a)
+                if new:
+                    out.append((name, q, tuple(new.elements())))
+        return tuple(out)
+
+    def _score_terms(self, st: State) -> tuple[tuple[object, ...], ...] | None:
+        """Each term of the scoring definition for each seat in ``st``, a state at the end of
+        a deal (None when the scoring is not a sum of terms)."""
+        d = scoring_def(self.spec)
+        if d is None:
+            return None
+        param = d.params[0].name
+        return tuple(tuple(st.game.evaluate(e, st, {param: q}) for _, e in terms(d.body))
+                     for q in range(st.game.players))
