@@ -27,7 +27,8 @@ from rulespec.errors import (
 from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
-    from rulespec.verify.runner import Report, Verifier
+    from rulespec.verify.report import Report
+    from rulespec.verify.runner import Verifier
 
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
 EXIT_INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
@@ -617,7 +618,7 @@ def _finish(report: Report, title: str, spec_path: Path, shipped: bool, out_path
             d["record_file"] = path
         click.echo(json_text(data, indent=2))
     else:
-        from rulespec.verify.runner import format_report
+        from rulespec.verify.report import format_report
 
         click.echo(format_report(report, title, written))
     failed = bool(report.divergences) or not report.conforms
