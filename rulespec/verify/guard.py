@@ -146,35 +146,8 @@ class Guard:
         """``fn(*args)``; IllegalActionError/RecordError pass through (refusals), anything else
         the implementation does wrong becomes an ImplementationError."""
         wd = self.watchdog
-        t0 = time.monotonic()
         try:
-            if wd is not None and wd.enabled:
-                wd.timeout = self.timeout
-                wd.timed_out = False
-                wd.started = t0
-            try:
-                if self.is_process:
-                    out = fn(*args)
-                else:
-                    # a Python implementation's prints must not reach verify's own output
-                    with contextlib.redirect_stdout(sys.stderr):
-                        out = fn(*args)
-            finally:
-                if wd is not None:
-                    wd.started = None
-                self.round_trips += 1
-            # only answers count toward the slowest: a hang's short timeout is based on it
-            self.slowest = max(self.slowest, time.monotonic() - t0)
-            if op != "start":
-                self.answered = True
-            if not self.is_process and op != "start":
-                # a Python implementation's answer may be any object (a process's was read as
-                # JSON, and checked then): what cannot be compared and reported without
-                # recursing past Python's limit or failing to print is its garbage
-                why = json_problem(out)
-                if why is not None:
-                    raise ImplementationError("shape", f"its answer to {op!r} holds {why}")
-            return out
+            return self._timed(op, fn, args)
         except ImplementationStartError:
             raise
         except ImplementationError as e:
@@ -208,6 +181,39 @@ class Guard:
             self._drop()
             raise ImplementationError(
                 "crash", f"{op!r} raised {type(e).__name__}: {e}", _tb_tail(e)) from None
+
+    def _timed(self, op: str, fn: Callable[..., _T], args: tuple[object, ...]) -> _T:
+        """``fn(*args)`` under the watchdog, counted and timed; a Python implementation's
+        answer is checked to be JSON."""
+        wd = self.watchdog
+        t0 = time.monotonic()
+        if wd is not None and wd.enabled:
+            wd.timeout = self.timeout
+            wd.timed_out = False
+            wd.started = t0
+        try:
+            if self.is_process:
+                out = fn(*args)
+            else:
+                # a Python implementation's prints must not reach verify's own output
+                with contextlib.redirect_stdout(sys.stderr):
+                    out = fn(*args)
+        finally:
+            if wd is not None:
+                wd.started = None
+            self.round_trips += 1
+        # only answers count toward the slowest: a hang's short timeout is based on it
+        self.slowest = max(self.slowest, time.monotonic() - t0)
+        if op != "start":
+            self.answered = True
+        if not self.is_process and op != "start":
+            # a Python implementation's answer may be any object (a process's was read as
+            # JSON, and checked then): what cannot be compared and reported without
+            # recursing past Python's limit or failing to print is its garbage
+            why = json_problem(out)
+            if why is not None:
+                raise ImplementationError("shape", f"its answer to {op!r} holds {why}")
+        return out
 
     def _never_answered(self, op: str, e: ImplementationError) -> ImplementationStartError:
         """The usage error for a program that failed before its first answer, with the
