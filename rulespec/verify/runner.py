@@ -1,23 +1,25 @@
 """Verification: drive any implementation beside the spec until they part, then shrink.
 
-The search is Hypothesis's. A *match* is one Hypothesis example: the table (shrinking toward
-the smallest that accepts the setting), each non-default option of the setting (shrinking
-toward its default), the dealer, one integer per decision (an index into the canonical legal
-list, H5) and one integer seed per shuffle. Both sides see the same events; at every step they
-must agree on who moves and on the exact set of legal events, the implementation must accept
-the event played, and it must refuse sampled near misses and stay unchanged; at every deal end
-and at the match end the replay answers must agree (docs/protocol.md says how they are
-compared); observations, where the implementation answers ``observe``, must show no card the
-spec hides and every zone as the spec shows it. A divergence raises an exception of its kind,
-so Hypothesis keeps different kinds apart and shrinks each to a minimal match; a candidate match
-ends where its own choices end, so shrinking never plays beyond the failing game.
+The search is Hypothesis's. A *match* is one Hypothesis example at one setting: the dealer, a
+swarm mask (the kinds of decision the match avoids), one integer per decision (an index into
+the canonical legal list, H5, and the sampled check to make there) and one integer seed per
+shuffle; the setting's table and options are not drawn, a divergence's setting is simplified
+afterwards by replaying simpler settings (``Verifier._simplify``). Both sides see the same
+events; at every step they must agree on who moves and on the exact set of legal events, the
+implementation must accept the event played, and it must refuse sampled near misses and stay
+unchanged; at every deal end and at the match end the replay answers must agree
+(docs/protocol.md says how they are compared); observations, where the implementation answers
+``observe``, must show no card the spec hides and every zone as the spec shows it. A
+divergence raises an exception of its kind, so Hypothesis keeps different kinds apart and
+shrinks each to a minimal match; a candidate match ends where its own choices end, so
+shrinking never plays beyond the failing game.
 
 An outer loop schedules *settings* (a table size and options): every table at the defaults,
 every value of every option at least once (enums and booleans exhaustively, integers at the
 default and default +- 1, where the spec's ``require``s accept them), then random combinations
 steered toward clauses of the spec not yet exercised. Coverage is measured by the engine
-(``rulespec.lang.clauses``) and steers between runs, never within one, so replay and shrinking stay
-consistent.
+(``rulespec.lang.clauses``) and steers between runs, never within one, so replay and shrinking
+stay consistent.
 
 The parts, as Hypothesis splits its engine: ``schedule`` chooses the settings, this module
 runs them (the run loop, the Hypothesis settings, the shrink budget), ``search`` holds one
