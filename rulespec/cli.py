@@ -28,7 +28,8 @@ from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
     from rulespec.loading import Resolved
-    from rulespec.verify.runner import Report, Verifier
+    from rulespec.verify.report import Report
+    from rulespec.verify.runner import Verifier
 
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
 EXIT_INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
@@ -607,7 +608,7 @@ def _finish(report: Report, title: str, found: Resolved, out_path: str | None,
             d["record_file"] = path
         click.echo(json_text(data, indent=2))
     else:
-        from rulespec.verify.runner import format_report
+        from rulespec.verify.report import format_report
 
         click.echo(format_report(report, title, written))
     failed = bool(report.divergences) or not report.conforms

@@ -27,7 +27,9 @@ from rulespec.lang.model import CheckedSpec
 from rulespec.loading import normalise_options, resolve
 from rulespec.protocol import Implementation, ProcessImplementation
 from rulespec.records import FORMAT
-from rulespec.verify.runner import MAX_EVENTS, Report, Verifier, format_report
+from rulespec.verify.report import Report, format_report
+from rulespec.verify.runner import Verifier
+from rulespec.verify.schedule import MAX_EVENTS
 
 __all__ = ["Match", "assert_conforms", "events", "matches"]
 

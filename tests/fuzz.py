@@ -644,7 +644,7 @@ def _game_options() -> dict[str, dict[str, tuple[str, ...]]]:
     """Each shipped game's options and the values its spec names for each (numbers for an
     integer option, ``name(args)`` for a parametric value)."""
     from rulespec.loading import resolve
-    from rulespec.verify.runner import option_values
+    from rulespec.verify.schedule import option_values
 
     out: dict[str, dict[str, tuple[str, ...]]] = {}
     for game in GAMES:
@@ -2249,7 +2249,7 @@ def _number_paths(record: dict[str, Any], options: Sequence[str], header: bool
 def _spec_options(seeds: Seeds, sub: str) -> dict[str, tuple[str, ...]]:
     """The options of the spec a seed record plays, each with the values the spec names."""
     from rulespec.loading import resolve
-    from rulespec.verify.runner import option_values
+    from rulespec.verify.schedule import option_values
 
     game = next(r["game"] for s, r in seeds.records if s == sub)
     if game in _game_options():

@@ -16,7 +16,7 @@ from rulespec.errors import ConfigurationError, RuleRuntimeError
 from rulespec.lang.checker import check_file, check_text
 from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty
-from rulespec.verify.runner import option_values
+from rulespec.verify.schedule import option_values
 
 SPEC = Path(__file__).parent / "specs" / "ok" / "option_values.rules"
 

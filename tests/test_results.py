@@ -21,7 +21,8 @@ from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty
 from rulespec.protocol import SpecImplementation
 from rulespec.simulate import simulate
-from rulespec.verify.runner import Verifier, compare_answers
+from rulespec.verify.compare import compare_answers
+from rulespec.verify.runner import Verifier
 
 SPEC_PATH = Path(__file__).parent / "specs" / "ok" / "deal_results.rules"
 SPEC = check_file(SPEC_PATH)

@@ -19,7 +19,10 @@ from rulespec.lang.clauses import clauses
 from rulespec.loading import resolve
 from rulespec.protocol import ProcessImplementation, load_python_impl
 from rulespec.records import replay
-from rulespec.verify.runner import Report, Verifier, compare_answers, format_report, schedule
+from rulespec.verify.compare import compare_answers
+from rulespec.verify.report import Report, format_report
+from rulespec.verify.runner import Verifier
+from rulespec.verify.schedule import schedule
 from tests.oracles.abracadabra import AbracadabraOracle
 from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
 from tests.oracles.vandatta import VandattaOracle
@@ -66,7 +69,8 @@ def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.Compl
 
 # ---- the schedule -------------------------------------------------------------------------
 def test_schedule_covers_every_table_and_every_option_value() -> None:
-    from rulespec.verify.runner import _Tables, option_values
+    from rulespec.verify.runner import _Tables
+    from rulespec.verify.schedule import option_values
 
     plan = schedule(VAN, _Tables(VAN))
     assert sorted(s.players for s in plan if not s.options) == list(range(2, 15))
@@ -471,7 +475,8 @@ def test_testing_assert_conforms_and_strategies() -> None:
 
 def test_integer_options_are_tried_at_the_ends_of_their_range() -> None:
     from rulespec.lang.checker import check_file
-    from rulespec.verify.runner import _Tables, option_values
+    from rulespec.verify.runner import _Tables
+    from rulespec.verify.schedule import option_values
 
     spec = check_file(ROOT / "tests/specs/ok/highest_trump.rules")
     assert option_values(spec)["cards"] == [3, 2, 4, 1, 10]  # default, +-1, the range's ends
@@ -489,11 +494,11 @@ def test_the_watchdog_interrupts_only_the_call_it_fired_for() -> None:
     import signal
     import time
 
-    from rulespec.verify.runner import _Watchdog
+    from rulespec.verify.guard import Watchdog
 
     before = signal.getsignal(signal.SIGINT)
     try:
-        wd = _Watchdog()
+        wd = Watchdog()
         assert wd.enabled
         # stale: the watchdog fired for a call that has since answered
         wd.started, wd.fired_for = None, 123.0
@@ -674,7 +679,7 @@ def test_a_divergence_met_while_probing_is_shrunk_with_the_probes_on() -> None:
 def test_an_event_whose_action_is_no_name_has_a_key() -> None:
     """An implementation may list an event whose action is a list (found by the fuzzer: a
     TypeError while normalising it made Hypothesis call verify flaky)."""
-    from rulespec.verify.runner import normal_key
+    from rulespec.verify.compare import normal_key
 
     assert normal_key({"action": [[["x"]]], "seat": 0}).startswith("{")
 
@@ -695,3 +700,65 @@ def test_a_run_leaves_no_thread_and_gives_sigint_back() -> None:
             break
         threading.Event().wait(0.05)
     assert threading.active_count() <= before
+
+
+# ---- what verify relies on in Hypothesis -----------------------------------------------------
+#: the digest Hypothesis gives verify's test function (hypothesis.internal.reflection's
+#: function_digest: its source without comments, and its signature), before the per-setting
+#: part is added; the example database (--db) files examples under it
+TEST_DIGEST = ("9f079812b51135e5fe58bfaef71b683e2e51a2602ecf996336894e98c6e53eeff171e43e6d096fed25"
+               "37190dac5f7a6a")
+
+
+def _search() -> Any:
+    from rulespec.verify.runner import _Tables
+    from rulespec.verify.search import Run, SettingSearch
+
+    # no implementation: the test function is only made, not run
+    run = Run(guard=None, tables=_Tables(VAN), game="vandatta", other_options={},
+              action_names=VAN.action_names(), set_fields=frozenset(), words=("spec", "impl"),
+              probes=True, observations=True, timeout=10.0, max_shrinks=3000, played=set())
+    return SettingSearch(run, skip=set(), swarm=True, cap=1)
+
+
+def test_the_test_function_keeps_its_example_database_key() -> None:
+    """Examples stored with --db are found by the digest of verify's test function: moving or
+    changing its code loses them (comments do not count). The digest is the one the test had
+    as a method of the Verifier, before the package was split."""
+    from hypothesis.internal.reflection import function_digest
+
+    from rulespec.verify.schedule import Setting
+
+    test = _search().example(Setting(2))
+    assert function_digest(test).hex() == TEST_DIGEST
+
+
+def test_the_shrink_bound_is_where_hypothesis_reads_it() -> None:
+    """verify bounds the seconds a shrink takes through Hypothesis's private constant: the
+    constant is there, Hypothesis's engine reads it when a shrink starts, verify's bound
+    holds inside the block and Hypothesis's own comes back after it. If a new Hypothesis moves
+    the constant, this fails, and so does verify, loudly (not shrinking for five minutes)."""
+    import importlib
+    import inspect
+
+    from rulespec.verify.runner import SHRINK_BOUND, shrink_bound
+
+    module, name = SHRINK_BOUND
+    home = importlib.import_module(module)
+    before = getattr(home, name)
+    assert isinstance(before, (int, float))
+    reads = [line for line in inspect.getsource(home).splitlines()
+             if name in line and not line.lstrip().startswith(("#", name))]
+    assert reads, f"{module} no longer reads {name}"
+    with shrink_bound(2.5):
+        assert getattr(home, name) == 2.5
+    assert getattr(home, name) == before
+
+
+def test_a_hypothesis_without_the_shrink_bound_is_an_error(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    from rulespec.verify import runner
+
+    monkeypatch.setattr(runner, "SHRINK_BOUND", (runner.SHRINK_BOUND[0], "NO_SUCH_BOUND"))
+    with pytest.raises(RuntimeError, match="NO_SUCH_BOUND"), runner.shrink_bound(1.0):
+        pass

@@ -1,0 +1,133 @@
+"""Comparing what the two sides say: an implementation's events read leniently (card codes in
+any accepted spelling, set-valued fields in any order), replay answers compared by the rule of
+docs/protocol.md, and the card codes a JSON value shows."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from rulespec.engine.state import canonical_key
+from rulespec.lang.cards import card_sort_key, normalise_card
+from rulespec.verify.report import SIDES, the
+
+__all__ = ["card_code", "card_codes", "card_sort", "compare_answers", "normal_key", "visible"]
+
+_FLAGS = ("blocked", "abandoned")
+
+
+def normal_key(e: Mapping[str, object], set_fields: frozenset[tuple[str, str]] = frozenset()
+               ) -> str:
+    """The canonical text of an event written leniently: card codes in any accepted
+    spelling, set-valued fields (``(action, field)`` in ``set_fields``) in any order."""
+    out: dict[str, object] = {}
+    action = e.get("action")
+    if not isinstance(action, str):
+        action = None  # an implementation's event may name its action with anything at all
+    for f, x in e.items():
+        if card_code(x) is not None:
+            x = card_code(x)
+        elif isinstance(x, list) and x and all(card_code(y) is not None for y in x):
+            x = [card_code(y) for y in x]
+        if isinstance(x, list) and (action, f) in set_fields:
+            with contextlib.suppress(TypeError):
+                x = sorted(x, key=card_sort)
+        out[f] = x
+    return canonical_key(out)
+
+
+def compare_answers(spec: Mapping[str, Any], other: object,
+                    set_fields: frozenset[tuple[str, str]] = frozenset(),
+                    words: tuple[str, str] = SIDES) -> list[str]:
+    """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
+    ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
+    an absent ``blocked``/``abandoned`` being false; when incomplete, ``to_move`` equal and
+    ``legal`` equal as a set. Other top-level keys are ignored. ``words`` name the two sides
+    in the differences. (``spec`` is the spec's own answer, :meth:`State.result`.)"""
+    mine, yours = words
+    if not isinstance(other, Mapping):
+        return ["the answer is not a JSON object"]
+    out: list[str] = []
+    if other.get("ok") is not True:
+        return [f"ok is {other.get('ok')!r}: {str(other.get('error', ''))[:300]}"]
+    for k in ("complete", "totals", "winners"):
+        a, b = spec.get(k), other.get(k)
+        if k == "winners" and isinstance(b, list):
+            with contextlib.suppress(TypeError):
+                b = sorted(b)
+        if a != b:
+            out.append(f"{k}: {mine} {json.dumps(a)}, {yours} {json.dumps(b)}")
+    da, db = spec.get("deals") or [], other.get("deals")
+    if not isinstance(db, list):
+        out.append(f"deals: {the(yours)} gives no list")
+    else:
+        if len(da) != len(db):
+            out.append(f"deals: {mine} has {len(da)} finished deal(s), {yours} {len(db)}")
+        for i, (x, y) in enumerate(zip(da, db, strict=False)):
+            if not isinstance(y, Mapping):
+                out.append(f"deal {i + 1}: not an object")
+                continue
+            for key in sorted(set(x) | set(y)):
+                vx, vy = x.get(key), y.get(key)
+                if key in _FLAGS:
+                    vx, vy = bool(vx), bool(vy)
+                if vx != vy:
+                    out.append(f"deal {i + 1} {key}: {mine} {json.dumps(vx)}, "
+                               f"{yours} {json.dumps(vy)}")
+    if not spec.get("complete") and other.get("complete") is False:
+        if spec.get("to_move") != other.get("to_move"):
+            out.append(f"to_move: {mine} {json.dumps(spec.get('to_move'))}, {yours} "
+                       f"{json.dumps(other.get('to_move'))}")
+        la = {canonical_key(e) for e in spec.get("legal") or []}
+        try:
+            lb = {normal_key(e, set_fields) for e in other.get("legal") or []}
+        except (TypeError, ValueError, AttributeError):
+            lb = set()
+        if la != lb:
+            out.append(f"legal: {len(la - lb)} missing, {len(lb - la)} extra")
+    return out
+
+
+def card_codes(x: object, depth: int = 0) -> Iterator[str]:
+    """Every card-code string inside a JSON value (bounded depth)."""
+    if depth > 50:
+        return
+    if isinstance(x, str):
+        # upper case only: "as" or "ad" in a free-text field is a word, not a card
+        c = card_code(x) if x == x.upper() else None
+        if c is not None:
+            yield c
+    elif isinstance(x, list):
+        for y in x:
+            yield from card_codes(y, depth + 1)
+    elif isinstance(x, dict):
+        for y in x.values():
+            yield from card_codes(y, depth + 1)
+
+
+def card_code(x: object) -> str | None:
+    """The canonical code of a card written leniently (``th``, ``10H``), else None."""
+    if isinstance(x, str) and 2 <= len(x) <= 3:
+        return normalise_card(x)
+    return None
+
+
+def visible(obs_zones: Mapping[str, object]) -> collections.Counter[str]:
+    """The cards the zones of an observation show, with their multiplicities."""
+    seen: collections.Counter[str] = collections.Counter()
+    for z in obs_zones.values():
+        seen.update(card_codes(z))
+    return seen
+
+
+def card_sort(x: object) -> tuple[int, int | str]:
+    """The order of a set-valued field's elements: numbers, then cards in card order, then
+    anything else by its text."""
+    c = card_code(x)
+    if c is not None:
+        return (1, card_sort_key(c))
+    return (0, x) if isinstance(x, int) else (2, str(x))
+

@@ -1,0 +1,523 @@
+"""One match: the spec and the implementation driven through the same events, checked at every
+step (who moves, the legal events, the event accepted, the replay answers at each deal end),
+with sampled near misses (probes) and observations. A match draws every choice from the
+:class:`Search` it is one example of, as a Hypothesis test draws from its ConjectureData."""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+import reprlib
+from collections.abc import Mapping
+from typing import Any, Protocol, cast
+
+from hypothesis import reject
+from hypothesis import strategies as st
+
+from rulespec.engine.events import Event, JSONValue
+from rulespec.engine.state import CHANCE, State, canonical_key, event_key
+from rulespec.errors import IllegalActionError, ImplementationError, RecordError, RulespecError
+from rulespec.protocol import MAX_ANSWER_DEPTH, json_problem
+from rulespec.verify.compare import card_code, card_codes, compare_answers, normal_key, visible
+from rulespec.verify.guard import Guard
+from rulespec.verify.report import Diverged, Divergence, diverged, the
+from rulespec.verify.schedule import MAX_DEALS, MAX_EVENTS, OptionValue
+
+__all__ = ["OBSERVE", "PROBE", "ZERO_RUN", "Match", "Search"]
+
+#: a match whose first decisions (of two or more events) all take the first legal event, this
+#: many of them, is not played (see ``Match._choose``)
+ZERO_RUN = 60
+#: the sampled check a decision's integer asks for (``x = flag * n + index``, see
+#: ``Match._choose``): the two highest flags, so that shrinking, which lowers the integer,
+#: drops the checks before it changes the choice; flags 0 to 13 check nothing
+PROBE = 15
+OBSERVE = 14
+#: flags per decision: the integer drawn for a decision of ``n`` events is below ``FLAGS * n``
+FLAGS = 16
+
+
+class Search(Protocol):
+    """What a match reads from, and reports to, the search it is one example of
+    (:class:`rulespec.verify.search.SettingSearch`)."""
+
+    #: the implementation, behind the run's guard
+    guard: Guard
+    #: the run's names for its two sides (``("spec", "implementation")``)
+    words: tuple[str, str]
+    #: the spec's set-valued fields, ``(action, field)``, compared in any order
+    set_fields: frozenset[tuple[str, str]]
+    #: whether near misses are offered (``--no-probes`` turns them off)
+    probes: bool
+    #: the signatures of divergences already reported (``--keep-going``)
+    skip: set[tuple[str, ...]]
+    #: whether the implementation answers ``observe`` (false once it does not)
+    observe_ok: bool
+    #: whether the divergence being shrunk was met while probing (probes stay on for it)
+    first_by_probe: bool
+
+    @property
+    def shrinking(self) -> bool:
+        """Whether a divergence has been met and is being shrunk."""
+
+    @property
+    def spec_only(self) -> bool:
+        """Whether the rest of this example plays on the spec alone (see ``draw``)."""
+
+    def draw(self, data: st.DataObject, strategy: st.SearchStrategy[int]) -> int:
+        """The next choice of this example."""
+
+    def checks_on(self, kinds: tuple[str, ...]) -> bool:
+        """Whether sampled checks that find divergences of ``kinds`` are made."""
+
+    def not_a_match(self) -> None:
+        """The example counted as a match is dropped (its choices are not worth playing)."""
+
+
+class Match:
+    """One match in progress: the spec's state, the implementation, the events so far."""
+
+    def __init__(self, search: Search, state: State, players: int,
+                 opts: dict[str, OptionValue], dealer: int,
+                 avoid: frozenset[str] = frozenset()) -> None:
+        self.search = search
+        self.guard = search.guard
+        self.spec_the, self.impl_the = the(search.words[0]), the(search.words[1])
+        self.state = state
+        self.players = players
+        self.opts = opts
+        self.dealer = dealer
+        self.events: list[Event] = []
+        #: decisions so far that all took the first legal event; -1 once one did not
+        self._zeros = 0
+        #: action names this match does not choose where another is legal (swarm testing)
+        self.avoid = avoid
+
+    def fail(self, kind: str, message: str, *, stderr: list[str] | None = None,
+             event: object = None, spec_says: object = None, impl_says: object = None,
+             missing: list[object] | None = None, extra: list[object] | None = None
+             ) -> Diverged:
+        """The exception for a divergence at this point of the match."""
+        if stderr is None:
+            stderr = self.guard.stderr_tail()
+        # what the implementation said goes into the report, which is JSON: anything that is
+        # not a JSON value is shown as text
+        shown = _reportable(event)
+        d = Divergence(kind, message, len(self.events), self.players, dict(self.opts),
+                       self.dealer, list(self.events),
+                       event=shown if isinstance(shown, dict) else None,
+                       spec_says=_reportable(spec_says), impl_says=_reportable(impl_says),
+                       missing=_reportable_list(missing or []),
+                       extra=_reportable_list(extra or []), stderr=list(stderr))
+        return diverged(d)
+
+    def start(self, game: str, options: Mapping[str, object]) -> None:
+        """Ask the implementation for this match's table (``new``): a table it offered before
+        (the setting's first ``new``), so a refusal now is a divergence."""
+        try:
+            impl = self.guard.ready()
+            self.guard.call("new", impl.new, game, self.players, options, self.dealer)
+        except ImplementationError as e:
+            raise self.fail(e.kind, e.message, stderr=list(e.stderr)) from None
+        except (RecordError, IllegalActionError, ValueError):
+            raise self.fail("shape", f"{self.impl_the} refused a table it accepted "
+                            f"before ({self.players} players, dealer {self.dealer})") from None
+
+    def _ask(self, op: str, *args: object) -> object:
+        try:
+            impl = self.guard.ready()
+            return self.guard.call(op, getattr(impl, op), *args)
+        except ImplementationError as e:
+            raise self.fail(e.kind, e.message, stderr=list(e.stderr)) from None
+
+    def key(self, e: object) -> str:
+        """The canonical JSON text of an implementation's event (H5)."""
+        if not isinstance(e, dict):
+            raise self.fail("shape", f"a legal event is not an object: {str(e)[:200]}")
+        try:
+            k = event_key(e)
+        except (TypeError, ValueError, RecursionError):
+            raise self.fail("shape", f"a legal event is not JSON: {str(e)[:200]}") from None
+        return k
+
+    def normal_key(self, e: Event) -> str:
+        """The canonical text after normalising card codes and set fields."""
+        return normal_key(e, self.search.set_fields)
+
+    def _to_move(self) -> int | str | None:
+        tm = self._ask("to_move")
+        if tm is None or (isinstance(tm, str) and tm == CHANCE) or (
+                isinstance(tm, int) and not isinstance(tm, bool)):
+            return tm
+        raise self.fail("shape", f"to_move must be a seat, \"chance\" or null, not "
+                        f"{json.dumps(tm)[:100]}")
+
+    def _legal_keys(self) -> dict[str, Event]:
+        legal = self._ask("legal")
+        if not isinstance(legal, list):
+            raise self.fail("shape", f"legal must be a list, not {type(legal).__name__}")
+        keys: dict[str, Event] = {}
+        spec_keys = self.state.legal_map()
+        for e in legal:
+            k = self.key(e)
+            if k not in spec_keys:
+                k = self.normal_key(e)
+            if k in keys:
+                raise self.fail("duplicate", f"the event {k} is listed twice",
+                                impl_says=len(legal), spec_says=len(spec_keys))
+            keys[k] = e
+        return keys
+
+    def _result(self) -> dict[str, JSONValue]:
+        r = self._ask("result")
+        if not isinstance(r, dict):
+            raise self.fail("shape", "result must be a JSON object")
+        why = json_problem(r)
+        if why is not None:  # a Python implementation's answer is any object it returns
+            raise self.fail("shape", f"the result holds {why}")
+        return r
+
+    def play_spec_only(self, data: st.DataObject) -> None:
+        """The rest of the match on the spec alone, drawing exactly as :meth:`play` does."""
+        state = self.state
+        deals = len(state.deals)
+        while state.current_player() is not None and len(self.events) < MAX_EVENTS:
+            ev, _, _ = self._choose(data, state.legal_actions())
+            state.apply(ev)
+            self.events.append(ev)
+            if len(state.deals) > deals:
+                deals = len(state.deals)
+                if deals >= MAX_DEALS and not state.is_terminal():
+                    return
+
+    def play(self, data: st.DataObject) -> None:
+        """Play to the end of the match (or the bounds), checking at every step."""
+        state, search = self.state, self.search
+        prev: list[Event] = []
+        deals = 0
+        while True:
+            a = state.current_player()
+            b = self._to_move()
+            if a != b:
+                raise self.fail("who-moves", f"{self.spec_the} says {json.dumps(a)} moves, "
+                                f"{self.impl_the} {json.dumps(b)}", spec_says=a, impl_says=b)
+            if a is None:
+                break
+            legal, theirs = self._legal_both()
+            ev, flag, x = self._choose(data, legal)
+            if search.spec_only:
+                state.apply(ev)
+                self.events.append(ev)
+                self.play_spec_only(data)
+                return
+            if flag == PROBE:
+                if search.probes and (search.first_by_probe or search.checks_on(
+                        ("accepted-illegal", "changed-by-illegal"))):
+                    self._probe(legal, prev, x, theirs)
+            elif flag == OBSERVE and a != CHANCE:
+                # observations are compared where a player decides: in the middle of a chance
+                # step (a card turned up, waiting for its burial) two faithful implementations
+                # may hold the card in different places
+                if search.observe_ok and search.checks_on(("leak", "observation")):
+                    self._observe(x % self.players)
+            state.apply(ev)  # a RuleRuntimeError here is the spec's fault: it propagates
+            try:
+                self._ask("apply", ev)
+            except (IllegalActionError, RecordError, ValueError) as e:
+                raise self.fail("refused-legal", f"{self.impl_the} refused a legal event: "
+                                f"{str(e)[:300]}", event=ev, impl_says=str(e)[:2000]) from None
+            self.events.append(ev)
+            prev = legal
+            if len(state.deals) > deals:
+                deals = len(state.deals)
+                self._compare_results()
+                if deals >= MAX_DEALS and not state.is_terminal():
+                    return
+            if len(self.events) >= MAX_EVENTS:
+                break
+        self._compare_results()
+
+    def _legal_both(self) -> tuple[list[Event], dict[str, Event]]:
+        """The legal events to choose from, and the implementation's by their keys; a
+        divergence when the two sides' sets differ (under ``--keep-going``, for a bug already
+        reported, the events both sides allow instead)."""
+        spec_keys = self.state.legal_map()
+        theirs = self._legal_keys()
+        legal = self.state.legal_actions()
+        if theirs.keys() == spec_keys.keys():
+            return legal, theirs
+        missing = sorted(set(spec_keys) - set(theirs))
+        extra = sorted(set(theirs) - set(spec_keys))
+        found = self.fail(
+            "legal", f"{len(spec_keys)} legal events in {self.spec_the}, {len(theirs)} "
+            f"in {self.impl_the}: {len(missing)} missing, {len(extra)} extra",
+            spec_says=[spec_keys[k][0] for k in sorted(spec_keys)],
+            impl_says=[theirs[k] for k in sorted(theirs)],
+            missing=[spec_keys[k][0] for k in missing],
+            extra=[theirs[k] for k in extra])
+        both = [spec_keys[k][0] for k in sorted(spec_keys) if k in theirs]
+        if found.divergence.signature() not in self.search.skip or not both:
+            raise found
+        # --keep-going, a bug already reported: play on among the events both sides allow, so
+        # the match can reach the bugs behind it
+        return both, theirs
+
+    def _choose(self, data: st.DataObject,
+                legal: list[Event]) -> tuple[Event, int, int]:
+        """The event to play, and the sampled check to make here: one Hypothesis integer per
+        event, ``x = flag * n + index``, so shrinking drops checks first, then moves every
+        choice toward the first legal event (a shuffle: toward the unshuffled pack)."""
+        if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
+            s = self.search.draw(data, st.integers(0, 2**32 - 1))
+            ev = dict(legal[0])
+            cards = list(ev["cards"])
+            if s:
+                random.Random(s).shuffle(cards)
+            ev["cards"] = cards
+            return ev, 0, s
+        if self.avoid:
+            pool = [e for e in legal if e.get("action") not in self.avoid]
+            if pool:
+                legal = pool
+        n = len(legal)
+        x = self.search.draw(data, st.integers(0, FLAGS * n - 1))
+        if n > 1 and self._zeros >= 0:
+            # Hypothesis tries the simplest example (every choice the first legal event)
+            # first, at every setting; in a game where that is "draw" or "pass" it runs
+            # to MAX_EVENTS making no progress, the dearest match of the run. Choices that
+            # begin with ZERO_RUN such decisions are not a match worth playing (a rule of
+            # the choices alone, so replays and shrinking see it the same way).
+            self._zeros = self._zeros + 1 if x == 0 else -1
+            if self._zeros >= ZERO_RUN:
+                self.search.not_a_match()
+                reject()
+        return legal[x % n], x // n, x
+
+    def _compare_results(self) -> None:
+        mine = self.state.result()
+        theirs = self._result()
+        diffs = compare_answers(mine, theirs, self.search.set_fields, self.search.words)
+        if diffs:
+            shown = {k: x for k, x in mine.items() if k != "legal"}
+            raise self.fail("result", "; ".join(diffs[:6]), spec_says=shown,
+                            impl_says={k: x for k, x in theirs.items() if k != "legal"})
+
+    # ---- near misses ----------------------------------------------------------------------
+    def _probe(self, legal: list[Event], prev: list[Event], pick: int,
+               theirs: dict[str, Event]) -> None:
+        """Offer the implementation an event the spec refuses here, and check it is refused
+        and changes nothing. A divergence met on the way (a crash, a result asked before or
+        after) is noted as a probe's: shrinking then keeps the probes on, or the divergence
+        could not be met again."""
+        try:
+            self._try_probe(legal, prev, pick, theirs)
+        except Exception:
+            if not self.search.shrinking:
+                self.search.first_by_probe = True
+            raise
+
+    def _near_miss(self, legal: list[Event], prev: list[Event], pick: int) -> Event | None:
+        """A near miss (:func:`_near_misses`, seeded with ``pick``) that the spec refuses
+        here, tried on a clone of its state; None when every candidate is legal."""
+        rng = random.Random(pick)
+        spec_keys = self.state.legal_map()
+        for c in _near_misses(legal, prev, rng, self.players, self.state):
+            try:
+                k = canonical_key(c)
+            except (TypeError, ValueError):
+                continue
+            if k in spec_keys:
+                continue
+            clone = self.state.clone()
+            try:
+                clone.apply(c)
+            except (IllegalActionError, RecordError):
+                return c
+            except RulespecError:
+                continue
+        return None
+
+    def _try_probe(self, legal: list[Event], prev: list[Event], pick: int,
+                   theirs: dict[str, Event]) -> None:
+        probe = self._near_miss(legal, prev, pick)
+        if probe is None:
+            return
+        before_result = self._result()
+        seat = self.state.current_player()
+        # observations are a real player's (a dummy hand's seat is nobody's to observe)
+        if not (isinstance(seat, int) and seat < self.players):
+            seat = None
+        before_obs = self._observation(seat) if seat is not None else None
+        try:
+            self._ask("apply", probe)
+        except (IllegalActionError, RecordError, ValueError):
+            pass
+        else:
+            raise self.fail("accepted-illegal", f"{self.impl_the} accepted an event "
+                            f"{self.spec_the} does not allow here", event=probe,
+                            spec_says="illegal: " + self.state._why_illegal(probe),
+                            impl_says="accepted")
+        after_tm = self._to_move()
+        after_keys = self._legal_keys()
+        after_result = self._result()
+        changed = []
+        if after_tm != self.state.current_player():
+            changed.append(f"to_move became {json.dumps(after_tm)}")
+        if after_keys.keys() != theirs.keys():
+            changed.append("the legal events changed")
+        if json.dumps(after_result, sort_keys=True) != json.dumps(before_result, sort_keys=True):
+            changed.append("the result changed")
+        if before_obs is not None and seat is not None:
+            after_obs = self._observation(seat)
+            if json.dumps(after_obs, sort_keys=True) != json.dumps(before_obs, sort_keys=True):
+                changed.append(f"seat {seat}'s observation changed")
+        if changed:
+            raise self.fail("changed-by-illegal", "after refusing an illegal event, "
+                            + "; ".join(changed), event=probe)
+
+    # ---- observations ---------------------------------------------------------------------
+    def _observation(self, seat: int) -> object:
+        """The implementation's observation for ``seat``, or None (and no more asking) when
+        it does not answer ``observe``."""
+        if not self.search.observe_ok:
+            return None
+        impl = self.guard.ready()
+        if not hasattr(impl, "observe"):
+            self.search.observe_ok = False
+            return None
+        try:
+            obs = self.guard.call("observe", impl.observe, seat)
+        except ImplementationError as e:
+            raise self.fail(e.kind, e.message, stderr=list(e.stderr)) from None
+        except (IllegalActionError, RecordError, ValueError):
+            self.search.observe_ok = False
+            return None
+        if obs is None:
+            self.search.observe_ok = False
+            return None
+        why = json_problem(obs)
+        if why is not None:
+            raise self.fail("shape", f"the observation holds {why}")
+        return obs
+
+    def _observe(self, seat: int) -> None:
+        obs = self._observation(seat)
+        if obs is None:
+            return
+        if not isinstance(obs, dict):
+            raise self.fail("shape", "an observation is a JSON object")
+        mine = self.state.observation(seat)
+        # what the spec shows the seat: its zones as it sees them, and the variables (public)
+        allowed = visible(mine["zones"]) + collections.Counter(card_codes(mine["vars"]))
+        shown: collections.Counter[str] = collections.Counter(card_codes(obs))
+        # a card named twice (in the hand and again in a list of cards shown, say) reveals
+        # nothing when the seat sees every copy of it; with copies the seat cannot see (two
+        # packs), each extra mention may be one of them
+        copies = visible(self.state.z)
+        leaked = collections.Counter({c: n - allowed[c] for c, n in shown.items()
+                                      if n > allowed[c]
+                                      and (allowed[c] == 0 or copies[c] > allowed[c])})
+        if leaked:
+            raise self.fail("leak", f"seat {seat}'s observation shows "
+                            f"{', '.join(sorted(leaked.elements()))[:300]}, which "
+                            f"{self.spec_the} hides from seat {seat}", spec_says=mine["zones"],
+                            impl_says=obs)
+        zones = obs.get("zones")
+        if isinstance(zones, dict):
+            for name, theirs in zones.items():
+                if name not in mine["zones"]:
+                    continue
+                if not _same_zone(mine["zones"][name], theirs):
+                    raise self.fail("observation", f"seat {seat} sees zone {name!r} unlike "
+                                    f"{self.spec_the}",
+                                    spec_says={name: mine["zones"][name]},
+                                    impl_says={name: theirs})
+
+
+def _reportable(x: object, depth: int = 0) -> JSONValue:
+    """``x`` as a JSON value for the report: a value :func:`json_problem` finds fault with is
+    replaced by a string saying what it was (a divergence's answers come from the
+    implementation, and a Python one may return any object)."""
+    why = json_problem(x, MAX_ANSWER_DEPTH - depth)
+    if why is None:
+        return cast(JSONValue, x)  # json_problem found none: a JSON value
+    if depth < MAX_ANSWER_DEPTH:
+        if isinstance(x, list):
+            return [_reportable(y, depth + 1) for y in x]
+        if isinstance(x, dict) and all(isinstance(k, str) for k in x):
+            return {k: _reportable(y, depth + 1) for k, y in x.items()}
+    return f"(not shown: {why})" if isinstance(x, (list, dict)) else \
+        f"(not JSON: {reprlib.repr(x)})"
+
+
+def _reportable_list(xs: list[object]) -> list[JSONValue]:
+    """A list for the report, as :func:`_reportable` shows it (a list stays a list)."""
+    shown = _reportable(xs)
+    return shown if isinstance(shown, list) else [shown]
+
+
+def _same_zone(a: int | list[Any], b: object) -> bool:
+    """Whether the implementation's zone ``b`` is the spec's ``a``: a count, or the cards in
+    any order and spelling (per seat, a list of those)."""
+    if isinstance(a, int):
+        return isinstance(b, int) and not isinstance(b, bool) and a == b
+    if not isinstance(b, list) or len(a) != len(b):
+        return False
+    if a and isinstance(a[0], (list, int)) and not isinstance(a[0], str):
+        return all(_same_zone(x, y) for x, y in zip(a, b, strict=True))
+    try:
+        return collections.Counter(a) == collections.Counter(card_code(x) or x for x in b)
+    except TypeError:
+        return False
+
+
+def _near_misses(legal: list[Event], prev: list[Event], rng: random.Random,
+                 players: int, state: State) -> list[Event]:
+    """Events close to legal ones: another seat's, a card not held, a number one off, a set
+    with one element more or less, an event that was legal one step earlier."""
+    out: list[Event] = []
+    if not legal:
+        return out
+    base = rng.choice(legal)
+    if "chance" in base:
+        ev = dict(base)
+        if isinstance(ev.get("cards"), list) and len(ev["cards"]) > 1:
+            cards = list(ev["cards"])
+            cards[0] = cards[-1]  # not a permutation of the pack any more
+            ev["cards"] = cards
+            out.append(ev)
+        if "position" in ev:
+            out.append({**ev, "position": len(legal)})
+        return out
+    seat = base.get("seat")
+    if isinstance(seat, int):
+        out.append({**base, "seat": (seat + 1 + rng.randrange(max(1, players - 1))) % players})
+    pack = sorted({c for z in state.z.values() for h in (z if z and isinstance(z[0], list)
+                                                          else [z]) for c in h
+                   if isinstance(c, str)})
+    for f, x in base.items():
+        if f in ("seat", "action"):
+            continue
+        if isinstance(x, bool):
+            out.append({**base, f: not x})
+        elif isinstance(x, int):
+            out.append({**base, f: x + rng.choice((-1, 1))})
+        elif card_code(x) is not None and pack:
+            out.append({**base, f: rng.choice(pack)})
+        elif isinstance(x, list):
+            if x:
+                out.append({**base, f: x[:-1]})
+            if x and all(isinstance(y, int) for y in x):
+                out.append({**base, f: sorted({*x, rng.randrange(1, 14)})})
+            elif pack:
+                y = list(x)
+                if y:
+                    y[rng.randrange(len(y))] = rng.choice(pack)
+                else:
+                    y = [rng.choice(pack)]
+                out.append({**base, f: y})
+    if prev:
+        out.append(rng.choice(prev))
+    rng.shuffle(out)
+    return out
