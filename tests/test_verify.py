@@ -179,6 +179,25 @@ def test_python_mutant_is_caught(name: str, kind: str, players: list[int]) -> No
         assert len(d.events) <= 20
 
 
+def test_db_keeps_a_shrunk_divergence_and_the_next_run_tries_it_first(tmp_path: Path) -> None:
+    """``--db DIR`` stores each shrunk divergence (docs/verify.md), and a later run with another
+    seed meets it again from the store: the same shrunk match."""
+    m = by_name("court_cards_ten")
+    assert m.python is not None
+    db = tmp_path / "db"
+
+    def run(seed_: int) -> Report:
+        return Verifier(VAN, m.game, load_python_impl(m.python), timeout=10.0, shrink_seconds=5.0,
+                        db=str(db)).run(players=[2], games=100, seed_=seed_)
+
+    first = run(1)
+    assert first.divergences
+    assert any(f.is_file() for f in db.rglob("*")), "--db stored nothing"
+    again = run(2)
+    assert again.divergences
+    assert again.divergences[0].events == first.divergences[0].events
+
+
 def test_option_bug_is_found_by_the_schedule() -> None:
     """A bug that shows only under a non-default value of an integer option (default + 1 is
     in the schedule): verify reaches it by itself."""

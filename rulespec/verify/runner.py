@@ -510,11 +510,13 @@ class Verifier:
         # digest, the same function for every setting; its stateful tests add to it the same way)
         test._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
             f"{self.spec.name}|{self.game}|{setting.players}|{setting.options!r}".encode())
-        return seed(run_seed)(settings(
+        # settings outermost: under ``seed(settings(...)(...))`` Hypothesis neither stores nor
+        # reuses an example (tests/test_verify.py, the --db test), so --db kept nothing
+        return settings(
             max_examples=max(1, matches), deadline=None, database=db, phases=phases,
             suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
             verbosity=Verbosity.quiet, print_blob=False, derandomize=False)(
-                given(st.data())(test)))
+                seed(run_seed)(given(st.data())(test)))
 
     def _search(self, wrapped: Callable[[], None], search: SettingSearch,
                 shrink_seconds: float) -> Divergence | None:
