@@ -28,6 +28,7 @@ from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
     from rulespec.loading import Resolved
+    from rulespec.simulate import SimulationSummary
     from rulespec.verify.report import Report
     from rulespec.verify.runner import Verifier
 
@@ -116,6 +117,8 @@ def _options(items: tuple[str, ...]) -> dict[str, bool | int | str]:
     return dict(_parse_option(t) for t in items)
 
 
+#: how long serve waits for a request before it stops, by default (seconds)
+IDLE_SECONDS = 3600.0
 _LIMITS = (
     "Limits (docs/language.md, Limits): a rule builds no list longer than "
     "RULESPEC_MAX_COLLECTION elements (default 1,000,000), and the zones hold no more cards "
@@ -124,7 +127,7 @@ _LIMITS = (
     "numbers have at most 3,400 bits; a record is at most 64 MB and a spec at most 4 MB; "
     "simulate plays at most --max-events events a match (default 1,000,000); "
     "serve reads request lines of at most 16 MiB and stops after --idle-timeout "
-    "seconds without one (default 3600). "
+    f"seconds without one (default {IDLE_SECONDS:.0f}). "
     "RULESPEC_DEBUG=1 shows the traceback of an internal error.")
 
 
@@ -238,7 +241,6 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-    from rich.table import Table
 
     from rulespec.simulate import simulate as run
 
@@ -272,6 +274,15 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return
+    _print_summary(summary, players, seed, options)
+
+
+def _print_summary(summary: SimulationSummary, players: int, seed: int,
+                   options: dict[str, int | str | bool]) -> None:
+    """simulate's summary as two tables (the measures, and per seat) on standard output."""
+    from rich.console import Console
+    from rich.table import Table
+
     # no rich markup in the tables: every name and value in them (a path, an option value) is
     # shown as the text it is, never read as [bold] or [link=...]
     out = Console(markup=False)
@@ -306,22 +317,15 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
 
 
 def _records_folder(records: str) -> None:
-    """Make sure records can be written to the folder ``records`` before any game is played: a
-    folder that cannot be written is the user's to fix (a usage error)."""
-    import os
-    import tempfile
-
+    """A usage error, before any game is played, for a records folder that cannot be written."""
     if not records.strip():
         _err("error: --records names a folder; give one (. for the current folder)")
         sys.exit(EXIT_USAGE)
-    try:
-        Path(records).mkdir(parents=True, exist_ok=True)
-        # a new file of a name nobody can plant a link at beforehand (mkstemp), then removed
-        fd, probe = tempfile.mkstemp(prefix=".rulespec-write-test.", dir=records)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as e:
-        _err(f"error: cannot write records to {shown(records)}: {e.strerror or e}")
+    from rulespec.files import why_no_folder_to_write
+
+    why = why_no_folder_to_write(Path(records))
+    if why:
+        _err(f"error: cannot write records to {shown(records)}: {why}")
         sys.exit(EXIT_USAGE)
 
 
@@ -652,37 +656,17 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
             text = to_html(book)
         else:
             from rulespec.book.markdown import figure_files, to_markdown
+            from rulespec.files import plain_or_absent
 
             # pictures go beside a book written to a file, not beside a device or a FIFO
             # (--out /dev/stdout): that page has their captions only, as standard output has
-            if out_path and _plain_file(Path(out_path)):
+            if out_path and plain_or_absent(Path(out_path)):
                 files = figure_files(book, Path(out_path).stem)
             text = to_markdown(book, [name for name, _ in files])
     pages = [(Path(out_path), text)] if out_path else []
     pages += [(Path(out_path or ".").parent / name, svg) for name, svg in files]
     if check_only:
-        import errno
-
-        from rulespec.files import read_bounded
-
-        stale = []
-        for path, want in pages:
-            try:
-                # bounded: --out may name /dev/zero; a file larger than twice the new book is
-                # out of date whatever it holds
-                old = read_bounded(path, 2 * len(want.encode()) + 1024, "book")
-                why = "" if old.decode("utf-8", "replace") == want else "out of date"
-            except FileNotFoundError:
-                why = "missing"
-            except OSError as e:
-                why = "out of date" if e.errno == errno.EFBIG else str(e.strerror)
-            if why:
-                stale.append(f"{shown(str(path))}: {why}")
-        if stale:
-            _err("; ".join(stale) + f"; regenerate with: rulespec doc {game} --format {fmt} "
-                 f"--out {out_path}")
-            sys.exit(EXIT_RECORD)
-        click.echo(f"{out_path}: up to date")
+        _check_pages(pages, out_path, f"rulespec doc {game} --format {fmt} --out {out_path}")
         return
     if not pages:
         click.echo(text, nl=False)
@@ -694,6 +678,33 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         except OSError as e:
             _err(f"error: cannot write {path}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
+
+
+def _check_pages(pages: list[tuple[Path, str]], out_path: str | None, again: str) -> None:
+    """doc --check: exit 1 naming each page that is missing or differs from what it would be
+    now (``again`` is the command that writes them), else say the book at ``out_path`` is up
+    to date."""
+    import errno
+
+    from rulespec.files import read_bounded
+
+    stale = []
+    for path, want in pages:
+        try:
+            # bounded: --out may name /dev/zero; a file larger than twice the new book is
+            # out of date whatever it holds
+            old = read_bounded(path, 2 * len(want.encode()) + 1024, "book")
+            why = "" if old.decode("utf-8", "replace") == want else "out of date"
+        except FileNotFoundError:
+            why = "missing"
+        except OSError as e:
+            why = "out of date" if e.errno == errno.EFBIG else str(e.strerror)
+        if why:
+            stale.append(f"{shown(str(path))}: {why}")
+    if stale:
+        _err("; ".join(stale) + f"; regenerate with: {again}")
+        sys.exit(EXIT_RECORD)
+    click.echo(f"{out_path}: up to date")
 
 
 @contextlib.contextmanager
@@ -713,34 +724,20 @@ def _working(what: str) -> Iterator[None]:
 
 
 def _writable(path: Path) -> None:
-    """A usage error, now, for an --out that cannot be written: a directory, or a path whose
-    folder is not there."""
-    try:
-        if path.is_dir():
-            why = "it is a directory"
-        elif not path.parent.is_dir():
-            why = f"there is no folder {shown(str(path.parent))}"
-        else:
-            return
-    except OSError as e:  # a name too long
-        why = str(e.strerror or e)
-    _err(f"error: cannot write {shown(str(path))}: {why}")
-    sys.exit(EXIT_USAGE)
+    """A usage error, now, for an --out that cannot be written."""
+    from rulespec.files import why_not_writable
 
-
-def _plain_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file or not there yet."""
-    try:
-        return path.is_file() or not path.exists()
-    except OSError:
-        return True  # a name the system refuses: writing it says why
+    why = why_not_writable(path)
+    if why:
+        _err(f"error: cannot write {shown(str(path))}: {why}")
+        sys.exit(EXIT_USAGE)
 
 
 # ---- serve ---------------------------------------------------------------------------------
 @main.command()
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="Serve this Python implementation instead of the spec's engine.")
-@click.option("--idle-timeout", "idle", type=_Seconds(min=0), default=3600.0,
+@click.option("--idle-timeout", "idle", type=_Seconds(min=0), default=IDLE_SECONDS,
               show_default=True, metavar="SECONDS",
               help="Stop when no request has come for this long (0: wait for ever).")
 def serve(impl_py: str | None, idle: float) -> None:

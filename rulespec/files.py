@@ -17,7 +17,10 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["read_bounded", "read_stream", "why_not_regular", "write_atomic"]
+from rulespec.shown import escape_line
+
+__all__ = ["plain_or_absent", "read_bounded", "read_stream", "why_no_folder_to_write",
+           "why_not_regular", "why_not_writable", "write_atomic"]
 
 
 def _kind(mode: int) -> str:
@@ -134,3 +137,39 @@ def _write_special(path: Path, text: str) -> None:
             f.write(text)
     finally:
         os.close(fd)
+
+
+def why_not_writable(path: Path) -> str | None:
+    """Why a file cannot be written at ``path`` (a directory is there, or its folder is not),
+    or None: asked before seconds of work whose result would go there."""
+    try:
+        if path.is_dir():
+            return "it is a directory"
+        if not path.parent.is_dir():
+            return f"there is no folder {escape_line(str(path.parent))}"
+    except OSError as e:  # a name too long
+        return str(e.strerror or e)
+    return None
+
+
+def why_no_folder_to_write(folder: Path) -> str | None:
+    """Make ``folder`` (and its parents) and try a file in it: why files cannot be written
+    there, or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        # a new file of a name nobody can plant a link at beforehand (mkstemp), then removed
+        fd, probe = tempfile.mkstemp(prefix=".rulespec-write-test.", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return str(e.strerror or e)
+    return None
+
+
+def plain_or_absent(path: Path) -> bool:
+    """Whether ``path`` is a regular file or not there yet (a name the system refuses counts as
+    absent: writing it says why)."""
+    try:
+        return path.is_file() or not path.exists()
+    except OSError:
+        return True

@@ -509,8 +509,6 @@ def _check_verbs(target: str, obj: object, what: str) -> None:
 
 #: the longest request line serve reads (in characters); a longer one is refused, unread
 MAX_LINE = 16 * 1024 * 1024
-#: how long serve waits for a request before it stops (seconds; ``serve --idle-timeout``)
-IDLE_TIMEOUT = 3600.0
 
 
 class _Idle(Exception):
