@@ -1016,7 +1016,7 @@ def test_loops_past_the_work_budget_are_a_runtime_error_at_the_loop(loop: str) -
     a runtime error names the loop, soon (a billion rounds would take minutes)."""
     import time
 
-    from rulespec.engine.compiler import MAX_WORK
+    from rulespec.engine.machine import MAX_WORK
 
     game = _play_spec(f"""
 var n: int = 0
@@ -1035,7 +1035,7 @@ deal {{
 def test_the_work_budget_starts_again_at_each_event() -> None:
     """Rounds are counted between two events only: a loop of many short stretches, each
     ended by a decision, never reaches the budget."""
-    from rulespec.engine.compiler import MAX_WORK
+    from rulespec.engine.machine import MAX_WORK
 
     game = _play_spec(f"""
 var n: int = 0

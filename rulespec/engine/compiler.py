@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, assert_never, cast
+from collections.abc import Callable, Sequence
+from typing import assert_never, cast
 
 import attrs
 
@@ -40,18 +40,36 @@ from rulespec.engine.events import (
     subset_sets,
 )
 from rulespec.engine.exprs import (
-    MAX_WORK,
     ExprCompiler,
-    Fn,
     overproc,
     overwork,
     pyname,
     runtime_error,
     share_common,
 )
-from rulespec.errors import RuleRuntimeError
+from rulespec.engine.machine import (
+    MEMO_MAX,
+    Alternative,
+    ChanceStop,
+    ChooseStop,
+    EndDeal,
+    EndMatch,
+    Frame,
+    LazyLegal,
+    LegalMap,
+    Machine,
+    Procedure,
+    Resolver,
+    Return,
+    Running,
+    Stop,
+    deal_cards,
+    fill_zone,
+    move_cards,
+    snapshot,
+)
 from rulespec.lang import ast, walk
-from rulespec.lang.builtins import MAX_COLLECTION, EmptyError, LimitError, spend
+from rulespec.lang.builtins import EmptyError
 from rulespec.lang.clauses import clause_id
 from rulespec.lang.model import BoundBuiltin
 from rulespec.lang.types import (
@@ -70,180 +88,7 @@ from rulespec.lang.types import (
 )
 from rulespec.lang.types import element as element_of
 
-if TYPE_CHECKING:
-    from rulespec.engine.state import State
-
-__all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceSpec", "ChooseSpec", "EndDeal",
-           "EndMatch", "Frame", "Lazy", "LegalMap", "Procedure", "Return", "Stop",
-           "compile_procedures", "deal_cards", "holds_zone", "move_cards", "overwork", "snapshot"]
-
-
-# ---- what the runtime sees ------------------------------------------------------------------
-#: Alternative.resolve: (state, locals, what an entry keeps) to the generators' values
-Resolver = Callable[["State", dict[str, object], object], object]
-
-
-@attrs.define(eq=False)
-class Alternative:
-    """One alternative of a decision: its action, the function that lists its legal events,
-    and where its body starts in the procedure."""
-
-    action: str
-    #: enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``, or,
-    #: while ``out`` is empty, may return the map it remembered for the same inputs instead
-    enum: Callable[..., LegalMap | None]
-    body_pc: int
-    node: ast.Alternative
-    gen_vars: tuple[str, ...]
-    #: where the entries keep not the generator's value but what it is found from when the
-    #: event is applied, resolve(st, L, kept) gives the value (see _lazy_subsets)
-    resolve: Resolver | None = None
-    #: the generator's variable where there is exactly one and nothing to resolve (its value
-    #: is bound as it is)
-    one_var: str | None = attrs.field(init=False)
-
-    def __attrs_post_init__(self) -> None:
-        self.one_var = self.gen_vars[0] if len(self.gen_vars) == 1 and \
-            self.resolve is None else None
-
-
-@attrs.frozen
-class ChooseSpec:
-    """A decision: the seat that makes it and its alternatives."""
-
-    seat: Fn
-    alts: tuple[Alternative, ...]
-    node: ast.Choose
-    #: lists the events of every alternative in one call, legal(st, L, out, seat, alts);
-    #: None where an alternative remembers its events (then each is asked in turn)
-    legal: Callable[..., None] | None = None
-    #: the local that names the seat, where the seat is one (read directly, without ``seat``)
-    seat_local: str | None = None
-
-
-@attrs.frozen
-class ChanceSpec:
-    """A chance event: a shuffle, reshuffle or bury from ``src`` into ``dst``."""
-
-    kind: str  # shuffle | reshuffle | bury
-    src: Fn
-    dst: Fn
-    node: ast.Stmt
-
-
-@attrs.frozen
-class EndDeal:
-    """``end deal [as FLAG] scoring DEF``."""
-
-    flag: str | None
-    score: Callable[..., object]
-    node: ast.Stmt
-
-
-@attrs.frozen
-class EndMatch:
-    """``end match winners EXPR``."""
-
-    winners: Fn
-    node: ast.Stmt
-
-
-@attrs.frozen
-class Return:
-    """The end of a procedure (a ``return`` or its last statement)."""
-
-
-Stop = ChooseSpec | ChanceSpec | EndDeal | EndMatch | Return
-
-
-class Procedure:
-    """One compiled procedure: ``run(st, frame) -> None | 1`` (returned, or stopped) and the
-    stop at each stopping ``pc``."""
-
-    __slots__ = ("name", "params", "run", "stops", "binds_zones")
-
-    def __init__(self, name: str, params: tuple[str, ...]) -> None:
-        self.name = name
-        self.params = params
-        self.run: Callable[[State, Frame], int | None] = _not_compiled
-        self.stops: dict[int, Stop] = {}
-        #: a local of this procedure may hold a zone itself (``for h in [hand[0], hand[1]]``),
-        #: not a snapshot of it: a clone must then point it at its own copy of the zone
-        self.binds_zones = False
-
-
-class Frame:
-    """A running procedure: where it stands (``pc``), its locals, and whether it is the deal
-    (which must end with ``end deal``). A clone copies the locals and shares the rest."""
-
-    __slots__ = ("proc", "pc", "L", "is_deal")
-
-    def __init__(self, proc: Procedure, pc: int, L: dict[str, Any], is_deal: bool) -> None:
-        self.proc = proc
-        self.pc = pc
-        self.L = L
-        self.is_deal = is_deal
-
-    def copy(self) -> Frame:
-        """An independent copy (the locals' values are immutable: tuples, numbers, cards)."""
-        return Frame(self.proc, self.pc, dict(self.L), self.is_deal)
-
-
-def _not_compiled(st: State, frame: Frame) -> int | None:  # pragma: no cover
-    raise AssertionError("procedure used before it was compiled")
-
-
-class LegalMap(dict):  # type: ignore[type-arg]
-    """The legal events of a decision (canonical key → (event, alternative, bindings)) that an
-    enumerator remembered: shared by every state that meets the same inputs, so never
-    changed, and ``order`` keeps its events in canonical order once sorted."""
-
-    __slots__ = ("order", "entries", "presorted", "lazy")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.order: list[dict[str, Any]] | None = None
-        #: the entries in the same order, for State.apply_index (set with ``order``)
-        self.entries: list[tuple[dict[str, Any], Alternative | None, object]] | None = None
-        #: whether the keys went in in canonical order (a hand's subsets, listed in the
-        #: order of their texts), so that nothing is left to sort
-        self.presorted = False
-        #: a map not written yet (see :func:`_lazy_lines`): the key of a set's text, the
-        #: events in canonical order, the sets, their texts (sorted) and the alternative.
-        #: Empty as a dict until :meth:`fill`: State.legal_map fills it for every reader
-        #: but the engine's own hot paths, which read ``lazy`` itself
-        self.lazy: Lazy | None = None
-
-    def fill(self) -> None:
-        """Write a lazy map's keys and entries (the events ``legal_actions`` handed out, if
-        it did, so that a driver's events are found by identity as ever)."""
-        lazy = self.lazy
-        if lazy is None:
-            return
-        keyf, events, sets, texts, alt = lazy
-        order = self.order if self.order is not None else events()
-        entries: list[tuple[dict[str, Any], Alternative | None, object]] = [
-            (e, alt, s) for e, s in zip(order, sets, strict=True)]
-        self.update(zip(map(keyf, texts), entries, strict=True))
-        self.order, self.entries, self.presorted, self.lazy = order, entries, True, None
-
-    def size(self) -> int:
-        """How many legal events the map holds, written or not."""
-        return len(self) if self.lazy is None else len(self.lazy[2])
-
-
-#: LegalMap.lazy: (key of a text, all events, sets, texts, alternative)
-Lazy = tuple[Callable[[str], str], Callable[[], list[dict[str, Any]]], Sequence[list[object]],
-             Sequence[str], "Alternative"]
-
-
-#: legal events one enumerator remembers, all its maps together; past this it forgets them
-#: all and starts again. A bidding game's maps hold thousands of events each, and each event
-#: kept is a few more objects for Python's garbage collector to scan: counted in maps (1,024
-#: of them before), the memory had no useful bound. Measured on the 4-player bidding game: 100,000
-#: events is too few (the engine went from 0.15 to 0.9 of the oracle's time), 200,000 keeps
-#: 0.2 with about 300 MB for the process after 300 games.
-MEMO_MAX = 200_000
+__all__ = ["compile_procedures", "holds_zone"]
 
 
 # ---- instructions (compile time only) -------------------------------------------------------
@@ -336,7 +181,7 @@ class _StmtCompiler:
         self.ins.append(Return())
         where = span if span is not None else (body.stmts[0].span if body.stmts else ast.NOSPAN)
         proc.stops = {pc: op for pc, op in enumerate(self.ins)
-                      if isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return))}
+                      if isinstance(op, (ChooseStop, ChanceStop, EndDeal, EndMatch, Return))}
         proc.binds_zones = self.binds_zones
         proc.run = _Emitter(proc.name, self.ins, self.procs).build(self.ec, proc.name, where,
                                                         self._objects)
@@ -410,12 +255,12 @@ class _StmtCompiler:
                                 f"      {self._src(ss, local)}, {self._obj(s.span)})"), s.span))
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
-                ins.append(ChanceSpec("shuffle", fz, fz, s))
+                ins.append(ChanceStop("shuffle", fz, fz, s))
             case ast.Reshuffle(src=a, dst=z):
-                ins.append(ChanceSpec("reshuffle", self.ec.expr(a, local),
+                ins.append(ChanceStop("reshuffle", self.ec.expr(a, local),
                                       self.ec.expr(z, local), s))
             case ast.Bury(src=a, dst=z):
-                ins.append(ChanceSpec("bury", self.ec.expr(a, local), self.ec.expr(z, local), s))
+                ins.append(ChanceStop("bury", self.ec.expr(a, local), self.ec.expr(z, local), s))
             case ast.CallStmt(name=n, args=args):
                 params = self.procs[n].params
                 ins.append(_Call(n, tuple((p, self._src(x, local))
@@ -439,7 +284,7 @@ class _StmtCompiler:
                 if self.ec.spec.results:
                     # the last deal's entry takes its result fields as they are now, and
                     # they start again from their initial values
-                    ins.append(_Py(("st._start_deal()",), s.span))
+                    ins.append(_Py(("st.start_deal()",), s.span))
                 ins.append(_Call("#deal", (), s.span))
             case ast.Step(body=b):
                 self.block(b, local, loops)  # a block of its own: its lets end with it
@@ -601,7 +446,7 @@ class _StmtCompiler:
         seat = s.seat
         seat_local = seat.id if isinstance(seat, ast.Name) and \
             self._src(seat, local) == f"L[{seat.id!r}]" else None
-        ins[at] = ChooseSpec(self.ec.expr(s.seat, local), tuple(alts), s,
+        ins[at] = ChooseStop(self.ec.expr(s.seat, local), tuple(alts), s,
                              _choose_enumerator(self.ec, nodes, local, s.alternatives)
                              if len(nodes) > 1 else None,
                              seat_local)
@@ -648,7 +493,7 @@ class _Emitter:
         if not (isinstance(op, _Call) or (isinstance(op, _Py) and len(op.lines) <= 3)):
             return False
         return t + 1 < len(self.ins) and isinstance(self.ins[self._through(t + 1)],
-                                                    (ChooseSpec, ChanceSpec, EndDeal, EndMatch,
+                                                    (ChooseStop, ChanceStop, EndDeal, EndMatch,
                                                      Return))
 
     def _copy_small(self, t: int) -> bool:
@@ -716,7 +561,7 @@ class _Emitter:
         if isinstance(op, Return) and not self.name.startswith("#"):
             self.emit("st.stack.pop()", d)
             self.emit("return None", d)
-        elif isinstance(op, (ChooseSpec, ChanceSpec, EndDeal, EndMatch, Return)):
+        elif isinstance(op, (ChooseStop, ChanceStop, EndDeal, EndMatch, Return)):
             self.emit(f"F.pc = {t}", d)
             self.emit("return 1", d)
         elif self._copying:
@@ -753,10 +598,10 @@ class _Emitter:
                     out.add(t)
                 case _Call():
                     out.add(pc + 1)
-                case ChooseSpec(alts=alts):
+                case ChooseStop(alts=alts):
                     out.update(a.body_pc for a in alts)
                     out.add(pc + 1)
-                case ChanceSpec() | EndDeal() | EndMatch() | Return():
+                case ChanceStop() | EndDeal() | EndMatch() | Return():
                     out.add(pc + 1)
                 case _Py() | _ForInit():
                     pass
@@ -770,7 +615,7 @@ class _Emitter:
         self.lines.append("    " * depth + text)
 
     def build(self, ec: ExprCompiler, name: str, span: ast.Span,
-              objects: dict[str, object]) -> Callable[[State, Frame], int | None]:
+              objects: dict[str, object]) -> Callable[[Machine, Frame], int | None]:
         self.emit("def _run(st, F):", 0)
         self.emit("V = st.v; Z = st.z; L = F.L; pc = F.pc", 1)
         self.emit("try:", 1)
@@ -876,7 +721,7 @@ class _Emitter:
                     self.emit("st.stack.pop()", d)
                     self.emit("return None", d)
                     return
-                case ChooseSpec() | ChanceSpec() | EndDeal() | EndMatch() | Return():
+                case ChooseStop() | ChanceStop() | EndDeal() | EndMatch() | Return():
                     self.emit(f"F.pc = {pc}", d)
                     self.emit("return 1", d)
                     return
@@ -902,68 +747,6 @@ class _Emitter:
         self.emit(f"L[{slot!r}] = (_s, _i)", d + 1)
         self._goto(end, d + 1)
         self.emit(f"L[{slot!r}] = (_s, _i)", d)
-
-
-def snapshot(x: object) -> object:
-    """A list value as the rules keep it: tuples all the way down (a zone's cards, or a list of
-    zones), so that later moves change nothing in it. Its length is charged to the
-    comprehensions' budget (builtins.spend), as every statement that builds a list is."""
-    if isinstance(x, (list, tuple)):
-        spend(x)
-        if not x or type(x[0]) not in (list, tuple):
-            return x if type(x) is tuple else tuple(x)
-        return tuple(snapshot(y) for y in x)
-    return x
-
-
-def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom: bool,
-               span: ast.Span) -> None:
-    """``move WHAT from SRC to DST [to bottom]``."""
-    # a snapshot: "move hand[p] from hand[p] to ..." moves the whole zone
-    cards = (what,) if isinstance(what, str) else tuple(what)
-    for c in cards:
-        n = src.count(c)
-        if n == 1:
-            src.remove(c)  # the usual case, one copy: found at C speed
-        elif n == 0:
-            raise RuleRuntimeError(f"card {c} is not in the zone it is moved from", span)
-        else:
-            # take the topmost copy, so a duplicate from a second pack is interchangeable
-            for i in range(len(src) - 1, -1, -1):
-                if src[i] == c:
-                    del src[i]
-                    break
-        if bottom:
-            dst.insert(0, c)
-        else:
-            dst.append(c)
-
-
-def fill_zone(st: State, zone: list[str], cards: Iterable[str]) -> None:
-    """``fill ZONE with CARDS``: the one statement that brings cards into play (or takes them
-    out). What it builds is charged to the comprehensions' budget (builtins.spend), and the
-    cards of every zone together (``st.in_play``, kept as each fill changes it: moves and
-    deals only carry cards from zone to zone) stay within MAX_COLLECTION: a list of a million
-    cards is the most one rule may build, and a thousand zones of such lists would exhaust
-    memory as surely."""
-    new = list(cards)
-    spend(new)
-    total = st.in_play - len(zone) + len(new)
-    if total > MAX_COLLECTION:
-        raise LimitError(f"the zones would hold {total} cards in all, more than the limit of "
-                         f"{MAX_COLLECTION} (RULESPEC_MAX_COLLECTION)")
-    zone[:] = new
-    st.in_play = total
-
-
-def deal_cards(n: int, src: list[str], hands: list[list[str]], seats: Sequence[int],
-               span: ast.Span) -> None:
-    """``deal N from SRC to ZONE[seats]``: one card at a time, seat by seat."""
-    for _ in range(n):
-        for q in seats:
-            if not src:
-                raise RuleRuntimeError("the pack ran out while dealing", span)
-            hands[q].append(src.pop())
 
 
 # ---- legal events ---------------------------------------------------------------------------
@@ -1021,6 +804,7 @@ def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: d
     if memo is not None:
         lines = memo
         extra.update(_MEMO={}, _MEMO_N=[0], _fz=_freeze, _LegalMap=LegalMap,
+                     _LazyLegal=LazyLegal,
                      _MEMO_MAX=MEMO_MAX)
     return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra,  # type: ignore[no-any-return]
                     what=what)
@@ -1232,7 +1016,7 @@ def _resolver(ec: ExprCompiler, a: ast.Alternative,
     assert isinstance(src, ast.Call)
     xs, lo, hi = (ec.expr(x, local) for x in src.args)
 
-    def resolve(st: State, L: dict[str, object], chosen: object) -> object:
+    def resolve(st: Running, L: dict[str, object], chosen: object) -> object:
         return subset_in_order(xs(st, L), lo(st, L), hi(st, L),
                                cast("Sequence[object]", chosen))
     return resolve
@@ -1571,8 +1355,9 @@ def _lazy_lines(inner: list[str]) -> list[str] | None:
     event = entry[1:-len(tail)]
     return ["if _ck is None and _s0.ordered and not out and len(_s0):",
             "    hit = _LegalMap()",
-            f"    hit.lazy = (lambda _sj0: {key}, lambda: [{event} for _sf0 in _s0.sets],",
-            "                _s0.sets, _s0.texts, _alt)",
+            f"    hit.lazy = _LazyLegal(lambda _sj0: {key},",
+            f"                          lambda: [{event} for _sf0 in _s0.sets],",
+            "                          _s0.sets, _s0.texts, _alt)",
             "    return hit"]
 
 

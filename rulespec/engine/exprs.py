@@ -29,6 +29,7 @@ from typing import Any, NoReturn, assert_never, cast
 
 import attrs
 
+from rulespec.engine.machine import MAX_WORK, Fn
 from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import (
@@ -58,10 +59,8 @@ from rulespec.lang.model import (
 )
 from rulespec.lang.types import Type
 
-__all__ = ["ExprCompiler", "Fn", "exec_source", "inlining_default", "pyname", "runtime_error",
+__all__ = ["ExprCompiler", "exec_source", "inlining_default", "pyname", "runtime_error",
            "share_common"]
-
-Fn = Callable[[Any, dict[str, Any]], Any]
 
 
 _Empty = EmptyError  # the name generated code catches
@@ -947,20 +946,6 @@ def _count_names(e: object) -> dict[str, int]:
         if isinstance(x, ast.Name):
             acc[x.id] = acc.get(x.id, 0) + 1
     return acc
-
-
-def _max_work() -> int:
-    try:
-        return max(1, int(os.environ.get("RULESPEC_MAX_WORK", "")))
-    except ValueError:
-        return 1_000_000
-
-
-#: the most work the rules may do between two events (decisions or chance events), counted
-#: in rounds of loops and, for a definition compiled as a function, the nodes of its body at
-#: each call: past it, a runtime error at the loop or the definition. RULESPEC_MAX_WORK sets
-#: it.
-MAX_WORK = _max_work()
 
 
 def overwork(span: ast.Span) -> NoReturn:

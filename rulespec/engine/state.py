@@ -23,20 +23,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from rulespec.engine.compiler import (
-    MAX_WORK,
-    Alternative,
-    ChanceSpec,
-    ChooseSpec,
-    EndDeal,
-    EndMatch,
-    Frame,
-    Lazy,
-    LegalMap,
-    Procedure,
-    Return,
-    compile_procedures,
-)
+from rulespec.engine.compiler import compile_procedures
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     canonical_key,
@@ -48,6 +35,20 @@ from rulespec.engine.events import (
     too_deep,
 )
 from rulespec.engine.exprs import ExprCompiler
+from rulespec.engine.machine import (
+    MAX_WORK,
+    Alternative,
+    ChanceStop,
+    ChooseStop,
+    EndDeal,
+    EndMatch,
+    Frame,
+    LazyLegal,
+    LegalEntry,
+    LegalMap,
+    Procedure,
+    Return,
+)
 from rulespec.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -63,10 +64,6 @@ __all__ = ["CHANCE", "Game", "LegalEntry", "State", "canonical_key", "event_key"
            "validate_setting"]
 
 CHANCE = "chance"
-
-#: a legal event, the alternative that allows it (None for chance) and its generators' values
-LegalEntry = tuple[dict[str, Any], Alternative | None, object]
-
 
 #: what table-time code sees as the state: a ``require`` runs before any state exists
 _NO_STATE = types.SimpleNamespace(v={}, z={}, work=MAX_WORK)
@@ -243,7 +240,7 @@ class State:
         self.in_play = 0
         self.stack: list[Frame] = []
         #: the decision or chance event the state waits at
-        self.pending: ChooseSpec | ChanceSpec | None = None
+        self.pending: ChooseStop | ChanceStop | None = None
         self.to_move: int | str | None = None
         self.deals: list[dict[str, Any]] = []
         self.winners: list[int] | None = None
@@ -294,7 +291,7 @@ class State:
         if type(m) is LegalMap:
             if m.order is None:
                 if m.lazy is not None:
-                    m.order = m.lazy[1]()  # the events alone: no keys, no entries
+                    m.order = m.lazy.events()  # the events alone: no keys, no entries
                 else:
                     m.entries = list(m.values()) if m.presorted else \
                         list(map(m.__getitem__, sorted(m)))
@@ -332,7 +329,7 @@ class State:
             lazy = m.lazy
             if lazy is not None:
                 # the k-th set binds the alternative's variable: no event is built
-                self._take((None, lazy[4], lazy[2][k]))  # type: ignore[arg-type]
+                self._take((None, lazy.alt, lazy.sets[k]))  # type: ignore[arg-type]
                 self._applied()
                 return
             if m.order is None:
@@ -350,7 +347,7 @@ class State:
             return []
         assert self.pending is not None
         spec = self.pending
-        assert isinstance(spec, ChanceSpec)
+        assert isinstance(spec, ChanceStop)
         if spec.kind != "bury":
             return []
         evs = self.legal_actions()
@@ -529,7 +526,7 @@ class State:
             self._legal = out
             return out
         spec = self.pending
-        assert isinstance(spec, ChooseSpec)
+        assert isinstance(spec, ChooseStop)
         L = self.stack[-1].L
         seat = self.to_move
         if spec.legal is not None:
@@ -584,10 +581,10 @@ class State:
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit)
 
-    def _take_lazy(self, lazy: Lazy, key: str, event: Mapping[str, object]) -> bool:
+    def _take_lazy(self, lazy: LazyLegal, key: str, event: Mapping[str, object]) -> bool:
         """Take the event of a lazy map whose canonical key is ``key``, if there is one: the
         sets' texts are sorted as the keys are, so a search finds it reading a dozen keys."""
-        keyf, _, sets, texts, alt = lazy
+        keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
         i = bisect.bisect_left(texts, key, key=keyf)
         if i == len(texts) or keyf(texts[i]) != key:
             return False
@@ -657,7 +654,7 @@ class State:
 
     def _why_illegal(self, ev: Mapping[str, object]) -> str:
         shown = canonical_key(ev)
-        assert isinstance(self.pending, ChooseSpec)
+        assert isinstance(self.pending, ChooseStop)
         alts = [a for a in self.pending.alts if a.action == ev["action"]]
         if not alts:
             return f"{shown} is not a choice here"
@@ -665,7 +662,7 @@ class State:
 
     def _rule_for(self, ev: Mapping[str, object]) -> str | None:
         spec = self.pending
-        assert isinstance(spec, ChooseSpec)
+        assert isinstance(spec, ChooseStop)
         for a in spec.alts:
             if a.action == ev.get("action"):
                 refs = [c.ref for c in _cited(a.node.guard)] if a.node.guard else []
@@ -678,7 +675,7 @@ class State:
     def _chance_template(self) -> dict[str, Any] | list[dict[str, Any]]:
         assert self.pending is not None
         spec = self.pending
-        assert isinstance(spec, ChanceSpec)
+        assert isinstance(spec, ChanceStop)
         L = self.stack[-1].L
         if spec.kind == "shuffle":
             cards = sorted(spec.src(self, L), key=CARD_ORDER.__getitem__)
@@ -692,7 +689,7 @@ class State:
     def _apply_chance(self, event: Mapping[str, object]) -> None:
         assert self.pending is not None
         spec = self.pending
-        assert isinstance(spec, ChanceSpec)
+        assert isinstance(spec, ChanceStop)
         L = self.stack[-1].L
         if not isinstance(event, Mapping) or "chance" not in event:
             raise IllegalActionError(f"a chance event ({spec.kind}) is due")
@@ -752,7 +749,7 @@ class State:
                                      f"zone: {diff} (it orders {' '.join(template['cards'])})")
         self._place_chance(spec, L, cards)
 
-    def _place_chance(self, spec: ChanceSpec, L: dict[str, object], cards: list[str]) -> None:
+    def _place_chance(self, spec: ChanceStop, L: dict[str, object], cards: list[str]) -> None:
         """Lay a shuffle's or reshuffle's cards, already checked, in their zone."""
         dst = spec.dst(self, L)
         if spec.kind == "reshuffle":
@@ -779,7 +776,7 @@ class State:
             op = frame.proc.stops[frame.pc]
             L = frame.L
             self.work = MAX_WORK  # a stop: the next event's rules start a fresh budget
-            if type(op) is ChooseSpec:
+            if type(op) is ChooseStop:
                 self.pending = op
                 seat = self.to_move = L[op.seat_local] if op.seat_local is not None \
                     else op.seat(self, L)
@@ -803,7 +800,7 @@ class State:
                         op.node.span, "every decision needs at least one legal choice; "
                         "add one (a pass, say) for this position")
                 return
-            if type(op) is ChanceSpec:
+            if type(op) is ChanceStop:
                 if op.kind in ("reshuffle", "bury") and not op.src(self, L):
                     raise RuleRuntimeError(f"{op.kind} from an empty zone", op.node.span,
                                            "check the zone has a card before this rule")
@@ -893,7 +890,7 @@ class State:
             for name, _, _ in self.game._result_inits:
                 rec[name] = _plain(self.v[name])
 
-    def _start_deal(self) -> None:
+    def start_deal(self) -> None:
         """``run deal`` with result fields: the last deal's entry is final, and the fields
         start again from their initial values."""
         self._sync_results()

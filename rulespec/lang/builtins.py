@@ -68,7 +68,7 @@ def mul(x: Any, y: Any) -> Any:
 
 
 #: what the comprehensions of the rules may still go through before the next event: the
-#: machine fills it as each stretch of rules starts (State._run: ten times eval.MAX_WORK)
+#: machine fills it as each stretch of rules starts (State._run: ten times engine.machine.MAX_WORK)
 LEFT = [10_000_000]
 
 
