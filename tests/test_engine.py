@@ -570,7 +570,7 @@ def test_a_definition_of_one_card_is_tabulated_and_errs_as_its_body() -> None:
 
 
 def test_share_common_reads_a_repeat_only_where_its_first_evaluation_happened() -> None:
-    from rulespec.engine.exprs import share_common
+    from rulespec.engine.codegen.cse import share_common
 
     shared = share_common("(v[0] == 1) or (v[0] == 2)")
     assert shared.count("v[0]") == 1 and eval(shared, {"v": (2,)}) is True

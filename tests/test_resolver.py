@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.engine.exprs import ExprCompiler
+from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.state import Game
 from rulespec.errors import SpecCheckError, SpecSyntaxError
 from rulespec.lang import ast, walk

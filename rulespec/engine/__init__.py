@@ -1,6 +1,6 @@
 """The engine: a checked spec and a table compiled into a game (OpenSpiel's ``Game``), whose
 states (``State``) are played by events. Generated code runs only through
-:func:`rulespec.engine.exprs.exec_source`."""
+:func:`rulespec.engine.codegen.pyexec.exec_source`."""
 
 from rulespec.engine.state import CHANCE, Game, State
 

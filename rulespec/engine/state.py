@@ -1,6 +1,6 @@
 """The runtime: the Game/State API (in the manner of OpenSpiel) over any checked spec.
 
-A :class:`Game` is a spec compiled for one table (``compiler.py`` writes each procedure as a
+A :class:`Game` is a spec compiled for one table (``codegen/`` writes each procedure as a
 Python function); a :class:`State` is the variables, the zones and a stack of frames
 (procedure, pc, locals, is_deal). The machine runs the top frame's function until it reaches
 a stop: a decision (``choose``), a chance event (``shuffle``, ``reshuffle``, ``bury``), the end
@@ -23,7 +23,8 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from rulespec.engine.compiler import compile_procedures
+from rulespec.engine.codegen.exprs import ExprCompiler
+from rulespec.engine.codegen.stmts import compile_procedures
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     canonical_key,
@@ -34,7 +35,6 @@ from rulespec.engine.events import (
     normalise_value,
     too_deep,
 )
-from rulespec.engine.exprs import ExprCompiler
 from rulespec.engine.machine import (
     MAX_WORK,
     Alternative,
