@@ -192,7 +192,7 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
     """
     import time
 
-    from rulespec.engine.state import Game
+    from rulespec.engine.game import Game
     from rulespec.loading import load_game_spec, normalise_options
 
     with _reported():

@@ -17,7 +17,7 @@ from typing import cast
 
 import attrs
 
-from rulespec.engine.state import Game
+from rulespec.engine.game import Game
 from rulespec.errors import RecordError
 from rulespec.files import why_not_regular
 from rulespec.lang.checker import check_file

@@ -1012,7 +1012,7 @@ def _deal_lines(spec: CheckedSpec, st: object, rng: object) -> list[tuple[Inline
         run, run_action, run_events = [], None, 0
 
     told = 0
-    held = [name for name, per in st.game._zone_kinds if per]
+    held = [name for name, per in st.game.zone_kinds if per]
     while not st.is_terminal() and len(st.deals) == deals:
         if told >= EXAMPLE_MAX_EVENTS:
             break  # a deal random play does not finish: told this far, and said so below

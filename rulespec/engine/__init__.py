@@ -2,6 +2,7 @@
 states (``State``) are played by events. Generated code runs only through
 :func:`rulespec.engine.codegen.pyexec.exec_source`."""
 
-from rulespec.engine.state import CHANCE, Game, State
+from rulespec.engine.game import Game
+from rulespec.engine.state import CHANCE, State
 
 __all__ = ["CHANCE", "Game", "State"]

@@ -46,13 +46,12 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.reporting import with_reporter
 
+from rulespec.engine.game import Game, validate_setting
 from rulespec.engine.state import (
     CHANCE,
-    Game,
     State,
     canonical_key,
     event_key,
-    validate_setting,
 )
 from rulespec.errors import (
     ConfigurationError,
