@@ -1,83 +1,29 @@
-"""A checked spec at one table, compiled: :class:`Game` (OpenSpiel's ``Game``).
+"""A checked spec at one table, compiled: :class:`Game` (OpenSpiel's ``Game``), and the one
+cache of a spec's compiled games (:class:`Tables`).
 
-A game is built once per table (player count, options, first dealer): the options are
-normalised and checked with the table (:func:`validate_setting`), every procedure is compiled
-to a Python function (``codegen/``), and each :meth:`Game.new_initial_state` starts a match on
-the shared compiled rules.
+A game is built once per table (player count, options, first dealer): the table is validated
+(:class:`~rulespec.engine.table.Table`), every procedure is compiled to a Python function
+(``codegen/``), and each :meth:`Game.new_initial_state` starts a match on the shared compiled
+rules. The cache lives here rather than beside :class:`~rulespec.engine.table.Table` because it
+builds games, and a game validates its own table: ``table.py`` sits below this module.
 """
 
 from __future__ import annotations
 
-import types
+import collections
+import json
 from collections.abc import Mapping
 
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.codegen.stmts import compile_procedures
-from rulespec.engine.machine import MAX_WORK, Procedure
+from rulespec.engine.machine import Procedure
 from rulespec.engine.state import State
+from rulespec.engine.table import Table, check_requires, no_state
 from rulespec.errors import ConfigurationError
-from rulespec.lang import ast, walk
-from rulespec.lang.builtins import LEFT as _LEFT
+from rulespec.lang import ast
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["MAX_PLAYERS", "Game", "validate_setting"]
-
-
-#: what table-time code sees as the state: a ``require`` runs before any state exists
-_NO_STATE = types.SimpleNamespace(v={}, z={}, work=MAX_WORK)
-
-
-def _no_state() -> types.SimpleNamespace:
-    """The stand-in state table-time values are computed in, its work budget full."""
-    _NO_STATE.work = MAX_WORK
-    _LEFT[0] = 10 * MAX_WORK
-    return _NO_STATE
-
-
-#: the most players a table may have, whatever a spec's ``players`` line allows: every seat
-#: costs memory before the first event
-MAX_PLAYERS = 1000
-
-
-def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
-                     dealer: int = 0, cover: set[str] | None = None,
-                     compiled: set[str] | None = None) -> tuple[dict[str, object], int]:
-    """The full options and the number of hands of a table, or ConfigurationError when the
-    spec refuses it (an unknown option, a value out of its type, the player count, the
-    dealer, a ``require``): everything :class:`Game` checks before it compiles, so a caller
-    that only asks whether a setting is offered does not pay for the compile."""
-    opts: dict[str, object] = dict(spec.defaults())
-    opts.update(spec.check_options(options or {}))
-    if isinstance(players, int) and players > MAX_PLAYERS:
-        raise ConfigurationError(f"a table holds at most {MAX_PLAYERS} players, not {players}")
-    if not (isinstance(players, int) and spec.min_players <= players <= spec.max_players):
-        raise ConfigurationError(
-            f"{spec.name} takes {spec.min_players} to {spec.max_players} players, "
-            f"not {players}")
-    if not (isinstance(dealer, int) and 0 <= dealer < players):
-        raise ConfigurationError(f"the dealer must be a seat 0..{players - 1}, not {dealer}")
-    hands = players
-    if spec.hands is not None:
-        ok, val = ExprCompiler(spec, players, opts).const(spec.hands)
-        if not ok or not isinstance(val, int) or not players <= val <= MAX_PLAYERS:
-            raise ConfigurationError(
-                f"{spec.name}: 'hands' must be a number from the players to {MAX_PLAYERS}, "
-                f"known once the options are (got {val!r})")
-        hands = val
-    # a game's coverage counts the expression arms its requires compile and take
-    ec = ExprCompiler(spec, players, opts, hands, cover=cover, compiled=compiled)
-    for r in spec.requires:
-        ok, val = ec.const(r.cond)
-        if not ok:
-            # table-time: no state yet (the checker keeps variables and zones out of a
-            # require); definitions not inlined still read st.v and st.z
-            val = ec.expr(r.cond, frozenset())(_no_state(), {})
-        if not val:
-            refs = [x.ref for x in walk.descendants(r.cond) if isinstance(x, ast.Cited)]
-            cite = f" ({', '.join(refs)})" if refs else ""
-            raise ConfigurationError(
-                f"{spec.name} with {players} players and these options: {r.message}{cite}")
-    return opts, hands
+__all__ = ["MAX_TABLES_PER_SPEC", "Game", "Tables", "tables_of"]
 
 
 class Game:
@@ -88,17 +34,30 @@ class Game:
     """
 
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
-                 dealer: int = 0, coverage: bool = False, keep_sources: bool = False) -> None:
+                 dealer: int = 0, coverage: bool = False, keep_sources: bool = False,
+                 table: Table | None = None) -> None:
+        if table is None:
+            table = Table.of(spec, players, options, dealer)
         self.spec = spec
+        #: the validated table (given by a cache that validated it, or validated here)
+        self.table = table
         #: clause ids (rulespec.lang.clauses) this table compiles, and, with ``coverage=True``, the
         #: set every state of this game adds the clauses it enters to
         self.compiled_clauses: set[str] = set()
         self.cover: set[str] | None = set() if coverage else None
-        self.players = players
-        self.dealer = dealer
-        self.options, self.hands = validate_setting(spec, players, options, dealer,
-                                                    self.cover, self.compiled_clauses)
-        self._ec = ExprCompiler(spec, players, self.options, self.hands, cover=self.cover,
+        self.players = table.players
+        self.dealer = table.dealer
+        self.options: dict[str, object] = dict(table.options)
+        self.hands = table.hands
+        if coverage:
+            # a game's coverage counts the expression arms its requires compile and take:
+            # compiled again with the covering compiler (the table passed them already)
+            check_requires(ExprCompiler(spec, self.players, self.options, self.hands,
+                                        cover=self.cover, compiled=self.compiled_clauses),
+                           spec, self.players)
+        else:
+            self.compiled_clauses.update(table.require_clauses)
+        self._ec = ExprCompiler(spec, self.players, self.options, self.hands, cover=self.cover,
                                 compiled=self.compiled_clauses, keep_sources=keep_sources)
         #: the declared bounds at this table: (low, high) of a deal's scores, and the most
         #: events a deal may have (None where the spec declares none)
@@ -139,7 +98,7 @@ class Game:
 
     def _table_number(self, e: ast.Expr) -> int | None:
         """A number the table fixes (the checker keeps state out of it), or None."""
-        v = self._ec.expr(e, frozenset())(_no_state(), {})
+        v = self._ec.expr(e, frozenset())(no_state(), {})
         return v if isinstance(v, int) and not isinstance(v, bool) else None
 
     def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:
@@ -165,3 +124,103 @@ class Game:
             raise ConfigurationError(
                 f"the dealer must be a seat 0..{self.players - 1}, not {dealer}")
         return State.initial(self, dealer)
+
+
+#: compiled tables kept per spec, the least recently used forgotten first. Each table holds its
+#: generated code and the legal events it remembers (up to MEMO_MAX per enumerator), and
+#: compiling one takes 20 to 70 ms: a few dozen are plenty
+MAX_TABLES_PER_SPEC = 32
+#: requests (players, options as given, dealer) whose answer a cache remembers: a table, or
+#: why the spec refuses it
+_MAX_REQUESTS = 1024
+#: specs whose plain tables the process keeps (:func:`tables_of`)
+_MAX_SPECS = 16
+
+
+class Tables:
+    """A spec's tables: each request validated once (the table, or why the spec refuses
+    it), each table compiled once, both remembered up to a bound (the least recently used
+    forgotten first). With ``coverage``, the games record the clauses play enters."""
+
+    def __init__(self, spec: CheckedSpec, coverage: bool = False,
+                 max_games: int = MAX_TABLES_PER_SPEC) -> None:
+        self.spec = spec
+        self.coverage = coverage
+        self.max_games = max_games
+        self._requests: collections.OrderedDict[tuple[int, str, int], Table | str] = \
+            collections.OrderedDict()
+        self._games: collections.OrderedDict[tuple[int, str, int], Game] = \
+            collections.OrderedDict()
+        #: how many games this cache has compiled (a test counts them)
+        self.compiles = 0
+
+    def table(self, players: int, options: Mapping[str, object] | None = None,
+              dealer: int = 0) -> Table:
+        """The validated table; ConfigurationError (the same each time) when the spec
+        refuses it."""
+        if self.coverage:
+            # validated once per process: a covering cache asks the process's plain one
+            return tables_of(self.spec).table(players, options, dealer)
+        opts = options or {}
+        try:
+            request = (players, json.dumps(sorted(opts.items()), default=str), dealer)
+        except TypeError:  # keys of mixed kinds: not remembered, validated each time
+            return Table.of(self.spec, players, opts, dealer)
+        got = self._requests.get(request)
+        if got is None:
+            try:
+                got = Table.of(self.spec, players, opts, dealer)
+            except ConfigurationError as e:
+                got = str(e)
+            if len(self._requests) >= _MAX_REQUESTS:
+                self._requests.popitem(last=False)
+            self._requests[request] = got
+        if isinstance(got, str):
+            raise ConfigurationError(got)
+        return got
+
+    def accepts(self, players: int, options: Mapping[str, object] | None = None,
+                dealer: int = 0) -> bool:
+        """True when the spec offers this table (validated, nothing compiled)."""
+        try:
+            self.table(players, options, dealer)
+        except ConfigurationError:
+            return False
+        return True
+
+    def game(self, players: int, options: Mapping[str, object] | None = None,
+             dealer: int = 0) -> Game:
+        """The compiled game of the table; ConfigurationError when the spec refuses it."""
+        t = self.table(players, options, dealer)
+        g = self._games.get(t.key)
+        if g is not None:
+            self._games.move_to_end(t.key)
+            return g
+        g = Game(self.spec, players, dealer=dealer, coverage=self.coverage, table=t)
+        self.compiles += 1
+        if len(self._games) >= self.max_games:
+            self._games.popitem(last=False)
+        self._games[t.key] = g
+        return g
+
+    def games(self) -> list[Game]:
+        """Every game this cache holds, in the order they were last asked for."""
+        return list(self._games.values())
+
+
+#: the process's plain tables, by spec: each entry holds its spec, so the identity it is
+#: found by cannot be another spec's while the entry lives
+_BY_SPEC: collections.OrderedDict[int, Tables] = collections.OrderedDict()
+
+
+def tables_of(spec: CheckedSpec) -> Tables:
+    """The process's cache of ``spec``'s plain (not covering) tables."""
+    t = _BY_SPEC.get(id(spec))
+    if t is None or t.spec is not spec:
+        t = Tables(spec)
+        if len(_BY_SPEC) >= _MAX_SPECS:
+            _BY_SPEC.popitem(last=False)
+        _BY_SPEC[id(spec)] = t
+    else:
+        _BY_SPEC.move_to_end(id(spec))
+    return t

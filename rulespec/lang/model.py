@@ -411,10 +411,6 @@ class CheckedSpec:
     terms: tuple[ast.TermDecl, ...] = ()
     tables: tuple[ast.TableDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
-    #: compiled tables of this spec (rulespec.loading.game_for), kept with the spec they
-    #: belong to rather than in a cache keyed by id()
-    compiled: dict[tuple[int, str, int], object] = attrs.field(eq=False, repr=False,
-                                                                factory=dict)
     #: what the tools work out once for this spec and keep with it (the rulebook's example
     #: deal, chosen by playing many: rulespec.book.docgen.example_seed), keyed by the tool
     worked_out: dict[tuple[str, str], object] = attrs.field(eq=False, repr=False,
