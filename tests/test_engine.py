@@ -1133,6 +1133,23 @@ deal {
     assert one.new_initial_state().result()["deals"][0]["scores"] == [999999, 999998]
 
 
+def test_each_state_spends_its_own_comprehension_budget() -> None:
+    """The comprehensions' budget is each state's (``State.left``), not the process's: a state
+    played between two events of another spends nothing of the other's."""
+    from rulespec.engine.machine import MAX_WORK
+
+    game = _play_spec("""
+def score(p: int) = size([j for j in range(1, 1000) if j > p])
+deal {
+  end deal scoring score
+}""")
+    a = game.new_initial_state()
+    assert a.left <= 10 * MAX_WORK - 2 * 999  # each seat's score went through 999 numbers
+    left = a.left
+    b = game.new_initial_state()
+    assert a.left == left and b.left == left and a.clone().left == left
+
+
 def test_a_step_runs_as_its_body_does() -> None:
     """``step`` is for the rulebook: a spec with steps plays event for event as the same spec
     with each step's body written in its place, under every seed tried."""

@@ -55,7 +55,7 @@ def expected(p: int) -> int:
 def test_inlined_names_do_not_capture(names: list[str], p: int) -> None:
     a, b, q, g = names
     spec = check_text(SPEC.format(A=a, B=b, P=q, G=g), "names.rules")
-    state = SimpleNamespace(v={}, z={}, work=10**9)  # a budget, as a State has
+    state = SimpleNamespace(v={}, z={}, work=10**9, left=10**9)  # budgets, as a State has
     got = {}
     for inline in (True, False):
         ec = ExprCompiler(spec, 2, spec.defaults(), inline=inline)

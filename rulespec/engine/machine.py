@@ -54,6 +54,8 @@ class Running(Protocol):
     z: dict[str, Any]
     #: loop rounds the rules may still take before the next event (see MAX_WORK)
     work: int
+    #: list elements the comprehensions may still go through (builtins.spend)
+    left: int
 
 
 class Machine(Running, Protocol):
@@ -255,15 +257,15 @@ class LazyLegal(NamedTuple):
     alt: Alternative
 
 
-def snapshot(x: object) -> object:
+def snapshot(st: Running, x: object) -> object:
     """A list value as the rules keep it: tuples all the way down (a zone's cards, or a list of
     zones), so that later moves change nothing in it. Its length is charged to the
     comprehensions' budget (builtins.spend), as every statement that builds a list is."""
     if isinstance(x, (list, tuple)):
-        spend(x)
+        spend(st, x)
         if not x or type(x[0]) not in (list, tuple):
             return x if type(x) is tuple else tuple(x)
-        return tuple(snapshot(y) for y in x)
+        return tuple(snapshot(st, y) for y in x)
     return x
 
 
@@ -298,7 +300,7 @@ def fill_zone(st: Machine, zone: list[str], cards: Iterable[str]) -> None:
     cards is the most one rule may build, and a thousand zones of such lists would exhaust
     memory as surely."""
     new = list(cards)
-    spend(new)
+    spend(st, new)
     total = st.in_play - len(zone) + len(new)
     if total > MAX_COLLECTION:
         raise LimitError(f"the zones would hold {total} cards in all, more than the limit of "

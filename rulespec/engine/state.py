@@ -53,7 +53,6 @@ from rulespec.errors import (
     RuleRuntimeError,
 )
 from rulespec.lang import ast, walk
-from rulespec.lang.builtins import LEFT as _LEFT
 from rulespec.lang.cards import CARD_ORDER, is_card
 from rulespec.lang.model import CheckedSpec
 
@@ -96,7 +95,7 @@ class State:
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
                  "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
-                 "work", "in_play")
+                 "work", "left", "in_play")
 
     def __init__(self, game: GameRules) -> None:
         self.game = game
@@ -130,6 +129,8 @@ class State:
         self._results_open = False
         #: loop steps the rules may still take before the next event (MAX_WORK at each stop)
         self.work = MAX_WORK
+        #: list elements the comprehensions may still go through before the next event
+        self.left = 10 * MAX_WORK
 
     @classmethod
     def initial(cls, game: GameRules, dealer: int) -> State:
@@ -323,6 +324,7 @@ class State:
         c._given = self._given
         c._results_open = self._results_open
         c.work = self.work
+        c.left = self.left
         c.in_play = self.in_play
         if self.game.binds_zones:
             # the legal entries hold this state's zones: the clone lists its own
@@ -571,10 +573,10 @@ class State:
     # ---- the machine --------------------------------------------------------------------------
     def _run(self) -> None:
         """Run until the next decision, chance event or the end of the match."""
-        # the comprehensions' budget is the process's (builtins.LEFT): full as each stretch
-        # of rules between two events starts, whichever state runs it; ten times the loops'
-        # (an element of a comprehension is cheaper than a round of a loop)
-        _LEFT[0] = 10 * MAX_WORK
+        # the comprehensions' budget (builtins.spend), this state's own: full as each stretch
+        # of rules between two events starts; ten times the loops' (an element of a
+        # comprehension is cheaper than a round of a loop)
+        self.left = 10 * MAX_WORK
         stack = self.stack
         while True:
             top = stack[-1]

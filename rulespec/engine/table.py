@@ -22,7 +22,6 @@ from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.machine import MAX_WORK
 from rulespec.errors import ConfigurationError
 from rulespec.lang import ast, walk
-from rulespec.lang.builtins import LEFT as _LEFT
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["MAX_PLAYERS", "Table", "check_requires", "no_state"]
@@ -32,13 +31,13 @@ __all__ = ["MAX_PLAYERS", "Table", "check_requires", "no_state"]
 MAX_PLAYERS = 1000
 
 #: what table-time code sees as the state: a ``require`` runs before any state exists
-_NO_STATE = types.SimpleNamespace(v={}, z={}, work=MAX_WORK)
+_NO_STATE = types.SimpleNamespace(v={}, z={}, work=MAX_WORK, left=10 * MAX_WORK)
 
 
 def no_state() -> types.SimpleNamespace:
     """The stand-in state table-time values are computed in, its work budget full."""
     _NO_STATE.work = MAX_WORK
-    _LEFT[0] = 10 * MAX_WORK
+    _NO_STATE.left = 10 * MAX_WORK
     return _NO_STATE
 
 

@@ -146,10 +146,13 @@ class _Sharer:
             case pyast.Subscript(value=val, slice=sl):
                 val2 = v(val, avail)
                 return pyast.Subscript(val2, v(sl, avail), e.ctx)
-            case pyast.Call(func=f, args=args, keywords=[]) if not any(
-                    isinstance(a, pyast.Starred) for a in args):
+            case pyast.Call(func=f, args=args, keywords=kws) if not any(
+                    isinstance(a, pyast.Starred) for a in args) and all(k.arg for k in kws):
+                # arguments, then keyword arguments (a loop's ``st=st``), as Python does
                 f2 = v(f, avail)
-                return pyast.Call(f2, [v(a, avail) for a in args], [])
+                args2 = [v(a, avail) for a in args]
+                return pyast.Call(f2, args2, [pyast.keyword(k.arg, v(k.value, avail))
+                                              for k in kws])
             case pyast.Tuple(elts=elts) if not any(isinstance(x, pyast.Starred) for x in elts):
                 return pyast.Tuple([v(x, avail) for x in elts], e.ctx)
             case _:

@@ -46,7 +46,6 @@ from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import (
     BUILTINS,
-    LEFT,
     RUNTIME_HELPERS,
     EmptyError,
     add,
@@ -527,7 +526,7 @@ class ExprCompiler(Inliner):
         # its length spent from the work budget each time it runs (builtins.spend); a
         # tabulated definition is worked out once for its whole domain, and pays nothing
         if not self._tabulating:
-            s = f"_spend({s})"
+            s = f"_spend(st, {s})"
         inner = py | {v}
         ge = self._src(self._g(el, local, inner))
         tail = ""
@@ -579,14 +578,18 @@ class ExprCompiler(Inliner):
                        if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load)}
                       - stored - {var} - set(self.globals) - _PY_BUILTINS)
         ind = "        "
-        lines = [f"def _sc({', '.join(['_xs', *free])}):"]
         it = comp.iter
-        if isinstance(it, pyast.Call) and isinstance(it.func, pyast.Name) and \
-                it.func.id == "_spend" and len(it.args) == 1:
+        spends = isinstance(it, pyast.Call) and isinstance(it.func, pyast.Name) and \
+            it.func.id == "_spend" and len(it.args) == 2
+        # the state whose budget the loop spends, where nothing else of it is read: passed
+        # by keyword (``st=st``), so that the call reads as no read of the state (READS_STATE)
+        budget = ["st=st"] if spends and "st" not in free else []
+        lines = [f"def _sc({', '.join(['_xs', *free, *(['*', 'st'] if budget else [])])}):"]
+        if spends:
             # the work budget spent here, as builtins.spend spends it, without its call
-            it = it.args[0]
-            lines += ["    _LEFT[0] -= len(_xs)", "    if _LEFT[0] < 0:", "        _spend(_xs)"]
-            self.globals["_LEFT"] = LEFT
+            assert isinstance(it, pyast.Call)
+            it = it.args[1]
+            lines += ["    st.left -= len(_xs)", "    if st.left < 0:", "        _spend(st, _xs)"]
         lines.append(f"    for {var} in _xs:")
         for test in comp.ifs:
             lines.append(f"{ind}if not ({pyast.unparse(test)}): continue")
@@ -603,7 +606,7 @@ class ExprCompiler(Inliner):
         self._short.append(name)
         self.globals[name] = exec_source("\n".join(lines) + "\n", "_sc", self.globals, e.span,
                                          f"{what}, as a loop", self.sources)
-        return f"{name}({', '.join([pyast.unparse(it), *free])})"
+        return f"{name}({', '.join([pyast.unparse(it), *free, *budget])})"
 
     def _call(self, e: ast.Call, args: tuple[ast.Expr, ...], local: frozenset[str],
               py: frozenset[str]) -> Gen:

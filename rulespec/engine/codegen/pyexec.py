@@ -129,8 +129,9 @@ def overcall(span: ast.Span) -> NoReturn:
 
 
 #: a name the generated code reads the state through (V, Z, L, st), or a temporary computed
-#: from it before an enumerator's loops (``_hK``)
-READS_STATE = re.compile(r"\b(?:V|Z|L|st|_h\d+)\b")
+#: from it before an enumerator's loops (``_hK``); not the state handed over for its budget
+#: alone (``_spend(st, xs)``, ``st=st``), which reads no value of the rules
+READS_STATE = re.compile(r"\b(?:V|Z|L|_h\d+)\b|(?<!_spend\()(?<!st=)\bst\b(?!=)")
 
 #: the exceptions generated code turns into RuleRuntimeError (see runtime_error)
 CATCH = "(IndexError, KeyError, TypeError, ZeroDivisionError, _Empty)"

@@ -134,7 +134,7 @@ class _StmtCompiler:
             return
         # a list value (a zone, or a list of zones) is stored as tuples all the way down: a
         # snapshot, as the language says, which later moves do not change and a clone may share
-        self.ins.append(Py((f"{target} = _snap({self._src(value, local)})",), value.span))
+        self.ins.append(Py((f"{target} = _snap(st, {self._src(value, local)})",), value.span))
 
     def stmt(self, s: ast.Stmt, local: frozenset[str],  # noqa: C901
              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
