@@ -61,21 +61,7 @@ class Game:
                                 compiled=self.compiled_clauses, keep_sources=keep_sources)
         #: the declared bounds at this table: (low, high) of a deal's scores, and the most
         #: events a deal may have (None where the spec declares none)
-        self.score_range: tuple[int, int] | None = None
-        self.max_events: int | None = None
-        if spec.score_range is not None:
-            lo, hi = (self._table_number(e) for e in spec.score_range)
-            if lo is None or hi is None or lo > hi:
-                raise ConfigurationError(
-                    f"{spec.name}: 'score_range' must be two numbers, the first at most the "
-                    f"second, known once the options are (got {lo}..{hi})")
-            self.score_range = (lo, hi)
-        if spec.max_events is not None:
-            self.max_events = self._table_number(spec.max_events)
-            if self.max_events is None or self.max_events < 1:
-                raise ConfigurationError(
-                    f"{spec.name}: 'max_events' must be a number of at least 1, known once the "
-                    f"options are (got {self.max_events})")
+        self.score_range, self.max_events = self._bounds()
         procs: list[tuple[str, tuple[str, ...], ast.Block, ast.Span | None]] = [
             (p.name, tuple(x.name for x in p.params), p.body, p.span) for p in spec.procs]
         procs += [("#deal", (), spec.deal.body, None), ("#match", (), spec.match.body, None)]
@@ -95,6 +81,26 @@ class Game:
         self.binds_zones = any(p.binds_zones for p in self.procs.values())
         if coverage or keep_sources:
             self._ec.compile_defs()
+
+    def _bounds(self) -> tuple[tuple[int, int] | None, int | None]:
+        """The spec's declared ``score_range`` and ``max_events`` at this table."""
+        spec = self.spec
+        score_range: tuple[int, int] | None = None
+        max_events: int | None = None
+        if spec.score_range is not None:
+            lo, hi = (self._table_number(e) for e in spec.score_range)
+            if lo is None or hi is None or lo > hi:
+                raise ConfigurationError(
+                    f"{spec.name}: 'score_range' must be two numbers, the first at most the "
+                    f"second, known once the options are (got {lo}..{hi})")
+            score_range = (lo, hi)
+        if spec.max_events is not None:
+            max_events = self._table_number(spec.max_events)
+            if max_events is None or max_events < 1:
+                raise ConfigurationError(
+                    f"{spec.name}: 'max_events' must be a number of at least 1, known once the "
+                    f"options are (got {max_events})")
+        return score_range, max_events
 
     def _table_number(self, e: ast.Expr) -> int | None:
         """A number the table fixes (the checker keeps state out of it), or None."""

@@ -57,6 +57,106 @@ __all__ = ["MEMO_KEY_MAX", "binds_zone", "choose_enumerator", "enumerator", "hol
            "keys_distinct", "resolver"]
 
 
+# ---- the enumerator as a small tree, rendered in its forms ----------------------------------
+@attrs.frozen
+class _Loop:
+    """One generator's loop, ``for TARGET in SOURCE:``, and the test of the guard's conjuncts
+    that its variable completes (``if not (TEST): continue``; "" for none)."""
+
+    target: str
+    source: str
+    test: str = ""
+
+
+@attrs.frozen
+class _Kept:
+    """How an event kept by the seat and the generators' values is found again (see
+    :func:`_kept_write`): the lines that read the seat's cache first, its name, and the key of
+    the values."""
+
+    head: tuple[str, ...]
+    cache: str
+    values: str
+    distinct: bool
+
+
+@attrs.frozen
+class _Write:
+    """What the innermost loop does: compute the fields, then write the event under its key,
+    plainly or through the events kept by the generators' values (``kept``)."""
+
+    fields: tuple[str, ...]
+    key: str
+    entry: str
+    kept: _Kept | None = None
+
+    def lines(self, into: str) -> list[str]:
+        """The lines, unindented, that write the event into the map called ``into``."""
+        if self.kept is None:
+            return [*self.fields, f"k = {self.key}", f"if k not in {into}:",
+                    f"    {into}[k] = {self.entry}"]
+        cs, ek = self.kept.cache, self.kept.values
+        return [*self.kept.head, f"_e = {cs}.get({ek})", "if _e is None:",
+                *("    " + ln for ln in self.fields),
+                f"    _e = ({self.key}, {self.entry})",
+                f"    if len({cs}) < _EMAXS:",
+                f"        {cs}[{ek}] = _e",
+                *([f"{into}[_e[0]] = _e[1]"] if self.kept.distinct else
+                  ["k, _v = _e", f"if k not in {into}:", f"    {into}[k] = _v"])]
+
+
+@attrs.frozen
+class _Nest:
+    """The loops of one alternative's generators, nested, and the write innermost."""
+
+    loops: tuple[_Loop, ...]
+    write: _Write
+
+    def lines(self, ind: str, into: str = "out", sources: Sequence[str] = ()) -> list[str]:
+        """The nest indented by ``ind``, writing into ``into``; ``sources`` replace the
+        loops' own (names computed before them)."""
+        out = []
+        for j, lp in enumerate(self.loops):
+            out.append(f"{ind}for {lp.target} in {sources[j] if sources else lp.source}:")
+            ind += "    "
+            if lp.test:
+                out.append(f"{ind}if not ({lp.test}): continue")
+        return out + [ind + ln for ln in self.write.lines(into)]
+
+
+@attrs.frozen
+class _Body:
+    """One alternative's enumerator between its header and its except clause: the test of
+    the conjuncts that read no generator's variable, the temporaries computed before the
+    loops (``hoisted``: lines), and the nests (two where ``groups`` is split)."""
+
+    test: str
+    nests: tuple[_Nest, ...]
+    hoisted: tuple[str, ...] = ()
+
+    def lines(self, ind: str, merged: bool) -> list[str]:
+        """The body indented by ``ind``. A failed test ends the function, or, ``merged`` with
+        the other alternatives of the decision, skips to the next one."""
+        out = []
+        if self.test and merged:
+            out.append(f"{ind}if {self.test}:")
+            ind += "    "
+        elif self.test:
+            out.append(f"{ind}if not ({self.test}): return")
+        out += self.hoisted
+        for n in self.nests:
+            out += n.lines(ind)
+        return out
+
+
+#: the lines before an alternative's body and after it
+_HEADER = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:",
+           # the seat's text, made once: an f-string copies a str, but formats an int at
+           # each event it writes
+           "        _seat = str(seat)"]
+_FOOTER = [f"    except {CATCH} as e:", "        raise _rt(e, _span)"]
+
+
 def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 distinct: bool = False) -> Callable[..., LegalMap | None]:
     """One generated function that lists an alternative's legal events.
@@ -72,16 +172,15 @@ def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                                 "_fjv": field_json, "_NESTED": (list, tuple),
                                 "_Empty": EmptyError, "_rt": runtime_error}
     what = f"legal events of the alternative {a.action}"
-    lines, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators), distinct=distinct)
+    body, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators), distinct=distinct)
     if hoisted:
         plain, _ = _enum_lines(ec, a, local, hoist=False, distinct=distinct)
         extra["_plain"] = _build_enum(ec, a, plain, dict(extra), what + " (not hoisted)")
-        at = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("for "))
         ind = "        "
-        lines[at:at] = ([f"{ind}try:"] + [f"{ind}    {n} = {src}" for n, src in hoisted] +
-                        [f"{ind}except Exception:",
-                         f"{ind}    return _plain(st, L, out, seat, _alt)"])
-    return _build_enum(ec, a, lines, extra, what)
+        body = attrs.evolve(body, hoisted=tuple(
+            [f"{ind}try:"] + [f"{ind}    {n} = {src}" for n, src in hoisted] +
+            [f"{ind}except Exception:", f"{ind}    return _plain(st, L, out, seat, _alt)"]))
+    return _build_enum(ec, a, body, extra, what)
 
 
 def holds_zone(t: Type) -> bool:
@@ -99,15 +198,16 @@ def binds_zone(ec: ExprCompiler, g: ast.Generator) -> bool:
     return holds_zone(element_of(ec.type_of(g.source)) or Int())
 
 
-def _memo_for(ec: ExprCompiler, a: ast.Alternative, lines: list[str]) -> list[str] | None:
+def _memo_for(ec: ExprCompiler, a: ast.Alternative, body: _Body) -> list[str] | None:
     if any(binds_zone(ec, g) for g in a.generators):
         return None
-    return _memoised(lines, [pyname(g.var) for g in a.generators])
+    return _memoised(body, [pyname(g.var) for g in a.generators])
 
 
-def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: dict[str, object],
+def _build_enum(ec: ExprCompiler, a: ast.Alternative, body: _Body, extra: dict[str, object],
                 what: str) -> Callable[..., LegalMap | None]:
-    memo = _memo_for(ec, a, lines)
+    memo = _memo_for(ec, a, body)
+    lines = _HEADER + body.lines("        ", merged=False) + _FOOTER
     if memo is not None:
         lines = memo
         extra.update(_MEMO={}, _MEMO_N=[0], _fz=_freeze, _LegalMap=LegalMap,
@@ -118,17 +218,11 @@ def _build_enum(ec: ExprCompiler, a: ast.Alternative, lines: list[str], extra: d
 
 
 def _enum_lines(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
-                hoist: bool, distinct: bool = False) -> tuple[list[str], list[tuple[str, str]]]:
-    """The enumerator's source lines, and the temporaries its loops read (with ``hoist``)."""
+                hoist: bool, distinct: bool = False) -> tuple[_Body, list[tuple[str, str]]]:
+    """The enumerator's body, and the temporaries its loops read (with ``hoist``)."""
     ec.hoisting(False, fresh=True)
-    body = _enum_body(ec, a, local, hoist, "        ", merged=False, distinct=distinct)
-    hoisted = ec.hoisted()
-    lines = ["def _enum(st, L, out, seat, _alt):", "    V = st.v; Z = st.z", "    try:",
-             # the seat's text, made once: an f-string copies a str, but formats an int
-             # at each event it writes
-             "        _seat = str(seat)"] + body
-    lines += [f"    except {CATCH} as e:", "        raise _rt(e, _span)"]
-    return lines, hoisted
+    body = _enum_body(ec, a, local, hoist, distinct=distinct)
+    return body, ec.hoisted()
 
 
 def choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative], local: frozenset[str],
@@ -138,15 +232,15 @@ def choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative], local: froz
     once for all of them. None where an alternative remembers its events by its inputs (its
     own enumerator does that best)."""
     for a in alts:
-        lines, _ = _enum_lines(ec, a, local, hoist=False)
-        if _memo_for(ec, a, lines) is not None:
+        body, _ = _enum_lines(ec, a, local, hoist=False)
+        if _memo_for(ec, a, body) is not None:
             return None
     ec.hoisting(False, fresh=True)
     bodies = []
     for i, a in enumerate(alts):
         bodies.append(f"        _ai = {i}; _alt = alts[{i}]")
-        bodies += _enum_body(ec, a, local, bool(a.generators), "        ", merged=True,
-                             distinct=keys_distinct(a, siblings))
+        bodies += _enum_body(ec, a, local, bool(a.generators),
+                             distinct=keys_distinct(a, siblings)).lines("        ", merged=True)
     hoisted = ec.hoisted()
     lines = ["def _legal(st, L, out, seat, alts):", "    V = st.v; Z = st.z", "    _ai = 0",
              "    try:", "        _seat = str(seat)"]
@@ -167,35 +261,26 @@ def choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative], local: froz
 
 
 def _enum_body(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], hoist: bool,
-               ind: str, merged: bool, distinct: bool = False) -> list[str]:
-    """The loops and tests of one alternative, indented by ``ind``: its guard's conjuncts
-    tested as soon as their variables are bound. A failed test before the loops ends the
-    function, or, ``merged`` with the other alternatives, skips to the next one."""
-    lines: list[str] = []
+               distinct: bool = False) -> _Body:
+    """The loops and tests of one alternative: its guard's conjuncts tested as soon as their
+    variables are bound."""
     try:
         # the tests before the loops: they read no generator's variable
         ec.hoisting(False)
         levels = _levels(a)
         test = _level_test(ec, levels[0], local, frozenset())
-        if test and merged:
-            lines.append(f"{ind}if {test}:")
-            ind += "    "
-        elif test:
-            lines.append(f"{ind}if not ({test}): return")
         split = _groups_split(ec, a)
         if split is None:
-            lines += _enum_loops(ec, a, levels, local, hoist, ind, distinct)
-        else:
-            # each conjunct is tested where the original tests it: one that reads a
-            # variable of its own named like the generator's is not moved out of the loop
-            single, one, binds = split
-            inside = [[cast(ast.Expr, walk.replace_name(c, a.generators[0].var, one))
-                       for c in level] for level in levels]
-            lines += _enum_loops(ec, single, inside, local, hoist, ind, distinct, binds)
-            lines += _enum_loops(ec, a, levels, local, hoist, ind, distinct, multi=True)
+            return _Body(test, (_enum_loops(ec, a, levels, local, hoist, distinct),))
+        # each conjunct is tested where the original tests it: one that reads a variable of
+        # its own named like the generator's is not moved out of the loop
+        single, one, binds = split
+        inside = [[cast(ast.Expr, walk.replace_name(c, a.generators[0].var, one))
+                   for c in level] for level in levels]
+        return _Body(test, (_enum_loops(ec, single, inside, local, hoist, distinct, binds),
+                            _enum_loops(ec, a, levels, local, hoist, distinct, multi=True)))
     finally:
         ec.hoisting(False)
-    return lines
 
 
 def _levels(a: ast.Alternative) -> list[list[ast.Expr]]:
@@ -224,27 +309,25 @@ def _level_test(ec: ExprCompiler, conjuncts: list[ast.Expr], local: frozenset[st
 
 
 def _enum_loops(ec: ExprCompiler, a: ast.Alternative, levels: list[list[ast.Expr]],
-                local: frozenset[str], hoist: bool, ind: str, distinct: bool,
-                binds: str | None = None, multi: bool = False) -> list[str]:
+                local: frozenset[str], hoist: bool, distinct: bool,
+                binds: str | None = None, multi: bool = False) -> _Nest:
     """The generators' loops of ``a``, each with the conjuncts ``levels`` gives it, and the
     event written innermost; ``binds`` and ``multi`` as :func:`_enum_event` and
     :func:`_loop_head` take them."""
     gen_vars = [g.var for g in a.generators]
-    lines: list[str] = []
+    loops = []
     for i in range(len(gen_vars)):
         py = frozenset(gen_vars[:i])
         # a loop's head is read once: nothing of it is hoisted
         ec.hoisting(hoist and i > 0)
-        lines.append(f"{ind}for {_loop_head(ec, a, i, local, py, multi)}:")
-        ind += "    "
+        target, source = _loop_head(ec, a, i, local, py, multi)
         # only inside the loops: a test before them runs once anyway, and hoisting it would
         # give up the short-circuit of "a and b"
         ec.hoisting(hoist)
-        test = _level_test(ec, levels[i + 1], local, py | {gen_vars[i]})
-        if test:
-            lines.append(f"{ind}if not ({test}): continue")
+        loops.append(_Loop(target, source, _level_test(ec, levels[i + 1], local,
+                                                       py | {gen_vars[i]})))
     ec.hoisting(hoist and bool(gen_vars))
-    return lines + _enum_event(ec, a, local, ind, distinct, binds)
+    return _Nest(tuple(loops), _enum_event(ec, a, local, distinct, binds))
 
 
 def _groups_split(ec: ExprCompiler, a: ast.Alternative
@@ -330,28 +413,29 @@ def resolver(ec: ExprCompiler, a: ast.Alternative,
 
 
 def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[str],
-               py: frozenset[str], multi: bool = False) -> str:
-    """``v in SOURCE`` for the ``i``-th generator; over a set field's subsets,
-    ``v, _sfI, _sjI in _subset_sets(...)``, the set and its text coming with each subset;
-    ``multi``, over ``groups(hand)``: ``v in _multi_groups(hand)`` (see _groups_split)."""
+               py: frozenset[str], multi: bool = False) -> tuple[str, str]:
+    """``(v, SOURCE)``: the target and the source of the ``i``-th generator's loop; over a set
+    field's subsets, ``(v, _sfI, _sjI, _subset_sets(...))``, the set and its text coming with
+    each subset; ``multi``, over ``groups(hand)``: ``_multi_groups(hand)`` (see
+    _groups_split)."""
     g = a.generators[i]
     src = walk.uncited(g.source)
     if multi:
         assert isinstance(src, ast.Call) and src.func == "groups"
-        return f"{pyname(g.var)} in _multi_groups({ec.source(src.args[0], local, py)})"
+        return pyname(g.var), f"_multi_groups({ec.source(src.args[0], local, py)})"
     if g.var not in _set_subsets(ec, a):
-        return f"{pyname(g.var)} in {ec.source(g.source, local, py)}"
+        return pyname(g.var), ec.source(g.source, local, py)
     assert isinstance(src, ast.Call)
     ec.globals["_subset_sets"] = subset_sets
     args = ", ".join(ec.source(x, local, py) for x in src.args)
     if _lazy_subsets(ec, a):
-        return f"_sf{i}, _sj{i} in _subset_sets({args}, {_field_cache(ec)}, False)"
-    return f"{pyname(g.var)}, _sf{i}, _sj{i} in _subset_sets({args}, {_field_cache(ec)})"
+        return f"_sf{i}, _sj{i}", f"_subset_sets({args}, {_field_cache(ec)}, False)"
+    return f"{pyname(g.var)}, _sf{i}, _sj{i}", f"_subset_sets({args}, {_field_cache(ec)})"
 
 
 def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
-                ind: str, distinct: bool = False, binds: str | None = None) -> list[str]:
-    """The lines, innermost in the loops, that write one legal event and its key; ``binds``,
+                distinct: bool = False, binds: str | None = None) -> _Write:
+    """What the loops do innermost: write one legal event and its key; ``binds``,
     the Python source of what the event binds its generators to, where it is not their
     values (see _groups_split)."""
     gen_vars = [g.var for g in a.generators]
@@ -380,14 +464,14 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             if isinstance(bare.args[0], ast.Name):
                 # the cache is read inline: no Python call for the usual hit (a tuple; a zone's
                 # list cannot be a key)
-                lines.append(f"{ind}f{i}, j{i} = (type({arg}) is tuple and {cache}.get({arg}))"
+                lines.append(f"f{i}, j{i} = (type({arg}) is tuple and {cache}.get({arg}))"
                              f" or _setjv({arg}, {cache})")
             else:
-                lines.append(f"{ind}f{i}, j{i} = _setjv({arg}, {cache})")
+                lines.append(f"f{i}, j{i} = _setjv({arg}, {cache})")
             parts.append(f"{f.name!r}: list(f{i})")
             jsons[f.name] = f"j{i}"
         else:
-            lines.append(f"{ind}f{i} = {ec.source(f.value, local, py)}")
+            lines.append(f"f{i} = {ec.source(f.value, local, py)}")
             kinds[f.name] = _field_kind(ec.type_of(f.value))
             if kinds[f.name] == "text":
                 parts.append(f"{f.name!r}: f{i}")  # a card or a suit is its own JSON value
@@ -406,8 +490,8 @@ def _enum_event(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             if len(gen_vars) == 1 else "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
     entry = f"({{{', '.join(parts)}}}, _alt, {binds})"
     if not _entries_kept(ec, a, lines):
-        return lines + [f"{ind}k = {key}", f"{ind}if k not in out:", f"{ind}    out[k] = {entry}"]
-    return _kept_entry_lines(ec, gen_vars, lines, key, entry, ind, distinct)
+        return _Write(tuple(lines), key, entry)
+    return _kept_write(ec, gen_vars, lines, key, entry, distinct)
 
 
 def _key_text(ec: ExprCompiler, a: ast.Alternative, values: dict[str, str | None],
@@ -441,9 +525,9 @@ def _key_text(ec: ExprCompiler, a: ast.Alternative, values: dict[str, str | None
     return "f'{{" + ",".join(pieces).replace("'", "\\'") + "}}'"
 
 
-def _kept_entry_lines(ec: ExprCompiler, gen_vars: list[str], lines: list[str], key: str,
-                      entry: str, ind: str, distinct: bool = False) -> list[str]:
-    """The lines that write an event kept by the seat and the generators' values."""
+def _kept_write(ec: ExprCompiler, gen_vars: list[str], lines: list[str], key: str,
+                entry: str, distinct: bool = False) -> _Write:
+    """The write of an event kept by the seat and the generators' values."""
     # the event is a function of the seat and the generators' values: its key and entry are
     # made once and kept (an event may be shared, as legal_actions says), so a decision met
     # again with the same group of cards costs a lookup, not a dictionary and a key
@@ -456,20 +540,12 @@ def _kept_entry_lines(ec: ExprCompiler, gen_vars: list[str], lines: list[str], k
         "(" + "".join(f"{pyname(v)}, " for v in gen_vars) + ")"
     # the seat's cache is read once for all the events the loops list
     cs = ec.invariant(f"{cache}[seat]")
-    head = [] if cs != f"{cache}[seat]" else [f"{ind}_cs = {cache}[seat]"]
+    head = [] if cs != f"{cache}[seat]" else [f"_cs = {cache}[seat]"]
     cs = "_cs" if head else cs
     if len(gen_vars) != 1:
-        head.append(f"{ind}_ek = {ek}")
+        head.append(f"_ek = {ek}")
         ek = "_ek"
-    return head + [f"{ind}_e = {cs}.get({ek})", f"{ind}if _e is None:"] + [
-        "    " + ln for ln in lines] + [
-        f"{ind}    _e = ({key}, {entry})",
-        f"{ind}    if len({cs}) < _EMAXS:",
-        f"{ind}        {cs}[{ek}] = _e",
-    ] + ([f"{ind}out[_e[0]] = _e[1]"] if distinct else [
-        f"{ind}k, _v = _e",
-        f"{ind}if k not in out:",
-        f"{ind}    out[k] = _v"])
+    return _Write(tuple(lines), key, entry, _Kept(tuple(head), cs, ek, distinct))
 
 
 def keys_distinct(a: ast.Alternative, siblings: Sequence[ast.Alternative]) -> bool:
@@ -546,41 +622,30 @@ def _freeze(x: object) -> object:
 MEMO_KEY_MAX = 512
 
 
-def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
-    """The enumerator ``lines`` rewritten to remember its events by its inputs, or None.
+def _memoised(body: _Body, gen_vars: list[str]) -> list[str] | None:
+    """The enumerator of ``body`` written to remember its events by its inputs, or None.
 
     An alternative qualifies when each generator's source reads no earlier generator's
     variable (so all sources can be computed first) and nothing inside the loops reads the
     state: then the events are a function of the seat and the sources' values, and a decision
     met again (4,096 ways to lay the same trick numbers, deal after deal, in a bidding game)
     costs one dictionary lookup instead of one pass over every event."""
-    if not gen_vars:
+    if not gen_vars or len(body.nests) != 1:
         return None
-    body = lines[4:-2]  # between "_seat = ..." and the except clause
-    loops = [i for i, ln in enumerate(body) if ln.lstrip().startswith("for ")]
-    if len(loops) != len(gen_vars):
-        return None
-    if any(not body[i].lstrip().startswith((f"for {v} in ", f"for {v}, ", f"for _sf{j}, "))
-           for j, (i, v) in enumerate(zip(loops, gen_vars, strict=True))):
-        return None
-    head, inner = body[:loops[0]], body[loops[0]:]
-    sources = []
-    for j, i in enumerate(loops):
-        ln = body[i]
-        src = ln.split(" in ", 1)[1].rstrip()[:-1]
+    nest = body.nests[0]
+    sources = [lp.source for lp in nest.loops]
+    for j, src in enumerate(sources):
         if any(re.search(rf"\b{re.escape(v)}\b", src) for v in gen_vars[:j]):
             return None
         if j > 0 and READS_STATE.search(src):
             # computed before the first loop here, where the plain loops might never reach
             # it (an empty outer source, a failed guard): only a constant may move there
             return None
-        sources.append(src)
-    rest = [ln for k, ln in enumerate(inner) if k + loops[0] not in loops]
-    if any(READS_STATE.search(ln) for ln in rest):
+    inside = [lp.test for lp in nest.loops] + nest.write.lines("out")
+    if any(READS_STATE.search(ln) for ln in inside):
         return None
     ind = "        "
-    at_once = _all_at_once(inner, sources)
-    out = lines[:4] + head
+    out = _HEADER + body.lines(ind, merged=False)[:-len(nest.lines(ind))]
     for j, src in enumerate(sources):
         out.append(f"{ind}_s{j} = {src}")
     key = ", ".join(["seat"] + [f"_fz(_s{j})" for j in range(len(sources))])
@@ -589,20 +654,13 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
     small = " and ".join(f"len(_s{j}) <= {MEMO_KEY_MAX}" for j in range(len(sources)))
     out += [f"{ind}_ck = ({key}) if {small} else None",
             f"{ind}hit = _MEMO.get(_ck) if _ck is not None else None", f"{ind}if hit is None:"]
-    lazy = _lazy_lines(inner) if at_once is not None else None
-    if lazy is not None:
-        out += [f"{ind}    {ln}" for ln in lazy]
-    out += [f"{ind}    hit = _LegalMap()"]
-    loop_no = 0
-    for k, ln in enumerate(inner if at_once is None else ()):
-        if k + loops[0] in loops:
-            pre = ln[:len(ln) - len(ln.lstrip())]
-            target = ln.lstrip()[4:].split(" in ", 1)[0]
-            ln = f"{pre}for {target} in _s{loop_no}:"
-            loop_no += 1
-        out.append("    " + ln.replace(" out[", " hit[").replace(" not in out:",
-                                                                    " not in hit:"))
+    at_once = _all_at_once(nest)
     if at_once is not None:
+        out += [f"{ind}    {ln}" for ln in _lazy_lines(nest.write)]
+    out += [f"{ind}    hit = _LegalMap()"]
+    if at_once is None:
+        out += nest.lines(ind + "    ", "hit", [f"_s{j}" for j in range(len(sources))])
+    else:
         out += [f"{ind}    {ln}" for ln in at_once]
     out += [f"{ind}    if _ck is not None:",
             f"{ind}        _MEMO_N[0] += len(hit)",
@@ -613,10 +671,10 @@ def _memoised(lines: list[str], gen_vars: list[str]) -> list[str] | None:
             f"{ind}if not out:", f"{ind}    return hit",
             f"{ind}for k, e in hit.items():", f"{ind}    if k not in out:",
             f"{ind}        out[k] = e"]
-    return out + lines[-2:]
+    return out + _FOOTER
 
 
-def _all_at_once(inner: list[str], sources: list[str]) -> list[str] | None:
+def _all_at_once(nest: _Nest) -> list[str] | None:
     """For an enumerator of one loop over a hand's subsets that writes every event it meets
     (``show(cards = set_of(cs)) for cs in subsets(hand, 0, size(hand))``, 8,192 of them):
     the lines that make all the keys and all the entries at once, each with one list
@@ -624,13 +682,11 @@ def _all_at_once(inner: list[str], sources: list[str]) -> list[str] | None:
     subsets come in the order of their texts, and distinct, so the map is in canonical
     order and has one entry per subset; where it had fewer (a key written twice), the loop
     is run instead, so that the first event written for a key stands, as the loop has it."""
-    if len(sources) != 1 or len(inner) != 4:
+    w = nest.write
+    if len(nest.loops) != 1 or nest.loops[0].test or nest.loops[0].target != "_sf0, _sj0" \
+            or w.fields or w.kept is not None:
         return None
-    head, key, test, entry = (ln.strip() for ln in inner)
-    if not head.startswith("for _sf0, _sj0 in ") or not key.startswith("k = ") or \
-            test != "if k not in out:" or not entry.startswith("out[k] = "):
-        return None
-    key, entry = key[len("k = "):], entry[len("out[k] = "):]
+    key, entry = w.key, w.entry
     if "_sf0" in key or "_sj0" in entry or re.search(r"\bk\b", entry):
         return None
     return ["_ks = [" + key + " for _sj0 in _s0.texts]",
@@ -645,22 +701,20 @@ def _all_at_once(inner: list[str], sources: list[str]) -> list[str] | None:
             "            hit[k] = " + entry]
 
 
-def _lazy_lines(inner: list[str]) -> list[str] | None:
+def _lazy_lines(w: _Write) -> list[str]:
     """For the enumerator :func:`_all_at_once` writes, where its source is too long to be
     remembered (thousands of a hand's subsets, in canonical order): the lines that return a
     lazy :class:`LegalMap` instead, which builds what is asked of it (the events for
     ``legal_actions``, one entry for ``apply_index``, one key for ``apply``) and its keys and
     entries only when a reader needs the whole map. A playout reads one event of 4,096; the
     keys and entries it never reads were most of the decision's time and garbage."""
-    key = inner[1].strip()[len("k = "):]
-    entry = inner[3].strip()[len("out[k] = "):]
     tail = ", _alt, _sf0)"
-    if not (entry.startswith("(") and entry.endswith(tail)):
-        return None
-    event = entry[1:-len(tail)]
+    if not (w.entry.startswith("(") and w.entry.endswith(tail)):
+        return []
+    event = w.entry[1:-len(tail)]
     return ["if _ck is None and _s0.ordered and not out and len(_s0):",
             "    hit = _LegalMap()",
-            f"    hit.lazy = _LazyLegal(lambda _sj0: {key},",
+            f"    hit.lazy = _LazyLegal(lambda _sj0: {w.key},",
             f"                          lambda: [{event} for _sf0 in _s0.sets],",
             "                          _s0.sets, _s0.texts, _alt)",
             "    return hit"]
