@@ -1,12 +1,16 @@
 """Legal-event enumerators: one generated function per alternative of a decision.
 
 Generators become nested Python loops, each conjunct of the guard tested as soon as the
-variables it reads are bound, and the event and its canonical key written innermost. Then,
-where they qualify, the plain loops are rewritten into faster forms: *memoised* (the events
-remembered by the seat and the sources' values), *all at once* (a hand's subsets, every key
-and entry made by one comprehension each) and *lazy* (a :class:`~rulespec.engine.machine.
-LazyLegal` that builds only what a reader asks for); and all of a decision's alternatives may
-be listed by one merged function (:func:`choose_enumerator`).
+variables it reads are bound, and the event and its canonical key written innermost. The
+enumerator is first built as a small tree (:class:`_Body`: the test before the loops, the
+temporaries hoisted out of them, the nests of :class:`_Loop` and the :class:`_Write`
+innermost), then rendered in one of its forms: *plain*; *merged* with the decision's other
+alternatives into one function (:func:`choose_enumerator`); *memoised* (the events remembered
+by the seat and the sources' values); *all at once* (a hand's subsets, every key and entry
+made by one comprehension each); and *lazy* (a :class:`~rulespec.engine.machine.LazyLegal`
+that builds only what a reader asks for). A form is chosen from the tree's parts (the loops'
+sources, the write's key and entry), not by cutting and patching the plain form's text; what
+reads the state is still told by the names in those parts' Python text (READS_STATE).
 """
 
 from __future__ import annotations
@@ -127,23 +131,35 @@ class _Nest:
 @attrs.frozen
 class _Body:
     """One alternative's enumerator between its header and its except clause: the test of
-    the conjuncts that read no generator's variable, the temporaries computed before the
-    loops (``hoisted``: lines), and the nests (two where ``groups`` is split)."""
+    the conjuncts that read no generator's variable, the temporaries computed once before
+    the loops (``hoisted``: name and source), and the nests (two where ``groups`` is split)."""
 
     test: str
     nests: tuple[_Nest, ...]
-    hoisted: tuple[str, ...] = ()
+    hoisted: tuple[tuple[str, str], ...] = ()
+
+    def head(self, ind: str) -> list[str]:
+        """The lines before the loops of an alternative listed alone: a failed test ends the
+        function; the temporaries are computed, and should that raise, the events are
+        listed by the version without them (``_plain``), which raises where the rule says."""
+        out = [f"{ind}if not ({self.test}): return"] if self.test else []
+        if self.hoisted:
+            out += ([f"{ind}try:"] + [f"{ind}    {n} = {src}" for n, src in self.hoisted] +
+                    [f"{ind}except Exception:",
+                     f"{ind}    return _plain(st, L, out, seat, _alt)"])
+        return out
 
     def lines(self, ind: str, merged: bool) -> list[str]:
-        """The body indented by ``ind``. A failed test ends the function, or, ``merged`` with
-        the other alternatives of the decision, skips to the next one."""
-        out = []
-        if self.test and merged:
-            out.append(f"{ind}if {self.test}:")
-            ind += "    "
+        """The body indented by ``ind``; ``merged`` with the other alternatives of the
+        decision (which computes the temporaries for all), a failed test skips to the next
+        alternative."""
+        if not merged:
+            out = self.head(ind)
         elif self.test:
-            out.append(f"{ind}if not ({self.test}): return")
-        out += self.hoisted
+            out = [f"{ind}if {self.test}:"]
+            ind += "    "
+        else:
+            out = []
         for n in self.nests:
             out += n.lines(ind)
         return out
@@ -176,10 +192,7 @@ def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     if hoisted:
         plain, _ = _enum_lines(ec, a, local, hoist=False, distinct=distinct)
         extra["_plain"] = _build_enum(ec, a, plain, dict(extra), what + " (not hoisted)")
-        ind = "        "
-        body = attrs.evolve(body, hoisted=tuple(
-            [f"{ind}try:"] + [f"{ind}    {n} = {src}" for n, src in hoisted] +
-            [f"{ind}except Exception:", f"{ind}    return _plain(st, L, out, seat, _alt)"]))
+        body = attrs.evolve(body, hoisted=tuple(hoisted))
     return _build_enum(ec, a, body, extra, what)
 
 
@@ -645,7 +658,7 @@ def _memoised(body: _Body, gen_vars: list[str]) -> list[str] | None:
     if any(READS_STATE.search(ln) for ln in inside):
         return None
     ind = "        "
-    out = _HEADER + body.lines(ind, merged=False)[:-len(nest.lines(ind))]
+    out = _HEADER + body.head(ind)
     for j, src in enumerate(sources):
         out.append(f"{ind}_s{j} = {src}")
     key = ", ".join(["seat"] + [f"_fz(_s{j})" for j in range(len(sources))])
