@@ -30,7 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rulespec.engine.state import CHANCE, Game  # noqa: E402
+from rulespec.engine.game import Game  # noqa: E402
+from rulespec.engine.state import CHANCE  # noqa: E402
 from rulespec.loading import game_for, resolve  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402

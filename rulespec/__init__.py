@@ -4,7 +4,8 @@ From one ``.rules`` text the library plays the game (:class:`Game`, :class:`Stat
 implementations of it, and writes its rulebook.
 """
 
-from rulespec.engine.state import CHANCE, Game, State
+from rulespec.engine.game import Game
+from rulespec.engine.state import CHANCE, State
 from rulespec.errors import (
     ConfigurationError,
     Diagnostic,

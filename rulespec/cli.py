@@ -197,7 +197,7 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
     """
     import time
 
-    from rulespec.engine.state import Game
+    from rulespec.engine.game import Game
     from rulespec.loading import normalise_options, resolve
 
     with _reported():

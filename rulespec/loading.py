@@ -4,14 +4,13 @@ Everything between a name on a command line (or in a record) and a :class:`Game`
 :func:`resolve` for every command, with the two levels of trust of docs/security.md
 (:class:`Trust`); shipped games are looked up in ``rulespec/games``, a spec file is checked once
 per process (again if it changes), a request's options are checked by the spec's one validator,
-and each table is compiled once and kept with its spec.
+and each table is validated and compiled once per process (``engine/game.py``'s cache).
 """
 
 from __future__ import annotations
 
 import enum
 import functools
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import cast
 
 import attrs
 
-from rulespec.engine.state import Game
+from rulespec.engine.game import Game, tables_of
 from rulespec.errors import RecordError
 from rulespec.files import why_not_regular
 from rulespec.lang.checker import check_file
@@ -29,10 +28,6 @@ from rulespec.lang.sources import GAMES_DIR, MAX_SPEC_BYTES, is_file
 __all__ = ["Resolved", "Trust", "game_for", "normalise_options", "resolve", "shipped_games",
            "shipped_name"]
 
-#: compiled tables kept per spec; past this many the spec's table cache starts again. Each
-#: table holds its generated code and the legal events it remembers (up to MEMO_MAX per
-#: enumerator), and compiling one takes 20 to 70 ms: a few dozen are plenty
-MAX_TABLES_PER_SPEC = 32
 
 
 # A shipped game's name is its file's name with "_" written "-": records spell names with
@@ -181,17 +176,10 @@ def normalise_options(spec: CheckedSpec,
 
 def game_for(spec: CheckedSpec, players: object, options: Mapping[str, object],
              dealer: object) -> Game:
-    """A compiled :class:`Game` for a table, cached (compiling is the costly part)."""
+    """A compiled :class:`Game` for a table of a record or a request: the table validated
+    once and compiled once per process (:func:`rulespec.engine.game.tables_of`)."""
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordError("'players' is a number")
     if not isinstance(dealer, int) or isinstance(dealer, bool):
         raise RecordError("'dealer' is a seat number")
-    opts = normalise_options(spec, options)
-    key = (players, json.dumps(opts, sort_keys=True), dealer)
-    g = spec.compiled.get(key)
-    if not isinstance(g, Game):
-        if len(spec.compiled) >= MAX_TABLES_PER_SPEC:
-            spec.compiled.clear()
-        g = Game(spec, players, opts, dealer)
-        spec.compiled[key] = g
-    return g
+    return tables_of(spec).game(players, options, dealer)

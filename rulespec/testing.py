@@ -21,7 +21,7 @@ import attrs
 from hypothesis import currently_in_test_context
 from hypothesis import strategies as st
 
-from rulespec.engine.state import Game
+from rulespec.engine.game import Game
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.lang.model import CheckedSpec
 from rulespec.loading import normalise_options, resolve

@@ -216,7 +216,7 @@ def test_generated_code_shows_in_a_traceback() -> None:
     import traceback
 
     from rulespec import Game, check_text
-    from rulespec.engine.exprs import exec_source
+    from rulespec.engine.codegen.pyexec import exec_source
 
     spec = check_text(
         'game t title "T"\nplayers 2 to 2\nwinner lowest total\n'

@@ -570,7 +570,7 @@ def test_a_definition_of_one_card_is_tabulated_and_errs_as_its_body() -> None:
 
 
 def test_share_common_reads_a_repeat_only_where_its_first_evaluation_happened() -> None:
-    from rulespec.engine.exprs import share_common
+    from rulespec.engine.codegen.cse import share_common
 
     shared = share_common("(v[0] == 1) or (v[0] == 2)")
     assert shared.count("v[0]") == 1 and eval(shared, {"v": (2,)}) is True
@@ -1016,7 +1016,7 @@ def test_loops_past_the_work_budget_are_a_runtime_error_at_the_loop(loop: str) -
     a runtime error names the loop, soon (a billion rounds would take minutes)."""
     import time
 
-    from rulespec.engine.compiler import MAX_WORK
+    from rulespec.engine.machine import MAX_WORK
 
     game = _play_spec(f"""
 var n: int = 0
@@ -1035,7 +1035,7 @@ deal {{
 def test_the_work_budget_starts_again_at_each_event() -> None:
     """Rounds are counted between two events only: a loop of many short stretches, each
     ended by a decision, never reaches the budget."""
-    from rulespec.engine.compiler import MAX_WORK
+    from rulespec.engine.machine import MAX_WORK
 
     game = _play_spec(f"""
 var n: int = 0
@@ -1131,6 +1131,23 @@ deal {
   end deal scoring score
 }""")
     assert one.new_initial_state().result()["deals"][0]["scores"] == [999999, 999998]
+
+
+def test_each_state_spends_its_own_comprehension_budget() -> None:
+    """The comprehensions' budget is each state's (``State.left``), not the process's: a state
+    played between two events of another spends nothing of the other's."""
+    from rulespec.engine.machine import MAX_WORK
+
+    game = _play_spec("""
+def score(p: int) = size([j for j in range(1, 1000) if j > p])
+deal {
+  end deal scoring score
+}""")
+    a = game.new_initial_state()
+    assert a.left <= 10 * MAX_WORK - 2 * 999  # each seat's score went through 999 numbers
+    left = a.left
+    b = game.new_initial_state()
+    assert a.left == left and b.left == left and a.clone().left == left
 
 
 def test_a_step_runs_as_its_body_does() -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.engine.state import Game, State
+from rulespec.engine.game import Game
+from rulespec.engine.state import State
 from rulespec.errors import SpecCheckError
 from rulespec.lang import ast
 from rulespec.lang.cards import pack

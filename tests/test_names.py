@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulespec import check_text
-from rulespec.engine.exprs import ExprCompiler
+from rulespec.engine.codegen.exprs import ExprCompiler
 
 #: names a spec may write that imitate the compiler's (old and new) temporaries
 NAMES = ["x", "x_1", "x_2", "x_3", "v_x", "v_x_1", "t1_x", "t2_x", "t1_a", "a", "a_1", "y"]
@@ -55,7 +55,7 @@ def expected(p: int) -> int:
 def test_inlined_names_do_not_capture(names: list[str], p: int) -> None:
     a, b, q, g = names
     spec = check_text(SPEC.format(A=a, B=b, P=q, G=g), "names.rules")
-    state = SimpleNamespace(v={}, z={}, work=10**9)  # a budget, as a State has
+    state = SimpleNamespace(v={}, z={}, work=10**9, left=10**9)  # budgets, as a State has
     got = {}
     for inline in (True, False):
         ec = ExprCompiler(spec, 2, spec.defaults(), inline=inline)
@@ -163,7 +163,7 @@ match {{
 def test_generated_source_too_deep_for_python_is_the_spec_s_error() -> None:
     """Python refuses source nested past 200 parentheses; should generated code ever reach
     that, it is a runtime error at the clause, not an internal error."""
-    from rulespec.engine.exprs import exec_source
+    from rulespec.engine.codegen.pyexec import exec_source
     from rulespec.errors import RuleRuntimeError
     from rulespec.lang.ast import Span
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulespec.cli import main
-from rulespec.engine.state import Game
+from rulespec.engine.game import Game
 from rulespec.errors import ConfigurationError, RuleRuntimeError
 from rulespec.lang.checker import check_file, check_text
 from rulespec.lang.parser import parse

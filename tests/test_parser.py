@@ -187,7 +187,7 @@ def test_a_mistake_in_an_imported_file_names_that_file(tmp_path: Path) -> None:
 
 
 def test_nesting_deeper_than_the_limit_is_a_syntax_error_where_it_happens() -> None:
-    from rulespec.engine.state import Game
+    from rulespec.engine.game import Game
     from rulespec.errors import SpecSyntaxError
     from rulespec.lang.checker import check_text
     from rulespec.lang.parser import MAX_NESTING

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.engine.exprs import ExprCompiler
-from rulespec.engine.state import Game
+from rulespec.engine.codegen.exprs import ExprCompiler
+from rulespec.engine.game import Game
 from rulespec.errors import SpecCheckError, SpecSyntaxError
 from rulespec.lang import ast, walk
 from rulespec.lang.checker import check, check_file, check_text

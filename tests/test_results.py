@@ -15,7 +15,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from rulespec.cli import main
-from rulespec.engine.state import Game, State
+from rulespec.engine.game import Game
+from rulespec.engine.state import State
 from rulespec.lang.checker import check_file, check_text
 from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty

@@ -29,7 +29,7 @@ from rulespec.book.reading import (
 )
 from rulespec.engine import CHANCE, Game, State
 from rulespec.engine.events import Event
-from rulespec.engine.state import validate_setting
+from rulespec.engine.table import Table
 from rulespec.errors import RulespecError
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec
@@ -228,7 +228,7 @@ class _Worker:
         for p in book_sizes(self.spec, self.players):
             for opts in extra:
                 try:
-                    if opts and (p, validate_setting(self.spec, p, {**self.options, **opts})[1]
+                    if opts and (p, Table.of(self.spec, p, {**self.options, **opts}).hands
                                  ) in seen:
                         # the option changes nothing at this table size: known before the
                         # table is compiled, which is most of a book's work

@@ -150,21 +150,14 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     canonical order with their texts, are each built by doubling (every element added to
     every one so far, in order), and a mask says which set each subset is. They come in
     another order than :func:`subsets` gives them: an enumerator only keys its events by them,
-    and distinct elements give distinct sets. Anything else goes subset by subset through
-    :func:`set_and_json` and its ``cache``."""
+    and distinct elements give distinct sets."""
     xs = tuple(xs)
     n = len(xs)
     key = (xs, lo, hi, own)
     check_size(sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
                "the list of subsets")
     if not _distinct_texts(xs):
-        plain = subsets(xs, lo, hi)
-        done = [set_and_json(c, cache) for c in plain]
-        if not own:
-            # a set met again is the same event: the first subset that gives it stands
-            first = {j: st for st, j in reversed(done)}
-            return SubsetSets(key, None, [list(st) for st in first.values()], list(first))
-        return SubsetSets(key, plain, [list(st) for st, _ in done], [j for _, j in done])
+        return _subset_sets_one_by_one(xs, lo, hi, cache, own, key)
     order = sorted(range(n), key=lambda i: TEXT_ORDER[cast("str", xs[i])])
     # every set (and its text, all but the closing bracket) by its mask of places in
     # canonical order, which is the order they are built in: each element is added to every
@@ -204,6 +197,20 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
         place = [place[m] for m in keep]
     return SubsetSets(key, subs, list(map(sets.__getitem__, place)),
                       list(map(texts.__getitem__, place)))
+
+
+def _subset_sets_one_by_one(xs: tuple[object, ...], lo: int, hi: int,
+                            cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]],
+                            own: bool, key: tuple[object, ...]) -> SubsetSets:
+    """:func:`subset_sets` for elements that are not distinct card codes or suits: subset by
+    subset, through :func:`set_and_json` and its ``cache``."""
+    plain = subsets(xs, lo, hi)
+    done = [set_and_json(c, cache) for c in plain]
+    if not own:
+        # a set met again is the same event: the first subset that gives it stands
+        first = {j: st for st, j in reversed(done)}
+        return SubsetSets(key, None, [list(st) for st in first.values()], list(first))
+    return SubsetSets(key, plain, [list(st) for st, _ in done], [j for _, j in done])
 
 
 def _text_order(quoted: Sequence[str]) -> list[int]:

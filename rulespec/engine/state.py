@@ -1,6 +1,6 @@
 """The runtime: the Game/State API (in the manner of OpenSpiel) over any checked spec.
 
-A :class:`Game` is a spec compiled for one table (``compiler.py`` writes each procedure as a
+A game (``game.py``) is a spec compiled for one table (``codegen/`` writes each procedure as a
 Python function); a :class:`State` is the variables, the zones and a stack of frames
 (procedure, pc, locals, is_deal). The machine runs the top frame's function until it reaches
 a stop: a decision (``choose``), a chance event (``shuffle``, ``reshuffle``, ``bury``), the end
@@ -15,28 +15,13 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 from __future__ import annotations
 
 import bisect
-import collections
 import json
 import operator
 import reprlib
-import types
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
-from rulespec.engine.compiler import (
-    MAX_WORK,
-    Alternative,
-    ChanceSpec,
-    ChooseSpec,
-    EndDeal,
-    EndMatch,
-    Frame,
-    Lazy,
-    LegalMap,
-    Procedure,
-    Return,
-    compile_procedures,
-)
+from rulespec.engine.chance import apply_chance, chance_template
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     canonical_key,
@@ -47,185 +32,62 @@ from rulespec.engine.events import (
     normalise_value,
     too_deep,
 )
-from rulespec.engine.exprs import ExprCompiler
+from rulespec.engine.machine import (
+    MAX_WORK,
+    Alternative,
+    ChanceStop,
+    ChooseStop,
+    EndDeal,
+    EndMatch,
+    Fn,
+    Frame,
+    LazyLegal,
+    LegalEntry,
+    LegalMap,
+    Procedure,
+    Return,
+)
 from rulespec.errors import (
-    ConfigurationError,
     IllegalActionError,
     RecordError,
     RuleRuntimeError,
 )
 from rulespec.lang import ast, walk
-from rulespec.lang.builtins import LEFT as _LEFT
-from rulespec.lang.cards import CARD_ORDER, is_card, normalise_card
+from rulespec.lang.cards import CARD_ORDER, is_card
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["CHANCE", "Game", "LegalEntry", "State", "canonical_key", "event_key",
-           "validate_setting"]
+__all__ = ["CHANCE", "GameRules", "LegalEntry", "State", "canonical_key", "event_key"]
 
 CHANCE = "chance"
 
-#: a legal event, the alternative that allows it (None for chance) and its generators' values
-LegalEntry = tuple[dict[str, Any], Alternative | None, object]
+class GameRules(Protocol):
+    """What a state reads of its game (:class:`rulespec.engine.game.Game` is the one): the
+    table, its declared bounds and the compiled rules. A protocol, so that this module does
+    not import the one that builds states."""
 
-
-#: what table-time code sees as the state: a ``require`` runs before any state exists
-_NO_STATE = types.SimpleNamespace(v={}, z={}, work=MAX_WORK)
-
-
-def _no_state() -> types.SimpleNamespace:
-    """The stand-in state table-time values are computed in, its work budget full."""
-    _NO_STATE.work = MAX_WORK
-    _LEFT[0] = 10 * MAX_WORK
-    return _NO_STATE
-
-
-#: every card code, to tell a shuffle's usual event (codes only) at a glance
-_CARD_CODES = frozenset(CARD_ORDER)
-
-#: the most players a table may have, whatever a spec's ``players`` line allows: every seat
-#: costs memory before the first event
-MAX_PLAYERS = 1000
-
-
-def validate_setting(spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
-                     dealer: int = 0, cover: set[str] | None = None,
-                     compiled: set[str] | None = None) -> tuple[dict[str, object], int]:
-    """The full options and the number of hands of a table, or ConfigurationError when the
-    spec refuses it (an unknown option, a value out of its type, the player count, the
-    dealer, a ``require``): everything :class:`Game` checks before it compiles, so a caller
-    that only asks whether a setting is offered does not pay for the compile."""
-    opts: dict[str, object] = dict(spec.defaults())
-    opts.update(spec.check_options(options or {}))
-    if isinstance(players, int) and players > MAX_PLAYERS:
-        raise ConfigurationError(f"a table holds at most {MAX_PLAYERS} players, not {players}")
-    if not (isinstance(players, int) and spec.min_players <= players <= spec.max_players):
-        raise ConfigurationError(
-            f"{spec.name} takes {spec.min_players} to {spec.max_players} players, "
-            f"not {players}")
-    if not (isinstance(dealer, int) and 0 <= dealer < players):
-        raise ConfigurationError(f"the dealer must be a seat 0..{players - 1}, not {dealer}")
-    hands = players
-    if spec.hands is not None:
-        ok, val = ExprCompiler(spec, players, opts).const(spec.hands)
-        if not ok or not isinstance(val, int) or not players <= val <= MAX_PLAYERS:
-            raise ConfigurationError(
-                f"{spec.name}: 'hands' must be a number from the players to {MAX_PLAYERS}, "
-                f"known once the options are (got {val!r})")
-        hands = val
-    # a game's coverage counts the expression arms its requires compile and take
-    ec = ExprCompiler(spec, players, opts, hands, cover=cover, compiled=compiled)
-    for r in spec.requires:
-        ok, val = ec.const(r.cond)
-        if not ok:
-            # table-time: no state yet (the checker keeps variables and zones out of a
-            # require); definitions not inlined still read st.v and st.z
-            val = ec.expr(r.cond, frozenset())(_no_state(), {})
-        if not val:
-            refs = [x.ref for x in _cited(r.cond)]
-            cite = f" ({', '.join(refs)})" if refs else ""
-            raise ConfigurationError(
-                f"{spec.name} with {players} players and these options: {r.message}{cite}")
-    return opts, hands
-
-
-class Game:
-    """A checked spec at one table: player count, options and first dealer fixed.
-
-    Build it once and call :meth:`new_initial_state` for each match; the compiled rules are
-    shared by every state.
-    """
-
-    def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
-                 dealer: int = 0, coverage: bool = False, keep_sources: bool = False) -> None:
-        self.spec = spec
-        #: clause ids (rulespec.lang.clauses) this table compiles, and, with ``coverage=True``, the
-        #: set every state of this game adds the clauses it enters to
-        self.compiled_clauses: set[str] = set()
-        self.cover: set[str] | None = set() if coverage else None
-        self.players = players
-        self.dealer = dealer
-        self.options, self.hands = validate_setting(spec, players, options, dealer,
-                                                    self.cover, self.compiled_clauses)
-        self._ec = ExprCompiler(spec, players, self.options, self.hands, cover=self.cover,
-                                compiled=self.compiled_clauses, keep_sources=keep_sources)
-        #: the declared bounds at this table: (low, high) of a deal's scores, and the most
-        #: events a deal may have (None where the spec declares none)
-        self.score_range: tuple[int, int] | None = None
-        self.max_events: int | None = None
-        if spec.score_range is not None:
-            lo, hi = (self._table_number(e) for e in spec.score_range)
-            if lo is None or hi is None or lo > hi:
-                raise ConfigurationError(
-                    f"{spec.name}: 'score_range' must be two numbers, the first at most the "
-                    f"second, known once the options are (got {lo}..{hi})")
-            self.score_range = (lo, hi)
-        if spec.max_events is not None:
-            self.max_events = self._table_number(spec.max_events)
-            if self.max_events is None or self.max_events < 1:
-                raise ConfigurationError(
-                    f"{spec.name}: 'max_events' must be a number of at least 1, known once the "
-                    f"options are (got {self.max_events})")
-        procs: list[tuple[str, tuple[str, ...], ast.Block, ast.Span | None]] = [
-            (p.name, tuple(x.name for x in p.params), p.body, p.span) for p in spec.procs]
-        procs += [("#deal", (), spec.deal.body, None), ("#match", (), spec.match.body, None)]
-        self._procs: dict[str, Procedure] = compile_procedures(
-            self._ec, procs, self.compiled_clauses, self.cover)
-        self._var_inits = [(v.name, v.per_player, self._ec.expr(v.init, frozenset()))
-                           for v in spec.vars]
-        #: the result fields: name, per player, the initial value (each deal starts from it)
-        self._result_inits = [(r.name, r.per_player, self._ec.expr(r.init, frozenset()))
-                              for r in spec.results]
-        self._action_fields: dict[str, set[str]] = {}
-        for a in spec.actions:
-            self._action_fields.setdefault(a.name, set()).update(a.fields)
-        self._set_fields = {(a.name, f) for a in spec.actions for f in a.set_fields}
-        self._zone_kinds = tuple((z.name, z.per_player) for z in spec.zones)
-        #: some local holds a zone itself, so a clone must repoint it (see State.clone)
-        self._binds_zones = any(p.binds_zones for p in self._procs.values())
-        if coverage or keep_sources:
-            self._ec.compile_defs()
-
-    def _table_number(self, e: ast.Expr) -> int | None:
-        """A number the table fixes (the checker keeps state out of it), or None."""
-        v = self._ec.expr(e, frozenset())(_no_state(), {})
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
+    spec: CheckedSpec
+    players: int
+    hands: int
+    dealer: int
+    options: dict[str, object]
+    #: (low, high) of a deal's scores, and the most events a deal may have, at this table
+    score_range: tuple[int, int] | None
+    max_events: int | None
+    #: every compiled procedure by name, the deal and the match as ``#deal`` and ``#match``
+    procs: dict[str, Procedure]
+    #: the variables' and the result fields' names, whether per player, and initial values
+    var_inits: list[tuple[str, bool, Fn]]
+    result_inits: list[tuple[str, bool, Fn]]
+    #: the fields of each action, and the (action, field) pairs that hold a set
+    action_fields: dict[str, set[str]]
+    set_fields: set[tuple[str, str]]
+    #: each zone's name and whether it is one per hand
+    zone_kinds: tuple[tuple[str, bool], ...]
+    #: some local may hold a zone itself, so a clone must repoint it (see State.clone)
+    binds_zones: bool
 
     def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:
-        """The value of ``e``, an expression written in this spec (a term of a definition,
-        say: the checker has typed it), in ``state``, with ``bindings`` for the names local to
-        it (the definition's parameters). For tools that explain a result, the rulebook's
-        scoring term by term; play never needs it."""
-        return self._ec.expr(e, frozenset(bindings))(state, dict(bindings))
-
-    @property
-    def sources(self) -> list[tuple[str, str]]:
-        """(file name, text) of every Python function generated for this table, in the order
-        they were made; empty unless the game was built with ``keep_sources=True``."""
-        return list(self._ec.sources or ())
-
-    def new_initial_state(self, dealer: int | None = None) -> State:
-        """A fresh match, stopped at its first chance event or decision; ``dealer`` replaces
-        the game's first dealer for this match."""
-        if dealer is None:
-            dealer = self.dealer
-        elif isinstance(dealer, bool) or not (isinstance(dealer, int)
-                                              and 0 <= dealer < self.players):
-            raise ConfigurationError(
-                f"the dealer must be a seat 0..{self.players - 1}, not {dealer}")
-        st = State(self)
-        n = self.hands
-        st.v["dealer"] = dealer
-        st.v["totals"] = [0] * self.players
-        st.v["deals_played"] = 0
-        for name, per, f in self._var_inits:
-            x = f(st, {})
-            st.v[name] = [x] * n if per else x
-        st._reset_results()
-        for z in self.spec.zones:
-            st.z[z.name] = [[] for _ in range(n)] if z.per_player else []
-        st.stack = [Frame(self._procs["#match"], 0, {}, False)]
-        st._run()
-        return st
+        """The value of ``e`` in ``state`` (see Game.evaluate)."""
 
 
 class State:
@@ -233,9 +95,9 @@ class State:
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
                  "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
-                 "work", "in_play")
+                 "work", "left", "in_play")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GameRules) -> None:
         self.game = game
         self.v: dict[str, Any] = {}
         self.z: dict[str, Any] = {}
@@ -243,7 +105,7 @@ class State:
         self.in_play = 0
         self.stack: list[Frame] = []
         #: the decision or chance event the state waits at
-        self.pending: ChooseSpec | ChanceSpec | None = None
+        self.pending: ChooseStop | ChanceStop | None = None
         self.to_move: int | str | None = None
         self.deals: list[dict[str, Any]] = []
         self.winners: list[int] | None = None
@@ -267,6 +129,27 @@ class State:
         self._results_open = False
         #: loop steps the rules may still take before the next event (MAX_WORK at each stop)
         self.work = MAX_WORK
+        #: list elements the comprehensions may still go through before the next event
+        self.left = 10 * MAX_WORK
+
+    @classmethod
+    def initial(cls, game: GameRules, dealer: int) -> State:
+        """A fresh match of ``game`` with ``dealer`` dealing first, run to its first stop
+        (:meth:`Game.new_initial_state <rulespec.engine.game.Game.new_initial_state>`)."""
+        st = cls(game)
+        n = game.hands
+        st.v["dealer"] = dealer
+        st.v["totals"] = [0] * game.players
+        st.v["deals_played"] = 0
+        for name, per, f in game.var_inits:
+            x = f(st, {})
+            st.v[name] = [x] * n if per else x
+        st._reset_results()
+        for z in game.spec.zones:
+            st.z[z.name] = [[] for _ in range(n)] if z.per_player else []
+        st.stack = [Frame(game.procs["#match"], 0, {}, False)]
+        st._run()
+        return st
 
     # ---- the OpenSpiel-style API --------------------------------------------------------------
     def current_player(self) -> int | str | None:
@@ -294,7 +177,7 @@ class State:
         if type(m) is LegalMap:
             if m.order is None:
                 if m.lazy is not None:
-                    m.order = m.lazy[1]()  # the events alone: no keys, no entries
+                    m.order = m.lazy.events()  # the events alone: no keys, no entries
                 else:
                     m.entries = list(m.values()) if m.presorted else \
                         list(map(m.__getitem__, sorted(m)))
@@ -332,7 +215,7 @@ class State:
             lazy = m.lazy
             if lazy is not None:
                 # the k-th set binds the alternative's variable: no event is built
-                self._take((None, lazy[4], lazy[2][k]))  # type: ignore[arg-type]
+                self._take((None, lazy.alt, lazy.sets[k]))  # type: ignore[arg-type]
                 self._applied()
                 return
             if m.order is None:
@@ -350,7 +233,7 @@ class State:
             return []
         assert self.pending is not None
         spec = self.pending
-        assert isinstance(spec, ChanceSpec)
+        assert isinstance(spec, ChanceStop)
         if spec.kind != "bury":
             return []
         evs = self.legal_actions()
@@ -424,11 +307,11 @@ class State:
         c.game = self.game
         c.v = {k: (list(x) if isinstance(x, list) else x) for k, x in self.v.items()}
         c.z = {}
-        for name, per in self.game._zone_kinds:
+        for name, per in self.game.zone_kinds:
             z = self.z[name]
             c.z[name] = [list(h) for h in z] if per else list(z)
         c.stack = [f.copy() for f in self.stack]
-        if self.game._binds_zones:
+        if self.game.binds_zones:
             self._repoint(c)
         c.pending = self.pending
         c.to_move = self.to_move
@@ -441,8 +324,9 @@ class State:
         c._given = self._given
         c._results_open = self._results_open
         c.work = self.work
+        c.left = self.left
         c.in_play = self.in_play
-        if self.game._binds_zones:
+        if self.game.binds_zones:
             # the legal entries hold this state's zones: the clone lists its own
             c._legal = None
             c._given = None
@@ -451,7 +335,7 @@ class State:
     def _repoint(self, c: State) -> None:
         """Locals that hold a zone itself (not a snapshot) point at the clone's copy."""
         mine: dict[int, list[str]] = {}
-        for name, per in self.game._zone_kinds:
+        for name, per in self.game.zone_kinds:
             if per:
                 for old, new in zip(self.z[name], c.z[name], strict=True):
                     mine[id(old)] = new
@@ -529,7 +413,7 @@ class State:
             self._legal = out
             return out
         spec = self.pending
-        assert isinstance(spec, ChooseSpec)
+        assert isinstance(spec, ChooseStop)
         L = self.stack[-1].L
         seat = self.to_move
         if spec.legal is not None:
@@ -584,10 +468,10 @@ class State:
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit)
 
-    def _take_lazy(self, lazy: Lazy, key: str, event: Mapping[str, object]) -> bool:
+    def _take_lazy(self, lazy: LazyLegal, key: str, event: Mapping[str, object]) -> bool:
         """Take the event of a lazy map whose canonical key is ``key``, if there is one: the
         sets' texts are sorted as the keys are, so a search finds it reading a dozen keys."""
-        keyf, _, sets, texts, alt = lazy
+        keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
         i = bisect.bisect_left(texts, key, key=keyf)
         if i == len(texts) or keyf(texts[i]) != key:
             return False
@@ -621,7 +505,7 @@ class State:
         seat, action = event.get("seat"), event.get("action")
         if not isinstance(action, str):
             raise RecordError("a decision needs an 'action' name")
-        fields = self.game._action_fields.get(action)
+        fields = self.game.action_fields.get(action)
         if fields is None:
             raise RecordError(f"unknown action {action!r} in {self.game.spec.name}")
         extra = set(event) - {"seat", "action"} - fields
@@ -635,7 +519,7 @@ class State:
             if k in ("seat", "action"):
                 continue
             v = normalise_value(val)
-            if (action, k) in self.game._set_fields:
+            if (action, k) in self.game.set_fields:
                 if not isinstance(v, list):
                     raise RecordError(f"{action}.{k} is a list")
                 if len(set(map(json.dumps, v))) != len(v):
@@ -657,7 +541,7 @@ class State:
 
     def _why_illegal(self, ev: Mapping[str, object]) -> str:
         shown = canonical_key(ev)
-        assert isinstance(self.pending, ChooseSpec)
+        assert isinstance(self.pending, ChooseStop)
         alts = [a for a in self.pending.alts if a.action == ev["action"]]
         if not alts:
             return f"{shown} is not a choice here"
@@ -665,7 +549,7 @@ class State:
 
     def _rule_for(self, ev: Mapping[str, object]) -> str | None:
         spec = self.pending
-        assert isinstance(spec, ChooseSpec)
+        assert isinstance(spec, ChooseStop)
         for a in spec.alts:
             if a.action == ev.get("action"):
                 refs = [c.ref for c in _cited(a.node.guard)] if a.node.guard else []
@@ -676,100 +560,23 @@ class State:
 
     # ---- chance -------------------------------------------------------------------------------
     def _chance_template(self) -> dict[str, Any] | list[dict[str, Any]]:
-        assert self.pending is not None
         spec = self.pending
-        assert isinstance(spec, ChanceSpec)
-        L = self.stack[-1].L
-        if spec.kind == "shuffle":
-            cards = sorted(spec.src(self, L), key=CARD_ORDER.__getitem__)
-            return {"chance": "shuffle", "cards": cards}
-        if spec.kind == "reshuffle":
-            # the discard pile without its top card, in pile order (bottom first) (R2)
-            return {"chance": "reshuffle", "cards": list(spec.src(self, L)[:-1])}
-        dst = spec.dst(self, L)
-        return [{"chance": "bury", "position": k} for k in range(len(dst) + 1)]
+        assert isinstance(spec, ChanceStop)
+        return chance_template(spec, self, self.stack[-1].L)
 
     def _apply_chance(self, event: Mapping[str, object]) -> None:
-        assert self.pending is not None
         spec = self.pending
-        assert isinstance(spec, ChanceSpec)
-        L = self.stack[-1].L
-        if not isinstance(event, Mapping) or "chance" not in event:
-            raise IllegalActionError(f"a chance event ({spec.kind}) is due")
-        kind = event.get("chance")
-        if kind != spec.kind:
-            raise IllegalActionError(f"a {spec.kind} is due, not {kind!r}")
-        if spec.kind == "bury":
-            if set(event) != {"chance", "position"}:
-                raise RecordError("a bury event has exactly the field 'position'")
-            k = event["position"]
-            dst = spec.dst(self, L)
-            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= len(dst):
-                raise IllegalActionError(f"bury position must be 0..{len(dst)}, not {k!r}")
-            src = spec.src(self, L)
-            card = src.pop()
-            dst.insert(len(dst) - k, card)
-            self.stack[-1].pc += 1
-            return
-        if set(event) != {"chance", "cards"}:
-            raise RecordError(f"a {spec.kind} event has exactly the field 'cards'")
-        raw = event["cards"]
-        if not isinstance(raw, list):
-            raise RecordError("'cards' is a list of card codes")
-        template = self._chance_template()
-        assert isinstance(template, dict)
-        try:
-            # the usual event, the template's own codes reordered: card codes only (checked
-            # first, so no list is sorted that holds nested lists to compare at any depth),
-            # the same cards, each as often (any one order of codes tells; the pack's order
-            # would cost a key call per card), and nothing to normalise
-            same = _CARD_CODES.issuperset(raw) and sorted(raw) == sorted(template["cards"])
-        except TypeError:  # a list or an object among them: the normalising loop says which
-            same = False
-        if same:
-            self._place_chance(spec, L, raw)
-            return
-        cards = []
-        for c in raw:
-            # a code already canonical is its own normal form (the usual event, a pack
-            # reordered): no call for each card of a shuffle
-            code = c if type(c) is str and c in CARD_ORDER else \
-                normalise_card(c) if isinstance(c, str) else None
-            if code is None:
-                # reprlib: a short text of any value, however deeply nested
-                raise RecordError(f"{reprlib.repr(c)} is not a card code")
-            cards.append(code)
-        if sorted(cards) != sorted(template["cards"]):
-            # what differs first, then the cards it must order
-            have, want = collections.Counter(cards), collections.Counter[str](template["cards"])
-            extra, missing = sorted((have - want).elements()), sorted((want - have).elements())
-            diff = "; ".join(part for part in (
-                f"{' '.join(extra[:10])} {'is' if len(extra) == 1 else 'are'} one too many"
-                if extra else "",
-                f"{' '.join(missing[:10])} {'is' if len(missing) == 1 else 'are'} missing"
-                if missing else "") if part)
-            raise IllegalActionError(f"the {spec.kind} must order exactly the cards of its "
-                                     f"zone: {diff} (it orders {' '.join(template['cards'])})")
-        self._place_chance(spec, L, cards)
-
-    def _place_chance(self, spec: ChanceSpec, L: dict[str, object], cards: list[str]) -> None:
-        """Lay a shuffle's or reshuffle's cards, already checked, in their zone."""
-        dst = spec.dst(self, L)
-        if spec.kind == "reshuffle":
-            src = spec.src(self, L)
-            top = src[-1]
-            src[:] = [top]
-        # event lists top card first; zones keep their top at the end
-        dst[:] = cards[::-1]
+        assert isinstance(spec, ChanceStop)
+        apply_chance(spec, self, self.stack[-1].L, event)
         self.stack[-1].pc += 1
 
     # ---- the machine --------------------------------------------------------------------------
     def _run(self) -> None:
         """Run until the next decision, chance event or the end of the match."""
-        # the comprehensions' budget is the process's (builtins.LEFT): full as each stretch
-        # of rules between two events starts, whichever state runs it; ten times the loops'
-        # (an element of a comprehension is cheaper than a round of a loop)
-        _LEFT[0] = 10 * MAX_WORK
+        # the comprehensions' budget (builtins.spend), this state's own: full as each stretch
+        # of rules between two events starts; ten times the loops' (an element of a
+        # comprehension is cheaper than a round of a loop)
+        self.left = 10 * MAX_WORK
         stack = self.stack
         while True:
             top = stack[-1]
@@ -779,7 +586,7 @@ class State:
             op = frame.proc.stops[frame.pc]
             L = frame.L
             self.work = MAX_WORK  # a stop: the next event's rules start a fresh budget
-            if type(op) is ChooseSpec:
+            if type(op) is ChooseStop:
                 self.pending = op
                 seat = self.to_move = L[op.seat_local] if op.seat_local is not None \
                     else op.seat(self, L)
@@ -803,7 +610,7 @@ class State:
                         op.node.span, "every decision needs at least one legal choice; "
                         "add one (a pass, say) for this position")
                 return
-            if type(op) is ChanceSpec:
+            if type(op) is ChanceStop:
                 if op.kind in ("reshuffle", "bury") and not op.src(self, L):
                     raise RuleRuntimeError(f"{op.kind} from an empty zone", op.node.span,
                                            "check the zone has a card before this rule")
@@ -811,30 +618,37 @@ class State:
                 self.to_move = CHANCE
                 return
             if type(op) is Return:
-                if frame.is_deal:
-                    raise RuleRuntimeError("the deal ran to its end without 'end deal'",
-                                           self.game.spec.deal.span)
-                if len(stack) == 1:
-                    raise RuleRuntimeError("the match ran to its end without 'end match'",
-                                           self.game.spec.match.span)
-                stack.pop()
+                self._returned(frame)
             elif type(op) is EndDeal:
                 self._end_deal(op)
             elif type(op) is EndMatch:
-                self._sync_results()
-                self._results_open = False
-                winners = op.winners(self, L)
-                if any(type(w) is not int or not 0 <= w < self.game.players for w in winners):
-                    raise RuleRuntimeError(
-                        f"the winners must be seats of this table, 0 to "
-                        f"{self.game.players - 1}, not {reprlib.repr(list(winners))}", op.node.span,
-                        "name the winners by their seats (q for q in seats if ...)")
-                self.winners = sorted(set(winners))
-                self.pending = None
-                self.to_move = None
+                self._end_match(op, L)
                 return
             else:  # pragma: no cover
                 raise AssertionError(op)
+
+    def _returned(self, frame: Frame) -> None:
+        """The deal or the match ran to its end: only a procedure may."""
+        if frame.is_deal:
+            raise RuleRuntimeError("the deal ran to its end without 'end deal'",
+                                   self.game.spec.deal.span)
+        if len(self.stack) == 1:
+            raise RuleRuntimeError("the match ran to its end without 'end match'",
+                                   self.game.spec.match.span)
+        self.stack.pop()
+
+    def _end_match(self, op: EndMatch, L: dict[str, Any]) -> None:
+        self._sync_results()
+        self._results_open = False
+        winners = op.winners(self, L)
+        if any(type(w) is not int or not 0 <= w < self.game.players for w in winners):
+            raise RuleRuntimeError(
+                f"the winners must be seats of this table, 0 to "
+                f"{self.game.players - 1}, not {reprlib.repr(list(winners))}", op.node.span,
+                "name the winners by their seats (q for q in seats if ...)")
+        self.winners = sorted(set(winners))
+        self.pending = None
+        self.to_move = None
 
     def _end_deal(self, op: EndDeal) -> None:
         n = self.game.players
@@ -867,7 +681,7 @@ class State:
                 self.deal_sink(d)
             self.deals.clear()
         self.deals.append(rec)
-        if self.game._result_inits:
+        if self.game.result_inits:
             self._results_open = True
             self._sync_results()
         if self.on_deal_end is not None:
@@ -882,7 +696,7 @@ class State:
     # ---- result fields ----------------------------------------------------------------------
     def _reset_results(self) -> None:
         """Every result field at its initial value (per player: one per real player)."""
-        for name, per, f in self.game._result_inits:
+        for name, per, f in self.game.result_inits:
             x = f(self, {})
             self.v[name] = [x] * self.game.players if per else x
 
@@ -890,10 +704,10 @@ class State:
         """While the last deal's entry is open, copy the result fields into it."""
         if self._results_open:
             rec = self.deals[-1]
-            for name, _, _ in self.game._result_inits:
+            for name, _, _ in self.game.result_inits:
                 rec[name] = _plain(self.v[name])
 
-    def _start_deal(self) -> None:
+    def start_deal(self) -> None:
         """``run deal`` with result fields: the last deal's entry is final, and the fields
         start again from their initial values."""
         self._sync_results()

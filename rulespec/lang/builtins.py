@@ -19,7 +19,7 @@ import math
 import os
 import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import attrs
 
@@ -67,18 +67,22 @@ def mul(x: Any, y: Any) -> Any:
     return x * y
 
 
-#: what the comprehensions of the rules may still go through before the next event: the
-#: machine fills it as each stretch of rules starts (State._run: ten times eval.MAX_WORK)
-LEFT = [10_000_000]
+class Spending(Protocol):
+    """A running state as :func:`spend` sees it: ``left`` is what the comprehensions of the
+    rules may still go through before the next event (the machine fills it as each stretch of
+    rules starts: ten times engine.machine.MAX_WORK). Each state has its own, so two states
+    played side by side, or from two threads, do not share a budget."""
+
+    left: int
 
 
-def spend(xs: Any) -> Any:
+def spend(st: Spending, xs: Any) -> Any:
     """``xs``, a comprehension's source or a list a statement builds (``fill``, a list stored
-    with ``set``), its length spent from :data:`LEFT`: a comprehension of a million elements
+    with ``set``), its length spent from ``st.left``: a comprehension of a million elements
     whose every element runs another, or a list grown by a pack at every round, stops with
     an error."""
-    LEFT[0] -= len(xs)
-    if LEFT[0] < 0:
+    st.left -= len(xs)
+    if st.left < 0:
         raise LimitError("the rules here go through or build more list elements between two "
                          "events than the work budget allows (ten times RULESPEC_MAX_WORK)")
     return xs

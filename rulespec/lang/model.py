@@ -1,4 +1,4 @@
-"""The checked, resolved definition of a game: what the checker hands to the engine and docgen.
+"""The checked, resolved definition of a game: what the checker hands to the engine and the book.
 
 A :class:`CheckedSpec` is frozen and holds only declarations that passed every static check, so
 the engine can compile it without re-validating. The built-in names of the language (constants
@@ -413,10 +413,6 @@ class CheckedSpec:
     terms: tuple[ast.TermDecl, ...] = ()
     tables: tuple[ast.TableDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
-    #: compiled tables of this spec (rulespec.loading.game_for), kept with the spec they
-    #: belong to rather than in a cache keyed by id()
-    compiled: dict[tuple[int, str, int], object] = attrs.field(eq=False, repr=False,
-                                                                factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the
     #: checker resolved them (the compiler reads them rather than resolving names again)
     resolution: Resolution = attrs.field(eq=False, repr=False, factory=Resolution)

@@ -1,5 +1,5 @@
 """AST back to .rules text. ``parse(pretty(spec)) == spec`` (positions aside), which the tests
-check on every shipped spec and on generated ones; docgen uses it to quote rules."""
+check on every shipped spec and on generated ones; the book uses it to quote rules."""
 
 from __future__ import annotations
 

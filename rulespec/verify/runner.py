@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import json
 import math
 import random
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -47,7 +47,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.reporting import with_reporter
 
-from rulespec.engine.state import Game, validate_setting
+from rulespec.engine.game import Game, Tables, tables_of
 from rulespec.errors import (
     ConfigurationError,
     IllegalActionError,
@@ -87,49 +87,27 @@ SIMPLIFY_TRIES = 24
 
 
 class _Tables:
-    """Which (table, options) the spec accepts, compiled once each (a compile is ~20 ms)."""
+    """Which (table, options) the spec accepts, compiled once each (a compile is ~20 ms): a
+    view of :class:`rulespec.engine.game.Tables`. With coverage, this run's own cache, every
+    game kept (the report counts the clauses each entered); without, the process's."""
 
     def __init__(self, spec: CheckedSpec, coverage: bool = True) -> None:
         self.spec = spec
         self.coverage = coverage
-        self._games: dict[tuple[int, str], Game | str] = {}
-        self._accepts: dict[tuple[int, str], bool] = {}
+        self.cache = Tables(spec, coverage=True, max_games=sys.maxsize) if coverage \
+            else tables_of(spec)
 
     def game(self, players: int, options: Mapping[str, OptionValue]) -> Game:
         """The compiled game; ConfigurationError when the spec refuses the setting."""
-        key = (players, json.dumps(sorted(options.items()), default=str))
-        g = self._games.get(key)
-        if g is None:
-            try:
-                opts = normalise_options(self.spec, options)
-                g = Game(self.spec, players, opts, 0, coverage=self.coverage)
-            except RecordError as e:
-                g = str(e)
-            self._games[key] = g
-        if isinstance(g, str):
-            raise ConfigurationError(g)
-        return g
+        return self.cache.game(players, options)
 
     def accepts(self, players: int, options: Mapping[str, OptionValue]) -> bool:
         """True when the spec offers this setting (its requires checked, nothing compiled)."""
-        key = (players, json.dumps(sorted(options.items()), default=str))
-        ok = self._accepts.get(key)
-        if ok is None:
-            g = self._games.get(key)
-            if g is not None:
-                ok = isinstance(g, Game)
-            else:
-                try:
-                    validate_setting(self.spec, players, normalise_options(self.spec, options))
-                    ok = True
-                except (ConfigurationError, RecordError):
-                    ok = False
-            self._accepts[key] = ok
-        return ok
+        return self.cache.accepts(players, options)
 
     def games(self) -> list[Game]:
         """Every game compiled so far."""
-        return [g for g in self._games.values() if isinstance(g, Game)]
+        return self.cache.games()
 
 
 class _Refused(Exception):

@@ -15,7 +15,7 @@ from typing import Protocol
 import attrs
 
 from rulespec.engine.events import JSONValue
-from rulespec.engine.state import Game
+from rulespec.engine.game import Game
 from rulespec.errors import ConfigurationError
 from rulespec.lang.model import CheckedSpec, OptionInfo, value_text
 from rulespec.verify.coverage import Coverage

@@ -1,0 +1,211 @@
+"""Common subexpressions of generated Python expressions, read once (over Python's ``ast``).
+
+Inlined definitions repeat their arguments: a shedding game's guard reads ``rank(first(g))``
+several times for one group. :func:`share_common` binds the first evaluation of each repeated
+subscript or ``len(...)`` to a temporary with ``:=`` where it dominates the others.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+
+__all__ = ["share_common"]
+
+
+#: Python nodes whose inside is evaluated apart from the expression around it (per element, or
+#: not at all): nothing in them is shared with the rest, nor taken out of them
+_OPAQUE = (pyast.Lambda, pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp)
+
+
+def share_common(src: str) -> str:
+    """``src``, a generated Python expression, with each subscript or ``len(...)`` that is
+    evaluated again where its first evaluation has certainly happened read from a temporary.
+
+    Inlined definitions repeat their arguments' subexpressions: the guard of a shedding game's
+    play reads ``rank(first(g))`` several times for one group. Generated expressions have no
+    side effects, so a second evaluation gives what the first gave; only one whose first
+    evaluation dominates it (came before it on every path: the left side of ``and``/``or``,
+    the test of ``if``/``else``, an earlier argument) reads the temporary, so an error is
+    raised by the same evaluation as before, and nothing is evaluated that was not."""
+    if src.count("[") + src.count("len(") < 2:
+        return src  # nothing could be read twice (compiling many tables, this is most tests)
+    got = _SHARED.get(src)
+    if got is None:
+        # a function of the text alone, and an enumerator's tests are compiled several
+        # times (merged, alone, not hoisted), as is each table verify sets up
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        got = _SHARED[src] = _share(src)
+    return got
+
+
+#: share_common's answers by their sources, at most _SHARED_MAX of them
+_SHARED: dict[str, str] = {}
+_SHARED_MAX = 4096
+
+
+def _share(src: str) -> str:
+    try:
+        tree = pyast.parse(src, mode="eval")
+    except SyntaxError:  # pragma: no cover - the compiler writes valid Python
+        return src
+    sharer = _Sharer()
+    body = sharer.visit_expr(tree.body, {})
+    if not sharer.used:
+        return src
+    body = _Unbind(sharer.used).visit(body)
+    body = _Forward(body).visit(body)
+    return pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
+
+
+class _Sharer:
+    """One pass in evaluation order; ``avail`` maps an expression (its dump) to the temporary
+    that holds it on every path reaching this point."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.used: set[str] = set()
+        #: a name bound by ``:=`` (an inlined parameter) to the key of the expression it
+        #: holds: its uses are keyed as that expression (``rank(c)`` with ``c := first(g)``
+        #: is rank(first(g)))
+        self.alias: dict[str, str] = {}
+        #: whether each node (by id) holds no ``:=`` and nothing evaluated apart
+        self._pure: dict[int, bool] = {}
+
+    def _key(self, e: pyast.expr) -> str:
+        """A text that two expressions share only when they compute the same value."""
+        match e:
+            case pyast.Name(id=n):
+                return self.alias.get(n, n)
+            case pyast.Constant(value=v):
+                return repr(v)
+            case pyast.Subscript(value=val, slice=sl):
+                return f"{self._key(val)}[{self._key(sl)}]"
+            case pyast.Call(func=f, args=args, keywords=[]):
+                return f"{self._key(f)}({','.join(self._key(a) for a in args)})"
+            case _:
+                return "#" + pyast.dump(e)
+
+    def _is_pure(self, e: pyast.AST) -> bool:
+        got = self._pure.get(id(e))
+        if got is None:
+            got = not isinstance(e, (*_OPAQUE, pyast.NamedExpr)) and all(
+                self._is_pure(x) for x in pyast.iter_child_nodes(e))
+            self._pure[id(e)] = got
+        return got
+
+    def visit_expr(self, e: pyast.expr, avail: dict[str, str]) -> pyast.expr:
+        if isinstance(e, _OPAQUE):
+            return e
+        key = self._key(e) if self._candidate(e) else None
+        if key is not None and key in avail:
+            self.used.add(avail[key])
+            return pyast.Name(avail[key], pyast.Load())
+        e = self._children(e, avail)
+        if key is None:
+            return e
+        name = self.names.setdefault(key, f"_x{len(self.names)}")
+        avail[key] = name
+        return pyast.NamedExpr(pyast.Name(name, pyast.Store()), e)
+
+    def _candidate(self, e: pyast.expr) -> bool:
+        if isinstance(e, pyast.Subscript):
+            pass
+        elif not (isinstance(e, pyast.Call) and isinstance(e.func, pyast.Name)
+                  and e.func.id == "len" and len(e.args) == 1 and not e.keywords):
+            return False
+        # nothing inside that binds a name or is evaluated apart
+        return self._is_pure(e)
+
+    def _children(self, e: pyast.expr, avail: dict[str, str]) -> pyast.expr:
+        """``e`` with its parts rewritten, in the order Python evaluates them; a part that
+        may be skipped gets a copy of ``avail``, so what it computes is not assumed after."""
+        v = self.visit_expr
+        match e:
+            case pyast.BoolOp(values=vals):
+                first = v(vals[0], avail)
+                inner = dict(avail)
+                return pyast.BoolOp(e.op, [first] + [v(x, inner) for x in vals[1:]])
+            case pyast.IfExp(test=t, body=b, orelse=o):
+                t2 = v(t, avail)
+                return pyast.IfExp(t2, v(b, dict(avail)), v(o, dict(avail)))
+            case pyast.Compare(left=left, ops=ops, comparators=cs):
+                l2 = v(left, avail)
+                c0 = v(cs[0], avail)
+                inner = dict(avail)
+                return pyast.Compare(l2, ops, [c0] + [v(x, inner) for x in cs[1:]])
+            case pyast.NamedExpr(target=tg, value=val):
+                if self._candidate(val) or isinstance(val, pyast.Name):
+                    self.alias[tg.id] = self._key(val)
+                return pyast.NamedExpr(tg, v(val, avail))
+            case pyast.BinOp(left=a, op=op, right=b):
+                a2 = v(a, avail)
+                return pyast.BinOp(a2, op, v(b, avail))
+            case pyast.UnaryOp(op=op, operand=o):
+                return pyast.UnaryOp(op, v(o, avail))
+            case pyast.Subscript(value=val, slice=sl):
+                val2 = v(val, avail)
+                return pyast.Subscript(val2, v(sl, avail), e.ctx)
+            case pyast.Call(func=f, args=args, keywords=kws) if not any(
+                    isinstance(a, pyast.Starred) for a in args) and all(k.arg for k in kws):
+                # arguments, then keyword arguments (a loop's ``st=st``), as Python does
+                f2 = v(f, avail)
+                args2 = [v(a, avail) for a in args]
+                return pyast.Call(f2, args2, [pyast.keyword(k.arg, v(k.value, avail))
+                                              for k in kws])
+            case pyast.Tuple(elts=elts) if not any(isinstance(x, pyast.Starred) for x in elts):
+                return pyast.Tuple([v(x, avail) for x in elts], e.ctx)
+            case _:
+                # anything else (a name, a constant, an f-string...) is left as it is
+                return e
+
+
+class _Forward(pyast.NodeTransformer):
+    """Drops an inlined parameter's ``((p := x) or True) and body`` where sharing has made
+    ``x`` one name: ``body`` reads ``x`` itself (``_tab_ordinary[_x0]``, not a copy of
+    ``_x0`` under another name, bound at every group a guard tests). Only for a parameter
+    bound once in the whole expression, to a name no ``:=`` of another value rebinds (each
+    ``_x`` temporary holds one expression, and Python forbids ``:=`` on a comprehension's
+    variable)."""
+
+    def __init__(self, tree: pyast.expr) -> None:
+        self.stores: dict[str, int] = {}
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.NamedExpr):
+                self.stores[node.target.id] = self.stores.get(node.target.id, 0) + 1
+        self.rename: dict[str, str] = {}
+
+    def visit_Name(self, node: pyast.Name) -> pyast.expr:
+        if isinstance(node.ctx, pyast.Load) and node.id in self.rename:
+            return pyast.Name(self.rename[node.id], pyast.Load())
+        return node
+
+    def visit_BoolOp(self, node: pyast.BoolOp) -> pyast.expr:
+        first = node.values[0]
+        if isinstance(node.op, pyast.And) and isinstance(first, pyast.BoolOp) and \
+                isinstance(first.op, pyast.Or) and len(first.values) == 2 and \
+                isinstance(bind := first.values[0], pyast.NamedExpr) and \
+                isinstance(bind.value, pyast.Name) and \
+                isinstance(first.values[1], pyast.Constant) and first.values[1].value is True \
+                and not bind.target.id.startswith("_x") and \
+                self.stores.get(bind.target.id) == 1:
+            # the name the parameter stands for, itself perhaps renamed already
+            self.rename[bind.target.id] = self.rename.get(bind.value.id, bind.value.id)
+            rest = [self.visit(x) for x in node.values[1:]]
+            return rest[0] if len(rest) == 1 else pyast.BoolOp(pyast.And(), rest)
+        self.generic_visit(node)
+        return node
+
+
+class _Unbind(pyast.NodeTransformer):
+    """Drops the ``:=`` of temporaries no later evaluation reads."""
+
+    def __init__(self, used: set[str]) -> None:
+        self.used = used
+
+    def visit_NamedExpr(self, node: pyast.NamedExpr) -> pyast.expr:
+        value = self.visit(node.value)
+        if node.target.id.startswith("_x") and node.target.id not in self.used:
+            return value  # type: ignore[no-any-return]
+        node.value = value
+        return node

@@ -1,0 +1,365 @@
+"""Statements compiled to Python: one generated function per procedure.
+
+A procedure's statements first become a flat list of instructions (straight-line Python text,
+conditional and unconditional jumps, loop steps, calls, and the points where the machine must
+stop: a decision, a chance event, the end of a deal or of the match). The list is then written
+out (by ``emit.py``) as the source of one Python function ``run(st, F)``: ``F`` is the running
+:class:`Frame` (procedure, pc, locals, is_deal), and each *block* (a stretch of instructions
+that control enters only at its top: the start, a jump target, the place after a call or a
+stop) becomes one arm of a dispatch on ``pc``. The function runs block after block, with every
+statement and expression inline, and calls procedures directly, until the procedure returns
+(``run`` gives None, its frame popped) or it reaches a stop, its own or a callee's: then it
+saves its ``pc`` in its frame and gives 1, and so does every caller up to the machine
+(``state.py``), which handles the stop of the top frame.
+
+Why a dispatch on ``pc`` rather than a Python generator per procedure: a state must be cloned
+cheaply (search, verify's probes, the invariant tests), and a generator cannot be copied. A frame
+is a procedure, a ``pc`` and its locals, so a clone copies a few small objects and the copy
+resumes where the original stands.
+
+A runtime error is mapped back to the rule it comes from by the line of the generated source it
+happens on (``_LS`` maps each line to its spec span), so the inline code pays nothing for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import assert_never
+
+from rulespec.engine.codegen.emit import (
+    CallProc,
+    Emitter,
+    ForInit,
+    ForNext,
+    Ins,
+    Jump,
+    JumpIfNot,
+    Py,
+)
+from rulespec.engine.codegen.enumerators import (
+    binds_zone,
+    choose_enumerator,
+    enumerator,
+    holds_zone,
+    keys_distinct,
+    resolver,
+)
+from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
+from rulespec.engine.machine import (
+    Alternative,
+    ChanceStop,
+    ChooseStop,
+    EndDeal,
+    EndMatch,
+    Procedure,
+    Return,
+)
+from rulespec.lang import ast
+from rulespec.lang.clauses import clause_id
+from rulespec.lang.types import Int
+from rulespec.lang.types import element as element_of
+
+__all__ = ["compile_procedures"]
+
+
+def compile_procedures(ec: ExprCompiler, procs: Sequence[tuple[str, tuple[str, ...], ast.Block,
+                                                                ast.Span | None]],
+                       compiled: set[str], cover: set[str] | None) -> dict[str, Procedure]:
+    """Every procedure of a table, by name: ``procs`` is (name, parameters, body, span), the
+    deal and the match included under the names ``#deal`` and ``#match``."""
+    out = {name: Procedure(name, params) for name, params, _, _ in procs}
+    for name, _, body, span in procs:
+        _StmtCompiler(ec, compiled, cover, out).compile(out[name], body, span)
+    return out
+
+
+class _StmtCompiler:
+    """Compiles one procedure: statements to instructions, instructions to a function."""
+
+    def __init__(self, ec: ExprCompiler, compiled: set[str], cover: set[str] | None,
+                 procs: dict[str, Procedure]) -> None:
+        self.ec = ec
+        self.compiled = compiled
+        self.cover = cover
+        self.procs = procs
+        self.ins: list[Ins] = []
+        self.binds_zones = False
+        self._slot = 0
+        self._objects: dict[str, object] = {}
+
+    def compile(self, proc: Procedure, body: ast.Block, span: ast.Span | None) -> None:
+        if span is not None:
+            self._mark("procedure", span)
+        self.block(body, frozenset(proc.params), [])
+        self.ins.append(Return())
+        where = span if span is not None else (body.stmts[0].span if body.stmts else ast.NOSPAN)
+        proc.stops = {pc: op for pc, op in enumerate(self.ins)
+                      if isinstance(op, (ChooseStop, ChanceStop, EndDeal, EndMatch, Return))}
+        proc.binds_zones = self.binds_zones
+        proc.run = Emitter(proc.name, self.ins, self.procs).build(self.ec, proc.name, where,
+                                                        self._objects)
+
+    # ---- statements -----------------------------------------------------------------------
+    def block(self, b: ast.Block, local: frozenset[str],
+              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
+        for s in b.stmts:
+            local = self.stmt(s, local, loops)
+        return local
+
+    def _src(self, e: ast.Expr, local: frozenset[str]) -> str:
+        return self.ec.source(e, local, frozenset())
+
+    def _obj(self, x: object) -> str:
+        """A global name for an object the generated code uses (a span, a definition)."""
+        name = f"_o{len(self._objects)}"
+        self._objects[name] = x
+        return name
+
+    def _mark(self, kind: str, span: ast.Span) -> None:
+        """Note that a clause is compiled for this table and, when coverage is on, mark it
+        each time play enters it (no code at all when it is off)."""
+        cid = clause_id(kind, span)
+        self.compiled.add(cid)
+        if self.cover is not None:
+            self._objects["_COV"] = self.cover.add
+            self.ins.append(Py((f"_COV({cid!r})",), span))
+
+    def _assign(self, target: str, value: ast.Expr, local: frozenset[str],
+                index: ast.Expr | None = None) -> None:
+        if index is not None:
+            target = f"{target}[{self._src(index, local)}]"
+        if self.ec.const(value, local)[0] or isinstance(self.ec.type_of(value), SCALAR):
+            # a number, a truth value, a card, a constant... (never a list): stored as it is
+            self.ins.append(Py((f"{target} = {self._src(value, local)}",), value.span))
+            return
+        # a list value (a zone, or a list of zones) is stored as tuples all the way down: a
+        # snapshot, as the language says, which later moves do not change and a clone may share
+        self.ins.append(Py((f"{target} = _snap(st, {self._src(value, local)})",), value.span))
+
+    def stmt(self, s: ast.Stmt, local: frozenset[str],  # noqa: C901
+             loops: list[tuple[int, list[int]]]) -> frozenset[str]:
+        ins = self.ins
+        match s:
+            case ast.Let(name=n, value=v):
+                self._assign(f"L[{n!r}]", v, local)
+                return local | {n}
+            case ast.Set(name=n, index=idx, value=v):
+                if n in local:
+                    self._assign(f"L[{n!r}]", v, local)
+                elif n == "dealer":
+                    # the one built-in variable a spec sets: a seat of this table, checked
+                    # where it is set rather than where a later rule reads it
+                    self.ins.append(Py((f"V['dealer'] = _seat({self._src(v, local)}, _N)",),
+                                        v.span))
+                else:
+                    self._assign(f"V[{n!r}]", v, local, idx)
+            case ast.If():
+                self._if(s, local, loops)
+            case ast.While() | ast.Loop() | ast.For() | ast.Repeat():
+                self._loop(s, local, loops)
+            case ast.Move(what=w, src=a, dst=z, bottom=bottom):
+                ins.append(self._move(s, w, a, z, bottom, local))
+            case ast.Fill(zone=z, cards=cs):
+                ins.append(Py((f"_fill(st, {self._src(z, local)}, {self._src(cs, local)})",),
+                               s.span))
+            case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
+                ins.append(Py((f"_deal({self._src(cnt, local)},",
+                                f"      {self._src(a, local)}, Z[{zn!r}],",
+                                f"      {self._src(ss, local)}, {self._obj(s.span)})"), s.span))
+            case ast.Shuffle(zone=z):
+                fz = self.ec.expr(z, local)
+                ins.append(ChanceStop("shuffle", fz, fz, s))
+            case ast.Reshuffle(src=a, dst=z):
+                ins.append(ChanceStop("reshuffle", self.ec.expr(a, local),
+                                      self.ec.expr(z, local), s))
+            case ast.Bury(src=a, dst=z):
+                ins.append(ChanceStop("bury", self.ec.expr(a, local), self.ec.expr(z, local), s))
+            case ast.CallStmt(name=n, args=args):
+                params = self.procs[n].params
+                ins.append(CallProc(n, tuple((p, self._src(x, local))
+                                          for p, x in zip(params, args, strict=True)), s.span))
+            case ast.Choose():
+                self._choose(s, local, loops)
+            case ast.Break():
+                loops[-1][1].append(len(ins))
+                ins.append(Jump(-1))
+            case ast.Continue():
+                ins.append(Jump(loops[-1][0]))
+            case ast.Return():
+                ins.append(Return())
+            case ast.EndDeal(flag=flag, scoring=fn):
+                ins.append(EndDeal(flag, self.ec.def_fns[fn], s))
+            case ast.EndMatch(winners=w):
+                ins.append(EndMatch(self.ec.expr(w, local), s))
+            case ast.RunDeal():
+                # max_events counts the deal's own events, not the match block's before it
+                ins.append(Py(("st.deal_events = 0",), s.span))
+                if self.ec.spec.results:
+                    # the last deal's entry takes its result fields as they are now, and
+                    # they start again from their initial values
+                    ins.append(Py(("st.start_deal()",), s.span))
+                ins.append(CallProc("#deal", (), s.span))
+            case ast.Step(body=b):
+                self.block(b, local, loops)  # a block of its own: its lets end with it
+            case _:
+                assert_never(s)
+        return local
+
+    def _move(self, s: ast.Move, w: ast.Expr, a: ast.Expr, z: ast.Expr, bottom: bool,
+              local: frozenset[str]) -> Py:
+        """``move WHAT from SRC to DST [to bottom]``."""
+        what, src, dst = self._src(w, local), self._src(a, local), self._src(z, local)
+        if what == f"{src}[-1]":
+            # the top card of the zone it leaves (a draw): taken off the end, without the
+            # search move_cards makes; the same order of evaluation, so the same errors
+            put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
+            return Py((f"_z = {src}; _c = _z[-1]", f"_d = {dst}", f"del _z[-1]; {put}"),
+                       s.span)
+        return Py((f"_move({what},", f"      {src},",
+                    f"      {dst}, {bottom}, {self._obj(s.span)})"), s.span)
+
+    def _loop(self, s: ast.While | ast.Loop | ast.For | ast.Repeat, local: frozenset[str],
+              loops: list[tuple[int, list[int]]]) -> None:
+        """``while``, ``loop``, ``for`` and ``repeat``: a ``break`` jumps past the loop's end
+        (patched once it is known), a ``continue`` to its test or next step."""
+        ins = self.ins
+        match s:
+            case ast.While(cond=c, body=b):
+                ok, val = self.ec.const(c, local)
+                if ok and not val:
+                    return
+                start = len(ins)
+                ins.append(self._tick(s.span))
+                jf = None
+                if not ok:
+                    jf = JumpIfNot(self._src(c, local), -1, c.span)
+                    ins.append(jf)
+                breaks: list[int] = []
+                self.block(b, local, loops + [(start, breaks)])
+                ins.append(Jump(start))
+                if jf is not None:
+                    jf.target = len(ins)
+                self._patch(breaks, len(ins))
+            case ast.Loop(body=b):
+                start = len(ins)
+                ins.append(self._tick(s.span))
+                breaks = []
+                self.block(b, local, loops + [(start, breaks)])
+                ins.append(Jump(start))
+                self._patch(breaks, len(ins))
+            case ast.For(var=v, source=src, cond=c, body=b):
+                if holds_zone(element_of(self.ec.type_of(src)) or Int()):
+                    self.binds_zones = True
+                inner = local | {v}
+                cond = self._src(c, inner) if c is not None else None
+                self._for(v, self._src(src, local), src.span, cond, b, inner, loops)
+            case ast.Repeat(count=cnt, body=b):
+                slot_var = self._new_slot("rep")
+                # a range, not a tuple of its numbers: repeat 10**9 costs nothing to start,
+                # and the work budget stops it
+                self._for(slot_var, self._src(cnt, local), cnt.span, None, b,
+                          local | {slot_var}, loops, lazy=True)
+            case _:
+                assert_never(s)
+
+    def _tick(self, span: ast.Span) -> Py:
+        """The head of each round of a ``while`` or a ``loop``: one round of the work budget
+        spent, and past MAX_WORK rounds since the last event, a runtime error at the loop (a
+        loop that can stop, by the checker's account, may still run for ever or for a
+        billion rounds). A ``for`` or a ``repeat`` spends all its rounds as it starts."""
+        return Py(("st.work -= 1", f"if st.work < 0: _overwork({self._obj(span)})"), span)
+
+    def _new_slot(self, kind: str) -> str:
+        self._slot += 1
+        return f"#{kind}{self._slot}"
+
+    def _patch(self, at: list[int], target: int) -> None:
+        for i in at:
+            op = self.ins[i]
+            assert isinstance(op, Jump)
+            op.target = target
+
+    def _if(self, s: ast.If, local: frozenset[str], loops: list[tuple[int, list[int]]]) -> None:
+        ins = self.ins
+        ok, val = self.ec.const(s.cond, local)
+        if ok:
+            # An option decides this branch for the whole match: compile only that branch.
+            if val:
+                self._mark("then", s.span)
+                self.block(s.then, local, loops)
+            elif isinstance(s.else_, ast.If):
+                self._if(s.else_, local, loops)
+            else:
+                self._mark("else", s.span)
+                if s.else_ is not None:
+                    self.block(s.else_, local, loops)
+            return
+        jf = JumpIfNot(self._src(s.cond, local), -1, s.cond.span)
+        ins.append(jf)
+        self._mark("then", s.span)
+        self.block(s.then, local, loops)
+        if s.else_ is None and self.cover is None:
+            self.compiled.add(clause_id("else", s.span))
+            jf.target = len(ins)
+            return
+        jend = Jump(-1)
+        ins.append(jend)
+        jf.target = len(ins)
+        if isinstance(s.else_, ast.If):
+            self._if(s.else_, local, loops)
+        else:
+            self._mark("else", s.span)
+            if s.else_ is not None:
+                self.block(s.else_, local, loops)
+        jend.target = len(ins)
+
+    def _for(self, var: str, src: str, span: ast.Span, cond: str | None, body: ast.Block,
+             inner: frozenset[str], loops: list[tuple[int, list[int]]],
+             lazy: bool = False) -> None:
+        ins = self.ins
+        slot = self._new_slot("for")
+        ins.append(ForInit(src, slot, span, lazy, self._obj(span)))
+        nxt = len(ins)
+        step = ForNext(slot, var, -1, cond, span)
+        ins.append(step)
+        breaks: list[int] = []
+        self.block(body, inner | {slot}, loops + [(nxt, breaks)])
+        ins.append(Jump(nxt))
+        step.end = len(ins)
+        self._patch(breaks, len(ins))
+
+    def _choose(self, s: ast.Choose, local: frozenset[str],
+                loops: list[tuple[int, list[int]]]) -> None:
+        ins = self.ins
+        at = len(ins)
+        ins.append(Return())  # a placeholder until the alternatives are compiled
+        alts = []
+        ends: list[Jump] = []
+        for a in s.alternatives:
+            if any(binds_zone(self.ec, g) for g in a.generators):
+                self.binds_zones = True
+            inner = local | {g.var for g in a.generators}
+            if a.guard is not None:
+                ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
+                if ok and not val:
+                    continue  # this table's options rule the alternative out
+            enum = enumerator(self.ec, a, local, keys_distinct(a, s.alternatives))
+            body_pc = len(ins)
+            self._mark("alternative", a.span)
+            self.block(a.body, inner, loops)
+            end = Jump(-1)
+            ends.append(end)
+            ins.append(end)
+            alts.append(Alternative(a.action, enum, body_pc, a,
+                                    tuple(g.var for g in a.generators),
+                                    resolver(self.ec, a, local)))
+        for e in ends:
+            e.target = len(ins)
+        nodes = [alt.node for alt in alts]
+        seat = s.seat
+        seat_local = seat.id if isinstance(seat, ast.Name) and \
+            self._src(seat, local) == f"L[{seat.id!r}]" else None
+        ins[at] = ChooseStop(self.ec.expr(s.seat, local), tuple(alts), s,
+                             choose_enumerator(self.ec, nodes, local, s.alternatives)
+                             if len(nodes) > 1 else None,
+                             seat_local)

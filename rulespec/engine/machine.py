@@ -1,0 +1,319 @@
+"""What generated code and the running state share: the machine's vocabulary.
+
+The compiler (``codegen/``) writes each procedure as a function ``run(st, F)`` and each
+decision's alternatives as enumerators; :class:`~rulespec.engine.state.State` runs them. Both
+sides speak of the same few things, defined here, below both: a :class:`Frame` (a running
+procedure, its ``pc`` and locals), a :class:`Procedure` and the *stops* it may reach
+(:class:`ChooseStop` a decision, :class:`ChanceStop` a chance event, :class:`EndDeal`,
+:class:`EndMatch`, :class:`Return`), the legal events a decision lists (:class:`LegalMap`,
+:class:`LazyLegal`), the work budget (:data:`MAX_WORK`) and the helpers the generated
+statements call (moving, dealing, filling and snapshotting zones). The generated code sees the
+state through the :class:`Running` protocol, so nothing here, and nothing in ``codegen/``,
+imports :class:`State`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple, Protocol
+
+import attrs
+
+from rulespec.errors import RuleRuntimeError
+from rulespec.lang import ast
+from rulespec.lang.builtins import MAX_COLLECTION, LimitError, spend
+
+__all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "EndDeal",
+           "EndMatch", "Fn", "Frame", "LazyLegal", "LegalEntry", "LegalMap", "Procedure",
+           "Resolver", "Return", "Running", "Stop", "deal_cards", "fill_zone", "move_cards",
+           "snapshot"]
+
+
+def _max_work() -> int:
+    try:
+        return max(1, int(os.environ.get("RULESPEC_MAX_WORK", "")))
+    except ValueError:
+        return 1_000_000
+
+
+#: the most work the rules may do between two events (decisions or chance events), counted
+#: in rounds of loops and, for a definition compiled as a function, the nodes of its body at
+#: each call: past it, a runtime error at the loop or the definition. RULESPEC_MAX_WORK sets
+#: it.
+MAX_WORK = _max_work()
+
+
+class Running(Protocol):
+    """The state as generated code sees it: what the compiled rules read and write, and
+    nothing else (:class:`~rulespec.engine.state.State` is one; so is the stand-in a table's
+    ``require`` is evaluated in before any state exists)."""
+
+    #: the variables and the zones, by name
+    v: dict[str, Any]
+    z: dict[str, Any]
+    #: loop rounds the rules may still take before the next event (see MAX_WORK)
+    work: int
+    #: list elements the comprehensions may still go through (builtins.spend)
+    left: int
+
+
+class Machine(Running, Protocol):
+    """A running match as its procedures see it: the frames, the cards in play (``fill``
+    bounds them), the count of the deal's events, and the start of a deal."""
+
+    stack: list[Frame]
+    in_play: int
+    deal_events: int
+
+    def start_deal(self) -> None:
+        """``run deal`` with result fields: the last deal's entry is final."""
+
+
+#: a compiled expression: ``fn(st, L)``, the state and the running procedure's locals
+Fn = Callable[[Running, dict[str, Any]], Any]
+
+#: Alternative.resolve: (state, locals, what an entry keeps) to the generators' values
+Resolver = Callable[[Running, dict[str, object], object], object]
+
+
+@attrs.define(eq=False)
+class Alternative:
+    """One alternative of a decision: its action, the function that lists its legal events,
+    and where its body starts in the procedure."""
+
+    action: str
+    #: enum(st, L, out, seat, alt) adds every legal event of this alternative to ``out``, or,
+    #: while ``out`` is empty, may return the map it remembered for the same inputs instead
+    enum: Callable[..., LegalMap | None]
+    body_pc: int
+    node: ast.Alternative
+    gen_vars: tuple[str, ...]
+    #: where the entries keep not the generator's value but what it is found from when the
+    #: event is applied, resolve(st, L, kept) gives the value (see _lazy_subsets)
+    resolve: Resolver | None = None
+    #: the generator's variable where there is exactly one and nothing to resolve (its value
+    #: is bound as it is)
+    one_var: str | None = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.one_var = self.gen_vars[0] if len(self.gen_vars) == 1 and \
+            self.resolve is None else None
+
+
+@attrs.frozen
+class ChooseStop:
+    """A decision: the seat that makes it and its alternatives."""
+
+    seat: Fn
+    alts: tuple[Alternative, ...]
+    node: ast.Choose
+    #: lists the events of every alternative in one call, legal(st, L, out, seat, alts);
+    #: None where an alternative remembers its events (then each is asked in turn)
+    legal: Callable[..., None] | None = None
+    #: the local that names the seat, where the seat is one (read directly, without ``seat``)
+    seat_local: str | None = None
+
+
+@attrs.frozen
+class ChanceStop:
+    """A chance event: a shuffle, reshuffle or bury from ``src`` into ``dst``."""
+
+    kind: str  # shuffle | reshuffle | bury
+    src: Fn
+    dst: Fn
+    node: ast.Stmt
+
+
+@attrs.frozen
+class EndDeal:
+    """``end deal [as FLAG] scoring DEF``."""
+
+    flag: str | None
+    score: Callable[..., object]
+    node: ast.Stmt
+
+
+@attrs.frozen
+class EndMatch:
+    """``end match winners EXPR``."""
+
+    winners: Fn
+    node: ast.Stmt
+
+
+@attrs.frozen
+class Return:
+    """The end of a procedure (a ``return`` or its last statement)."""
+
+
+Stop = ChooseStop | ChanceStop | EndDeal | EndMatch | Return
+
+
+class Procedure:
+    """One compiled procedure: ``run(st, frame) -> None | 1`` (returned, or stopped) and the
+    stop at each stopping ``pc``."""
+
+    __slots__ = ("name", "params", "run", "stops", "binds_zones")
+
+    def __init__(self, name: str, params: tuple[str, ...]) -> None:
+        self.name = name
+        self.params = params
+        self.run: Callable[[Machine, Frame], int | None] = _not_compiled
+        self.stops: dict[int, Stop] = {}
+        #: a local of this procedure may hold a zone itself (``for h in [hand[0], hand[1]]``),
+        #: not a snapshot of it: a clone must then point it at its own copy of the zone
+        self.binds_zones = False
+
+
+class Frame:
+    """A running procedure: where it stands (``pc``), its locals, and whether it is the deal
+    (which must end with ``end deal``). A clone copies the locals and shares the rest."""
+
+    __slots__ = ("proc", "pc", "L", "is_deal")
+
+    def __init__(self, proc: Procedure, pc: int, L: dict[str, Any], is_deal: bool) -> None:
+        self.proc = proc
+        self.pc = pc
+        self.L = L
+        self.is_deal = is_deal
+
+    def copy(self) -> Frame:
+        """An independent copy (the locals' values are immutable: tuples, numbers, cards)."""
+        return Frame(self.proc, self.pc, dict(self.L), self.is_deal)
+
+
+def _not_compiled(st: Machine, frame: Frame) -> int | None:  # pragma: no cover
+    raise AssertionError("procedure used before it was compiled")
+
+
+class LegalMap(dict):  # type: ignore[type-arg]
+    """The legal events of a decision (canonical key → (event, alternative, bindings)) that an
+    enumerator remembered: shared by every state that meets the same inputs, so never
+    changed, and ``order`` keeps its events in canonical order once sorted."""
+
+    __slots__ = ("order", "entries", "presorted", "lazy")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.order: list[dict[str, Any]] | None = None
+        #: the entries in the same order, for State.apply_index (set with ``order``)
+        self.entries: list[tuple[dict[str, Any], Alternative | None, object]] | None = None
+        #: whether the keys went in in canonical order (a hand's subsets, listed in the
+        #: order of their texts), so that nothing is left to sort
+        self.presorted = False
+        #: a map not written yet (see :class:`LazyLegal`): the key of a set's text, the
+        #: events in canonical order, the sets, their texts (sorted) and the alternative.
+        #: Empty as a dict until :meth:`fill`: State.legal_map fills it for every reader
+        #: but the engine's own hot paths, which read ``lazy`` itself
+        self.lazy: LazyLegal | None = None
+
+    def fill(self) -> None:
+        """Write a lazy map's keys and entries (the events ``legal_actions`` handed out, if
+        it did, so that a driver's events are found by identity as ever)."""
+        lazy = self.lazy
+        if lazy is None:
+            return
+        order = self.order if self.order is not None else lazy.events()
+        keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
+        entries: list[tuple[dict[str, Any], Alternative | None, object]] = [
+            (e, alt, s) for e, s in zip(order, sets, strict=True)]
+        self.update(zip(map(keyf, texts), entries, strict=True))
+        self.order, self.entries, self.presorted, self.lazy = order, entries, True, None
+
+    def size(self) -> int:
+        """How many legal events the map holds, written or not."""
+        return len(self) if self.lazy is None else len(self.lazy.sets)
+
+
+#: legal events one enumerator remembers, all its maps together; past this it forgets them
+#: all and starts again. A bidding game's maps hold thousands of events each, and each event
+#: kept is a few more objects for Python's garbage collector to scan: counted in maps (1,024
+#: of them before), the memory had no useful bound. Measured on the 4-player bidding game: 100,000
+#: events is too few (the engine went from 0.15 to 0.9 of the oracle's time), 200,000 keeps
+#: 0.2 with about 300 MB for the process after 300 games.
+MEMO_MAX = 200_000
+
+
+#: a legal event, the alternative that allows it (None for chance) and its generators' values
+LegalEntry = tuple[dict[str, Any], Alternative | None, object]
+
+
+class LazyLegal(NamedTuple):
+    """A decision's legal events not written yet (:attr:`LegalMap.lazy`): a hand's thousands
+    of subsets, of which a playout applies one. Each event is made from a set alone, so the
+    map keeps the sets, their texts in sorted order, and how to make a key from a text and
+    the events from the sets; a reader builds only what it asks for."""
+
+    #: the canonical key of the event whose set has this text
+    key: Callable[[str], str]
+    #: every event, in canonical order (made when ``legal_actions`` asks)
+    events: Callable[[], list[dict[str, Any]]]
+    #: the sets, each the value the alternative's variable is bound to, in canonical order
+    sets: Sequence[list[object]]
+    #: their JSON texts, sorted (so that a key is found by bisection)
+    texts: Sequence[str]
+    #: the alternative that allows them all
+    alt: Alternative
+
+
+def snapshot(st: Running, x: object) -> object:
+    """A list value as the rules keep it: tuples all the way down (a zone's cards, or a list of
+    zones), so that later moves change nothing in it. Its length is charged to the
+    comprehensions' budget (builtins.spend), as every statement that builds a list is."""
+    if isinstance(x, (list, tuple)):
+        spend(st, x)
+        if not x or type(x[0]) not in (list, tuple):
+            return x if type(x) is tuple else tuple(x)
+        return tuple(snapshot(st, y) for y in x)
+    return x
+
+
+def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom: bool,
+               span: ast.Span) -> None:
+    """``move WHAT from SRC to DST [to bottom]``."""
+    # a snapshot: "move hand[p] from hand[p] to ..." moves the whole zone
+    cards = (what,) if isinstance(what, str) else tuple(what)
+    for c in cards:
+        n = src.count(c)
+        if n == 1:
+            src.remove(c)  # the usual case, one copy: found at C speed
+        elif n == 0:
+            raise RuleRuntimeError(f"card {c} is not in the zone it is moved from", span)
+        else:
+            # take the topmost copy, so a duplicate from a second pack is interchangeable
+            for i in range(len(src) - 1, -1, -1):
+                if src[i] == c:
+                    del src[i]
+                    break
+        if bottom:
+            dst.insert(0, c)
+        else:
+            dst.append(c)
+
+
+def fill_zone(st: Machine, zone: list[str], cards: Iterable[str]) -> None:
+    """``fill ZONE with CARDS``: the one statement that brings cards into play (or takes them
+    out). What it builds is charged to the comprehensions' budget (builtins.spend), and the
+    cards of every zone together (``st.in_play``, kept as each fill changes it: moves and
+    deals only carry cards from zone to zone) stay within MAX_COLLECTION: a list of a million
+    cards is the most one rule may build, and a thousand zones of such lists would exhaust
+    memory as surely."""
+    new = list(cards)
+    spend(st, new)
+    total = st.in_play - len(zone) + len(new)
+    if total > MAX_COLLECTION:
+        raise LimitError(f"the zones would hold {total} cards in all, more than the limit of "
+                         f"{MAX_COLLECTION} (RULESPEC_MAX_COLLECTION)")
+    zone[:] = new
+    st.in_play = total
+
+
+def deal_cards(n: int, src: list[str], hands: list[list[str]], seats: Sequence[int],
+               span: ast.Span) -> None:
+    """``deal N from SRC to ZONE[seats]``: one card at a time, seat by seat."""
+    for _ in range(n):
+        for q in seats:
+            if not src:
+                raise RuleRuntimeError("the pack ran out while dealing", span)
+            hands[q].append(src.pop())
