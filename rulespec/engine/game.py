@@ -168,6 +168,8 @@ class Tables:
             # validated once per process: a covering cache asks the process's plain one
             return tables_of(self.spec).table(players, options, dealer)
         opts = options or {}
+        if not isinstance(opts, Mapping):  # a record's or a request's "options": 5
+            return Table.of(self.spec, players, opts, dealer)  # refused, as any bad option
         try:
             request = (players, json.dumps(sorted(opts.items()), default=str), dealer)
         except TypeError:  # keys of mixed kinds: not remembered, validated each time
