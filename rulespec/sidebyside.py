@@ -21,10 +21,10 @@ from __future__ import annotations
 import random
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import attrs
 
+from rulespec.engine.events import Event
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.lang.cards import normalise_card, sort_cards
 from rulespec.loading import resolve
@@ -60,8 +60,6 @@ TRICK_COUNT_VARS = ("taken",)
 _MATCH_LENGTH = ("deals", "target", "game_end")
 #: a guard against a spec that never ends
 _MAX_EVENTS = 100_000
-
-Event = dict[str, Any]
 
 
 @attrs.frozen

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import attrs
 
+from rulespec.engine.events import Event
 from rulespec.engine.state import CHANCE, State
 from rulespec.errors import RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
@@ -31,7 +32,7 @@ __all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationS
            "play_random_game", "sample_event", "simulate"]
 
 
-def sample_event(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def sample_event(legal: list[Event], rng: random.Random) -> Event:
     """One event drawn uniformly: a permutation for a shuffle template, else a legal event."""
     if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
         ev = dict(legal[0])

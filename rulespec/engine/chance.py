@@ -13,7 +13,8 @@ import reprlib
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.engine.machine import ChanceStop, Running
+from rulespec.engine.events import Event
+from rulespec.engine.machine import ChanceStop, Running, Values
 from rulespec.errors import IllegalActionError, RecordError
 from rulespec.lang.cards import CARD_ORDER, normalise_card
 
@@ -23,8 +24,7 @@ __all__ = ["apply_chance", "chance_template"]
 _CARD_CODES = frozenset(CARD_ORDER)
 
 
-def chance_template(spec: ChanceStop, st: Running, L: dict[str, Any]
-                    ) -> dict[str, Any] | list[dict[str, Any]]:
+def chance_template(spec: ChanceStop, st: Running, L: Values) -> Event | list[Event]:
     """The one template event of a shuffle or reshuffle, or a bury's every position."""
     if spec.kind == "shuffle":
         cards = sorted(spec.src(st, L), key=CARD_ORDER.__getitem__)
@@ -36,7 +36,7 @@ def chance_template(spec: ChanceStop, st: Running, L: dict[str, Any]
     return [{"chance": "bury", "position": k} for k in range(len(dst) + 1)]
 
 
-def apply_chance(spec: ChanceStop, st: Running, L: dict[str, Any],
+def apply_chance(spec: ChanceStop, st: Running, L: Values,
                  event: Mapping[str, object]) -> None:
     """Check ``event`` against the chance event due and move its cards; an illegal one
     raises and moves nothing."""
@@ -101,7 +101,7 @@ def _ordered_cards(spec: ChanceStop, raw: list[Any], want: list[str]) -> list[st
     return cards
 
 
-def _place(spec: ChanceStop, st: Running, L: dict[str, Any], cards: list[str]) -> None:
+def _place(spec: ChanceStop, st: Running, L: Values, cards: list[str]) -> None:
     """Lay a shuffle's or reshuffle's cards, already checked, in their zone."""
     dst = spec.dst(st, L)
     if spec.kind == "reshuffle":

@@ -18,10 +18,10 @@ from typing import Any, TypeAlias, cast
 from rulespec.lang.builtins import TEXT_ORDER, check_size, sorted_distinct, subsets
 from rulespec.lang.cards import CARD_ORDER, SUITS, normalise_card
 
-__all__ = ["Event", "JSONValue", "FIELD_CACHE_MAX", "MAX_EVENT_DEPTH", "canonical_key",
-           "cards_event_key", "encode", "event_key", "field_json", "json_value", "loose_key",
-           "normalise_value", "set_and_json", "subset_in_order", "subset_sets", "SubsetSets",
-           "too_deep"]
+__all__ = ["Event", "JSONObject", "JSONValue", "FIELD_CACHE_MAX", "MAX_EVENT_DEPTH",
+           "canonical_key", "cards_event_key", "encode", "event_key", "field_json", "json_value",
+           "loose_key", "normalise_value", "set_and_json", "subset_in_order", "subset_sets",
+           "SubsetSets", "too_deep"]
 
 #: a value that JSON carries (what the protocol and records exchange); ``Any`` stands for the
 #: recursion, which mypy's aliases cannot spell without losing ``dict``'s invariance
@@ -29,6 +29,8 @@ JSONValue: TypeAlias = None | bool | int | float | str | list[Any] | dict[str, A
 #: an event: a JSON object with an ``action`` (or a chance event's fields), as records and the
 #: protocol carry it (docs/records.md)
 Event: TypeAlias = dict[str, Any]
+#: any other JSON object rulespec writes or reads: a result, an observation, a report
+JSONObject: TypeAlias = dict[str, Any]
 
 
 def canonical_key(event: Mapping[str, object]) -> str:

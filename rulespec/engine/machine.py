@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeAlias
 
 import attrs
 
+from rulespec.engine.events import Event
 from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast
 from rulespec.lang.builtins import MAX_COLLECTION, LimitError, spend
@@ -43,6 +44,10 @@ def _max_work() -> int:
 #: it.
 MAX_WORK = _max_work()
 
+#: a state's variables or zones, or a frame's locals, by generated name: what generated code
+#: reads and writes (any value a rule computes)
+Values: TypeAlias = dict[str, Any]
+
 
 class Running(Protocol):
     """The state as generated code sees it: what the compiled rules read and write, and
@@ -50,8 +55,8 @@ class Running(Protocol):
     ``require`` is evaluated in before any state exists)."""
 
     #: the variables and the zones, by name
-    v: dict[str, Any]
-    z: dict[str, Any]
+    v: Values
+    z: Values
     #: loop rounds the rules may still take before the next event (see MAX_WORK)
     work: int
     #: list elements the comprehensions may still go through (builtins.spend)
@@ -71,7 +76,7 @@ class Machine(Running, Protocol):
 
 
 #: a compiled expression: ``fn(st, L)``, the state and the running procedure's locals
-Fn = Callable[[Running, dict[str, Any]], Any]
+Fn = Callable[[Running, Values], Any]
 
 #: Alternative.resolve: (state, locals, what an entry keeps) to the generators' values
 Resolver = Callable[[Running, dict[str, object], object], object]
@@ -172,7 +177,7 @@ class Frame:
 
     __slots__ = ("proc", "pc", "L", "is_deal")
 
-    def __init__(self, proc: Procedure, pc: int, L: dict[str, Any], is_deal: bool) -> None:
+    def __init__(self, proc: Procedure, pc: int, L: Values, is_deal: bool) -> None:
         self.proc = proc
         self.pc = pc
         self.L = L
@@ -196,9 +201,9 @@ class LegalMap(dict):  # type: ignore[type-arg]
 
     def __init__(self) -> None:
         super().__init__()
-        self.order: list[dict[str, Any]] | None = None
+        self.order: list[Event] | None = None
         #: the entries in the same order, for State.apply_index (set with ``order``)
-        self.entries: list[tuple[dict[str, Any], Alternative | None, object]] | None = None
+        self.entries: list[tuple[Event, Alternative | None, object]] | None = None
         #: whether the keys went in in canonical order (a hand's subsets, listed in the
         #: order of their texts), so that nothing is left to sort
         self.presorted = False
@@ -216,7 +221,7 @@ class LegalMap(dict):  # type: ignore[type-arg]
             return
         order = self.order if self.order is not None else lazy.events()
         keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
-        entries: list[tuple[dict[str, Any], Alternative | None, object]] = [
+        entries: list[tuple[Event, Alternative | None, object]] = [
             (e, alt, s) for e, s in zip(order, sets, strict=True)]
         self.update(zip(map(keyf, texts), entries, strict=True))
         self.order, self.entries, self.presorted, self.lazy = order, entries, True, None
@@ -236,7 +241,7 @@ MEMO_MAX = 200_000
 
 
 #: a legal event, the alternative that allows it (None for chance) and its generators' values
-LegalEntry = tuple[dict[str, Any], Alternative | None, object]
+LegalEntry = tuple[Event, Alternative | None, object]
 
 
 class LazyLegal(NamedTuple):
@@ -248,7 +253,7 @@ class LazyLegal(NamedTuple):
     #: the canonical key of the event whose set has this text
     key: Callable[[str], str]
     #: every event, in canonical order (made when ``legal_actions`` asks)
-    events: Callable[[], list[dict[str, Any]]]
+    events: Callable[[], list[Event]]
     #: the sets, each the value the alternative's variable is bound to, in canonical order
     sets: Sequence[list[object]]
     #: their JSON texts, sorted (so that a key is found by bisection)

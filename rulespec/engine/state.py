@@ -19,11 +19,13 @@ import json
 import operator
 import reprlib
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from rulespec.engine.chance import apply_chance, chance_template
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
+    Event,
+    JSONObject,
     canonical_key,
     cards_event_key,
     event_key,
@@ -46,6 +48,7 @@ from rulespec.engine.machine import (
     LegalMap,
     Procedure,
     Return,
+    Values,
 )
 from rulespec.errors import (
     IllegalActionError,
@@ -99,15 +102,15 @@ class State:
 
     def __init__(self, game: GameRules) -> None:
         self.game = game
-        self.v: dict[str, Any] = {}
-        self.z: dict[str, Any] = {}
+        self.v: Values = {}
+        self.z: Values = {}
         #: the cards in all zones together (compiler.fill_zone keeps it; it bounds them)
         self.in_play = 0
         self.stack: list[Frame] = []
         #: the decision or chance event the state waits at
         self.pending: ChooseStop | ChanceStop | None = None
         self.to_move: int | str | None = None
-        self.deals: list[dict[str, Any]] = []
+        self.deals: list[JSONObject] = []
         self.winners: list[int] | None = None
         #: events applied in the deal being played (max_events bounds it)
         self.deal_events = 0
@@ -119,7 +122,7 @@ class State:
         #: when set, each deal's entry is handed to it once it is final (the next deal has
         #: ended) and is not kept: ``deals`` then holds the last entry only, and a match of a
         #: million deals runs in the memory of one (simulate streams its summaries so)
-        self.deal_sink: Callable[[dict[str, Any]], None] | None = None
+        self.deal_sink: Callable[[JSONObject], None] | None = None
         self._legal: dict[str, LegalEntry] | None = None
         #: the entries of the events legal_actions last handed out (by the events' ids, when
         #: there are many)
@@ -164,7 +167,7 @@ class State:
         """True when the next event is a chance outcome."""
         return self.to_move == CHANCE
 
-    def legal_actions(self) -> list[dict[str, Any]]:
+    def legal_actions(self) -> list[Event]:
         """Every legal event now, in canonical form, sorted by canonical JSON (H5).
 
         At a shuffle or reshuffle the one template event of R2; at a bury, every position.
@@ -227,7 +230,7 @@ class State:
         self._take(entry)
         self._applied()
 
-    def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
+    def chance_outcomes(self) -> list[tuple[Event, float]]:
         """Listed chance outcomes with probabilities (a bury); a shuffle is sampled, not listed."""
         if self.to_move != CHANCE:
             return []
@@ -356,10 +359,10 @@ class State:
         """Match totals so far, by seat."""
         return list(self.v["totals"])
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> JSONObject:
         """The replay answer of records.md for the events applied so far (R4)."""
         self._sync_results()
-        out: dict[str, Any] = {"ok": True, "complete": self.winners is not None,
+        out: JSONObject = {"ok": True, "complete": self.winners is not None,
                                "deals": [dict(d) for d in self.deals],
                                "totals": self.totals(),
                                "winners": list(self.winners or [])}
@@ -368,9 +371,9 @@ class State:
             out["legal"] = self.legal_actions()
         return out
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> JSONObject:
         """What ``seat`` may see: public variables, visible zones, sizes of hidden ones."""
-        zones: dict[str, Any] = {}
+        zones: JSONObject = {}
         for zd in self.game.spec.zones:
             z = self.z[zd.name]
             if zd.per_player:
@@ -559,7 +562,7 @@ class State:
         return None
 
     # ---- chance -------------------------------------------------------------------------------
-    def _chance_template(self) -> dict[str, Any] | list[dict[str, Any]]:
+    def _chance_template(self) -> Event | list[Event]:
         spec = self.pending
         assert isinstance(spec, ChanceStop)
         return chance_template(spec, self, self.stack[-1].L)
@@ -637,7 +640,7 @@ class State:
                                    self.game.spec.match.span)
         self.stack.pop()
 
-    def _end_match(self, op: EndMatch, L: dict[str, Any]) -> None:
+    def _end_match(self, op: EndMatch, L: Values) -> None:
         self._sync_results()
         self._results_open = False
         winners = op.winners(self, L)
@@ -672,7 +675,7 @@ class State:
         for q in range(n):
             totals[q] += scores[q]
         self.deal_events = 0
-        rec: dict[str, Any] = {"scores": scores}
+        rec: JSONObject = {"scores": scores}
         if op.flag:
             rec[op.flag] = True
         if self.deal_sink is not None:

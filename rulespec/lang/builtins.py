@@ -19,7 +19,7 @@ import math
 import os
 import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeAlias, TypeVar
 
 import attrs
 
@@ -27,7 +27,11 @@ from rulespec.lang.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS
 from rulespec.lang.cards import pack as make_pack
 from rulespec.lang.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
-__all__ = ["BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
+#: a value of the language at run time: an int, a bool, a str (a card, a suit, a name), a tuple
+#: of values (a list) or None; the checker types it, so the runtime helpers take it as given
+Value: TypeAlias = Any
+
+__all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
            "set_of", "spend", "sub", "total"]
 
@@ -59,7 +63,7 @@ MAX_COLLECTION: Final = _limit()
 MAX_INT_BITS: Final = 3_400
 
 
-def mul(x: Any, y: Any) -> Any:
+def mul(x: Value, y: Value) -> Value:
     """``*`` of the language, refusing a product of more than MAX_INT_BITS bits."""
     if type(x) is int and type(y) is int and x.bit_length() + y.bit_length() > MAX_INT_BITS:
         raise LimitError(f"a product of {x.bit_length()} and {y.bit_length()} bits would be "
@@ -76,7 +80,7 @@ class Spending(Protocol):
     left: int
 
 
-def spend(st: Spending, xs: Any) -> Any:
+def spend(st: Spending, xs: Value) -> Value:
     """``xs``, a comprehension's source or a list a statement builds (``fill``, a list stored
     with ``set``), its length spent from ``st.left``: a comprehension of a million elements
     whose every element runs another, or a list grown by a pack at every round, stops with
@@ -114,7 +118,7 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """
     # a rank's one card is kept as it is, and becomes a tuple at its second: this runs at
     # every decision of a shedding game, where most ranks of a hand have one card
-    by_rank: dict[int, Any] = {}
+    by_rank: dict[int, Value] = {}
     several = False
     for c in cards:
         r = RANK_OF[c]
@@ -150,7 +154,7 @@ def multi_groups(cards: Sequence[str]) -> Sequence[tuple[str, ...]]:
     """
     # as groups() does, but the ranks that come twice are noted as they come: only theirs
     # are looked at again (a shedding game's hand holds a pair more often than not)
-    by_rank: dict[int, Any] = {}
+    by_rank: dict[int, Value] = {}
     twice: list[int] | None = None
     for c in cards:
         r = RANK_OF[c]
@@ -223,7 +227,7 @@ def max_of(xs: Iterable[int]) -> int:
     return m
 
 
-def add(x: Any, y: Any) -> Any:
+def add(x: Value, y: Value) -> Value:
     """``+`` of the language: numbers add, lists concatenate."""
     if isinstance(x, (list, tuple)):
         if len(x) + len(y) > MAX_COLLECTION:  # the test written out: + runs in hot loops
@@ -261,14 +265,14 @@ def total(xs: Iterable[int]) -> int:
     return r
 
 
-_SET_CACHE: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_SET_CACHE: dict[tuple[Value, ...], tuple[Value, ...]] = {}
 #: the canonical order of the texts a set may hold: cards in pack order, suits C D H S (a set
 #: holds one kind only); looked up by dict, at C speed, rather than through a Python key
 TEXT_ORDER: dict[str, int] = {**{s: i for i, s in enumerate(SUITS)}, **CARD_ORDER}
 _SET_CACHE_MAX = 200_000
 
 
-def set_of(xs: Any) -> tuple[Any, ...]:
+def set_of(xs: Value) -> tuple[Value, ...]:
     """The distinct elements in canonical order (numbers ascending, cards in pack order,
     suits C, D, H, S)."""
     key = xs if type(xs) is tuple else None
@@ -282,7 +286,7 @@ def set_of(xs: Any) -> tuple[Any, ...]:
     return out
 
 
-def sorted_distinct(xs: Any) -> tuple[Any, ...]:
+def sorted_distinct(xs: Value) -> tuple[Value, ...]:
     """:func:`set_of` without its cache, for callers that keep their own."""
     xs = tuple(xs)
     if xs and isinstance(xs[0], str):

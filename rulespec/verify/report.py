@@ -4,11 +4,11 @@ report shows, each setting's result, and the :class:`Report` as versioned JSON a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import attrs
 
-from rulespec.engine.events import Event, JSONValue
+from rulespec.engine.events import Event, JSONObject, JSONValue
 from rulespec.records import FORMAT
 from rulespec.shown import escape_line, escape_text, json_text
 from rulespec.verify.coverage import Coverage
@@ -181,7 +181,7 @@ class Report:
             return False
         return not (self.strict and self.not_offered)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The versioned machine-readable report (its parts typed loosely: the command line
         adds to them before writing)."""
         cov = self.coverage

@@ -22,7 +22,7 @@ import ast as pyast
 import builtins
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, NoReturn, assert_never, cast
+from typing import NoReturn, assert_never, cast
 
 from rulespec.engine.codegen.inline import (
     INLINE_MAX_NODES,
@@ -41,13 +41,14 @@ from rulespec.engine.codegen.pyexec import (
     pyname,
     runtime_error,
 )
-from rulespec.engine.machine import Fn
+from rulespec.engine.machine import Fn, Running
 from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import (
     BUILTINS,
     RUNTIME_HELPERS,
     EmptyError,
+    Value,
     add,
     mul,
     sub,
@@ -149,7 +150,7 @@ class ExprCompiler(Inliner):
         self._consts: dict[int, str] = {}
         #: each option read so far as its value's name and arguments (see _option_value)
         self._opt_split: dict[str, tuple[object, dict[str, int | bool]]] = {}
-        self.def_fns: dict[str, Callable[..., Any]] = {}
+        self.def_fns: dict[str, Callable[..., Value]] = {}
         self._def_compilers: list[Callable[[], None]] = []
         #: each definition's table of values, by its global name, or None (see _table)
         self._tables: dict[str, str | None] = {}
@@ -183,7 +184,7 @@ class ExprCompiler(Inliner):
         return self._src(self._g(e, local, pyvars))
 
     def build(self, name: str, text: str, span: ast.Span,
-              extra: dict[str, object] | None = None, what: str = "") -> Callable[..., Any]:
+              extra: dict[str, object] | None = None, what: str = "") -> Callable[..., Value]:
         """exec a generated function definition ``text`` defining ``name``; ``_span`` in it is
         ``span``, for runtime errors."""
         glb = dict(self.globals)
@@ -266,7 +267,7 @@ class ExprCompiler(Inliner):
 
     def _compile_def(self, d: ast.DefDecl) -> None:
         params = [p.name for p in d.params]
-        holder: list[Callable[..., Any]] = []
+        holder: list[Callable[..., Value]] = []
         # what one call spends of the work budget: the nodes its body evaluates, at most
         cost = self._sizes.get(d.name, 1)
 
@@ -288,7 +289,7 @@ class ExprCompiler(Inliner):
                 holder.append(exec_source(text, "_d", glb, d.span, f"def {d.name}",
                                           self.sources))
 
-        def call(st: Any, *args: Any) -> Any:
+        def call(st: Running, *args: Value) -> Value:
             if not holder:
                 compile_now()
             # a call spends the work budget as a loop's round does: calls of calls (2**30 of
@@ -685,7 +686,7 @@ def _nonnegative(i: int) -> int:
     return i
 
 
-def _fold_binop(op: str, x: Any, y: Any) -> Any:
+def _fold_binop(op: str, x: Value, y: Value) -> Value:
     # the checked operations, as the generated code runs them: folding never makes a number
     # the rules could not
     if op == "+":
@@ -697,7 +698,7 @@ def _fold_binop(op: str, x: Any, y: Any) -> Any:
     return {"//": lambda: x // y, "%": lambda: x % y}[op]()
 
 
-def _fold_compare(op: str, x: Any, y: Any) -> bool:
+def _fold_compare(op: str, x: Value, y: Value) -> bool:
     return {"==": lambda: x == y, "!=": lambda: x != y, "<": lambda: x < y,
             "<=": lambda: x <= y, ">": lambda: x > y, ">=": lambda: x >= y,
             "in": lambda: x in y, "not in": lambda: x not in y}[op]()
