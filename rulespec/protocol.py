@@ -296,7 +296,16 @@ class ProcessImplementation:
             raise self._fail("exit", self._exit_message(op)) from None
         limit = self.timeout if timeout is None else timeout
         t0 = time.monotonic()
-        deadline = t0 + limit
+        line = self._read_line(op, limit, t0 + limit)
+        took = time.monotonic() - t0
+        self.slowest = max(self.slowest, took)
+        self.round_trips += 1
+        return self._decode(op, line)
+
+    def _read_line(self, op: str, limit: float, deadline: float) -> bytes:
+        """The next line the child writes, without its newline, read by ``deadline``."""
+        proc = self.proc
+        assert proc is not None and proc.stdout is not None
         fd = proc.stdout.fileno()
         buf = self._buf
         while True:
@@ -304,7 +313,7 @@ class ProcessImplementation:
             if nl >= 0:
                 line = bytes(buf[:nl])
                 del buf[: nl + 1]
-                break
+                return line
             if len(buf) > self.MAX_LINE:
                 raise self._fail("garbage", f"the answer to {op!r} is longer than "
                                  f"{self.MAX_LINE // (1024 * 1024)} MiB with no newline")
@@ -318,9 +327,9 @@ class ProcessImplementation:
             if not chunk:
                 raise self._fail("exit", self._exit_message(op))
             buf += chunk
-        took = time.monotonic() - t0
-        self.slowest = max(self.slowest, took)
-        self.round_trips += 1
+
+    def _decode(self, op: str, line: bytes) -> dict[str, object]:
+        """The answer ``line`` to ``op`` read as a JSON object, or a garbage divergence."""
         try:
             ans = json.loads(line.decode("utf-8"), parse_constant=_not_json)
         except (ValueError, RecursionError) as e:

@@ -314,42 +314,12 @@ class Emitter:
                 case Jump(target=t):
                     self._goto(t, d)
                     return
-                case ForInit(source=src, slot=slot, span=sp, lazy=lazy, where=where):
-                    # the work budget spends a for's rounds as it starts: one test a loop,
-                    # not one a round (a while or a loop pays at each round, see _tick)
-                    if lazy:
-                        # the count is spent before range() is made: a count too large for
-                        # len() (10**30) is past the budget, not an overflow
-                        self.emit(f"_n = {src}", d, sp)
-                        self.emit("st.work -= _n if _n > 0 else 0", d)
-                        self.emit(f"if st.work < 0: _overwork({where})", d)
-                        self.emit(f"L[{slot!r}] = (range(_n), 0)", d)
-                    else:
-                        self.emit(f"_s = tuple({src})", d, sp)
-                        self.emit("st.work -= len(_s)", d)
-                        self.emit(f"if st.work < 0: _overwork({where})", d)
-                        self.emit(f"L[{slot!r}] = (_s, 0)", d)
+                case ForInit():
+                    self._for_init(op, d)
                 case ForNext(slot=slot, var=var, end=end, cond=cond, span=sp):
                     self._for_next(slot, var, end, cond, sp, d)
-                case CallProc(proc=p, args=args, span=sp):
-                    # called directly: when the callee returns, this block goes on here,
-                    # without a trip through the machine; when it stops (a decision deep
-                    # inside), every caller returns to the machine with its pc saved
-                    binds = ", ".join(f"{k!r}: {v}" for k, v in args)
-                    # a call is a round of the work budget: procedures that each call the two
-                    # before would otherwise make 2**50 calls with no loop to stop them
-                    self.emit("st.work -= 1", d)
-                    self.emit("if st.work < 0: _overproc()", d, sp)
-                    self.emit(f"F.pc = {pc + 1}", d)
-                    is_deal = p == "#deal"
-                    ref = self._proc_ref(p)
-                    # the frame's slots set here: Frame(...) would run __init__, a Python call
-                    self.emit(f"_F = _new(_Frame); _F.proc = {ref}; _F.pc = 0", d)
-                    self.emit(f"_F.L = {{{binds}}}; _F.is_deal = {is_deal}", d, sp)
-                    self.emit("st.stack.append(_F)", d)
-                    self.emit(f"if {ref}.run(st, _F) is not None:", d)
-                    self.emit("return 1", d + 1)
-                    self._goto(self._through(pc + 1), d)
+                case CallProc():
+                    self._call(op, pc, d)
                     return
                 case Return() if not self.name.startswith("#"):
                     # a procedure returns to its caller without a stop at the machine (the
@@ -364,6 +334,46 @@ class Emitter:
                 case _:
                     assert_never(op)
             pc += 1
+
+    def _for_init(self, op: ForInit, d: int) -> None:
+        """A ``for``'s start: its source made once, its rounds spent from the work budget."""
+        src, slot, sp, lazy, where = op.source, op.slot, op.span, op.lazy, op.where
+        # the work budget spends a for's rounds as it starts: one test a loop,
+        # not one a round (a while or a loop pays at each round, see _tick)
+        if lazy:
+            # the count is spent before range() is made: a count too large for
+            # len() (10**30) is past the budget, not an overflow
+            self.emit(f"_n = {src}", d, sp)
+            self.emit("st.work -= _n if _n > 0 else 0", d)
+            self.emit(f"if st.work < 0: _overwork({where})", d)
+            self.emit(f"L[{slot!r}] = (range(_n), 0)", d)
+        else:
+            self.emit(f"_s = tuple({src})", d, sp)
+            self.emit("st.work -= len(_s)", d)
+            self.emit(f"if st.work < 0: _overwork({where})", d)
+            self.emit(f"L[{slot!r}] = (_s, 0)", d)
+
+    def _call(self, op: CallProc, pc: int, d: int) -> None:
+        """A call of a procedure at ``pc``, then the block that goes on after it."""
+        p, args, sp = op.proc, op.args, op.span
+        # called directly: when the callee returns, this block goes on here,
+        # without a trip through the machine; when it stops (a decision deep
+        # inside), every caller returns to the machine with its pc saved
+        binds = ", ".join(f"{k!r}: {v}" for k, v in args)
+        # a call is a round of the work budget: procedures that each call the two
+        # before would otherwise make 2**50 calls with no loop to stop them
+        self.emit("st.work -= 1", d)
+        self.emit("if st.work < 0: _overproc()", d, sp)
+        self.emit(f"F.pc = {pc + 1}", d)
+        is_deal = p == "#deal"
+        ref = self._proc_ref(p)
+        # the frame's slots set here: Frame(...) would run __init__, a Python call
+        self.emit(f"_F = _new(_Frame); _F.proc = {ref}; _F.pc = 0", d)
+        self.emit(f"_F.L = {{{binds}}}; _F.is_deal = {is_deal}", d, sp)
+        self.emit("st.stack.append(_F)", d)
+        self.emit(f"if {ref}.run(st, _F) is not None:", d)
+        self.emit("return 1", d + 1)
+        self._goto(self._through(pc + 1), d)
 
     def _for_next(self, slot: str, var: str, end: int, cond: str | None, sp: ast.Span,
                   d: int) -> None:

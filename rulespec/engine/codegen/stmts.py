@@ -138,7 +138,6 @@ class _StmtCompiler:
 
     def stmt(self, s: ast.Stmt, local: frozenset[str],  # noqa: C901
              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
-        ins = self.ins
         match s:
             case ast.Let(name=n, value=v):
                 self._assign(f"L[{n!r}]", v, local)
@@ -158,47 +157,48 @@ class _StmtCompiler:
             case ast.While() | ast.Loop() | ast.For() | ast.Repeat():
                 self._loop(s, local, loops)
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
-                ins.append(self._move(s, w, a, z, bottom, local))
+                self.ins.append(self._move(s, w, a, z, bottom, local))
             case ast.Fill(zone=z, cards=cs):
-                ins.append(Py((f"_fill(st, {self._src(z, local)}, {self._src(cs, local)})",),
+                self.ins.append(Py((f"_fill(st, {self._src(z, local)}, {self._src(cs, local)})",),
                                s.span))
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
-                ins.append(Py((f"_deal({self._src(cnt, local)},",
+                self.ins.append(Py((f"_deal({self._src(cnt, local)},",
                                 f"      {self._src(a, local)}, Z[{zn!r}],",
                                 f"      {self._src(ss, local)}, {self._obj(s.span)})"), s.span))
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
-                ins.append(ChanceStop("shuffle", fz, fz, s))
+                self.ins.append(ChanceStop("shuffle", fz, fz, s))
             case ast.Reshuffle(src=a, dst=z):
-                ins.append(ChanceStop("reshuffle", self.ec.expr(a, local),
+                self.ins.append(ChanceStop("reshuffle", self.ec.expr(a, local),
                                       self.ec.expr(z, local), s))
             case ast.Bury(src=a, dst=z):
-                ins.append(ChanceStop("bury", self.ec.expr(a, local), self.ec.expr(z, local), s))
+                self.ins.append(ChanceStop("bury", self.ec.expr(a, local),
+                                           self.ec.expr(z, local), s))
             case ast.CallStmt(name=n, args=args):
                 params = self.procs[n].params
-                ins.append(CallProc(n, tuple((p, self._src(x, local))
+                self.ins.append(CallProc(n, tuple((p, self._src(x, local))
                                           for p, x in zip(params, args, strict=True)), s.span))
             case ast.Choose():
                 self._choose(s, local, loops)
             case ast.Break():
-                loops[-1][1].append(len(ins))
-                ins.append(Jump(-1))
+                loops[-1][1].append(len(self.ins))
+                self.ins.append(Jump(-1))
             case ast.Continue():
-                ins.append(Jump(loops[-1][0]))
+                self.ins.append(Jump(loops[-1][0]))
             case ast.Return():
-                ins.append(Return())
+                self.ins.append(Return())
             case ast.EndDeal(flag=flag, scoring=fn):
-                ins.append(EndDeal(flag, self.ec.def_fns[fn], s))
+                self.ins.append(EndDeal(flag, self.ec.def_fns[fn], s))
             case ast.EndMatch(winners=w):
-                ins.append(EndMatch(self.ec.expr(w, local), s))
+                self.ins.append(EndMatch(self.ec.expr(w, local), s))
             case ast.RunDeal():
                 # max_events counts the deal's own events, not the match block's before it
-                ins.append(Py(("st.deal_events = 0",), s.span))
+                self.ins.append(Py(("st.deal_events = 0",), s.span))
                 if self.ec.spec.results:
                     # the last deal's entry takes its result fields as they are now, and
                     # they start again from their initial values
-                    ins.append(Py(("st.start_deal()",), s.span))
-                ins.append(CallProc("#deal", (), s.span))
+                    self.ins.append(Py(("st.start_deal()",), s.span))
+                self.ins.append(CallProc("#deal", (), s.span))
             case ast.Step(body=b):
                 self.block(b, local, loops)  # a block of its own: its lets end with it
             case _:
