@@ -21,7 +21,7 @@ import attrs
 from hypothesis import currently_in_test_context
 from hypothesis import strategies as st
 
-from rulespec.engine.game import Game
+from rulespec.engine.game import Game, tables_of
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.lang.model import CheckedSpec
 from rulespec.loading import normalise_options, resolve
@@ -75,7 +75,7 @@ def matches(spec: CheckedSpec | str | Path, *, players: Sequence[int] | int | No
     games: dict[int, Game] = {}
     for p in sizes:
         try:
-            games[p] = Game(checked, p, opts)
+            games[p] = tables_of(checked).game(p, opts)  # the process's one cache of games
         except ConfigurationError:
             continue
     if not games:

@@ -32,12 +32,6 @@ HOMES = {
     "hypothesis": ("rulespec.verify", "rulespec.testing"),
 }
 
-#: what the move to stages has not yet mended (house.md's step 1: the rules hold from now on, and
-#: these known breaches are taken off the list as the rooms are rebuilt; the list ends empty)
-KNOWN: frozenset[str] = frozenset({
-    "private: rulespec/verify/match.py",
-})
-
 #: private names of the standard library's own API, which are public despite the underscore
 STDLIB_PRIVATE = frozenset({"_replace", "_asdict", "_fields", "_make", "_exit", "_getframe"})
 
@@ -107,23 +101,6 @@ def layer_of(module: str) -> int:
     return best[1]
 
 
-def test_known_breaches_are_still_there() -> None:
-    """A breach mended is taken off ``KNOWN``, so that it cannot come back unnoticed."""
-    there = set()
-    for mod, tree in MODULES.items():
-        path = mod.replace(".", "/") + ".py"
-        if any(imp.in_function and imp.module == mod for imp, _ in EDGES):
-            there.add(f"hidden: {path}")
-        if _private_uses(tree):
-            there.add(f"private: {path}")
-    graph: dict[str, set[str]] = {m: set() for m in MODULES}
-    for imp, target in EDGES:
-        graph[imp.module].add(target)
-    for comp in _strongly_connected(graph):
-        there.add("cycle: " + " -> ".join(sorted(comp)))
-    assert not KNOWN - there, f"mended, take off KNOWN: {sorted(KNOWN - there)}"
-
-
 def test_every_module_has_a_layer() -> None:
     for mod in MODULES:
         layer_of(mod)
@@ -145,8 +122,7 @@ def test_no_import_cycle() -> None:
     # the module that defines the name, so the package itself takes part in no cycle
     for pkg in [m for m in MODULES if (PACKAGE.parent / m.replace(".", "/")).is_dir()]:
         graph[pkg] = {t for t in graph[pkg] if not t.startswith(pkg + ".")}
-    cycles = [c for c in _strongly_connected(graph)
-              if "cycle: " + " -> ".join(sorted(c)) not in KNOWN]
+    cycles = _strongly_connected(graph)
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(sorted(c)) for c in cycles)
 
 
@@ -212,8 +188,7 @@ def test_no_hidden_edges() -> None:
     """An import of rulespec inside a function hides a dependency from the module's head (the
     command line may: it keeps start-up fast by importing a command's stage when it runs)."""
     hidden = sorted({f"{imp.where()}: {imp.target}" for imp, _ in EDGES
-                     if imp.in_function and imp.module != "rulespec.cli"
-                     and "hidden: " + imp.where().split(":")[0] not in KNOWN})
+                     if imp.in_function and imp.module != "rulespec.cli"})
     assert not hidden, "imports inside functions:\n" + "\n".join(hidden)
 
 
@@ -252,6 +227,5 @@ def test_no_private_attribute_of_another_module() -> None:
     (a private name of its own, reached through another instance of its own class); a private
     attribute of another module's object is that module's business."""
     found = [f"{mod.replace('.', '/')}.py:{line}" for mod, tree in MODULES.items()
-             if f"private: {mod.replace('.', '/')}.py" not in KNOWN
              for line in _private_uses(tree)]
     assert not found, "private attributes of other modules' objects:\n" + "\n".join(found)

@@ -467,7 +467,7 @@ class State:
                     break
         if hit is None:
             rule = self._rule_for(norm)
-            why = self._why_illegal(norm)
+            why = self.why_illegal(norm)
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit)
 
@@ -542,9 +542,12 @@ class State:
             out[k] = v
         return out
 
-    def _why_illegal(self, ev: Mapping[str, object]) -> str:
+    def why_illegal(self, ev: Mapping[str, object]) -> str:
+        """Why ``ev`` is no legal event now, in words: no such choice here, or not now (a
+        chance event that is not the one pending is "not the chance event here")."""
         shown = canonical_key(ev)
-        assert isinstance(self.pending, ChooseStop)
+        if not isinstance(self.pending, ChooseStop):
+            return f"{shown} is not the chance event here"
         alts = [a for a in self.pending.alts if a.action == ev["action"]]
         if not alts:
             return f"{shown} is not a choice here"

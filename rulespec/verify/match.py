@@ -356,7 +356,7 @@ class Match:
         else:
             raise self.fail("accepted-illegal", f"{self.impl_the} accepted an event "
                             f"{self.spec_the} does not allow here", event=probe,
-                            spec_says="illegal: " + self.state._why_illegal(probe),
+                            spec_says="illegal: " + self.state.why_illegal(probe),
                             impl_says="accepted")
         after_tm = self._to_move()
         after_keys = self._legal_keys()
