@@ -173,9 +173,9 @@ class _Builder:
 
     def __init__(self, spec: CheckedSpec) -> None:
         self.spec = spec
-        self.procs = {p.name: p for p in spec.procs}
-        self.defs = {d.name: d for d in spec.defs}
-        self.zones = {z.name: z for z in spec.zones}
+        self.procs = spec.proc_named
+        self.defs = spec.def_named
+        self.zones = spec.zone_named
         self.expanded: set[str] = set()
         self.stack: list[str] = []
         self.loops = 0

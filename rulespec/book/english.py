@@ -198,7 +198,7 @@ def _is_zone(e: ast.Expr, spec: CheckedSpec) -> bool:
 
 def mentioned(e: object, spec: CheckedSpec) -> Iterator[ast.DefDecl]:
     """The spec's definitions ``e`` calls, each once, in the order they appear."""
-    defs = {d.name: d for d in spec.defs}
+    defs = spec.def_named
     seen: set[str] = set()
     for x in walk.descendants(e):
         if isinstance(x, (ast.Call, ast.GenCall)) and x.func in defs and x.func not in seen:

@@ -114,7 +114,7 @@ class Met:
 def option_names(spec: CheckedSpec, e: object) -> set[str]:
     """The options ``e`` reads, directly or through the definitions it calls."""
     names = set(spec.option_names)
-    return {x.id for x in walk.names_read(e, {d.name: d for d in spec.defs}) if x.id in names}
+    return {x.id for x in walk.names_read(e, spec.def_named) if x.id in names}
 
 
 def guard_options(spec: CheckedSpec, guard: ast.Expr | None) -> set[str]:
@@ -182,7 +182,7 @@ class _PlayWalk:
 
     def __init__(self, spec: CheckedSpec) -> None:
         self.spec = spec
-        self.procs = {p.name: p for p in spec.procs}
+        self.procs = spec.proc_named
         self.seen: set[str] = set()
         self.out: list[Met] = []
         # a procedure run from several places is described by its name, not by the
@@ -280,7 +280,7 @@ def terms(e: ast.Expr) -> list[tuple[str, ast.Expr]]:
 def scoring_def(spec: CheckedSpec) -> ast.DefDecl | None:
     """The definition that scores a deal that ends as deals normally do (None when only a
     flagged deal names one, or when it has one term only, which a table would not explain)."""
-    defs = {d.name: d for d in spec.defs}
+    defs = spec.def_named
     for e in end_deals(spec):
         d = defs.get(e.scoring)
         if e.flag is None and d is not None and len(d.params) == 1 and len(terms(d.body)) > 1:

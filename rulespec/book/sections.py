@@ -270,7 +270,7 @@ def _precise(spec: CheckedSpec, m: Met) -> Inline:
 def _scoring(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     """How a deal is scored: the scoring definitions, with their texts and formulas."""
     w(_h(1, "Scoring", "scoring"))
-    defs = {d.name: d for d in spec.defs}
+    defs = spec.def_named
     done: set[str] = set()
     # the ordinary end first, then deals that end as a flag says (blocked, abandoned...)
     for e in sorted(end_deals(spec), key=lambda x: x.flag is not None):
@@ -424,7 +424,7 @@ def _glance(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     if items:
         w(Paragraph(inline(strong("The decisions of a deal, in order:"))))
         w(Bullets(tuple(items), ordered=True))
-    defs = {d.name: d for d in spec.defs}
+    defs = spec.def_named
     for e in end_deals(spec):
         d = defs.get(e.scoring)
         if e.flag is None and d is not None and d.doc:

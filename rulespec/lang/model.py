@@ -416,6 +416,22 @@ class CheckedSpec:
     #: what every name of every expression is bound to, and every expression's type, as the
     #: checker resolved them (the compiler reads them rather than resolving names again)
     resolution: Resolution = attrs.field(eq=False, repr=False, factory=Resolution)
+    #: the definitions, procedures and zones by name: one table each, made with the spec
+    def_named: Mapping[str, ast.DefDecl] = attrs.field(init=False, eq=False, repr=False)
+    proc_named: Mapping[str, ast.ProcDecl] = attrs.field(init=False, eq=False, repr=False)
+    zone_named: Mapping[str, ast.ZoneDecl] = attrs.field(init=False, eq=False, repr=False)
+
+    @def_named.default
+    def _def_named(self) -> Mapping[str, ast.DefDecl]:
+        return MappingProxyType({d.name: d for d in self.defs})
+
+    @proc_named.default
+    def _proc_named(self) -> Mapping[str, ast.ProcDecl]:
+        return MappingProxyType({p.name: p for p in self.procs})
+
+    @zone_named.default
+    def _zone_named(self) -> Mapping[str, ast.ZoneDecl]:
+        return MappingProxyType({z.name: z for z in self.zones})
 
     def type_of(self, e: ast.Expr) -> Type:
         """The checked type of the expression ``e`` of this spec."""

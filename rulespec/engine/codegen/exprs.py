@@ -120,7 +120,7 @@ class ExprCompiler(Inliner):
         self.seats = tuple(range(players))
         #: what the checker resolved: the binding of every name, the type of every expression
         self.resolution = spec.resolution
-        self.defs = {d.name: d for d in spec.defs}
+        self.defs = spec.def_named
         #: each definition's size, its calls expanded (see expanded_sizes); those too large
         #: to expand in place are called
         self._sizes = expanded_sizes(spec.defs)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -110,7 +110,7 @@ class Inliner:
     inline: bool
     globals: dict[str, object]
     sources: list[tuple[str, str]] | None
-    defs: dict[str, ast.DefDecl]
+    defs: Mapping[str, ast.DefDecl]
     _tables: dict[str, str | None]
     _inlining: list[str]
     _hoisting: bool
