@@ -15,9 +15,9 @@ import attrs
 
 from rulespec.lang import ast
 
-__all__ = ["EXPR_TYPES", "children", "citations", "descendants", "names_read", "outermost",
-           "replace_name", "statements", "through_definitions", "uncite",
-           "uncited", "with_depths"]
+__all__ = ["EXPR_TYPES", "child_fields", "children", "citations", "descendants", "names_read",
+           "outermost", "replace_name", "statements", "through_definitions", "uncite", "uncited",
+           "with_depths"]
 
 _N = TypeVar("_N")
 
@@ -74,19 +74,39 @@ def _uncite(node: object) -> object:
     return attrs.evolve(node, **changes) if changes else node  # type: ignore[misc]
 
 
+def child_fields(cls: type) -> tuple[str, ...] | None:
+    """The names of the fields of an AST class that may hold nodes (all but ``span``), in
+    field order; None for anything that is not a node. Worked out once per class: every walk
+    asks it for every node it meets."""
+    try:
+        return _CHILD_FIELDS[cls]
+    except KeyError:
+        names = (tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+                 if attrs.has(cls) and not issubclass(cls, ast.Span) else None)
+        _CHILD_FIELDS[cls] = names
+        return names
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
 def descendants(node: object) -> Iterator[object]:
-    """``node`` and every AST node below it, depth first, in field order."""
-    if isinstance(node, tuple):
-        for x in node:
-            yield from descendants(x)
-        return
-    cls = type(node)
-    if not attrs.has(cls) or isinstance(node, ast.Span):
-        return
-    yield node
-    for f in attrs.fields(cls):
-        if f.name != "span":
-            yield from descendants(getattr(node, f.name))
+    """``node`` and every AST node below it, depth first, in field order. Walked with a stack
+    of its own: a generator per level would cost a resumption per level for every node, and
+    compiling a table walks definition bodies hundreds of thousands of times."""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        x = pop()
+        if isinstance(x, tuple):
+            stack.extend(reversed(x))
+            continue
+        names = child_fields(type(x))
+        if names is None:
+            continue
+        yield x
+        for name in reversed(names):
+            push(getattr(x, name))
 
 
 def outermost(node: object, cls: type[_N], skip: tuple[type, ...] = ()) -> Iterator[_N]:

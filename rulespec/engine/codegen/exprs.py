@@ -154,6 +154,8 @@ class ExprCompiler(Inliner):
         self._def_compilers: list[Callable[[], None]] = []
         #: each definition's table of values, by its global name, or None (see _table)
         self._tables: dict[str, str | None] = {}
+        #: how many times each definition's body names each name (see _expand)
+        self._uses: dict[str, dict[str, int]] = {}
         for d in spec.defs:
             self._compile_def(d)
 

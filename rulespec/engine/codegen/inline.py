@@ -112,6 +112,7 @@ class Inliner:
     sources: list[tuple[str, str]] | None
     defs: Mapping[str, ast.DefDecl]
     _tables: dict[str, str | None]
+    _uses: dict[str, dict[str, int]]
     _inlining: list[str]
     _hoisting: bool
     _in_iterable: int
@@ -190,7 +191,9 @@ class Inliner:
                 py: frozenset[str]) -> Gen:
         mapping: dict[str, ast.Expr] = {}
         lets: list[tuple[str, ast.Expr]] = []
-        uses = _count_names(d.body)
+        uses = self._uses.get(d.name)
+        if uses is None:  # a definition's body is the same at every call: counted once
+            uses = self._uses[d.name] = _count_names(d.body)
         for prm, a in zip(d.params, args, strict=True):
             ga = self._g(a, local, py)
             if isinstance(ga, Known) or _simple(a) or uses.get(prm.name, 0) <= 1:
@@ -239,14 +242,13 @@ class Inliner:
                 e, var=fresh, source=self._substitute(e.source, mapping),
                 elem=self._substitute(e.elem, inner),
                 cond=self._substitute(e.cond, inner) if e.cond is not None else None)
-        if attrs.has(type(e)) and not isinstance(e, ast.Span):
+        names = walk.child_fields(type(e))
+        if names is not None:
             changes = {}
-            for f in attrs.fields(type(e)):
-                if f.name == "span":
-                    continue
-                v = getattr(e, f.name)
-                if attrs.has(type(v)) or isinstance(v, tuple):
-                    changes[f.name] = self._substitute(v, mapping)
+            for name in names:
+                v = getattr(e, name)
+                if isinstance(v, tuple) or walk.child_fields(type(v)) is not None:
+                    changes[name] = self._substitute(v, mapping)
             return attrs.evolve(e, **changes) if changes else e
         if isinstance(e, tuple):
             return tuple(self._substitute(x, mapping) for x in e)
