@@ -61,6 +61,7 @@ def modules() -> dict[str, ast.Module]:
 
 
 MODULES = modules()
+PATHS = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _resolve(name: str) -> str:
@@ -229,3 +230,39 @@ def test_no_private_attribute_of_another_module() -> None:
     found = [f"{mod.replace('.', '/')}.py:{line}" for mod, tree in MODULES.items()
              for line in _private_uses(tree)]
     assert not found, "private attributes of other modules' objects:\n" + "\n".join(found)
+
+
+#: the house's sizes (docs/architecture.md): a module, a class, a function; State is the API
+MAX_MODULE, MAX_CLASS, MAX_STATE, MAX_FUNCTION = 800, 600, 700, 60
+
+
+def _is_dispatcher(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """One ``match`` with a case per node class (after a docstring, before a last ``return``):
+    long for a good reason, as mypy's visitors are."""
+    body = [s for s in fn.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if body and isinstance(body[-1], ast.Return):
+        body = body[:-1]
+    return len(body) == 1 and isinstance(body[0], ast.Match)
+
+
+def test_rooms_stay_small() -> None:
+    """No module over 800 lines, no class over 600 (``State`` 700), no function over 60 but a
+    dispatcher: a room past these does several jobs, which its ``# ----`` comments will name."""
+    big = []
+    for mod, tree in MODULES.items():
+        path = PATHS[mod].relative_to(PACKAGE.parent).as_posix()
+        lines = len(PATHS[mod].read_text(encoding="utf-8").splitlines())
+        if lines > MAX_MODULE:
+            big.append(f"{path}: {lines} lines")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            size = (node.end_lineno or node.lineno) - node.lineno + 1
+            if isinstance(node, ast.ClassDef):
+                most = MAX_STATE if node.name == "State" else MAX_CLASS
+            else:
+                most = 10**9 if _is_dispatcher(node) else MAX_FUNCTION
+            if size > most:
+                big.append(f"{path}:{node.lineno}: {node.name} {size} lines")
+    assert not big, "rooms too big:\n" + "\n".join(big)
