@@ -179,6 +179,8 @@ class _Worker:
         self.counters = [v.name for v in spec.vars if v.per_player and
                          isinstance(v.type, ast.TypeName) and v.type.name == "int"]
         self.held = [z.name for z in spec.zones if z.per_player]
+        #: the flags an ``end deal`` may raise (read once: every deal played asks)
+        self.flags = {e.flag for e in end_deals(spec) if e.flag}
 
     def game(self, players: int, opts: Mapping[str, object]) -> Game:
         """A table's game, compiled once; RulespecError for a table or option value the spec
@@ -383,7 +385,7 @@ class _Worker:
             st.apply(ev)
             told.append(Told(ev, self._counts(st), self._gained(st, had),
                              self._snapshot(st) if "chance" in ev else None))
-        flags = {e.flag for e in end_deals(self.spec) if e.flag}
+        flags = self.flags
         result = st.deals[-1] if st.deals else None
         return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),
                        st.is_terminal(), result,
