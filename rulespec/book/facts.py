@@ -363,7 +363,7 @@ class _Worker:
     def kinds(self, game: Game, start: State, seed: int) -> frozenset[str]:
         """The decisions made in the deal played from ``start`` by ``seed``'s random choices
         (:meth:`play`'s ``kinds``), played only until every decision the table compiles has
-        been made: the rest of the deal could make no new one (a random deal of Vändåtta
+        been made: the rest of the deal could make no new one (a random deal of a shedding game
         has made all three within about 40 of its several hundred events). ``start`` is the
         first state of ``game``'s table."""
         key = (game.players, json.dumps(dict(start.game.options), sort_keys=True), seed)
