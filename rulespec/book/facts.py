@@ -363,9 +363,9 @@ class _Worker:
     def kinds(self, game: Game, start: State, seed: int) -> frozenset[str]:
         """The decisions made in the deal played from ``start`` by ``seed``'s random choices
         (:meth:`play`'s ``kinds``), played only until every decision the table compiles has
-        been made: the rest of the deal could make no new one (a random deal of a shedding game
-        has made all three within about 40 of its several hundred events). ``start`` is the
-        first state of ``game``'s table."""
+        been made: the rest of the deal could make no new one (a random deal of a shedding
+        game has made each of its decisions within about 40 of its several hundred events).
+        ``start`` is the first state of ``game``'s table."""
         key = (game.players, json.dumps(dict(start.game.options), sort_keys=True), seed)
         if key in self._plays:  # played whole already (an example's candidate)
             return self._plays[key].kinds
