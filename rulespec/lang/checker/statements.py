@@ -231,8 +231,9 @@ class StatementChecker:
                 self.sym.error(at.span, f"{what} inside a simultaneous decision: the "
                                f"choices of {alt.action!r} are applied together, one seat "
                                "after another, once every seat has chosen",
-                               "make the next decision (or chance event) after the 'choose "
-                               "together' block, where it can read what the seats chose")
+                               "the bodies only apply the choices: make the next decision (or "
+                               "chance event, or leave the loop) after the 'choose together' "
+                               "block, where it can read what the seats chose")
             self._alternative(alt, inner)
 
     def _alternative(self, a: ast.Alternative, scope: Scope) -> None:
