@@ -440,8 +440,17 @@ class State:
             if q == seat:
                 stop = self.pending
                 assert isinstance(stop, ChooseStop)
-                chosen: JSONObject = {"action": stop.node.alternatives[i].action}
-                chosen.update((k, _plain(x)) for k, x in binds)
+                alt = stop.node.alternatives[i]
+                # the event's fields worked out again from what the choice bound (an
+                # observation is no hot path: the held choice keeps no event)
+                names = {**L, tg.var: seat, **dict(binds)}
+                chosen: JSONObject = {"action": alt.action}
+                for f in alt.fields:
+                    x = normalise_value(_plain(self.game.evaluate(f.value, self, names)))
+                    if (alt.action, f.name) in self.game.set_fields and isinstance(x, list):
+                        x = sorted(x, key=lambda c: (0, CARD_ORDER[c], "") if is_card(c)
+                                   else (1, 0, c))
+                    chosen[f.name] = x
                 out["chosen"] = chosen
 
     # ---- decisions --------------------------------------------------------------------------

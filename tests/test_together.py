@@ -1,0 +1,120 @@
+"""Simultaneous decisions (``choose together``): the choices are held unseen and applied together,
+so the outcome does not depend on the order in which the seats are asked (docs/language.md,
+"Simultaneous decisions"); a record whose choices come in another order replays alike."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulespec.engine.state import State
+from rulespec.errors import IllegalActionError
+from rulespec.loading import game_for, resolve
+from rulespec.records import replay
+
+SPEC_PATH = Path(__file__).parent / "specs" / "ok" / "simultaneous_pass.rules"
+SPEC = resolve(SPEC_PATH).spec
+
+
+def _dealt(players: int, seed: int) -> State:
+    """A fresh match, shuffled by ``seed``: it waits at the simultaneous pass."""
+    state = game_for(SPEC, players, {}, 0).new_initial_state()
+    ev = dict(state.legal_actions()[0])
+    cards = list(ev["cards"])
+    random.Random(seed).shuffle(cards)
+    ev["cards"] = cards
+    state.apply(ev)
+    return state
+
+
+def _choices(state: State, picks: list[int]) -> dict[int, dict[str, Any]]:
+    """Each waiting seat's choice, the ``picks[i]``-th of its own legal events."""
+    out = {}
+    for i, q in enumerate(state.seats_to_choose()):
+        c = state.clone()
+        c.ask(q)
+        legal = c.legal_actions()
+        assert legal and all(e["seat"] == q for e in legal)
+        out[q] = legal[picks[i] % len(legal)]
+    return out
+
+
+def _picture(state: State) -> object:
+    """Everything a driver can see of a state."""
+    return (state.current_player(), state.legal_actions(), state.result(),
+            [state.observation(q) for q in range(state.game.hands)], state.v, state.z)
+
+
+@given(players=st.sampled_from([3, 4]), seed=st.integers(0, 2**16),
+       picks=st.lists(st.integers(0, 100), min_size=4, max_size=4), data=st.data())
+def test_the_outcome_does_not_depend_on_the_order_of_the_seats(
+        players: int, seed: int, picks: list[int], data: st.DataObject) -> None:
+    start = _dealt(players, seed)
+    assert start.seats_to_choose() == list(range(players))
+    assert start.current_player() == 0  # the lowest seat still to choose is asked first
+    chosen = _choices(start, picks)
+    order = data.draw(st.permutations(sorted(chosen)))
+    in_order, shuffled = start.clone(), start.clone()
+    for q in sorted(chosen):
+        in_order.apply(chosen[q])
+    before = [start.observation(q) for q in range(players)]
+    for k, q in enumerate(order):
+        shuffled.apply(chosen[q])
+        if k < len(order) - 1:
+            # before the reveal: no card moved, and each seat sees its own choice alone
+            assert shuffled.z == start.z and shuffled.v == start.v
+            for r in range(players):
+                seen = shuffled.observation(r)
+                assert seen["zones"] == before[r]["zones"]
+                assert seen["waiting"] == sorted(set(order[k + 1:]))
+                mine = seen.get("chosen")
+                if r in order[:k + 1]:
+                    assert mine == {k2: v for k2, v in chosen[r].items() if k2 != "seat"}
+                else:
+                    assert mine is None
+    assert _picture(shuffled) == _picture(in_order)
+    # every pass landed: each hand still holds four cards, two of them its right neighbour's
+    for q in range(players):
+        assert len(shuffled.z["hand"][q]) == 4
+        assert set(chosen[(q - 1) % players]["cards"]) <= set(shuffled.z["hand"][q])
+
+
+def test_a_choice_from_a_seat_not_waiting_is_refused() -> None:
+    state = _dealt(3, 1)
+    c = state.clone()
+    c.ask(2)
+    ev = c.legal_actions()[0]
+    state.apply(ev)
+    assert state.seats_to_choose() == [0, 1]
+    with pytest.raises(IllegalActionError):
+        state.apply(ev)  # seat 2 has chosen already
+    with pytest.raises(IllegalActionError):
+        state.ask(2)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_simulated_games_replay_with_the_choices_in_any_order(players: int) -> None:
+    rng = random.Random(players)
+    for _ in range(20):
+        state = game_for(SPEC, players, {}, 0).new_initial_state()
+        events: list[dict[str, Any]] = []
+        while not state.is_terminal():
+            ev = rng.choice(state.legal_actions())
+            state.apply(ev)
+            events.append(ev)
+        record = {"format": "rulespec-record/1", "game": SPEC_PATH.name, "players": players,
+                  "dealer": 0, "events": events}
+        code, ans = replay(record, spec=SPEC_PATH)
+        assert code == 0 and ans == state.result()
+        # the passes (events 1..players) in a random order replay to the same result
+        passes = events[1:players + 1]
+        assert [e["seat"] for e in passes] == list(range(players))
+        rng.shuffle(passes)
+        code, ans2 = replay({**record, "events": [events[0], *passes, *events[players + 1:]]},
+                            spec=SPEC_PATH)
+        assert code == 0 and ans2 == ans
