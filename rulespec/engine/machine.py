@@ -280,15 +280,16 @@ class LazyLegal(NamedTuple):
 def together_seats(seats: Iterable[object], hands: int, span: ast.Span) -> tuple[int, ...]:
     """The seats of a simultaneous decision, checked and sorted: each a seat of a hand at the
     table, none twice."""
-    out = tuple(seats)
-    for q in out:
+    out: list[int] = []
+    for q in seats:
         if type(q) is not int or not 0 <= q < hands:
             raise RuleRuntimeError(f"seat {q!r} must decide here, but this table's hands are "
                                    f"seats 0 to {hands - 1}", span,
                                    "choose together needs seats of hands at the table")
+        out.append(q)
     if len(set(out)) != len(out):
         raise RuleRuntimeError(f"a seat is listed twice among the seats that decide together "
-                               f"({list(out)})", span, "each seat chooses once: list it once")
+                               f"({out})", span, "each seat chooses once: list it once")
     return tuple(sorted(out))
 
 
