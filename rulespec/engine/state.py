@@ -48,9 +48,9 @@ from rulespec.engine.machine import (
     LegalMap,
     Procedure,
     Return,
-    Together,
     Values,
 )
+from rulespec.engine.together import together_view
 from rulespec.errors import (
     IllegalActionError,
     RecordError,
@@ -427,31 +427,9 @@ class State:
                            "vars": public}
         stop = self.pending
         if type(stop) is ChooseStop and stop.together is not None:
-            self._together_seen(stop.together, seat, out)
+            out.update(together_view(stop, self.stack[-1].L, seat, self.game.set_fields,
+                                     lambda e, names: self.game.evaluate(e, self, names)))
         return out
-
-    def _together_seen(self, tg: Together, seat: int, out: JSONObject) -> None:
-        """What a seat sees of a simultaneous decision before the reveal: the seats still to
-        choose, and its own choice once made (the action and the values it bound), never
-        another seat's."""
-        L = self.stack[-1].L
-        out["waiting"] = list(L[tg.pending])
-        for q, i, binds in L[tg.held]:
-            if q == seat:
-                stop = self.pending
-                assert isinstance(stop, ChooseStop)
-                alt = stop.node.alternatives[i]
-                # the event's fields worked out again from what the choice bound (an
-                # observation is no hot path: the held choice keeps no event)
-                names = {**L, tg.var: seat, **dict(binds)}
-                chosen: JSONObject = {"action": alt.action}
-                for f in alt.fields:
-                    x = normalise_value(_plain(self.game.evaluate(f.value, self, names)))
-                    if (alt.action, f.name) in self.game.set_fields and isinstance(x, list):
-                        x = sorted(x, key=lambda c: (0, CARD_ORDER[c], "") if is_card(c)
-                                   else (1, 0, c))
-                    chosen[f.name] = x
-                out["chosen"] = chosen
 
     # ---- decisions --------------------------------------------------------------------------
     def legal_map(self) -> dict[str, LegalEntry]:
