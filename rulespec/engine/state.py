@@ -490,8 +490,8 @@ class State:
                 isinstance(event, Mapping) and event.get("seat") != self.to_move:
             # a simultaneous decision takes the choice of any seat still to choose
             seat = event.get("seat")
-            if type(seat) is int and seat in self.stack[-1].L[stop.together.pending]:
-                self.ask(seat)
+            if type(seat) is int:
+                self.ask(seat)  # refused when the seat is not one still to choose
         legal = self._legal_now()
         # Fast path: an event already in canonical form (the usual case when a driver picks
         # from legal_actions) is found by its key and needs no normalising.

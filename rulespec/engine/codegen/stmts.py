@@ -404,7 +404,7 @@ class _StmtCompiler:
                 if ok and not val:
                     continue
             enum = enumerator(self.ec, a, inner, keys_distinct(a, s.alternatives))
-            binds = "(" + "".join(f"({v!r}, L.pop({v!r})), " for v in gvars) + ")"
+            binds = "(" + "".join(f"({v!r}, L[{v!r}]), " for v in gvars) + ")"
             body_pc = len(ins)
             ins.append(Py((f"_s = st.to_move; L[{held}] = {hold}(L[{held}], _s, {i}, {binds})",
                            f"L[{pend}] = tuple(q for q in L[{pend}] if q != _s)"), a.span))

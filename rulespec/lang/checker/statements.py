@@ -222,6 +222,10 @@ class StatementChecker:
                 or name in BUILTIN_VARS:
             self.sym.error(s.span, f"'choose together {name}' hides the "
                            f"{self.sym.kind(name)} {name!r}", "choose another name")
+        elif name in scope.names:
+            # the reveal binds NAME to each seat in turn: a local of that name would be lost
+            self.sym.error(s.span, f"'choose together {name}' hides the local {name!r}",
+                           "choose another name")
         inner = scope.child()
         inner.names[name] = INT
         for alt in alts:
