@@ -13,7 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulespec.engine.state import State
-from rulespec.errors import IllegalActionError
+from rulespec.errors import IllegalActionError, RuleRuntimeError
+from rulespec.lang.checker import check_text
+from rulespec.lang.parser import parse
+from rulespec.lang.pretty import pretty
 from rulespec.loading import game_for, resolve
 from rulespec.records import replay
 
@@ -118,3 +121,58 @@ def test_simulated_games_replay_with_the_choices_in_any_order(players: int) -> N
         code, ans2 = replay({**record, "events": [events[0], *passes, *events[players + 1:]]},
                             spec=SPEC_PATH)
         assert code == 0 and ans2 == ans
+
+
+def test_pretty_prints_it_back() -> None:
+    tree = parse(SPEC_PATH.read_text(encoding="utf-8"), "x.rules")
+    assert "choose together p in seats {" in pretty(tree)
+    assert parse(pretty(tree), "x.rules") == tree
+
+
+_SEATS_SPEC = """
+game odd_seats title "Odd seats"
+players 2 to 4
+winner highest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def score(p: int) = 0
+deal {
+  choose together p in SEATS {
+    keep() { }
+  }
+  end deal scoring score
+}
+match {
+  run deal
+  end match winners seats
+}
+"""
+
+
+@pytest.mark.parametrize(("seats", "message"), [
+    ("[0, 0]", "a seat is listed twice among the seats that decide together"),
+    ("[0, 7]", "seat 7 must decide here, but this table's hands are seats 0 to 2"),
+])
+def test_bad_seats_are_a_runtime_error_at_the_choose(seats: str, message: str) -> None:
+    spec = check_text(_SEATS_SPEC.replace("SEATS", seats), "odd.rules")
+    with pytest.raises(RuleRuntimeError, match=message) as e:
+        game_for(spec, 3, {}, 0).new_initial_state()
+    assert e.value.span is not None and e.value.span.line == 9  # the list of seats
+
+
+def test_nobody_listed_means_nobody_chooses() -> None:
+    spec = check_text(_SEATS_SPEC.replace("SEATS", "[q for q in seats if q > 5]"), "odd.rules")
+    state = game_for(spec, 3, {}, 0).new_initial_state()
+    assert state.is_terminal()
+
+
+def test_a_subset_of_the_seats_choose_and_the_others_wait() -> None:
+    spec = check_text(_SEATS_SPEC.replace("SEATS", "[2, 0]"), "odd.rules")
+    state = game_for(spec, 3, {}, 0).new_initial_state()
+    assert state.seats_to_choose() == [0, 2] and state.current_player() == 0
+    state.apply({"seat": 2, "action": "keep"})
+    assert state.seats_to_choose() == [0]
+    with pytest.raises(IllegalActionError, match="not among the seats still to choose"):
+        state.apply({"seat": 1, "action": "keep"})
+    state.apply({"seat": 0, "action": "keep"})
+    assert state.is_terminal()
