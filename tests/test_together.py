@@ -98,6 +98,12 @@ def test_a_choice_from_a_seat_not_waiting_is_refused() -> None:
         state.apply(ev)  # seat 2 has chosen already
     with pytest.raises(IllegalActionError):
         state.ask(2)
+    # a choice seat 1 cannot make is refused, and the state is as it was, seat asked included
+    before = _picture(state)
+    bad = {**ev, "seat": 1}
+    with pytest.raises(IllegalActionError):
+        state.apply(bad)
+    assert _picture(state) == before
 
 
 @pytest.mark.parametrize("players", [3, 4])

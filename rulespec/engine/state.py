@@ -491,7 +491,15 @@ class State:
             # a simultaneous decision takes the choice of any seat still to choose
             seat = event.get("seat")
             if type(seat) is int:
+                before = self.to_move
+                assert type(before) is int
                 self.ask(seat)  # refused when the seat is not one still to choose
+                try:
+                    self._apply_decision(event)
+                except (IllegalActionError, RecordError):
+                    self.ask(before)  # an illegal event changes nothing, not the seat asked
+                    raise
+                return
         legal = self._legal_now()
         # Fast path: an event already in canonical form (the usual case when a driver picks
         # from legal_actions) is found by its key and needs no normalising.
