@@ -50,7 +50,8 @@ def _choices(state: State, picks: list[int]) -> dict[int, dict[str, Any]]:
 def _picture(state: State) -> object:
     """Everything a driver can see of a state."""
     return (state.current_player(), state.legal_actions(), state.result(),
-            [state.observation(q) for q in range(state.game.hands)], state.v, state.z)
+            [state.observation(q) for q in range(state.game.hands)], state.v, state.z,
+            [(f.proc.name, f.pc, f.L) for f in state.stack])
 
 
 @given(players=st.sampled_from([3, 4]), seed=st.integers(0, 2**16),
