@@ -22,11 +22,12 @@ from rulespec.records import replay
 
 SPEC_PATH = Path(__file__).parent / "specs" / "ok" / "simultaneous_pass.rules"
 SPEC = resolve(SPEC_PATH).spec
+BIDS = resolve(SPEC_PATH.parent / "sealed_bids.rules").spec
 
 
-def _dealt(players: int, seed: int) -> State:
-    """A fresh match, shuffled by ``seed``: it waits at the simultaneous pass."""
-    state = game_for(SPEC, players, {}, 0).new_initial_state()
+def _dealt(players: int, seed: int, spec: Any = SPEC, dealer: int = 0) -> State:
+    """A fresh match, shuffled by ``seed``: it waits at the simultaneous decision."""
+    state = game_for(spec, players, {}, dealer).new_initial_state()
     ev = dict(state.legal_actions()[0])
     cards = list(ev["cards"])
     random.Random(seed).shuffle(cards)
@@ -86,6 +87,28 @@ def test_the_outcome_does_not_depend_on_the_order_of_the_seats(
     for q in range(players):
         assert len(shuffled.z["hand"][q]) == 4
         assert set(chosen[(q - 1) % players]["cards"]) <= set(shuffled.z["hand"][q])
+
+
+@given(players=st.sampled_from([2, 3, 4]), dealer=st.integers(0, 3), seed=st.integers(0, 99),
+       picks=st.lists(st.integers(0, 100), min_size=4, max_size=4), data=st.data())
+def test_sealed_bids_are_opened_alike_in_any_order(
+        players: int, dealer: int, seed: int, picks: list[int], data: st.DataObject) -> None:
+    """Two alternatives, bodies that set variables (the highest bid among them)."""
+    start = _dealt(players, seed, BIDS, dealer % players)
+    chosen = _choices(start, picks)
+    order = data.draw(st.permutations(sorted(chosen)))
+    in_order, shuffled = start.clone(), start.clone()
+    for q in sorted(chosen):
+        in_order.apply(chosen[q])
+    for q in order:
+        assert shuffled.v["high"] == 0  # nothing is opened before the last bid is in
+        shuffled.apply(chosen[q])
+    assert shuffled.is_terminal()
+    assert _picture(shuffled) == _picture(in_order)
+    bids = [chosen[q].get("n", 0) for q in range(players)]
+    assert shuffled.deals[-1]["scores"] == [
+        2 if chosen[q]["action"] == "blind_nil" else (bids[q] if bids[q] == max(bids) else 0)
+        for q in range(players)]
 
 
 def test_a_choice_from_a_seat_not_waiting_is_refused() -> None:
