@@ -12,6 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulespec.book import rulebook
+from rulespec.book.diagram import phase_diagram
 from rulespec.engine.state import State
 from rulespec.errors import IllegalActionError, RuleRuntimeError
 from rulespec.lang.checker import check_text
@@ -206,3 +208,16 @@ def test_a_subset_of_the_seats_choose_and_the_others_wait() -> None:
         state.apply({"seat": 1, "action": "keep"})
     state.apply({"seat": 0, "action": "keep"})
     assert state.is_terminal()
+
+
+def test_the_book_and_the_diagram_say_it_is_simultaneous() -> None:
+    alt = phase_diagram(SPEC).alt
+    assert "each player, at once and in secret, decides: pass" in alt
+    assert "every pass is revealed and carried out at once, seat by seat" in alt
+    book = rulebook(SPEC)
+    assert ("Choose two cards to pass to the left. Each player makes this choice at the same "
+            "time, in secret: nobody sees another's choice until all have chosen; then all the "
+            "choices are carried out at once.") in book
+    assert "`pass`: Each player, at once and in secret, decides" in book
+    # the order of the list of seats is no order of play
+    assert "each player, at once and in secret, decides: bid" in phase_diagram(BIDS).alt

@@ -343,7 +343,10 @@ class _Builder:
     def _choose_together(self, s: ast.Choose, var: str, ctx: _Ctx) -> Decision:
         """A simultaneous decision: "each player, at once and in secret, decides", then what
         the choices do, drawn whole under "then all at once" (the bodies hold no decision)."""
-        who = f"{self.order(s.seat, None, var, ctx)}, at once and in secret"
+        seq = self.seq(s.seat, ctx, 0)
+        # all at once: the order of the list is no order of play
+        who = (f"each {seq[0]}" if seq is not None else self.order(s.seat, None, var, ctx)) \
+            + ", at once and in secret"
         inner = _Ctx({**ctx.env, var: _Who(f"player {var}")}, ctx.in_deal)
         actions: dict[str, str] = {}
         for a in s.alternatives:

@@ -276,9 +276,11 @@ def _precise(spec: CheckedSpec, m: Met) -> Inline:
 def _together_who(spec: CheckedSpec, seats: ast.Expr) -> str:
     """Who decides in a simultaneous decision: "each player", or each of a list said."""
     bare = walk.uncite(seats)
-    if isinstance(bare, ast.Name) and bare.id == "seats":
+    said = say(seats, spec)
+    # every seat, in whatever order: the order does not matter when all choose at once
+    if isinstance(bare, ast.Name) and bare.id == "seats" or said.startswith("each player"):
         return "each player"
-    return f"each player of {say(seats, spec)}"
+    return f"each player of {said}"
 
 
 def _scoring(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
