@@ -28,7 +28,11 @@ from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
 from tests.oracles.vandatta import VandattaOracle
 from tests.verify.mutants import by_name
 from tests.verify.mutants.base import VandattaView
-from tests.verify.mutants.together import AsksHighestFirst, ShowsChoicesEarly
+from tests.verify.mutants.together import (
+    AsksHighestFirst,
+    ShowsChoicesEarly,
+    TakesASecondChoice,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 VAN = resolve("vandatta").spec
@@ -803,3 +807,10 @@ def test_a_choice_shown_before_the_reveal_is_a_leak() -> None:
     d = r.divergences[0]
     # shrunk: the leak is met in the pass, before any card is shown
     assert all(e.get("action") != "show" for e in d.events)
+
+
+def test_a_second_choice_from_a_seat_that_has_chosen_is_refused() -> None:
+    r = _verify(TOGETHER, str(TOGETHER_PATH), lambda: TakesASecondChoice(spec=TOGETHER),
+                players=[4], games=100, seed_=1)
+    assert r.divergences and r.divergences[0].kind == "accepted-illegal", \
+        [d.message for d in r.divergences]

@@ -67,3 +67,21 @@ class ShowsChoicesEarly(SpecImplementation):
         c.state = self._st().clone()
         c.held = list(self.held)
         return c
+
+
+class TakesASecondChoice(SpecImplementation):
+    """Bug: a seat that has already chosen in a simultaneous decision may send another
+    choice, which is accepted (and ignored) instead of refused."""
+
+    def apply(self, event: Mapping[str, object]) -> None:
+        st = self._st()
+        seat = event.get("seat")
+        if "waiting" in st.observation(0) and isinstance(seat, int) \
+                and seat not in st.seats_to_choose() and 0 <= seat < st.game.players:
+            return  # accepted, as if a seat might change its mind
+        super().apply(event)
+
+    def clone(self) -> SpecImplementation:
+        c = TakesASecondChoice(self.base, self.spec)
+        c.state = self._st().clone()
+        return c
