@@ -6,6 +6,8 @@ spec's own engine (:class:`rulespec.protocol.SpecImplementation`), for the spec
   highest down, where the spec asks the lowest first. verify must find it conforms.
 * :class:`ShowsChoicesEarly` has one bug: before the reveal, its observation shows the cards
   every seat has chosen so far (a choice shown early). verify's leak check must catch it.
+* :class:`TakesASecondChoice` has one bug: it accepts (and ignores) a choice from a seat that
+  has already chosen. verify's near misses (another seat's event) must catch it.
 
 They are not in the catalogue of ``__init__.py``, whose mutants are of the shipped games.
 """
