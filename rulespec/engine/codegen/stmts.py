@@ -441,7 +441,9 @@ class _StmtCompiler:
             test.target = len(ins)
         ins.append(Jump(nxt))
         step.end = len(ins)
-        ins.append(Py((f"del L[{tg.pending!r}], L[{held}]",), ast.NOSPAN))
+        # the reveal's own locals dropped: the frame is as a plain decision would leave it
+        ins.append(Py((f"del L[{tg.pending!r}], L[{held}]",
+                       f"L.pop({cur}, None); L.pop({slot!r}, None)"), ast.NOSPAN))
 
     def _obj_fn(self, var: str) -> Fn:
         """The seat of a decision read from the local ``var``."""
