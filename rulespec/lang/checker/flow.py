@@ -136,7 +136,7 @@ def loop_moves(sym: Symbols, body: ast.Block, changes: bool) -> bool:
     a decision, a chance event or a way out of the loop (a ``break`` of its own, a
     ``return``, an ``end``, a ``run deal``); with ``changes``, any statement that changes
     the game counts too (a ``while`` whose condition may change)."""
-    stops = (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Return, ast.EndDeal,
+    stops = (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Pick, ast.Return, ast.EndDeal,
              ast.EndMatch, ast.RunDeal)
     change = (ast.Set, ast.Move, ast.Fill, ast.DealCards)
     seen: set[str] = set()
@@ -219,7 +219,7 @@ def _result_use(sym: Symbols, node: object) -> tuple[ast.Span, str, str] | None:
     """The first read or set of a result field in ``node``, through the definitions it
     calls: (where, "reads" or "sets", the field)."""
     for x, _ in walk.through_definitions(node, sym.defs):
-        if isinstance(x, ast.Set) and sym.result_sets.get(pos(x.span)) is not None:
+        if isinstance(x, (ast.Set, ast.Pick)) and sym.result_sets.get(pos(x.span)) is not None:
             return x.span, "sets", x.name
         if isinstance(x, ast.Name):
             b = sym.bindings.get(pos(x.span))
