@@ -22,7 +22,7 @@ from typing import assert_never
 import attrs
 from attrs import frozen
 
-from rulespec.book.english import say
+from rulespec.book.english import say, say_pick
 from rulespec.book.reading import CITATION
 from rulespec.book.svg import (
     Decision,
@@ -358,6 +358,8 @@ class _Builder:
             case ast.Bury(src=a, dst=b):
                 return [Line(f"bury the top card of {self.pt(a)} in {self.pt(b)}, "
                               "at random")]
+            case ast.Pick():
+                return [Line(short(say_pick(s, self.spec), 90))]
             case ast.DealCards():
                 return [Line(self._deal_text(s, ctx))]
             case ast.Move():

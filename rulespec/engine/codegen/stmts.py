@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
+from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
 from rulespec.engine.codegen.emit import (
     CallProc,
     Emitter,
@@ -174,6 +175,8 @@ class _StmtCompiler:
             case ast.Bury(src=a, dst=z):
                 self.ins.append(ChanceStop("bury", self.ec.expr(a, local),
                                            self.ec.expr(z, local), s))
+            case ast.Pick():
+                return self._pick(s, local)
             case ast.CallStmt(name=n, args=args):
                 params = self.procs[n].params
                 self.ins.append(CallProc(n, tuple((p, self._src(x, local))
@@ -203,6 +206,29 @@ class _StmtCompiler:
                 self.block(b, local, loops)  # a block of its own: its lets end with it
             case _:
                 assert_never(s)
+        return local
+
+    def _pick(self, s: ast.Pick, local: frozenset[str]) -> frozenset[str]:
+        """``pick NAME from ...``: a chance stop that leaves the value picked in a slot of
+        the frame, then the value stored as ``set`` (a variable, ``dealer``) or ``let`` (a
+        local) would store it."""
+        if s.source is not None:
+            outcomes = uniform_outcomes(self.ec.expr(s.source, local))
+        else:
+            outcomes = weighted_outcomes(tuple((self.ec.expr(o.value, local),
+                                                self.ec.expr(o.weight, local))
+                                               for o in s.weighted))
+        slot = self._new_slot("pick")
+        self.ins.append(ChanceStop("pick", outcomes, outcomes, s, slot))
+        n, got = s.name, f"L.pop({slot!r})"
+        kept = {v.name for v in self.ec.spec.vars} | {r.name for r in self.ec.spec.results}
+        if n in local or (n not in kept and n != "dealer"):
+            self.ins.append(Py((f"L[{n!r}] = {got}",), s.span))
+            return local | {n}
+        if n == "dealer":
+            self.ins.append(Py((f"V['dealer'] = _seat({got}, _N)",), s.span))
+        else:
+            self.ins.append(Py((f"V[{n!r}] = {got}",), s.span))
         return local
 
     def _move(self, s: ast.Move, w: ast.Expr, a: ast.Expr, z: ast.Expr, bottom: bool,
