@@ -46,6 +46,7 @@ from rulespec.engine.codegen.enumerators import (
     resolver,
 )
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
+from rulespec.engine.events import json_value
 from rulespec.engine.machine import (
     Alternative,
     ChanceStop,
@@ -56,7 +57,7 @@ from rulespec.engine.machine import (
     Return,
 )
 from rulespec.lang import ast
-from rulespec.lang.clauses import clause_id
+from rulespec.lang.clauses import clause_id, pick_arms
 from rulespec.lang.types import Int
 from rulespec.lang.types import element as element_of
 
@@ -220,6 +221,7 @@ class _StmtCompiler:
                                                for o in s.weighted))
         slot = self._new_slot("pick")
         self.ins.append(ChanceStop("pick", outcomes, outcomes, s, slot))
+        self._pick_coverage(s, slot, local)
         n, got = s.name, f"L.pop({slot!r})"
         kept = {v.name for v in self.ec.spec.vars} | {r.name for r in self.ec.spec.results}
         if n in local or (n not in kept and n != "dealer"):
@@ -230,6 +232,27 @@ class _StmtCompiler:
         else:
             self.ins.append(Py((f"V[{n!r}] = {got}",), s.span))
         return local
+
+    def _pick_coverage(self, s: ast.Pick, slot: str, local: frozenset[str]) -> None:
+        """Each outcome the pick lists in its text is a clause: compiled where its value is
+        known for the table, and, when coverage is on, marked when the value picked is it."""
+        arms: dict[str, str] = {}
+        for value, span in pick_arms(s):
+            ok, v = self.ec.const(value, local)
+            if ok:
+                cid = clause_id("outcome", span)
+                self.compiled.add(cid)
+                arms.setdefault(json_value(v), cid)
+        if self.cover is None or not arms:
+            return
+        add = self.cover.add
+
+        def mark(v: object) -> None:
+            cid = arms.get(json_value(v))
+            if cid is not None:
+                add(cid)
+
+        self.ins.append(Py((f"{self._obj(mark)}(L[{slot!r}])",), s.span))
 
     def _move(self, s: ast.Move, w: ast.Expr, a: ast.Expr, z: ast.Expr, bottom: bool,
               local: frozenset[str]) -> Py:
