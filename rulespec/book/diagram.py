@@ -330,7 +330,9 @@ class _Builder:
         after: list[Node] = []
         for a in s.alternatives:
             # what an alternative leads to is drawn only where it decides or ends something
-            nodes = [n for n in self.block(a.body, ctx) if not isinstance(n, Steps)]
+            # (or where it leaves something to a pick: a roll of the die is what it does)
+            picks = self.reaches(a.body, (ast.Pick,))
+            nodes = [n for n in self.block(a.body, ctx) if picks or not isinstance(n, Steps)]
             if nodes:
                 after.append(Frame("after", f"after {a.action}", tuple(nodes)))
         row: tuple[Node, ...] = ()
