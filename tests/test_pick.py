@@ -24,6 +24,7 @@ from rulespec.engine.game import Game
 from rulespec.engine.state import State, canonical_key
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError, SpecCheckError
 from rulespec.lang.checker import check_file, check_text
+from rulespec.lang.clauses import clauses
 from rulespec.lang.model import CheckedSpec
 from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty
@@ -182,6 +183,27 @@ def test_seats_cards_suits_names_and_truth_values_are_picked() -> None:
     state.apply({"chance": "pick", "value": True})
     state.apply({"chance": "pick", "value": 1})
     assert state.v["got"] == "TH" and state.v["dealer"] == 1 and not state.is_chance_node()
+
+
+def test_option_values_are_picked_with_weights_an_option_gives() -> None:
+    spec = _spec("pick pass_to from [left: 1, right: 1, across: 2, hold: w]\n"
+                 "  if pass_to == hold {\n    set went = 4\n  }",
+                 'option passing: {left, right, across, hold} = left\n'
+                 'option w: int in 1..9 = 4\nvar went: int = 0')
+    state = _at_pick(spec)
+    assert [(e["value"], p) for e, p in state.chance_outcomes()] == [
+        ("left", 0.125), ("right", 0.125), ("across", 0.25), ("hold", 0.5)]
+    state.apply({"chance": "pick", "value": "hold"})
+    assert state.v["went"] == 4
+    assert [w for _, w in _at_pick(spec).chance_weights()] == [1, 1, 2, 4]
+    other = Game(spec, 2, {"w": 9}).new_initial_state()
+    assert [w for _, w in other.chance_weights()] == [1, 1, 2, 9]
+
+
+def test_each_outcome_a_pick_lists_in_its_text_is_a_clause() -> None:
+    spec = check_file(PIG)
+    outcomes = [c for c in clauses(spec) if c.kind == "outcome"]
+    assert [c.label for c in outcomes] == [f"pick face: {k}" for k in range(1, 7)]
 
 
 def test_a_value_not_listed_is_refused_and_changes_nothing() -> None:
