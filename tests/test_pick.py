@@ -285,3 +285,12 @@ def test_verify_catches_an_implementation_that_always_picks_the_first_outcome() 
     r = Verifier(spec, "pig", lambda: _AlwaysTheFirst(spec=spec), timeout=10.0,
                  shrink_seconds=5.0).run(players=[2], games=30, seed_=1)
     assert not r.conforms
+
+
+def test_the_pig_of_docs_language_is_the_corpus_spec() -> None:
+    # the worked example of docs/language.md's section on pick is this file, less its
+    # corpus expectation: the one is checked there, the other simulated, replayed and
+    # verified here
+    spec_text = PIG.read_text(encoding="utf-8").split("\n", 1)[1]
+    docs = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    assert f"```rules\n{spec_text}```" in docs
