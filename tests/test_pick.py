@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from rulespec.engine.game import Game
@@ -294,3 +294,13 @@ def test_the_pig_of_docs_language_is_the_corpus_spec() -> None:
     spec_text = PIG.read_text(encoding="utf-8").split("\n", 1)[1]
     docs = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     assert f"```rules\n{spec_text}```" in docs
+
+
+def test_matches_shrink_a_pick_toward_the_first_outcome_the_spec_lists() -> None:
+    # "tails" is listed first, though "heads" sorts first among the legal events
+    spec = _spec('pick side from ["tails": 1, "heads": 3]\n  pick n from [3, 2, 1]')
+    simplest = find(matches(spec, players=[2], dealer=0), lambda m: True)
+    assert [e.get("value") for e in simplest.events[:2]] == ["tails", 3]
+    seen = find(matches(spec, players=[2], dealer=0),
+                lambda m: m.events[0]["value"] == "heads")
+    assert seen.events[1]["value"] == 3
