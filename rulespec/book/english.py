@@ -24,7 +24,7 @@ from rulespec.lang.model import (
     pos,
 )
 
-__all__ = ["cap", "mentioned", "say", "show", "words"]
+__all__ = ["cap", "mentioned", "say", "say_pick", "show", "words"]
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least", "in": "is in", "not in": "is not in"}
@@ -105,6 +105,40 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return f"the {words(prm)} of {words(o)}"
         case _:
             assert_never(e)
+
+
+def say_pick(s: ast.Pick, spec: CheckedSpec) -> str:
+    """A ``pick`` in plain English: "the face is picked at random: 1 to 6, each equally
+    likely"; "the pass is picked at random: left 1 in 4, hold 3 in 4"."""
+    who = f"the {words(s.name)}" if s.name != "dealer" else "the dealer"
+    head = f"{who} is picked at random"
+    if s.source is not None:
+        src = walk.uncite(s.source)
+        if isinstance(src, ast.ListLit):
+            return f"{head}: {_run(src.items, spec)}, each equally likely"
+        return f"{head} from {say(src, spec)}, each equally likely"
+    ws = [walk.uncite(o.weight) for o in s.weighted]
+    values = [say(walk.uncite(o.value), spec) for o in s.weighted]
+    if all(isinstance(w, ast.IntLit) for w in ws):
+        counts = [w.value for w in ws if isinstance(w, ast.IntLit)]
+        total = sum(counts)
+        if len(set(counts)) == 1:
+            return f"{head}: {_run(tuple(o.value for o in s.weighted), spec)}, each equally likely"
+        return f"{head}: " + ", ".join(f"{v} {c} in {total}"
+                                       for v, c in zip(values, counts, strict=True))
+    return f"{head}, each value as likely as its weight: " + ", ".join(
+        f"{v} (weight {say(w, spec)})" for v, w in zip(values, ws, strict=True))
+
+
+def _run(items: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:
+    """Values listed in words: "1 to 6" for whole numbers one after another, else "a, b
+    or c"."""
+    xs = [walk.uncited(x) for x in items]
+    nums = [x.value for x in xs if isinstance(x, ast.IntLit)]
+    if len(nums) == len(xs) > 2 and nums == list(range(nums[0], nums[0] + len(nums))):
+        return f"{nums[0]} to {nums[-1]}"
+    said = [say(walk.uncite(x), spec) for x in items]
+    return said[0] if len(said) < 2 else f"{', '.join(said[:-1])} or {said[-1]}"
 
 
 def _group(e: ast.Expr, spec: CheckedSpec) -> str:

@@ -137,12 +137,15 @@ class ChooseStop:
 
 @attrs.frozen
 class ChanceStop:
-    """A chance event: a shuffle, reshuffle or bury from ``src`` into ``dst``."""
+    """A chance event: a shuffle, reshuffle or bury from ``src`` into ``dst``; or a pick,
+    whose ``src`` gives its outcomes as (value, weight) pairs and which leaves the value
+    picked in the local ``slot`` (the code after the stop stores it where the spec says)."""
 
-    kind: str  # shuffle | reshuffle | bury
+    kind: str  # shuffle | reshuffle | bury | pick
     src: Fn
     dst: Fn
     node: ast.Stmt
+    slot: str | None = None
 
 
 @attrs.frozen

@@ -19,15 +19,17 @@ import json
 import operator
 import reprlib
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Protocol, cast
 
-from rulespec.engine.chance import apply_chance, chance_template
+from rulespec.engine.chance import apply_chance, chance_template, pick_outcomes
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     Event,
     JSONObject,
     canonical_key,
     cards_event_key,
+    encode,
     event_key,
     json_value,
     loose_key,
@@ -271,16 +273,38 @@ class State:
         self._applied()
 
     def chance_outcomes(self) -> list[tuple[Event, float]]:
-        """Listed chance outcomes with probabilities (a bury); a shuffle is sampled, not listed."""
+        """Listed chance outcomes with probabilities (a bury, a pick); a shuffle is sampled,
+        not listed. A pick's outcomes come in the order the spec lists them, each with its
+        weight over the total: exactly 1 in all as fractions (:meth:`chance_weights`), and to
+        float precision as floats, as OpenSpiel's are."""
         if self.to_move != CHANCE:
             return []
         assert self.pending is not None
         spec = self.pending
         assert isinstance(spec, ChanceStop)
+        if spec.kind == "pick":
+            weights = self.chance_weights()
+            total = sum(w for _, w in weights)
+            return [(e, float(Fraction(w, total))) for e, w in weights]
         if spec.kind != "bury":
             return []
         evs = self.legal_actions()
         return [(e, 1.0 / len(evs)) for e in evs]
+
+    def chance_weights(self) -> list[tuple[Event, int]]:
+        """The listed chance outcomes with whole-number weights, each outcome's probability
+        its weight over their total: a pick's in the order the spec lists them, a bury's
+        positions each 1; empty at a shuffle (sampled, not listed) or a decision."""
+        if self.to_move != CHANCE:
+            return []
+        spec = self.pending
+        assert isinstance(spec, ChanceStop)
+        if spec.kind == "pick":
+            return [({"chance": "pick", "value": encode(v)}, w)
+                    for v, w in pick_outcomes(spec, self, self.stack[-1].L)]
+        if spec.kind != "bury":
+            return []
+        return [(e, 1) for e in self.legal_actions()]
 
     def apply(self, event: Mapping[str, object]) -> None:
         """Apply one record event; an illegal one raises and leaves the state unchanged."""
@@ -452,7 +476,10 @@ class State:
             return out
         if self.to_move == CHANCE:
             ev = self._chance_template()
-            if isinstance(ev, list):
+            if isinstance(ev, list) and cast(ChanceStop, self.pending).kind == "pick":
+                for e in ev:
+                    out[canonical_key(e)] = (e, None, None)
+            elif isinstance(ev, list):
                 # a bury's positions, a few dozen at every deal: their canonical text written
                 # here (keys in order, an int as JSON writes it) rather than by json.dumps
                 for e in ev:
@@ -681,6 +708,8 @@ class State:
                 if op.kind in ("reshuffle", "bury") and not op.src(self, L):
                     raise RuleRuntimeError(f"{op.kind} from an empty zone", op.node.span,
                                            "check the zone has a card before this rule")
+                if op.kind == "pick":
+                    pick_outcomes(op, self, L)  # none, or a weight below 1: an error here
                 self.pending = op
                 self.to_move = CHANCE
                 return

@@ -479,6 +479,19 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.Bury(c[0], c[1], span=self._span(meta))
 
     @v_args(meta=True)
+    def pick_stmt(self, meta: Meta, c: list[Token | ast.Expr]) -> ast.Pick:
+        return ast.Pick(str(c[0]), cast(ast.Expr, c[1]), (), span=self._span(meta))
+
+    @v_args(meta=True)
+    def pick_weighted(self, meta: Meta, c: list[Token | ast.Outcome]) -> ast.Pick:
+        return ast.Pick(str(c[0]), None, tuple(cast("list[ast.Outcome]", c[1:])),
+                        span=self._span(meta))
+
+    @v_args(meta=True)
+    def weighted_outcome(self, meta: Meta, c: list[ast.Expr]) -> ast.Outcome:
+        return ast.Outcome(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
     def call_stmt(self, meta: Meta, c: list[Token | _Args | None | str]) -> ast.CallStmt:
         name, args, ref = c
         return ast.CallStmt(str(name), tuple(cast("_Args | None", args) or ()),

@@ -152,6 +152,10 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"reshuffle {e(a)} into {e(z)}"
         case ast.Bury(src=a, dst=z):
             body = f"bury {e(a)} into {e(z)}"
+        case ast.Pick(name=n, source=src, weighted=ws):
+            body = f"pick {n} from " + (e(src) if src is not None else
+                                        "[" + ", ".join(f"{e(o.value)}: {e(o.weight)}"
+                                                        for o in ws) + "]")
         case ast.CallStmt(name=n, args=args, ref=r):
             body = f"{n}({', '.join(e(a) for a in args)}){_ref(r)}"
         case ast.Choose(seat=seat, alternatives=alts, together=tg):

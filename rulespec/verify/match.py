@@ -15,6 +15,7 @@ from typing import Any, Protocol, cast
 from hypothesis import reject
 from hypothesis import strategies as st
 
+from rulespec.engine.chance import pick_at
 from rulespec.engine.events import Event, JSONValue
 from rulespec.engine.state import CHANCE, State, canonical_key, event_key
 from rulespec.errors import IllegalActionError, ImplementationError, RecordError, RulespecError
@@ -281,6 +282,8 @@ class Match:
                 random.Random(s).shuffle(cards)
             ev["cards"] = cards
             return ev, 0, s
+        if legal and legal[0].get("chance") == "pick":
+            return self._choose_pick(data, legal)
         if self.avoid:
             pool = [e for e in legal if e.get("action") not in self.avoid]
             if pool:
@@ -298,6 +301,17 @@ class Match:
                 self.search.not_a_match()
                 reject()
         return legal[x % n], x // n, x
+
+    def _choose_pick(self, data: st.DataObject,
+                     legal: list[Event]) -> tuple[Event, int, int]:
+        """A pick's outcome drawn by its weight, as :meth:`_choose` draws a decision: one
+        integer ``x = flag * total + r``, ``r`` falling on an outcome by the weights in the
+        order the spec lists them, so shrinking moves toward the first outcome listed."""
+        keys = {canonical_key(e) for e in legal}
+        outcomes = [(e, w) for e, w in self.state.chance_weights() if canonical_key(e) in keys]
+        total = sum(w for _, w in outcomes)
+        x = self.search.draw(data, st.integers(0, FLAGS * total - 1))
+        return pick_at(outcomes, x % total), x // total, x
 
     def _compare_results(self) -> None:
         mine = self.state.result()
@@ -494,6 +508,11 @@ def _near_misses(legal: list[Event], prev: list[Event], rng: random.Random,
             out.append(ev)
         if "position" in ev:
             out.append({**ev, "position": len(legal)})
+        if "value" in ev:
+            # a value the pick does not list: past the numbers listed, or a name none is
+            values = [e.get("value") for e in legal]
+            nums = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+            out.append({**ev, "value": max(nums) + 1 if nums else "not_an_outcome"})
         return out
     seat = base.get("seat")
     if isinstance(seat, int):
