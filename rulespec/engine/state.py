@@ -19,13 +19,14 @@ import json
 import operator
 import reprlib
 from collections.abc import Callable, Mapping
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from rulespec.engine.chance import apply_chance, chance_template
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     Event,
     JSONObject,
+    JSONValue,
     canonical_key,
     cards_event_key,
     event_key,
@@ -372,11 +373,14 @@ class State:
         return out
 
     def observation(self, seat: int) -> JSONObject:
-        """What ``seat`` may see: public variables, visible zones, sizes of hidden ones."""
+        """What ``seat`` may see: public variables, visible zones, sizes of hidden ones, and
+        null for a zone whose size it may not see (``, size visible to WHO``)."""
         zones: JSONObject = {}
         for zd in self.game.spec.zones:
             z = self.z[zd.name]
-            if zd.per_player:
+            if zd.size_visibility not in (None, "all"):
+                zones[zd.name] = _counted_zone(zd, z, seat)
+            elif zd.per_player:
                 zones[zd.name] = [list(h) if (zd.visibility == "all" or
                                               (zd.visibility == "owner" and q == seat))
                                   else len(h) for q, h in enumerate(z)]
@@ -735,3 +739,23 @@ def _plain(x: object) -> object:
 
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
     return [x for x in walk.descendants(e) if isinstance(x, ast.Cited)]
+
+
+def _sees(who: str | None, owner: int | None, seat: int) -> bool:
+    """Whether ``seat`` is among ``who`` (all, owner, nobody) of a zone owned by ``owner``
+    (None for a shared zone)."""
+    return who == "all" or (who == "owner" and owner == seat)
+
+
+def _counted_zone(zd: ast.ZoneDecl, z: list[Any], seat: int) -> JSONValue:
+    """A zone whose size some seats may not see, as ``seat`` observes it: its cards where it
+    sees them, their count where it sees only that, and null where it may not count them (no
+    count, no placeholders: nothing that says how many)."""
+    def one(h: list[str], owner: int | None) -> JSONValue:
+        if _sees(zd.visibility, owner, seat):
+            return list(h)
+        return len(h) if _sees(zd.size_visibility, owner, seat) else None
+
+    if zd.per_player:
+        return [one(h, q) for q, h in enumerate(z)]
+    return one(z, None)
