@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 from rulespec.engine.state import CHANCE, State
 from rulespec.lang.checker import check_text
+from rulespec.lang.parser import parse
+from rulespec.lang.pretty import pretty
 from rulespec.loading import game_for
-from tests.verify.mutants.counts import SPEC
+from tests.verify.mutants.counts import SPEC, SPEC_PATH
 
 #: the zones whose size some seat may not count, and who may (owner or nobody)
 HIDDEN = {z.name: z.size_visibility for z in SPEC.zones if z.size_visibility not in (None, "all")}
@@ -99,3 +101,9 @@ match {
         state.apply(state.legal_actions()[0])
     zones = state.observation(0)["zones"]
     assert zones["stock"] == 48 and zones["hand"][1] == 2 and len(zones["hand"][0]) == 2
+
+
+def test_the_size_clause_prints_back() -> None:
+    tree = parse(SPEC_PATH.read_text(encoding="utf-8"))
+    assert parse(pretty(tree)) == tree
+    assert "zone kept: per player visible to nobody, size visible to owner" in pretty(tree)
