@@ -161,6 +161,8 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"the player on {a[0]}'s left"
         case "seats_from", 1:
             return f"each player in turn from {a[0]}"
+        case "seen_by", 1:
+            return f"the cards {a[0]} has seen this deal"
         case "set_of", 1:
             return a[0]
         case "pack", 1:

@@ -51,12 +51,14 @@ from rulespec.engine.machine import (
     Return,
     Values,
 )
+from rulespec.engine.memory import seen_now
 from rulespec.errors import (
     IllegalActionError,
     RecordError,
     RuleRuntimeError,
 )
 from rulespec.lang import ast, walk
+from rulespec.lang.builtins import EmptyError
 from rulespec.lang.cards import CARD_ORDER, is_card
 from rulespec.lang.model import CheckedSpec
 
@@ -99,7 +101,7 @@ class State:
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
                  "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
-                 "work", "left", "in_play")
+                 "work", "left", "in_play", "memory")
 
     def __init__(self, game: GameRules) -> None:
         self.game = game
@@ -135,6 +137,9 @@ class State:
         self.work = MAX_WORK
         #: list elements the comprehensions may still go through before the next event
         self.left = 10 * MAX_WORK
+        #: for a spec that calls ``seen_by``: by seat, the cards it saw at this deal's stops
+        #: (each a frozenset, replaced rather than changed, so clones share them); else None
+        self.memory: list[frozenset[str]] | None = None
 
     @classmethod
     def initial(cls, game: GameRules, dealer: int) -> State:
@@ -330,6 +335,7 @@ class State:
         c.work = self.work
         c.left = self.left
         c.in_play = self.in_play
+        c.memory = self.memory
         if self.game.binds_zones:
             # the legal entries hold this state's zones: the clone lists its own
             c._legal = None
@@ -388,6 +394,30 @@ class State:
                 zones[zd.name] = list(z) if zd.visibility == "all" else len(z)
         public = {k: (list(x) if isinstance(x, list) else x) for k, x in self.v.items()}
         return {"seat": seat, "to_move": self.to_move, "zones": zones, "vars": public}
+
+    # ---- a seat's memory (seen_by) -------------------------------------------------------
+    def remember(self) -> None:
+        """Each seat notes the cards it sees now (the compiled rules of a spec that calls
+        ``seen_by`` do so at every stop: where observations are made)."""
+        zones, old = self.game.spec.zones, self.memory
+        now = [frozenset(seen_now(zones, self.z, q)) for q in range(self.game.hands)]
+        self.memory = now if old is None else [a | b for a, b in zip(old, now, strict=True)]
+
+    def forget(self) -> None:
+        """A deal starts: nothing is remembered from the last one."""
+        self.memory = None
+
+    def seen_by(self, seat: object) -> list[str]:
+        """Every card ``seat`` has seen in this deal: at a stop so far, or now (in card
+        order, each once)."""
+        if type(seat) is not int or not 0 <= seat < self.game.hands:
+            # the compiled rule that called it says so, with its position
+            raise EmptyError(f"seen_by needs a seat of this table, 0 to {self.game.hands - 1}, "
+                             f"not {reprlib.repr(seat)}")
+        seen = seen_now(self.game.spec.zones, self.z, seat)
+        if self.memory is not None:
+            seen |= self.memory[seat]
+        return sorted(seen, key=CARD_ORDER.__getitem__)
 
     # ---- decisions --------------------------------------------------------------------------
     def legal_map(self) -> dict[str, LegalEntry]:
