@@ -174,7 +174,10 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
     a = [say(x, spec) for x in args]
     match f, len(a):
         case "size", 1:
-            return f"the number of cards in {a[0]}" if _is_zone(args[0], spec) \
+            x = args[0]
+            if isinstance(x, ast.Call) and x.func == "seen_by":
+                return f"the number of cards {say(x.args[0], spec)} has seen this deal"
+            return f"the number of cards in {a[0]}" if _is_zone(x, spec) \
                 else f"the size of {a[0]}"
         case "range", 2:
             return f"a number from {a[0]} to {a[1]}"
@@ -195,6 +198,8 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"the player on {a[0]}'s left"
         case "seats_from", 1:
             return f"each player in turn from {a[0]}"
+        case "seen_by", 1:
+            return f"the cards {a[0]} has seen this deal"
         case "set_of", 1:
             return a[0]
         case "pack", 1:

@@ -587,6 +587,9 @@ class ZoneDecl:
     per_player: bool
     visibility: str | None  # all | owner | nobody
     doc: str | None
+    #: who may count its cards (``, size visible to WHO``): all | owner | nobody; None when
+    #: not said, which is all (every zone's size was public before it could be declared)
+    size_visibility: str | None = None
     span: Span = _span()
 
 

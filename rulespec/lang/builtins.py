@@ -378,6 +378,9 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     # with it, not folded here
     _b("left_of", (INT,), INT, "(({0}) + 1) % _N"),
     _b("seats_from", (INT,), ListOf(INT), "_SF[{0}]"),
+    # a seat's memory of the deal's cards: kept by the state only for a spec that calls it
+    # (the compiler has it note what each seat sees at each stop), never folded
+    _b("seen_by", (INT,), ListOf(CARD), "st.seen_by({0})"),
     _b("pack", (INT,), ListOf(CARD), "_pack({0})", _pack, _pack=_pack),
     _b("without_ranks", (ListOf(CARD), ListOf(INT)), ListOf(CARD), "_without({0}, {1})",
        without_ranks, _without=without_ranks),

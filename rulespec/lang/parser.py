@@ -300,11 +300,15 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def visibility(self, c: list[Token]) -> str:
         return str(c[0])
 
+    def size_visibility(self, c: list[Token]) -> str:
+        return str(c[0])
+
     @v_args(meta=True)
     def zone_decl(self, meta: Meta, c: list[Token | bool | str | None]) -> ast.ZoneDecl:
-        name, per, vis, doc = c
+        name, per, vis, size_vis, doc = c
         return ast.ZoneDecl(str(name), cast(bool, per), cast("str | None", vis),
-                            cast("str | None", doc), span=self._span(meta))
+                            cast("str | None", doc), cast("str | None", size_vis),
+                            span=self._span(meta))
 
     def per_player(self, c: list[object]) -> bool:
         return True

@@ -226,10 +226,11 @@ def pretty_item(it: ast.Item) -> str:
             return f"option {n}: {_type(t)}{rng} = {_lit(dv)}{_ref(r)}{_doc(d)}"
         case ast.RequireDecl(cond=c, message=m):
             return f"require {pretty_expr(c)} {_q(m)}"
-        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d):
+        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d, size_visibility=sv):
             own = "per player" if per else "shared"
             vis = f" visible to {v}" if v else ""
-            return f"zone {n}: {own}{vis}{_doc(d)}"
+            size = f", size visible to {sv}" if sv else ""
+            return f"zone {n}: {own}{vis}{size}{_doc(d)}"
         case ast.VarDecl(name=n, type=t, per_player=per, init=i, doc=d):
             pp = " per player" if per else ""
             return f"var {n}: {_type(t)}{pp} = {pretty_expr(i)}{_doc(d)}"

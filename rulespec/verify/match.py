@@ -20,7 +20,14 @@ from rulespec.engine.events import Event, JSONValue
 from rulespec.engine.state import CHANCE, State, canonical_key, event_key
 from rulespec.errors import IllegalActionError, ImplementationError, RecordError, RulespecError
 from rulespec.protocol import MAX_ANSWER_DEPTH, json_problem
-from rulespec.verify.compare import card_code, card_codes, compare_answers, normal_key, visible
+from rulespec.verify.compare import (
+    card_code,
+    card_codes,
+    compare_answers,
+    normal_key,
+    sizes_shown,
+    visible,
+)
 from rulespec.verify.guard import Guard
 from rulespec.verify.report import Diverged, Divergence, diverged, the
 from rulespec.verify.schedule import MAX_DEALS, MAX_EVENTS, OptionValue
@@ -444,6 +451,12 @@ class Match:
                             impl_says=obs)
         zones = obs.get("zones")
         if isinstance(zones, dict):
+            shown_sizes = sizes_shown(mine["zones"], zones)
+            if shown_sizes:
+                raise self.fail("leak", f"seat {seat}'s observation gives the size of "
+                                f"{', '.join(shown_sizes)[:300]}, which {self.spec_the} "
+                                f"hides from seat {seat}", spec_says=mine["zones"],
+                                impl_says=obs)
             for name, theirs in zones.items():
                 if name not in mine["zones"]:
                     continue
@@ -476,14 +489,17 @@ def _reportable_list(xs: list[object]) -> list[JSONValue]:
     return shown if isinstance(shown, list) else [shown]
 
 
-def _same_zone(a: int | list[Any], b: object) -> bool:
-    """Whether the implementation's zone ``b`` is the spec's ``a``: a count, or the cards in
-    any order and spelling (per seat, a list of those)."""
+def _same_zone(a: int | list[Any] | None, b: object) -> bool:
+    """Whether the implementation's zone ``b`` is the spec's ``a``: a count, null for a size
+    the seat may not count, or the cards in any order and spelling (per seat, a list of
+    those)."""
+    if a is None:
+        return b is None
     if isinstance(a, int):
         return isinstance(b, int) and not isinstance(b, bool) and a == b
     if not isinstance(b, list) or len(a) != len(b):
         return False
-    if a and isinstance(a[0], (list, int)) and not isinstance(a[0], str):
+    if a and (a[0] is None or isinstance(a[0], (list, int))) and not isinstance(a[0], str):
         return all(_same_zone(x, y) for x, y in zip(a, b, strict=True))
     try:
         return collections.Counter(a) == collections.Counter(card_code(x) or x for x in b)

@@ -62,6 +62,7 @@ from rulespec.engine.machine import (
 )
 from rulespec.lang import ast
 from rulespec.lang.clauses import clause_id, pick_arms
+from rulespec.lang.model import BoundBuiltin
 from rulespec.lang.types import Int
 from rulespec.lang.types import element as element_of
 
@@ -92,6 +93,9 @@ class _StmtCompiler:
         self.binds_zones = False
         self._slot = 0
         self._objects: dict[str, object] = {}
+        #: the spec calls seen_by: each stop first has the seats note what they see, and each
+        #: deal starts with nothing remembered (other specs compile as before)
+        self.remembers = BoundBuiltin("seen_by") in ec.spec.resolution.bindings.values()
 
     def compile(self, proc: Procedure, body: ast.Block, span: ast.Span | None) -> None:
         if span is not None:
@@ -109,8 +113,18 @@ class _StmtCompiler:
     def block(self, b: ast.Block, local: frozenset[str],
               loops: list[tuple[int, list[int]]]) -> frozenset[str]:
         for s in b.stmts:
+            if self.remembers:
+                self._memory(s)
             local = self.stmt(s, local, loops)
         return local
+
+    def _memory(self, s: ast.Stmt) -> None:
+        """For a spec that calls ``seen_by``: before a stop, each seat notes the cards it sees
+        (the moments its observations are made); before a deal, nothing is remembered."""
+        if isinstance(s, ast.RunDeal):
+            self.ins.append(Py(("st.forget()",), s.span))
+        elif isinstance(s, (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Pick)):
+            self.ins.append(Py(("st.remember()",), s.span))
 
     def _src(self, e: ast.Expr, local: frozenset[str]) -> str:
         return self.ec.source(e, local, frozenset())

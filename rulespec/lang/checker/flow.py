@@ -190,11 +190,16 @@ def together_breaks(sym: Symbols, body: ast.Block) -> tuple[str, ast.Stmt] | Non
 def table_only(sym: Symbols, e: ast.Expr, what: str) -> None:
     """``e`` is evaluated when the table is set up: it may read options, the player count
     and constants, not variables, zones or the dealer (directly or through definitions)."""
-    hit = next((n for n in walk.names_read(e, sym.defs)
-                if n.id in sym.vars or n.id in sym.zones or n.id in BUILTIN_VARS), None)
+    hit: ast.Name | ast.Call | None = next(
+        (n for n in walk.names_read(e, sym.defs)
+         if n.id in sym.vars or n.id in sym.zones or n.id in BUILTIN_VARS), None)
+    # a seat's memory is the state's too
+    hit = hit or next((x for x, _ in walk.through_definitions(e, sym.defs)
+                       if isinstance(x, ast.Call) and x.func == "seen_by"), None)
     if hit is not None:
+        name = hit.id if isinstance(hit, ast.Name) else hit.func
         sym.error(hit.span, f"{what} is worked out when the table is set up, before any "
-                  f"card is dealt, so it cannot read {hit.id!r}",
+                  f"card is dealt, so it cannot read {name!r}",
                   "use options, player_count and constants only")
 
 
