@@ -57,6 +57,9 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return str(v)
         case ast.StrLit(value=v):
             return f"“{v}”"
+        case ast.CardLit(code=c):
+            # a card by its name in the spec's deck: "the queen of spades", "the Wild"
+            return f"the {spec.deck.name_of(c)}"
         case ast.Name():
             return _name(e, spec)
         case ast.Cited(expr=x):

@@ -56,7 +56,6 @@ from rulespec.errors import (
     RuleRuntimeError,
 )
 from rulespec.lang import ast, walk
-from rulespec.lang.cards import CARD_ORDER, is_card
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["CHANCE", "GameRules", "LegalEntry", "State", "canonical_key", "event_key"]
@@ -518,10 +517,13 @@ class State:
             raise IllegalActionError(f"it is seat {self.to_move}'s decision, not seat "
                                      f"{seat!r}'s")
         out: dict[str, object] = {"seat": seat, "action": action}
+        deck = self.game.spec.deck
+        norm = normalise_value if deck.french else deck.normalise_value
+        order = deck.order
         for k, val in event.items():
             if k in ("seat", "action"):
                 continue
-            v = normalise_value(val)
+            v = norm(val)
             if (action, k) in self.game.set_fields:
                 if not isinstance(v, list):
                     raise RecordError(f"{action}.{k} is a list")
@@ -534,8 +536,8 @@ class State:
                     # cards in pack order before anything else of their kind (a text that is
                     # no card code, which no legal event holds): never a card's place beside
                     # a text, which Python cannot order
-                    v = sorted(v, key=lambda x: (0, CARD_ORDER[x], "") if is_card(x)
-                               else (1, 0, x))
+                    v = sorted(v, key=lambda x: (0, order[x], "")
+                               if isinstance(x, str) and x in order else (1, 0, x))
                 except TypeError:
                     raise RecordError(f"{action}.{k} holds values that cannot be put in "
                                       f"order, such as objects") from None

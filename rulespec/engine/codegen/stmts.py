@@ -167,10 +167,10 @@ class _StmtCompiler:
                                 f"      {self._src(ss, local)}, {self._obj(s.span)})"), s.span))
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
-                self.ins.append(ChanceStop("shuffle", fz, fz, s))
+                self.ins.append(ChanceStop("shuffle", fz, fz, s, self.ec.spec.deck))
             case ast.Reshuffle(src=a, dst=z):
                 self.ins.append(ChanceStop("reshuffle", self.ec.expr(a, local),
-                                      self.ec.expr(z, local), s))
+                                           self.ec.expr(z, local), s, self.ec.spec.deck))
             case ast.Bury(src=a, dst=z):
                 self.ins.append(ChanceStop("bury", self.ec.expr(a, local),
                                            self.ec.expr(z, local), s))

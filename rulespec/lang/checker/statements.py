@@ -14,7 +14,6 @@ from rulespec.lang.checker import flow
 from rulespec.lang.checker.expressions import ExpressionChecker
 from rulespec.lang.checker.symbols import Scope, Symbols
 from rulespec.lang.model import (
-    BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
     SETTABLE_BUILTINS,
@@ -130,7 +129,7 @@ class StatementChecker:
         """Bind ``n`` to the type of ``v``; a let may not hide a variable, option or
         constant."""
         t = self.exprs.expr(v, scope)
-        if n in self.sym.vars or n in self.sym.options or n in BUILTIN_CONSTANTS:
+        if n in self.sym.vars or n in self.sym.options or n in self.sym.constants:
             self.sym.error(s.span, f"'let {n}' hides the {self.sym.kind(n)} {n!r}",
                            "choose another name")
         # a let takes a snapshot: a zone bound by let is the list of cards it held, a list of
