@@ -149,19 +149,7 @@ class ExprCompiler(Inliner):
         seats = tuple(range(players))
         self.globals["_SF"] = tuple(seats[s:] + seats[:s] for s in seats)
         self.globals["_N"] = players
-        # a declared deck: the built-ins that read cards read its tables (the French deck's
-        # are the built-ins' own, so a spec without a deck compiles as it always did)
-        deck = spec.deck
-        self._deck_values: dict[str, object] = {}
-        self._folds: dict[str, Callable[..., object]] | None = None
-        self.deck_runtime: dict[str, object] = {}
-        if not deck.french:
-            self._deck_values = {n: v for n, (_, v) in deck.constants().items()}
-            self._folds = deck.folds()
-            self.deck_runtime = deck_runtime(deck, {
-                "_setjv": set_and_json, "_subset_sets": subset_sets,
-                "_subset_in_order": subset_in_order})
-            self.globals.update(self.deck_runtime)
+        self._bind_deck(spec)
         self._consts: dict[int, str] = {}
         #: each option read so far as its value's name and arguments (see _option_value)
         self._opt_split: dict[str, tuple[object, dict[str, int | bool]]] = {}
@@ -173,6 +161,22 @@ class ExprCompiler(Inliner):
         self._uses: dict[str, dict[str, int]] = {}
         for d in spec.defs:
             self._compile_def(d)
+
+    def _bind_deck(self, spec: CheckedSpec) -> None:
+        """A declared deck: the built-ins that read cards read its tables (the French deck's
+        are the built-ins' own, so a spec without a deck compiles as it always did)."""
+        deck = spec.deck
+        self._deck_values: dict[str, object] = {}
+        self._folds: dict[str, Callable[..., object]] | None = None
+        #: the runtime names bound to the declared deck (empty for the French deck)
+        self.deck_runtime: dict[str, object] = {}
+        if not deck.french:
+            self._deck_values = {n: v for n, (_, v) in deck.constants().items()}
+            self._folds = deck.folds()
+            self.deck_runtime = deck_runtime(deck, {
+                "_setjv": set_and_json, "_subset_sets": subset_sets,
+                "_subset_in_order": subset_in_order})
+            self.globals.update(self.deck_runtime)
 
     # ---- public ---------------------------------------------------------------------------
     def compile_defs(self) -> None:
