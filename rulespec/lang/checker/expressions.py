@@ -162,7 +162,10 @@ class ExpressionChecker:
         if fixed is not None:
             hint = f"write it '{fixed}'"
         else:
-            close = difflib.get_close_matches(code.upper(), deck.cards, n=1)
+            # a code of the same length first: 'W5' is more like 'W4' than 'W'
+            same = [c for c in deck.cards if len(c) == len(code)]
+            close = difflib.get_close_matches(code.upper(), same, n=1, cutoff=0.5) or \
+                difflib.get_close_matches(code.upper(), deck.cards, n=1, cutoff=0.5)
             more = " ..." if len(deck.cards) > 8 else ""
             hint = f"did you mean '{close[0]}'?" if close else \
                 f"the deck's cards are {' '.join(deck.cards[:8])}{more}"

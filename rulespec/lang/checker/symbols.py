@@ -139,7 +139,8 @@ class Symbols:
             if n in self.constants or n in BUILTIN_VARS or n in BUILTIN_FUNCTIONS:
                 self.error(spans.get(n, decls[0].span), f"the deck's name {n!r} is already "
                            "defined (a built-in name)", "choose another name")
-            self.constants[n] = t
+            else:
+                self.constants[n] = t
 
     def error(self, span: ast.Span | None, msg: str, hint: str | None = None) -> None:
         """Report a mistake; checking goes on."""
@@ -167,6 +168,10 @@ class Symbols:
     def suggest(self, n: str, default: str | None) -> str | None:
         """A hint for the unknown name ``n``: the known name it is closest to, else
         ``default``."""
+        if n in FRENCH_NAMES and not self.deck.french:
+            own = [x for x in self.deck.constants() if x != "suits"][:6]
+            return (f"{n!r} belongs to the French deck; this spec declares its own deck, whose "
+                    f"names are {', '.join(own)}{' ...' if len(own) == 6 else ''}")
         pool = list(self.vars) + list(self.options) + list(self.defs) + list(self.procs) + \
             list(self.hooks) + \
             list(self.zones) + list(self.constants) + list(BUILTIN_FUNCTIONS) + \
