@@ -287,7 +287,7 @@ def _domain(d: ast.DefDecl, deck: Deck) -> tuple[str, ...] | None:
 
 def is_atom(e: ast.Expr) -> bool:
     """A name or a literal: evaluating it cannot fail, and costs nothing."""
-    return isinstance(walk.uncited(e), (ast.Name, ast.IntLit, ast.StrLit))
+    return isinstance(walk.uncited(e), (ast.Name, ast.IntLit, ast.StrLit, ast.CardLit))
 
 
 def _simple(e: ast.Expr) -> bool:
