@@ -56,6 +56,13 @@ def test_worked_examples_check_and_deal_their_pack(name: str) -> None:
     assert shuffle["cards"] == list(spec.deck.one_pack)
 
 
+def test_named_pack() -> None:
+    deck = check_file(OK / "deck_doppelkopf.rules").deck
+    short = deck.packs["without_nines"]
+    assert len(short) == 40 and "9C" not in short
+    assert short == tuple(c for c in deck.one_pack if not c.startswith("9"))
+
+
 def _record(path: Path, players: int, seed: int) -> dict[str, object]:
     spec = check_file(path)
     state = tables_of(spec).game(players).new_initial_state()

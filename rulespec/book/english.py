@@ -152,6 +152,7 @@ def _deck_words(spec: CheckedSpec) -> dict[str, str]:
             out[x.name] = f"the {x.label}"
         else:
             out[x.run] = f"the {words(x.run)}"
+    out.update((n, f"the {words(n)} pack") for n in deck.packs)
     return out
 
 

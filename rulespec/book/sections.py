@@ -169,6 +169,13 @@ def _deck_section(spec: CheckedSpec, w: _W) -> None:
                     src))
         w(Table((inline("card"), inline("code"), inline("number"), inline("copies")), rows,
                 source=src))
+    for it in decl.entries:
+        if isinstance(it, ast.DeckPack):
+            doc = f" {prose(it.doc)}" if it.doc else ""
+            w(Paragraph(inline(strong(f"The {words(it.name)} pack"),
+                               f" ({len(deck.packs[it.name])} cards) holds the cards of ",
+                               ", ".join(words(m) for m in it.members), f".{doc}"),
+                        clause(it.span)))
 
 
 def _requires(spec: CheckedSpec, w: _W) -> None:

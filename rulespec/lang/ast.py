@@ -20,7 +20,7 @@ __all__ = [
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
     "OptionArg", "ParamValue", "ValueCall", "ValueParam", "CardLit", "DeckCard", "DeckDecl",
-    "DeckEntry", "DeckRank", "DeckRun", "DeckSuit",
+    "DeckEntry", "DeckPack", "DeckRank", "DeckRun", "DeckSuit",
 ]
 
 
@@ -742,7 +742,20 @@ class DeckRun:
     span: Span = _span()
 
 
-DeckEntry = DeckSuit | DeckRank | DeckCard | DeckRun
+@frozen
+class DeckPack:
+    """``pack NAME [copies N] = MEMBER, ... ["DOC"]``: a named pack of some of the deck's
+    cards: those of the ranks and suits named (every suit, or every rank, when none is), and
+    the cards of no suit named, each as often as the deck holds it (or ``N`` times)."""
+
+    name: str
+    copies: int | None
+    members: tuple[str, ...]
+    doc: str | None
+    span: Span = _span()
+
+
+DeckEntry = DeckSuit | DeckRank | DeckCard | DeckRun | DeckPack
 
 
 @frozen

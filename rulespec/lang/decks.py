@@ -118,6 +118,8 @@ class Deck:
         self.text_order: dict[str, int] = {**{s: i for i, s in enumerate(self.suit_codes)},
                                            **self.order}
         self.one_pack = tuple(c for c in cards for _ in range(self.copies[c]))
+        #: the named packs (``pack NAME = ...``), each in canonical order
+        self.packs: dict[str, tuple[str, ...]] = {}
         self._set_cache: dict[tuple[object, ...], tuple[object, ...]] = {}
 
     def __eq__(self, other: object) -> bool:
@@ -128,7 +130,8 @@ class Deck:
 
     def key(self) -> tuple[object, ...]:
         """What the deck is declared as (two decks declared alike are equal)."""
-        return (self.suits, self.ranks, self.extras, self.copies_default, self.french)
+        return (self.suits, self.ranks, self.extras, self.copies_default, self.french,
+                tuple(self.packs.items()))
 
     # ---- what the checker and the compiler read -----------------------------------------
     def constants(self) -> dict[str, tuple[Type, object]]:
@@ -147,6 +150,8 @@ class Deck:
                 prev = got[1] if got is not None else ()
                 assert isinstance(prev, tuple)
                 out[x.run] = (ListOf(CARD), prev + (x.code,))
+        for n, cards in self.packs.items():
+            out[n] = (ListOf(CARD), cards)
         return out
 
     def pack(self, n: int) -> tuple[str, ...]:
@@ -248,6 +253,7 @@ def build_deck(d: ast.DeckDecl) -> tuple[Deck, list[Problem]]:
             problems.append((span, f"copies {n} is not 0 to 100", None))
 
     copies_ok(d.copies, d.span)
+    packs: list[ast.DeckPack] = []
     for e in d.entries:
         claim(e.name, e.span)
         label = e.doc if e.doc is not None else e.name.replace("_", " ")
@@ -273,12 +279,40 @@ def build_deck(d: ast.DeckDecl) -> tuple[Deck, list[Problem]]:
                     if code_ok(code, e.span, "card"):
                         extras.append(ExtraDef(f"{e.name}#{n}", code, n, e.copies,
                                                f"{n} of {label}", run=e.name))
+            case ast.DeckPack():
+                copies_ok(e.copies, e.span)
+                packs.append(e)
     _check_unique(d, suits, ranks, extras, problems)
     if not suits and not extras:
         problems.append((d.span, "the deck has no cards", "declare a suit and a rank, or a card"))
     elif suits and not ranks:
         problems.append((d.span, "the deck has suits but no ranks", 'add rank NAME "CODE" = N'))
-    return Deck(suits, ranks, extras, d.copies if d.copies is not None else 1), problems
+    deck = Deck(suits, ranks, extras, d.copies if d.copies is not None else 1)
+    for pk in packs:
+        deck.packs[pk.name] = _named_pack(deck, pk, problems)
+    return deck, problems
+
+
+def _named_pack(deck: Deck, pk: ast.DeckPack, problems: list[Problem]) -> tuple[str, ...]:
+    """The cards of ``pack NAME = MEMBER, ...``: of the ranks and suits named (all of either
+    when none is named), and the cards of no suit named (singly or by their run), in canonical
+    order, each as often as the deck holds it or ``copies`` times."""
+    members = set(pk.members)
+    suits = [s for s in deck.suits if s.name in members]
+    ranks = [r for r in deck.ranks if r.name in members]
+    known = {s.name for s in deck.suits} | {r.name for r in deck.ranks} | \
+        {x.name for x in deck.extras} | {x.run for x in deck.extras if x.run is not None}
+    for m in pk.members:
+        if m not in known:
+            problems.append((pk.span, f"pack {pk.name!r} names {m!r}, which is no suit, rank or "
+                                      "card of the deck", "name the deck's suits, ranks and "
+                                                          "cards of no suit"))
+    chosen: set[str] = set()
+    if suits or ranks:
+        chosen |= {r.code + s.code for s in suits or deck.suits for r in ranks or deck.ranks}
+    chosen |= {x.code for x in deck.extras if x.name in members or x.run in members}
+    return tuple(c for c in deck.cards if c in chosen
+                 for _ in range(deck.copies[c] if pk.copies is None else pk.copies))
 
 
 def _check_unique(d: ast.DeckDecl, suits: list[SuitDef], ranks: list[RankDef],

@@ -248,6 +248,13 @@ class _ToAst(Transformer[Token, ast.Spec]):
                            cast("str | None", c[5]), span=self._span(meta))
 
     @v_args(meta=True)
+    def deck_pack(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckPack:
+        name, copies, *members, doc = c
+        return ast.DeckPack(str(name), cast("int | None", copies),
+                            tuple(str(m) for m in members), cast("str | None", doc),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
     def term_decl(self, meta: Meta, c: list[Token]) -> ast.TermDecl:
         return ast.TermDecl(_unquote(str(c[0])), _unquote(str(c[1])), span=self._span(meta))
 

@@ -201,6 +201,8 @@ def _deck_entry(x: ast.DeckEntry) -> str:
             return f"card {n} {_q(c)}{num}{cp}{_doc(d)}"
         case ast.DeckRun(name=n, code=c, low=lo, high=hi, doc=d):
             return f"cards {n} {_q(c)} {lo}..{hi}{cp}{_doc(d)}"
+        case ast.DeckPack(name=n, members=ms, doc=d):
+            return f"pack {n}{cp} = {', '.join(ms)}{_doc(d)}"
         case _:
             assert_never(x)
 
