@@ -24,8 +24,10 @@ from rulespec.lang.checker import check_file, check_text
 from rulespec.lang.decks import FRENCH
 from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty
+from rulespec.protocol import SpecImplementation
 from rulespec.records import replay
 from rulespec.simulate import play_random_game
+from rulespec.verify.runner import Verifier
 
 OK = Path(__file__).parent / "specs" / "ok"
 
@@ -237,3 +239,43 @@ def test_random_deck_round_trips_through_records(deck: tuple[str, list[str]],
     for ev in rec["events"]:
         replayed.apply(ev)
     assert replayed.is_terminal() and replayed.result() == want
+
+
+# ---- verify reads a declared deck's codes --------------------------------------------------
+
+class _LowerCase(SpecImplementation):
+    """The spec itself, answering every card code in lower case (records.md: read
+    leniently)."""
+
+    def legal(self) -> list[dict[str, object]]:
+        return [{k: _lower(v) if k != "action" and k != "chance" else v for k, v in e.items()}
+                for e in super().legal()]
+
+
+class _Peeking(SpecImplementation):
+    """The spec itself, but each observation shows every hand (a leak of declared codes)."""
+
+    def observe(self, seat: int) -> dict[str, object]:
+        obs = super().observe(seat)
+        assert self.state is not None
+        hands = self.state.z["hand"]
+        obs["vars"] = {**obs.get("vars", {}), "peek": [c for h in hands for c in h]}
+        return obs
+
+
+def _lower(v: object) -> object:
+    if isinstance(v, str):
+        return v.lower()
+    if isinstance(v, list):
+        return [_lower(x) for x in v]
+    return v
+
+
+def test_verify_reads_declared_codes() -> None:
+    spec = check_file(OK / "deck_uno.rules")
+    ok = Verifier(spec, "deck_uno", lambda: _LowerCase(spec=spec), shrink_seconds=5.0).run(
+        players=[3], games=3, seed_=1)
+    assert ok.conforms and ok.verified
+    leak = Verifier(spec, "deck_uno", lambda: _Peeking(spec=spec), shrink_seconds=5.0).run(
+        players=[3], games=30, seed_=1)
+    assert leak.divergences and leak.divergences[0].kind == "leak"
