@@ -131,6 +131,7 @@ zone hand: per player visible to owner
 zone table: shared visible to all
 
 def score(p: int) = sum(rank(c) for c in hand[p]) + size(groups(hand[p]))
+  + count(c == {first} for c in hand[p]) + size(pk)
 
 deal {{
   for q in seats {{
@@ -166,9 +167,10 @@ _RANK_CODES = list("0123456789ABCDEFGHIJKLMNOPQRSTUVWXY") + ["10", "1A", "QQ"]
 
 
 @st.composite
-def declared_decks(draw: st.DrawFn) -> tuple[str, list[str]]:
+def declared_decks(draw: st.DrawFn) -> tuple[str, list[str], list[str]]:
     """A deck declaration (suits of one letter, ranks of one or two characters, extra cards
-    coded Z and a digit or two, each with copies) and its pack, in the declared order."""
+    coded Z and a digit or two, each with copies, a named pack) and its pack, in the declared
+    order, with the named pack's cards."""
     suits = draw(st.lists(st.sampled_from("ABCDEFGHJKLMNPRSTUVWXY"), min_size=0, max_size=4,
                           unique=True))
     ranks = draw(st.lists(st.sampled_from(_RANK_CODES), min_size=1 if suits else 0,
@@ -187,6 +189,10 @@ def declared_decks(draw: st.DrawFn) -> tuple[str, list[str]]:
         lines.append(f'  rank rk_{i} "{r}" = {n}' + (f" copies {c}" if c is not None else ""))
     for i, (x, c) in enumerate(zip(extras, extra_copies, strict=True)):
         lines.append(f'  card ex_{i} "Z{x}" = {i}' + (f" copies {c}" if c is not None else ""))
+    names = [f"su_{i}" for i in range(len(suits))] + [f"rk_{i}" for i in range(len(ranks))] + \
+        [f"ex_{i}" for i in range(len(extras))]
+    members = draw(st.lists(st.sampled_from(names), min_size=1, max_size=3, unique=True))
+    lines.append(f"  pack pk = {', '.join(members)}")
     order = draw(st.permutations(lines))  # suits, ranks and cards in any order of lines
     head = "deck" + (f" copies {copies}" if copies is not None else "")
     text = head + " {\n" + "\n".join(order) + "\n}"
@@ -204,22 +210,32 @@ def declared_decks(draw: st.DrawFn) -> tuple[str, list[str]]:
     for i in extra_order:
         n = dflt if extra_copies[i] is None else extra_copies[i]
         cards += [f"Z{extras[i]}"] * n
-    return text, cards
+    # the named pack: the cards of the ranks and suits named (all of either when none is),
+    # and the cards of no suit named, as often as the deck holds them
+    pk_suits = [s for i, s in enumerate(suits) if f"su_{i}" in members]
+    pk_ranks = [r for i, r in enumerate(ranks) if f"rk_{i}" in members]
+    pk_extras = {f"Z{x}" for i, x in enumerate(extras) if f"ex_{i}" in members}
+    chosen = {r + s for s in pk_suits or suits for r in pk_ranks or ranks} \
+        if pk_suits or pk_ranks else set()
+    pk = [c for c in cards if c in chosen or c in pk_extras]
+    return text, cards, pk
 
 
 @settings(max_examples=25, deadline=None)
 @given(declared_decks(), st.integers(0, 2**16))
-def test_random_deck_round_trips_through_records(deck: tuple[str, list[str]],
+def test_random_deck_round_trips_through_records(deck: tuple[str, list[str], list[str]],
                                                  seed: int) -> None:
-    text, cards = deck
+    text, cards, pk = deck
     k = min(3, len(cards) // 2)
-    source = _GAME.format(deck=text, k=k)
+    literal = f"'{cards[0]}'" if cards else "none"
+    source = _GAME.format(deck=text, k=k, first=literal)
     ast_ = parse(source)
     assert parse(pretty(ast_)) == ast_
     if k == 0:
         return
     spec = check_text(source)
     assert list(spec.deck.one_pack) == cards
+    assert list(spec.deck.packs["pk"]) == pk
     state = tables_of(spec).game(2).new_initial_state()
     assert state.legal_actions()[0]["cards"] == cards  # the shuffle lists them in order
     _, events = play_random_game(state, random.Random(seed), keep_events=True)
