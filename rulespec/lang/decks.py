@@ -32,7 +32,6 @@ from rulespec.lang.builtins import (
     groups,
     multi_groups,
     set_of,
-    sorted_distinct,
     without_ranks,
 )
 from rulespec.lang.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS, normalise_card
@@ -324,6 +323,7 @@ def _check_unique(d: ast.DeckDecl, suits: list[SuitDef], ranks: list[RankDef],
     def span_of(name: str) -> ast.Span:
         return spans.get(name.split("#")[0], d.span)
 
+    twice: set[str] = set()  # suits and ranks whose code another has: reported once, here
     for what, items in (("suit", suits), ("rank", ranks)):
         codes: dict[str, str] = {}
         for it in items:
@@ -331,6 +331,7 @@ def _check_unique(d: ast.DeckDecl, suits: list[SuitDef], ranks: list[RankDef],
                 problems.append((span_of(it.name), f"{what} {it.name!r} has the code "
                                                     f"{it.code!r} of {codes[it.code]!r}",
                                  f"give each {what} its own code"))
+                twice.add(it.name)
             codes[it.code] = it.name
     numbers: dict[int, str] = {}
     for r in ranks:
@@ -343,15 +344,16 @@ def _check_unique(d: ast.DeckDecl, suits: list[SuitDef], ranks: list[RankDef],
     for s in suits:
         for r in ranks:
             code = r.code + s.code
-            if code in owner and owner[code].startswith("the card"):
+            if r.name in twice or s.name in twice:
                 continue  # two ranks or suits with one code: reported above
             if len(code) > 4:
                 problems.append((span_of(r.name), f"the card code {code!r} (rank {r.name!r}, "
                                                   f"suit {s.name!r}) is longer than 4",
                                  "shorten the rank or the suit code"))
             if code in owner:
-                problems.append((span_of(r.name), f"the card code {code!r} is also "
-                                                  f"{owner[code]}", "change a code"))
+                problems.append((span_of(r.name), f"the card code {code!r} of rank {r.name!r} "
+                                                  f"in suit {s.name!r} is also {owner[code]}",
+                                 "change a code"))
             owner[code] = f"the card {r.name} of {s.name}"
     for x in extras:
         if x.code in owner:
@@ -386,7 +388,3 @@ def sorted_cards(deck: Deck, cards: Iterable[str]) -> list[str]:
     """Cards in ``deck``'s canonical order."""
     return sorted(cards, key=deck.order.__getitem__)
 
-
-def distinct_sorted(deck: Deck, xs: object) -> tuple[object, ...]:
-    """:func:`sorted_distinct` in ``deck``'s order."""
-    return sorted_distinct(xs, deck.text_order)
