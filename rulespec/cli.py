@@ -164,10 +164,7 @@ def check(files: tuple[str, ...]) -> None:
         click.echo(_listed("decisions", acts))
         click.echo(_listed("options", [f"{o.name}={_show(o.default)}" for o in spec.options]))
         if not spec.deck.french:
-            d = spec.deck
-            click.echo(f"  deck: {len(d.one_pack)} cards a pack, {len(d.order)} kinds "
-                       f"({len(d.suits)} suits of {len(d.ranks)} ranks, {len(d.extras)} of no "
-                       "suit)")
+            click.echo(f"  deck: {spec.deck.summary()}")
     sys.exit(status)
 
 

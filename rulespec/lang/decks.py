@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, assert_never
 
 import attrs
 
@@ -194,6 +194,12 @@ class Deck:
                 return v.strip().upper()
         return v
 
+    def summary(self) -> str:
+        """The deck in a line: ``108 cards a pack, 54 kinds (4 suits of 13 ranks, 2 of no
+        suit)``."""
+        return (f"{len(self.one_pack)} cards a pack, {len(self.order)} kinds ({len(self.suits)} "
+                f"suits of {len(self.ranks)} ranks, {len(self.extras)} of no suit)")
+
     def name_of(self, code: str) -> str:
         """A card's name in the book: ``5 of red``, ``Wild Draw Four``."""
         return self.names.get(code, code)
@@ -227,69 +233,82 @@ Problem = tuple[ast.Span, str, str | None]
 
 def build_deck(d: ast.DeckDecl) -> tuple[Deck, list[Problem]]:
     """The deck a declaration makes, and every mistake in it (a span, a message, a hint)."""
-    problems: list[Problem] = []
-    seen_names: dict[str, ast.Span] = {}
-    suits: list[SuitDef] = []
-    ranks: list[RankDef] = []
-    extras: list[ExtraDef] = []
-
-    def claim(name: str, span: ast.Span) -> None:
-        if name in seen_names:
-            problems.append((span, f"the deck already names {name!r} (first at "
-                                   f"{seen_names[name]})", "give each suit, rank and card "
-                                                           "its own name"))
-        seen_names[name] = span
-
-    def code_ok(code: str, span: ast.Span, what: str) -> bool:
-        if CODE_RE.fullmatch(code):
-            return True
-        problems.append((span, f"{what} code {code!r} is not 1 to 4 upper-case letters and "
-                               "digits", f"write it as {_suggest_code(code)!r}"))
-        return False
-
-    def copies_ok(n: int | None, span: ast.Span) -> None:
-        if n is not None and not 0 <= n <= 100:
-            problems.append((span, f"copies {n} is not 0 to 100", None))
-
-    copies_ok(d.copies, d.span)
-    packs: list[ast.DeckPack] = []
+    b = _Builder()
+    b.copies_ok(d.copies, d.span)
     for e in d.entries:
-        claim(e.name, e.span)
+        b.entry(e)
+    _check_unique(d, b.suits, b.ranks, b.extras, b.problems)
+    if not b.suits and not b.extras:
+        b.problems.append((d.span, "the deck has no cards",
+                           "declare a suit and a rank, or a card"))
+    elif b.suits and not b.ranks:
+        b.problems.append((d.span, "the deck has suits but no ranks",
+                           'add rank NAME "CODE" = N'))
+    deck = Deck(b.suits, b.ranks, b.extras, d.copies if d.copies is not None else 1)
+    for pk in b.packs:
+        deck.packs[pk.name] = _named_pack(deck, pk, b.problems)
+    return deck, b.problems
+
+
+@attrs.define
+class _Builder:
+    """The entries of a deck declaration as read so far, and the mistakes found."""
+
+    problems: list[Problem] = attrs.Factory(list)
+    seen: dict[str, ast.Span] = attrs.Factory(dict)
+    suits: list[SuitDef] = attrs.Factory(list)
+    ranks: list[RankDef] = attrs.Factory(list)
+    extras: list[ExtraDef] = attrs.Factory(list)
+    packs: list[ast.DeckPack] = attrs.Factory(list)
+
+    def entry(self, e: ast.DeckEntry) -> None:
+        """One line of the declaration: its name claimed, its codes checked, its cards kept."""
+        if e.name in self.seen:
+            self.problems.append((e.span, f"the deck already names {e.name!r} (first at "
+                                          f"{self.seen[e.name]})",
+                                  "give each suit, rank and card its own name"))
+        self.seen[e.name] = e.span
         label = e.doc if e.doc is not None else e.name.replace("_", " ")
         match e:
             case ast.DeckSuit():
-                code_ok(e.code, e.span, "suit")
-                suits.append(SuitDef(e.name, e.code, label))
+                self.code_ok(e.code, e.span, "suit")
+                self.suits.append(SuitDef(e.name, e.code, label))
             case ast.DeckRank():
-                code_ok(e.code, e.span, "rank")
-                copies_ok(e.copies, e.span)
-                ranks.append(RankDef(e.name, e.code, e.number, e.copies, label))
+                self.code_ok(e.code, e.span, "rank")
+                self.copies_ok(e.copies, e.span)
+                self.ranks.append(RankDef(e.name, e.code, e.number, e.copies, label))
             case ast.DeckCard():
-                code_ok(e.code, e.span, "card")
-                copies_ok(e.copies, e.span)
-                extras.append(ExtraDef(e.name, e.code, e.number if e.number is not None else 0,
-                                       e.copies, label))
+                self.code_ok(e.code, e.span, "card")
+                self.copies_ok(e.copies, e.span)
+                self.extras.append(ExtraDef(e.name, e.code, e.number or 0, e.copies, label))
             case ast.DeckRun():
                 if e.low > e.high or e.high - e.low > 99:
-                    problems.append((e.span, f"cards {e.low}..{e.high} is not a run of 1 to "
-                                             "100 numbers", None))
+                    self.problems.append((e.span, f"cards {e.low}..{e.high} is not a run of 1 "
+                                                  "to 100 numbers", None))
+                self.copies_ok(e.copies, e.span)
                 for n in range(e.low, min(e.high, e.low + 99) + 1):
                     code = f"{e.code}{n}"
-                    if code_ok(code, e.span, "card"):
-                        extras.append(ExtraDef(f"{e.name}#{n}", code, n, e.copies,
-                                               f"{n} of {label}", run=e.name))
+                    if self.code_ok(code, e.span, "card"):
+                        self.extras.append(ExtraDef(f"{e.name}#{n}", code, n, e.copies,
+                                                    f"{n} of {label}", run=e.name))
             case ast.DeckPack():
-                copies_ok(e.copies, e.span)
-                packs.append(e)
-    _check_unique(d, suits, ranks, extras, problems)
-    if not suits and not extras:
-        problems.append((d.span, "the deck has no cards", "declare a suit and a rank, or a card"))
-    elif suits and not ranks:
-        problems.append((d.span, "the deck has suits but no ranks", 'add rank NAME "CODE" = N'))
-    deck = Deck(suits, ranks, extras, d.copies if d.copies is not None else 1)
-    for pk in packs:
-        deck.packs[pk.name] = _named_pack(deck, pk, problems)
-    return deck, problems
+                self.copies_ok(e.copies, e.span)
+                self.packs.append(e)
+            case _:
+                assert_never(e)
+
+    def code_ok(self, code: str, span: ast.Span, what: str) -> bool:
+        """Whether ``code`` is 1 to 4 upper-case letters and digits (reported if not)."""
+        if CODE_RE.fullmatch(code):
+            return True
+        self.problems.append((span, f"{what} code {code!r} is not 1 to 4 upper-case letters "
+                                    "and digits", f"write it as {_suggest_code(code)!r}"))
+        return False
+
+    def copies_ok(self, n: int | None, span: ast.Span) -> None:
+        """A number of copies must be 0 to 100."""
+        if n is not None and not 0 <= n <= 100:
+            self.problems.append((span, f"copies {n} is not 0 to 100", None))
 
 
 def _named_pack(deck: Deck, pk: ast.DeckPack, problems: list[Problem]) -> tuple[str, ...]:
