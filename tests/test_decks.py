@@ -255,6 +255,7 @@ def test_random_deck_round_trips_through_records(deck: tuple[str, list[str], lis
     for ev in rec["events"]:
         replayed.apply(ev)
     assert replayed.is_terminal() and replayed.result() == want
+    assert replayed.z == state.z  # every card where it was, by its declared code
 
 
 # ---- verify reads a declared deck's codes --------------------------------------------------
