@@ -296,3 +296,11 @@ def test_verify_reads_declared_codes() -> None:
     leak = Verifier(spec, "deck_uno", lambda: _Peeking(spec=spec), shrink_seconds=5.0).run(
         players=[3], games=30, seed_=1)
     assert leak.divergences and leak.divergences[0].kind == "leak"
+
+
+def test_language_md_shows_the_uno_spec() -> None:
+    """docs/language.md's UNO example is tests/specs/ok/deck_uno.rules (less its expect line),
+    so the spec the book and the tests use is the one the reader sees."""
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    spec = (OK / "deck_uno.rules").read_text(encoding="utf-8").split("\n", 1)[1]
+    assert "```rules\n" + spec + "```" in doc
