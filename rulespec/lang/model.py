@@ -19,6 +19,7 @@ from attrs import frozen
 from rulespec.errors import ConfigurationError
 from rulespec.lang import ast
 from rulespec.lang.builtins import BUILTINS
+from rulespec.lang.decks import FRENCH, Deck
 from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 
 __all__ = [
@@ -412,6 +413,8 @@ class CheckedSpec:
     #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
     terms: tuple[ast.TermDecl, ...] = ()
     tables: tuple[ast.TableDecl, ...] = ()
+    #: the cards of the game: its ``deck`` declaration's, or the French deck (decks.FRENCH)
+    deck: Deck = FRENCH
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the
     #: checker resolved them (the compiler reads them rather than resolving names again)

@@ -17,7 +17,6 @@ from rulespec.lang.checker.expressions import ExpressionChecker
 from rulespec.lang.checker.statements import StatementChecker
 from rulespec.lang.checker.symbols import Decls, Scope, Symbols
 from rulespec.lang.model import (
-    BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
     OptionInfo,
@@ -51,7 +50,7 @@ _ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.ScoreRangeDecl,
 _WHO_RANK = {"nobody": 0, "owner": 1, "all": 2}
 _NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.RequireDecl |
               ast.ZoneDecl | ast.VarDecl | ast.ResultDecl | ast.DefDecl | ast.HookDecl |
-              ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl)
+              ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl | ast.DeckDecl)
 
 
 class DeclarationChecker:
@@ -115,8 +114,8 @@ class DeclarationChecker:
                     if f not in ("deals", "target", "elimination"):
                         self.sym.error(it.span, f"unknown game_end form {f!r}",
                                        "forms: deals, target, elimination")
-            case ast.ImportDecl():
-                pass
+            case ast.ImportDecl() | ast.DeckDecl():
+                pass  # a deck is read first, with the symbols (Symbols._declare_deck)
             case ast.OptionDecl():
                 if self._claim(d, it.name, it.span, "option"):
                     self._declare_option(it)
@@ -158,7 +157,7 @@ class DeclarationChecker:
     def _claim(self, d: Decls, name: str, span: ast.Span, what: str) -> bool:
         """Record a top-level name; report it if it is already taken, by the spec or a
         built-in."""
-        if name in d.seen or name in BUILTIN_CONSTANTS or name in BUILTIN_VARS \
+        if name in d.seen or name in self.sym.constants or name in BUILTIN_VARS \
                 or name in BUILTIN_FUNCTIONS:
             where = f" (first at {d.seen[name]})" if name in d.seen else " (a built-in name)"
             self.sym.error(span, f"{what} {name!r} is already defined{where}",
@@ -322,7 +321,7 @@ class DeclarationChecker:
         if h.name in self.sym.hooks:
             self.sym.error(h.span, f"hook {h.name!r} is already declared (first at "
                            f"{self.sym.hooks[h.name].span})", "declare each hook once")
-        elif h.name in BUILTIN_CONSTANTS or h.name in BUILTIN_VARS \
+        elif h.name in self.sym.constants or h.name in BUILTIN_VARS \
                 or h.name in BUILTIN_FUNCTIONS:
             self.sym.error(h.span, f"hook {h.name!r} is already defined (a built-in name)",
                            "choose another name")
