@@ -136,7 +136,7 @@ class EndDeal:
 
     flag: str | None
     score: Callable[..., object]
-    node: ast.Stmt
+    node: ast.EndDeal
 
 
 @attrs.frozen
@@ -144,7 +144,7 @@ class EndMatch:
     """``end match winners EXPR``."""
 
     winners: Fn
-    node: ast.Stmt
+    node: ast.EndMatch
 
 
 @attrs.frozen

@@ -88,6 +88,9 @@ class GameRules(Protocol):
     zone_kinds: tuple[tuple[str, bool], ...]
     #: some local may hold a zone itself, so a clone must repoint it (see State.clone)
     binds_zones: bool
+    #: with 'teams': each seat's team and how many teams (None and 0 without)
+    teams: tuple[int, ...] | None
+    team_count: int
 
     def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:
         """The value of ``e`` in ``state`` (see Game.evaluate)."""
@@ -144,12 +147,15 @@ class State:
         st.v["dealer"] = dealer
         st.v["totals"] = [0] * game.players
         st.v["deals_played"] = 0
+        if game.teams is not None:
+            st.v["team_totals"] = [0] * game.team_count
         for name, per, f in game.var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x
         st._reset_results()
         for z in game.spec.zones:
-            st.z[z.name] = [[] for _ in range(n)] if z.per_player else []
+            owners = game.team_count if z.per_team else n
+            st.z[z.name] = [[] for _ in range(owners)] if z.per_player else []
         st.stack = [Frame(game.procs["#match"], 0, {}, False)]
         st._run()
         return st
@@ -366,17 +372,35 @@ class State:
                                "deals": [dict(d) for d in self.deals],
                                "totals": self.totals(),
                                "winners": list(self.winners or [])}
+        if self.game.teams is not None:
+            self._team_result(out)
         if self.winners is None:
             out["to_move"] = self.to_move
             out["legal"] = self.legal_actions()
         return out
+
+    def _team_result(self, out: JSONObject) -> None:
+        """A game of teams: each seat's team, the teams' totals and the winning teams (the
+        teams of the winning seats, when the match is over)."""
+        teams = self.game.teams
+        assert teams is not None
+        out["teams"] = list(teams)
+        out["team_totals"] = list(self.v["team_totals"])
+        out["team_winners"] = sorted({teams[q] for q in self.winners or []})
 
     def observation(self, seat: int) -> JSONObject:
         """What ``seat`` may see: public variables, visible zones, sizes of hidden ones."""
         zones: JSONObject = {}
         for zd in self.game.spec.zones:
             z = self.z[zd.name]
-            if zd.per_player:
+            if zd.per_team:
+                # a team's zone: its owners are the team's members
+                mine = self.game.teams[seat] if self.game.teams and seat < self.game.players \
+                    else None
+                zones[zd.name] = [list(h) if (zd.visibility == "all" or
+                                              (zd.visibility == "owner" and t == mine))
+                                  else len(h) for t, h in enumerate(z)]
+            elif zd.per_player:
                 zones[zd.name] = [list(h) if (zd.visibility == "all" or
                                               (zd.visibility == "owner" and q == seat))
                                   else len(h) for q, h in enumerate(z)]
@@ -647,6 +671,8 @@ class State:
         self._sync_results()
         self._results_open = False
         winners = op.winners(self, L)
+        if op.node.teams:
+            winners = self._team_winners(op, winners)
         if any(type(w) is not int or not 0 <= w < self.game.players for w in winners):
             raise RuleRuntimeError(
                 f"the winners must be seats of this table, 0 to "
@@ -656,14 +682,44 @@ class State:
         self.pending = None
         self.to_move = None
 
-    def _end_deal(self, op: EndDeal) -> None:
-        n = self.game.players
+    def _team_winners(self, op: EndMatch, teams: object) -> list[int]:
+        """``end match winning teams EXPR``: the members of the teams EXPR lists win."""
+        n = self.game.team_count
+        if not isinstance(teams, (list, tuple)) or any(
+                type(t) is not int or not 0 <= t < n for t in teams):
+            raise RuleRuntimeError(
+                f"the winning teams must be teams of this table, 0 to {n - 1}, not "
+                f"{reprlib.repr(teams)}", op.node.span,
+                "name the winning teams by number (t for t in range(0, team_count - 1) if ...)")
+        team_of = self.game.teams
+        assert team_of is not None
+        return [q for q in range(self.game.players) if team_of[q] in teams]
+
+    def _deal_scores(self, op: EndDeal) -> tuple[list[int], list[int] | None]:
+        """Each seat's score of the deal, and with teams each team's: a team's score is its
+        members' sum, or, ``scoring DEF per team``, DEF of the team, which each member
+        scores too."""
+        teams = self.game.teams
+        per_team = op.node.per_team
+        owners = self.game.team_count if per_team else self.game.players
         scores: list[int] = []
-        for q in range(n):
+        for q in range(owners):
             x = op.score(self, q)
             if not isinstance(x, int):
                 raise RuleRuntimeError("a deal's score must be a number", op.node.span)
             scores.append(x)
+        if teams is None:
+            return scores, None
+        if per_team:
+            return [scores[teams[q]] for q in range(self.game.players)], scores
+        by_team = [0] * self.game.team_count
+        for q, x in enumerate(scores):
+            by_team[teams[q]] += x
+        return scores, by_team
+
+    def _end_deal(self, op: EndDeal) -> None:
+        n = self.game.players
+        scores, team_scores = self._deal_scores(op)
         bounds = self.game.score_range
         if bounds is not None:
             for q in range(n):
@@ -679,6 +735,11 @@ class State:
             totals[q] += scores[q]
         self.deal_events = 0
         rec: JSONObject = {"scores": scores}
+        if team_scores is not None:
+            rec["team_scores"] = team_scores
+            team_totals = self.v["team_totals"]
+            for t, x in enumerate(team_scores):
+                team_totals[t] += x
         if op.flag:
             rec[op.flag] = True
         if self.deal_sink is not None:

@@ -16,7 +16,7 @@ __all__ = [
     "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
     "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return", "RunDeal",
     "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TableCol", "TableDecl",
-    "TermDecl", "TypeEnum", "TypeExpr",
+    "TeamsDecl", "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
     "OptionArg", "ParamValue", "ValueCall", "ValueParam",
@@ -409,12 +409,16 @@ class EndDeal:
     flag: str | None
     scoring: str
     ref: str | None
+    #: ``scoring DEF per team``: DEF takes a team, and each seat scores its team's score
+    per_team: bool = False
     span: Span = _span()
 
 
 @frozen
 class EndMatch:
     winners: Expr
+    #: ``end match winning teams EXPR``: EXPR lists teams, and their members win
+    teams: bool = False
     span: Span = _span()
 
 
@@ -510,6 +514,17 @@ class HandsDecl:
 
 
 @frozen
+class TeamsDecl:
+    """``teams COUNT by DEF``: fixed partnerships; DEF, a definition of one seat, gives the
+    seat's team, a number from 0 to COUNT - 1."""
+
+    count: Expr
+    by: str
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class GameEndDecl:
     """``game_end deals, target``: the spellings of a record's ``game_end`` this game accepts
     (R9): ``deals(k)`` sets option ``deals``; ``target(T)``, ``elimination(T)`` set ``target``."""
@@ -554,9 +569,12 @@ class RequireDecl:
 @frozen
 class ZoneDecl:
     name: str
+    #: one pile per owner, used with an index: a seat, or a team with ``per_team``
     per_player: bool
     visibility: str | None  # all | owner | nobody
     doc: str | None
+    #: ``per team``: one pile per team (per_player is then True too: the zone is indexed)
+    per_team: bool = False
     span: Span = _span()
 
 
@@ -687,6 +705,7 @@ Item = (
     GameDecl
     | PlayersDecl
     | HandsDecl
+    | TeamsDecl
     | ScoreRangeDecl
     | MaxEventsDecl
     | GameEndDecl

@@ -378,6 +378,10 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     # with it, not folded here
     _b("left_of", (INT,), INT, "(({0}) + 1) % _N"),
     _b("seats_from", (INT,), ListOf(INT), "_SF[{0}]"),
+    # fixed partnerships ('teams COUNT by DEF'): tables the table builds (_TEAM, _MEM, _PART)
+    _b("team_of", (INT,), INT, "_TEAM[{0}]"),
+    _b("members", (INT,), ListOf(INT), "_MEM[{0}]"),
+    _b("partner", (INT,), INT, "_PART[{0}]"),
     _b("pack", (INT,), ListOf(CARD), "_pack({0})", _pack, _pack=_pack),
     _b("without_ranks", (ListOf(CARD), ListOf(INT)), ListOf(CARD), "_without({0}, {1})",
        without_ranks, _without=without_ranks),

@@ -24,6 +24,7 @@ from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 __all__ = [
     "BUILTIN_CONSTANTS",
     "BUILTIN_FUNCTIONS",
+    "TEAM_NAMES",
     "ActionInfo",
     "Binding",
     "BoundBuiltin",
@@ -51,6 +52,7 @@ BUILTIN_CONSTANTS: Mapping[str, Type] = {
     "seats": ListOf(INT),
     "player_count": INT,
     "hand_count": INT,
+    "team_count": INT,        # with a 'teams' declaration: how many teams
     "joker_card": CARD,
     "suits": ListOf(SUIT),
     "clubs": SUIT,
@@ -71,8 +73,12 @@ BUILTIN_VARS: Mapping[str, Type] = {
     "dealer": INT,            # settable: the seat that deals the next deal
     "totals": Per(INT),       # read-only: match totals so far
     "deals_played": INT,      # read-only: finished deals
+    "team_totals": Per(INT),  # read-only, with 'teams': each team's match total so far
 }
 SETTABLE_BUILTINS = frozenset({"dealer"})
+#: the built-in names of fixed partnerships: usable only in a spec that declares ``teams``,
+#: and free for a spec without one to declare as its own (specs written before teams)
+TEAM_NAMES = frozenset({"team_count", "team_totals", "team_of", "members", "partner"})
 
 # name -> (parameter types, result type), from the one table of built-ins (rulespec.lang.builtins)
 BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
@@ -411,6 +417,8 @@ class CheckedSpec:
     hooks: tuple[ast.HookDecl, ...] = ()
     #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
     terms: tuple[ast.TermDecl, ...] = ()
+    #: ``teams COUNT by DEF``: fixed partnerships (None: every seat plays for itself)
+    teams: ast.TeamsDecl | None = None
     tables: tuple[ast.TableDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the

@@ -163,10 +163,11 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = "continue"
         case ast.Return():
             body = "return"
-        case ast.EndDeal(flag=f, scoring=sc, ref=r):
-            body = "end deal" + (f" as {f}" if f else "") + f" scoring {sc}{_ref(r)}"
-        case ast.EndMatch(winners=w):
-            body = f"end match winners {e(w)}"
+        case ast.EndDeal(flag=f, scoring=sc, ref=r, per_team=pt):
+            body = ("end deal" + (f" as {f}" if f else "") + f" scoring {sc}"
+                    + (" per team" if pt else "") + _ref(r))
+        case ast.EndMatch(winners=w, teams=t):
+            body = f"end match {'winning teams' if t else 'winners'} {e(w)}"
         case ast.RunDeal(ref=r):
             body = f"run deal{_ref(r)}"
         case ast.Step(title=t, doc=d, body=b):
@@ -203,6 +204,8 @@ def pretty_item(it: ast.Item) -> str:
             return f"game_end {', '.join(fs)}{_doc(d)}"
         case ast.HandsDecl(count=c, doc=d):
             return f"hands {pretty_expr(c)}{_doc(d)}"
+        case ast.TeamsDecl(count=c, by=b, doc=d):
+            return f"teams {pretty_expr(c)} by {b}{_doc(d)}"
         case ast.ScoreRangeDecl(low=lo, high=hi, doc=d):
             return f"score_range {pretty_expr(lo)}..{pretty_expr(hi)}{_doc(d)}"
         case ast.MaxEventsDecl(count=c, doc=d):
@@ -221,8 +224,8 @@ def pretty_item(it: ast.Item) -> str:
             return f"option {n}: {_type(t)}{rng} = {_lit(dv)}{_ref(r)}{_doc(d)}"
         case ast.RequireDecl(cond=c, message=m):
             return f"require {pretty_expr(c)} {_q(m)}"
-        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d):
-            own = "per player" if per else "shared"
+        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d, per_team=pt):
+            own = "per team" if pt else "per player" if per else "shared"
             vis = f" visible to {v}" if v else ""
             return f"zone {n}: {own}{vis}{_doc(d)}"
         case ast.VarDecl(name=n, type=t, per_player=per, init=i, doc=d):

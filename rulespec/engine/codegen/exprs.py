@@ -22,6 +22,7 @@ import ast as pyast
 import builtins
 import re
 from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import NoReturn, assert_never, cast
 
 from rulespec.engine.codegen.inline import (
@@ -41,8 +42,8 @@ from rulespec.engine.codegen.pyexec import (
     pyname,
     runtime_error,
 )
-from rulespec.engine.machine import Fn, Running
-from rulespec.errors import RuleRuntimeError
+from rulespec.engine.machine import MAX_WORK, Fn, Running
+from rulespec.errors import ConfigurationError, RuleRuntimeError, RulespecError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import (
     BUILTINS,
@@ -158,6 +159,42 @@ class ExprCompiler(Inliner):
         self._uses: dict[str, dict[str, int]] = {}
         for d in spec.defs:
             self._compile_def(d)
+        #: with 'teams': each seat's team (None: no teams), and the number of teams
+        self.teams: tuple[int, ...] | None = None
+        self.team_count = 0
+        if spec.teams is not None:
+            self._set_teams(spec.teams)
+
+    def _set_teams(self, decl: ast.TeamsDecl) -> None:
+        """Work out the partnerships of this table: each seat's team from the definition
+        ``teams ... by DEF`` names, and the tables team_of, members and partner read
+        (_TEAM, _MEM, _PART). A table whose teams are not numbers 0..COUNT-1, each with a
+        member, is refused."""
+        ok, count = self.const(decl.count)
+        where = f"{self.spec.name}: 'teams'"
+        if not ok or type(count) is not int or not 1 <= count <= self.players:
+            raise ConfigurationError(f"{where} must be a number from 1 to the players, known "
+                                     f"once the options are (got {count!r})")
+        st = SimpleNamespace(v={}, z={}, work=MAX_WORK, left=10 * MAX_WORK)
+        try:
+            team = tuple(self.def_fns[decl.by](st, q) for q in self.seats)
+        except RulespecError as e:
+            raise ConfigurationError(f"{where}: {decl.by}(q) fails at this table: "
+                                     f"{e}") from None
+        for q, t in enumerate(team):
+            if type(t) is not int or not 0 <= t < count:
+                raise ConfigurationError(f"{where}: {decl.by}({q}) is {t!r}, not a team "
+                                         f"from 0 to {count - 1}")
+        members = tuple(tuple(q for q in self.seats if team[q] == t) for t in range(count))
+        empty = [t for t, m in enumerate(members) if not m]
+        if empty:
+            raise ConfigurationError(f"{where}: team {empty[0]} has no member at a table of "
+                                     f"{self.players}")
+        # a seat's partner: the next member of its team to its left (itself, alone)
+        partner = tuple(next(r for r in self.globals["_SF"][(q + 1) % self.players]  # type: ignore[index]
+                             if team[r] == team[q]) for q in self.seats)
+        self.teams, self.team_count = team, count
+        self.globals.update(_TEAM=team, _MEM=members, _PART=partner)
 
     # ---- public ---------------------------------------------------------------------------
     def compile_defs(self) -> None:
@@ -510,6 +547,8 @@ class ExprCompiler(Inliner):
             return self.players
         if n == "hand_count":
             return self.hands
+        if n == "team_count":
+            return self.team_count
         if n == "suits":
             return ("C", "D", "H", "S")
         if n in ("clubs", "diamonds", "hearts", "spades"):

@@ -113,9 +113,15 @@ class StatementChecker:
                     self.sym.error(s.span, "'return' is allowed only in a procedure")
             case ast.EndDeal(scoring=fn):
                 self._check_end_deal(s, fn, scope)
-            case ast.EndMatch(winners=w):
+            case ast.EndMatch(winners=w, teams=teams):
                 self.exprs.want(w, ListOf(INT), self.exprs.expr(w, scope),
-                                "winners is a list of seats")
+                                "the winning teams are a list of teams" if teams
+                                else "winners is a list of seats")
+                if teams and not self.sym.has_teams:
+                    self.sym.error(s.span, "'end match winning teams' needs fixed partnerships, "
+                                   "and the spec declares no teams",
+                                   "add: teams COUNT by DEF, or name the winning seats: "
+                                   "end match winners ...")
             case ast.RunDeal():
                 if scope.where != "match":
                     self.sym.error(s.span, "'run deal' belongs in the match block")
@@ -275,9 +281,14 @@ class StatementChecker:
             self.sym.error(s.span, f"no definition {fn!r} to score the deal with",
                            f"add: def {fn}(p: int) = ...")
         elif len(d.params) != 1:
-            self.sym.error(s.span, f"the scoring definition {fn!r} must take one seat")
+            self.sym.error(s.span, f"the scoring definition {fn!r} must take one "
+                           + ("team" if s.per_team else "seat"))
         else:
             self.exprs.want(d.body, INT, self.exprs.def_type(fn), "a score is a number")
+        if s.per_team and not self.sym.has_teams:
+            self.sym.error(s.span, "'scoring ... per team' needs fixed partnerships, and the "
+                           "spec declares no teams",
+                           "add: teams COUNT by DEF, or score each seat: end deal scoring DEF")
 
     def _want_zone(self, e: ast.Expr, scope: Scope) -> None:
         t = self.exprs.expr(e, scope)

@@ -58,6 +58,7 @@ class Decls:
     game: ast.GameDecl | None = None
     players: ast.PlayersDecl | None = None
     hands: ast.HandsDecl | None = None
+    teams: ast.TeamsDecl | None = None
     score_range: ast.ScoreRangeDecl | None = None
     max_events: ast.MaxEventsDecl | None = None
     game_end: ast.GameEndDecl | None = None
@@ -78,6 +79,8 @@ class Symbols:
     def __init__(self, items: tuple[ast.Item, ...], sources: dict[str, str],
                  imports: dict[str, ast.Span] | None = None) -> None:
         self.items = items
+        #: the spec declares fixed partnerships (the team built-ins are then in force)
+        self.has_teams = any(isinstance(it, ast.TeamsDecl) for it in items)
         self.sources = sources
         #: each imported file, with the ``import`` that first brought it in
         self.imports = dict(imports or {})
