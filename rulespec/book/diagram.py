@@ -219,9 +219,10 @@ class _Builder:
 
     def end_text(self, s: ast.EndDeal | ast.EndMatch) -> str:
         if isinstance(s, ast.EndMatch):
-            return f"end of match, winners {self.pt(s.winners, 48)}"
+            who = "winning teams" if s.teams else "winners"
+            return f"end of match, {who} {self.pt(s.winners, 48)}"
         flag = f" ({s.flag})" if s.flag else ""
-        return f"end of deal{flag}, scoring {s.scoring}"
+        return f"end of deal{flag}, scoring {s.scoring}" + (" per team" if s.per_team else "")
 
     def structural(self, s: ast.Stmt) -> bool:
         return self.reaches(s, (ast.Choose, ast.RunDeal))

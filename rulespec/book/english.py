@@ -32,7 +32,8 @@ _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
 _NAMES = {"player_count": "the number of players", "hand_count": "the number of hands",
           "dealer": "the dealer", "seats": "the players", "none": "none", "true": "true",
           "false": "false", "deals_played": "the deals played so far",
-          "totals": "the totals", "joker_card": "the Joker"}
+          "totals": "the totals", "joker_card": "the Joker",
+          "team_count": "the number of teams", "team_totals": "the teams' totals"}
 
 
 def words(name: str) -> str:
@@ -163,6 +164,13 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"each player in turn from {a[0]}"
         case "set_of", 1:
             return a[0]
+        # the team built-ins (a spec without teams may name its own definitions so)
+        case "team_of", 1 if spec.teams is not None:
+            return f"{a[0]}'s team"
+        case "members", 1 if spec.teams is not None:
+            return f"the players of team {a[0]}"
+        case "partner", 1 if spec.teams is not None:
+            return f"{a[0]}'s partner"
         case "pack", 1:
             return "a pack" if a[0] == "1" else f"{a[0]} packs"
         case ("max" | "min" | "sum" | "count" | "any" | "all"), 1:

@@ -53,7 +53,7 @@ from rulespec.book.reading import (
     steps_of,
     walk_play,
 )
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec, OptionInfo
 from rulespec.lang.pretty import pretty_expr, pretty_item
 
@@ -100,9 +100,9 @@ def _introduction(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
         w(Paragraph(inline(" ".join(spec.doc.split())), None))
     players = (f"{spec.min_players} players" if spec.min_players == spec.max_players
                else f"{spec.min_players} to {spec.max_players} players")
-    w(Paragraph(inline(f"For {players}. A match is a series of deals; the player with the "
-                       f"{spec.winner} total at the end of the match wins. How long a match "
-                       "lasts is agreed beforehand (see ", strong("The end of the game"),
+    w(Paragraph(inline(f"For {players}. A match is a series of deals; the {_who_wins(spec)} "
+                       f"with the {spec.winner} total at the end of the match wins. How long a "
+                       "match lasts is agreed beforehand (see ", strong("The end of the game"),
                        ").")))
     if facts.players is not None or facts.options:
         setting = ", ".join(f"{k} = {show(v)}" for k, v in facts.options.items())
@@ -153,7 +153,7 @@ def _components(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     zones' kinds and visibility, as a table, are in the reference)."""
     w(_h(2, "Where the cards lie", "components"))
     w(Bullets(tuple((inline(strong(cap(words(z.name))),
-                            f" ({'each player' if z.per_player else 'one for the table'}; "
+                            f" ({_owner(z)}; "
                             f"{_SEEN.get(z.visibility or '', '?')}): ", prose(z.doc)),
                      clause(z.span)) for z in spec.zones)))
     w(Paragraph(inline("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 "
@@ -164,12 +164,43 @@ def _components(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
         w(fig)
 
 
+def _who_wins(spec: CheckedSpec) -> str:
+    """Who wins a match: a player, or, where the match names winning teams, a team."""
+    teams = any(isinstance(x, ast.EndMatch) and x.teams for x in walk.descendants(spec.items))
+    return "team" if teams else "player"
+
+
+def _owner(z: ast.ZoneDecl) -> str:
+    """Whose a zone is, in the book's words."""
+    return "each team" if z.per_team else "each player" if z.per_player else "one for the table"
+
+
+def _teams(spec: CheckedSpec, w: _W) -> None:
+    """Fixed partnerships: who plays with whom, and how a team's score is made."""
+    t = spec.teams
+    if t is None:
+        return
+    d = spec.def_named[t.by]
+    w(Paragraph(inline("The players play in ", say(t.count, spec), " teams. ",
+                       cap(prose(t.doc or d.doc))), clause(t.span)))
+    per_team = [e.per_team for e in end_deals(spec)]
+    how = []
+    if any(per_team):
+        how.append("where a deal is scored by team, each player scores their team's score")
+    if not all(per_team):
+        how.append("where each player is scored, a team's score is the sum of its "
+                   "players' scores")
+    w(Paragraph(inline(cap("; ".join(how)) + ". A team's total is the sum of its scores "
+                       "over the deals.")))
+
+
 def _zones_table(spec: CheckedSpec, w: _W) -> None:
     """For implementers: each zone's name, kind and visibility."""
     w(_h(2, "Zones", "zones"))
     w(Table((inline("zone"), inline("kind"), inline("who sees it"), inline("what it is")),
             tuple((inline(code(z.name)),
-                   inline("one per player" if z.per_player else "shared"),
+                   inline("one per team" if z.per_team else
+                          "one per player" if z.per_player else "shared"),
                    inline(_VIS.get(z.visibility or "", "?")), inline(prose(z.doc)))
                   for z in spec.zones)))
 
@@ -284,6 +315,7 @@ def _scoring(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
                  for x in mentioned(d.body, spec) if x.doc]
         if notes:
             w(Bullets(tuple(notes)))
+    _teams(spec, w)
     if spec.results:
         w(Paragraph(inline("Besides the scores, each deal's result records:")))
         w(Bullets(tuple((inline(code(r.name), " (one per player)" if r.per_player else "",
@@ -300,8 +332,8 @@ def _game_end(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     for text, src in texts:
         w(Paragraph(inline(text), src))
     if not texts:
-        w(Paragraph(inline(f"When the match ends, the player with the {spec.winner} total "
-                           "wins.")))
+        w(Paragraph(inline(f"When the match ends, the {_who_wins(spec)} with the "
+                           f"{spec.winner} total wins.")))
     steps = _steps_list(spec, spec.match.body, False)
     if steps is not None:
         w(steps)
@@ -494,6 +526,9 @@ def _reference(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     said = [f"Spec name: {spec.name}."]
     if spec.hands is not None:
         said.append(f"Hands dealt: {pretty_expr(spec.hands)}.")
+    if spec.teams is not None:
+        said.append(f"Teams: {pretty_expr(spec.teams.count)}, each seat's team given by "
+                    f"{spec.teams.by}.")
     if spec.score_range is not None:
         lo, hi = (pretty_expr(e) for e in spec.score_range)
         said.append(f"A deal's score: from {lo} to {hi} for each player.")
