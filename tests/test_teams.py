@@ -1,0 +1,223 @@
+"""Fixed partnerships (issue 25, item 4): ``teams COUNT by DEF``, zones ``per team``,
+``end deal scoring DEF per team``, ``end match winning teams EXPR`` and the built-ins
+``team_of``, ``members``, ``partner``, ``team_count`` and ``team_totals``.
+
+tests/specs/ok/partners.rules is a trick game for two sides of two partners sitting opposite:
+the tricks go to the side's shared pile, and a side scores its tricks (or, with
+``individual``, each player scores their own tricks and a side the sum of its players').
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+
+from rulespec.cli import main
+from rulespec.engine.game import Game
+from rulespec.engine.state import State
+from rulespec.errors import ConfigurationError
+from rulespec.lang.checker import check_file, check_text
+from rulespec.lang.parser import parse
+from rulespec.lang.pretty import pretty
+from rulespec.simulate import simulate
+from rulespec.testing import Match, matches
+from rulespec.verify.compare import compare_answers
+
+SPEC_PATH = Path(__file__).parent / "specs" / "ok" / "partners.rules"
+SPEC = check_file(SPEC_PATH)
+SIDE_TRICKS = SPEC.def_named["side_tricks"]
+OWN_TRICKS = SPEC.def_named["own_tricks"]
+
+
+def test_the_spec_prints_back() -> None:
+    tree = parse(SPEC_PATH.read_text())
+    assert parse(pretty(tree)) == tree
+    assert "teams 2 by side" in pretty(tree)
+    assert "zone taken: per team visible to all" in pretty(tree)
+    assert "end deal scoring side_tricks per team" in pretty(tree)
+    assert "end match winning teams [" in pretty(tree)
+
+
+def _replay(m: Match) -> tuple[State, list[dict[str, Any]]]:
+    """Replay a match, noting at each deal's end each team's value of the definitions that
+    score it, worked out in the state the deal ended in."""
+    game = Game(SPEC, m.players, m.options, m.dealer)
+    st = game.new_initial_state()
+    seen: list[dict[str, Any]] = []
+
+    def at_end(s: State) -> None:
+        seen.append({
+            "side": [game.evaluate(SIDE_TRICKS.body, s, {"t": t}) for t in range(2)],
+            "own": [game.evaluate(OWN_TRICKS.body, s, {"q": q}) for q in range(4)],
+            "taken": [len(p) for p in s.z["taken"]]})
+
+    st.on_deal_end = at_end
+    for ev in m.events:
+        st.apply(ev)
+    return st, seen
+
+
+def _check_match(st: State, seen: list[dict[str, Any]], individual: bool) -> None:
+    res = st.result()
+    assert res["teams"] == [0, 1, 0, 1]
+    hand_size = st.game.options["hand_size"]
+    for entry, at in zip(res["deals"], seen, strict=True):
+        scores, team_scores = entry["scores"], entry["team_scores"]
+        if individual:
+            # each player scores their own; a team scores the sum of its players' scores
+            assert scores == at["own"]
+            assert team_scores == [sum(scores[q] for q in (t, t + 2)) for t in range(2)]
+        else:
+            # a team scores its definition, and each member scores the team's score
+            assert team_scores == at["side"]
+            assert scores == [team_scores[q % 2] for q in range(4)]
+        assert sum(team_scores) == hand_size == sum(at["taken"]) // 4
+    # the totals are the sums of the deals' scores, by seat and by team
+    assert res["totals"] == [sum(d["scores"][q] for d in res["deals"]) for q in range(4)]
+    assert res["team_totals"] == [sum(d["team_scores"][t] for d in res["deals"])
+                                  for t in range(2)]
+    if res["complete"]:
+        best = max(res["team_totals"])
+        assert res["team_winners"] == [t for t in range(2) if res["team_totals"][t] == best]
+        assert res["winners"] == [q for q in range(4) if q % 2 in res["team_winners"]]
+
+
+@pytest.mark.parametrize("individual", [False, True])
+def test_team_scores_equal_the_sum_of_their_definition(individual: bool) -> None:
+    options = {"individual": individual, "deals": 2, "hand_size": 3}
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(matches(SPEC, players=4, options=options))
+    def run(m: Match) -> None:
+        st, seen = _replay(m)
+        assert st.is_terminal()
+        _check_match(st, seen, individual)
+
+    run()
+
+
+def test_simulated_records_replay_with_their_team_results(tmp_path: Path) -> None:
+    rec = tmp_path / "recs"
+    summary = simulate(str(SPEC_PATH), 4, 3, seed=2, records=rec)
+    assert summary.games == 3
+    runner = CliRunner()
+    paths = sorted(rec.glob("*.json"))
+    assert paths
+    for path in paths:
+        record = json.loads(path.read_text())
+        st = Game(SPEC, 4).new_initial_state()
+        for ev in record["events"]:
+            st.apply(ev)
+        out = runner.invoke(main, ["replay", str(path)])
+        assert out.exit_code == 0, out.output
+        answer = json.loads(out.output)
+        assert answer == json.loads(json.dumps(st.result()))
+        assert set(answer) >= {"teams", "team_totals", "team_winners"}
+        assert all("team_scores" in d for d in answer["deals"])
+
+
+def test_a_team_result_that_differs_is_a_divergence() -> None:
+    a = {"ok": True, "complete": True, "totals": [3, 2, 3, 2], "winners": [0, 2],
+         "teams": [0, 1, 0, 1], "team_totals": [3, 2], "team_winners": [0],
+         "deals": [{"scores": [3, 2, 3, 2], "team_scores": [3, 2]}]}
+    b = {**a, "team_totals": [2, 3], "deals": [{"scores": [3, 2, 3, 2], "team_scores": [2, 3]}]}
+    assert compare_answers(a, b) == ["team_totals: spec [3, 2], implementation [2, 3]",
+                                     "deal 1 team_scores: spec [3, 2], implementation [2, 3]"]
+    plain = {k: v for k, v in a.items() if not k.startswith("team")}
+    assert compare_answers(plain, {**plain, "team_totals": [9]}) == []
+
+
+def test_a_team_zone_visible_to_its_owner_is_seen_by_the_team() -> None:
+    text = SPEC_PATH.read_text().replace("per team visible to all", "per team visible to owner")
+    spec = check_text(text)
+    st = Game(spec, 4, {"hand_size": 2}).new_initial_state()
+    while not any(st.z["taken"]):
+        st.apply(st.legal_actions()[0])
+    taken = st.z["taken"]
+    for seat in range(4):
+        seen = st.observation(seat)["zones"]["taken"]
+        for t in range(2):
+            # a member sees the cards of their team's pile; the other team counts them
+            assert seen[t] == (taken[t] if t == seat % 2 else len(taken[t]))
+    assert any(isinstance(x, int) and x > 0 for x in st.observation(0)["zones"]["taken"]
+               + st.observation(1)["zones"]["taken"])
+
+
+_BUILTINS = """
+game mates title "Mates"
+players 2 to 6
+winner highest total
+option sides: int = 2
+def side(q: int) = q % sides
+teams sides by side
+result mate: int per player = 0
+result team: int per player = 0
+result size_of: int per player = 0
+def zero(q: int) = 0
+deal {
+  for q in seats {
+    set mate[q] = partner(q)
+    set team[q] = team_of(q)
+    set size_of[q] = size(members(team_of(q))) * 10 + team_count
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winning teams [team_of(dealer)]
+}
+"""
+
+
+def test_team_built_ins() -> None:
+    spec = check_text(_BUILTINS)
+    st = Game(spec, 6, {"sides": 3}).new_initial_state()
+    res = st.result()
+    d = res["deals"][0]
+    assert d["team"] == [0, 1, 2, 0, 1, 2]
+    assert d["mate"] == [3, 4, 5, 0, 1, 2]
+    assert d["size_of"] == [23] * 6
+    assert res["team_winners"] == [0] and res["winners"] == [0, 3]
+    assert d["team_scores"] == [0, 0, 0]
+    # a team of one is its own partner
+    st = Game(spec, 3, {"sides": 3}).new_initial_state()
+    assert st.result()["deals"][0]["mate"] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(("players", "sides", "message"), [
+    (2, 3, "'teams' must be a number from 1 to the players"),
+    (3, 2, None),
+])
+def test_a_table_whose_teams_do_not_work_out_is_refused(players: int, sides: int,
+                                                         message: str | None) -> None:
+    spec = check_text(_BUILTINS)
+    if message is None:
+        Game(spec, players, {"sides": sides})  # 0 and 2 against 1: uneven, but allowed
+        return
+    with pytest.raises(ConfigurationError, match=message):
+        Game(spec, players, {"sides": sides})
+
+
+def test_a_team_that_is_not_a_team_is_refused() -> None:
+    spec = check_text(_BUILTINS.replace("teams sides by side", "teams 2 by side"))
+    with pytest.raises(ConfigurationError, match=r"side\(2\) is 2, not a team from 0 to 1"):
+        Game(spec, 3, {"sides": 3})
+    spec = check_text(_BUILTINS.replace("teams sides by side", "teams 3 by side"))
+    with pytest.raises(ConfigurationError, match="team 2 has no member"):
+        Game(spec, 4, {"sides": 2})
+
+
+def test_a_spec_without_teams_may_name_its_own_partner() -> None:
+    text = (SPEC_PATH.parent / "minimal.rules").read_text()
+    spec = check_text(text.replace("def score(p: int)",
+                                   "def partner(p: int) = p\ndef score(p: int)"))
+    st = Game(spec, 2).new_initial_state()
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    assert not any(k.startswith("team") for k in st.result())
+    assert all(set(d) == {"scores"} for d in st.result()["deals"])
