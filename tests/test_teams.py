@@ -54,7 +54,8 @@ def _replay(m: Match) -> tuple[State, list[dict[str, Any]]]:
         seen.append({
             "side": [game.evaluate(SIDE_TRICKS.body, s, {"t": t}) for t in range(2)],
             "own": [game.evaluate(OWN_TRICKS.body, s, {"q": q}) for q in range(4)],
-            "taken": [len(p) for p in s.z["taken"]]})
+            "taken": [len(p) for p in s.z["taken"]],
+            "held": [len(h) for h in s.z["hand"]]})
 
     st.on_deal_end = at_end
     for ev in m.events:
@@ -76,7 +77,12 @@ def _check_match(st: State, seen: list[dict[str, Any]], individual: bool) -> Non
             # a team scores its definition, and each member scores the team's score
             assert team_scores == at["side"]
             assert scores == [team_scores[q % 2] for q in range(4)]
-        assert sum(team_scores) == hand_size == sum(at["taken"]) // 4
+        # every trick goes to one side; a seat that sits out plays no card
+        out = entry["sitting_out"]
+        assert sum(team_scores) == hand_size
+        assert sum(at["taken"]) == hand_size * (4 - len(out))
+        assert all(at["held"][q] == (hand_size if q in out else 0) for q in range(4))
+        assert all(at["own"][q] == 0 for q in out)
     # the totals are the sums of the deals' scores, by seat and by team
     assert res["totals"] == [sum(d["scores"][q] for d in res["deals"]) for q in range(4)]
     assert res["team_totals"] == [sum(d["team_scores"][t] for d in res["deals"])
@@ -87,9 +93,9 @@ def _check_match(st: State, seen: list[dict[str, Any]], individual: bool) -> Non
         assert res["winners"] == [q for q in range(4) if q % 2 in res["team_winners"]]
 
 
-@pytest.mark.parametrize("individual", [False, True])
-def test_team_scores_equal_the_sum_of_their_definition(individual: bool) -> None:
-    options = {"individual": individual, "deals": 2, "hand_size": 3}
+@pytest.mark.parametrize(("individual", "alone"), [(False, False), (True, False), (False, True)])
+def test_team_scores_equal_the_sum_of_their_definition(individual: bool, alone: bool) -> None:
+    options = {"individual": individual, "alone": alone, "deals": 2, "hand_size": 3}
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(matches(SPEC, players=4, options=options))
@@ -130,6 +136,35 @@ def test_a_team_result_that_differs_is_a_divergence() -> None:
                                      "deal 1 team_scores: spec [3, 2], implementation [2, 3]"]
     plain = {k: v for k, v in a.items() if not k.startswith("team")}
     assert compare_answers(plain, {**plain, "team_totals": [9]}) == []
+
+
+def test_a_seat_sits_out_the_deal_and_the_next_deal_seats_it_again() -> None:
+    st = Game(SPEC, 4, {"alone": True, "hand_size": 2}).new_initial_state()
+    first = True
+    while not st.is_terminal():
+        legal = st.legal_actions()
+        if any(e.get("action") == "go_alone" for e in legal):
+            # the first deal's leader (seat 1) goes alone, the second's (seat 2) does not
+            want = "go_alone" if first else "with_partner"
+            first = False
+            st.apply(next(e for e in legal if e["action"] == want))
+            continue
+        if not st.is_chance_node():
+            assert not st.v["sitting_out"][st.current_player()], "a seat that sits out decides"
+        st.apply(legal[0])
+    deals = st.result()["deals"]
+    assert [d["sitting_out"] for d in deals] == [[3], []]
+    assert st.v["sitting_out"] == [False] * 4
+
+
+def test_a_spec_that_never_sits_out_has_no_sitting_out() -> None:
+    st = Game(SPEC, 4, {"hand_size": 1, "deals": 1}).new_initial_state()
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    assert st.result()["deals"][0]["sitting_out"] == []
+    spec = check_text((SPEC_PATH.parent / "minimal.rules").read_text())
+    st = Game(spec, 2).new_initial_state()
+    assert "sitting_out" not in st.v
 
 
 def test_a_team_zone_visible_to_its_owner_is_seen_by_the_team() -> None:

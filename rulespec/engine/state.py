@@ -149,6 +149,8 @@ class State:
         st.v["deals_played"] = 0
         if game.teams is not None:
             st.v["team_totals"] = [0] * game.team_count
+        if game.spec.sits_out:
+            st.v["sitting_out"] = [False] * game.players
         for name, per, f in game.var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x
@@ -735,6 +737,8 @@ class State:
             totals[q] += scores[q]
         self.deal_events = 0
         rec: JSONObject = {"scores": scores}
+        if self.game.spec.sits_out:
+            rec["sitting_out"] = [q for q, out in enumerate(self.v["sitting_out"]) if out]
         if team_scores is not None:
             rec["team_scores"] = team_scores
             team_totals = self.v["team_totals"]

@@ -15,7 +15,8 @@ __all__ = [
     "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
     "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
     "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return", "RunDeal",
-    "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TableCol", "TableDecl",
+    "ScoreRangeDecl", "Set", "Shuffle", "SitOut",
+    "Span", "Spec", "Stmt", "StrLit", "TableCol", "TableDecl",
     "TeamsDecl", "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
@@ -423,6 +424,14 @@ class EndMatch:
 
 
 @frozen
+class SitOut:
+    """``sit out SEAT``: the seat takes no part in the rest of the deal (``sitting_out``)."""
+
+    seat: Expr
+    span: Span = _span()
+
+
+@frozen
 class RunDeal:
     ref: str | None
     span: Span = _span()
@@ -462,6 +471,7 @@ Stmt = (
     | Return
     | EndDeal
     | EndMatch
+    | SitOut
     | RunDeal
     | Step
 )

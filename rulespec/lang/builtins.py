@@ -33,7 +33,7 @@ Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
-           "set_of", "spend", "sub", "total"]
+           "set_of", "sitter", "spend", "sub", "total"]
 
 
 class EmptyError(Exception):
@@ -248,6 +248,15 @@ def seat(x: object, players: int) -> int:
     return x
 
 
+def sitter(x: object, players: int) -> int:
+    """``x`` as the seat of ``sit out``, a seat of a table of ``players``; EmptyError (the
+    rule's runtime error) for anything else."""
+    if type(x) is not int or not 0 <= x < players:
+        raise EmptyError(f"only a seat of this table, 0 to {players - 1}, may sit out, not "
+                         f"{reprlib.repr(x)}")
+    return x
+
+
 def sub(x: int, y: int) -> int:
     """``-`` of the language, refusing a difference of more than MAX_INT_BITS bits (``x - (0 -
     x)`` doubles a number as surely as ``x + x``)."""
@@ -406,6 +415,6 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
 #: every runtime name generated code may use, gathered from the table (plus the arithmetic
 #: helpers)
 RUNTIME_HELPERS: Mapping[str, object] = {
-    "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend,
+    "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend, "_sitter": sitter,
     "_multi_groups": multi_groups,
     **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

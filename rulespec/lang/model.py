@@ -24,6 +24,7 @@ from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 __all__ = [
     "BUILTIN_CONSTANTS",
     "BUILTIN_FUNCTIONS",
+    "SIT_OUT_NAMES",
     "TEAM_NAMES",
     "ActionInfo",
     "Binding",
@@ -74,11 +75,14 @@ BUILTIN_VARS: Mapping[str, Type] = {
     "totals": Per(INT),       # read-only: match totals so far
     "deals_played": INT,      # read-only: finished deals
     "team_totals": Per(INT),  # read-only, with 'teams': each team's match total so far
+    "sitting_out": Per(BOOL),  # read-only, with 'sit out': who sits out the deal
 }
 SETTABLE_BUILTINS = frozenset({"dealer"})
 #: the built-in names of fixed partnerships: usable only in a spec that declares ``teams``,
 #: and free for a spec without one to declare as its own (specs written before teams)
 TEAM_NAMES = frozenset({"team_count", "team_totals", "team_of", "members", "partner"})
+#: the same for ``sitting_out``, in force only in a spec with a ``sit out`` statement
+SIT_OUT_NAMES = frozenset({"sitting_out"})
 
 # name -> (parameter types, result type), from the one table of built-ins (rulespec.lang.builtins)
 BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
@@ -419,6 +423,8 @@ class CheckedSpec:
     terms: tuple[ast.TermDecl, ...] = ()
     #: ``teams COUNT by DEF``: fixed partnerships (None: every seat plays for itself)
     teams: ast.TeamsDecl | None = None
+    #: the spec has a ``sit out`` statement: each deal records who sat out
+    sits_out: bool = False
     tables: tuple[ast.TableDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the

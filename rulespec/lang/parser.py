@@ -560,6 +560,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.EndMatch(c[0], teams=True, span=self._span(meta))
 
     @v_args(meta=True)
+    def sit_out_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.SitOut:
+        return ast.SitOut(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
     def run_deal_stmt(self, meta: Meta, c: list[str | None]) -> ast.RunDeal:
         return ast.RunDeal(c[0], span=self._span(meta))
 

@@ -170,6 +170,8 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"end match {'winning teams' if t else 'winners'} {e(w)}"
         case ast.RunDeal(ref=r):
             body = f"run deal{_ref(r)}"
+        case ast.SitOut(seat=q):
+            body = f"sit out {e(q)}"
         case ast.Step(title=t, doc=d, body=b):
             body = f"step {_q(t)}{_doc(d)} {_block(b, ind)}"
         case _:

@@ -191,9 +191,15 @@ class _StmtCompiler:
                 self.ins.append(EndDeal(flag, self.ec.def_fns[fn], s))
             case ast.EndMatch(winners=w):
                 self.ins.append(EndMatch(self.ec.expr(w, local), s))
+            case ast.SitOut(seat=q):
+                # the seat sits out the rest of the deal; 'run deal' seats everyone again
+                seat = f"_sitter({self._src(q, local)}, _N)"
+                self.ins.append(Py((f"V['sitting_out'][{seat}] = True",), s.span))
             case ast.RunDeal():
                 # max_events counts the deal's own events, not the match block's before it
                 self.ins.append(Py(("st.deal_events = 0",), s.span))
+                if self.ec.spec.sits_out:
+                    self.ins.append(Py(("V['sitting_out'] = [False] * _N",), s.span))
                 if self.ec.spec.results:
                     # the last deal's entry takes its result fields as they are now, and
                     # they start again from their initial values

@@ -20,6 +20,7 @@ from rulespec.lang.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
+    SIT_OUT_NAMES,
     TEAM_NAMES,
     OptionInfo,
     ParamInfo,
@@ -160,8 +161,9 @@ class DeclarationChecker:
         """Record a top-level name; report it if it is already taken, by the spec or a
         built-in."""
         builtin = name in BUILTIN_CONSTANTS or name in BUILTIN_VARS or name in BUILTIN_FUNCTIONS
-        if name in TEAM_NAMES and not self.sym.has_teams:
-            builtin = False  # the team built-ins exist only where teams are declared
+        if name in TEAM_NAMES and not self.sym.has_teams or \
+                name in SIT_OUT_NAMES and not self.sym.sits_out:
+            builtin = False  # these built-ins exist only where the spec uses teams, sit out
         if name in d.seen or builtin:
             where = f" (first at {d.seen[name]})" if name in d.seen else " (a built-in name)"
             self.sym.error(span, f"{what} {name!r} is already defined{where}",

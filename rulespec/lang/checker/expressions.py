@@ -20,6 +20,7 @@ from rulespec.lang.model import (
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
     GENERATOR_FUNCTIONS,
+    SIT_OUT_NAMES,
     TEAM_NAMES,
     BoundBuiltin,
     BoundBuiltinVar,
@@ -169,6 +170,10 @@ class ExpressionChecker:
             return kinds.get(o.kind, EnumOf(n))
         if n in TEAM_NAMES and not self.sym.has_teams:
             self._no_teams(e, n)
+            return ANY
+        if n in SIT_OUT_NAMES and not self.sym.sits_out:
+            self.sym.error(e.span, f"{n!r} is kept only in a spec where a seat may sit out",
+                           "add 'sit out SEAT' where a seat takes no part in the deal")
             return ANY
         if n in BUILTIN_CONSTANTS:
             self.sym.bind(e, BoundConstant(n))

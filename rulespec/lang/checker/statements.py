@@ -122,6 +122,11 @@ class StatementChecker:
                                    "and the spec declares no teams",
                                    "add: teams COUNT by DEF, or name the winning seats: "
                                    "end match winners ...")
+            case ast.SitOut(seat=q):
+                self.exprs.want(q, INT, self.exprs.expr(q, scope), "a seat is a number")
+                if scope.where == "match":
+                    self.sym.error(s.span, "'sit out' belongs inside the deal, not the match",
+                                   "a seat sits out one deal: say so in the deal")
             case ast.RunDeal():
                 if scope.where != "match":
                     self.sym.error(s.span, "'run deal' belongs in the match block")

@@ -13,7 +13,7 @@ from typing import assert_never
 import attrs
 
 from rulespec.errors import Diagnostic
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
@@ -81,6 +81,8 @@ class Symbols:
         self.items = items
         #: the spec declares fixed partnerships (the team built-ins are then in force)
         self.has_teams = any(isinstance(it, ast.TeamsDecl) for it in items)
+        #: the spec has a 'sit out' statement (``sitting_out`` is then in force)
+        self.sits_out = any(isinstance(x, ast.SitOut) for x in walk.descendants(items))
         self.sources = sources
         #: each imported file, with the ``import`` that first brought it in
         self.imports = dict(imports or {})
