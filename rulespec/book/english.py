@@ -75,6 +75,9 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
         case ast.Comprehension(elem=el, var=v, source=src, cond=c):
             such = f" such that {say(c, spec)}" if c is not None else ""
             return f"{say(el, spec)} for each {v} in {say(src, spec)}{such}"
+        case ast.Index(target=ast.Name(id="sitting_out") as t, index=i) if isinstance(
+                _binding(t, spec), BoundBuiltinVar):
+            return f"{say(i, spec)} sits out the deal"
         case ast.Index(target=t, index=i):
             return f"{say(t, spec)} of {say(i, spec)}"
         case ast.ListLit(items=items):

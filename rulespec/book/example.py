@@ -74,7 +74,7 @@ def _result(spec: CheckedSpec, entry: Mapping[str, object], n: int, w: _W) -> No
     head = [inline("seat"), inline("score")]
     # a game of teams: the teams' scores are told after the seats'
     extra = [k for k, v in entry.items()
-             if k not in ("scores", "team_scores") and isinstance(v, list)]
+             if k not in ("scores", "team_scores", "sitting_out") and isinstance(v, list)]
     rows = []
     for q in range(n):
         cells = [inline(str(q)), inline(str(_at(entry["scores"], q)))]
@@ -82,11 +82,15 @@ def _result(spec: CheckedSpec, entry: Mapping[str, object], n: int, w: _W) -> No
         rows.append(tuple(cells))
     w(Table((*head, *(inline(code(k)) for k in extra)), tuple(rows),
             caption=inline("The deal's result:")))
+    out = entry.get("sitting_out")
+    if isinstance(out, list) and out:
+        w(Paragraph(inline("Sat out this deal: " + ", ".join(f"seat {q}" for q in out) + ".")))
     teams = entry.get("team_scores")
     if isinstance(teams, list):
         w(Paragraph(inline("The teams' scores: " + ", ".join(
             f"team {t} {x}" for t, x in enumerate(teams)) + ".")))
-    shared = [(k, v) for k, v in entry.items() if k != "scores" and not isinstance(v, list)]
+    shared = [(k, v) for k, v in entry.items()
+              if k not in ("scores", "sitting_out") and not isinstance(v, list)]
     if shared:
         w(Paragraph(inline(*[f"{k}: {show(v)}. " for k, v in shared])))
     # what each field of the result means, in the spec's words
