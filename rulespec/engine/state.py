@@ -50,6 +50,7 @@ from rulespec.engine.machine import (
     Return,
     Values,
 )
+from rulespec.engine.teams import split_scores, team_answer, winning_members
 from rulespec.errors import (
     IllegalActionError,
     RecordError,
@@ -375,20 +376,11 @@ class State:
                                "totals": self.totals(),
                                "winners": list(self.winners or [])}
         if self.game.teams is not None:
-            self._team_result(out)
+            out.update(team_answer(self.game.teams, self.v["team_totals"], self.winners))
         if self.winners is None:
             out["to_move"] = self.to_move
             out["legal"] = self.legal_actions()
         return out
-
-    def _team_result(self, out: JSONObject) -> None:
-        """A game of teams: each seat's team, the teams' totals and the winning teams (the
-        teams of the winning seats, when the match is over)."""
-        teams = self.game.teams
-        assert teams is not None
-        out["teams"] = list(teams)
-        out["team_totals"] = list(self.v["team_totals"])
-        out["team_winners"] = sorted({teams[q] for q in self.winners or []})
 
     def observation(self, seat: int) -> JSONObject:
         """What ``seat`` may see: public variables, visible zones, sizes of hidden ones."""
@@ -674,7 +666,8 @@ class State:
         self._results_open = False
         winners = op.winners(self, L)
         if op.node.teams:
-            winners = self._team_winners(op, winners)
+            assert self.game.teams is not None
+            winners = winning_members(op.node, winners, self.game.teams)
         if any(type(w) is not int or not 0 <= w < self.game.players for w in winners):
             raise RuleRuntimeError(
                 f"the winners must be seats of this table, 0 to "
@@ -684,44 +677,10 @@ class State:
         self.pending = None
         self.to_move = None
 
-    def _team_winners(self, op: EndMatch, teams: object) -> list[int]:
-        """``end match winning teams EXPR``: the members of the teams EXPR lists win."""
-        n = self.game.team_count
-        if not isinstance(teams, (list, tuple)) or any(
-                type(t) is not int or not 0 <= t < n for t in teams):
-            raise RuleRuntimeError(
-                f"the winning teams must be teams of this table, 0 to {n - 1}, not "
-                f"{reprlib.repr(teams)}", op.node.span,
-                "name the winning teams by number (t for t in range(0, team_count - 1) if ...)")
-        team_of = self.game.teams
-        assert team_of is not None
-        return [q for q in range(self.game.players) if team_of[q] in teams]
-
-    def _deal_scores(self, op: EndDeal) -> tuple[list[int], list[int] | None]:
-        """Each seat's score of the deal, and with teams each team's: a team's score is its
-        members' sum, or, ``scoring DEF per team``, DEF of the team, which each member
-        scores too."""
-        teams = self.game.teams
-        per_team = op.node.per_team
-        owners = self.game.team_count if per_team else self.game.players
-        scores: list[int] = []
-        for q in range(owners):
-            x = op.score(self, q)
-            if not isinstance(x, int):
-                raise RuleRuntimeError("a deal's score must be a number", op.node.span)
-            scores.append(x)
-        if teams is None:
-            return scores, None
-        if per_team:
-            return [scores[teams[q]] for q in range(self.game.players)], scores
-        by_team = [0] * self.game.team_count
-        for q, x in enumerate(scores):
-            by_team[teams[q]] += x
-        return scores, by_team
-
     def _end_deal(self, op: EndDeal) -> None:
         n = self.game.players
-        scores, team_scores = self._deal_scores(op)
+        scores, team_scores = split_scores(op.node, lambda q: op.score(self, q), n,
+                                           self.game.teams, self.game.team_count)
         bounds = self.game.score_range
         if bounds is not None:
             for q in range(n):

@@ -1,0 +1,62 @@
+"""Fixed partnerships at a table (``teams COUNT by DEF``): how a deal's scores make the
+teams' scores, which seats the winning teams name, and the team keys of a replay answer.
+
+The table's partnerships themselves (each seat's team) are worked out by the expression
+compiler (``ExprCompiler.teams``), which also gives the generated code ``team_of``,
+``members`` and ``partner``; the state calls these functions only in a spec with teams, so a
+spec without them pays nothing.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from collections.abc import Callable, Sequence
+
+from rulespec.engine.events import JSONObject
+from rulespec.errors import RuleRuntimeError
+from rulespec.lang import ast
+
+__all__ = ["split_scores", "team_answer", "winning_members"]
+
+
+def split_scores(node: ast.EndDeal, score: Callable[[int], object], players: int,
+                 teams: Sequence[int] | None, team_count: int
+                 ) -> tuple[list[int], list[int] | None]:
+    """Each seat's score of the deal, and with teams each team's: a team's score is its
+    members' sum, or, ``scoring DEF per team``, DEF of the team, which each member scores
+    too. ``score`` is the scoring definition at this state."""
+    owners = team_count if node.per_team else players
+    scores: list[int] = []
+    for q in range(owners):
+        x = score(q)
+        if not isinstance(x, int):
+            raise RuleRuntimeError("a deal's score must be a number", node.span)
+        scores.append(x)
+    if teams is None:
+        return scores, None
+    if node.per_team:
+        return [scores[teams[q]] for q in range(players)], scores
+    by_team = [0] * team_count
+    for q, x in enumerate(scores):
+        by_team[teams[q]] += x
+    return scores, by_team
+
+
+def winning_members(node: ast.EndMatch, named: object, teams: Sequence[int]) -> list[int]:
+    """``end match winning teams EXPR``: the seats of the teams EXPR names."""
+    n = max(teams) + 1
+    if not isinstance(named, (list, tuple)) or any(
+            type(t) is not int or not 0 <= t < n for t in named):
+        raise RuleRuntimeError(
+            f"the winning teams must be teams of this table, 0 to {n - 1}, not "
+            f"{reprlib.repr(named)}", node.span,
+            "name the winning teams by number (t for t in range(0, team_count - 1) if ...)")
+    return [q for q, t in enumerate(teams) if t in named]
+
+
+def team_answer(teams: Sequence[int], team_totals: Sequence[int],
+                winners: Sequence[int] | None) -> JSONObject:
+    """The team keys of a replay answer (records.md §3.1): each seat's team, the teams'
+    totals and the winning teams (the teams of the winning seats, once the match is over)."""
+    return {"teams": list(teams), "team_totals": list(team_totals),
+            "team_winners": sorted({teams[q] for q in winners or []})}
