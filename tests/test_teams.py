@@ -183,6 +183,19 @@ def test_a_team_zone_visible_to_its_owner_is_seen_by_the_team() -> None:
                + st.observation(1)["zones"]["taken"])
 
 
+def test_a_hand_visible_to_team_is_seen_by_the_partner() -> None:
+    text = SPEC_PATH.read_text().replace("zone hand: per player visible to owner",
+                                         "zone hand: per player visible to team")
+    spec = check_text(text)
+    st = Game(spec, 4, {"hand_size": 3}).new_initial_state()
+    st.apply(st.legal_actions()[0])  # the shuffle: the hands are dealt
+    hands = st.z["hand"]
+    assert all(len(h) == 3 for h in hands)
+    for seat in range(4):
+        seen = st.observation(seat)["zones"]["hand"]
+        assert seen == [hands[q] if q % 2 == seat % 2 else 3 for q in range(4)]
+
+
 _BUILTINS = """
 game mates title "Mates"
 players 2 to 6

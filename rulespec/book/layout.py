@@ -28,7 +28,8 @@ _PAD = 8
 _GAP = 14
 _MARGIN = 12
 _RED = frozenset({"H", "D"})
-_SEEN = {"all": "", "owner": " (only its owner sees it)", "nobody": ""}
+_SEEN = {"all": "", "owner": " (only its owner sees it)",
+         "team": " (only its owner's team sees it)", "nobody": ""}
 
 
 @attrs.frozen

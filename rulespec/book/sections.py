@@ -63,9 +63,11 @@ __all__ = ["build_book", "rulebook"]
 # face down whose identity everyone knows, so "face up" would mislead)
 _VIS = {"all": "open: every player may know its cards",
         "owner": "private: only its owner sees its cards",
+        "team": "the team's: its owner and the owner's partners see its cards",
         "nobody": "hidden: no player sees its cards"}
 #: the same, in a player's few words
-_SEEN = {"all": "open", "owner": "seen by its owner only", "nobody": "face down"}
+_SEEN = {"all": "open", "owner": "seen by its owner only",
+         "team": "seen by its owner's team only", "nobody": "face down"}
 
 _W = Callable[[Block], None]
 

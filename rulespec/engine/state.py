@@ -50,7 +50,7 @@ from rulespec.engine.machine import (
     Return,
     Values,
 )
-from rulespec.engine.teams import split_scores, team_answer, winning_members
+from rulespec.engine.teams import split_scores, team_answer, team_view, winning_members
 from rulespec.errors import (
     IllegalActionError,
     RecordError,
@@ -387,13 +387,8 @@ class State:
         zones: JSONObject = {}
         for zd in self.game.spec.zones:
             z = self.z[zd.name]
-            if zd.per_team:
-                # a team's zone: its owners are the team's members
-                mine = self.game.teams[seat] if self.game.teams and seat < self.game.players \
-                    else None
-                zones[zd.name] = [list(h) if (zd.visibility == "all" or
-                                              (zd.visibility == "owner" and t == mine))
-                                  else len(h) for t, h in enumerate(z)]
+            if zd.per_team or zd.visibility == "team":
+                zones[zd.name] = team_view(zd, z, seat, self.game.teams)
             elif zd.per_player:
                 zones[zd.name] = [list(h) if (zd.visibility == "all" or
                                               (zd.visibility == "owner" and q == seat))

@@ -16,7 +16,7 @@ from rulespec.engine.events import JSONObject
 from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast
 
-__all__ = ["split_scores", "team_answer", "winning_members"]
+__all__ = ["split_scores", "team_answer", "team_view", "winning_members"]
 
 
 def split_scores(node: ast.EndDeal, score: Callable[[int], object], players: int,
@@ -52,6 +52,27 @@ def winning_members(node: ast.EndMatch, named: object, teams: Sequence[int]) -> 
             f"{reprlib.repr(named)}", node.span,
             "name the winning teams by number (t for t in range(0, team_count - 1) if ...)")
     return [q for q, t in enumerate(teams) if t in named]
+
+
+def team_view(zd: ast.ZoneDecl, piles: Sequence[Sequence[str]], seat: int,
+              teams: Sequence[int] | None) -> list[object]:
+    """What ``seat`` sees of a zone of a game of teams, pile by pile (a card list, or a count
+    where it may not see the pile): a per-team zone ``visible to owner`` (or ``team``) to the
+    team's members; a per-player zone ``visible to team`` to its owner and the owner's
+    partners. An extra hand (a dummy's) is on no team."""
+    assert teams is not None
+
+    def team(q: int) -> int | None:
+        return teams[q] if 0 <= q < len(teams) else None
+
+    mine = team(seat)
+    if zd.visibility == "all":
+        return [list(h) for h in piles]
+    if zd.per_team:
+        seen = [zd.visibility in ("owner", "team") and t == mine for t in range(len(piles))]
+    else:
+        seen = [q == seat or (mine is not None and team(q) == mine) for q in range(len(piles))]
+    return [list(h) if s else len(h) for h, s in zip(piles, seen, strict=True)]
 
 
 def team_answer(teams: Sequence[int], team_totals: Sequence[int],

@@ -180,9 +180,13 @@ class DeclarationChecker:
             self.sym.error(z.span, f"zone {z.name!r} does not say who may see it",
                            "add 'visible to all', 'visible to owner' or "
                            "'visible to nobody'")
-        elif z.visibility == "owner" and not z.per_player:
+        elif z.visibility in ("owner", "team") and not z.per_player:
             self.sym.error(z.span, f"shared zone {z.name!r} has no owner",
                            "use 'visible to all' or 'visible to nobody'")
+        elif z.visibility == "team" and not self.sym.has_teams:
+            self.sym.error(z.span, f"zone {z.name!r} is visible to a team, but the spec "
+                           "declares no teams", "add: teams COUNT by DEF, or use 'visible to "
+                           "owner'")
         if z.per_team and not self.sym.has_teams:
             self.sym.error(z.span, f"zone {z.name!r} is per team, but the spec declares no teams",
                            "add: teams COUNT by DEF, DEF giving each seat's team")
