@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from rulespec.cli import main
 from rulespec.engine.game import Game
 from rulespec.engine.state import State
-from rulespec.errors import ConfigurationError
+from rulespec.errors import ConfigurationError, SpecCheckError
 from rulespec.lang.checker import check_file, check_text
 from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty
@@ -269,3 +269,81 @@ def test_a_spec_without_teams_may_name_its_own_partner() -> None:
         st.apply(st.legal_actions()[0])
     assert not any(k.startswith("team") for k in st.result())
     assert all(set(d) == {"scores"} for d in st.result()["deals"])
+
+
+CALLED_PATH = Path(__file__).parent / "specs" / "ok" / "called_partner.rules"
+CALLED = check_file(CALLED_PATH)
+
+
+def _replay_called(m: Match) -> tuple[State, list[dict[str, Any]], int]:
+    """Replay a match of the called-partner game, noting at each deal's end the teams and
+    team points its definitions give; and check after every event that no seat but the
+    holder sees the called card while it is in a hand (the partnership is hidden until the
+    card is played). Returns the number of events at which a partner was hidden."""
+    game = Game(CALLED, m.players, m.options, m.dealer)
+    side = CALLED.def_named["side"].body
+    points = CALLED.def_named["side_points"].body
+    st = game.new_initial_state()
+    seen: list[dict[str, Any]] = []
+
+    def at_end(s: State) -> None:
+        seen.append({"teams": [game.evaluate(side, s, {"q": q}) for q in range(m.players)],
+                     "points": [game.evaluate(points, s, {"t": t}) for t in range(2)]})
+
+    st.on_deal_end = at_end
+    hidden = 0
+    for ev in m.events:
+        st.apply(ev)
+        called = st.v["called"]
+        holder = next((q for q, h in enumerate(st.z["hand"]) if called in h), None)
+        if holder is not None and not st.is_terminal():
+            hidden += 1
+            for seat in range(m.players):
+                shown = json.dumps(st.observation(seat)["zones"])
+                assert (f'"{called}"' in shown) == (seat == holder), (seat, holder, called)
+    return st, seen, hidden
+
+
+def test_teams_formed_in_play_score_their_definition_and_stay_hidden() -> None:
+    """Hypothesis: each deal's teams are the team definition's values as the deal ended,
+    each team's score is its definition, each seat scores its team's, the totals add up, and
+    the called partner is seen by nobody else while the called card is in their hand."""
+    hidden_total = 0
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(matches(CALLED, players=[3, 4, 5], options={"hand_size": 8, "deals": 2}))
+    def run(m: Match) -> None:
+        nonlocal hidden_total
+        st, seen, hidden = _replay_called(m)
+        hidden_total += hidden
+        res = st.result()
+        assert "teams" not in res and "team_winners" not in res
+        for entry, at in zip(res["deals"], seen, strict=True):
+            teams, team_scores = entry["teams"], entry["team_scores"]
+            assert teams == at["teams"] and team_scores == at["points"]
+            assert entry["scores"] == [team_scores[t] for t in teams]
+            for q, t in enumerate(teams):
+                # a seat's partner: the next seat to its left on its side (itself if alone)
+                n = len(teams)
+                mate = next(r for r in [(q + k) % n for k in range(1, n + 1)] if teams[r] == t)
+                assert entry["mate"][q] == mate
+        assert res["team_totals"] == [sum(d["team_scores"][t] for d in res["deals"])
+                                      for t in range(2)]
+
+    run()
+    assert hidden_total > 0  # some matches did hide a partner
+
+
+def test_teams_formed_in_play_print_back_and_refuse_what_needs_fixed_teams() -> None:
+    tree = parse(CALLED_PATH.read_text())
+    assert parse(pretty(tree)) == tree
+    assert "teams 2 by side in play" in pretty(tree)
+    text = CALLED_PATH.read_text()
+    bad = text.replace("end match winners [q for q in seats if totals[q] == max(totals[r] "
+                       "for r in seats)]", "end match winning teams [0]")
+    with pytest.raises(SpecCheckError, match="teams are formed in play"):
+        check_text(bad)
+    bad = text.replace("zone hand: per player visible to owner",
+                       "zone hand: per player visible to team")
+    with pytest.raises(SpecCheckError, match="declares no fixed teams"):
+        check_text(bad)

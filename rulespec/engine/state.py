@@ -92,6 +92,8 @@ class GameRules(Protocol):
     #: with 'teams': each seat's team and how many teams (None and 0 without)
     teams: tuple[int, ...] | None
     team_count: int
+    #: with teams formed in play ('teams ... in play'): a seat's team in a state
+    team_now: Callable[..., int] | None
 
     def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:
         """The value of ``e`` in ``state`` (see Game.evaluate)."""
@@ -148,7 +150,7 @@ class State:
         st.v["dealer"] = dealer
         st.v["totals"] = [0] * game.players
         st.v["deals_played"] = 0
-        if game.teams is not None:
+        if game.team_count:
             st.v["team_totals"] = [0] * game.team_count
         if game.spec.sits_out:
             st.v["sitting_out"] = [False] * game.players
@@ -375,12 +377,20 @@ class State:
                                "deals": [dict(d) for d in self.deals],
                                "totals": self.totals(),
                                "winners": list(self.winners or [])}
-        if self.game.teams is not None:
+        if self.game.team_count:
             out.update(team_answer(self.game.teams, self.v["team_totals"], self.winners))
         if self.winners is None:
             out["to_move"] = self.to_move
             out["legal"] = self.legal_actions()
         return out
+
+    def teams_now(self) -> list[int] | tuple[int, ...] | None:
+        """Each seat's team now: fixed, or, formed in play, as the rules say it is in this
+        state (None without teams)."""
+        now = self.game.team_now
+        if now is None:
+            return self.game.teams
+        return [now(self, q) for q in range(self.game.players)]
 
     def observation(self, seat: int) -> JSONObject:
         """What ``seat`` may see: public variables, visible zones, sizes of hidden ones."""
@@ -388,7 +398,7 @@ class State:
         for zd in self.game.spec.zones:
             z = self.z[zd.name]
             if zd.per_team or zd.visibility == "team":
-                zones[zd.name] = team_view(zd, z, seat, self.game.teams)
+                zones[zd.name] = team_view(zd, z, seat, self.teams_now())
             elif zd.per_player:
                 zones[zd.name] = [list(h) if (zd.visibility == "all" or
                                               (zd.visibility == "owner" and q == seat))
@@ -674,8 +684,9 @@ class State:
 
     def _end_deal(self, op: EndDeal) -> None:
         n = self.game.players
+        teams = self.teams_now()
         scores, team_scores = split_scores(op.node, lambda q: op.score(self, q), n,
-                                           self.game.teams, self.game.team_count)
+                                           teams, self.game.team_count)
         bounds = self.game.score_range
         if bounds is not None:
             for q in range(n):
@@ -694,6 +705,8 @@ class State:
         if self.game.spec.sits_out:
             rec["sitting_out"] = [q for q, out in enumerate(self.v["sitting_out"]) if out]
         if team_scores is not None:
+            if self.game.team_now is not None:
+                rec["teams"] = teams  # formed in play: the teams as the deal ended
             rec["team_scores"] = team_scores
             team_totals = self.v["team_totals"]
             for t, x in enumerate(team_scores):

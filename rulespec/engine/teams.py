@@ -75,9 +75,13 @@ def team_view(zd: ast.ZoneDecl, piles: Sequence[Sequence[str]], seat: int,
     return [list(h) if s else len(h) for h, s in zip(piles, seen, strict=True)]
 
 
-def team_answer(teams: Sequence[int], team_totals: Sequence[int],
+def team_answer(teams: Sequence[int] | None, team_totals: Sequence[int],
                 winners: Sequence[int] | None) -> JSONObject:
     """The team keys of a replay answer (records.md §3.1): each seat's team, the teams'
-    totals and the winning teams (the teams of the winning seats, once the match is over)."""
+    totals and the winning teams (the teams of the winning seats, once the match is over);
+    with teams formed in play (``teams`` None), the totals only: each deal's entry says the
+    teams it was played in."""
+    if teams is None:
+        return {"team_totals": list(team_totals)}
     return {"teams": list(teams), "team_totals": list(team_totals),
             "team_winners": sorted({teams[q] for q in winners or []})}

@@ -531,6 +531,9 @@ class TeamsDecl:
     count: Expr
     by: str
     doc: str | None
+    #: ``teams COUNT by DEF in play``: DEF reads the state, and a seat's team is DEF's value
+    #: when asked (partnerships formed during play); without it, fixed for the table
+    in_play: bool = False
     span: Span = _span()
 
 

@@ -209,9 +209,12 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def teams_decl(self, meta: Meta, c: list[ast.Expr | Token | str | None]) -> ast.TeamsDecl:
-        count, by, doc = c
+        count, by, in_play, doc = c
         return ast.TeamsDecl(cast(ast.Expr, count), str(by), cast("str | None", doc),
-                             span=self._span(meta))
+                             in_play=in_play is True, span=self._span(meta))
+
+    def in_play(self, c: list[object]) -> bool:
+        return True
 
     @v_args(meta=True)
     def score_range_decl(

@@ -207,7 +207,7 @@ def pretty_item(it: ast.Item) -> str:
         case ast.HandsDecl(count=c, doc=d):
             return f"hands {pretty_expr(c)}{_doc(d)}"
         case ast.TeamsDecl(count=c, by=b, doc=d):
-            return f"teams {pretty_expr(c)} by {b}{_doc(d)}"
+            return f"teams {pretty_expr(c)} by {b}{' in play' if it.in_play else ''}{_doc(d)}"
         case ast.ScoreRangeDecl(low=lo, high=hi, doc=d):
             return f"score_range {pretty_expr(lo)}..{pretty_expr(hi)}{_doc(d)}"
         case ast.MaxEventsDecl(count=c, doc=d):

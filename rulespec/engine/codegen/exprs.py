@@ -89,6 +89,9 @@ _FOLD_ERRORS = (IndexError, KeyError, TypeError, ZeroDivisionError, ValueError, 
 
 _RUNTIME_GLOBALS: dict[str, object] = dict(RUNTIME_HELPERS)
 
+#: the team built-ins where the teams are formed in play: functions of the state
+_TEAMS_NOW = {"team_of": "_TEAMNOW", "members": "_MEMNOW", "partner": "_PARTNOW"}
+
 #: Python's built-in names: a generated loop reads them where it runs, not as parameters
 _PY_BUILTINS = frozenset(dir(builtins))
 
@@ -162,6 +165,8 @@ class ExprCompiler(Inliner):
         #: with 'teams': each seat's team (None: no teams), and the number of teams
         self.teams: tuple[int, ...] | None = None
         self.team_count = 0
+        #: with teams formed in play: a seat's team in a state (None otherwise)
+        self.team_now: Callable[[Running, int], int] | None = None
         if spec.teams is not None:
             self._set_teams(spec.teams)
 
@@ -175,6 +180,10 @@ class ExprCompiler(Inliner):
         if not ok or type(count) is not int or not 1 <= count <= self.players:
             raise ConfigurationError(f"{where} must be a number from 1 to the players, known "
                                      f"once the options are (got {count!r})")
+        self.team_count = count
+        if decl.in_play:
+            self._teams_in_play(decl, count)
+            return
         st = SimpleNamespace(v={}, z={}, work=MAX_WORK, left=10 * MAX_WORK)
         try:
             team = tuple(self.def_fns[decl.by](st, q) for q in self.seats)
@@ -195,6 +204,31 @@ class ExprCompiler(Inliner):
                              if team[r] == team[q]) for q in self.seats)
         self.teams, self.team_count = team, count
         self.globals.update(_TEAM=team, _MEM=members, _PART=partner)
+
+    def _teams_in_play(self, decl: ast.TeamsDecl, count: int) -> None:
+        """Teams formed in play: a seat's team is the definition's value in the state, when
+        asked. team_of, members and partner call these functions with the state (see
+        _call), and the state asks ``team_now`` at each deal's end."""
+        side = self.def_fns[decl.by]
+        seats, sf, n = self.seats, self.globals["_SF"], self.players
+
+        def team_of(st: Running, q: int) -> int:
+            t = side(st, seats[q] if type(q) is int and 0 <= q < n else q)
+            if type(t) is not int or not 0 <= t < count:
+                raise RuleRuntimeError(f"{decl.by}({q}) is {t!r}, not a team from 0 to "
+                                       f"{count - 1}", decl.span,
+                                       "the definition that forms the teams must give a team")
+            return t
+
+        def members(st: Running, t: int) -> tuple[int, ...]:
+            return tuple(q for q in seats if team_of(st, q) == t)
+
+        def partner(st: Running, q: int) -> int:
+            t = team_of(st, q)
+            return next(r for r in sf[(q + 1) % n] if team_of(st, r) == t)  # type: ignore[index]
+
+        self.team_now = team_of
+        self.globals.update(_TEAMNOW=team_of, _MEMNOW=members, _PARTNOW=partner)
 
     # ---- public ---------------------------------------------------------------------------
     def compile_defs(self) -> None:
@@ -662,7 +696,9 @@ class ExprCompiler(Inliner):
                     return f"_def_{f}(st{', ' if parts else ''}{parts})"
                 return self._inline(self.defs[f], args, local, py)
             case BoundBuiltin(name=f):
-                pass
+                if f in _TEAMS_NOW and self.team_now is not None:
+                    # teams formed in play: the team is the definition's value now
+                    return f"{_TEAMS_NOW[f]}(st, {self._src(self._g(args[0], local, py))})"
             case _:
                 raise AssertionError(f"{e.span}: a call of {fn}")
         b = BUILTINS[f]

@@ -183,10 +183,10 @@ class DeclarationChecker:
         elif z.visibility in ("owner", "team") and not z.per_player:
             self.sym.error(z.span, f"shared zone {z.name!r} has no owner",
                            "use 'visible to all' or 'visible to nobody'")
-        elif z.visibility == "team" and not self.sym.has_teams:
+        elif z.visibility == "team" and (not self.sym.has_teams or self.sym.teams_in_play):
             self.sym.error(z.span, f"zone {z.name!r} is visible to a team, but the spec "
-                           "declares no teams", "add: teams COUNT by DEF, or use 'visible to "
-                           "owner'")
+                           "declares no fixed teams", "add: teams COUNT by DEF (not 'in play'), "
+                           "or use 'visible to owner'")
         if z.per_team and not self.sym.has_teams:
             self.sym.error(z.span, f"zone {z.name!r} is per team, but the spec declares no teams",
                            "add: teams COUNT by DEF, DEF giving each seat's team")
@@ -472,7 +472,8 @@ class DeclarationChecker:
         elif len(d.params) != 1:
             self.sym.error(t.span, f"the team definition {t.by!r} must take one seat")
         else:
-            flow.table_only(self.sym, d.body, f"the team definition {t.by!r}")
+            if not t.in_play:  # fixed teams are worked out with the table
+                flow.table_only(self.sym, d.body, f"the team definition {t.by!r}")
             self.exprs.want(d.body, INT, self.exprs.def_type(t.by), "a team is a number")
 
     def _game_end_forms(self, game_end: ast.GameEndDecl | None) -> tuple[str, ...]:

@@ -122,6 +122,10 @@ class StatementChecker:
                                    "and the spec declares no teams",
                                    "add: teams COUNT by DEF, or name the winning seats: "
                                    "end match winners ...")
+                elif teams and self.sym.teams_in_play:
+                    self.sym.error(s.span, "'end match winning teams' needs fixed partnerships, "
+                                   "and the spec's teams are formed in play",
+                                   "name the winning seats: end match winners ...")
             case ast.SitOut(seat=q):
                 self.exprs.want(q, INT, self.exprs.expr(q, scope), "a seat is a number")
                 if scope.where == "match":

@@ -81,6 +81,8 @@ class Symbols:
         self.items = items
         #: the spec declares fixed partnerships (the team built-ins are then in force)
         self.has_teams = any(isinstance(it, ast.TeamsDecl) for it in items)
+        #: the teams are formed in play (``teams ... in play``): not known before the deal
+        self.teams_in_play = any(isinstance(it, ast.TeamsDecl) and it.in_play for it in items)
         #: the spec has a 'sit out' statement (``sitting_out`` is then in force)
         self.sits_out = any(isinstance(x, ast.SitOut) for x in walk.descendants(items))
         self.sources = sources
