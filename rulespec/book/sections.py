@@ -183,8 +183,11 @@ def _teams(spec: CheckedSpec, w: _W) -> None:
     if t is None:
         return
     d = spec.def_named[t.by]
+    formed = (" The teams are formed in play, deal by deal: " + cap(prose(d.doc)) + " A "
+              "player knows another's team only as far as the cards they see show it."
+              if t.in_play and d.doc else "")
     w(Paragraph(inline("The players play in ", say(t.count, spec), " teams. ",
-                       cap(prose(t.doc or d.doc))), clause(t.span)))
+                       cap(prose(t.doc or d.doc)) + formed), clause(t.span)))
     per_team = [e.per_team for e in end_deals(spec)]
     how = []
     if any(per_team):
@@ -530,7 +533,8 @@ def _reference(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
         said.append(f"Hands dealt: {pretty_expr(spec.hands)}.")
     if spec.teams is not None:
         said.append(f"Teams: {pretty_expr(spec.teams.count)}, each seat's team given by "
-                    f"{spec.teams.by}.")
+                    f"{spec.teams.by}" + (", formed in play (each deal's result lists them)."
+                                          if spec.teams.in_play else "."))
     if spec.score_range is not None:
         lo, hi = (pretty_expr(e) for e in spec.score_range)
         said.append(f"A deal's score: from {lo} to {hi} for each player.")
