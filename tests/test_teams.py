@@ -347,3 +347,42 @@ def test_teams_formed_in_play_print_back_and_refuse_what_needs_fixed_teams() -> 
                        "zone hand: per player visible to team")
     with pytest.raises(SpecCheckError, match="declares no fixed teams"):
         check_text(bad)
+
+
+def test_a_revealed_hand_is_seen_by_all_until_the_next_deal() -> None:
+    text = SPEC_PATH.read_text().replace(
+        "        sit out partner(leader)\n",
+        "        sit out partner(leader)\n        reveal hand[partner(leader)]\n")
+    spec = check_text(text)
+    tree = parse(text)
+    assert parse(pretty(tree)) == tree and "reveal hand[partner(leader)]" in pretty(tree)
+    st = Game(spec, 4, {"alone": True, "hand_size": 2}).new_initial_state()
+    st.apply(st.legal_actions()[0])  # the shuffle
+    before = [st.observation(s)["zones"]["hand"][3] for s in range(4)]
+    assert before == [2, 2, 2, st.z["hand"][3]]  # seat 3's hand is its own
+    st.apply(next(e for e in st.legal_actions() if e["action"] == "go_alone"))
+    # seat 1 goes alone: seat 3, its partner, sits out with its hand face up
+    for s in range(4):
+        assert st.observation(s)["zones"]["hand"][3] == st.z["hand"][3]
+        assert st.observation(s)["zones"]["hand"][(s + 1) % 4] == (
+            2 if (s + 1) % 4 != 3 else st.z["hand"][3])
+    while not st.deals:
+        st.apply(st.legal_actions()[0])
+    # the second deal has begun ('run deal'): nothing is face up any more
+    assert st.is_chance_node() and st.v["#revealed"] == []
+    st.apply(st.legal_actions()[0])  # its shuffle
+    assert [st.observation(0)["zones"]["hand"][q] for q in (1, 2, 3)] == [2, 2, 2]
+
+
+def test_reveal_names_a_zone_in_the_deal() -> None:
+    base = (SPEC_PATH.parent / "minimal.rules").read_text()
+    bad = base.replace("  shuffle stock\n", "  shuffle stock\n  reveal first(stock)\n")
+    with pytest.raises(SpecCheckError, match="expected a zone, found a card"):
+        check_text(bad)
+    bad = base.replace("  run deal\n", "  run deal\n  reveal stock\n")
+    with pytest.raises(SpecCheckError, match="'reveal' belongs inside the deal"):
+        check_text(bad)
+    ok = base.replace("  shuffle stock\n", "  shuffle stock\n  reveal stock\n")
+    st = Game(check_text(ok), 2).new_initial_state()
+    st.apply(st.legal_actions()[0])
+    assert st.observation(0)["zones"]["stock"] == st.z["stock"]

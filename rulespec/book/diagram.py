@@ -384,6 +384,9 @@ class _Builder:
                 return [Line(self.end_text(s))]
             case ast.SitOut(seat=q):
                 return [Line(f"{self.pt(q)} sits out the rest of the deal")]
+            case ast.Reveal(zone=z):
+                return [Line(f"{self.pt(z)} is laid face up for everyone, for the rest of the "
+                             "deal")]
             case ast.Step(title=t, doc=d, body=b):
                 # a step the spec explains is one line, its title (the book tells the rest);
                 # one without a text shows what it does under its title

@@ -154,6 +154,8 @@ class State:
             st.v["team_totals"] = [0] * game.team_count
         if game.spec.sits_out:
             st.v["sitting_out"] = [False] * game.players
+        if game.spec.reveals:
+            st.v["#revealed"] = []
         for name, per, f in game.var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x
@@ -405,6 +407,12 @@ class State:
                                   else len(h) for q, h in enumerate(z)]
             else:
                 zones[zd.name] = list(z) if zd.visibility == "all" else len(z)
+        for name, i in self.v.get("#revealed", ()):
+            # laid face up by 'reveal': every seat sees the pile
+            if i is None:
+                zones[name] = list(self.z[name])
+            else:
+                cast("list[object]", zones[name])[i] = list(self.z[name][i])
         public = {k: (list(x) if isinstance(x, list) else x) for k, x in self.v.items()}
         return {"seat": seat, "to_move": self.to_move, "zones": zones, "vars": public}
 

@@ -15,7 +15,7 @@ __all__ = [
     "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
     "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
     "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return", "RunDeal",
-    "ScoreRangeDecl", "Set", "Shuffle", "SitOut",
+    "Reveal", "ScoreRangeDecl", "Set", "Shuffle", "SitOut",
     "Span", "Spec", "Stmt", "StrLit", "TableCol", "TableDecl",
     "TeamsDecl", "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
@@ -432,6 +432,15 @@ class SitOut:
 
 
 @frozen
+class Reveal:
+    """``reveal ZONE`` or ``reveal ZONE[OWNER]``: the pile is seen by every player for the
+    rest of the deal (a dummy's hand laid face up)."""
+
+    zone: Expr
+    span: Span = _span()
+
+
+@frozen
 class RunDeal:
     ref: str | None
     span: Span = _span()
@@ -472,6 +481,7 @@ Stmt = (
     | EndDeal
     | EndMatch
     | SitOut
+    | Reveal
     | RunDeal
     | Step
 )

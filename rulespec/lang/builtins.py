@@ -33,7 +33,7 @@ Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
-           "set_of", "sitter", "spend", "sub", "total"]
+           "pile", "set_of", "sitter", "spend", "sub", "total"]
 
 
 class EmptyError(Exception):
@@ -257,6 +257,14 @@ def sitter(x: object, players: int) -> int:
     return x
 
 
+def pile(x: object, piles: int) -> int:
+    """``x`` as one of a zone's ``piles`` (``reveal ZONE[x]``); EmptyError (the rule's
+    runtime error) for anything else."""
+    if type(x) is not int or not 0 <= x < piles:
+        raise EmptyError(f"the zone has piles 0 to {piles - 1}, not {reprlib.repr(x)}")
+    return x
+
+
 def sub(x: int, y: int) -> int:
     """``-`` of the language, refusing a difference of more than MAX_INT_BITS bits (``x - (0 -
     x)`` doubles a number as surely as ``x + x``)."""
@@ -416,5 +424,6 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
 #: helpers)
 RUNTIME_HELPERS: Mapping[str, object] = {
     "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend, "_sitter": sitter,
+    "_pile": pile,
     "_multi_groups": multi_groups,
     **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

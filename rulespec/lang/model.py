@@ -425,6 +425,8 @@ class CheckedSpec:
     teams: ast.TeamsDecl | None = None
     #: the spec has a ``sit out`` statement: each deal records who sat out
     sits_out: bool = False
+    #: the spec has a ``reveal`` statement: the state keeps the piles laid face up
+    reveals: bool = False
     tables: tuple[ast.TableDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the

@@ -567,6 +567,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.SitOut(c[0], span=self._span(meta))
 
     @v_args(meta=True)
+    def reveal_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Reveal:
+        return ast.Reveal(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
     def run_deal_stmt(self, meta: Meta, c: list[str | None]) -> ast.RunDeal:
         return ast.RunDeal(c[0], span=self._span(meta))
 

@@ -172,6 +172,8 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"run deal{_ref(r)}"
         case ast.SitOut(seat=q):
             body = f"sit out {e(q)}"
+        case ast.Reveal(zone=z):
+            body = f"reveal {e(z)}"
         case ast.Step(title=t, doc=d, body=b):
             body = f"step {_q(t)}{_doc(d)} {_block(b, ind)}"
         case _:

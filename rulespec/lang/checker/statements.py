@@ -126,6 +126,8 @@ class StatementChecker:
                     self.sym.error(s.span, "'end match winning teams' needs fixed partnerships, "
                                    "and the spec's teams are formed in play",
                                    "name the winning seats: end match winners ...")
+            case ast.Reveal(zone=z):
+                self._check_reveal(s, z, scope)
             case ast.SitOut(seat=q):
                 self.exprs.want(q, INT, self.exprs.expr(q, scope), "a seat is a number")
                 if scope.where == "match":
@@ -298,6 +300,19 @@ class StatementChecker:
             self.sym.error(s.span, "'scoring ... per team' needs fixed partnerships, and the "
                            "spec declares no teams",
                            "add: teams COUNT by DEF, or score each seat: end deal scoring DEF")
+
+    def _check_reveal(self, s: ast.Reveal, z: ast.Expr, scope: Scope) -> None:
+        """``reveal ZONE`` names a shared zone, ``reveal ZONE[OWNER]`` one pile of a zone
+        with owners; in the deal."""
+        self._want_zone(z, scope)
+        target = z.target if isinstance(z, ast.Index) else z
+        if not (isinstance(target, ast.Name) and target.id in self.sym.zones
+                and target.id not in scope.names):
+            self.sym.error(z.span, "reveal names a zone: write reveal ZONE or reveal ZONE[SEAT]",
+                           "a pile of cards, as the spec declares it, is laid face up")
+        if scope.where == "match":
+            self.sym.error(s.span, "'reveal' belongs inside the deal, not the match",
+                           "a pile is laid face up for the rest of a deal: say so in the deal")
 
     def _want_zone(self, e: ast.Expr, scope: Scope) -> None:
         t = self.exprs.expr(e, scope)

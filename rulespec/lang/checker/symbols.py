@@ -85,6 +85,7 @@ class Symbols:
         self.teams_in_play = any(isinstance(it, ast.TeamsDecl) and it.in_play for it in items)
         #: the spec has a 'sit out' statement (``sitting_out`` is then in force)
         self.sits_out = any(isinstance(x, ast.SitOut) for x in walk.descendants(items))
+        self.reveals = any(isinstance(x, ast.Reveal) for x in walk.descendants(items))
         self.sources = sources
         #: each imported file, with the ``import`` that first brought it in
         self.imports = dict(imports or {})
