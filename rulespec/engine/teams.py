@@ -11,12 +11,77 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import cast
 
 from rulespec.engine.events import JSONObject
-from rulespec.errors import RuleRuntimeError
+from rulespec.engine.machine import MAX_WORK
+from rulespec.errors import ConfigurationError, RuleRuntimeError, RulespecError
 from rulespec.lang import ast
 
-__all__ = ["split_scores", "team_answer", "team_view", "winning_members"]
+__all__ = ["fixed_teams", "split_scores", "team_answer", "team_view", "teams_in_play",
+           "winning_members"]
+
+#: a team definition compiled: (state, seat) -> its value
+Side = Callable[..., object]
+
+
+def fixed_teams(game: str, decl: ast.TeamsDecl, count: int, side: Side,
+                seats_from: Sequence[Sequence[int]]
+                ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The fixed partnerships of a table: each seat's team (``side`` of the seat, worked out
+    before any state exists), each team's members and each seat's partner (the next member
+    of its team to its left, itself when alone). A table whose teams are not numbers from 0
+    to ``count - 1``, each with a member, is refused (ConfigurationError)."""
+    where = f"{game}: 'teams'"
+    st = SimpleNamespace(v={}, z={}, work=MAX_WORK, left=10 * MAX_WORK)
+    seats = range(len(seats_from))
+    try:
+        team = tuple(side(st, q) for q in seats)
+    except RulespecError as e:
+        raise ConfigurationError(f"{where}: {decl.by}(q) fails at this table: {e}") from None
+    for q, t in enumerate(team):
+        if type(t) is not int or not 0 <= t < count:
+            raise ConfigurationError(f"{where}: {decl.by}({q}) is {t!r}, not a team from 0 to "
+                                     f"{count - 1}")
+    teams = cast("tuple[int, ...]", team)
+    members = tuple(tuple(q for q in seats if teams[q] == t) for t in range(count))
+    empty = [t for t, m in enumerate(members) if not m]
+    if empty:
+        raise ConfigurationError(f"{where}: team {empty[0]} has no member at a table of "
+                                 f"{len(seats)}")
+    n = len(seats)
+    partner = tuple(next(r for r in seats_from[(q + 1) % n] if teams[r] == teams[q])
+                    for q in seats)
+    return teams, members, partner
+
+
+def teams_in_play(decl: ast.TeamsDecl, count: int, side: Side,
+                  seats_from: Sequence[Sequence[int]]
+                  ) -> tuple[Callable[..., int], Callable[..., tuple[int, ...]],
+                             Callable[..., int]]:
+    """Teams formed in play: team_of, members and partner as functions of the state, a
+    seat's team being ``side``'s value in it when asked (a RuleRuntimeError at the
+    declaration when that is not a team from 0 to ``count - 1``)."""
+    n = len(seats_from)
+    seats = tuple(range(n))
+
+    def team_of(st: object, q: int) -> int:
+        t = side(st, q)
+        if type(t) is not int or not 0 <= t < count:
+            raise RuleRuntimeError(f"{decl.by}({q}) is {t!r}, not a team from 0 to "
+                                   f"{count - 1}", decl.span,
+                                   "the definition that forms the teams must give a team")
+        return t
+
+    def members(st: object, t: int) -> tuple[int, ...]:
+        return tuple(q for q in seats if team_of(st, q) == t)
+
+    def partner(st: object, q: int) -> int:
+        t = team_of(st, q)
+        return next(r for r in seats_from[(q + 1) % n] if team_of(st, r) == t)
+
+    return team_of, members, partner
 
 
 def split_scores(node: ast.EndDeal, score: Callable[[int], object], players: int,

@@ -22,7 +22,6 @@ import ast as pyast
 import builtins
 import re
 from collections.abc import Callable, Mapping
-from types import SimpleNamespace
 from typing import NoReturn, assert_never, cast
 
 from rulespec.engine.codegen.inline import (
@@ -42,8 +41,9 @@ from rulespec.engine.codegen.pyexec import (
     pyname,
     runtime_error,
 )
-from rulespec.engine.machine import MAX_WORK, Fn, Running
-from rulespec.errors import ConfigurationError, RuleRuntimeError, RulespecError
+from rulespec.engine.machine import Fn, Running
+from rulespec.engine.teams import fixed_teams, teams_in_play
+from rulespec.errors import ConfigurationError, RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import (
     BUILTINS,
@@ -171,64 +171,22 @@ class ExprCompiler(Inliner):
             self._set_teams(spec.teams)
 
     def _set_teams(self, decl: ast.TeamsDecl) -> None:
-        """Work out the partnerships of this table: each seat's team from the definition
-        ``teams ... by DEF`` names, and the tables team_of, members and partner read
-        (_TEAM, _MEM, _PART). A table whose teams are not numbers 0..COUNT-1, each with a
-        member, is refused."""
+        """The partnerships of this table (engine/teams.py works them out): the tables
+        team_of, members and partner read (_TEAM, _MEM, _PART), or, for teams formed in
+        play, the functions of the state they call (_TEAMNOW..., see _call)."""
         ok, count = self.const(decl.count)
-        where = f"{self.spec.name}: 'teams'"
         if not ok or type(count) is not int or not 1 <= count <= self.players:
-            raise ConfigurationError(f"{where} must be a number from 1 to the players, known "
-                                     f"once the options are (got {count!r})")
+            raise ConfigurationError(f"{self.spec.name}: 'teams' must be a number from 1 to "
+                                     f"the players, known once the options are (got {count!r})")
         self.team_count = count
+        side, sf = self.def_fns[decl.by], cast("tuple[tuple[int, ...], ...]", self.globals["_SF"])
         if decl.in_play:
-            self._teams_in_play(decl, count)
+            team_of, members, partner = teams_in_play(decl, count, side, sf)
+            self.team_now = team_of
+            self.globals.update(_TEAMNOW=team_of, _MEMNOW=members, _PARTNOW=partner)
             return
-        st = SimpleNamespace(v={}, z={}, work=MAX_WORK, left=10 * MAX_WORK)
-        try:
-            team = tuple(self.def_fns[decl.by](st, q) for q in self.seats)
-        except RulespecError as e:
-            raise ConfigurationError(f"{where}: {decl.by}(q) fails at this table: "
-                                     f"{e}") from None
-        for q, t in enumerate(team):
-            if type(t) is not int or not 0 <= t < count:
-                raise ConfigurationError(f"{where}: {decl.by}({q}) is {t!r}, not a team "
-                                         f"from 0 to {count - 1}")
-        members = tuple(tuple(q for q in self.seats if team[q] == t) for t in range(count))
-        empty = [t for t, m in enumerate(members) if not m]
-        if empty:
-            raise ConfigurationError(f"{where}: team {empty[0]} has no member at a table of "
-                                     f"{self.players}")
-        # a seat's partner: the next member of its team to its left (itself, alone)
-        partner = tuple(next(r for r in self.globals["_SF"][(q + 1) % self.players]  # type: ignore[index]
-                             if team[r] == team[q]) for q in self.seats)
-        self.teams, self.team_count = team, count
-        self.globals.update(_TEAM=team, _MEM=members, _PART=partner)
-
-    def _teams_in_play(self, decl: ast.TeamsDecl, count: int) -> None:
-        """Teams formed in play: a seat's team is the definition's value in the state, when
-        asked. team_of, members and partner call these functions with the state (see
-        _call), and the state asks ``team_now`` at each deal's end."""
-        side = self.def_fns[decl.by]
-        seats, sf, n = self.seats, self.globals["_SF"], self.players
-
-        def team_of(st: Running, q: int) -> int:
-            t = side(st, seats[q] if type(q) is int and 0 <= q < n else q)
-            if type(t) is not int or not 0 <= t < count:
-                raise RuleRuntimeError(f"{decl.by}({q}) is {t!r}, not a team from 0 to "
-                                       f"{count - 1}", decl.span,
-                                       "the definition that forms the teams must give a team")
-            return t
-
-        def members(st: Running, t: int) -> tuple[int, ...]:
-            return tuple(q for q in seats if team_of(st, q) == t)
-
-        def partner(st: Running, q: int) -> int:
-            t = team_of(st, q)
-            return next(r for r in sf[(q + 1) % n] if team_of(st, r) == t)  # type: ignore[index]
-
-        self.team_now = team_of
-        self.globals.update(_TEAMNOW=team_of, _MEMNOW=members, _PARTNOW=partner)
+        self.teams, mem, part = fixed_teams(self.spec.name, decl, count, side, sf)
+        self.globals.update(_TEAM=self.teams, _MEM=mem, _PART=part)
 
     # ---- public ---------------------------------------------------------------------------
     def compile_defs(self) -> None:
