@@ -25,6 +25,8 @@ from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 __all__ = [
     "BUILTIN_CONSTANTS",
     "BUILTIN_FUNCTIONS",
+    "SIT_OUT_NAMES",
+    "TEAM_NAMES",
     "ActionInfo",
     "Binding",
     "BoundBuiltin",
@@ -52,6 +54,7 @@ BUILTIN_CONSTANTS: Mapping[str, Type] = {
     "seats": ListOf(INT),
     "player_count": INT,
     "hand_count": INT,
+    "team_count": INT,        # with a 'teams' declaration: how many teams
     "joker_card": CARD,
     "suits": ListOf(SUIT),
     "clubs": SUIT,
@@ -72,8 +75,15 @@ BUILTIN_VARS: Mapping[str, Type] = {
     "dealer": INT,            # settable: the seat that deals the next deal
     "totals": Per(INT),       # read-only: match totals so far
     "deals_played": INT,      # read-only: finished deals
+    "team_totals": Per(INT),  # read-only, with 'teams': each team's match total so far
+    "sitting_out": Per(BOOL),  # read-only, with 'sit out': who sits out the deal
 }
 SETTABLE_BUILTINS = frozenset({"dealer"})
+#: the built-in names of fixed partnerships: usable only in a spec that declares ``teams``,
+#: and free for a spec without one to declare as its own (specs written before teams)
+TEAM_NAMES = frozenset({"team_count", "team_totals", "team_of", "members", "partner"})
+#: the same for ``sitting_out``, in force only in a spec with a ``sit out`` statement
+SIT_OUT_NAMES = frozenset({"sitting_out"})
 
 # name -> (parameter types, result type), from the one table of built-ins (rulespec.lang.builtins)
 BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
@@ -412,6 +422,12 @@ class CheckedSpec:
     hooks: tuple[ast.HookDecl, ...] = ()
     #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
     terms: tuple[ast.TermDecl, ...] = ()
+    #: ``teams COUNT by DEF``: fixed partnerships (None: every seat plays for itself)
+    teams: ast.TeamsDecl | None = None
+    #: the spec has a ``sit out`` statement: each deal records who sat out
+    sits_out: bool = False
+    #: the spec has a ``reveal`` statement: the state keeps the piles laid face up
+    reveals: bool = False
     tables: tuple[ast.TableDecl, ...] = ()
     #: the cards of the game: its ``deck`` declaration's, or the French deck (decks.FRENCH)
     deck: Deck = FRENCH
