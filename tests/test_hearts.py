@@ -12,6 +12,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulespec.engine.state import CHANCE, State
 from rulespec.errors import IllegalActionError
@@ -231,6 +233,29 @@ def test_random_matches_keep_the_rules(opts: dict[str, Any]) -> None:
             assert len(res["winners"]) == 1
         if opts.get("pass_rotation") == "no_pass":
             assert set(directions) == {0}
+
+
+HEARTS_OPTIONS = st.fixed_dictionaries({}, optional={
+    "pass_rotation": st.sampled_from(["rotate", "random", "no_pass"]),
+    "no_points_on_first_trick": st.booleans(),
+    "qs_breaks_hearts": st.booleans(),
+    "must_break_hearts": st.booleans(),
+    "lead_hearts_over_queen": st.booleans(),
+    "can_lead_any_club": st.booleans(),
+    "jd_bonus": st.booleans(),
+    "avoid_all_tricks_bonus": st.booleans(),
+    "moon": st.sampled_from(["shooter_chooses", "add_to_others", "subtract_from_own"]),
+})
+
+
+@settings(deadline=None)
+@given(opts=HEARTS_OPTIONS, seed=st.integers(0, 2**20))
+def test_any_options_keep_the_rules(opts: dict[str, Any], seed: int) -> None:
+    """Every combination of the rule options: two deals checked against the referee, each
+    deal's score within the declared score_range."""
+    state, _, _ = play_match({**opts, "deals": 2}, seed)
+    assert state.is_terminal() and len(state.deals) == 2
+    assert all(-36 <= x <= 26 for d in state.deals for x in d["scores"])
 
 
 def test_random_direction_is_picked_each_deal_one_time_in_four() -> None:
