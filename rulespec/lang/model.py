@@ -444,6 +444,11 @@ class CheckedSpec:
                 return o
         raise KeyError(name)
 
+    def player_counts(self, between: str) -> str:
+        """The numbers of players, ``2{between}4``, or ``4`` for a game of exactly four."""
+        low, high = self.min_players, self.max_players
+        return f"{low}" if low == high else f"{low}{between}{high}"
+
     @property
     def option_names(self) -> tuple[str, ...]:
         """Declared option names in source order."""

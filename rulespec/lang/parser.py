@@ -199,8 +199,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.GameDecl(str(name), _unquote(str(title)), doc, span=self._span(meta))
 
     @v_args(meta=True)
-    def players_decl(self, meta: Meta, c: list[Token]) -> ast.PlayersDecl:
-        return ast.PlayersDecl(_int(c[0]), _int(c[1]), span=self._span(meta))
+    def players_decl(self, meta: Meta, c: list[Token | None]) -> ast.PlayersDecl:
+        # "players 4" is "players 4 to 4"
+        low = _int(cast(Token, c[0]))
+        return ast.PlayersDecl(low, low if c[1] is None else _int(c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def hands_decl(self, meta: Meta, c: list[ast.Expr | str | None]) -> ast.HandsDecl:

@@ -198,7 +198,7 @@ def pretty_item(it: ast.Item) -> str:
         case ast.GameDecl(name=n, title=t, doc=d):
             return f"game {n} title {_q(t)}{_doc(d)}"
         case ast.PlayersDecl(min=a, max=b):
-            return f"players {a} to {b}"
+            return f"players {a}" if a == b else f"players {a} to {b}"
         case ast.GameEndDecl(forms=fs, doc=d):
             return f"game_end {', '.join(fs)}{_doc(d)}"
         case ast.HandsDecl(count=c, doc=d):

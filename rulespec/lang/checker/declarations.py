@@ -409,7 +409,7 @@ class DeclarationChecker:
                            'start with: game NAME title "Title"')
         if d.players is None:
             self.sym.error(top, "the spec does not say how many players it takes",
-                           "add: players MIN to MAX")
+                           "add: players N (exactly N), or players MIN to MAX")
         if d.winner is None:
             self.sym.error(top, "the spec does not say who wins",
                            "add: winner lowest total, or winner highest total")
