@@ -266,8 +266,8 @@ class _ToAst(Transformer[Token, ast.Spec]):
                               cast("str | None", ref), cast("str | None", doc), bounds,
                               span=self._span(meta))
 
-    def int_range(self, c: list[Token]) -> _Bounds:
-        return _Bounds(_int(c[0]), _int(c[1]))
+    def int_range(self, c: list[int]) -> _Bounds:
+        return _Bounds(c[0], c[1])
 
     @v_args(meta=True)
     def value_call(self, meta: Meta, c: list[Token | int | str]) -> ast.ValueCall:

@@ -1,0 +1,101 @@
+"""Issue 25's small things: ``players N``, negative numbers wherever a number goes, one clear
+error for a list mistake, named enumerations for variables and results, and the direction of
+play as state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulespec.cli import main
+from rulespec.engine.game import Game
+from rulespec.errors import ConfigurationError, SpecCheckError
+from rulespec.lang.checker import check_file, check_text
+from rulespec.lang.parser import parse
+from rulespec.lang.pretty import pretty
+from rulespec.verify.schedule import option_values
+
+OK = Path(__file__).parent / "specs" / "ok"
+NEGATIVE = OK / "negative_numbers.rules"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    res = CliRunner().invoke(main, list(args))
+    return res.exit_code, res.stdout, res.stderr
+
+
+def play(path: Path, players: int, options: dict[str, object]) -> list[int]:
+    st_ = Game(check_file(path), players, options).new_initial_state()
+    while not st_.is_terminal():
+        st_.apply_index(0)
+    return st_.totals()
+
+
+# ---- negative numbers -------------------------------------------------------------------------
+
+def test_negative_defaults_ranges_and_values_are_read() -> None:
+    spec = check_file(NEGATIVE)
+    assert spec.defaults() == {"mercy_threshold": -350, "penalty": -5, "handicap": "fixed(-3)"}
+    assert spec.option("mercy_threshold").bounds == (-1000, 0)
+    assert spec.option("penalty").values == (-10, -5, 0)
+    assert spec.option("handicap").value_params("fixed")[0].bounds == (-20, 20)
+
+
+def test_negative_numbers_print_back() -> None:
+    spec = parse(NEGATIVE.read_text(encoding="utf-8"))
+    text = pretty(spec)
+    assert "option mercy_threshold: int in -1000..0 = -350" in text
+    assert "{-10, -5, 0} = -5" in text and "fixed(k: int in -20..20)} = fixed(-3)" in text
+    assert parse(text) == spec
+
+
+@given(lo=st.integers(-10**6, 10**6), width=st.integers(0, 10**6), data=st.data())
+def test_any_integer_option_round_trips(lo: int, width: int, data: st.DataObject) -> None:
+    hi = lo + width
+    default = data.draw(st.integers(lo, hi))
+    text = NEGATIVE.read_text(encoding="utf-8").replace(
+        "int in -1000..0 = -350", f"int in {lo}..{hi} = {default}")
+    spec = check_text(text, "n.rules")
+    assert spec.option("mercy_threshold").default == default
+    assert spec.option("mercy_threshold").bounds == (lo, hi)
+    assert parse(pretty(parse(text))) == parse(text)
+    assert set(option_values(spec)["mercy_threshold"]) <= set(range(lo, hi + 1))
+
+
+def test_a_negative_default_outside_its_range_is_refused() -> None:
+    text = NEGATIVE.read_text(encoding="utf-8").replace("= -350", "= -1001")
+    with pytest.raises(SpecCheckError, match="the default -1001 of option 'mercy_threshold' is "
+                       "not in its range -1000..0"):
+        check_text(text, "n.rules")
+
+
+def test_negative_values_play_and_are_checked() -> None:
+    assert play(NEGATIVE, 2, {"penalty": -10, "handicap": "fixed(-20)"}) != \
+        play(NEGATIVE, 2, {"penalty": 0, "handicap": "none"})
+    with pytest.raises(ConfigurationError, match=r"expects an integer in -1000\.\.0, not -1001"):
+        Game(check_file(NEGATIVE), 2, {"mercy_threshold": -1001})
+    with pytest.raises(ConfigurationError, match="expects one of -10, -5, 0, not -7"):
+        Game(check_file(NEGATIVE), 2, {"penalty": -7})
+
+
+def test_a_record_with_negative_option_values_replays(tmp_path: Path) -> None:
+    code, _, err = run("simulate", str(NEGATIVE), "-p", "3", "-n", "2", "--json",
+                       "-o", "mercy_threshold=-2", "-o", "penalty=-10",
+                       "-o", "handicap=fixed(-20)", "--records", str(tmp_path))
+    assert code == 0, err
+    files = sorted(tmp_path.glob("*.json"))
+    rec = json.loads(files[0].read_text())
+    assert rec["options"] == {"mercy_threshold": -2, "penalty": -10, "handicap": "fixed(-20)"}
+    code, out, _ = run("replay", str(files[0]))
+    assert code == 0 and json.loads(out)["ok"]
+
+
+def test_a_negative_value_out_of_range_on_the_command_line_is_exit_2() -> None:
+    code, _, err = run("simulate", str(NEGATIVE), "-p", "2", "-n", "1",
+                       "-o", "mercy_threshold=-2000")
+    assert code == 2 and "expects an integer in -1000..0" in err
