@@ -99,3 +99,47 @@ def test_a_negative_value_out_of_range_on_the_command_line_is_exit_2() -> None:
     code, _, err = run("simulate", str(NEGATIVE), "-p", "2", "-n", "1",
                        "-o", "mercy_threshold=-2000")
     assert code == 2 and "expects an integer in -1000..0" in err
+
+
+# ---- one clear error for a list mistake --------------------------------------------------------
+
+MINIMAL = (OK / "minimal.rules").read_text(encoding="utf-8")
+
+
+def _errors(fill: str) -> list[tuple[int, int, str, str | None]]:
+    text = MINIMAL.replace("fill stock with pack(1)", f"fill stock with {fill}")
+    with pytest.raises(SpecCheckError) as info:
+        check_text(text, "l.rules")
+    return [(d.span.line, d.span.column, d.message, d.hint)
+            for d in info.value.diagnostics if d.span is not None]
+
+
+@pytest.mark.parametrize(("fill", "col", "message", "hint"), [
+    ("pack(1) + [joker_card] * 8", 29, "'*' does not repeat a list: it multiplies numbers",
+     "write 8 copies of joker_card as [joker_card for i in range(1, 8)]"),
+    ("8 * [joker_card] + pack(1)", 19, "'*' does not repeat a list: it multiplies numbers",
+     "write 8 copies of joker_card as [joker_card for i in range(1, 8)]"),
+    ("pack(1) + joker_card", 19, "cannot add a card to a list of cards",
+     "'+' joins two lists: put the single value in brackets, pack(1) + [joker_card]"),
+    ("joker_card + pack(1)", 19, "cannot add a card to a list of cards",
+     "'+' joins two lists: put the single value in brackets, [joker_card] + pack(1)"),
+    ("pack(1) + 3", 19, "cannot add a number to a list of cards",
+     "'+' adds two numbers or joins two lists of the same kind"),
+    ("pack(1) + [1]", 19, "cannot join a list of cards and a list of numbers",
+     "'+' joins two lists of the same kind of values"),
+    ("pack(2) - pack(1)", 19, "'-' does not take values out of a list",
+     "keep the others with a comprehension: [x for x in XS if x not in YS]"),
+    ("pack(1) % 2", 19, "'%' works on numbers, not on a list of cards",
+     "to count a list's elements, use size(...)"),
+])
+def test_a_list_mistake_is_one_error_that_says_how_to_write_it(fill: str, col: int,
+                                                               message: str, hint: str) -> None:
+    assert _errors(fill) == [(15, col, message, hint)]
+
+
+def test_the_hint_of_a_repeated_list_checks_and_plays() -> None:
+    text = MINIMAL.replace("fill stock with pack(1)",
+                           "fill stock with pack(1) + [joker_card for i in range(1, 8)]")
+    st_ = Game(check_text(text, "l.rules"), 2, {}).new_initial_state()
+    st_.apply_index(0)  # the shuffle
+    assert st_.in_play == 60

@@ -31,6 +31,7 @@ from rulespec.lang.model import (
     BoundZone,
     pos,
 )
+from rulespec.lang.pretty import pretty_expr
 from rulespec.lang.types import (
     ANY,
     BOOL,
@@ -53,6 +54,11 @@ from rulespec.lang.types import (
 )
 
 __all__ = ["ExpressionChecker"]
+
+
+def _is_list(t: Type) -> bool:
+    """Whether ``t`` is surely a list or a zone (``any`` is not: it is unknown)."""
+    return t != ANY and element(t) is not None
 
 
 class ExpressionChecker:
@@ -94,7 +100,9 @@ class ExpressionChecker:
             case ast.BinOp(op=op, left=lft, right=rgt):
                 tl, tr = self.expr(lft, scope), self.expr(rgt, scope)
                 if op == "+" and element(tl) is not None and element(tr) is not None:
-                    return tl if tl != ZONE else ListOf(CARD)
+                    return self._join(e, tl, tr)
+                if _is_list(tl) or _is_list(tr):
+                    return self._list_mistake(e, tl, tr)
                 self.want(lft, INT, tl, f"'{op}' works on numbers")
                 self.want(rgt, INT, tr, f"'{op}' works on numbers")
                 return INT
@@ -117,6 +125,52 @@ class ExpressionChecker:
             case _:
                 assert_never(e)
         return ANY  # pragma: no cover
+
+    def _join(self, e: ast.BinOp, tl: Type, tr: Type) -> Type:
+        """``xs + ys``: one list of the elements of both, which must be of one kind."""
+        el, er = element(tl), element(tr)
+        assert el is not None and er is not None
+        if not (compatible(el, er) or compatible(er, el)):
+            self.sym.error(e.span, f"cannot join {describe(tl)} and {describe(tr)}",
+                           "'+' joins two lists of the same kind of values")
+            return ANY
+        return tl if tl != ZONE else ListOf(CARD)
+
+    def _list_mistake(self, e: ast.BinOp, tl: Type, tr: Type) -> Type:
+        """One error for an operator that does not work on a list (``[joker_card] * 8``,
+        ``hand + c``, ``xs - ys``), saying how to write it; its value is ``any``, so the
+        expression around it reports nothing more."""
+        on_left = _is_list(tl)
+        lst, other = (e.left, e.right) if on_left else (e.right, e.left)
+        tlist, tother = (tl, tr) if on_left else (tr, tl)
+        tlist = ListOf(CARD) if tlist == ZONE else tlist  # read as its cards
+        if e.op == "*" and compatible(INT, tother):
+            n = pretty_expr(other, 5)
+            if isinstance(lst, ast.ListLit) and len(lst.items) == 1:
+                item = pretty_expr(lst.items[0])
+                hint = f"write {n} copies of {item} as [{item} for i in range(1, {n})]"
+            else:
+                xs = pretty_expr(lst, 6)
+                hint = (f"write copies of one value as [x for i in range(1, {n})], and join "
+                        f"lists with '+' ({xs} + {xs})")
+            self.sym.error(e.span, "'*' does not repeat a list: it multiplies numbers", hint)
+        elif e.op == "+":
+            ev = element(tlist)
+            if ev is not None and compatible(ev, tother):
+                xs, one = pretty_expr(lst, 6 if on_left else 5), f"[{pretty_expr(other)}]"
+                hint = ("'+' joins two lists: put the single value in brackets, "
+                        + (f"{xs} + {one}" if on_left else f"{one} + {xs}"))
+            else:
+                hint = "'+' adds two numbers or joins two lists of the same kind"
+            self.sym.error(e.span, f"cannot add {describe(tother)} to {describe(tlist)}", hint)
+        elif e.op == "-":
+            self.sym.error(e.span, "'-' does not take values out of a list",
+                           "keep the others with a comprehension: "
+                           "[x for x in XS if x not in YS]")
+        else:
+            self.sym.error(e.span, f"'{e.op}' works on numbers, not on {describe(tlist)}",
+                           "to count a list's elements, use size(...)")
+        return ANY
 
     def def_type(self, name: str) -> Type:
         """The type of the definition ``name``: its body's, worked out on first need."""
