@@ -143,3 +143,83 @@ def test_the_hint_of_a_repeated_list_checks_and_plays() -> None:
     st_ = Game(check_text(text, "l.rules"), 2, {}).new_initial_state()
     st_.apply_index(0)  # the shuffle
     assert st_.in_play == 60
+
+
+# ---- named enumerations -----------------------------------------------------------------------
+
+NAMED = OK / "named_values.rules"
+
+
+def test_an_enumeration_is_a_type_of_its_own() -> None:
+    from rulespec.lang.types import NONE, STR, ListOf, Named, compatible, describe
+
+    assert compatible(Named("colour"), Named("colour"))
+    assert not compatible(Named("colour"), Named("mood"))
+    assert not compatible(Named("colour"), STR) and not compatible(STR, Named("colour"))
+    assert compatible(Named("colour"), NONE)
+    assert describe(Named("colour")) == "a colour" and describe(Named("order")) == "an order"
+    assert describe(ListOf(Named("colour"))) == "a list of colour values"
+
+
+def test_an_enumeration_prints_back() -> None:
+    spec = parse(NAMED.read_text(encoding="utf-8"))
+    assert 'enum colour: {red "The hearts.", yellow "The diamonds.", green "The clubs.", ' \
+        'blue "The spades."} "A colour a player may name."' in pretty(spec)
+    assert parse(pretty(spec)) == spec
+
+
+#: names no keyword, built-in or card code takes
+_VALUE_NAMES = st.from_regex(r"x_[a-z0-9_]{1,6}", fullmatch=True)
+
+
+@given(values=st.lists(_VALUE_NAMES, min_size=1, max_size=6, unique=True))
+def test_any_enumeration_lists_its_values_in_order(values: list[str]) -> None:
+    text = (f"game g title \"G\"\nplayers 2\nwinner lowest total\n"
+            f"enum kind: {{{', '.join(values)}}}\n"
+            f"var latest: kind = {values[-1]}\n"
+            f"def score(p: int) = size(kind)\n"
+            f"deal {{\n  for k in kind {{\n    set latest = k\n  }}\n  end deal scoring score\n}}\n"
+            f"match {{\n  run deal\n  end match winners seats\n}}\n")
+    spec = check_text(text, "e.rules")
+    assert spec.enum_values("kind") == tuple(values)
+    assert parse(pretty(parse(text))) == parse(text)
+    st_ = Game(spec, 2, {}).new_initial_state()
+    assert st_.is_terminal() and st_.totals() == [len(values)] * 2
+    assert st_.observation(0)["vars"]["latest"] == values[-1]
+
+
+def test_enumeration_values_are_decided_observed_cloned_and_recorded(tmp_path: Path) -> None:
+    spec = check_file(NAMED)
+    st_ = Game(spec, 3, {}).new_initial_state()
+    st_.apply_index(0)  # the shuffle
+    legal = st_.legal_actions()
+    assert [e["colour"] for e in legal] == ["blue", "green", "yellow"]  # not red, the last
+    twin = st_.clone()
+    st_.apply({"seat": 1, "action": "name_colour", "colour": "green"})
+    assert st_.observation(2)["vars"]["named"] == "green"
+    assert st_.observation(2)["vars"]["calls"] == ["blue", "green", "blue"]
+    assert twin.observation(2)["vars"]["named"] == "red"
+    code, _, err = run("simulate", str(NAMED), "-p", "3", "-n", "2", "--records", str(tmp_path))
+    assert code == 0, err
+    rec = json.loads(sorted(tmp_path.glob("*.json"))[0].read_text())
+    named = [e["colour"] for e in rec["events"] if e.get("action") == "name_colour"]
+    assert named and set(named) <= {"red", "yellow", "green", "blue"}
+    code, out, _ = run("replay", str(sorted(tmp_path.glob("*.json"))[0]))
+    ans = json.loads(out)
+    assert code == 0 and ans["ok"] and ans["deals"][-1]["chosen"] == named[-1]
+
+
+def test_a_value_of_another_kind_in_a_record_is_refused() -> None:
+    st_ = Game(check_file(NAMED), 2, {}).new_initial_state()
+    st_.apply_index(0)
+    with pytest.raises(ValueError):
+        st_.apply({"seat": 1, "action": "name_colour", "colour": "purple"})
+
+
+def test_the_book_lists_the_values() -> None:
+    from rulespec.book.sections import rulebook
+
+    book = rulebook(check_file(NAMED))
+    assert "### Named values" in book
+    assert "`colour`: A colour a player may name. Its values, in order:" in book
+    assert "- `red`: The hearts." in book

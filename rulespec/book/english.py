@@ -17,6 +17,7 @@ from rulespec.lang.model import (
     Binding,
     BoundBuiltinVar,
     BoundConstant,
+    BoundEnum,
     BoundOption,
     BoundVar,
     BoundZone,
@@ -133,6 +134,8 @@ def _name(e: ast.Name, spec: CheckedSpec) -> str:
             return words(n)  # a field of the deal's result
         case BoundZone(name=n):
             return f"the {words(n)}"
+        case BoundEnum(name=n):
+            return f"every {words(n)}"
     return words(e.id)
 
 

@@ -19,7 +19,7 @@ __all__ = [
     "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
-    "OptionArg", "ParamValue", "ValueCall", "ValueParam",
+    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "EnumDecl",
 ]
 
 
@@ -545,6 +545,17 @@ class OptionDecl:
 
 
 @frozen
+class EnumDecl:
+    """``enum NAME: {VALUE [DOC], ...} [DOC]``: a named enumeration, a type whose values are
+    the names listed (the checker refuses a number or a value with parameters)."""
+
+    name: str
+    values: TypeEnum
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class RequireDecl:
     cond: Expr
     message: str
@@ -693,6 +704,7 @@ Item = (
     | WinnerDecl
     | ImportDecl
     | OptionDecl
+    | EnumDecl
     | RequireDecl
     | ZoneDecl
     | VarDecl

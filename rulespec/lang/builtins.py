@@ -290,7 +290,11 @@ def sorted_distinct(xs: Value) -> tuple[Value, ...]:
     """:func:`set_of` without its cache, for callers that keep their own."""
     xs = tuple(xs)
     if xs and isinstance(xs[0], str):
-        return tuple(sorted(set(xs), key=TEXT_ORDER.__getitem__))
+        try:
+            return tuple(sorted(set(xs), key=TEXT_ORDER.__getitem__))
+        except KeyError:
+            # the values of a named enumeration: after the cards and suits, by their names
+            return tuple(sorted(set(xs), key=lambda x: (TEXT_ORDER.get(x, len(TEXT_ORDER)), x)))
     return tuple(sorted(set(xs)))
 
 

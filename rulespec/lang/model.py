@@ -30,6 +30,7 @@ __all__ = [
     "BoundBuiltinVar",
     "BoundConstant",
     "BoundDef",
+    "BoundEnum",
     "BoundEnumValue",
     "BoundLocal",
     "BoundOption",
@@ -326,6 +327,13 @@ class BoundEnumValue:
 
 
 @frozen
+class BoundEnum:
+    """A named enumeration's name as a value: the list of its values, in declared order."""
+
+    name: str
+
+
+@frozen
 class BoundDef:
     """The function of a call is a definition of the spec (``def``)."""
 
@@ -342,7 +350,7 @@ class BoundBuiltin:
 #: what a name (an ``ast.Name``), or the function of a call (``ast.Call``, ``ast.GenCall``), is
 #: bound to
 Binding = (BoundLocal | BoundVar | BoundBuiltinVar | BoundOption | BoundZone | BoundConstant
-           | BoundEnumValue | BoundDef | BoundBuiltin)
+           | BoundEnumValue | BoundEnum | BoundDef | BoundBuiltin)
 
 
 @frozen
@@ -412,6 +420,8 @@ class CheckedSpec:
     #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
     terms: tuple[ast.TermDecl, ...] = ()
     tables: tuple[ast.TableDecl, ...] = ()
+    #: ``enum NAME: {...}``: the named enumerations, in declaration order
+    enums: tuple[ast.EnumDecl, ...] = ()
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the
     #: checker resolved them (the compiler reads them rather than resolving names again)
@@ -442,6 +452,13 @@ class CheckedSpec:
         for o in self.options:
             if o.name == name:
                 return o
+        raise KeyError(name)
+
+    def enum_values(self, name: str) -> tuple[str, ...]:
+        """The values of the named enumeration ``name``, in declared order."""
+        for e in self.enums:
+            if e.name == name:
+                return tuple(str(v) for v in e.values.values)
         raise KeyError(name)
 
     def player_counts(self, between: str) -> str:

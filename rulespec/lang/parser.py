@@ -290,6 +290,20 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.ValueParam(str(name), str(typ), bounds, span=self._span(meta))
 
     @v_args(meta=True)
+    def enum_decl(self, meta: Meta, c: list[Token | ast.TypeEnum | str | None]) -> ast.EnumDecl:
+        name, values, doc = c
+        return ast.EnumDecl(str(name), cast(ast.TypeEnum, values), cast("str | None", doc),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
+    def enum_values(self, meta: Meta,
+                    c: list[tuple[int | str | ast.ParamValue, str | None]]) -> ast.TypeEnum:
+        values = tuple(v for v, _ in c)
+        docs = tuple(d for _, d in c)
+        return ast.TypeEnum(values, docs if any(d is not None for d in docs) else (),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
     def require_decl(self, meta: Meta, c: list[ast.Expr | Token]) -> ast.RequireDecl:
         return ast.RequireDecl(cast(ast.Expr, c[0]), _unquote(str(c[1])), span=self._span(meta))
 

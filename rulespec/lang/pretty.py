@@ -219,6 +219,8 @@ def pretty_item(it: ast.Item) -> str:
         case ast.OptionDecl(name=n, type=t, default=dv, ref=r, doc=d, bounds=b):
             rng = f" in {b[0]}..{b[1]}" if b is not None else ""
             return f"option {n}: {_type(t)}{rng} = {_lit(dv)}{_ref(r)}{_doc(d)}"
+        case ast.EnumDecl(name=n, values=vs, doc=d):
+            return f"enum {n}: {_type(vs)}{_doc(d)}"
         case ast.RequireDecl(cond=c, message=m):
             return f"require {pretty_expr(c)} {_q(m)}"
         case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d):

@@ -24,6 +24,7 @@ from rulespec.lang.model import (
     BoundBuiltinVar,
     BoundConstant,
     BoundDef,
+    BoundEnum,
     BoundEnumValue,
     BoundLocal,
     BoundOption,
@@ -43,6 +44,7 @@ from rulespec.lang.types import (
     ZONE,
     EnumOf,
     ListOf,
+    Named,
     Per,
     T,
     Type,
@@ -229,6 +231,12 @@ class ExpressionChecker:
         if n in self.sym.zones:
             self.sym.bind(e, BoundZone(n))
             return PZONE if self.sym.zones[n].per_player else ZONE
+        if n in self.sym.enums:
+            self.sym.bind(e, BoundEnum(n))
+            return ListOf(Named(n))
+        if n in self.sym.named_values:
+            self.sym.bind(e, BoundEnumValue(n))
+            return Named(self.sym.named_values[n])
         if n in self.sym.enum_values:
             self.sym.bind(e, BoundEnumValue(n))
             return STR
@@ -343,6 +351,12 @@ class ExpressionChecker:
             opt = self.sym.options[tl.option]
             self.sym.error(bare.span, f"{bare.id!r} is not a value of option {opt.name!r}",
                            "values: " + ", ".join(str(v) for v in opt.values))
+            return BOOL
+        if isinstance(tl, Named) and isinstance(bare, ast.Name) \
+                and not self.sym.resolvable(bare.id, scope):
+            en = self.sym.enums[tl.enum]
+            self.sym.error(bare.span, f"{bare.id!r} is not a value of {tl.enum}",
+                           "values: " + ", ".join(str(v) for v in en.values.values))
             return BOOL
         tr = self.expr(rgt, scope)
         if op in ("in", "not in"):

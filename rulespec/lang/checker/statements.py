@@ -133,6 +133,9 @@ class StatementChecker:
         if n in self.sym.vars or n in self.sym.options or n in BUILTIN_CONSTANTS:
             self.sym.error(s.span, f"'let {n}' hides the {self.sym.kind(n)} {n!r}",
                            "choose another name")
+        elif n in self.sym.named_values:
+            self.sym.error(s.span, f"'let {n}' hides the value {n!r} of enumeration "
+                           f"{self.sym.named_values[n]!r}", "choose another name")
         # a let takes a snapshot: a zone bound by let is the list of cards it held, a list of
         # zones a list of such lists (the compiler stores tuples all the way down)
         scope.names[n] = _snapshot_type(t)
