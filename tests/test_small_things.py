@@ -223,3 +223,76 @@ def test_the_book_lists_the_values() -> None:
     assert "### Named values" in book
     assert "`colour`: A colour a player may name. Its values, in order:" in book
     assert "- `red`: The hearts." in book
+
+
+# ---- the direction of play ------------------------------------------------------------------
+
+DIRECTION = OK / "direction.rules"
+
+
+def test_only_a_spec_that_names_the_direction_keeps_it() -> None:
+    assert check_file(DIRECTION).directed
+    plain = Game(check_file(OK / "minimal.rules"), 3, {}).new_initial_state()
+    assert not check_file(OK / "minimal.rules").directed
+    assert "clockwise" not in plain.observation(0)["vars"]
+
+
+def test_a_reversal_turns_play_round_is_observed_and_cloned() -> None:
+    st_ = Game(check_file(DIRECTION), 4, {}).new_initial_state()
+    st_.apply_index(0)  # the shuffle
+    assert st_.observation(2)["vars"]["clockwise"] is True
+    assert st_.observation(0)["vars"]["order"] == (1, 2, 3, 0)
+    plays = 0
+    while st_.current_player() != "chance" and not st_.is_terminal():
+        p = st_.current_player()
+        assert isinstance(p, int)
+        legal = st_.legal_actions()
+        queens = [e for e in legal if e["card"][0] == "Q"]
+        before = st_.clone()
+        st_.apply(queens[0] if queens else legal[0])
+        plays += 1
+        now = st_.observation(1)["vars"]["clockwise"]
+        # a Queen turns play round; the clone taken before keeps the old direction
+        assert (now is not before.observation(1)["vars"]["clockwise"]) == bool(queens)
+        if plays < 6:
+            assert st_.current_player() == (p + (1 if now else -1)) % 4
+    assert plays == 6
+
+
+@given(players=st.integers(2, 6), start=st.integers(0, 5), clockwise=st.booleans())
+def test_next_of_and_turns_from_follow_the_direction(players: int, start: int,
+                                                    clockwise: bool) -> None:
+    from rulespec.lang.builtins import BUILTINS, RUNTIME_HELPERS
+
+    s = start % players
+    glb = {**RUNTIME_HELPERS, "_N": players,
+           "_SF": tuple(tuple(range(q, players)) + tuple(range(q)) for q in range(players)),
+           "V": {"clockwise": clockwise}}
+    turns = eval(BUILTINS["turns_from"].template.format("s"), glb, {"s": s})  # noqa: S307
+    nxt = eval(BUILTINS["next_of"].template.format("s"), glb, {"s": s})  # noqa: S307
+    right = eval(BUILTINS["right_of"].template.format("s"), glb, {"s": s})  # noqa: S307
+    assert sorted(turns) == list(range(players)) and turns[0] == s
+    assert turns[1 % players] == nxt if players > 1 else True
+    assert nxt == ((s + 1) % players if clockwise else right)
+    assert right == (s - 1) % players
+
+
+def test_a_record_of_a_reversed_game_replays(tmp_path: Path) -> None:
+    code, _, err = run("simulate", str(DIRECTION), "-p", "3", "-n", "3", "--records",
+                       str(tmp_path))
+    assert code == 0, err
+    for f in sorted(tmp_path.glob("*.json")):
+        code, out, _ = run("replay", str(f))
+        assert code == 0 and json.loads(out)["complete"]
+
+
+def test_the_book_and_the_diagram_say_the_direction() -> None:
+    from rulespec.book.diagram import block_in_words
+    from rulespec.book.sections import rulebook
+
+    spec = check_file(DIRECTION)
+    assert "`clockwise` (kept by the rules engine; every player sees it): the direction of " \
+        "play" in rulebook(spec)
+    said = block_in_words(spec, parse("deal {\n set clockwise = not clockwise\n"
+                                      " set clockwise = false\n}\n").items[0].body)
+    assert "the direction of play reverses" in said and "play goes counter-clockwise" in said

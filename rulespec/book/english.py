@@ -33,7 +33,8 @@ _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
 _NAMES = {"player_count": "the number of players", "hand_count": "the number of hands",
           "dealer": "the dealer", "seats": "the players", "none": "none", "true": "true",
           "false": "false", "deals_played": "the deals played so far",
-          "totals": "the totals", "joker_card": "the Joker"}
+          "totals": "the totals", "joker_card": "the Joker",
+          "clockwise": "play goes clockwise"}
 
 
 def words(name: str) -> str:
@@ -164,6 +165,12 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"the player on {a[0]}'s left"
         case "seats_from", 1:
             return f"each player in turn from {a[0]}"
+        case "right_of", 1:
+            return f"the player on {a[0]}'s right"
+        case "next_of", 1:
+            return f"the player after {a[0]} in the direction of play"
+        case "turns_from", 1:
+            return f"each player in turn from {a[0]}, in the direction of play"
         case "set_of", 1:
             return a[0]
         case "pack", 1:

@@ -174,6 +174,16 @@ def _zones_table(spec: CheckedSpec, w: _W) -> None:
                   for z in spec.zones)))
 
 
+def _direction_kept(spec: CheckedSpec) -> tuple[tuple[Inline, str | None], ...]:
+    """The direction of play among what the rules keep, where they read or set it."""
+    if not spec.directed:
+        return ()
+    return ((inline(code("clockwise"), " (kept by the rules engine; every player sees it): "
+                    "the direction of play, true while play goes to the left (clockwise), "
+                    "false while it goes to the right; true when the match starts, and kept "
+                    "from deal to deal until the rules change it."), None),)
+
+
 def _enums(spec: CheckedSpec, w: _W) -> None:
     """For implementers: each named enumeration, its values in order and what each means
     (records, observations and results carry a value as its name)."""
@@ -521,10 +531,11 @@ def _reference(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     _requires(spec, w)
     _zones_table(spec, w)
     _enums(spec, w)
-    if spec.vars:
+    if spec.vars or spec.directed:
         w(_h(2, "What the rules keep track of", "state"))
         w(Bullets(tuple((inline(code(v.name), " (one per player)" if v.per_player else "",
-                                ": ", prose(v.doc)), clause(v.span)) for v in spec.vars)))
+                                ": ", prose(v.doc)), clause(v.span)) for v in spec.vars)
+                  + _direction_kept(spec)))
     w(_h(2, "Record vocabulary", "record-vocabulary"))
     w(Paragraph(inline("Each decision is written in a game record as ",
                        code('{"seat": s, "action": NAME, ...}'), ".")))

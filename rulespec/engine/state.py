@@ -144,6 +144,9 @@ class State:
         st.v["dealer"] = dealer
         st.v["totals"] = [0] * game.players
         st.v["deals_played"] = 0
+        if game.spec.directed:
+            # the direction of play, public: only where the rules read or set it
+            st.v["clockwise"] = True
         for name, per, f in game.var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x

@@ -33,6 +33,7 @@ Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
+           "turns_back",
            "set_of", "spend", "sub", "total"]
 
 
@@ -322,6 +323,15 @@ def _pack(n: int) -> tuple[str, ...]:
     return tuple(make_pack(n))
 
 
+def turns_back(s: int, n: int) -> tuple[int, ...]:
+    """Every seat once, from ``s`` to the right (counter-clockwise): ``turns_from`` while the
+    direction of play is reversed. A seat outside the table is the rule's runtime error, as
+    ``seats_from``'s is."""
+    if type(s) is not int or not 0 <= s < n:
+        raise IndexError(f"seat {reprlib.repr(s)} is not a seat of this table")
+    return tuple((s - k) % n for k in range(n))
+
+
 def _inclusive_range(a: int, b: int) -> tuple[int, ...]:
     if b - a >= MAX_COLLECTION:
         check_size(b - a + 1, f"range({a}, {b})")
@@ -382,6 +392,12 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     # with it, not folded here
     _b("left_of", (INT,), INT, "(({0}) + 1) % _N"),
     _b("seats_from", (INT,), ListOf(INT), "_SF[{0}]"),
+    _b("right_of", (INT,), INT, "(({0}) - 1) % _N"),
+    # the direction of play, the built-in variable clockwise, read where play goes on: a spec
+    # that never names these (nor clockwise) has no such variable and pays nothing for it
+    _b("next_of", (INT,), INT, "(({0}) + (1 if V['clockwise'] else -1)) % _N"),
+    _b("turns_from", (INT,), ListOf(INT),
+       "(_SF[{0}] if V['clockwise'] else _turns_back({0}, _N))", _turns_back=turns_back),
     _b("pack", (INT,), ListOf(CARD), "_pack({0})", _pack, _pack=_pack),
     _b("without_ranks", (ListOf(CARD), ListOf(INT)), ListOf(CARD), "_without({0}, {1})",
        without_ranks, _without=without_ranks),

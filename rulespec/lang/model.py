@@ -24,6 +24,7 @@ from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 __all__ = [
     "BUILTIN_CONSTANTS",
     "BUILTIN_FUNCTIONS",
+    "DIRECTED_BUILTINS",
     "ActionInfo",
     "Binding",
     "BoundBuiltin",
@@ -72,8 +73,13 @@ BUILTIN_VARS: Mapping[str, Type] = {
     "dealer": INT,            # settable: the seat that deals the next deal
     "totals": Per(INT),       # read-only: match totals so far
     "deals_played": INT,      # read-only: finished deals
+    # settable: true while play goes to the left (clockwise); only a spec that names it (or
+    # next_of, turns_from) has it: CheckedSpec.directed
+    "clockwise": BOOL,
 }
-SETTABLE_BUILTINS = frozenset({"dealer"})
+#: the built-in functions that follow the direction of play (the variable ``clockwise``)
+DIRECTED_BUILTINS = frozenset({"next_of", "turns_from"})
+SETTABLE_BUILTINS = frozenset({"dealer", "clockwise"})
 
 # name -> (parameter types, result type), from the one table of built-ins (rulespec.lang.builtins)
 BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
@@ -422,6 +428,9 @@ class CheckedSpec:
     tables: tuple[ast.TableDecl, ...] = ()
     #: ``enum NAME: {...}``: the named enumerations, in declaration order
     enums: tuple[ast.EnumDecl, ...] = ()
+    #: whether the rules read or set the direction of play (``clockwise``, ``next_of``,
+    #: ``turns_from``): only then does the state keep it, public, from the match's start
+    directed: bool = False
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the
     #: checker resolved them (the compiler reads them rather than resolving names again)

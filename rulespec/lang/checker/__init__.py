@@ -89,4 +89,5 @@ def _checked_spec(sym: Symbols, d: Decls, forms: tuple[str, ...]) -> CheckedSpec
         deal=deal, actions=tuple(sym.actions), items=sym.items, sources=sym.sources,
         resolution=Resolution.of(sym.bindings, sym.types),
         terms=tuple(d.terms), tables=tuple(d.tables), enums=tuple(sym.enums.values()),
+        directed=sym.directed,
     )

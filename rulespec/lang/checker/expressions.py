@@ -19,6 +19,7 @@ from rulespec.lang.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
+    DIRECTED_BUILTINS,
     GENERATOR_FUNCTIONS,
     BoundBuiltin,
     BoundBuiltinVar,
@@ -226,6 +227,7 @@ class ExpressionChecker:
             self.sym.bind(e, BoundConstant(n))
             return BUILTIN_CONSTANTS[n]
         if n in BUILTIN_VARS:
+            self.sym.directed |= n == "clockwise"
             self.sym.bind(e, BoundBuiltinVar(n))
             return BUILTIN_VARS[n]
         if n in self.sym.zones:
@@ -266,6 +268,7 @@ class ExpressionChecker:
             return self.def_type(f)
         if f in BUILTIN_FUNCTIONS:
             self.sym.bind(e, BoundBuiltin(f))
+            self.sym.directed |= f in DIRECTED_BUILTINS
             params, result = BUILTIN_FUNCTIONS[f]
             if len(args) != len(params):
                 self.sym.error(e.span, f"{f!r} takes {len(params)} argument(s), not {len(args)}")

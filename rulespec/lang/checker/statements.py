@@ -150,6 +150,7 @@ class StatementChecker:
         if n in BUILTIN_VARS and n not in SETTABLE_BUILTINS:
             self.sym.error(s.span, f"{n!r} is kept by the rules engine and cannot be set")
             return
+        self.sym.directed |= n == "clockwise" and n not in scope.names
         if n in scope.names:
             if idx is not None:
                 self.sym.error(s.span, f"{n!r} is not a per-player variable")

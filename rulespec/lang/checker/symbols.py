@@ -88,6 +88,8 @@ class Symbols:
         #: with the enumeration it belongs to
         self.enums: dict[str, ast.EnumDecl] = {}
         self.named_values: dict[str, str] = {}
+        #: whether the rules read or set the direction of play (CheckedSpec.directed)
+        self.directed = False
         self.zones: dict[str, ast.ZoneDecl] = {}
         #: the variables, result fields included (both are read and set alike)
         self.vars: dict[str, ast.VarDecl | ast.ResultDecl] = {}
