@@ -241,7 +241,7 @@ def test_a_reversal_turns_play_round_is_observed_and_cloned() -> None:
     st_ = Game(check_file(DIRECTION), 4, {}).new_initial_state()
     st_.apply_index(0)  # the shuffle
     assert st_.observation(2)["vars"]["clockwise"] is True
-    assert st_.observation(0)["vars"]["order"] == (1, 2, 3, 0)
+    assert st_.observation(0)["vars"]["order"] == [1, 2, 3, 0]
     plays = 0
     while st_.current_player() != "chance" and not st_.is_terminal():
         p = st_.current_player()
@@ -296,3 +296,15 @@ def test_the_book_and_the_diagram_say_the_direction() -> None:
     said = block_in_words(spec, parse("deal {\n set clockwise = not clockwise\n"
                                       " set clockwise = false\n}\n").items[0].body)
     assert "the direction of play reverses" in said and "play goes counter-clockwise" in said
+
+
+def test_the_engine_conforms_to_its_own_specs_of_the_small_things() -> None:
+    """verify, in process, of the engine against each spec here: events, observations (a
+    list variable built by the rules is a JSON list there) and results agree."""
+    from rulespec.protocol import SpecImplementation
+    from rulespec.testing import assert_conforms
+
+    for path in (NAMED, DIRECTION, NEGATIVE):
+        spec = check_file(path)
+        assert_conforms(spec, lambda spec=spec: SpecImplementation(spec=spec), players=[3],
+                        games=3)

@@ -385,7 +385,7 @@ class State:
                                   else len(h) for q, h in enumerate(z)]
             else:
                 zones[zd.name] = list(z) if zd.visibility == "all" else len(z)
-        public = {k: (list(x) if isinstance(x, list) else x) for k, x in self.v.items()}
+        public = {k: _plain(x) for k, x in self.v.items()}
         return {"seat": seat, "to_move": self.to_move, "zones": zones, "vars": public}
 
     # ---- decisions --------------------------------------------------------------------------
@@ -738,3 +738,4 @@ def _plain(x: object) -> object:
 
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
     return [x for x in walk.descendants(e) if isinstance(x, ast.Cited)]
+
