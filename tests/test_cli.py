@@ -233,6 +233,30 @@ def test_generated_code_shows_in_a_traceback() -> None:
     assert "return 1 // 0" in text and "<rules:t.rules:" in text
 
 
+def test_generated_text_compiled_again_keeps_its_own_file_name() -> None:
+    """Python compiles a generated text once (pyexec._compiled); the same text executed again
+    runs that code under its own registered file name, nested code (a lambda) included, so a
+    traceback through either shows its line."""
+    import traceback
+
+    from rulespec.engine.codegen.pyexec import exec_source
+    from rulespec.spans import Span
+
+    text = "def _f(x):\n    return (lambda y: 1 // y)(x)\n"
+    where = Span("same.rules", 1, 1, 1, 2)
+    first, second = (exec_source(text, "_f", {}, where, "test") for _ in range(2))
+    names = []
+    for fn in (first, second):
+        try:
+            fn(0)
+        except ZeroDivisionError as e:
+            frames = traceback.extract_tb(e.__traceback__)
+            names.append(frames[-1].filename)
+            assert frames[-1].line == "return (lambda y: 1 // y)(x)"
+    assert names[0] != names[1] and all(n.startswith("<rules:same.rules:1#") for n in names)
+    assert first.__code__.co_filename == names[0] and second.__code__.co_filename == names[1]
+
+
 def test_a_spec_that_is_not_utf8_is_a_clean_error(tmp_path: Path) -> None:
     bad = tmp_path / "latin.rules"
     bad.write_bytes(b'game g title "G"\n# caf\xe9\nplayers 2 to 3\n')

@@ -50,10 +50,11 @@ def test_a_book_compiles_each_table_once_and_plays_each_deal_once(
         compiled.append((players, json.dumps(dict(options or {}), sort_keys=True)))
         init(self, spec, players, options, *args, **kwargs)  # type: ignore[arg-type]
 
-    def counted_play(self: facts._Worker, start: State, seed: int, tell: bool) -> object:
+    def counted_play(self: facts._Worker, start: State, seed: int, tell: bool,
+                     cut: int | None) -> object:
         played.append((start.game.players, json.dumps(start.game.options, sort_keys=True),
                        seed))
-        return play(self, start, seed, tell)
+        return play(self, start, seed, tell, cut)
 
     monkeypatch.setattr(Game, "__init__", counted_init)
     monkeypatch.setattr(facts._Worker, "_play", counted_play)

@@ -28,6 +28,11 @@ from tests.oracles.abracadabra_newton import AbracadabraNewtonOracle
 from tests.oracles.vandatta import VandattaOracle
 from tests.verify.mutants import by_name
 from tests.verify.mutants.base import VandattaView
+from tests.verify.mutants.together import (
+    AsksHighestFirst,
+    ShowsChoicesEarly,
+    TakesASecondChoice,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 VAN = resolve("vandatta").spec
@@ -781,3 +786,31 @@ def test_a_hypothesis_without_the_shrink_bound_is_an_error(monkeypatch: pytest.M
     monkeypatch.setattr(runner, "SHRINK_BOUND", (runner.SHRINK_BOUND[0], "NO_SUCH_BOUND"))
     with pytest.raises(RuntimeError, match="NO_SUCH_BOUND"), runner.shrink_bound(1.0):
         pass
+
+
+# ---- simultaneous decisions (choose together) -------------------------------------------------
+TOGETHER_PATH = ROOT / "tests" / "specs" / "ok" / "simultaneous_pass.rules"
+TOGETHER = resolve(TOGETHER_PATH).spec
+
+
+def test_an_implementation_that_asks_the_seats_in_another_order_conforms() -> None:
+    r = _verify(TOGETHER, str(TOGETHER_PATH), lambda: AsksHighestFirst(spec=TOGETHER),
+                players=[3, 4], games=30, seed_=2)
+    assert r.conforms, r.divergences[0].message if r.divergences else ""
+
+
+def test_a_choice_shown_before_the_reveal_is_a_leak() -> None:
+    r = _verify(TOGETHER, str(TOGETHER_PATH), lambda: ShowsChoicesEarly(spec=TOGETHER),
+                players=[4], games=100, seed_=1)
+    assert r.divergences and r.divergences[0].kind == "leak", \
+        [d.message for d in r.divergences]
+    d = r.divergences[0]
+    # shrunk: the leak is met in the pass, before any card is shown
+    assert all(e.get("action") != "show" for e in d.events)
+
+
+def test_a_second_choice_from_a_seat_that_has_chosen_is_refused() -> None:
+    r = _verify(TOGETHER, str(TOGETHER_PATH), lambda: TakesASecondChoice(spec=TOGETHER),
+                players=[4], games=100, seed_=1)
+    assert r.divergences and r.divergences[0].kind == "accepted-illegal", \
+        [d.message for d in r.divergences]

@@ -331,6 +331,8 @@ class _Builder:
         return [Frame("proc", f"{s.name}()" + (f": {doc}" if doc else ""), tuple(body))]
 
     def _choose(self, s: ast.Choose, ctx: _Ctx) -> Decision:
+        if s.together is not None:
+            return self._choose_together(s, s.together, ctx)
         who = self.who(s.seat, ctx)
         actions: dict[str, str] = {}
         for a in s.alternatives:
@@ -345,6 +347,33 @@ class _Builder:
         if after:
             row = (after[0],) if len(after) == 1 else (Row(tuple(after)),)
         return Decision(who.text, tuple(actions.items()), None, who.loop, row)
+
+    def _choose_together(self, s: ast.Choose, var: str, ctx: _Ctx) -> Decision:
+        """A simultaneous decision: "each player, at once and in secret, decides", then what
+        the choices do, drawn whole under "then all at once" (the bodies hold no decision)."""
+        seq = self.seq(s.seat, ctx, 0)
+        # all at once: the order of the list is no order of play
+        who = (f"each {seq[0]}" if seq is not None else self.order(s.seat, None, var, ctx)) \
+            + ", at once and in secret"
+        inner = _Ctx({**ctx.env, var: _Who(f"player {var}")}, ctx.in_deal)
+        actions: dict[str, str] = {}
+        for a in s.alternatives:
+            actions.setdefault(a.action, _doc_phrase(a.doc))
+        after: list[Node] = []
+        for a in s.alternatives:
+            lines = [Line(f"every {a.action} is revealed and carried out at once, seat by "
+                          "seat")]
+            for st in a.body.stmts:
+                # the body's moves said as they are: here they are the point, not bookkeeping
+                if isinstance(st, ast.Move) and not self._move_text(st):
+                    lines.append(Line(f"move {self.pt(st.what)} from {self.pt(st.src)} to "
+                                      f"{self.pt(st.dst)}"))
+                else:
+                    lines += self.lines(st, inner)
+            label = "then" + (f", after {a.action}" if len(s.alternatives) > 1 else "")
+            after.append(Frame("after", label, (Steps(tuple(lines)),)))
+        row: tuple[Node, ...] = (after[0],) if len(after) == 1 else (Row(tuple(after)),)
+        return Decision(who, tuple(actions.items()), None, None, row)
 
     def _run_deal(self) -> list[Node]:
         if self.deal_drawn:

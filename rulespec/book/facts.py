@@ -14,6 +14,7 @@ import collections
 import json
 import random
 from collections.abc import Mapping
+from typing import overload
 
 import attrs
 
@@ -109,6 +110,18 @@ class _Played:
 
 
 @attrs.frozen
+class _Cut:
+    """A deal left unfinished once it could no longer be the example (:meth:`_Worker.play`'s
+    ``cut``): where it stopped, so that the decisions met are found by playing on from there
+    rather than again from the start."""
+
+    st: State
+    rng: random.Random
+    made: frozenset[str]
+    length: int
+
+
+@attrs.frozen
 class Example:
     """The book's example deal: the table, the seed chosen and the deal as it was played."""
 
@@ -174,6 +187,7 @@ class _Worker:
         self._games: dict[tuple[int, str], Game | RulespecError] = {}
         self._starts: dict[tuple[int, str], State] = {}
         self._plays: dict[tuple[int, str, int], _Played] = {}
+        self._cuts: dict[tuple[int, str, int], _Cut] = {}
         self._example: tuple[int, State] | None = None
         # each player's counters (taken, stake...): one that changes for a single player
         # in a line of the example says what the line did (who won the trick)
@@ -182,6 +196,9 @@ class _Worker:
         self.held = [z.name for z in spec.zones if z.per_player]
         #: the flags an ``end deal`` may raise (read once: every deal played asks)
         self.flags = {e.flag for e in end_deals(spec) if e.flag}
+        #: how many terms the scoring adds up (0 where it is not a sum of terms)
+        scoring = scoring_def(spec)
+        self.terms = len(list(terms(scoring.body))) if scoring is not None else 0
         #: each decision alternative's clause id and its action: a table offers the decisions
         #: whose alternatives it compiles (an option may fold one away)
         self.alternatives = {clause_id("alternative", x.span): x.action
@@ -320,10 +337,16 @@ class _Worker:
             return None
         n, start = found
         best: tuple[tuple[int, int, int, int], _Played] | None = None
+        # the best key a deal can have but for its length: no flag, every decision the
+        # table compiles made, every term of the score at work
+        top = (0, -len(self._offered(self.game(n, self.options))), -self.terms)
         for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + EXAMPLE_TRIES):
-            d = self.play(n, start, seed, tell=True)
-            if not d.ended:
-                continue  # longer than any example should be
+            # once a deal has that key, a deal longer than it cannot come before it: each
+            # deal after is played only as long as it could still win
+            cut = best[0][3] if best is not None and best[0][:3] <= top else None
+            d = self.play(n, start, seed, tell=True, cut=cut)
+            if d is None or not d.ended:
+                continue  # longer than the best so far, or than any example should be
             at_work = sum(1 for i in range(len(d.score_terms[0]) if d.score_terms else 0)
                           if any(row[i] not in (0, None, False) for row in d.score_terms or ()))
             key = (int(d.flagged), -len(d.kinds), -at_work, d.length)
@@ -349,13 +372,27 @@ class _Worker:
                          if any(st.game.evaluate(c, st, {}) is False
                                 for c in option_conjuncts(self.spec, m.alt.guard)))
 
-    def play(self, players: int, start: State, seed: int, tell: bool) -> _Played:
+    @overload
+    def play(self, players: int, start: State, seed: int, tell: bool) -> _Played: ...
+
+    @overload
+    def play(self, players: int, start: State, seed: int, tell: bool,
+             cut: int | None) -> _Played | None: ...
+
+    def play(self, players: int, start: State, seed: int, tell: bool,
+             cut: int | None = None) -> _Played | None:
         """The deal played from ``start`` by ``seed``'s random choices, once per table and
         seed; with what each event did when it may be told (``tell``: the example's
-        candidates, played before any other deal at their table)."""
+        candidates, played before any other deal at their table). None once it has made
+        ``cut`` events without ending: :meth:`kinds` plays such a deal on from where it
+        stopped, and a deal asked for whole again is played again."""
         key = (players, json.dumps(dict(start.game.options), sort_keys=True), seed)
         if key not in self._plays:
-            self._plays[key] = self._play(start, seed, tell)
+            whole = self._play(start, seed, tell, cut)
+            if isinstance(whole, _Cut):
+                self._cuts[key] = whole
+                return None
+            self._plays[key] = whole
         played = self._plays[key]
         assert played.told or not tell, "an example's candidate is played first as one"
         return played
@@ -369,10 +406,12 @@ class _Worker:
         key = (game.players, json.dumps(dict(start.game.options), sort_keys=True), seed)
         if key in self._plays:  # played whole already (an example's candidate)
             return self._plays[key].kinds
-        offered = {a for cid, a in self.alternatives.items() if cid in game.compiled_clauses}
-        st, rng = start.clone(), random.Random(seed)
-        made: set[str] = set()
-        length = 0
+        offered = self._offered(game)
+        cut = self._cuts.pop(key, None)
+        if cut is not None:  # an example's candidate, played until it could not win
+            st, rng, made, length = cut.st, cut.rng, set(cut.made), cut.length
+        else:
+            st, rng, made, length = start.clone(), random.Random(seed), set(), 0
         # the same choices as _play's, with the same draws from rng, so the same decisions
         while (not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS
                and not made >= offered):
@@ -383,11 +422,15 @@ class _Worker:
             st.apply(ev)
         return frozenset(made)
 
+    def _offered(self, game: Game) -> set[str]:
+        """The decisions ``game``'s table compiles: the only ones its deals can make."""
+        return {a for cid, a in self.alternatives.items() if cid in game.compiled_clauses}
+
     def _snapshot(self, st: State) -> dict[str, list[object]]:
         return {name: [list(x) if isinstance(x, list) else x for x in z]
                 for name, z in st.z.items()}
 
-    def _play(self, start: State, seed: int, tell: bool) -> _Played:
+    def _play(self, start: State, seed: int, tell: bool, cut: int | None) -> _Played | _Cut:
         st, rng = start.clone(), random.Random(seed)
         # the example tells EXAMPLE_LINES lines at most, each of one chance event or of at
         # most one decision per hand: what the events after those did is never told
@@ -400,6 +443,8 @@ class _Worker:
         before: dict[str, Zones] = {}
         length = 0
         while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
+            if cut is not None and length >= cut:
+                return _Cut(st, rng, frozenset(made), length)
             ev = sample_event(st.legal_actions(), rng)
             if st.to_move != CHANCE:
                 a = str(ev["action"])

@@ -110,6 +110,9 @@ class Met:
     options: tuple[str, ...]
     #: the options of the conditions around the decision (not of its own guard)
     enclosing: tuple[str, ...] = ()
+    #: a simultaneous decision's seat name (``choose together p in SEATS``: ``seat`` is then
+    #: the list of seats), else None
+    together: str | None = None
 
 
 def option_names(spec: CheckedSpec, e: object) -> set[str]:
@@ -213,7 +216,7 @@ class _PlayWalk:
             for alt in s.alternatives:
                 guard = guard_options(spec, alt.guard)
                 self.out.append(Met(alt, s.seat, around, tuple(sorted(opts | guard)),
-                                    tuple(sorted(opts))))
+                                    tuple(sorted(opts)), s.together))
                 self.block(alt.body, around, opts)
         elif isinstance(s, ast.If):
             cond = say(s.cond, spec)

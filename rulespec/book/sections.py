@@ -53,7 +53,7 @@ from rulespec.book.reading import (
     steps_of,
     walk_play,
 )
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec, OptionInfo
 from rulespec.lang.pretty import pretty_expr, pretty_item
 
@@ -257,6 +257,10 @@ def _decision_text(spec: CheckedSpec, facts: BookFacts, m: Met) -> Inline:
     and the choices as the rules define them), and whether it exists only under options or
     at some table sizes."""
     parts: list[Part] = [cap(prose(m.alt.doc))] if m.alt.doc else list(_precise(spec, m))
+    if m.together is not None:
+        parts.append(f" {cap(_together_who(spec, m.seat))} makes this choice at the same "
+                     "time, in secret: nobody sees another's choice until all have chosen; "
+                     "then all the choices are carried out at once.")
     when = _only(spec, facts, m.alt.action, bool(m.options))
     if m.alt in facts.off and not when:
         parts.append(" It is a variation: these rules do not offer it (see Variations).")
@@ -274,7 +278,9 @@ def _precise(spec: CheckedSpec, m: Met) -> Inline:
     loop_vars = {a.split(" ")[2] for a in m.around if a.startswith("for each ")}
     seat = m.seat.expr if isinstance(m.seat, ast.Cited) else m.seat
     known = {v.name for v in spec.vars} | set(spec.option_names)
-    if isinstance(seat, ast.Name) and seat.id in loop_vars:
+    if m.together is not None:
+        who = f"{_together_who(spec, seat)}, at once and in secret,"
+    elif isinstance(seat, ast.Name) and seat.id in loop_vars:
         who = "each player in turn"
     elif isinstance(seat, ast.Name) and seat.id not in known and seat.id != "dealer":
         who = f"the player {seat.id}"  # a procedure's parameter: the seat it is run for
@@ -292,6 +298,16 @@ def _precise(spec: CheckedSpec, m: Met) -> Inline:
         parts.append(", offered only when " + say(m.alt.guard, spec))
     parts.append(".")
     return inline(*parts)
+
+
+def _together_who(spec: CheckedSpec, seats: ast.Expr) -> str:
+    """Who decides in a simultaneous decision: "each player", or each of a list said."""
+    bare = walk.uncite(seats)
+    said = say(seats, spec)
+    # every seat, in whatever order: the order does not matter when all choose at once
+    if isinstance(bare, ast.Name) and bare.id == "seats" or said.startswith("each player"):
+        return "each player"
+    return f"each player of {said}"
 
 
 def _scoring(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:

@@ -27,8 +27,8 @@ from rulespec.lang.builtins import MAX_COLLECTION, LimitError, spend
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "EndDeal",
            "EndMatch", "Fn", "Frame", "LazyLegal", "LegalEntry", "LegalMap", "Procedure",
-           "Resolver", "Return", "Running", "Stop", "deal_cards", "fill_zone", "move_cards",
-           "snapshot"]
+           "Resolver", "Return", "Running", "Stop", "Together", "deal_cards", "fill_zone",
+           "hold_choice", "move_cards", "snapshot", "together_seats"]
 
 
 def _max_work() -> int:
@@ -107,6 +107,19 @@ class Alternative:
 
 
 @attrs.frozen
+class Together:
+    """What a simultaneous decision (``choose together NAME in SEATS``) keeps in the locals of
+    its frame while the seats choose: ``var`` the name each seat is bound to (the seat asked
+    now), ``pending`` the local holding the seats still to choose (a sorted tuple), ``held``
+    the one holding the choices made, in secret, as (seat, alternative, bindings), sorted by
+    seat."""
+
+    var: str
+    pending: str
+    held: str
+
+
+@attrs.frozen
 class ChooseStop:
     """A decision: the seat that makes it and its alternatives."""
 
@@ -118,6 +131,8 @@ class ChooseStop:
     legal: Callable[..., None] | None = None
     #: the local that names the seat, where the seat is one (read directly, without ``seat``)
     seat_local: str | None = None
+    #: where several seats choose at once: the locals the decision keeps (see Together)
+    together: Together | None = None
 
 
 @attrs.frozen
@@ -260,6 +275,30 @@ class LazyLegal(NamedTuple):
     texts: Sequence[str]
     #: the alternative that allows them all
     alt: Alternative
+
+
+def together_seats(seats: Iterable[object], hands: int, span: ast.Span) -> tuple[int, ...]:
+    """The seats of a simultaneous decision, checked and sorted: each a seat of a hand at the
+    table, none twice."""
+    out: list[int] = []
+    for q in seats:
+        if type(q) is not int or not 0 <= q < hands:
+            raise RuleRuntimeError(f"seat {q!r} must decide here, but this table's hands are "
+                                   f"seats 0 to {hands - 1}", span,
+                                   "choose together needs seats of hands at the table")
+        out.append(q)
+    if len(set(out)) != len(out):
+        raise RuleRuntimeError(f"a seat is listed twice among the seats that decide together "
+                               f"({out})", span, "each seat chooses once: list it once")
+    return tuple(sorted(out))
+
+
+def hold_choice(held: tuple[tuple[int, int, tuple[tuple[str, object], ...]], ...], seat: int,
+                alt: int, binds: tuple[tuple[str, object], ...]
+                ) -> tuple[tuple[int, int, tuple[tuple[str, object], ...]], ...]:
+    """The choices held in a simultaneous decision, with ``seat``'s added: kept sorted by seat,
+    so that the held choices (and the reveal) are the same whatever order they came in."""
+    return tuple(sorted((*held, (seat, alt, binds)), key=lambda h: h[0]))
 
 
 def snapshot(st: Running, x: object) -> object:

@@ -50,6 +50,7 @@ from rulespec.engine.machine import (
     Return,
     Values,
 )
+from rulespec.engine.together import together_view
 from rulespec.errors import (
     IllegalActionError,
     RecordError,
@@ -144,9 +145,6 @@ class State:
         st.v["dealer"] = dealer
         st.v["totals"] = [0] * game.players
         st.v["deals_played"] = 0
-        if game.spec.directed:
-            # the direction of play, public: only where the rules read or set it
-            st.v["clockwise"] = True
         for name, per, f in game.var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x
@@ -197,6 +195,45 @@ class State:
         # than have every event's id written down here (8,192 of them, to apply one)
         self._given = entries if len(entries) <= 16 else None
         return list(map(_event_of, entries))
+
+    def seats_to_choose(self) -> list[int]:
+        """The seats that may decide now: at a simultaneous decision (``choose together``)
+        every seat that has not chosen yet, in seat order; at any other decision the one seat
+        to move; none at a chance event or once the match is over."""
+        stop = self.pending
+        if type(stop) is ChooseStop and stop.together is not None:
+            return list(self.stack[-1].L[stop.together.pending])
+        return [self.to_move] if type(self.to_move) is int else []
+
+    def ask(self, seat: int) -> None:
+        """Make ``seat``, one still to choose in a simultaneous decision, the seat to move:
+        :meth:`current_player` and :meth:`legal_actions` are then its own. The state asks the
+        lowest such seat first; a driver that asks the seats in another order says which
+        (:meth:`apply` does so itself for an event that carries a seat still to choose). The
+        outcome does not depend on the order: the choices are held unseen and applied in seat
+        order once every seat has chosen."""
+        stop = self.pending
+        if type(stop) is not ChooseStop or stop.together is None:
+            if seat == self.to_move:
+                return
+            raise IllegalActionError(f"it is seat {self.to_move}'s decision, not seat "
+                                     f"{seat!r}'s")
+        L = self.stack[-1].L
+        if seat not in L[stop.together.pending]:
+            raise IllegalActionError(
+                f"seat {seat!r} is not among the seats still to choose here "
+                f"({list(L[stop.together.pending])})")
+        if seat == self.to_move:
+            return
+        L[stop.together.var] = seat
+        self.to_move = seat
+        self._legal = None
+        self._given = None
+        if not self.legal_count():
+            raise RuleRuntimeError(
+                f"seat {seat} must decide here, but no alternative is legal", stop.node.span,
+                "every decision needs at least one legal choice; add one (a pass, say) for "
+                "this position")
 
     def legal_count(self) -> int:
         """How many legal events there are now (the fast path: see :meth:`apply_index`)."""
@@ -386,7 +423,13 @@ class State:
             else:
                 zones[zd.name] = list(z) if zd.visibility == "all" else len(z)
         public = {k: _plain(x) for k, x in self.v.items()}
-        return {"seat": seat, "to_move": self.to_move, "zones": zones, "vars": public}
+        out: JSONObject = {"seat": seat, "to_move": self.to_move, "zones": zones,
+                           "vars": public}
+        stop = self.pending
+        if type(stop) is ChooseStop and stop.together is not None:
+            out.update(together_view(stop, self.stack[-1].L, seat, self.game.set_fields,
+                                     lambda e, names: self.game.evaluate(e, self, names)))
+        return out
 
     # ---- decisions --------------------------------------------------------------------------
     def legal_map(self) -> dict[str, LegalEntry]:
@@ -441,6 +484,21 @@ class State:
         for entry in self._given or ():
             if entry[0] is event:
                 self._take(entry)
+                return
+        stop = self.pending
+        if type(stop) is ChooseStop and stop.together is not None and \
+                isinstance(event, Mapping) and event.get("seat") != self.to_move:
+            # a simultaneous decision takes the choice of any seat still to choose
+            seat = event.get("seat")
+            if type(seat) is int:
+                before = self.to_move
+                assert type(before) is int
+                self.ask(seat)  # refused when the seat is not one still to choose
+                try:
+                    self._apply_decision(event)
+                except (IllegalActionError, RecordError):
+                    self.ask(before)  # an illegal event changes nothing, not the seat asked
+                    raise
                 return
         legal = self._legal_now()
         # Fast path: an event already in canonical form (the usual case when a driver picks

@@ -384,9 +384,14 @@ class Alternative:
 
 @frozen
 class Choose:
+    """``choose SEAT { ... }``, or, with ``together`` set, ``choose together NAME in SEATS
+    { ... }``: a simultaneous decision, where ``seat`` is the list of seats that choose at
+    once and ``together`` the name each seat is bound to in the alternatives."""
+
     seat: Expr
     alternatives: tuple[Alternative, ...]
     span: Span = _span()
+    together: str | None = None
 
 
 @frozen

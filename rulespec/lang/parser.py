@@ -506,6 +506,12 @@ class _ToAst(Transformer[Token, ast.Spec]):
                           span=self._span(meta))
 
     @v_args(meta=True)
+    def choose_together(self, meta: Meta,
+                        c: list[Token | ast.Expr | ast.Alternative]) -> ast.Choose:
+        return ast.Choose(cast(ast.Expr, c[1]), tuple(cast("list[ast.Alternative]", c[2:])),
+                          span=self._span(meta), together=str(c[0]))
+
+    @v_args(meta=True)
     def alternative(
         self, meta: Meta,
         c: list[Token | _Fields | ast.Generator | ast.Expr | str | ast.Block | None],

@@ -154,9 +154,10 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"bury {e(a)} into {e(z)}"
         case ast.CallStmt(name=n, args=args, ref=r):
             body = f"{n}({', '.join(e(a) for a in args)}){_ref(r)}"
-        case ast.Choose(seat=seat, alternatives=alts):
+        case ast.Choose(seat=seat, alternatives=alts, together=tg):
             inner = "\n".join(_alt(a, ind + "  ") for a in alts)
-            body = f"choose {e(seat)} {{\n{inner}\n{ind}}}"
+            head = f"together {tg} in " if tg is not None else ""
+            body = f"choose {head}{e(seat)} {{\n{inner}\n{ind}}}"
         case ast.Break():
             body = "break"
         case ast.Continue():

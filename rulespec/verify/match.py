@@ -199,6 +199,11 @@ class Match:
         while True:
             a = state.current_player()
             b = self._to_move()
+            if a != b and type(b) is int and b in state.seats_to_choose():
+                # a simultaneous decision: the implementation asks its seats in an order of
+                # its own, and the spec takes the choices in any order (State.ask)
+                state.ask(b)
+                a = b
             if a != b:
                 raise self.fail("who-moves", f"{self.spec_the} says {json.dumps(a)} moves, "
                                 f"{self.impl_the} {json.dumps(b)}", spec_says=a, impl_says=b)

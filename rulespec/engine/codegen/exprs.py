@@ -149,6 +149,8 @@ class ExprCompiler(Inliner):
         self.globals["_SF"] = tuple(seats[s:] + seats[:s] for s in seats)
         self.globals["_N"] = players
         self._consts: dict[int, str] = {}
+        #: each expression compiled from the top, by its node and scope (see _top)
+        self._seen: dict[tuple[int, frozenset[str], frozenset[str]], tuple[ast.Expr, Gen]] = {}
         #: each option read so far as its value's name and arguments (see _option_value)
         self._opt_split: dict[str, tuple[object, dict[str, int | bool]]] = {}
         self.def_fns: dict[str, Callable[..., Value]] = {}
@@ -170,7 +172,7 @@ class ExprCompiler(Inliner):
     def expr(self, e: ast.Expr, local: frozenset[str],
              pyvars: frozenset[str] = frozenset()) -> Fn:
         """A function ``(st, L) -> value`` for ``e``; ``local`` names the bindings in ``L``."""
-        g = self._g(e, local, pyvars)
+        g = self._top(e, local, pyvars)
         if isinstance(g, Known):
             v = g.value
             return lambda st, L: v
@@ -179,12 +181,12 @@ class ExprCompiler(Inliner):
     def const(self, e: ast.Expr, local: frozenset[str] = frozenset(),
               pyvars: frozenset[str] = frozenset()) -> tuple[bool, object]:
         """(True, value) if ``e`` is constant for this table."""
-        g = self._g(e, local, pyvars)
+        g = self._top(e, local, pyvars)
         return (True, g.value) if isinstance(g, Known) else (False, None)
 
     def source(self, e: ast.Expr, local: frozenset[str], pyvars: frozenset[str]) -> str:
         """Python source text of ``e`` (constants included as literals or globals)."""
-        return self._src(self._g(e, local, pyvars))
+        return self._src(self._top(e, local, pyvars))
 
     def build(self, name: str, text: str, span: ast.Span,
               extra: dict[str, object] | None = None, what: str = "") -> Callable[..., Value]:
@@ -307,6 +309,24 @@ class ExprCompiler(Inliner):
         self.globals[f"_def_{d.name}"] = call
 
     # ---- code generation --------------------------------------------------------------------
+    def _top(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> Gen:
+        """``_g`` of an expression of the rules, asked for by a statement or an enumerator:
+        remembered, for a table compiles the same guard several times over (whether it is
+        constant, then its source; an alternative's enumerator, the plain version beside the
+        hoisted one, and the decision's). Not while loop invariants are collected (what it
+        hoists belongs to one enumerator) nor with coverage (which counts arms as compiled);
+        the node is kept with its text, so that its id is not reused while remembered."""
+        if self._hoisting or self.cover is not None or self._inlining or self._in_iterable \
+                or self._tabulating:
+            return self._g(e, local, py)
+        key = (id(e), local, py)
+        hit = self._seen.get(key)
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        g = self._g(e, local, py)
+        self._seen[key] = (e, g)
+        return g
+
     def _g(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> Gen:
         g = self._g_node(e, local, py)
         if self._hoisting and type(g) is str and not _CHEAP.match(g) \

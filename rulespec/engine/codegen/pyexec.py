@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import linecache
 import re
+import types
 from typing import Any, NoReturn
 
 from rulespec.engine.machine import MAX_WORK
@@ -51,6 +52,34 @@ def _commentable(text: str) -> str:
     return text if text.isascii() and text.isprintable() else ascii(text)
 
 
+#: code compiled from each generated text, by the text: the tables of one spec mostly generate
+#: the same functions (a book compiles a table for each player count), and Python's compiler
+#: is a tenth of the time a table takes to compile
+_CODE: dict[str, types.CodeType] = {}
+_CODE_MAX = 4_096
+
+
+def _compiled(full: str, filename: str) -> types.CodeType:
+    """``compile(full, filename, "exec")``, reusing the code of the same text compiled before
+    under another file name (each registration's own, for its tracebacks)."""
+    code = _CODE.get(full)
+    if code is None:
+        code = compile(full, filename, "exec")
+        if len(_CODE) >= _CODE_MAX:
+            _CODE.clear()
+        _CODE[full] = code
+        return code
+    return _renamed(code, filename)
+
+
+def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
+    """``code`` and the code objects nested in it (a lambda, a comprehension) with the file
+    name ``filename``."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
 def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
                 what: str, sources: list[tuple[str, str]] | None = None) -> Any:
     """``exec`` the generated definition ``text`` and return the function ``name`` it defines.
@@ -72,7 +101,7 @@ def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
         del _REGISTERED[:_REGISTERED_MAX // 2]
     ns: dict[str, object] = {}
     try:
-        code = compile(full, filename, "exec")
+        code = _compiled(full, filename)
     except (SyntaxError, RecursionError) as e:
         # Python's own bounds on nesting (200 parentheses, 20 blocks, its parser's stack):
         # a spec within the checker's limits should not reach them, but one that does is

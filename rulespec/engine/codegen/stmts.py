@@ -51,8 +51,12 @@ from rulespec.engine.machine import (
     ChooseStop,
     EndDeal,
     EndMatch,
+    Fn,
     Procedure,
     Return,
+    Together,
+    hold_choice,
+    together_seats,
 )
 from rulespec.lang import ast
 from rulespec.lang.clauses import clause_id
@@ -330,6 +334,9 @@ class _StmtCompiler:
 
     def _choose(self, s: ast.Choose, local: frozenset[str],
                 loops: list[tuple[int, list[int]]]) -> None:
+        if s.together is not None:
+            self._choose_together(s, s.together, local, loops)
+            return
         ins = self.ins
         at = len(ins)
         ins.append(Return())  # a placeholder until the alternatives are compiled
@@ -363,3 +370,81 @@ class _StmtCompiler:
                              choose_enumerator(self.ec, nodes, local, s.alternatives)
                              if len(nodes) > 1 else None,
                              seat_local)
+
+    def _choose_together(self, s: ast.Choose, var: str, local: frozenset[str],
+                         loops: list[tuple[int, list[int]]]) -> None:
+        """``choose together VAR in SEATS``: the seats are asked one by one (the lowest still
+        to choose, or any other the driver names: State.ask), each choice is held in a local
+        no rule reads, and once all are in, the bodies run in seat order with VAR and the
+        alternative's variables bound to each seat's choice. An alternative's ``body_pc`` is
+        the code that holds its choice, so the machine applies an event here as it applies
+        any other."""
+        ins = self.ins
+        slot = self._new_slot("together")
+        tg = Together(var, f"{slot}_pending", f"{slot}_held")
+        pend, held, cur = repr(tg.pending), repr(tg.held), repr(f"{slot}_cur")
+        seats = self._obj(together_seats)
+        ins.append(Py((f"L[{pend}] = {seats}({self._src(s.seat, local)}, st.game.hands, "
+                       f"{self._obj(s.seat.span)})", f"L[{held}] = ()"), s.span))
+        ask = len(ins)
+        reveal = JumpIfNot(f"L[{pend}]", -1, s.span)
+        ins.append(reveal)
+        ins.append(Py((f"L[{var!r}] = L[{pend}][0]",), s.span))
+        at = len(ins)
+        ins.append(Return())  # the stop, once the alternatives are known
+        inner = local | {var}
+        kept = []
+        hold = self._obj(hold_choice)
+        for i, a in enumerate(s.alternatives):
+            if any(binds_zone(self.ec, g) for g in a.generators):
+                self.binds_zones = True
+            gvars = tuple(g.var for g in a.generators)
+            if a.guard is not None:
+                ok, val = self.ec.const(a.guard, inner, frozenset(gvars))
+                if ok and not val:
+                    continue
+            enum = enumerator(self.ec, a, inner, keys_distinct(a, s.alternatives))
+            binds = "(" + "".join(f"({v!r}, L[{v!r}]), " for v in gvars) + ")"
+            body_pc = len(ins)
+            ins.append(Py((f"_s = st.to_move; L[{held}] = {hold}(L[{held}], _s, {i}, {binds})",
+                           f"L[{pend}] = tuple(q for q in L[{pend}] if q != _s)"), a.span))
+            ins.append(Jump(ask))
+            kept.append((i, a, Alternative(a.action, enum, body_pc, a, gvars,
+                                           resolver(self.ec, a, inner))))
+        reveal.target = len(ins)
+        self._reveal(tg, cur, kept, inner, loops)
+        nodes = [alt.node for _, _, alt in kept]
+        ins[at] = ChooseStop(self._obj_fn(var), tuple(alt for _, _, alt in kept), s,
+                             choose_enumerator(self.ec, nodes, inner, s.alternatives)
+                             if len(nodes) > 1 else None, var, tg)
+
+    def _reveal(self, tg: Together, cur: str,
+                kept: list[tuple[int, ast.Alternative, Alternative]], inner: frozenset[str],
+                loops: list[tuple[int, list[int]]]) -> None:
+        """Every held choice applied, in seat order: the seat and the alternative's variables
+        bound, then its body; the held choices dropped at the end."""
+        ins = self.ins
+        held = repr(tg.held)
+        slot = self._new_slot("for")
+        ins.append(ForInit(f"L[{held}]", slot, kept[0][1].span if kept else ast.NOSPAN,
+                           False, self._obj(kept[0][1].span if kept else ast.NOSPAN)))
+        nxt = len(ins)
+        step = ForNext(slot, cur.strip("'"), -1, None, ast.NOSPAN)
+        ins.append(step)
+        ins.append(Py((f"_c = L[{cur}]; L[{tg.var!r}] = _c[0]; L.update(_c[2])",), ast.NOSPAN))
+        for i, a, _ in kept:
+            test = JumpIfNot(f"L[{cur}][1] == {i}", -1, a.span)
+            ins.append(test)
+            self._mark("alternative", a.span)
+            self.block(a.body, inner | {g.var for g in a.generators} | {slot}, loops)
+            ins.append(Jump(nxt))
+            test.target = len(ins)
+        ins.append(Jump(nxt))
+        step.end = len(ins)
+        # the reveal's own locals dropped: the frame is as a plain decision would leave it
+        ins.append(Py((f"del L[{tg.pending!r}], L[{held}]",
+                       f"L.pop({cur}, None); L.pop({slot!r}, None)"), ast.NOSPAN))
+
+    def _obj_fn(self, var: str) -> Fn:
+        """The seat of a decision read from the local ``var``."""
+        return lambda st, L: L[var]

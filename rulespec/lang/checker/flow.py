@@ -160,6 +160,33 @@ def loop_moves(sym: Symbols, body: ast.Block, changes: bool) -> bool:
     return False
 
 
+def together_breaks(sym: Symbols, body: ast.Block) -> tuple[str, ast.Stmt] | None:
+    """What in the body of a simultaneous decision's alternative (here or in a procedure it
+    calls) would stop or leave the reveal, and where: a decision, a chance event, an end, a
+    ``run deal``, a ``return``, or a ``break``/``continue`` of no loop of the body's own."""
+    stops = {ast.Choose: "a decision", ast.Shuffle: "a shuffle", ast.Reshuffle: "a reshuffle",
+             ast.Bury: "a bury", ast.EndDeal: "'end deal'", ast.EndMatch: "'end match'",
+             ast.RunDeal: "'run deal'"}
+    seen: set[str] = set()
+    todo: list[tuple[ast.Block, ast.Stmt | None]] = [(body, None)]
+    while todo:
+        block, call = todo.pop()
+        for s, loops in walk.statements(block):
+            what = stops.get(type(s))
+            if what is None and call is None:
+                if isinstance(s, ast.Return):
+                    what = "'return'"
+                elif isinstance(s, (ast.Break, ast.Continue)) and not loops:
+                    what = "'break'" if isinstance(s, ast.Break) else "'continue'"
+            if what is not None:
+                return (what if call is None else f"{what} (in the procedure called)",
+                        s if call is None else call)
+            if isinstance(s, ast.CallStmt) and s.name in sym.procs and s.name not in seen:
+                seen.add(s.name)
+                todo.append((sym.procs[s.name].body, call or s))
+    return None
+
+
 def table_only(sym: Symbols, e: ast.Expr, what: str) -> None:
     """``e`` is evaluated when the table is set up: it may read options, the player count
     and constants, not variables, zones or the dealer (directly or through definitions)."""

@@ -199,12 +199,50 @@ class StatementChecker:
     def _check_choose(self, s: ast.Choose, seat: ast.Expr,
                       alts: tuple[ast.Alternative, ...], scope: Scope) -> None:
         """A decision names the seat that decides, and is not made inside a definition."""
+        if s.together is not None:
+            self._check_together(s, s.together, seat, alts, scope)
+            return
         self.exprs.want(seat, INT, self.exprs.expr(seat, scope), "choose needs the seat that "
                         "decides")
         if scope.where == "def":  # pragma: no cover - grammar prevents it
             self.sym.error(s.span, "a decision cannot appear in a definition")
         for alt in alts:
             self._alternative(alt, scope)
+
+    def _check_together(self, s: ast.Choose, name: str, seats: ast.Expr,
+                        alts: tuple[ast.Alternative, ...], scope: Scope) -> None:
+        """``choose together NAME in SEATS``: a list of seats, each bound to NAME in the
+        alternatives; the bodies, run one seat after another once every choice is in, hold
+        no decision or chance event and do not leave the reveal (no break, continue,
+        return or end)."""
+        self.exprs.want(seats, ListOf(INT), self.exprs.expr(seats, scope),
+                        "choose together needs the list of seats that decide at once")
+        bare = walk.uncited(seats)
+        if isinstance(bare, ast.ListLit) and not bare.items:
+            self.sym.error(seats.span, "no seat decides in this simultaneous decision: the "
+                           "list of seats is empty", "name the seats, for example: choose "
+                           f"together {name} in seats {{ ... }}")
+        if name in self.sym.vars or name in self.sym.options or name in BUILTIN_CONSTANTS \
+                or name in BUILTIN_VARS:
+            self.sym.error(s.span, f"'choose together {name}' hides the "
+                           f"{self.sym.kind(name)} {name!r}", "choose another name")
+        elif name in scope.names:
+            # the reveal binds NAME to each seat in turn: a local of that name would be lost
+            self.sym.error(s.span, f"'choose together {name}' hides the local {name!r}",
+                           "choose another name")
+        inner = scope.child()
+        inner.names[name] = INT
+        for alt in alts:
+            bad = flow.together_breaks(self.sym, alt.body)
+            if bad is not None:
+                what, at = bad
+                self.sym.error(at.span, f"{what} inside a simultaneous decision: the "
+                               f"choices of {alt.action!r} are applied together, one seat "
+                               "after another, once every seat has chosen",
+                               "the bodies only apply the choices: make the next decision (or "
+                               "chance event, or leave the loop) after the 'choose together' "
+                               "block, where it can read what the seats chose")
+            self._alternative(alt, inner)
 
     def _alternative(self, a: ast.Alternative, scope: Scope) -> None:
         inner = scope.child()

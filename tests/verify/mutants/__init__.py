@@ -3,7 +3,10 @@
 
 Python mutants live in ``vandatta.py``, ``abracadabra.py`` and ``misc.py`` (robustness); the
 process-only misbehaviours in ``procs.py``; the JavaScript mutants in
-``examples/js/vandatta.js --mutant NAME``.  ``python -m tests.verify.mutants.selfcheck`` checks
+``examples/js/vandatta.js --mutant NAME``. ``together.py`` holds two implementations of a test
+spec with a simultaneous decision (one correct that asks the seats in another order, one that
+shows a choice before the reveal), used by ``tests/test_verify.py`` directly, outside this
+catalogue.  ``python -m tests.verify.mutants.selfcheck`` checks
 that every Python mutant really differs from its oracle at its ``shows`` setting.
 
 In a ``command``, ``"{python}"`` stands for ``sys.executable``; commands run from the project root.
