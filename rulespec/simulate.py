@@ -1,9 +1,10 @@
 """Random play: seeded samplers outside the engine, game statistics, local or Ray workers.
 
 The engine holds no random generator (chance is explicit); here a seeded ``random.Random``
-samples each chance outcome (a whole shuffle order, a bury position) and each decision uniformly
-from the legal list (R11). Game ``i`` of a run with seed ``s`` always uses the same generator, so
-a run gives the same numbers whether it runs in one process, many, or on a Ray cluster.
+samples each chance outcome (a whole shuffle order, a bury position, a pick's value by its
+weight) and each decision uniformly from the legal list (R11). Game ``i`` of a run with seed
+``s`` always uses the same generator, so a run gives the same numbers whether it runs in one
+process, many, or on a Ray cluster.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any, cast
 
 import attrs
 
+from rulespec.engine.chance import pick_at
 from rulespec.engine.events import Event
 from rulespec.engine.state import CHANCE, State
 from rulespec.errors import RuleRuntimeError, RulespecError
@@ -32,14 +34,20 @@ __all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationS
            "play_random_game", "sample_event", "simulate"]
 
 
-def sample_event(legal: list[Event], rng: random.Random) -> Event:
-    """One event drawn uniformly: a permutation for a shuffle template, else a legal event."""
+def sample_event(legal: list[Event], rng: random.Random,
+                 weights: Callable[[], list[tuple[Event, int]]] | None = None) -> Event:
+    """One event drawn uniformly: a permutation for a shuffle template, else a legal event;
+    at a pick, given ``weights`` (a State's ``chance_weights``), one outcome drawn by its
+    weight (without them, uniformly among the values)."""
     if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
         ev = dict(legal[0])
         cards = list(ev["cards"])
         rng.shuffle(cards)
         ev["cards"] = cards
         return ev
+    if weights is not None and "chance" in legal[0] and legal[0]["chance"] == "pick":
+        outcomes = weights()
+        return pick_at(outcomes, rng.randrange(sum(w for _, w in outcomes)))
     return legal[rng.randrange(len(legal))]
 
 
@@ -112,7 +120,7 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
             raise SimulationLimitError(
                 f"the match did not end within {max_events} events (the simulation's limit; "
                 f"--max-events sets it)")
-        ev = sample_event(state.legal_actions(), rng)
+        ev = sample_event(state.legal_actions(), rng, state.chance_weights)
         if state.current_player() == CHANCE:
             chances[ev["chance"]] += 1
         else:

@@ -21,6 +21,7 @@ import attrs
 from hypothesis import currently_in_test_context
 from hypothesis import strategies as st
 
+from rulespec.engine.chance import pick_at
 from rulespec.engine.game import Game, tables_of
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.lang.model import CheckedSpec
@@ -65,8 +66,8 @@ def matches(spec: CheckedSpec | str | Path, *, players: Sequence[int] | int | No
     """Matches of ``spec`` played with legal events only: a table among ``players`` (default
     every size the spec accepts with these options), a dealer, each decision an index into the
     canonical legal list and each shuffle a seed, so Hypothesis shrinks toward small tables,
-    dealer 0, first legal events and unshuffled packs. A match stops at its end or after
-    ``max_events`` events."""
+    dealer 0, first legal events, unshuffled packs and each pick's first outcome. A match
+    stops at its end or after ``max_events`` events."""
     checked, name = _load(spec)
     opts = normalise_options(checked, dict(options or {}))
     if isinstance(players, int):
@@ -97,6 +98,10 @@ def matches(spec: CheckedSpec | str | Path, *, players: Sequence[int] | int | No
                 if seed_:
                     random.Random(seed_).shuffle(cards)
                 ev = {**legal[0], "cards": cards}
+            elif legal[0].get("chance") == "pick":
+                # by the weights, shrinking toward the first outcome the spec lists
+                outcomes = state.chance_weights()
+                ev = pick_at(outcomes, data(st.integers(0, sum(w for _, w in outcomes) - 1)))
             else:
                 ev = legal[data(st.integers(0, len(legal) - 1))]
             state.apply(ev)

@@ -141,6 +141,18 @@ def test_a_visible_card_named_twice_is_no_leak_unless_a_copy_is_hidden() -> None
     assert r.divergences and r.divergences[0].kind == "leak"
 
 
+def test_a_hidden_size_shown_is_a_leak() -> None:
+    # the engine on a spec with sizes some seats may not count conforms to the spec, nulls
+    # and all; the same engine giving those sizes as counts leaks them
+    from tests.verify.mutants.counts import SPEC, HiddenCountsView, ShowsHiddenSizes
+
+    r = _verify(SPEC, "hidden_counts", HiddenCountsView, players=[3], games=8, seed_=2)
+    assert r.conforms, r.divergences[0].message if r.divergences else ""
+    r = _verify(SPEC, "hidden_counts", ShowsHiddenSizes, players=[3], games=8, seed_=2)
+    assert r.divergences and r.divergences[0].kind == "leak"
+    assert "gives the size of 'stock'" in r.divergences[0].message
+
+
 def test_oracle_conforms_through_the_process_protocol() -> None:
     argv = [sys.executable, "-m", "rulespec.cli", "serve", "--python",
             "tests.oracles.vandatta:VandattaOracle"]

@@ -22,7 +22,7 @@ from typing import assert_never
 import attrs
 from attrs import frozen
 
-from rulespec.book.english import say
+from rulespec.book.english import say, say_pick
 from rulespec.book.reading import CITATION
 from rulespec.book.svg import (
     Decision,
@@ -340,7 +340,9 @@ class _Builder:
         after: list[Node] = []
         for a in s.alternatives:
             # what an alternative leads to is drawn only where it decides or ends something
-            nodes = [n for n in self.block(a.body, ctx) if not isinstance(n, Steps)]
+            # (or where it leaves something to a pick: a roll of the die is what it does)
+            picks = self.reaches(a.body, (ast.Pick,))
+            nodes = [n for n in self.block(a.body, ctx) if picks or not isinstance(n, Steps)]
             if nodes:
                 after.append(Frame("after", f"after {a.action}", tuple(nodes)))
         row: tuple[Node, ...] = ()
@@ -395,6 +397,8 @@ class _Builder:
             case ast.Bury(src=a, dst=b):
                 return [Line(f"bury the top card of {self.pt(a)} in {self.pt(b)}, "
                               "at random")]
+            case ast.Pick():
+                return [Line(short(say_pick(s, self.spec), 90))]
             case ast.DealCards():
                 return [Line(self._deal_text(s, ctx))]
             case ast.Move():

@@ -25,7 +25,7 @@ from rulespec.lang.model import (
     pos,
 )
 
-__all__ = ["cap", "mentioned", "say", "show", "words"]
+__all__ = ["cap", "mentioned", "say", "say_pick", "show", "words"]
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
             ">": "is more than", ">=": "is at least", "in": "is in", "not in": "is not in"}
@@ -109,6 +109,40 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             assert_never(e)
 
 
+def say_pick(s: ast.Pick, spec: CheckedSpec) -> str:
+    """A ``pick`` in plain English: "the face is picked at random: 1 to 6, each equally
+    likely"; "the pass is picked at random: left 1 in 4, hold 3 in 4"."""
+    who = f"the {words(s.name)}" if s.name != "dealer" else "the dealer"
+    head = f"{who} is picked at random"
+    if s.source is not None:
+        src = walk.uncite(s.source)
+        if isinstance(src, ast.ListLit):
+            return f"{head}: {_run(src.items, spec)}, each equally likely"
+        return f"{head} from {say(src, spec)}, each equally likely"
+    ws = [walk.uncite(o.weight) for o in s.weighted]
+    values = [say(walk.uncite(o.value), spec) for o in s.weighted]
+    if all(isinstance(w, ast.IntLit) for w in ws):
+        counts = [w.value for w in ws if isinstance(w, ast.IntLit)]
+        total = sum(counts)
+        if len(set(counts)) == 1:
+            return f"{head}: {_run(tuple(o.value for o in s.weighted), spec)}, each equally likely"
+        return f"{head}: " + ", ".join(f"{v} {c} in {total}"
+                                       for v, c in zip(values, counts, strict=True))
+    return f"{head}, each value as likely as its weight: " + ", ".join(
+        f"{v} (weight {say(w, spec)})" for v, w in zip(values, ws, strict=True))
+
+
+def _run(items: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:
+    """Values listed in words: "1 to 6" for whole numbers one after another, else "a, b
+    or c"."""
+    xs = [walk.uncited(x) for x in items]
+    nums = [x.value for x in xs if isinstance(x, ast.IntLit)]
+    if len(nums) == len(xs) > 2 and nums == list(range(nums[0], nums[0] + len(nums))):
+        return f"{nums[0]} to {nums[-1]}"
+    said = [say(walk.uncite(x), spec) for x in items]
+    return said[0] if len(said) < 2 else f"{', '.join(said[:-1])} or {said[-1]}"
+
+
 def _group(e: ast.Expr, spec: CheckedSpec) -> str:
     s = say(e, spec)
     return f"({s})" if isinstance(e, (ast.BinOp, ast.IfExpr, ast.Compare, ast.And, ast.Or)) \
@@ -144,7 +178,10 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
     a = [say(x, spec) for x in args]
     match f, len(a):
         case "size", 1:
-            return f"the number of cards in {a[0]}" if _is_zone(args[0], spec) \
+            x = args[0]
+            if isinstance(x, ast.Call) and x.func == "seen_by":
+                return f"the number of cards {say(x.args[0], spec)} has seen this deal"
+            return f"the number of cards in {a[0]}" if _is_zone(x, spec) \
                 else f"the size of {a[0]}"
         case "range", 2:
             return f"a number from {a[0]} to {a[1]}"
@@ -171,6 +208,8 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"the player after {a[0]} in the direction of play"
         case "turns_from", 1:
             return f"each player in turn from {a[0]}, in the direction of play"
+        case "seen_by", 1:
+            return f"the cards {a[0]} has seen this deal"
         case "set_of", 1:
             return a[0]
         case "pack", 1:

@@ -26,7 +26,7 @@ from rulespec.book.facts import EXAMPLE_LINES, EXAMPLE_TRIES, BookFacts, Example
 from rulespec.book.layout import table_picture
 from rulespec.book.reading import clause, prose, scoring_def, terms
 from rulespec.lang import ast
-from rulespec.lang.cards import card_sort_key
+from rulespec.lang.cards import card_sort_key, is_card
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["example_section", "table_figure"]
@@ -126,6 +126,14 @@ class _Lines:
     def event(self, t: Told, before: Mapping[str, tuple[object, ...]], first: bool) -> None:
         """Tell one event: a chance event on a line of its own, a decision in its run."""
         ev = t.event
+        if ev.get("chance") == "pick":
+            # a pick moves no card: what it picked is the whole of it
+            self.flush(before)
+            v = ev.get("value")
+            said: Part = Run("card", v) if isinstance(v, str) and is_card(v) else show(v)
+            self.lines.append((inline("Picked at random: ", said, "."),
+                               clause(self.spec.deal.span)))
+            return
         if "chance" in ev:
             self.flush(before)
             assert t.zones is not None

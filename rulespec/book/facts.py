@@ -415,7 +415,7 @@ class _Worker:
         # the same choices as _play's, with the same draws from rng, so the same decisions
         while (not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS
                and not made >= offered):
-            ev = sample_event(st.legal_actions(), rng)
+            ev = sample_event(st.legal_actions(), rng, st.chance_weights)
             if st.to_move != CHANCE:
                 made.add(str(ev["action"]))
             length += 1
@@ -445,7 +445,7 @@ class _Worker:
         while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
             if cut is not None and length >= cut:
                 return _Cut(st, rng, frozenset(made), length)
-            ev = sample_event(st.legal_actions(), rng)
+            ev = sample_event(st.legal_actions(), rng, st.chance_weights)
             if st.to_move != CHANCE:
                 a = str(ev["action"])
                 if tell and a not in made:

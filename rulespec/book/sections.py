@@ -66,6 +66,16 @@ _VIS = {"all": "open: every player may know its cards",
         "nobody": "hidden: no player sees its cards"}
 #: the same, in a player's few words
 _SEEN = {"all": "open", "owner": "seen by its owner only", "nobody": "face down"}
+#: who may count a zone's cards, where not everyone may (``, size visible to WHO``)
+_SIZE = {"owner": "its size is seen only by its owner", "nobody": "its size is seen by nobody"}
+
+
+def _seen(z: ast.ZoneDecl, words: Mapping[str, str]) -> str:
+    """Who sees a zone's cards, in ``words``, and, where not everyone may, who counts them."""
+    seen = words.get(z.visibility or "", "?")
+    size = _SIZE.get(z.size_visibility or "")
+    return seen if size is None else f"{seen}; {size}"
+
 
 _W = Callable[[Block], None]
 
@@ -154,7 +164,7 @@ def _components(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     w(_h(2, "Where the cards lie", "components"))
     w(Bullets(tuple((inline(strong(cap(words(z.name))),
                             f" ({'each player' if z.per_player else 'one for the table'}; "
-                            f"{_SEEN.get(z.visibility or '', '?')}): ", prose(z.doc)),
+                            f"{_seen(z, _SEEN)}): ", prose(z.doc)),
                      clause(z.span)) for z in spec.zones)))
     w(Paragraph(inline("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 "
                        "down to 2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is "
@@ -170,7 +180,7 @@ def _zones_table(spec: CheckedSpec, w: _W) -> None:
     w(Table((inline("zone"), inline("kind"), inline("who sees it"), inline("what it is")),
             tuple((inline(code(z.name)),
                    inline("one per player" if z.per_player else "shared"),
-                   inline(_VIS.get(z.visibility or "", "?")), inline(prose(z.doc)))
+                   inline(_seen(z, _VIS)), inline(prose(z.doc)))
                   for z in spec.zones)))
 
 

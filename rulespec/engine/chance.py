@@ -1,9 +1,10 @@
-"""Chance events: what a shuffle, a reshuffle or a bury lists, and how an outcome is checked
-and laid in its zones.
+"""Chance events: what a shuffle, a reshuffle, a bury or a pick lists, and how an outcome is
+checked and laid in its zones (or, for a pick, left for the rules to store).
 
 The engine holds no random generator (resolutions.md H4, R2): at a shuffle or a reshuffle it
 lists one template event (the cards in canonical order), and whoever drives it supplies an
-ordering of exactly those cards; at a bury it lists every position.
+ordering of exactly those cards; at a bury it lists every position; at a pick every value,
+each with its weight (:func:`pick_outcomes`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ import reprlib
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.engine.events import Event
-from rulespec.engine.machine import ChanceStop, Running, Values
-from rulespec.errors import IllegalActionError, RecordError
+from rulespec.engine.events import Event, encode, json_value, normalise_value
+from rulespec.engine.machine import ChanceStop, Fn, Running, Values
+from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 from rulespec.lang.cards import CARD_ORDER, normalise_card
 
-__all__ = ["apply_chance", "chance_template"]
+__all__ = ["apply_chance", "chance_template", "pick_at", "pick_outcomes", "uniform_outcomes",
+           "weighted_outcomes"]
 
 #: every card code, to tell a shuffle's usual event (codes only) at a glance
 _CARD_CODES = frozenset(CARD_ORDER)
@@ -32,6 +34,8 @@ def chance_template(spec: ChanceStop, st: Running, L: Values) -> Event | list[Ev
     if spec.kind == "reshuffle":
         # the discard pile without its top card, in pile order (bottom first) (R2)
         return {"chance": "reshuffle", "cards": list(spec.src(st, L)[:-1])}
+    if spec.kind == "pick":
+        return [{"chance": "pick", "value": encode(v)} for v, _ in pick_outcomes(spec, st, L)]
     dst = spec.dst(st, L)
     return [{"chance": "bury", "position": k} for k in range(len(dst) + 1)]
 
@@ -45,6 +49,9 @@ def apply_chance(spec: ChanceStop, st: Running, L: Values,
     kind = event.get("chance")
     if kind != spec.kind:
         raise IllegalActionError(f"a {spec.kind} is due, not {kind!r}")
+    if spec.kind == "pick":
+        _apply_pick(spec, st, L, event)
+        return
     if spec.kind == "bury":
         if set(event) != {"chance", "position"}:
             raise RecordError("a bury event has exactly the field 'position'")
@@ -110,3 +117,71 @@ def _place(spec: ChanceStop, st: Running, L: Values, cards: list[str]) -> None:
         src[:] = [top]
     # event lists top card first; zones keep their top at the end
     dst[:] = cards[::-1]
+
+
+# ---- pick -------------------------------------------------------------------------------------
+
+def uniform_outcomes(values: Fn) -> Fn:
+    """A uniform pick's outcomes, ``(st, L) -> [(value, 1), ...]``: each element of the list
+    ``values`` gives once, with weight 1."""
+    def outcomes(st: Running, L: Values) -> list[tuple[object, int]]:
+        return [(x, 1) for x in values(st, L)]
+    return outcomes
+
+
+def weighted_outcomes(pairs: tuple[tuple[Fn, Fn], ...]) -> Fn:
+    """A weighted pick's outcomes, ``(st, L) -> [(value, weight), ...]``, in the order
+    written, from each outcome's value and weight."""
+    def outcomes(st: Running, L: Values) -> list[tuple[object, object]]:
+        return [(v(st, L), w(st, L)) for v, w in pairs]
+    return outcomes
+
+
+def pick_outcomes(spec: ChanceStop, st: Running, L: Values) -> list[tuple[object, int]]:
+    """The outcomes of the pick due, as (value, weight), in the order the spec lists them:
+    each value once (a value listed again adds its weight to its first place), every weight
+    a whole number of at least 1. A pick of nothing, or a weight below 1, is a runtime error
+    at the pick."""
+    merged: dict[str, list[Any]] = {}
+    for v, w in spec.src(st, L):
+        if type(w) is not int or w < 1:
+            raise RuleRuntimeError(f"a pick's weight must be 1 or more, not {w!r}",
+                                   spec.node.span, "give every outcome a weight of 1 or more")
+        key = json_value(v)  # one text per value, so True and 1 stay apart
+        if key in merged:
+            merged[key][1] += w
+        else:
+            merged[key] = [v, w]
+    if not merged:
+        raise RuleRuntimeError("pick from an empty list", spec.node.span,
+                               "check the list has an element before this rule")
+    return [(v, w) for v, w in merged.values()]
+
+
+def pick_at(outcomes: list[tuple[Event, int]], r: int) -> Event:
+    """The outcome that number ``r`` (0 to the total weight less 1) falls on, counting each
+    outcome's weight in the order listed: a uniform number gives a draw by the weights, and
+    0 the first outcome (what a shrinker moves toward)."""
+    for ev, w in outcomes:
+        if r < w:
+            return ev
+        r -= w
+    raise ValueError("r is past the total weight")
+
+
+def _apply_pick(spec: ChanceStop, st: Running, L: Values, event: Mapping[str, object]) -> None:
+    """Check a pick event against the outcomes listed and leave its value in the frame."""
+    if set(event) != {"chance", "value"}:
+        raise RecordError("a pick event has exactly the field 'value'")
+    want = event["value"]
+    outcomes = pick_outcomes(spec, st, L)
+    for text in (json_value(want), json_value(normalise_value(want))):
+        for v, _ in outcomes:
+            if json_value(v) == text:
+                assert spec.slot is not None
+                L[spec.slot] = v
+                return
+    listed = ", ".join(json_value(encode(v)) for v, _ in outcomes[:10])
+    more = ", ..." if len(outcomes) > 10 else ""
+    raise IllegalActionError(f"the pick's value must be one of {listed}{more}, "
+                             f"not {reprlib.repr(want)}")

@@ -74,6 +74,15 @@ class Machine(Running, Protocol):
     def start_deal(self) -> None:
         """``run deal`` with result fields: the last deal's entry is final."""
 
+    def seen_by(self, seat: object) -> list[str]:
+        """``seen_by(seat)``: every card ``seat`` has seen in this deal."""
+
+    def remember(self) -> None:
+        """A stop of a spec that calls ``seen_by``: each seat notes the cards it sees now."""
+
+    def forget(self) -> None:
+        """``run deal`` of a spec that calls ``seen_by``: the seats' memories start empty."""
+
 
 #: a compiled expression: ``fn(st, L)``, the state and the running procedure's locals
 Fn = Callable[[Running, Values], Any]
@@ -137,12 +146,15 @@ class ChooseStop:
 
 @attrs.frozen
 class ChanceStop:
-    """A chance event: a shuffle, reshuffle or bury from ``src`` into ``dst``."""
+    """A chance event: a shuffle, reshuffle or bury from ``src`` into ``dst``; or a pick,
+    whose ``src`` gives its outcomes as (value, weight) pairs and which leaves the value
+    picked in the local ``slot`` (the code after the stop stores it where the spec says)."""
 
-    kind: str  # shuffle | reshuffle | bury
+    kind: str  # shuffle | reshuffle | bury | pick
     src: Fn
     dst: Fn
     node: ast.Stmt
+    slot: str | None = None
 
 
 @attrs.frozen

@@ -19,15 +19,18 @@ import json
 import operator
 import reprlib
 from collections.abc import Callable, Mapping
-from typing import Protocol, cast
+from fractions import Fraction
+from typing import Any, Protocol, cast
 
-from rulespec.engine.chance import apply_chance, chance_template
+from rulespec.engine.chance import apply_chance, chance_template, pick_outcomes
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     Event,
     JSONObject,
+    JSONValue,
     canonical_key,
     cards_event_key,
+    encode,
     event_key,
     json_value,
     loose_key,
@@ -50,6 +53,7 @@ from rulespec.engine.machine import (
     Return,
     Values,
 )
+from rulespec.engine.memory import seen_now
 from rulespec.engine.together import together_view
 from rulespec.errors import (
     IllegalActionError,
@@ -57,6 +61,7 @@ from rulespec.errors import (
     RuleRuntimeError,
 )
 from rulespec.lang import ast, walk
+from rulespec.lang.builtins import EmptyError
 from rulespec.lang.cards import CARD_ORDER, is_card
 from rulespec.lang.model import CheckedSpec
 
@@ -99,7 +104,7 @@ class State:
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
                  "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
-                 "work", "left", "in_play")
+                 "work", "left", "in_play", "memory")
 
     def __init__(self, game: GameRules) -> None:
         self.game = game
@@ -135,6 +140,9 @@ class State:
         self.work = MAX_WORK
         #: list elements the comprehensions may still go through before the next event
         self.left = 10 * MAX_WORK
+        #: for a spec that calls ``seen_by``: by seat, the cards it saw at this deal's stops
+        #: (each a frozenset, replaced rather than changed, so clones share them); else None
+        self.memory: list[frozenset[str]] | None = None
 
     @classmethod
     def initial(cls, game: GameRules, dealer: int) -> State:
@@ -271,16 +279,38 @@ class State:
         self._applied()
 
     def chance_outcomes(self) -> list[tuple[Event, float]]:
-        """Listed chance outcomes with probabilities (a bury); a shuffle is sampled, not listed."""
+        """Listed chance outcomes with probabilities (a bury, a pick); a shuffle is sampled,
+        not listed. A pick's outcomes come in the order the spec lists them, each with its
+        weight over the total: exactly 1 in all as fractions (:meth:`chance_weights`), and to
+        float precision as floats, as OpenSpiel's are."""
         if self.to_move != CHANCE:
             return []
         assert self.pending is not None
         spec = self.pending
         assert isinstance(spec, ChanceStop)
+        if spec.kind == "pick":
+            weights = self.chance_weights()
+            total = sum(w for _, w in weights)
+            return [(e, float(Fraction(w, total))) for e, w in weights]
         if spec.kind != "bury":
             return []
         evs = self.legal_actions()
         return [(e, 1.0 / len(evs)) for e in evs]
+
+    def chance_weights(self) -> list[tuple[Event, int]]:
+        """The listed chance outcomes with whole-number weights, each outcome's probability
+        its weight over their total: a pick's in the order the spec lists them, a bury's
+        positions each 1; empty at a shuffle (sampled, not listed) or a decision."""
+        if self.to_move != CHANCE:
+            return []
+        spec = self.pending
+        assert isinstance(spec, ChanceStop)
+        if spec.kind == "pick":
+            return [({"chance": "pick", "value": encode(v)}, w)
+                    for v, w in pick_outcomes(spec, self, self.stack[-1].L)]
+        if spec.kind != "bury":
+            return []
+        return [(e, 1) for e in self.legal_actions()]
 
     def apply(self, event: Mapping[str, object]) -> None:
         """Apply one record event; an illegal one raises and leaves the state unchanged."""
@@ -369,6 +399,7 @@ class State:
         c.work = self.work
         c.left = self.left
         c.in_play = self.in_play
+        c.memory = self.memory
         if self.game.binds_zones:
             # the legal entries hold this state's zones: the clone lists its own
             c._legal = None
@@ -412,11 +443,14 @@ class State:
         return out
 
     def observation(self, seat: int) -> JSONObject:
-        """What ``seat`` may see: public variables, visible zones, sizes of hidden ones."""
+        """What ``seat`` may see: public variables, visible zones, sizes of hidden ones, and
+        null for a zone whose size it may not see (``, size visible to WHO``)."""
         zones: JSONObject = {}
         for zd in self.game.spec.zones:
             z = self.z[zd.name]
-            if zd.per_player:
+            if zd.size_visibility not in (None, "all"):
+                zones[zd.name] = _counted_zone(zd, z, seat)
+            elif zd.per_player:
                 zones[zd.name] = [list(h) if (zd.visibility == "all" or
                                               (zd.visibility == "owner" and q == seat))
                                   else len(h) for q, h in enumerate(z)]
@@ -430,6 +464,30 @@ class State:
             out.update(together_view(stop, self.stack[-1].L, seat, self.game.set_fields,
                                      lambda e, names: self.game.evaluate(e, self, names)))
         return out
+
+    # ---- a seat's memory (seen_by) -------------------------------------------------------
+    def remember(self) -> None:
+        """Each seat notes the cards it sees now (the compiled rules of a spec that calls
+        ``seen_by`` do so at every stop: where observations are made)."""
+        zones, old = self.game.spec.zones, self.memory
+        now = [frozenset(seen_now(zones, self.z, q)) for q in range(self.game.hands)]
+        self.memory = now if old is None else [a | b for a, b in zip(old, now, strict=True)]
+
+    def forget(self) -> None:
+        """A deal starts: nothing is remembered from the last one."""
+        self.memory = None
+
+    def seen_by(self, seat: object) -> list[str]:
+        """Every card ``seat`` has seen in this deal: at a stop so far, or now (in card
+        order, each once)."""
+        if type(seat) is not int or not 0 <= seat < self.game.hands:
+            # the compiled rule that called it says so, with its position
+            raise EmptyError(f"seen_by needs a seat of this table, 0 to {self.game.hands - 1}, "
+                             f"not {reprlib.repr(seat)}")
+        seen = seen_now(self.game.spec.zones, self.z, seat)
+        if self.memory is not None:
+            seen |= self.memory[seat]
+        return sorted(seen, key=CARD_ORDER.__getitem__)
 
     # ---- decisions --------------------------------------------------------------------------
     def legal_map(self) -> dict[str, LegalEntry]:
@@ -452,7 +510,10 @@ class State:
             return out
         if self.to_move == CHANCE:
             ev = self._chance_template()
-            if isinstance(ev, list):
+            if isinstance(ev, list) and cast(ChanceStop, self.pending).kind == "pick":
+                for e in ev:
+                    out[canonical_key(e)] = (e, None, None)
+            elif isinstance(ev, list):
                 # a bury's positions, a few dozen at every deal: their canonical text written
                 # here (keys in order, an int as JSON writes it) rather than by json.dumps
                 for e in ev:
@@ -681,6 +742,8 @@ class State:
                 if op.kind in ("reshuffle", "bury") and not op.src(self, L):
                     raise RuleRuntimeError(f"{op.kind} from an empty zone", op.node.span,
                                            "check the zone has a card before this rule")
+                if op.kind == "pick":
+                    pick_outcomes(op, self, L)  # none, or a weight below 1: an error here
                 self.pending = op
                 self.to_move = CHANCE
                 return
@@ -797,3 +860,22 @@ def _plain(x: object) -> object:
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
     return [x for x in walk.descendants(e) if isinstance(x, ast.Cited)]
 
+
+def _sees(who: str | None, owner: int | None, seat: int) -> bool:
+    """Whether ``seat`` is among ``who`` (all, owner, nobody) of a zone owned by ``owner``
+    (None for a shared zone)."""
+    return who == "all" or (who == "owner" and owner == seat)
+
+
+def _counted_zone(zd: ast.ZoneDecl, z: list[Any], seat: int) -> JSONValue:
+    """A zone whose size some seats may not see, as ``seat`` observes it: its cards where it
+    sees them, their count where it sees only that, and null where it may not count them (no
+    count, no placeholders: nothing that says how many)."""
+    def one(h: list[str], owner: int | None) -> JSONValue:
+        if _sees(zd.visibility, owner, seat):
+            return list(h)
+        return len(h) if _sees(zd.size_visibility, owner, seat) else None
+
+    if zd.per_player:
+        return [one(h, q) for q, h in enumerate(z)]
+    return one(z, None)

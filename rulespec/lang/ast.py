@@ -14,7 +14,8 @@ __all__ = [
     "IfExpr",
     "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
     "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
-    "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return", "RunDeal",
+    "Outcome", "Pick", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return",
+    "RunDeal",
     "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TableCol", "TableDecl",
     "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
@@ -350,6 +351,29 @@ class Bury:
 
 
 @frozen
+class Outcome:
+    """One outcome of a weighted ``pick``: ``VALUE: WEIGHT``."""
+
+    value: Expr
+    weight: Expr
+    span: Span = _span()
+
+
+@frozen
+class Pick:
+    """``pick NAME from LIST`` (each element equally likely) or ``pick NAME from [V: W, ...]``
+    (each value by its weight): a chance event that sets a variable, or binds a local, to
+    the value picked."""
+
+    name: str
+    #: the list picked from, each element alike; None in the weighted form
+    source: Expr | None
+    #: the weighted form's outcomes, in the order written; () in the uniform form
+    weighted: tuple[Outcome, ...]
+    span: Span = _span()
+
+
+@frozen
 class CallStmt:
     name: str
     args: tuple[Expr, ...]
@@ -456,6 +480,7 @@ Stmt = (
     | Shuffle
     | Reshuffle
     | Bury
+    | Pick
     | CallStmt
     | Choose
     | Break
@@ -573,6 +598,9 @@ class ZoneDecl:
     per_player: bool
     visibility: str | None  # all | owner | nobody
     doc: str | None
+    #: who may count its cards (``, size visible to WHO``): all | owner | nobody; None when
+    #: not said, which is all (every zone's size was public before it could be declared)
+    size_visibility: str | None = None
     span: Span = _span()
 
 

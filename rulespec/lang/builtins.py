@@ -398,6 +398,9 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     _b("next_of", (INT,), INT, "(({0}) + (1 if V['clockwise'] else -1)) % _N"),
     _b("turns_from", (INT,), ListOf(INT),
        "(_SF[{0}] if V['clockwise'] else _turns_back({0}, _N))", _turns_back=turns_back),
+    # a seat's memory of the deal's cards: kept by the state only for a spec that calls it
+    # (the compiler has it note what each seat sees at each stop), never folded
+    _b("seen_by", (INT,), ListOf(CARD), "st.seen_by({0})"),
     _b("pack", (INT,), ListOf(CARD), "_pack({0})", _pack, _pack=_pack),
     _b("without_ranks", (ListOf(CARD), ListOf(INT)), ListOf(CARD), "_without({0}, {1})",
        without_ranks, _without=without_ranks),

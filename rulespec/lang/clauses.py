@@ -2,7 +2,9 @@
 
 A *clause* is a place where play can go one way or another: a decision alternative, a
 procedure, each arm of a statement ``if``/``else`` (an ``if`` without ``else`` has an empty else
-arm) and each arm of an expression ``if then else``. The engine, built with ``coverage=True``,
+arm), each arm of an expression ``if then else``, and each outcome a ``pick`` lists in its text
+(``pick face from [1, 2, 3]``, ``pick d from [left: 1, hold: 2]``; not the elements of a list
+it computes). The engine, built with ``coverage=True``,
 marks a clause each time play enters it; the compiler also records which clauses it compiled
 for a table, because an option that is constant for the match folds the other arm away, and a
 clause that no tested setting compiles "cannot run under the tested options".
@@ -14,8 +16,9 @@ import attrs
 
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec
+from rulespec.lang.pretty import pretty_expr
 
-__all__ = ["Clause", "clause_id", "clauses"]
+__all__ = ["Clause", "clause_id", "clauses", "pick_arms"]
 
 
 def clause_id(kind: str, span: ast.Span) -> str:
@@ -28,7 +31,7 @@ class Clause:
     """One clause of a spec."""
 
     id: str
-    kind: str  # alternative | procedure | then | else | expr-then | expr-else
+    kind: str  # alternative | procedure | then | else | expr-then | expr-else | outcome
     label: str
     span: ast.Span = attrs.field(eq=False)
 
@@ -60,7 +63,19 @@ def clauses(spec: CheckedSpec) -> list[Clause]:
             case ast.IfExpr(span=span):
                 add("expr-then", span, "if-expression: then arm")
                 add("expr-else", span, "if-expression: else arm")
+            case ast.Pick(name=name):
+                for value, span in pick_arms(node):
+                    add("outcome", span, f"pick {name}: {pretty_expr(value)}")
             case _:
                 pass
     return sorted(out.values(), key=lambda c: (c.span.source, c.span.line, c.span.column,
                                                 c.kind))
+
+
+def pick_arms(s: ast.Pick) -> list[tuple[ast.Expr, ast.Span]]:
+    """The outcomes a ``pick`` lists in its text, each value with the span its clause starts
+    at: a weighted pick's every ``VALUE: WEIGHT``, a plain list's every element."""
+    if s.source is None:
+        return [(o.value, o.span) for o in s.weighted]
+    src = walk.uncited(s.source)
+    return [(x, x.span) for x in src.items] if isinstance(src, ast.ListLit) else []

@@ -316,11 +316,15 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def visibility(self, c: list[Token]) -> str:
         return str(c[0])
 
+    def size_visibility(self, c: list[Token]) -> str:
+        return str(c[0])
+
     @v_args(meta=True)
     def zone_decl(self, meta: Meta, c: list[Token | bool | str | None]) -> ast.ZoneDecl:
-        name, per, vis, doc = c
+        name, per, vis, size_vis, doc = c
         return ast.ZoneDecl(str(name), cast(bool, per), cast("str | None", vis),
-                            cast("str | None", doc), span=self._span(meta))
+                            cast("str | None", doc), cast("str | None", size_vis),
+                            span=self._span(meta))
 
     def per_player(self, c: list[object]) -> bool:
         return True
@@ -493,6 +497,19 @@ class _ToAst(Transformer[Token, ast.Spec]):
     @v_args(meta=True)
     def bury_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Bury:
         return ast.Bury(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def pick_stmt(self, meta: Meta, c: list[Token | ast.Expr]) -> ast.Pick:
+        return ast.Pick(str(c[0]), cast(ast.Expr, c[1]), (), span=self._span(meta))
+
+    @v_args(meta=True)
+    def pick_weighted(self, meta: Meta, c: list[Token | ast.Outcome]) -> ast.Pick:
+        return ast.Pick(str(c[0]), None, tuple(cast("list[ast.Outcome]", c[1:])),
+                        span=self._span(meta))
+
+    @v_args(meta=True)
+    def weighted_outcome(self, meta: Meta, c: list[ast.Expr]) -> ast.Outcome:
+        return ast.Outcome(c[0], c[1], span=self._span(meta))
 
     @v_args(meta=True)
     def call_stmt(self, meta: Meta, c: list[Token | _Args | None | str]) -> ast.CallStmt:

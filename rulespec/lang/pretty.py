@@ -152,6 +152,10 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"reshuffle {e(a)} into {e(z)}"
         case ast.Bury(src=a, dst=z):
             body = f"bury {e(a)} into {e(z)}"
+        case ast.Pick(name=n, source=src, weighted=ws):
+            body = f"pick {n} from " + (e(src) if src is not None else
+                                        "[" + ", ".join(f"{e(o.value)}: {e(o.weight)}"
+                                                        for o in ws) + "]")
         case ast.CallStmt(name=n, args=args, ref=r):
             body = f"{n}({', '.join(e(a) for a in args)}){_ref(r)}"
         case ast.Choose(seat=seat, alternatives=alts, together=tg):
@@ -224,10 +228,11 @@ def pretty_item(it: ast.Item) -> str:
             return f"enum {n}: {_type(vs)}{_doc(d)}"
         case ast.RequireDecl(cond=c, message=m):
             return f"require {pretty_expr(c)} {_q(m)}"
-        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d):
+        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d, size_visibility=sv):
             own = "per player" if per else "shared"
             vis = f" visible to {v}" if v else ""
-            return f"zone {n}: {own}{vis}{_doc(d)}"
+            size = f", size visible to {sv}" if sv else ""
+            return f"zone {n}: {own}{vis}{size}{_doc(d)}"
         case ast.VarDecl(name=n, type=t, per_player=per, init=i, doc=d):
             pp = " per player" if per else ""
             return f"var {n}: {_type(t)}{pp} = {pretty_expr(i)}{_doc(d)}"

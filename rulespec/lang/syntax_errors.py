@@ -121,6 +121,9 @@ _NO_COLON = _Mistake("a ':' is missing before the type",
 _PLAYERS = _Mistake("the players line is 'players N' or 'players MIN to MAX'",
                     "write players 4 for exactly four players, or players 2 to 4 for two to "
                     "four")
+_NO_WEIGHT = _Mistake("a weighted pick gives every outcome its weight",
+                      "write VALUE: WEIGHT for each outcome, or leave every weight out: "
+                      "pick NAME from [A, B, C]")
 
 # Examples for Lark's match_examples: each fails in the parser state (and with the accepted
 # tokens) of the mistake it illustrates. LALR states include the depth of the stack, so the
@@ -154,6 +157,8 @@ _EXAMPLES: list[tuple[_Mistake, list[str]]] = [
     (_NO_QUOTE, _at_top('zone z: shared visible to all The pack."', 'zone z: shared Text."',
                         'option o: int = 1 Text."', 'game g title "G" Text."',
                         'var v: int = 0 Text."', 'hands 5 Text."', 'def f() = 1 Text."')),
+    (_NO_WEIGHT, _in_block("pick x from [1: 2, 3]", "pick x from [a: 1, b]",
+                           "pick x from [1, 2: 3]", "pick x from [a, b: 1, c]")),
     (_NO_COLON, _at_top("zone z shared", "zone z per player", "var v int = 0",
                         "var v list of card = []", "option o int = 1", "def f(x int) = 1",
                         "procedure p(x int) {")),
@@ -232,6 +237,10 @@ def _fits(lalr: lark.Lark, m: _Mistake, e: lark.UnexpectedToken, text: str) -> b
         rest = text[tok.start_pos or 0:].split("\n", 1)[0].rstrip()
         return (tok.type == "NAME" and "STRING" in accepts and rest.endswith('"')
                 and rest.count('"') == 1)
+    if m is _NO_WEIGHT:
+        line = text[:tok.start_pos or 0].rsplit("\n", 1)[-1]
+        return line.lstrip().startswith("pick ") and (
+            "COLON" in e.expected or tok.type == "COLON")
     assert m is _NO_COLON
     return "COLON" in e.expected
 

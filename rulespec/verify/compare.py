@@ -123,6 +123,27 @@ def visible(obs_zones: Mapping[str, object]) -> collections.Counter[str]:
     return seen
 
 
+def sizes_shown(mine: Mapping[str, object], theirs: Mapping[str, object]) -> list[str]:
+    """The zones whose size an observation's ``zones`` (``theirs``) gives where the spec's
+    own observation (``mine``) has null, a size the seat may not count: anything but null
+    there (a count, cards, placeholders) tells it. Each as ``'held'`` or ``'held' of seat
+    2``; zones ``theirs`` does not give, or gives in another shape, are left to the zones'
+    comparison."""
+    out: list[str] = []
+    for name, m in mine.items():
+        if name not in theirs:
+            continue
+        t = theirs[name]
+        if m is None:
+            if t is not None:
+                out.append(repr(name))
+        elif (type(m) is list and None in m and type(t) is list
+              and len(t) == len(m)):
+            out.extend(f"{name!r} of seat {q}" for q, (x, y) in enumerate(zip(m, t, strict=True))
+                       if x is None and y is not None)
+    return out
+
+
 def card_sort(x: object) -> tuple[int, int | str]:
     """The order of a set-valued field's elements: numbers, then cards in card order, then
     anything else by its text."""

@@ -15,11 +15,19 @@ from typing import Any, Protocol, cast
 from hypothesis import reject
 from hypothesis import strategies as st
 
+from rulespec.engine.chance import pick_at
 from rulespec.engine.events import Event, JSONValue
 from rulespec.engine.state import CHANCE, State, canonical_key, event_key
 from rulespec.errors import IllegalActionError, ImplementationError, RecordError, RulespecError
 from rulespec.protocol import MAX_ANSWER_DEPTH, json_problem
-from rulespec.verify.compare import card_code, card_codes, compare_answers, normal_key, visible
+from rulespec.verify.compare import (
+    card_code,
+    card_codes,
+    compare_answers,
+    normal_key,
+    sizes_shown,
+    visible,
+)
 from rulespec.verify.guard import Guard
 from rulespec.verify.report import Diverged, Divergence, diverged, the
 from rulespec.verify.schedule import MAX_DEALS, MAX_EVENTS, OptionValue
@@ -281,6 +289,8 @@ class Match:
                 random.Random(s).shuffle(cards)
             ev["cards"] = cards
             return ev, 0, s
+        if legal and legal[0].get("chance") == "pick":
+            return self._choose_pick(data, legal)
         if self.avoid:
             pool = [e for e in legal if e.get("action") not in self.avoid]
             if pool:
@@ -298,6 +308,17 @@ class Match:
                 self.search.not_a_match()
                 reject()
         return legal[x % n], x // n, x
+
+    def _choose_pick(self, data: st.DataObject,
+                     legal: list[Event]) -> tuple[Event, int, int]:
+        """A pick's outcome drawn by its weight, as :meth:`_choose` draws a decision: one
+        integer ``x = flag * total + r``, ``r`` falling on an outcome by the weights in the
+        order the spec lists them, so shrinking moves toward the first outcome listed."""
+        keys = {canonical_key(e) for e in legal}
+        outcomes = [(e, w) for e, w in self.state.chance_weights() if canonical_key(e) in keys]
+        total = sum(w for _, w in outcomes)
+        x = self.search.draw(data, st.integers(0, FLAGS * total - 1))
+        return pick_at(outcomes, x % total), x // total, x
 
     def _compare_results(self) -> None:
         mine = self.state.result()
@@ -430,6 +451,12 @@ class Match:
                             impl_says=obs)
         zones = obs.get("zones")
         if isinstance(zones, dict):
+            shown_sizes = sizes_shown(mine["zones"], zones)
+            if shown_sizes:
+                raise self.fail("leak", f"seat {seat}'s observation gives the size of "
+                                f"{', '.join(shown_sizes)[:300]}, which {self.spec_the} "
+                                f"hides from seat {seat}", spec_says=mine["zones"],
+                                impl_says=obs)
             for name, theirs in zones.items():
                 if name not in mine["zones"]:
                     continue
@@ -462,14 +489,17 @@ def _reportable_list(xs: list[object]) -> list[JSONValue]:
     return shown if isinstance(shown, list) else [shown]
 
 
-def _same_zone(a: int | list[Any], b: object) -> bool:
-    """Whether the implementation's zone ``b`` is the spec's ``a``: a count, or the cards in
-    any order and spelling (per seat, a list of those)."""
+def _same_zone(a: int | list[Any] | None, b: object) -> bool:
+    """Whether the implementation's zone ``b`` is the spec's ``a``: a count, null for a size
+    the seat may not count, or the cards in any order and spelling (per seat, a list of
+    those)."""
+    if a is None:
+        return b is None
     if isinstance(a, int):
         return isinstance(b, int) and not isinstance(b, bool) and a == b
     if not isinstance(b, list) or len(a) != len(b):
         return False
-    if a and isinstance(a[0], (list, int)) and not isinstance(a[0], str):
+    if a and (a[0] is None or isinstance(a[0], (list, int))) and not isinstance(a[0], str):
         return all(_same_zone(x, y) for x, y in zip(a, b, strict=True))
     try:
         return collections.Counter(a) == collections.Counter(card_code(x) or x for x in b)
@@ -494,6 +524,11 @@ def _near_misses(legal: list[Event], prev: list[Event], rng: random.Random,
             out.append(ev)
         if "position" in ev:
             out.append({**ev, "position": len(legal)})
+        if "value" in ev:
+            # a value the pick does not list: past the numbers listed, or a name none is
+            values = [e.get("value") for e in legal]
+            nums = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+            out.append({**ev, "value": max(nums) + 1 if nums else "not_an_outcome"})
         return out
     seat = base.get("seat")
     if isinstance(seat, int):

@@ -28,7 +28,7 @@ KINDS = {
     "refused-legal": "{impl} refused a legal event",
     "accepted-illegal": "{impl} accepted an illegal event",
     "changed-by-illegal": "a refused illegal event changed {impl}'s state",
-    "leak": "an observation shows cards {spec} hides from that seat",
+    "leak": "an observation shows cards, or a zone's size, {spec} hides from that seat",
     "observation": "an observation shows a zone unlike {spec}",
     "result": "the replay answers differ",
     "crash": "{impl} crashed",

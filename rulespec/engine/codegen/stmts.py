@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
+from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
 from rulespec.engine.codegen.emit import (
     CallProc,
     Emitter,
@@ -45,6 +46,7 @@ from rulespec.engine.codegen.enumerators import (
     resolver,
 )
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
+from rulespec.engine.events import json_value
 from rulespec.engine.machine import (
     Alternative,
     ChanceStop,
@@ -59,7 +61,8 @@ from rulespec.engine.machine import (
     together_seats,
 )
 from rulespec.lang import ast
-from rulespec.lang.clauses import clause_id
+from rulespec.lang.clauses import clause_id, pick_arms
+from rulespec.lang.model import BoundBuiltin
 from rulespec.lang.types import Int
 from rulespec.lang.types import element as element_of
 
@@ -90,6 +93,9 @@ class _StmtCompiler:
         self.binds_zones = False
         self._slot = 0
         self._objects: dict[str, object] = {}
+        #: the spec calls seen_by: each stop first has the seats note what they see, and each
+        #: deal starts with nothing remembered (other specs compile as before)
+        self.remembers = BoundBuiltin("seen_by") in ec.spec.resolution.bindings.values()
 
     def compile(self, proc: Procedure, body: ast.Block, span: ast.Span | None) -> None:
         if span is not None:
@@ -107,8 +113,18 @@ class _StmtCompiler:
     def block(self, b: ast.Block, local: frozenset[str],
               loops: list[tuple[int, list[int]]]) -> frozenset[str]:
         for s in b.stmts:
+            if self.remembers:
+                self._memory(s)
             local = self.stmt(s, local, loops)
         return local
+
+    def _memory(self, s: ast.Stmt) -> None:
+        """For a spec that calls ``seen_by``: before a stop, each seat notes the cards it sees
+        (the moments its observations are made); before a deal, nothing is remembered."""
+        if isinstance(s, ast.RunDeal):
+            self.ins.append(Py(("st.forget()",), s.span))
+        elif isinstance(s, (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Pick)):
+            self.ins.append(Py(("st.remember()",), s.span))
 
     def _src(self, e: ast.Expr, local: frozenset[str]) -> str:
         return self.ec.source(e, local, frozenset())
@@ -178,6 +194,8 @@ class _StmtCompiler:
             case ast.Bury(src=a, dst=z):
                 self.ins.append(ChanceStop("bury", self.ec.expr(a, local),
                                            self.ec.expr(z, local), s))
+            case ast.Pick():
+                return self._pick(s, local)
             case ast.CallStmt(name=n, args=args):
                 params = self.procs[n].params
                 self.ins.append(CallProc(n, tuple((p, self._src(x, local))
@@ -208,6 +226,51 @@ class _StmtCompiler:
             case _:
                 assert_never(s)
         return local
+
+    def _pick(self, s: ast.Pick, local: frozenset[str]) -> frozenset[str]:
+        """``pick NAME from ...``: a chance stop that leaves the value picked in a slot of
+        the frame, then the value stored as ``set`` (a variable, ``dealer``) or ``let`` (a
+        local) would store it."""
+        if s.source is not None:
+            outcomes = uniform_outcomes(self.ec.expr(s.source, local))
+        else:
+            outcomes = weighted_outcomes(tuple((self.ec.expr(o.value, local),
+                                                self.ec.expr(o.weight, local))
+                                               for o in s.weighted))
+        slot = self._new_slot("pick")
+        self.ins.append(ChanceStop("pick", outcomes, outcomes, s, slot))
+        self._pick_coverage(s, slot, local)
+        n, got = s.name, f"L.pop({slot!r})"
+        kept = {v.name for v in self.ec.spec.vars} | {r.name for r in self.ec.spec.results}
+        if n in local or (n not in kept and n != "dealer"):
+            self.ins.append(Py((f"L[{n!r}] = {got}",), s.span))
+            return local | {n}
+        if n == "dealer":
+            self.ins.append(Py((f"V['dealer'] = _seat({got}, _N)",), s.span))
+        else:
+            self.ins.append(Py((f"V[{n!r}] = {got}",), s.span))
+        return local
+
+    def _pick_coverage(self, s: ast.Pick, slot: str, local: frozenset[str]) -> None:
+        """Each outcome the pick lists in its text is a clause: compiled where its value is
+        known for the table, and, when coverage is on, marked when the value picked is it."""
+        arms: dict[str, str] = {}
+        for value, span in pick_arms(s):
+            ok, v = self.ec.const(value, local)
+            if ok:
+                cid = clause_id("outcome", span)
+                self.compiled.add(cid)
+                arms.setdefault(json_value(v), cid)
+        if self.cover is None or not arms:
+            return
+        add = self.cover.add
+
+        def mark(v: object) -> None:
+            cid = arms.get(json_value(v))
+            if cid is not None:
+                add(cid)
+
+        self.ins.append(Py((f"{self._obj(mark)}(L[{slot!r}])",), s.span))
 
     def _move(self, s: ast.Move, w: ast.Expr, a: ast.Expr, z: ast.Expr, bottom: bool,
               local: frozenset[str]) -> Py:

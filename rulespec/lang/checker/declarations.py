@@ -47,6 +47,9 @@ _OnceDecl = (ast.GameDecl | ast.PlayersDecl | ast.HandsDecl | ast.ScoreRangeDecl
              ast.MaxEventsDecl | ast.WinnerDecl | ast.MatchDecl | ast.DealDecl)
 _ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.ScoreRangeDecl,
                ast.MaxEventsDecl, ast.WinnerDecl, ast.MatchDecl, ast.DealDecl)
+#: how many players a zone's visibility reaches: its size must reach at least as many as its
+#: cards do (``, size visible to WHO``)
+_WHO_RANK = {"nobody": 0, "owner": 1, "all": 2}
 _NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.EnumDecl | ast.RequireDecl |
               ast.ZoneDecl | ast.VarDecl | ast.ResultDecl | ast.DefDecl | ast.HookDecl |
               ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl)
@@ -219,6 +222,23 @@ class DeclarationChecker:
         elif z.visibility == "owner" and not z.per_player:
             self.sym.error(z.span, f"shared zone {z.name!r} has no owner",
                            "use 'visible to all' or 'visible to nobody'")
+        self._check_size_visibility(z)
+
+    def _check_size_visibility(self, z: ast.ZoneDecl) -> None:
+        """``, size visible to WHO``: an owner only for a per-player zone, and no fewer
+        players counting the cards than see them (a seat that sees the cards counts them)."""
+        sv = z.size_visibility
+        if sv is None or z.visibility is None:
+            return
+        if sv == "owner" and not z.per_player:
+            self.sym.error(z.span, f"shared zone {z.name!r} has no owner to count it",
+                           "use 'size visible to all' or 'size visible to nobody'")
+        elif _WHO_RANK[sv] < _WHO_RANK[z.visibility]:
+            self.sym.error(z.span, f"zone {z.name!r} hides its size from players who see its "
+                           f"cards (visible to {z.visibility}, size visible to {sv})",
+                           "a player who sees the cards can count them: write "
+                           f"'visible to {sv}' for the cards too, or drop ', size visible "
+                           f"to {sv}'")
 
     def _declare_option(self, o: ast.OptionDecl) -> None:
         t = o.type

@@ -136,7 +136,7 @@ def loop_moves(sym: Symbols, body: ast.Block, changes: bool) -> bool:
     a decision, a chance event or a way out of the loop (a ``break`` of its own, a
     ``return``, an ``end``, a ``run deal``); with ``changes``, any statement that changes
     the game counts too (a ``while`` whose condition may change)."""
-    stops = (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Return, ast.EndDeal,
+    stops = (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Pick, ast.Return, ast.EndDeal,
              ast.EndMatch, ast.RunDeal)
     change = (ast.Set, ast.Move, ast.Fill, ast.DealCards)
     seen: set[str] = set()
@@ -165,8 +165,8 @@ def together_breaks(sym: Symbols, body: ast.Block) -> tuple[str, ast.Stmt] | Non
     calls) would stop or leave the reveal, and where: a decision, a chance event, an end, a
     ``run deal``, a ``return``, or a ``break``/``continue`` of no loop of the body's own."""
     stops = {ast.Choose: "a decision", ast.Shuffle: "a shuffle", ast.Reshuffle: "a reshuffle",
-             ast.Bury: "a bury", ast.EndDeal: "'end deal'", ast.EndMatch: "'end match'",
-             ast.RunDeal: "'run deal'"}
+             ast.Bury: "a bury", ast.Pick: "a pick", ast.EndDeal: "'end deal'",
+             ast.EndMatch: "'end match'", ast.RunDeal: "'run deal'"}
     seen: set[str] = set()
     todo: list[tuple[ast.Block, ast.Stmt | None]] = [(body, None)]
     while todo:
@@ -190,11 +190,16 @@ def together_breaks(sym: Symbols, body: ast.Block) -> tuple[str, ast.Stmt] | Non
 def table_only(sym: Symbols, e: ast.Expr, what: str) -> None:
     """``e`` is evaluated when the table is set up: it may read options, the player count
     and constants, not variables, zones or the dealer (directly or through definitions)."""
-    hit = next((n for n in walk.names_read(e, sym.defs)
-                if n.id in sym.vars or n.id in sym.zones or n.id in BUILTIN_VARS), None)
+    hit: ast.Name | ast.Call | None = next(
+        (n for n in walk.names_read(e, sym.defs)
+         if n.id in sym.vars or n.id in sym.zones or n.id in BUILTIN_VARS), None)
+    # a seat's memory is the state's too
+    hit = hit or next((x for x, _ in walk.through_definitions(e, sym.defs)
+                       if isinstance(x, ast.Call) and x.func == "seen_by"), None)
     if hit is not None:
+        name = hit.id if isinstance(hit, ast.Name) else hit.func
         sym.error(hit.span, f"{what} is worked out when the table is set up, before any "
-                  f"card is dealt, so it cannot read {hit.id!r}",
+                  f"card is dealt, so it cannot read {name!r}",
                   "use options, player_count and constants only")
 
 
@@ -246,7 +251,7 @@ def _result_use(sym: Symbols, node: object) -> tuple[ast.Span, str, str] | None:
     """The first read or set of a result field in ``node``, through the definitions it
     calls: (where, "reads" or "sets", the field)."""
     for x, _ in walk.through_definitions(node, sym.defs):
-        if isinstance(x, ast.Set) and sym.result_sets.get(pos(x.span)) is not None:
+        if isinstance(x, (ast.Set, ast.Pick)) and sym.result_sets.get(pos(x.span)) is not None:
             return x.span, "sets", x.name
         if isinstance(x, ast.Name):
             b = sym.bindings.get(pos(x.span))

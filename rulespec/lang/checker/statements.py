@@ -21,14 +21,23 @@ from rulespec.lang.model import (
     ActionInfo,
     pos,
 )
+from rulespec.lang.pretty import pretty_expr
 from rulespec.lang.types import (
     ANY,
     CARD,
     INT,
+    NONE,
     PZONE,
     ZONE,
+    AnyT,
+    Bool,
+    Card,
+    EnumOf,
+    Int,
     ListOf,
     Per,
+    Str,
+    Suit,
     Type,
     compatible,
     describe,
@@ -100,6 +109,8 @@ class StatementChecker:
             case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
                 self._want_zone(a, scope)
                 self._want_zone(z, scope)
+            case ast.Pick():
+                self._check_pick(s, scope)
             case ast.CallStmt(name=n, args=args):
                 self._check_proc_call(s, n, args, scope)
             case ast.Choose(seat=seat, alternatives=alts):
@@ -175,6 +186,79 @@ class StatementChecker:
             self.sym.error(s.span, f"{n!r} is not a per-player variable")
         if not compatible(t, tv):
             self.sym.error(v.span, f"{n!r} holds {describe(t)}, not {describe(tv)}")
+
+    def _check_pick(self, s: ast.Pick, scope: Scope) -> None:
+        """A pick lists two or more outcomes of one kind of single value, each weight a
+        positive number, and sets a variable or binds a local to the outcome."""
+        if s.source is not None:
+            t = self.exprs.expr(s.source, scope)
+            el = element(t)
+            if el is None:
+                self.sym.error(s.source.span, f"pick needs a list of outcomes, not {describe(t)}",
+                               f"write pick {s.name} from [A, B, C], or from a list such as "
+                               "range(1, 6)")
+                el = ANY
+            src = walk.uncited(s.source)
+            count = len(src.items) if isinstance(src, ast.ListLit) else None
+        else:
+            el = self._weighted_outcomes(s.weighted, scope)
+            count = len(s.weighted)
+        if count == 0:
+            self.sym.error(s.span, f"'pick {s.name}' has no outcomes to pick from",
+                           f"list two or more: pick {s.name} from [A, B]")
+        elif count == 1:
+            self.sym.error(s.span, f"'pick {s.name}' has one outcome, so nothing is left to "
+                           "chance", f"write 'let {s.name} = ...' (or 'set') instead")
+        if not isinstance(el, (Int, Bool, Suit, Card, Str, EnumOf, AnyT)):
+            self.sym.error(s.span, f"pick picks a number, a seat, a card, a suit, a name or a "
+                           f"truth value, not {describe(el)}",
+                           "a pick's outcome is one value that its chance event carries")
+            el = ANY
+        self._bind_pick(s, el, scope)
+
+    def _weighted_outcomes(self, ws: tuple[ast.Outcome, ...], scope: Scope) -> Type:
+        """The type of a weighted pick's values (all of one kind); each weight a number, and
+        at least 1 where it is written as a number."""
+        ts = [self.exprs.expr(o.value, scope) for o in ws]
+        known = [t for t in ts if t not in (ANY, NONE)]
+        el = known[0] if known else ANY
+        for o, t in zip(ws, ts, strict=True):
+            if not compatible(el, t):
+                self.sym.error(o.value.span, f"the outcomes mix {describe(el)} and "
+                               f"{describe(t)}", "a pick's outcomes are all of one kind")
+            self.exprs.want(o.weight, INT, self.exprs.expr(o.weight, scope),
+                            "a weight is a whole number: how many chances in the total")
+            w = walk.uncited(o.weight)
+            if isinstance(w, ast.Neg) and isinstance(walk.uncited(w.operand), ast.IntLit) or \
+                    isinstance(w, ast.IntLit) and w.value <= 0:
+                self.sym.error(o.weight.span, f"a weight must be 1 or more, not "
+                               f"{pretty_expr(o.weight)}",
+                               "leave the outcome out, or give it a weight of 1 or more")
+        return el
+
+    def _bind_pick(self, s: ast.Pick, el: Type, scope: Scope) -> None:
+        """``pick NAME``: a variable (or ``dealer``) is set, a local is bound anew, and any
+        other name becomes a local, as with ``let``."""
+        n = s.name
+        if n in scope.names:
+            scope.names[n] = el
+            return
+        t = self.sym.var_types.get(n, BUILTIN_VARS.get(n))
+        if t is None:
+            if n in self.sym.options or n in BUILTIN_CONSTANTS:
+                self.sym.error(s.span, f"'pick {n}' hides the {self.sym.kind(n)} {n!r}",
+                               "choose another name")
+            scope.names[n] = el
+            return
+        if n in BUILTIN_VARS and n not in SETTABLE_BUILTINS:
+            self.sym.error(s.span, f"{n!r} is kept by the rules engine and cannot be set")
+        elif isinstance(t, Per):
+            self.sym.error(s.span, f"pick cannot set the per-player variable {n!r}",
+                           f"pick into a local, then set {n}[SEAT] to it")
+        elif not compatible(t, el):
+            self.sym.error(s.span, f"{n!r} holds {describe(t)}, not {describe(el)}")
+        if n in self.sym.results:
+            self.sym.result_sets[pos(s.span)] = n
 
     def _check_move(self, w: ast.Expr, a: ast.Expr, z: ast.Expr, scope: Scope) -> None:
         """A move takes a card or a list of cards from one zone to another."""
