@@ -308,3 +308,21 @@ def test_the_engine_conforms_to_its_own_specs_of_the_small_things() -> None:
         spec = check_file(path)
         assert_conforms(spec, lambda spec=spec: SpecImplementation(spec=spec), players=[3],
                         games=3)
+
+
+def test_a_pick_of_a_named_value_and_of_a_seat_in_the_direction_of_play() -> None:
+    text = ('game pe title "Pick a colour"\nplayers 2 to 4\nwinner highest total\n'
+            "enum colour: {red, yellow, green, blue}\nvar named: colour = red\n"
+            "def score(p: int) = if named == blue then 1 else 0\n"
+            "deal {\n  pick named from colour\n  pick c from [red: 3, blue: 1]\n"
+            "  if c == blue {\n    set clockwise = not clockwise\n  }\n"
+            "  pick d from turns_from(dealer)\n  end deal scoring score\n}\n"
+            "match {\n  run deal\n  end match winners seats\n}\n")
+    st_ = Game(check_text(text, "p.rules"), 3, {}).new_initial_state()
+    assert [(e["value"], p) for e, p in st_.chance_outcomes()] == [
+        ("red", 0.25), ("yellow", 0.25), ("green", 0.25), ("blue", 0.25)]
+    st_.apply({"chance": "pick", "value": "blue"})
+    assert st_.observation(1)["vars"]["named"] == "blue"
+    st_.apply({"chance": "pick", "value": "blue"})
+    assert st_.observation(1)["vars"]["clockwise"] is False
+    assert [e["value"] for e, _ in st_.chance_outcomes()] == [0, 2, 1]  # from 0, to the right

@@ -35,6 +35,7 @@ from rulespec.lang.types import (
     EnumOf,
     Int,
     ListOf,
+    Named,
     Per,
     Str,
     Suit,
@@ -209,7 +210,8 @@ class StatementChecker:
         elif count == 1:
             self.sym.error(s.span, f"'pick {s.name}' has one outcome, so nothing is left to "
                            "chance", f"write 'let {s.name} = ...' (or 'set') instead")
-        if not isinstance(el, (Int, Bool, Suit, Card, Str, EnumOf, AnyT)):
+        if not isinstance(el, (Int, Bool, Suit, Card, Str, EnumOf, Named, AnyT)):
+            # (a value of a named enumeration is a name here)
             self.sym.error(s.span, f"pick picks a number, a seat, a card, a suit, a name or a "
                            f"truth value, not {describe(el)}",
                            "a pick's outcome is one value that its chance event carries")
