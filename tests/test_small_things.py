@@ -296,6 +296,16 @@ def test_the_book_and_the_diagram_say_the_direction() -> None:
     said = block_in_words(spec, parse("deal {\n set clockwise = not clockwise\n"
                                       " set clockwise = false\n}\n").items[0].body)
     assert "the direction of play reverses" in said and "play goes counter-clockwise" in said
+    from rulespec.book.english import say
+    from rulespec.lang import ast, walk
+
+    spoken = {say(x, spec) for it in spec.items for x in walk.descendants(it)
+              if isinstance(x, ast.Not) or (isinstance(x, ast.Call) and x.func in
+                                            ("next_of", "turns_from", "right_of"))}
+    assert spoken == {"play goes counter-clockwise", "the player after the turn in the "
+                      "direction of play", "the player on the dealer's right",
+                      "each player in turn from the player on the dealer's left, in the "
+                      "direction of play"}
 
 
 def test_the_engine_conforms_to_its_own_specs_of_the_small_things() -> None:

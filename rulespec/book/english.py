@@ -96,6 +96,9 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return f"{say(a, spec)} and {say(b, spec)}"
         case ast.Or(left=a, right=b):
             return f"{say(a, spec)}, or {say(b, spec)}"
+        case ast.Not(operand=ast.Name(id="clockwise") as o) if isinstance(
+                _binding(o, spec), BoundBuiltinVar):
+            return "play goes counter-clockwise"
         case ast.Not(operand=o):
             return f"not ({say(o, spec)})" if isinstance(o, (ast.And, ast.Or)) \
                 else f"not {say(o, spec)}"
