@@ -163,6 +163,8 @@ def check(files: tuple[str, ...]) -> None:
         acts = spec.action_names()
         click.echo(_listed("decisions", acts))
         click.echo(_listed("options", [f"{o.name}={_show(o.default)}" for o in spec.options]))
+        if not spec.deck.french:
+            click.echo(f"  deck: {spec.deck.summary()}")
     sys.exit(status)
 
 

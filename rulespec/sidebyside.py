@@ -26,7 +26,7 @@ import attrs
 
 from rulespec.engine.events import Event
 from rulespec.errors import ConfigurationError, RecordError
-from rulespec.lang.cards import normalise_card, sort_cards
+from rulespec.lang.decks import FRENCH, Deck, sorted_cards
 from rulespec.loading import resolve
 from rulespec.protocol import SpecImplementation
 from rulespec.records import FORMAT
@@ -185,7 +185,12 @@ def _template(impl: SpecImplementation, game: str) -> list[str]:
         raise ConfigurationError(f"{game} does not start with a shuffle: no deal to share")
     cards = legal[0]["cards"]
     assert isinstance(cards, list)
-    return sort_cards(str(c) for c in cards)
+    return sorted((str(c) for c in cards), key=_deck(impl).order.__getitem__)
+
+
+def _deck(impl: SpecImplementation) -> Deck:
+    """The deck of the spec ``impl`` plays (the French one by default)."""
+    return impl.state.game.spec.deck if impl.state is not None else FRENCH
 
 
 def draw_shuffle(game: str, players: int, seed: int, options: Mapping[str, object] | None = None,
@@ -197,8 +202,8 @@ def draw_shuffle(game: str, players: int, seed: int, options: Mapping[str, objec
                              random.Random(seed))["cards"])
 
 
-def deal_hands(shuffle: Sequence[str], hands: int,
-               dealer: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+def deal_hands(shuffle: Sequence[str], hands: int, dealer: int, deck: Deck = FRENCH
+               ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """Each hand as dealt from ``shuffle`` (top card first), one card at a time from hand
     ``dealer + 1`` clockwise, as many rounds as every hand can get (records.md §1.6), and the
     cards left over. Hands are sorted in canonical order."""
@@ -206,7 +211,7 @@ def deal_hands(shuffle: Sequence[str], hands: int,
     dealt: list[list[str]] = [[] for _ in range(hands)]
     for i, card in enumerate(shuffle[:size * hands]):
         dealt[(dealer + 1 + i) % hands].append(card)
-    return tuple(tuple(sort_cards(h)) for h in dealt), tuple(shuffle[size * hands:])
+    return tuple(tuple(sorted_cards(deck, h)) for h in dealt), tuple(shuffle[size * hands:])
 
 
 def _card_of(event: Mapping[str, object]) -> str:
@@ -238,7 +243,7 @@ def _dealt(impl: SpecImplementation, hands: int) -> tuple[tuple[str, ...], ...]:
         zone = zones.get(HAND_ZONE) if isinstance(zones, dict) else None
         if not isinstance(zone, list) or h >= len(zone) or not isinstance(zone[h], list):
             return ()
-        out.append(tuple(sort_cards(zone[h])))
+        out.append(tuple(sorted_cards(_deck(impl), zone[h])))
     return tuple(out)
 
 
@@ -326,9 +331,9 @@ def same_deal(game_a: str, game_b: str, players: int, shuffle: Sequence[str] | N
         cards = list(sample_event([{"chance": "shuffle", "cards": pack_a}],
                                   random.Random(seed))["cards"])
     else:
-        cards = _check_shuffle(shuffle, pack_a)
+        cards = _check_shuffle(shuffle, pack_a, _deck(impl_a))
     hands = impl_a.state.game.hands if impl_a.state is not None else players
-    dealt, left = deal_hands(cards, hands, dealer)
+    dealt, left = deal_hands(cards, hands, dealer, _deck(impl_a))
     a = _play(impl_a, game_a, title_a, opts_a, cards, random.Random(seed))
     b = _play(impl_b, game_b, title_b, opts_b, cards, random.Random(seed))
     return SideBySide(players, dealer, seed, tuple(cards), dealt, left, a, b)
@@ -345,17 +350,17 @@ def _minus(xs: list[str], ys: list[str]) -> list[str]:
     return out
 
 
-def _check_shuffle(shuffle: Sequence[str], pack: list[str]) -> list[str]:
+def _check_shuffle(shuffle: Sequence[str], pack: list[str], deck: Deck = FRENCH) -> list[str]:
     """The shuffle in canonical codes, or RecordError unless it orders exactly ``pack``."""
     if isinstance(shuffle, str):
         raise RecordError("the shuffle is a list of card codes, not one string")
     cards = []
     for c in shuffle:
-        code = normalise_card(c) if isinstance(c, str) else None
+        code = deck.normalise(c) if isinstance(c, str) else None
         if code is None:
             raise RecordError(f"the shuffle holds {c!r}, which is not a card code")
         cards.append(code)
-    got = sort_cards(cards)
+    got = sorted_cards(deck, cards)
     if got != pack:
         missing, extra = _minus(pack, got), _minus(got, pack)
         raise RecordError(

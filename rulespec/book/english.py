@@ -59,6 +59,9 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return str(v)
         case ast.StrLit(value=v):
             return f"“{v}”"
+        case ast.CardLit(code=c):
+            # a card by its name in the spec's deck: "the queen of spades", "the Wild"
+            return f"the {spec.deck.name_of(c)}"
         case ast.Name():
             return _name(e, spec)
         case ast.Cited(expr=x):
@@ -163,6 +166,8 @@ def _name(e: ast.Name, spec: CheckedSpec) -> str:
     match _binding(e, spec):
         case BoundConstant(name=n) | BoundBuiltinVar(name=n) if n in _NAMES:
             return _NAMES[n]
+        case BoundConstant(name=n) if not spec.deck.french and n in _deck_words(spec):
+            return _deck_words(spec)[n]
         case BoundVar(name=n):
             for v in spec.vars:
                 if v.name == n:
@@ -175,6 +180,21 @@ def _name(e: ast.Name, spec: CheckedSpec) -> str:
         case BoundEnum(name=n):
             return f"every {words(n)}"
     return words(e.id)
+
+
+def _deck_words(spec: CheckedSpec) -> dict[str, str]:
+    """The names a declared deck gives, as the book says them: a suit or a rank by its book
+    name, a card "the Wild", a run of cards "the trumps"."""
+    deck = spec.deck
+    out = {s.name: s.label for s in deck.suits}
+    out.update((r.name, r.label) for r in deck.ranks)
+    for x in deck.extras:
+        if x.run is None:
+            out[x.name] = f"the {x.label}"
+        else:
+            out[x.run] = f"the {words(x.run)}"
+    out.update((n, f"the {words(n)} pack") for n in deck.packs)
+    return out
 
 
 def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa: C901

@@ -26,7 +26,7 @@ from rulespec.book.facts import EXAMPLE_LINES, EXAMPLE_TRIES, BookFacts, Example
 from rulespec.book.layout import table_picture
 from rulespec.book.reading import clause, prose, scoring_def, terms
 from rulespec.lang import ast
-from rulespec.lang.cards import card_sort_key, is_card
+from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["example_section", "table_figure"]
@@ -130,14 +130,16 @@ class _Lines:
             # a pick moves no card: what it picked is the whole of it
             self.flush(before)
             v = ev.get("value")
-            said: Part = Run("card", v) if isinstance(v, str) and is_card(v) else show(v)
+            said: Part = (Run("card", v) if isinstance(v, str) and v in self.spec.deck.order
+                          else show(v))
             self.lines.append((inline("Picked at random: ", said, "."),
                                clause(self.spec.deal.span)))
             return
         if "chance" in ev:
             self.flush(before)
             assert t.zones is not None
-            self.lines.append((_dealt(t.zones, ev, hands=first), clause(self.spec.deal.span)))
+            self.lines.append((_dealt(t.zones, ev, first, self.spec.deck.order),
+                               clause(self.spec.deal.span)))
             return
         action = str(ev["action"])
         # a line per round: as many events of one kind as there are hands (a trick, say)
@@ -148,7 +150,7 @@ class _Lines:
         else:
             self.run.append("; ")
         self.run_events += 1
-        self.run += [f"seat {ev['seat']}", *_fields(ev), *_gained(t.gained)]
+        self.run += [f"seat {ev['seat']}", *_fields(ev), *_gained(t.gained, self.spec.deck.order)]
 
 
 def _deal_lines(spec: CheckedSpec, ex: Example) -> list[tuple[Inline, str | None]]:
@@ -174,13 +176,14 @@ def _deal_lines(spec: CheckedSpec, ex: Example) -> list[tuple[Inline, str | None
     return out.lines
 
 
-def _gained(gained: tuple[tuple[str, int, tuple[str, ...]], ...]) -> list[Part]:
+def _gained(gained: tuple[tuple[str, int, tuple[str, ...]], ...],
+            order: Mapping[str, int] = CARD_ORDER) -> list[Part]:
     """The cards an event brought into each player's zones (a draw, penalty cards, a trick
     won), told after it: "(to seat 2's hand: 3♥)"."""
     out: list[Part] = []
     for name, q, cards in gained:
         out.append(f" (to seat {q}'s {words(name)}:")
-        for c in sorted(cards, key=card_sort_key):
+        for c in sorted(cards, key=order.__getitem__):
             out += [" ", Run("card", c)]
         out.append(")")
     return out
@@ -214,7 +217,8 @@ def _fields(ev: Mapping[str, object]) -> list[Part]:
     return out
 
 
-def _dealt(zones: Mapping[str, list[object]], ev: Mapping[str, object], hands: bool) -> Inline:
+def _dealt(zones: Mapping[str, list[object]], ev: Mapping[str, object], hands: bool,
+           order: Mapping[str, int] = CARD_ORDER) -> Inline:
     """A chance event told as what it did: each hand's cards (at the deal, ``hands``), and what
     lies elsewhere."""
     parts: list[Part] = [f"{cap(str(ev['chance']))}. "]
@@ -224,7 +228,7 @@ def _dealt(zones: Mapping[str, list[object]], ev: Mapping[str, object], hands: b
                 assert isinstance(h, list)
                 if h:
                     parts.append(f"{name} of seat {i}:")
-                    for c in sorted(h, key=card_sort_key):
+                    for c in sorted(h, key=order.__getitem__):
                         parts += [" ", Run("card", c)]
                     parts.append(". ")
         elif z and len(z) <= 3:

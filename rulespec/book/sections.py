@@ -146,6 +146,46 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     for it in spec.items:
         if isinstance(it, ast.HandsDecl) and it.doc:
             w(Paragraph(inline(prose(it.doc)), clause(it.span)))
+    _deck_section(spec, w)
+
+
+def _deck_section(spec: CheckedSpec, w: _W) -> None:
+    """A declared deck, card by card, with the names the book calls them by (the French deck
+    needs no such table, and a spec that plays with it gets none)."""
+    deck = spec.deck
+    decl = next((it for it in spec.items if isinstance(it, ast.DeckDecl)), None)
+    if deck.french or decl is None:
+        return
+    src = clause(decl.span)
+    w(_h(2, "The cards", "the-cards"))
+    intro = f"{prose(decl.doc)} " if decl.doc else ""
+    w(Paragraph(inline(intro + f"A pack holds {len(deck.one_pack)} cards. A record writes each "
+                       "card by its code, and the rules name it as below."), src))
+    if deck.suits:
+        suits: list[Part] = []
+        for i, st in enumerate(deck.suits):
+            suits += [", " if i else "", f"{st.label} (", code(st.code), ")"]
+        w(Paragraph(inline("The suits, in order: ", *suits, ". Each has one card of each rank "
+                           "below; its code is the rank's then the suit's."), src))
+        rows = tuple((inline(r.label), inline(code(r.code)), inline(str(r.number)),
+                      inline(str(deck.copies_default if r.copies is None else r.copies)))
+                     for r in deck.ranks)
+        w(Table((inline("rank"), inline("code"), inline("number"),
+                 inline("copies in each suit")), rows, source=src))
+    if deck.extras:
+        rows = tuple((inline(x.label), inline(code(x.code)), inline(str(x.number)),
+                      inline(str(deck.copies[x.code]))) for x in deck.extras)
+        w(Paragraph(inline("The cards of no suit, after the suits in the canonical order:"),
+                    src))
+        w(Table((inline("card"), inline("code"), inline("number"), inline("copies")), rows,
+                source=src))
+    for it in decl.entries:
+        if isinstance(it, ast.DeckPack):
+            doc = f" {prose(it.doc)}" if it.doc else ""
+            w(Paragraph(inline(strong(f"The {words(it.name)} pack"),
+                               f" ({len(deck.packs[it.name])} cards) holds the cards of ",
+                               ", ".join(words(m) for m in it.members), f".{doc}"),
+                        clause(it.span)))
 
 
 def _requires(spec: CheckedSpec, w: _W) -> None:
@@ -166,9 +206,13 @@ def _components(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
                             f" ({'each player' if z.per_player else 'one for the table'}; "
                             f"{_seen(z, _SEEN)}): ", prose(z.doc)),
                      clause(z.span)) for z in spec.zones)))
-    w(Paragraph(inline("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 "
-                       "down to 2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is "
-                       "the Joker.")))
+    if spec.deck.french:
+        w(Paragraph(inline("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 "
+                           "down to 2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is "
+                           "the Joker.")))
+    else:
+        w(Paragraph(inline("Cards are written by their codes, as in ", strong("The cards"),
+                           " above.")))
     fig = table_figure(spec, facts)
     if fig is not None:
         w(fig)

@@ -14,22 +14,19 @@ import reprlib
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.engine.events import Event, encode, json_value, normalise_value
+from rulespec.engine.events import Event, encode, json_value
 from rulespec.engine.machine import ChanceStop, Fn, Running, Values
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
-from rulespec.lang.cards import CARD_ORDER, normalise_card
 
 __all__ = ["apply_chance", "chance_template", "pick_at", "pick_outcomes", "uniform_outcomes",
            "weighted_outcomes"]
 
-#: every card code, to tell a shuffle's usual event (codes only) at a glance
-_CARD_CODES = frozenset(CARD_ORDER)
 
 
 def chance_template(spec: ChanceStop, st: Running, L: Values) -> Event | list[Event]:
     """The one template event of a shuffle or reshuffle, or a bury's every position."""
     if spec.kind == "shuffle":
-        cards = sorted(spec.src(st, L), key=CARD_ORDER.__getitem__)
+        cards = sorted(spec.src(st, L), key=spec.deck.order.__getitem__)
         return {"chance": "shuffle", "cards": cards}
     if spec.kind == "reshuffle":
         # the discard pile without its top card, in pile order (bottom first) (R2)
@@ -80,16 +77,17 @@ def _ordered_cards(spec: ChanceStop, raw: list[Any], want: list[str]) -> list[st
         # first, so no list is sorted that holds nested lists to compare at any depth),
         # the same cards, each as often (any one order of codes tells; the pack's order
         # would cost a key call per card), and nothing to normalise
-        if _CARD_CODES.issuperset(raw) and sorted(raw) == sorted(want):
+        if spec.deck.codes.issuperset(raw) and sorted(raw) == sorted(want):
             return raw
     except TypeError:  # a list or an object among them: the normalising loop says which
         pass
     cards = []
+    order = spec.deck.order
     for c in raw:
         # a code already canonical is its own normal form (the usual event, a pack
         # reordered): no call for each card of a shuffle
-        code = c if type(c) is str and c in CARD_ORDER else \
-            normalise_card(c) if isinstance(c, str) else None
+        code = c if type(c) is str and c in order else \
+            spec.deck.normalise(c) if isinstance(c, str) else None
         if code is None:
             # reprlib: a short text of any value, however deeply nested
             raise RecordError(f"{reprlib.repr(c)} is not a card code")
@@ -175,7 +173,7 @@ def _apply_pick(spec: ChanceStop, st: Running, L: Values, event: Mapping[str, ob
         raise RecordError("a pick event has exactly the field 'value'")
     want = event["value"]
     outcomes = pick_outcomes(spec, st, L)
-    for text in (json_value(want), json_value(normalise_value(want))):
+    for text in (json_value(want), json_value(spec.deck.normalise_value(want))):
         for v, _ in outcomes:
             if json_value(v) == text:
                 assert spec.slot is not None

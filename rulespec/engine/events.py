@@ -90,8 +90,8 @@ FIELD_CACHE_MAX = 50_000
 
 
 def set_and_json(xs: Sequence[object],
-                 cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]]
-                 ) -> tuple[tuple[object, ...], str]:
+                 cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]],
+                 order: Mapping[str, int] = TEXT_ORDER) -> tuple[tuple[object, ...], str]:
     """``set_of(xs)`` and its canonical JSON text, remembered in ``cache`` for tuples (the
     same subsets recur). Each field of each enumerator has a cache of its own: a field's
     values are of one type, so ``(True, False)`` and ``(1, 0)``, equal as keys, never meet."""
@@ -101,7 +101,7 @@ def set_and_json(xs: Sequence[object],
         if hit is not None:
             return hit
     # set_of's own cache is skipped: the field's cache just missed, so that one would too
-    s = sorted_distinct(xs)
+    s = sorted_distinct(xs, order)
     out = (s, _json_list(s))
     if key is not None and len(cache) < FIELD_CACHE_MAX:
         cache[key] = out
@@ -141,7 +141,7 @@ class SubsetSets:
 
 def subset_sets(xs: Sequence[object], lo: int, hi: int,
                 cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]],
-                own: bool = True) -> SubsetSets:
+                own: bool = True, order: Mapping[str, int] = TEXT_ORDER) -> SubsetSets:
     """Each subset of ``subsets(xs, lo, hi)`` with its ``set_of`` and that set's JSON text:
     what an enumerator over a hand's subsets writes (``show(cards = set_of(cs)) for cs in
     subsets(hand, 0, size(hand))``), 8,192 of them for 13 cards. Without ``own``, the subsets
@@ -158,15 +158,15 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     key = (xs, lo, hi, own)
     check_size(sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
                "the list of subsets")
-    if not _distinct_texts(xs):
-        return _subset_sets_one_by_one(xs, lo, hi, cache, own, key)
-    order = sorted(range(n), key=lambda i: TEXT_ORDER[cast("str", xs[i])])
+    if not _distinct_texts(xs, order):
+        return _subset_sets_one_by_one(xs, lo, hi, cache, own, key, order)
+    places = sorted(range(n), key=lambda i: order[cast("str", xs[i])])
     # every set (and its text, all but the closing bracket) by its mask of places in
     # canonical order, which is the order they are built in: each element is added to every
     # set so far, after a comma, but to the empty set (at mask 0) without one
     sets: list[list[object]] = [[]]
     texts = ["["]
-    for j, i in enumerate(order):
+    for j, i in enumerate(places):
         x = xs[i]
         one = [x]  # one list for all the concatenations: each makes a new list of its own
         sets += [t + one for t in sets]
@@ -177,14 +177,14 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     if not own:
         # in the order of their events' canonical texts (H5), so that the legal events'
         # sort finds them sorted already (one pass, not 100,000 comparisons for 13 cards)
-        keep = _text_order([f'"{xs[i]}"' for i in order])
+        keep = _text_order([f'"{xs[i]}"' for i in places])
         if lo > 0 or hi < n:
             keep = [c for c in keep if lo <= c.bit_count() <= hi]
         return SubsetSets(key, None, list(map(sets.__getitem__, keep)),
                           [texts[c] + "]" for c in keep], ordered=True)
     texts = [t + "]" for t in texts]
     rank = [0] * n
-    for j, i in enumerate(order):
+    for j, i in enumerate(places):
         rank[i] = j
     # and every subset by its mask of positions in xs, with the place mask of its set
     subs: list[tuple[object, ...]] = [()]
@@ -203,11 +203,12 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
 
 def _subset_sets_one_by_one(xs: tuple[object, ...], lo: int, hi: int,
                             cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]],
-                            own: bool, key: tuple[object, ...]) -> SubsetSets:
+                            own: bool, key: tuple[object, ...],
+                            order: Mapping[str, int] = TEXT_ORDER) -> SubsetSets:
     """:func:`subset_sets` for elements that are not distinct card codes or suits: subset by
     subset, through :func:`set_and_json` and its ``cache``."""
     plain = subsets(xs, lo, hi)
-    done = [set_and_json(c, cache) for c in plain]
+    done = [set_and_json(c, cache, order) for c in plain]
     if not own:
         # a set met again is the same event: the first subset that gives it stands
         first = {j: st for st, j in reversed(done)}
@@ -238,20 +239,22 @@ def _text_order(quoted: Sequence[str]) -> list[int]:
 
 
 def subset_in_order(xs: Sequence[object], lo: int, hi: int,
-                    chosen: Sequence[object]) -> tuple[object, ...]:
+                    chosen: Sequence[object], order: Mapping[str, int] = TEXT_ORDER
+                    ) -> tuple[object, ...]:
     """The subset of ``subsets(xs, lo, hi)`` whose set is ``chosen``, as the generator gives
     it (in the order of ``xs``; the first such subset, where ``xs`` repeats an element)."""
     xs = tuple(xs)
-    if _distinct_texts(xs):
+    if _distinct_texts(xs, order):
         picked = set(chosen)
         return tuple(x for x in xs if x in picked)
     want = list(chosen)
-    return next(c for c in subsets(xs, lo, hi) if list(sorted_distinct(c)) == want)
+    return next(c for c in subsets(xs, lo, hi) if list(sorted_distinct(c, order)) == want)
 
 
-def _distinct_texts(xs: tuple[object, ...]) -> bool:
-    """Whether ``xs`` holds distinct card codes or suit letters (at least one, at most 60)."""
-    return 0 < len(xs) <= 60 and all(type(x) is str and x in _PLAIN_TEXTS for x in xs) and \
+def _distinct_texts(xs: tuple[object, ...], order: Mapping[str, int] = TEXT_ORDER) -> bool:
+    """Whether ``xs`` holds distinct card codes or suit letters (at least one, at most 60)
+    of the deck whose order is ``order`` (the French deck's: TEXT_ORDER)."""
+    return 0 < len(xs) <= 60 and all(type(x) is str and x in order for x in xs) and \
         len(set(xs)) == len(xs)
 
 

@@ -24,6 +24,7 @@ from rulespec.engine.events import Event
 from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast
 from rulespec.lang.builtins import MAX_COLLECTION, LimitError, spend
+from rulespec.lang.decks import FRENCH, Deck
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "EndDeal",
            "EndMatch", "Fn", "Frame", "LazyLegal", "LegalEntry", "LegalMap", "Procedure",
@@ -155,6 +156,8 @@ class ChanceStop:
     dst: Fn
     node: ast.Stmt
     slot: str | None = None
+    #: the spec's deck: the codes a shuffle may hold, and their order
+    deck: Deck = FRENCH
 
 
 @attrs.frozen

@@ -62,7 +62,6 @@ from rulespec.errors import (
 )
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import EmptyError
-from rulespec.lang.cards import CARD_ORDER, is_card
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["CHANCE", "GameRules", "LegalEntry", "State", "canonical_key", "event_key"]
@@ -462,7 +461,8 @@ class State:
         stop = self.pending
         if type(stop) is ChooseStop and stop.together is not None:
             out.update(together_view(stop, self.stack[-1].L, seat, self.game.set_fields,
-                                     lambda e, names: self.game.evaluate(e, self, names)))
+                                     lambda e, names: self.game.evaluate(e, self, names),
+                                     self.game.spec.deck))
         return out
 
     # ---- a seat's memory (seen_by) -------------------------------------------------------
@@ -487,7 +487,7 @@ class State:
         seen = seen_now(self.game.spec.zones, self.z, seat)
         if self.memory is not None:
             seen |= self.memory[seat]
-        return sorted(seen, key=CARD_ORDER.__getitem__)
+        return sorted(seen, key=self.game.spec.deck.order.__getitem__)
 
     # ---- decisions --------------------------------------------------------------------------
     def legal_map(self) -> dict[str, LegalEntry]:
@@ -640,10 +640,13 @@ class State:
             raise IllegalActionError(f"it is seat {self.to_move}'s decision, not seat "
                                      f"{seat!r}'s")
         out: dict[str, object] = {"seat": seat, "action": action}
+        deck = self.game.spec.deck
+        norm = normalise_value if deck.french else deck.normalise_value
+        order = deck.order
         for k, val in event.items():
             if k in ("seat", "action"):
                 continue
-            v = normalise_value(val)
+            v = norm(val)
             if (action, k) in self.game.set_fields:
                 if not isinstance(v, list):
                     raise RecordError(f"{action}.{k} is a list")
@@ -656,8 +659,8 @@ class State:
                     # cards in pack order before anything else of their kind (a text that is
                     # no card code, which no legal event holds): never a card's place beside
                     # a text, which Python cannot order
-                    v = sorted(v, key=lambda x: (0, CARD_ORDER[x], "") if is_card(x)
-                               else (1, 0, x))
+                    v = sorted(v, key=lambda x: (0, order[x], "")
+                               if isinstance(x, str) and x in order else (1, 0, x))
                 except TypeError:
                     raise RecordError(f"{action}.{k} holds values that cannot be put in "
                                       f"order, such as objects") from None

@@ -7,20 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from rulespec.engine.events import JSONObject, normalise_value
+from rulespec.engine.events import JSONObject
 from rulespec.engine.machine import ChooseStop, Values
 from rulespec.lang import ast
-from rulespec.lang.cards import CARD_ORDER, is_card
+from rulespec.lang.decks import Deck
 
 __all__ = ["together_view"]
 
 
 def together_view(stop: ChooseStop, L: Values, seat: int, set_fields: set[tuple[str, str]],
-                  evaluate: Callable[[ast.Expr, Mapping[str, object]], object]) -> JSONObject:
+                  evaluate: Callable[[ast.Expr, Mapping[str, object]], object],
+                  deck: Deck) -> JSONObject:
     """The entries a simultaneous decision adds to ``seat``'s observation: ``waiting``, the
     seats still to choose, and ``chosen``, the seat's own choice as its event would write it
     (without the seat), once it has chosen. ``evaluate(e, names)`` is the value of ``e`` in
-    the state with the local ``names``."""
+    the state with the local ``names``; ``deck`` spells and orders its cards."""
     tg = stop.together
     assert tg is not None
     out: JSONObject = {"waiting": list(L[tg.pending])}
@@ -33,10 +34,10 @@ def together_view(stop: ChooseStop, L: Values, seat: int, set_fields: set[tuple[
         names = {**L, tg.var: seat, **dict(binds)}
         chosen: JSONObject = {"action": alt.action}
         for f in alt.fields:
-            x = normalise_value(_plain(evaluate(f.value, names)))
+            x = deck.normalise_value(_plain(evaluate(f.value, names)))
             if (alt.action, f.name) in set_fields and isinstance(x, list):
-                x = sorted(x, key=lambda c: (0, CARD_ORDER[c], "") if is_card(c)
-                           else (1, 0, c))
+                order = deck.order
+                x = sorted(x, key=lambda c: (0, order[c], "") if c in order else (1, 0, c))
             chosen[f.name] = x
         out["chosen"] = chosen
     return out

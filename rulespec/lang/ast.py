@@ -20,7 +20,8 @@ __all__ = [
     "TermDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName",
     "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
-    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "EnumDecl",
+    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "CardLit", "DeckCard", "DeckDecl",
+    "DeckEntry", "DeckPack", "DeckRank", "DeckRun", "DeckSuit", "EnumDecl",
 ]
 
 
@@ -39,6 +40,15 @@ class IntLit:
 @frozen
 class StrLit:
     value: str
+    span: Span = _span()
+
+
+@frozen
+class CardLit:
+    """``'QS'``: a card written by its code in single quotes (the checker finds it in the
+    spec's deck)."""
+
+    code: str
     span: Span = _span()
 
 
@@ -176,6 +186,7 @@ Expr = (
     | IfExpr
     | Cited
     | OptionArg
+    | CardLit
 )
 
 # ---- types ---------------------------------------------------------------------------------
@@ -727,6 +738,80 @@ class TableDecl:
     span: Span = _span()
 
 
+@frozen
+class DeckSuit:
+    """``suit NAME "CODE" ["BOOK NAME"]``."""
+
+    name: str
+    code: str
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class DeckRank:
+    """``rank NAME "CODE" = NUMBER [copies N] ["BOOK NAME"]``."""
+
+    name: str
+    code: str
+    number: int
+    copies: int | None
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class DeckCard:
+    """``card NAME "CODE" [= NUMBER] [copies N] ["BOOK NAME"]``: a card of no suit."""
+
+    name: str
+    code: str
+    number: int | None
+    copies: int | None
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class DeckRun:
+    """``cards NAME "PREFIX" LOW..HIGH [copies N] ["BOOK NAME"]``: numbered cards of no suit
+    (``PREFIX`` then the number is each one's code, the number its rank)."""
+
+    name: str
+    code: str
+    low: int
+    high: int
+    copies: int | None
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class DeckPack:
+    """``pack NAME [copies N] = MEMBER, ... ["DOC"]``: a named pack of some of the deck's
+    cards: those of the ranks and suits named (every suit, or every rank, when none is), and
+    the cards of no suit named, each as often as the deck holds it (or ``N`` times)."""
+
+    name: str
+    copies: int | None
+    members: tuple[str, ...]
+    doc: str | None
+    span: Span = _span()
+
+
+DeckEntry = DeckSuit | DeckRank | DeckCard | DeckRun | DeckPack
+
+
+@frozen
+class DeckDecl:
+    """``deck [copies N] ["DOC"] { ENTRY* }``: the cards of the game."""
+
+    copies: int | None
+    doc: str | None
+    entries: tuple[DeckEntry, ...]
+    span: Span = _span()
+
+
 Item = (
     GameDecl
     | PlayersDecl
@@ -750,6 +835,7 @@ Item = (
     | TermDecl
     | TableDecl
     | SectionDecl
+    | DeckDecl
 )
 
 

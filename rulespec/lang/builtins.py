@@ -111,7 +111,8 @@ _MISSING: Final = _Missing.MISSING
 _E = TypeVar("_E")
 
 
-def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+def groups(cards: Sequence[str], rank_of: Mapping[str, int] = RANK_OF
+           ) -> tuple[tuple[str, ...], ...]:
     """Every ordered sequence of one or more cards of one rank from ``cards``, each once.
 
     Identical duplicates (two packs) give identical sequences, which appear once (V10). The
@@ -122,7 +123,7 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     by_rank: dict[int, Value] = {}
     several = False
     for c in cards:
-        r = RANK_OF[c]
+        r = rank_of[c]
         if r in by_rank:
             several = True
             same = by_rank[r]
@@ -145,7 +146,8 @@ def groups(cards: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
-def multi_groups(cards: Sequence[str]) -> Sequence[tuple[str, ...]]:
+def multi_groups(cards: Sequence[str], rank_of: Mapping[str, int] = RANK_OF
+                 ) -> Sequence[tuple[str, ...]]:
     """The sequences of :func:`groups` of two cards or more, ranks in the order their second
     cards come.
 
@@ -158,7 +160,7 @@ def multi_groups(cards: Sequence[str]) -> Sequence[tuple[str, ...]]:
     by_rank: dict[int, Value] = {}
     twice: list[int] | None = None
     for c in cards:
-        r = RANK_OF[c]
+        r = rank_of[c]
         if r in by_rank:
             same = by_rank[r]
             by_rank[r] = (same, c) if type(same) is str else same + (c,)
@@ -273,29 +275,30 @@ TEXT_ORDER: dict[str, int] = {**{s: i for i, s in enumerate(SUITS)}, **CARD_ORDE
 _SET_CACHE_MAX = 200_000
 
 
-def set_of(xs: Value) -> tuple[Value, ...]:
+def set_of(xs: Value, order: Mapping[str, int] = TEXT_ORDER,
+           cache: dict[tuple[Value, ...], tuple[Value, ...]] = _SET_CACHE) -> tuple[Value, ...]:
     """The distinct elements in canonical order (numbers ascending, cards in pack order,
-    suits C, D, H, S)."""
+    suits C, D, H, S); a declared deck passes its own ``order`` and ``cache``."""
     key = xs if type(xs) is tuple else None
     if key is not None:
-        hit = _SET_CACHE.get(key)
+        hit = cache.get(key)
         if hit is not None:
             return hit
-    out = sorted_distinct(xs)
-    if key is not None and len(_SET_CACHE) < _SET_CACHE_MAX:
-        _SET_CACHE[key] = out
+    out = sorted_distinct(xs, order)
+    if key is not None and len(cache) < _SET_CACHE_MAX:
+        cache[key] = out
     return out
 
 
-def sorted_distinct(xs: Value) -> tuple[Value, ...]:
+def sorted_distinct(xs: Value, order: Mapping[str, int] = TEXT_ORDER) -> tuple[Value, ...]:
     """:func:`set_of` without its cache, for callers that keep their own."""
     xs = tuple(xs)
     if xs and isinstance(xs[0], str):
         try:
-            return tuple(sorted(set(xs), key=TEXT_ORDER.__getitem__))
+            return tuple(sorted(set(xs), key=order.__getitem__))
         except KeyError:
             # the values of a named enumeration: after the cards and suits, by their names
-            return tuple(sorted(set(xs), key=lambda x: (TEXT_ORDER.get(x, len(TEXT_ORDER)), x)))
+            return tuple(sorted(set(xs), key=lambda x: (order.get(x, len(order)), x)))
     return tuple(sorted(set(xs)))
 
 
@@ -310,10 +313,11 @@ def subsets(xs: Iterable[_E], lo: int, hi: int) -> tuple[tuple[_E, ...], ...]:
     return tuple(out)
 
 
-def without_ranks(cards: Iterable[str], ranks: Iterable[int]) -> tuple[str, ...]:
+def without_ranks(cards: Iterable[str], ranks: Iterable[int],
+                  rank_of: Mapping[str, int] = RANK_OF) -> tuple[str, ...]:
     """The cards whose rank is not among ``ranks``."""
     drop = set(ranks)
-    return tuple(c for c in cards if RANK_OF[c] not in drop)
+    return tuple(c for c in cards if rank_of[c] not in drop)
 
 
 def _pack(n: int) -> tuple[str, ...]:

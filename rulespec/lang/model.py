@@ -19,6 +19,7 @@ from attrs import frozen
 from rulespec.errors import ConfigurationError
 from rulespec.lang import ast
 from rulespec.lang.builtins import BUILTINS
+from rulespec.lang.decks import FRENCH, Deck
 from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 
 __all__ = [
@@ -426,6 +427,8 @@ class CheckedSpec:
     #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
     terms: tuple[ast.TermDecl, ...] = ()
     tables: tuple[ast.TableDecl, ...] = ()
+    #: the cards of the game: its ``deck`` declaration's, or the French deck (decks.FRENCH)
+    deck: Deck = FRENCH
     #: ``enum NAME: {...}``: the named enumerations, in declaration order
     enums: tuple[ast.EnumDecl, ...] = ()
     #: whether the rules read or set the direction of play (``clockwise``, ``next_of``,

@@ -217,6 +217,46 @@ class _ToAst(Transformer[Token, ast.Spec]):
                                   cast("str | None", c[2]), span=self._span(meta))
 
     @v_args(meta=True)
+    def deck_decl(self, meta: Meta, c: list[object]) -> ast.DeckDecl:
+        copies, doc, *entries = c
+        return ast.DeckDecl(cast("int | None", copies), cast("str | None", doc),
+                            tuple(cast("list[ast.DeckEntry]", entries)), span=self._span(meta))
+
+    def deck_copies(self, c: list[Token]) -> int:
+        return _int(c[0])
+
+    @v_args(meta=True)
+    def deck_suit(self, meta: Meta, c: list[Token | str | None]) -> ast.DeckSuit:
+        return ast.DeckSuit(str(c[0]), _unquote(str(c[1])), cast("str | None", c[2]),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
+    def deck_rank(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckRank:
+        return ast.DeckRank(str(c[0]), _unquote(str(c[1])), _int(cast(Token, c[2])),
+                            cast("int | None", c[3]), cast("str | None", c[4]),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
+    def deck_card(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckCard:
+        return ast.DeckCard(str(c[0]), _unquote(str(c[1])),
+                            _int(cast(Token, c[2])) if c[2] is not None else None,
+                            cast("int | None", c[3]), cast("str | None", c[4]),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
+    def deck_run(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckRun:
+        return ast.DeckRun(str(c[0]), _unquote(str(c[1])), _int(cast(Token, c[2])),
+                           _int(cast(Token, c[3])), cast("int | None", c[4]),
+                           cast("str | None", c[5]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def deck_pack(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckPack:
+        name, copies, *members, doc = c
+        return ast.DeckPack(str(name), cast("int | None", copies),
+                            tuple(str(m) for m in members), cast("str | None", doc),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
     def term_decl(self, meta: Meta, c: list[Token]) -> ast.TermDecl:
         return ast.TermDecl(_unquote(str(c[0])), _unquote(str(c[1])), span=self._span(meta))
 
@@ -655,6 +695,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
     @v_args(meta=True)
     def str_lit(self, meta: Meta, c: list[Token]) -> ast.StrLit:
         return ast.StrLit(_unquote(str(c[0])), span=self._span(meta))
+
+    @v_args(meta=True)
+    def card_lit(self, meta: Meta, c: list[Token]) -> ast.CardLit:
+        return ast.CardLit(str(c[0])[1:-1], span=self._span(meta))
 
     @v_args(meta=True)
     def name(self, meta: Meta, c: list[Token]) -> ast.Name:

@@ -33,6 +33,8 @@ def pretty_expr(e: ast.Expr, ctx: int = 0) -> str:  # noqa: C901
             s = str(v)
         case ast.StrLit(value=v):
             s = _q(v)
+        case ast.CardLit(code=c):
+            s = f"'{c}'"
         case ast.Name(id=n):
             s = n
         case ast.Cited(expr=x, ref=r):
@@ -190,6 +192,26 @@ def _if(s: ast.If, ind: str) -> str:
     return out
 
 
+def _deck_entry(x: ast.DeckEntry) -> str:
+    """One line of a deck declaration."""
+    cp = f" copies {x.copies}" if not isinstance(x, ast.DeckSuit) and x.copies is not None \
+        else ""
+    match x:
+        case ast.DeckSuit(name=n, code=c, doc=d):
+            return f"suit {n} {_q(c)}{_doc(d)}"
+        case ast.DeckRank(name=n, code=c, number=k, doc=d):
+            return f"rank {n} {_q(c)} = {k}{cp}{_doc(d)}"
+        case ast.DeckCard(name=n, code=c, number=k, doc=d):
+            num = f" = {k}" if k is not None else ""
+            return f"card {n} {_q(c)}{num}{cp}{_doc(d)}"
+        case ast.DeckRun(name=n, code=c, low=lo, high=hi, doc=d):
+            return f"cards {n} {_q(c)} {lo}..{hi}{cp}{_doc(d)}"
+        case ast.DeckPack(name=n, members=ms, doc=d):
+            return f"pack {n}{cp} = {', '.join(ms)}{_doc(d)}"
+        case _:
+            assert_never(x)
+
+
 def _alt(a: ast.Alternative, ind: str) -> str:
     fields = ", ".join(f"{f.name} = {pretty_expr(f.value)}" for f in a.fields)
     gens = "".join(f" for {g.var} in {pretty_expr(g.source)}" for g in a.generators)
@@ -214,6 +236,9 @@ def pretty_item(it: ast.Item) -> str:
             return f"max_events {pretty_expr(c)}{_doc(d)}"
         case ast.TermDecl(word=word, meaning=m):
             return f"term {_q(word)} {_q(m)}"
+        case ast.DeckDecl(copies=n, doc=d, entries=es):
+            head = "deck" + (f" copies {n}" if n is not None else "") + _doc(d)
+            return head + " {\n" + "".join(f"  {_deck_entry(x)}\n" for x in es) + "}"
         case ast.TableDecl(name=n, title=title, var=v, source=src, columns=cols, doc=d):
             cells = ",\n  ".join(f"{_q(c.heading)} = {pretty_expr(c.value)}" for c in cols)
             return f"table {n} {_q(title)} for {v} in {pretty_expr(src)}:\n  {cells}{_doc(d)}"

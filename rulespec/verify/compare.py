@@ -12,6 +12,7 @@ from typing import Any
 
 from rulespec.engine.state import canonical_key
 from rulespec.lang.cards import card_sort_key, normalise_card
+from rulespec.lang.decks import FRENCH, Deck
 from rulespec.verify.report import SIDES, the
 
 __all__ = ["card_code", "card_codes", "card_sort", "compare_answers", "normal_key", "visible"]
@@ -19,29 +20,30 @@ __all__ = ["card_code", "card_codes", "card_sort", "compare_answers", "normal_ke
 _FLAGS = ("blocked", "abandoned")
 
 
-def normal_key(e: Mapping[str, object], set_fields: frozenset[tuple[str, str]] = frozenset()
-               ) -> str:
-    """The canonical text of an event written leniently: card codes in any accepted
-    spelling, set-valued fields (``(action, field)`` in ``set_fields``) in any order."""
+def normal_key(e: Mapping[str, object], set_fields: frozenset[tuple[str, str]] = frozenset(),
+               deck: Deck = FRENCH) -> str:
+    """The canonical text of an event written leniently: card codes (of ``deck``) in any
+    accepted spelling, set-valued fields (``(action, field)`` in ``set_fields``) in any
+    order."""
     out: dict[str, object] = {}
     action = e.get("action")
     if not isinstance(action, str):
         action = None  # an implementation's event may name its action with anything at all
     for f, x in e.items():
-        if card_code(x) is not None:
-            x = card_code(x)
-        elif isinstance(x, list) and x and all(card_code(y) is not None for y in x):
-            x = [card_code(y) for y in x]
+        if card_code(x, deck) is not None:
+            x = card_code(x, deck)
+        elif isinstance(x, list) and x and all(card_code(y, deck) is not None for y in x):
+            x = [card_code(y, deck) for y in x]
         if isinstance(x, list) and (action, f) in set_fields:
             with contextlib.suppress(TypeError):
-                x = sorted(x, key=card_sort)
+                x = sorted(x, key=lambda y: card_sort(y, deck))
         out[f] = x
     return canonical_key(out)
 
 
 def compare_answers(spec: Mapping[str, Any], other: object,
                     set_fields: frozenset[tuple[str, str]] = frozenset(),
-                    words: tuple[str, str] = SIDES) -> list[str]:
+                    words: tuple[str, str] = SIDES, deck: Deck = FRENCH) -> list[str]:
     """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
     ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
     an absent ``blocked``/``abandoned`` being false; when incomplete, ``to_move`` equal and
@@ -83,7 +85,7 @@ def compare_answers(spec: Mapping[str, Any], other: object,
                        f"{json.dumps(other.get('to_move'))}")
         la = {canonical_key(e) for e in spec.get("legal") or []}
         try:
-            lb = {normal_key(e, set_fields) for e in other.get("legal") or []}
+            lb = {normal_key(e, set_fields, deck) for e in other.get("legal") or []}
         except (TypeError, ValueError, AttributeError):
             lb = set()
         if la != lb:
@@ -91,35 +93,38 @@ def compare_answers(spec: Mapping[str, Any], other: object,
     return out
 
 
-def card_codes(x: object, depth: int = 0) -> Iterator[str]:
+def card_codes(x: object, depth: int = 0, deck: Deck = FRENCH) -> Iterator[str]:
     """Every card-code string inside a JSON value (bounded depth)."""
     if depth > 50:
         return
     if isinstance(x, str):
         # upper case only: "as" or "ad" in a free-text field is a word, not a card
-        c = card_code(x) if x == x.upper() else None
+        c = card_code(x, deck) if x == x.upper() else None
         if c is not None:
             yield c
     elif isinstance(x, list):
         for y in x:
-            yield from card_codes(y, depth + 1)
+            yield from card_codes(y, depth + 1, deck)
     elif isinstance(x, dict):
         for y in x.values():
-            yield from card_codes(y, depth + 1)
+            yield from card_codes(y, depth + 1, deck)
 
 
-def card_code(x: object) -> str | None:
-    """The canonical code of a card written leniently (``th``, ``10H``), else None."""
-    if isinstance(x, str) and 2 <= len(x) <= 3:
-        return normalise_card(x)
-    return None
+def card_code(x: object, deck: Deck = FRENCH) -> str | None:
+    """The canonical code of a card of ``deck`` written leniently (``th``, ``10H``), else
+    None."""
+    if deck.french:
+        if isinstance(x, str) and 2 <= len(x) <= 3:
+            return normalise_card(x)
+        return None
+    return deck.normalise(x) if isinstance(x, str) and 1 <= len(x) <= 4 else None
 
 
-def visible(obs_zones: Mapping[str, object]) -> collections.Counter[str]:
+def visible(obs_zones: Mapping[str, object], deck: Deck = FRENCH) -> collections.Counter[str]:
     """The cards the zones of an observation show, with their multiplicities."""
     seen: collections.Counter[str] = collections.Counter()
     for z in obs_zones.values():
-        seen.update(card_codes(z))
+        seen.update(card_codes(z, 0, deck))
     return seen
 
 
@@ -144,11 +149,11 @@ def sizes_shown(mine: Mapping[str, object], theirs: Mapping[str, object]) -> lis
     return out
 
 
-def card_sort(x: object) -> tuple[int, int | str]:
+def card_sort(x: object, deck: Deck = FRENCH) -> tuple[int, int | str]:
     """The order of a set-valued field's elements: numbers, then cards in card order, then
     anything else by its text."""
-    c = card_code(x)
+    c = card_code(x, deck)
     if c is not None:
-        return (1, card_sort_key(c))
+        return (1, card_sort_key(c) if deck.french else deck.order[c])
     return (0, x) if isinstance(x, int) else (2, str(x))
 

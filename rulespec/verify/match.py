@@ -19,6 +19,7 @@ from rulespec.engine.chance import pick_at
 from rulespec.engine.events import Event, JSONValue
 from rulespec.engine.state import CHANCE, State, canonical_key, event_key
 from rulespec.errors import IllegalActionError, ImplementationError, RecordError, RulespecError
+from rulespec.lang.decks import FRENCH, Deck
 from rulespec.protocol import MAX_ANSWER_DEPTH, json_problem
 from rulespec.verify.compare import (
     card_code,
@@ -93,6 +94,8 @@ class Match:
         self.guard = search.guard
         self.spec_the, self.impl_the = the(search.words[0]), the(search.words[1])
         self.state = state
+        #: the spec's deck: the card codes the implementation's answers are read with
+        self.deck = state.game.spec.deck
         self.players = players
         self.opts = opts
         self.dealer = dealer
@@ -151,7 +154,7 @@ class Match:
 
     def normal_key(self, e: Event) -> str:
         """The canonical text after normalising card codes and set fields."""
-        return normal_key(e, self.search.set_fields)
+        return normal_key(e, self.search.set_fields, self.deck)
 
     def _to_move(self) -> int | str | None:
         tm = self._ask("to_move")
@@ -323,7 +326,8 @@ class Match:
     def _compare_results(self) -> None:
         mine = self.state.result()
         theirs = self._result()
-        diffs = compare_answers(mine, theirs, self.search.set_fields, self.search.words)
+        diffs = compare_answers(mine, theirs, self.search.set_fields, self.search.words,
+                                self.deck)
         if diffs:
             shown = {k: x for k, x in mine.items() if k != "legal"}
             raise self.fail("result", "; ".join(diffs[:6]), spec_says=shown,
@@ -435,12 +439,14 @@ class Match:
             raise self.fail("shape", "an observation is a JSON object")
         mine = self.state.observation(seat)
         # what the spec shows the seat: its zones as it sees them, and the variables (public)
-        allowed = visible(mine["zones"]) + collections.Counter(card_codes(mine["vars"]))
-        shown: collections.Counter[str] = collections.Counter(card_codes(obs))
+        deck = self.deck
+        allowed = visible(mine["zones"], deck) + \
+            collections.Counter(card_codes(mine["vars"], 0, deck))
+        shown: collections.Counter[str] = collections.Counter(card_codes(obs, 0, deck))
         # a card named twice (in the hand and again in a list of cards shown, say) reveals
         # nothing when the seat sees every copy of it; with copies the seat cannot see (two
         # packs), each extra mention may be one of them
-        copies = visible(self.state.z)
+        copies = visible(self.state.z, deck)
         leaked = collections.Counter({c: n - allowed[c] for c, n in shown.items()
                                       if n > allowed[c]
                                       and (allowed[c] == 0 or copies[c] > allowed[c])})
@@ -460,7 +466,7 @@ class Match:
             for name, theirs in zones.items():
                 if name not in mine["zones"]:
                     continue
-                if not _same_zone(mine["zones"][name], theirs):
+                if not _same_zone(mine["zones"][name], theirs, self.deck):
                     raise self.fail("observation", f"seat {seat} sees zone {name!r} unlike "
                                     f"{self.spec_the}",
                                     spec_says={name: mine["zones"][name]},
@@ -489,7 +495,7 @@ def _reportable_list(xs: list[object]) -> list[JSONValue]:
     return shown if isinstance(shown, list) else [shown]
 
 
-def _same_zone(a: int | list[Any] | None, b: object) -> bool:
+def _same_zone(a: int | list[Any] | None, b: object, deck: Deck = FRENCH) -> bool:
     """Whether the implementation's zone ``b`` is the spec's ``a``: a count, null for a size
     the seat may not count, or the cards in any order and spelling (per seat, a list of
     those)."""
@@ -500,9 +506,9 @@ def _same_zone(a: int | list[Any] | None, b: object) -> bool:
     if not isinstance(b, list) or len(a) != len(b):
         return False
     if a and (a[0] is None or isinstance(a[0], (list, int))) and not isinstance(a[0], str):
-        return all(_same_zone(x, y) for x, y in zip(a, b, strict=True))
+        return all(_same_zone(x, y, deck) for x, y in zip(a, b, strict=True))
     try:
-        return collections.Counter(a) == collections.Counter(card_code(x) or x for x in b)
+        return collections.Counter(a) == collections.Counter(card_code(x, deck) or x for x in b)
     except TypeError:
         return False
 
@@ -543,7 +549,7 @@ def _near_misses(legal: list[Event], prev: list[Event], rng: random.Random,
             out.append({**base, f: not x})
         elif isinstance(x, int):
             out.append({**base, f: x + rng.choice((-1, 1))})
-        elif card_code(x) is not None and pack:
+        elif card_code(x, state.game.spec.deck) is not None and pack:
             out.append({**base, f: rng.choice(pack)})
         elif isinstance(x, list):
             if x:

@@ -184,7 +184,8 @@ def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     that raise, the events are listed by a second version without it, which raises (or not)
     exactly where the rule says.
     """
-    extra: dict[str, object] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
+    extra: dict[str, object] = {"_enc": encode, "_jv": json_value,
+                                "_setjv": ec.deck_runtime.get("_setjv", set_and_json),
                                 "_fjv": field_json, "_NESTED": (list, tuple),
                                 "_Empty": EmptyError, "_rt": runtime_error}
     what = f"legal events of the alternative {a.action}"
@@ -265,7 +266,8 @@ def choose_enumerator(ec: ExprCompiler, alts: list[ast.Alternative], local: froz
                    "            return"])
     lines += bodies
     lines += [f"    except {CATCH} as e:", "        raise _rt(e, _SPANS[_ai])"]
-    extra: dict[str, object] = {"_enc": encode, "_jv": json_value, "_setjv": set_and_json,
+    extra: dict[str, object] = {"_enc": encode, "_jv": json_value,
+                                "_setjv": ec.deck_runtime.get("_setjv", set_and_json),
                                 "_fjv": field_json, "_NESTED": (list, tuple),
                                 "_Empty": EmptyError, "_rt": runtime_error,
                                 "_SPANS": tuple(a.span for a in alts)}
@@ -419,9 +421,11 @@ def resolver(ec: ExprCompiler, a: ast.Alternative,
     assert isinstance(src, ast.Call)
     xs, lo, hi = (ec.expr(x, local) for x in src.args)
 
+    in_order = cast("Callable[..., object]",
+                    ec.deck_runtime.get("_subset_in_order", subset_in_order))
+
     def resolve(st: Running, L: dict[str, object], chosen: object) -> object:
-        return subset_in_order(xs(st, L), lo(st, L), hi(st, L),
-                               cast("Sequence[object]", chosen))
+        return in_order(xs(st, L), lo(st, L), hi(st, L), cast("Sequence[object]", chosen))
     return resolve
 
 
@@ -439,7 +443,7 @@ def _loop_head(ec: ExprCompiler, a: ast.Alternative, i: int, local: frozenset[st
     if g.var not in _set_subsets(ec, a):
         return pyname(g.var), ec.source(g.source, local, py)
     assert isinstance(src, ast.Call)
-    ec.globals["_subset_sets"] = subset_sets
+    ec.globals["_subset_sets"] = ec.deck_runtime.get("_subset_sets", subset_sets)
     args = ", ".join(ec.source(x, local, py) for x in src.args)
     if _lazy_subsets(ec, a):
         return f"_sf{i}, _sj{i}", f"_subset_sets({args}, {_field_cache(ec)}, False)"

@@ -41,6 +41,7 @@ from rulespec.engine.codegen.pyexec import (
     pyname,
     runtime_error,
 )
+from rulespec.engine.events import set_and_json, subset_in_order, subset_sets
 from rulespec.engine.machine import Fn, Running
 from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast, walk
@@ -54,6 +55,7 @@ from rulespec.lang.builtins import (
     sub,
 )
 from rulespec.lang.clauses import clause_id
+from rulespec.lang.decks import deck_runtime
 from rulespec.lang.model import (
     BUILTIN_VALUES,
     BoundBuiltin,
@@ -148,6 +150,7 @@ class ExprCompiler(Inliner):
         seats = tuple(range(players))
         self.globals["_SF"] = tuple(seats[s:] + seats[:s] for s in seats)
         self.globals["_N"] = players
+        self._bind_deck(spec)
         self._consts: dict[int, str] = {}
         #: each expression compiled from the top, by its node and scope (see _top)
         self._seen: dict[tuple[int, frozenset[str], frozenset[str]], tuple[ast.Expr, Gen]] = {}
@@ -161,6 +164,22 @@ class ExprCompiler(Inliner):
         self._uses: dict[str, dict[str, int]] = {}
         for d in spec.defs:
             self._compile_def(d)
+
+    def _bind_deck(self, spec: CheckedSpec) -> None:
+        """A declared deck: the built-ins that read cards read its tables (the French deck's
+        are the built-ins' own, so a spec without a deck compiles as it always did)."""
+        deck = spec.deck
+        self._deck_values: dict[str, object] = {}
+        self._folds: dict[str, Callable[..., object]] | None = None
+        #: the runtime names bound to the declared deck (empty for the French deck)
+        self.deck_runtime: dict[str, object] = {}
+        if not deck.french:
+            self._deck_values = {n: v for n, (_, v) in deck.constants().items()}
+            self._folds = deck.folds()
+            self.deck_runtime = deck_runtime(deck, {
+                "_setjv": set_and_json, "_subset_sets": subset_sets,
+                "_subset_in_order": subset_in_order})
+            self.globals.update(self.deck_runtime)
 
     # ---- public ---------------------------------------------------------------------------
     def compile_defs(self) -> None:
@@ -337,7 +356,7 @@ class ExprCompiler(Inliner):
     def _g_node(self, e: ast.Expr, local: frozenset[str],  # noqa: C901
                 py: frozenset[str]) -> Gen:
         match e:
-            case ast.IntLit(value=v) | ast.StrLit(value=v):
+            case ast.IntLit(value=v) | ast.StrLit(value=v) | ast.CardLit(code=v):
                 return Known(v)
             case ast.Cited(expr=inner):
                 return self._g(inner, local, py)
@@ -527,6 +546,8 @@ class ExprCompiler(Inliner):
 
     def _constant(self, n: str) -> object:
         """The value of the built-in constant ``n`` at this table."""
+        if n in self._deck_values:
+            return self._deck_values[n]
         if n == "seats":
             return self.seats
         if n == "player_count":
@@ -665,9 +686,10 @@ class ExprCompiler(Inliner):
             return Known(picked) if type(picked) is int else \
                 self._g(cast(ast.Expr, picked), local, py)
         gs = [self._g(a, local, py) for a in args]
-        if b.fold is not None and all(isinstance(g, Known) for g in gs):
+        fold = b.fold if self._folds is None else self._folds.get(f, b.fold)
+        if fold is not None and all(isinstance(g, Known) for g in gs):
             try:
-                return Known(b.fold(*(g.value for g in gs)))  # type: ignore[union-attr]
+                return Known(fold(*(g.value for g in gs)))  # type: ignore[union-attr]
             except _FOLD_ERRORS:
                 pass  # not folded: the call raises where the rule reaches it, if it does
         if f in _READ_ONCE and isinstance(gs[0], str):

@@ -20,6 +20,7 @@ import attrs
 from rulespec.engine.codegen.pyexec import READS_STATE, exec_source, pyname
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER, SUITS
+from rulespec.lang.decks import Deck
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["INLINE_MAX_NODES", "Gen", "GlobalName", "Inliner", "Known", "Raw", "expanded_sizes",
@@ -159,7 +160,7 @@ class Inliner:
         if d.name in self._tables:
             return self._tables[d.name]
         self._tables[d.name] = None  # also while its body is compiled (recursion)
-        domain = _domain(d) if self.cover is None and self.inline else None
+        domain = _domain(d, self.spec.deck) if self.cover is None and self.inline else None
         if domain is None:
             return None
         p = d.params[0].name
@@ -270,7 +271,7 @@ class _Table(dict):  # type: ignore[type-arg]
         return self.fn(key)
 
 
-def _domain(d: ast.DefDecl) -> tuple[str, ...] | None:
+def _domain(d: ast.DefDecl, deck: Deck) -> tuple[str, ...] | None:
     """Every value of a definition's only parameter, where it is a card or a suit."""
     if len(d.params) != 1:
         return None
@@ -278,15 +279,15 @@ def _domain(d: ast.DefDecl) -> tuple[str, ...] | None:
     if isinstance(t, ast.TypeOptional):
         t = t.inner
     if isinstance(t, ast.TypeName) and t.name == "card":
-        return tuple(CARD_ORDER)
+        return tuple(CARD_ORDER) if deck.french else deck.cards
     if isinstance(t, ast.TypeName) and t.name == "suit":
-        return SUITS
+        return SUITS if deck.french else deck.suit_codes
     return None
 
 
 def is_atom(e: ast.Expr) -> bool:
     """A name or a literal: evaluating it cannot fail, and costs nothing."""
-    return isinstance(walk.uncited(e), (ast.Name, ast.IntLit, ast.StrLit))
+    return isinstance(walk.uncited(e), (ast.Name, ast.IntLit, ast.StrLit, ast.CardLit))
 
 
 def _simple(e: ast.Expr) -> bool:

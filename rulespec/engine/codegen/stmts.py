@@ -187,13 +187,15 @@ class _StmtCompiler:
                                 f"      {self._src(ss, local)}, {self._obj(s.span)})"), s.span))
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
-                self.ins.append(ChanceStop("shuffle", fz, fz, s))
+                self.ins.append(ChanceStop("shuffle", fz, fz, s, deck=self.ec.spec.deck))
             case ast.Reshuffle(src=a, dst=z):
                 self.ins.append(ChanceStop("reshuffle", self.ec.expr(a, local),
-                                      self.ec.expr(z, local), s))
+                                           self.ec.expr(z, local), s,
+                                           deck=self.ec.spec.deck))
             case ast.Bury(src=a, dst=z):
                 self.ins.append(ChanceStop("bury", self.ec.expr(a, local),
-                                           self.ec.expr(z, local), s))
+                                           self.ec.expr(z, local), s,
+                                           deck=self.ec.spec.deck))
             case ast.Pick():
                 return self._pick(s, local)
             case ast.CallStmt(name=n, args=args):
@@ -238,7 +240,7 @@ class _StmtCompiler:
                                                 self.ec.expr(o.weight, local))
                                                for o in s.weighted))
         slot = self._new_slot("pick")
-        self.ins.append(ChanceStop("pick", outcomes, outcomes, s, slot))
+        self.ins.append(ChanceStop("pick", outcomes, outcomes, s, slot, self.ec.spec.deck))
         self._pick_coverage(s, slot, local)
         n, got = s.name, f"L.pop({slot!r})"
         kept = {v.name for v in self.ec.spec.vars} | {r.name for r in self.ec.spec.results}

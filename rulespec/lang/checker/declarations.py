@@ -12,13 +12,11 @@ from typing import assert_never, cast
 import attrs
 
 from rulespec.lang import ast, walk
-from rulespec.lang.cards import normalise_card
 from rulespec.lang.checker import flow
 from rulespec.lang.checker.expressions import ExpressionChecker
 from rulespec.lang.checker.statements import StatementChecker
 from rulespec.lang.checker.symbols import BASIC_TYPES, Decls, Scope, Symbols
 from rulespec.lang.model import (
-    BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
     OptionInfo,
@@ -52,7 +50,7 @@ _ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.ScoreRangeDecl,
 _WHO_RANK = {"nobody": 0, "owner": 1, "all": 2}
 _NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.EnumDecl | ast.RequireDecl |
               ast.ZoneDecl | ast.VarDecl | ast.ResultDecl | ast.DefDecl | ast.HookDecl |
-              ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl)
+              ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl | ast.DeckDecl)
 
 
 class DeclarationChecker:
@@ -117,8 +115,8 @@ class DeclarationChecker:
                     if f not in ("deals", "target", "elimination"):
                         self.sym.error(it.span, f"unknown game_end form {f!r}",
                                        "forms: deals, target, elimination")
-            case ast.ImportDecl():
-                pass
+            case ast.ImportDecl() | ast.DeckDecl():
+                pass  # a deck is read first, with the symbols (Symbols._declare_deck)
             case ast.OptionDecl():
                 if self._claim(d, it.name, it.span, "option"):
                     self._declare_option(it)
@@ -163,7 +161,7 @@ class DeclarationChecker:
     def _claim(self, d: Decls, name: str, span: ast.Span, what: str) -> bool:
         """Record a top-level name; report it if it is already taken, by the spec or a
         built-in."""
-        if name in d.seen or name in BUILTIN_CONSTANTS or name in BUILTIN_VARS \
+        if name in d.seen or name in self.sym.constants or name in BUILTIN_VARS \
                 or name in BUILTIN_FUNCTIONS:
             where = f" (first at {d.seen[name]})" if name in d.seen else " (a built-in name)"
             self.sym.error(span, f"{what} {name!r} is already defined{where}",
@@ -193,7 +191,8 @@ class DeclarationChecker:
                                + ("twice" if other == en.name else
                                   f"which is a value of enumeration {other!r} already"),
                                "each value belongs to one enumeration, once")
-            elif normalise_card(v) is not None or v.upper() in ("C", "D", "H", "S"):
+            elif self.sym.deck.normalise(v) is not None or v.upper() in self.sym.deck.suit_codes:
+                # a record's reader would take it for one of the deck's cards or suits
                 self.sym.error(en.values.span, f"the value {v!r} of enumeration {en.name!r} "
                                "reads as a card or a suit in a record",
                                "choose a longer name")
@@ -204,7 +203,7 @@ class DeclarationChecker:
         """A value of an enumeration is no other name of the spec: where a rule writes it, it
         must mean that value."""
         for v, en in self.sym.named_values.items():
-            if v in d.seen or v in BUILTIN_CONSTANTS or v in BUILTIN_VARS \
+            if v in d.seen or v in self.sym.constants or v in BUILTIN_VARS \
                     or v in BUILTIN_FUNCTIONS:
                 where = f" (at {d.seen[v]})" if v in d.seen else " (a built-in name)"
                 self.sym.error(self.sym.enums[en].values.span,
@@ -366,7 +365,7 @@ class DeclarationChecker:
         if h.name in self.sym.hooks:
             self.sym.error(h.span, f"hook {h.name!r} is already declared (first at "
                            f"{self.sym.hooks[h.name].span})", "declare each hook once")
-        elif h.name in BUILTIN_CONSTANTS or h.name in BUILTIN_VARS \
+        elif h.name in self.sym.constants or h.name in BUILTIN_VARS \
                 or h.name in BUILTIN_FUNCTIONS:
             self.sym.error(h.span, f"hook {h.name!r} is already defined (a built-in name)",
                            "choose another name")

@@ -10,13 +10,13 @@ on its first call.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 from typing import assert_never
 
 from rulespec.lang import ast, walk
 from rulespec.lang.checker.symbols import Scope, Symbols
 from rulespec.lang.model import (
-    BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
     DIRECTED_BUILTINS,
@@ -82,6 +82,9 @@ class ExpressionChecker:
                 return INT
             case ast.StrLit():
                 return STR
+            case ast.CardLit(code=code):
+                self._card_lit(e, code)
+                return CARD
             case ast.Cited(expr=wrapped):
                 return self.expr(wrapped, scope)
             case ast.Name(id=n):
@@ -207,6 +210,24 @@ class ExpressionChecker:
             return ANY
         return el
 
+    def _card_lit(self, e: ast.CardLit, code: str) -> None:
+        """A card literal must be a code of the spec's deck (the French one by default)."""
+        deck = self.sym.deck
+        if code in deck.order:
+            return
+        fixed = deck.normalise(code)
+        if fixed is not None:
+            hint = f"write it '{fixed}'"
+        else:
+            # a code of the same length first: 'W5' is more like 'W4' than 'W'
+            same = [c for c in deck.cards if len(c) == len(code)]
+            close = difflib.get_close_matches(code.upper(), same, n=1, cutoff=0.5) or \
+                difflib.get_close_matches(code.upper(), deck.cards, n=1, cutoff=0.5)
+            more = " ..." if len(deck.cards) > 8 else ""
+            hint = f"did you mean '{close[0]}'?" if close else \
+                f"the deck's cards are {' '.join(deck.cards[:8])}{more}"
+        self.sym.error(e.span, f"'{code}' is not a card of this spec's deck", hint)
+
     def _name(self, e: ast.Expr, n: str, scope: Scope) -> Type:
         """The type of the name ``n``; what it is bound to is recorded (the one place names
         are resolved: the compiler reads the binding)."""
@@ -223,9 +244,9 @@ class ExpressionChecker:
             o = self.sym.options[n]
             kinds: dict[str, Type] = {"bool": BOOL, "int": INT}
             return kinds.get(o.kind, EnumOf(n))
-        if n in BUILTIN_CONSTANTS:
+        if n in self.sym.constants:
             self.sym.bind(e, BoundConstant(n))
-            return BUILTIN_CONSTANTS[n]
+            return self.sym.constants[n]
         if n in BUILTIN_VARS:
             self.sym.directed |= n == "clockwise"
             self.sym.bind(e, BoundBuiltinVar(n))

@@ -14,7 +14,6 @@ from rulespec.lang.checker import flow
 from rulespec.lang.checker.expressions import ExpressionChecker
 from rulespec.lang.checker.symbols import Scope, Symbols
 from rulespec.lang.model import (
-    BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
     SETTABLE_BUILTINS,
@@ -142,7 +141,7 @@ class StatementChecker:
         """Bind ``n`` to the type of ``v``; a let may not hide a variable, option or
         constant."""
         t = self.exprs.expr(v, scope)
-        if n in self.sym.vars or n in self.sym.options or n in BUILTIN_CONSTANTS:
+        if n in self.sym.vars or n in self.sym.options or n in self.sym.constants:
             self.sym.error(s.span, f"'let {n}' hides the {self.sym.kind(n)} {n!r}",
                            "choose another name")
         elif n in self.sym.named_values:
@@ -247,7 +246,7 @@ class StatementChecker:
             return
         t = self.sym.var_types.get(n, BUILTIN_VARS.get(n))
         if t is None:
-            if n in self.sym.options or n in BUILTIN_CONSTANTS:
+            if n in self.sym.options or n in self.sym.constants:
                 self.sym.error(s.span, f"'pick {n}' hides the {self.sym.kind(n)} {n!r}",
                                "choose another name")
             scope.names[n] = el
@@ -308,7 +307,7 @@ class StatementChecker:
             self.sym.error(seats.span, "no seat decides in this simultaneous decision: the "
                            "list of seats is empty", "name the seats, for example: choose "
                            f"together {name} in seats {{ ... }}")
-        if name in self.sym.vars or name in self.sym.options or name in BUILTIN_CONSTANTS \
+        if name in self.sym.vars or name in self.sym.options or name in self.sym.constants \
                 or name in BUILTIN_VARS:
             self.sym.error(s.span, f"'choose together {name}' hides the "
                            f"{self.sym.kind(name)} {name!r}", "choose another name")

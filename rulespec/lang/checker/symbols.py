@@ -14,6 +14,7 @@ import attrs
 
 from rulespec.errors import Diagnostic
 from rulespec.lang import ast
+from rulespec.lang.decks import FRENCH, FRENCH_CONSTANTS, Deck, build_deck
 from rulespec.lang.model import (
     BUILTIN_CONSTANTS,
     BUILTIN_FUNCTIONS,
@@ -27,6 +28,9 @@ from rulespec.lang.model import (
 from rulespec.lang.types import ANY, BOOL, CARD, INT, STR, SUIT, ZONE, ListOf, Named, Per, Type
 
 __all__ = ["BASIC_TYPES", "Decls", "Scope", "Symbols"]
+
+#: the built-in constants that are the French deck's: a declared deck names its own
+FRENCH_NAMES = frozenset(FRENCH_CONSTANTS)
 
 #: the type names a declaration may use, and the types they stand for
 BASIC_TYPES: dict[str, Type] = {"int": INT, "bool": BOOL, "suit": SUIT, "card": CARD, "str": STR}
@@ -116,6 +120,33 @@ class Symbols:
         #: type, by position: handed on in CheckedSpec.resolution
         self.bindings: dict[Pos, Binding] = {}
         self.types: dict[Pos, Type] = {}
+        #: the spec's deck (the French one unless it declares one) and the constants in
+        #: force: the general ones and those its deck names (suits, ranks, extra cards)
+        self.deck: Deck = FRENCH
+        self.constants: dict[str, Type] = dict(BUILTIN_CONSTANTS)
+        self._declare_deck()
+
+    def _declare_deck(self) -> None:
+        """The spec's ``deck`` declaration, if any: built, its mistakes reported, its names
+        made constants (in place of the French deck's)."""
+        decls = [it for it in self.items if isinstance(it, ast.DeckDecl)]
+        if not decls:
+            return
+        for extra in decls[1:]:
+            self.error(extra.span, "a spec has one 'deck' declaration (first at "
+                                   f"{decls[0].span})", "declare every card in one deck")
+        deck, problems = build_deck(decls[0])
+        for span, msg, hint in problems:
+            self.error(span, msg, hint)
+        self.deck = deck
+        self.constants = {k: t for k, t in BUILTIN_CONSTANTS.items() if k not in FRENCH_NAMES}
+        spans = {e.name: e.span for e in decls[0].entries}
+        for n, (t, _) in deck.constants().items():
+            if n in self.constants or n in BUILTIN_VARS or n in BUILTIN_FUNCTIONS:
+                self.error(spans.get(n, decls[0].span), f"the deck's name {n!r} is already "
+                           "defined (a built-in name)", "choose another name")
+            else:
+                self.constants[n] = t
 
     def error(self, span: ast.Span | None, msg: str, hint: str | None = None) -> None:
         """Report a mistake; checking goes on."""
@@ -138,15 +169,19 @@ class Symbols:
     def resolvable(self, n: str, scope: Scope) -> bool:
         """Whether ``n`` names a value where ``scope`` stands."""
         return (n in scope.names or n in self.vars or n in self.options or n in self.zones
-                or n in BUILTIN_CONSTANTS or n in BUILTIN_VARS or n in self.enum_values
+                or n in self.constants or n in BUILTIN_VARS or n in self.enum_values
                 or n in self.enums or n in self.named_values)
 
     def suggest(self, n: str, default: str | None) -> str | None:
         """A hint for the unknown name ``n``: the known name it is closest to, else
         ``default``."""
+        if n in FRENCH_NAMES and not self.deck.french:
+            own = [x for x in self.deck.constants() if x != "suits"][:6]
+            return (f"{n!r} belongs to the French deck; this spec declares its own deck, whose "
+                    f"names are {', '.join(own)}{' ...' if len(own) == 6 else ''}")
         pool = list(self.vars) + list(self.options) + list(self.defs) + list(self.procs) + \
             list(self.hooks) + \
-            list(self.zones) + list(BUILTIN_CONSTANTS) + list(BUILTIN_FUNCTIONS) + \
+            list(self.zones) + list(self.constants) + list(BUILTIN_FUNCTIONS) + \
             list(BUILTIN_VARS) + list(self.enum_values) + list(self.enums) + \
             list(self.named_values)
         close = difflib.get_close_matches(n, pool, n=1)
