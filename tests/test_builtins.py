@@ -19,7 +19,8 @@ from rulespec.lang.model import BUILTIN_FUNCTIONS, GENERATOR_FUNCTIONS
 from rulespec.lang.types import ANY, BOOL, CARD, INT, ListOf, T, Type
 
 CARDS = pack(1)
-TABLE_NAMES = {"_N", "_SF", "_x"}  # given by each table, or bound inside the template
+TABLE_NAMES = {"_N", "_SF", "_x",  # given by each table, or bound inside the template
+               "_TEAM", "_MEM", "_PART"}  # the partnerships of a table with teams
 
 ARG: dict[Type, st.SearchStrategy[Any]] = {
     INT: st.integers(0, 14),

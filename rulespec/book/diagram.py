@@ -227,9 +227,10 @@ class _Builder:
 
     def end_text(self, s: ast.EndDeal | ast.EndMatch) -> str:
         if isinstance(s, ast.EndMatch):
-            return f"end of match, winners {self.pt(s.winners, 48)}"
+            who = "winning teams" if s.teams else "winners"
+            return f"end of match, {who} {self.pt(s.winners, 48)}"
         flag = f" ({s.flag})" if s.flag else ""
-        return f"end of deal{flag}, scoring {s.scoring}"
+        return f"end of deal{flag}, scoring {s.scoring}" + (" per team" if s.per_team else "")
 
     def structural(self, s: ast.Stmt) -> bool:
         return self.reaches(s, (ast.Choose, ast.RunDeal))
@@ -422,6 +423,11 @@ class _Builder:
                 return self._call_lines(s, ctx)
             case ast.EndDeal() | ast.EndMatch():
                 return [Line(self.end_text(s))]
+            case ast.SitOut(seat=q):
+                return [Line(f"{self.pt(q)} sits out the rest of the deal")]
+            case ast.Reveal(zone=z):
+                return [Line(f"{self.pt(z)} is laid face up for everyone, for the rest of the "
+                             "deal")]
             case ast.Step(title=t, doc=d, body=b):
                 # a step the spec explains is one line, its title (the book tells the rest);
                 # one without a text shows what it does under its title

@@ -34,6 +34,7 @@ _NAMES = {"player_count": "the number of players", "hand_count": "the number of 
           "dealer": "the dealer", "seats": "the players", "none": "none", "true": "true",
           "false": "false", "deals_played": "the deals played so far",
           "totals": "the totals", "joker_card": "the Joker",
+          "team_count": "the number of teams", "team_totals": "the teams' totals",
           "clockwise": "play goes clockwise"}
 
 
@@ -79,6 +80,9 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
         case ast.Comprehension(elem=el, var=v, source=src, cond=c):
             such = f" such that {say(c, spec)}" if c is not None else ""
             return f"{say(el, spec)} for each {v} in {say(src, spec)}{such}"
+        case ast.Index(target=ast.Name(id="sitting_out") as t, index=i) if isinstance(
+                _binding(t, spec), BoundBuiltinVar):
+            return f"{say(i, spec)} sits out the deal"
         case ast.Index(target=t, index=i):
             return f"{say(t, spec)} of {say(i, spec)}"
         case ast.ListLit(items=items):
@@ -235,6 +239,13 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"the cards {a[0]} has seen this deal"
         case "set_of", 1:
             return a[0]
+        # the team built-ins (a spec without teams may name its own definitions so)
+        case "team_of", 1 if spec.teams is not None:
+            return f"{a[0]}'s team"
+        case "members", 1 if spec.teams is not None:
+            return f"the players of team {a[0]}"
+        case "partner", 1 if spec.teams is not None:
+            return f"{a[0]}'s partner"
         case "pack", 1:
             return "a pack" if a[0] == "1" else f"{a[0]} packs"
         case ("max" | "min" | "sum" | "count" | "any" | "all"), 1:

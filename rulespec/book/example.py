@@ -72,7 +72,9 @@ def example_section(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
 def _result(spec: CheckedSpec, entry: Mapping[str, object], n: int, w: _W) -> None:
     """The deal's entry in the match's record: the scores and the results, seat by seat."""
     head = [inline("seat"), inline("score")]
-    extra = [k for k, v in entry.items() if k != "scores" and isinstance(v, list)]
+    # a game of teams: the teams' scores are told after the seats'
+    extra = [k for k, v in entry.items()
+             if k not in ("scores", "team_scores", "sitting_out") and isinstance(v, list)]
     rows = []
     for q in range(n):
         cells = [inline(str(q)), inline(str(_at(entry["scores"], q)))]
@@ -80,7 +82,15 @@ def _result(spec: CheckedSpec, entry: Mapping[str, object], n: int, w: _W) -> No
         rows.append(tuple(cells))
     w(Table((*head, *(inline(code(k)) for k in extra)), tuple(rows),
             caption=inline("The deal's result:")))
-    shared = [(k, v) for k, v in entry.items() if k != "scores" and not isinstance(v, list)]
+    out = entry.get("sitting_out")
+    if isinstance(out, list) and out:
+        w(Paragraph(inline("Sat out this deal: " + ", ".join(f"seat {q}" for q in out) + ".")))
+    teams = entry.get("team_scores")
+    if isinstance(teams, list):
+        w(Paragraph(inline("The teams' scores: " + ", ".join(
+            f"team {t} {x}" for t, x in enumerate(teams)) + ".")))
+    shared = [(k, v) for k, v in entry.items()
+              if k not in ("scores", "sitting_out") and not isinstance(v, list)]
     if shared:
         w(Paragraph(inline(*[f"{k}: {show(v)}. " for k, v in shared])))
     # what each field of the result means, in the spec's words

@@ -193,7 +193,7 @@ class _Worker:
         # in a line of the example says what the line did (who won the trick)
         self.counters = [v.name for v in spec.vars if v.per_player and
                          isinstance(v.type, ast.TypeName) and v.type.name == "int"]
-        self.held = [z.name for z in spec.zones if z.per_player]
+        self.held = [z.name for z in spec.zones if z.per_player and not z.per_team]
         #: the flags an ``end deal`` may raise (read once: every deal played asks)
         self.flags = {e.flag for e in end_deals(spec) if e.flag}
         #: how many terms the scoring adds up (0 where it is not a sum of terms)

@@ -17,6 +17,7 @@ import attrs
 
 from rulespec.book.document import SUIT_SYMBOL
 from rulespec.book.svg import Diagram, escape_xml
+from rulespec.lang import ast
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["table_picture"]
@@ -27,7 +28,8 @@ _PAD = 8
 _GAP = 14
 _MARGIN = 12
 _RED = frozenset({"H", "D"})
-_SEEN = {"all": "", "owner": " (only its owner sees it)", "nobody": ""}
+_SEEN = {"all": "", "owner": " (only its owner sees it)",
+         "team": " (only its owner's team sees it)", "nobody": ""}
 
 
 @attrs.frozen
@@ -59,23 +61,36 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None
                 ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     out: list[tuple[str, tuple[str, ...], str]] = []
     for z in spec.zones:
+        if z.per_team:
+            # a team's pile lies on the table, between its players
+            piles = zones[z.name] if seat is None else []
+            assert isinstance(piles, list)
+            for t, pile in enumerate(piles):
+                _zone_line(out, z, f"{z.name} of team {t}", pile)
+            continue
         if z.per_player != (seat is not None):
             continue
         cards = zones[z.name]
         if seat is not None:
             assert isinstance(cards, list)
             cards = cards[seat]
-        assert isinstance(cards, list)
-        if not cards:
-            continue
-        label = z.name + _SEEN.get(z.visibility or "", "")
-        if z.visibility == "nobody":
-            out.append((label, (), f"{len(cards)} card{'' if len(cards) == 1 else 's'} "
-                                   "face down"))
-        else:
-            # top card last, as the zones keep them; a pile reads bottom to top
-            out.append((label, tuple(str(c) for c in cards), ""))
+        _zone_line(out, z, z.name, cards)
     return tuple(out)
+
+
+def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, name: str,
+               cards: object) -> None:
+    """One pile of the picture, as its visibility lets it be shown (none when empty)."""
+    assert isinstance(cards, list)
+    if not cards:
+        return
+    label = name + _SEEN.get(z.visibility or "", "")
+    if z.visibility == "nobody":
+        out.append((label, (), f"{len(cards)} card{'' if len(cards) == 1 else 's'} "
+                               "face down"))
+    else:
+        # top card last, as the zones keep them; a pile reads bottom to top
+        out.append((label, tuple(str(c) for c in cards), ""))
 
 
 def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, dealer: int,

@@ -63,9 +63,11 @@ __all__ = ["build_book", "rulebook"]
 # face down whose identity everyone knows, so "face up" would mislead)
 _VIS = {"all": "open: every player may know its cards",
         "owner": "private: only its owner sees its cards",
+        "team": "the team's: its owner and the owner's partners see its cards",
         "nobody": "hidden: no player sees its cards"}
 #: the same, in a player's few words
-_SEEN = {"all": "open", "owner": "seen by its owner only", "nobody": "face down"}
+_SEEN = {"all": "open", "owner": "seen by its owner only",
+         "team": "seen by its owner's team only", "nobody": "face down"}
 #: who may count a zone's cards, where not everyone may (``, size visible to WHO``)
 _SIZE = {"owner": "its size is seen only by its owner", "nobody": "its size is seen by nobody"}
 
@@ -110,9 +112,9 @@ def _introduction(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
         w(Paragraph(inline(" ".join(spec.doc.split())), None))
     players = (f"{spec.min_players} players" if spec.min_players == spec.max_players
                else f"{spec.min_players} to {spec.max_players} players")
-    w(Paragraph(inline(f"For {players}. A match is a series of deals; the player with the "
-                       f"{spec.winner} total at the end of the match wins. How long a match "
-                       "lasts is agreed beforehand (see ", strong("The end of the game"),
+    w(Paragraph(inline(f"For {players}. A match is a series of deals; the {_who_wins(spec)} "
+                       f"with the {spec.winner} total at the end of the match wins. How long a "
+                       "match lasts is agreed beforehand (see ", strong("The end of the game"),
                        ").")))
     if facts.players is not None or facts.options:
         setting = ", ".join(f"{k} = {show(v)}" for k, v in facts.options.items())
@@ -203,7 +205,7 @@ def _components(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     zones' kinds and visibility, as a table, are in the reference)."""
     w(_h(2, "Where the cards lie", "components"))
     w(Bullets(tuple((inline(strong(cap(words(z.name))),
-                            f" ({'each player' if z.per_player else 'one for the table'}; "
+                            f" ({_owner(z)}; "
                             f"{_seen(z, _SEEN)}): ", prose(z.doc)),
                      clause(z.span)) for z in spec.zones)))
     if spec.deck.french:
@@ -218,12 +220,46 @@ def _components(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
         w(fig)
 
 
+def _who_wins(spec: CheckedSpec) -> str:
+    """Who wins a match: a player, or, where the match names winning teams, a team."""
+    teams = any(isinstance(x, ast.EndMatch) and x.teams for x in walk.descendants(spec.items))
+    return "team" if teams else "player"
+
+
+def _owner(z: ast.ZoneDecl) -> str:
+    """Whose a zone is, in the book's words."""
+    return "each team" if z.per_team else "each player" if z.per_player else "one for the table"
+
+
+def _teams(spec: CheckedSpec, w: _W) -> None:
+    """Fixed partnerships: who plays with whom, and how a team's score is made."""
+    t = spec.teams
+    if t is None:
+        return
+    d = spec.def_named[t.by]
+    formed = (" The teams are formed in play, deal by deal: " + cap(prose(d.doc)) + " A "
+              "player knows another's team only as far as the cards they see show it."
+              if t.in_play and d.doc else "")
+    w(Paragraph(inline("The players play in ", say(t.count, spec), " teams. ",
+                       cap(prose(t.doc or d.doc)) + formed), clause(t.span)))
+    per_team = [e.per_team for e in end_deals(spec)]
+    how = []
+    if any(per_team):
+        how.append("where a deal is scored by team, each player scores their team's score")
+    if not all(per_team):
+        how.append("where each player is scored, a team's score is the sum of its "
+                   "players' scores")
+    w(Paragraph(inline(cap("; ".join(how)) + ". A team's total is the sum of its scores "
+                       "over the deals.")))
+
+
 def _zones_table(spec: CheckedSpec, w: _W) -> None:
     """For implementers: each zone's name, kind and visibility."""
     w(_h(2, "Zones", "zones"))
     w(Table((inline("zone"), inline("kind"), inline("who sees it"), inline("what it is")),
             tuple((inline(code(z.name)),
-                   inline("one per player" if z.per_player else "shared"),
+                   inline("one per team" if z.per_team else
+                          "one per player" if z.per_player else "shared"),
                    inline(_seen(z, _VIS)), inline(prose(z.doc)))
                   for z in spec.zones)))
 
@@ -381,6 +417,7 @@ def _scoring(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
                  for x in mentioned(d.body, spec) if x.doc]
         if notes:
             w(Bullets(tuple(notes)))
+    _teams(spec, w)
     if spec.results:
         w(Paragraph(inline("Besides the scores, each deal's result records:")))
         w(Bullets(tuple((inline(code(r.name), " (one per player)" if r.per_player else "",
@@ -397,8 +434,8 @@ def _game_end(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     for text, src in texts:
         w(Paragraph(inline(text), src))
     if not texts:
-        w(Paragraph(inline(f"When the match ends, the player with the {spec.winner} total "
-                           "wins.")))
+        w(Paragraph(inline(f"When the match ends, the {_who_wins(spec)} with the "
+                           f"{spec.winner} total wins.")))
     steps = _steps_list(spec, spec.match.body, False)
     if steps is not None:
         w(steps)
@@ -591,6 +628,10 @@ def _reference(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     said = [f"Spec name: {spec.name}."]
     if spec.hands is not None:
         said.append(f"Hands dealt: {pretty_expr(spec.hands)}.")
+    if spec.teams is not None:
+        said.append(f"Teams: {pretty_expr(spec.teams.count)}, each seat's team given by "
+                    f"{spec.teams.by}" + (", formed in play (each deal's result lists them)."
+                                          if spec.teams.in_play else "."))
     if spec.score_range is not None:
         lo, hi = (pretty_expr(e) for e in spec.score_range)
         said.append(f"A deal's score: from {lo} to {hi} for each player.")

@@ -62,6 +62,11 @@ class Game:
         #: the declared bounds at this table: (low, high) of a deal's scores, and the most
         #: events a deal may have (None where the spec declares none)
         self.score_range, self.max_events = self._bounds()
+        #: with 'teams': each seat's team, and how many teams (None and 0 without)
+        self.teams: tuple[int, ...] | None = self._ec.teams
+        self.team_count = self._ec.team_count
+        #: with teams formed in play: a seat's team in a state (None otherwise)
+        self.team_now = self._ec.team_now
         procs: list[tuple[str, tuple[str, ...], ast.Block, ast.Span | None]] = [
             (p.name, tuple(x.name for x in p.params), p.body, p.span) for p in spec.procs]
         procs += [("#deal", (), spec.deal.body, None), ("#match", (), spec.match.body, None)]

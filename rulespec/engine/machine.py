@@ -166,7 +166,7 @@ class EndDeal:
 
     flag: str | None
     score: Callable[..., object]
-    node: ast.Stmt
+    node: ast.EndDeal
 
 
 @attrs.frozen
@@ -174,7 +174,7 @@ class EndMatch:
     """``end match winners EXPR``."""
 
     winners: Fn
-    node: ast.Stmt
+    node: ast.EndMatch
 
 
 @attrs.frozen

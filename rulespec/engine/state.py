@@ -54,6 +54,7 @@ from rulespec.engine.machine import (
     Values,
 )
 from rulespec.engine.memory import seen_now
+from rulespec.engine.teams import split_scores, team_answer, team_view, winning_members
 from rulespec.engine.together import together_view
 from rulespec.errors import (
     IllegalActionError,
@@ -93,6 +94,11 @@ class GameRules(Protocol):
     zone_kinds: tuple[tuple[str, bool], ...]
     #: some local may hold a zone itself, so a clone must repoint it (see State.clone)
     binds_zones: bool
+    #: with 'teams': each seat's team and how many teams (None and 0 without)
+    teams: tuple[int, ...] | None
+    team_count: int
+    #: with teams formed in play ('teams ... in play'): a seat's team in a state
+    team_now: Callable[..., int] | None
 
     def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:
         """The value of ``e`` in ``state`` (see Game.evaluate)."""
@@ -152,12 +158,19 @@ class State:
         st.v["dealer"] = dealer
         st.v["totals"] = [0] * game.players
         st.v["deals_played"] = 0
+        if game.team_count:
+            st.v["team_totals"] = [0] * game.team_count
+        if game.spec.sits_out:
+            st.v["sitting_out"] = [False] * game.players
+        if game.spec.reveals:
+            st.v["#revealed"] = []
         for name, per, f in game.var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x
         st._reset_results()
         for z in game.spec.zones:
-            st.z[z.name] = [[] for _ in range(n)] if z.per_player else []
+            owners = game.team_count if z.per_team else n
+            st.z[z.name] = [[] for _ in range(owners)] if z.per_player else []
         st.stack = [Frame(game.procs["#match"], 0, {}, False)]
         st._run()
         return st
@@ -436,10 +449,20 @@ class State:
                                "deals": [dict(d) for d in self.deals],
                                "totals": self.totals(),
                                "winners": list(self.winners or [])}
+        if self.game.team_count:
+            out.update(team_answer(self.game.teams, self.v["team_totals"], self.winners))
         if self.winners is None:
             out["to_move"] = self.to_move
             out["legal"] = self.legal_actions()
         return out
+
+    def teams_now(self) -> list[int] | tuple[int, ...] | None:
+        """Each seat's team now: fixed, or, formed in play, as the rules say it is in this
+        state (None without teams)."""
+        now = self.game.team_now
+        if now is None:
+            return self.game.teams
+        return [now(self, q) for q in range(self.game.players)]
 
     def observation(self, seat: int) -> JSONObject:
         """What ``seat`` may see: public variables, visible zones, sizes of hidden ones, and
@@ -447,7 +470,9 @@ class State:
         zones: JSONObject = {}
         for zd in self.game.spec.zones:
             z = self.z[zd.name]
-            if zd.size_visibility not in (None, "all"):
+            if zd.per_team or zd.visibility == "team":
+                zones[zd.name] = team_view(zd, z, seat, self.teams_now())
+            elif zd.size_visibility not in (None, "all"):
                 zones[zd.name] = _counted_zone(zd, z, seat)
             elif zd.per_player:
                 zones[zd.name] = [list(h) if (zd.visibility == "all" or
@@ -455,6 +480,12 @@ class State:
                                   else len(h) for q, h in enumerate(z)]
             else:
                 zones[zd.name] = list(z) if zd.visibility == "all" else len(z)
+        for name, i in self.v.get("#revealed", ()):
+            # laid face up by 'reveal': every seat sees the pile
+            if i is None:
+                zones[name] = list(self.z[name])
+            else:
+                cast("list[object]", zones[name])[i] = list(self.z[name][i])
         public = {k: _plain(x) for k, x in self.v.items()}
         out: JSONObject = {"seat": seat, "to_move": self.to_move, "zones": zones,
                            "vars": public}
@@ -469,9 +500,14 @@ class State:
     def remember(self) -> None:
         """Each seat notes the cards it sees now (the compiled rules of a spec that calls
         ``seen_by`` do so at every stop: where observations are made)."""
-        zones, old = self.game.spec.zones, self.memory
-        now = [frozenset(seen_now(zones, self.z, q)) for q in range(self.game.hands)]
+        old = self.memory
+        now = [frozenset(self._seen_now(q)) for q in range(self.game.hands)]
         self.memory = now if old is None else [a | b for a, b in zip(old, now, strict=True)]
+
+    def _seen_now(self, seat: int) -> set[str]:
+        zones = self.observation(seat)["zones"]
+        assert isinstance(zones, dict)
+        return seen_now(zones)
 
     def forget(self) -> None:
         """A deal starts: nothing is remembered from the last one."""
@@ -484,7 +520,7 @@ class State:
             # the compiled rule that called it says so, with its position
             raise EmptyError(f"seen_by needs a seat of this table, 0 to {self.game.hands - 1}, "
                              f"not {reprlib.repr(seat)}")
-        seen = seen_now(self.game.spec.zones, self.z, seat)
+        seen = self._seen_now(seat)
         if self.memory is not None:
             seen |= self.memory[seat]
         return sorted(seen, key=self.game.spec.deck.order.__getitem__)
@@ -774,6 +810,9 @@ class State:
         self._sync_results()
         self._results_open = False
         winners = op.winners(self, L)
+        if op.node.teams:
+            assert self.game.teams is not None
+            winners = winning_members(op.node, winners, self.game.teams)
         if any(type(w) is not int or not 0 <= w < self.game.players for w in winners):
             raise RuleRuntimeError(
                 f"the winners must be seats of this table, 0 to "
@@ -785,12 +824,9 @@ class State:
 
     def _end_deal(self, op: EndDeal) -> None:
         n = self.game.players
-        scores: list[int] = []
-        for q in range(n):
-            x = op.score(self, q)
-            if not isinstance(x, int):
-                raise RuleRuntimeError("a deal's score must be a number", op.node.span)
-            scores.append(x)
+        teams = self.teams_now()
+        scores, team_scores = split_scores(op.node, lambda q: op.score(self, q), n,
+                                           teams, self.game.team_count)
         bounds = self.game.score_range
         if bounds is not None:
             for q in range(n):
@@ -806,6 +842,15 @@ class State:
             totals[q] += scores[q]
         self.deal_events = 0
         rec: JSONObject = {"scores": scores}
+        if self.game.spec.sits_out:
+            rec["sitting_out"] = [q for q, out in enumerate(self.v["sitting_out"]) if out]
+        if team_scores is not None:
+            if self.game.team_now is not None:
+                rec["teams"] = teams  # formed in play: the teams as the deal ended
+            rec["team_scores"] = team_scores
+            team_totals = self.v["team_totals"]
+            for t, x in enumerate(team_scores):
+                team_totals[t] += x
         if op.flag:
             rec[op.flag] = True
         if self.deal_sink is not None:

@@ -8,20 +8,19 @@ from attrs import field, frozen
 from rulespec.spans import NOSPAN, Span
 
 __all__ = [
-    "Alternative", "And", "Block", "Break", "Bury", "CallStmt", "Choose", "Cited", "Compare",
-    "Continue", "DealCards", "DealDecl", "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill",
-    "For", "GameDecl", "GameEndDecl", "GenCall", "Generator", "HandsDecl", "HookDecl", "If",
-    "IfExpr",
-    "ImportDecl", "Index", "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl",
-    "MaxEventsDecl", "Move", "Name", "Neg", "Not", "OptionDecl", "Or", "Param", "PlayersDecl",
-    "Outcome", "Pick", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return",
-    "RunDeal",
-    "ScoreRangeDecl", "Set", "Shuffle", "Span", "Spec", "Stmt", "StrLit", "TableCol", "TableDecl",
-    "TermDecl", "TypeEnum", "TypeExpr",
-    "TypeList", "TypeName",
-    "TypeOptional", "VarDecl", "While", "WinnerDecl", "ZoneDecl", "BinOp", "Call", "Comprehension",
-    "OptionArg", "ParamValue", "ValueCall", "ValueParam", "CardLit", "DeckCard", "DeckDecl",
-    "DeckEntry", "DeckPack", "DeckRank", "DeckRun", "DeckSuit", "EnumDecl",
+    "Alternative", "And", "BinOp", "Block", "Break", "Bury", "Call", "CallStmt", "CardLit",
+    "Choose", "Cited", "Compare", "Comprehension", "Continue", "DealCards", "DealDecl",
+    "DeckCard", "DeckDecl", "DeckEntry", "DeckPack", "DeckRank", "DeckRun", "DeckSuit",
+    "DefDecl", "EndDeal", "EndMatch", "EnumDecl", "Expr", "Field", "Fill", "For", "GameDecl",
+    "GameEndDecl",
+    "GenCall", "Generator", "HandsDecl", "HookDecl", "If", "IfExpr", "ImportDecl", "Index",
+    "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl", "MaxEventsDecl", "Move", "Name",
+    "Neg", "Not", "OptionArg", "OptionDecl", "Or", "Outcome", "Param", "ParamValue", "Pick",
+    "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return",
+    "Reveal", "RunDeal", "ScoreRangeDecl", "Set", "Shuffle", "SitOut", "Span", "Spec", "Stmt",
+    "StrLit", "TableCol", "TableDecl", "TeamsDecl", "TermDecl", "TypeEnum", "TypeExpr",
+    "TypeList", "TypeName", "TypeOptional", "ValueCall", "ValueParam", "VarDecl", "While",
+    "WinnerDecl", "ZoneDecl",
 ]
 
 
@@ -449,12 +448,33 @@ class EndDeal:
     flag: str | None
     scoring: str
     ref: str | None
+    #: ``scoring DEF per team``: DEF takes a team, and each seat scores its team's score
+    per_team: bool = False
     span: Span = _span()
 
 
 @frozen
 class EndMatch:
     winners: Expr
+    #: ``end match winning teams EXPR``: EXPR lists teams, and their members win
+    teams: bool = False
+    span: Span = _span()
+
+
+@frozen
+class SitOut:
+    """``sit out SEAT``: the seat takes no part in the rest of the deal (``sitting_out``)."""
+
+    seat: Expr
+    span: Span = _span()
+
+
+@frozen
+class Reveal:
+    """``reveal ZONE`` or ``reveal ZONE[OWNER]``: the pile is seen by every player for the
+    rest of the deal (a dummy's hand laid face up)."""
+
+    zone: Expr
     span: Span = _span()
 
 
@@ -499,6 +519,8 @@ Stmt = (
     | Return
     | EndDeal
     | EndMatch
+    | SitOut
+    | Reveal
     | RunDeal
     | Step
 )
@@ -547,6 +569,20 @@ class HandsDecl:
 
     count: Expr
     doc: str | None
+    span: Span = _span()
+
+
+@frozen
+class TeamsDecl:
+    """``teams COUNT by DEF``: fixed partnerships; DEF, a definition of one seat, gives the
+    seat's team, a number from 0 to COUNT - 1."""
+
+    count: Expr
+    by: str
+    doc: str | None
+    #: ``teams COUNT by DEF in play``: DEF reads the state, and a seat's team is DEF's value
+    #: when asked (partnerships formed during play); without it, fixed for the table
+    in_play: bool = False
     span: Span = _span()
 
 
@@ -606,12 +642,15 @@ class RequireDecl:
 @frozen
 class ZoneDecl:
     name: str
+    #: one pile per owner, used with an index: a seat, or a team with ``per_team``
     per_player: bool
     visibility: str | None  # all | owner | nobody
     doc: str | None
     #: who may count its cards (``, size visible to WHO``): all | owner | nobody; None when
     #: not said, which is all (every zone's size was public before it could be declared)
     size_visibility: str | None = None
+    #: ``per team``: one pile per team (per_player is then True too: the zone is indexed)
+    per_team: bool = False
     span: Span = _span()
 
 
@@ -816,6 +855,7 @@ Item = (
     GameDecl
     | PlayersDecl
     | HandsDecl
+    | TeamsDecl
     | ScoreRangeDecl
     | MaxEventsDecl
     | GameEndDecl

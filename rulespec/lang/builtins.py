@@ -33,8 +33,7 @@ Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
-           "turns_back",
-           "set_of", "spend", "sub", "total"]
+           "pile", "set_of", "sitter", "spend", "sub", "total", "turns_back"]
 
 
 class EmptyError(Exception):
@@ -251,6 +250,23 @@ def seat(x: object, players: int) -> int:
     return x
 
 
+def sitter(x: object, players: int) -> int:
+    """``x`` as the seat of ``sit out``, a seat of a table of ``players``; EmptyError (the
+    rule's runtime error) for anything else."""
+    if type(x) is not int or not 0 <= x < players:
+        raise EmptyError(f"only a seat of this table, 0 to {players - 1}, may sit out, not "
+                         f"{reprlib.repr(x)}")
+    return x
+
+
+def pile(x: object, piles: int) -> int:
+    """``x`` as one of a zone's ``piles`` (``reveal ZONE[x]``); EmptyError (the rule's
+    runtime error) for anything else."""
+    if type(x) is not int or not 0 <= x < piles:
+        raise EmptyError(f"the zone has piles 0 to {piles - 1}, not {reprlib.repr(x)}")
+    return x
+
+
 def sub(x: int, y: int) -> int:
     """``-`` of the language, refusing a difference of more than MAX_INT_BITS bits (``x - (0 -
     x)`` doubles a number as surely as ``x + x``)."""
@@ -405,6 +421,10 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     # a seat's memory of the deal's cards: kept by the state only for a spec that calls it
     # (the compiler has it note what each seat sees at each stop), never folded
     _b("seen_by", (INT,), ListOf(CARD), "st.seen_by({0})"),
+    # fixed partnerships ('teams COUNT by DEF'): tables the table builds (_TEAM, _MEM, _PART)
+    _b("team_of", (INT,), INT, "_TEAM[{0}]"),
+    _b("members", (INT,), ListOf(INT), "_MEM[{0}]"),
+    _b("partner", (INT,), INT, "_PART[{0}]"),
     _b("pack", (INT,), ListOf(CARD), "_pack({0})", _pack, _pack=_pack),
     _b("without_ranks", (ListOf(CARD), ListOf(INT)), ListOf(CARD), "_without({0}, {1})",
        without_ranks, _without=without_ranks),
@@ -429,6 +449,7 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
 #: every runtime name generated code may use, gathered from the table (plus the arithmetic
 #: helpers)
 RUNTIME_HELPERS: Mapping[str, object] = {
-    "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend,
+    "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend, "_sitter": sitter,
+    "_pile": pile,
     "_multi_groups": multi_groups,
     **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

@@ -26,6 +26,8 @@ __all__ = [
     "BUILTIN_CONSTANTS",
     "BUILTIN_FUNCTIONS",
     "DIRECTED_BUILTINS",
+    "SIT_OUT_NAMES",
+    "TEAM_NAMES",
     "ActionInfo",
     "Binding",
     "BoundBuiltin",
@@ -54,6 +56,7 @@ BUILTIN_CONSTANTS: Mapping[str, Type] = {
     "seats": ListOf(INT),
     "player_count": INT,
     "hand_count": INT,
+    "team_count": INT,        # with a 'teams' declaration: how many teams
     "joker_card": CARD,
     "suits": ListOf(SUIT),
     "clubs": SUIT,
@@ -74,6 +77,8 @@ BUILTIN_VARS: Mapping[str, Type] = {
     "dealer": INT,            # settable: the seat that deals the next deal
     "totals": Per(INT),       # read-only: match totals so far
     "deals_played": INT,      # read-only: finished deals
+    "team_totals": Per(INT),  # read-only, with 'teams': each team's match total so far
+    "sitting_out": Per(BOOL),  # read-only, with 'sit out': who sits out the deal
     # settable: true while play goes to the left (clockwise); only a spec that names it (or
     # next_of, turns_from) has it: CheckedSpec.directed
     "clockwise": BOOL,
@@ -81,6 +86,11 @@ BUILTIN_VARS: Mapping[str, Type] = {
 #: the built-in functions that follow the direction of play (the variable ``clockwise``)
 DIRECTED_BUILTINS = frozenset({"next_of", "turns_from"})
 SETTABLE_BUILTINS = frozenset({"dealer", "clockwise"})
+#: the built-in names of fixed partnerships: usable only in a spec that declares ``teams``,
+#: and free for a spec without one to declare as its own (specs written before teams)
+TEAM_NAMES = frozenset({"team_count", "team_totals", "team_of", "members", "partner"})
+#: the same for ``sitting_out``, in force only in a spec with a ``sit out`` statement
+SIT_OUT_NAMES = frozenset({"sitting_out"})
 
 # name -> (parameter types, result type), from the one table of built-ins (rulespec.lang.builtins)
 BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
@@ -426,6 +436,12 @@ class CheckedSpec:
     hooks: tuple[ast.HookDecl, ...] = ()
     #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
     terms: tuple[ast.TermDecl, ...] = ()
+    #: ``teams COUNT by DEF``: fixed partnerships (None: every seat plays for itself)
+    teams: ast.TeamsDecl | None = None
+    #: the spec has a ``sit out`` statement: each deal records who sat out
+    sits_out: bool = False
+    #: the spec has a ``reveal`` statement: the state keeps the piles laid face up
+    reveals: bool = False
     tables: tuple[ast.TableDecl, ...] = ()
     #: the cards of the game: its ``deck`` declaration's, or the French deck (decks.FRENCH)
     deck: Deck = FRENCH

@@ -210,6 +210,15 @@ class _ToAst(Transformer[Token, ast.Spec]):
                              span=self._span(meta))
 
     @v_args(meta=True)
+    def teams_decl(self, meta: Meta, c: list[ast.Expr | Token | str | None]) -> ast.TeamsDecl:
+        count, by, in_play, doc = c
+        return ast.TeamsDecl(cast(ast.Expr, count), str(by), cast("str | None", doc),
+                             in_play=in_play is True, span=self._span(meta))
+
+    def in_play(self, c: list[object]) -> bool:
+        return True
+
+    @v_args(meta=True)
     def score_range_decl(
         self, meta: Meta, c: list[ast.Expr | str | None]
     ) -> ast.ScoreRangeDecl:
@@ -353,6 +362,9 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def zone_per_player(self, c: list[object]) -> bool:
         return True
 
+    def zone_per_team(self, c: list[object]) -> str:
+        return "team"
+
     def visibility(self, c: list[Token]) -> str:
         return str(c[0])
 
@@ -362,8 +374,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
     @v_args(meta=True)
     def zone_decl(self, meta: Meta, c: list[Token | bool | str | None]) -> ast.ZoneDecl:
         name, per, vis, size_vis, doc = c
-        return ast.ZoneDecl(str(name), cast(bool, per), cast("str | None", vis),
+        # zone_per_team gives "team": a zone indexed by team
+        return ast.ZoneDecl(str(name), per is not False, cast("str | None", vis),
                             cast("str | None", doc), cast("str | None", size_vis),
+                            per_team=per == "team",
                             span=self._span(meta))
 
     def per_player(self, c: list[object]) -> bool:
@@ -611,13 +625,29 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def end_deal_stmt(self, meta: Meta, c: list[Token | str | None]) -> ast.EndDeal:
-        flag, scoring, ref = c
+        flag, scoring, per_team, ref = c
         return ast.EndDeal(str(flag) if flag is not None else None, str(scoring),
-                           cast("str | None", ref), span=self._span(meta))
+                           cast("str | None", ref), per_team=per_team is True,
+                           span=self._span(meta))
+
+    def per_team(self, c: list[object]) -> bool:
+        return True
 
     @v_args(meta=True)
     def end_match_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.EndMatch:
         return ast.EndMatch(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_match_teams(self, meta: Meta, c: list[ast.Expr]) -> ast.EndMatch:
+        return ast.EndMatch(c[0], teams=True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def sit_out_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.SitOut:
+        return ast.SitOut(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def reveal_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Reveal:
+        return ast.Reveal(c[0], span=self._span(meta))
 
     @v_args(meta=True)
     def run_deal_stmt(self, meta: Meta, c: list[str | None]) -> ast.RunDeal:

@@ -170,12 +170,17 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = "continue"
         case ast.Return():
             body = "return"
-        case ast.EndDeal(flag=f, scoring=sc, ref=r):
-            body = "end deal" + (f" as {f}" if f else "") + f" scoring {sc}{_ref(r)}"
-        case ast.EndMatch(winners=w):
-            body = f"end match winners {e(w)}"
+        case ast.EndDeal(flag=f, scoring=sc, ref=r, per_team=pt):
+            body = ("end deal" + (f" as {f}" if f else "") + f" scoring {sc}"
+                    + (" per team" if pt else "") + _ref(r))
+        case ast.EndMatch(winners=w, teams=t):
+            body = f"end match {'winning teams' if t else 'winners'} {e(w)}"
         case ast.RunDeal(ref=r):
             body = f"run deal{_ref(r)}"
+        case ast.SitOut(seat=q):
+            body = f"sit out {e(q)}"
+        case ast.Reveal(zone=z):
+            body = f"reveal {e(z)}"
         case ast.Step(title=t, doc=d, body=b):
             body = f"step {_q(t)}{_doc(d)} {_block(b, ind)}"
         case _:
@@ -230,6 +235,8 @@ def pretty_item(it: ast.Item) -> str:
             return f"game_end {', '.join(fs)}{_doc(d)}"
         case ast.HandsDecl(count=c, doc=d):
             return f"hands {pretty_expr(c)}{_doc(d)}"
+        case ast.TeamsDecl(count=c, by=b, doc=d):
+            return f"teams {pretty_expr(c)} by {b}{' in play' if it.in_play else ''}{_doc(d)}"
         case ast.ScoreRangeDecl(low=lo, high=hi, doc=d):
             return f"score_range {pretty_expr(lo)}..{pretty_expr(hi)}{_doc(d)}"
         case ast.MaxEventsDecl(count=c, doc=d):
@@ -253,8 +260,9 @@ def pretty_item(it: ast.Item) -> str:
             return f"enum {n}: {_type(vs)}{_doc(d)}"
         case ast.RequireDecl(cond=c, message=m):
             return f"require {pretty_expr(c)} {_q(m)}"
-        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d, size_visibility=sv):
-            own = "per player" if per else "shared"
+        case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d, size_visibility=sv,
+                          per_team=pt):
+            own = "per team" if pt else "per player" if per else "shared"
             vis = f" visible to {v}" if v else ""
             size = f", size visible to {sv}" if sv else ""
             return f"zone {n}: {own}{vis}{size}{_doc(d)}"

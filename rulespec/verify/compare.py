@@ -45,7 +45,8 @@ def compare_answers(spec: Mapping[str, Any], other: object,
                     set_fields: frozenset[tuple[str, str]] = frozenset(),
                     words: tuple[str, str] = SIDES, deck: Deck = FRENCH) -> list[str]:
     """The differences between two replay answers, by the rule of docs/protocol.md: ``ok``,
-    ``complete``, ``totals``, ``winners`` equal; ``deals`` deal by deal over the union of keys,
+    ``complete``, ``totals``, ``winners`` equal (and, in a game of teams, ``teams``,
+    ``team_totals``, ``team_winners``); ``deals`` deal by deal over the union of keys,
     an absent ``blocked``/``abandoned`` being false; when incomplete, ``to_move`` equal and
     ``legal`` equal as a set. Other top-level keys are ignored. ``words`` name the two sides
     in the differences. (``spec`` is the spec's own answer, :meth:`State.result`.)"""
@@ -62,6 +63,11 @@ def compare_answers(spec: Mapping[str, Any], other: object,
                 b = sorted(b)
         if a != b:
             out.append(f"{k}: {mine} {json.dumps(a)}, {yours} {json.dumps(b)}")
+    for k in ("teams", "team_totals", "team_winners"):
+        # a game of teams (docs/records.md): compared where the spec's answer has them
+        if k in spec and spec[k] != other.get(k):
+            out.append(f"{k}: {mine} {json.dumps(spec[k])}, {yours} "
+                       f"{json.dumps(other.get(k))}")
     da, db = spec.get("deals") or [], other.get("deals")
     if not isinstance(db, list):
         out.append(f"deals: {the(yours)} gives no list")

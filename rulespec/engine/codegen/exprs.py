@@ -43,7 +43,8 @@ from rulespec.engine.codegen.pyexec import (
 )
 from rulespec.engine.events import set_and_json, subset_in_order, subset_sets
 from rulespec.engine.machine import Fn, Running
-from rulespec.errors import RuleRuntimeError
+from rulespec.engine.teams import fixed_teams, teams_in_play
+from rulespec.errors import ConfigurationError, RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import (
     BUILTINS,
@@ -90,6 +91,9 @@ _Empty = EmptyError  # the name generated code catches
 _FOLD_ERRORS = (IndexError, KeyError, TypeError, ZeroDivisionError, ValueError, EmptyError)
 
 _RUNTIME_GLOBALS: dict[str, object] = dict(RUNTIME_HELPERS)
+
+#: the team built-ins where the teams are formed in play: functions of the state
+_TEAMS_NOW = {"team_of": "_TEAMNOW", "members": "_MEMNOW", "partner": "_PARTNOW"}
 
 #: Python's built-in names: a generated loop reads them where it runs, not as parameters
 _PY_BUILTINS = frozenset(dir(builtins))
@@ -164,6 +168,31 @@ class ExprCompiler(Inliner):
         self._uses: dict[str, dict[str, int]] = {}
         for d in spec.defs:
             self._compile_def(d)
+        #: with 'teams': each seat's team (None: no teams), and the number of teams
+        self.teams: tuple[int, ...] | None = None
+        self.team_count = 0
+        #: with teams formed in play: a seat's team in a state (None otherwise)
+        self.team_now: Callable[[Running, int], int] | None = None
+        if spec.teams is not None:
+            self._set_teams(spec.teams)
+
+    def _set_teams(self, decl: ast.TeamsDecl) -> None:
+        """The partnerships of this table (engine/teams.py works them out): the tables
+        team_of, members and partner read (_TEAM, _MEM, _PART), or, for teams formed in
+        play, the functions of the state they call (_TEAMNOW..., see _call)."""
+        ok, count = self.const(decl.count)
+        if not ok or type(count) is not int or not 1 <= count <= self.players:
+            raise ConfigurationError(f"{self.spec.name}: 'teams' must be a number from 1 to "
+                                     f"the players, known once the options are (got {count!r})")
+        self.team_count = count
+        side, sf = self.def_fns[decl.by], cast("tuple[tuple[int, ...], ...]", self.globals["_SF"])
+        if decl.in_play:
+            team_of, members, partner = teams_in_play(decl, count, side, sf)
+            self.team_now = team_of
+            self.globals.update(_TEAMNOW=team_of, _MEMNOW=members, _PARTNOW=partner)
+            return
+        self.teams, mem, part = fixed_teams(self.spec.name, decl, count, side, sf)
+        self.globals.update(_TEAM=self.teams, _MEM=mem, _PART=part)
 
     def _bind_deck(self, spec: CheckedSpec) -> None:
         """A declared deck: the built-ins that read cards read its tables (the French deck's
@@ -554,6 +583,8 @@ class ExprCompiler(Inliner):
             return self.players
         if n == "hand_count":
             return self.hands
+        if n == "team_count":
+            return self.team_count
         if n == "suits":
             return ("C", "D", "H", "S")
         if n in ("clubs", "diamonds", "hearts", "spades"):
@@ -667,7 +698,9 @@ class ExprCompiler(Inliner):
                     return f"_def_{f}(st{', ' if parts else ''}{parts})"
                 return self._inline(self.defs[f], args, local, py)
             case BoundBuiltin(name=f):
-                pass
+                if f in _TEAMS_NOW and self.team_now is not None:
+                    # teams formed in play: the team is the definition's value now
+                    return f"{_TEAMS_NOW[f]}(st, {self._src(self._g(args[0], local, py))})"
             case _:
                 raise AssertionError(f"{e.span}: a call of {fn}")
         b = BUILTINS[f]

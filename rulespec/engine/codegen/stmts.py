@@ -156,6 +156,17 @@ class _StmtCompiler:
         # snapshot, as the language says, which later moves do not change and a clone may share
         self.ins.append(Py((f"{target} = _snap(st, {self._src(value, local)})",), value.span))
 
+    def _lay_face_up(self, z: ast.Expr, local: frozenset[str]) -> Py:
+        """``reveal ZONE[i]``: the pile (name, i) is noted among those laid face up (the
+        observation shows them to every seat); ``i`` must be one of the zone's piles."""
+        if not isinstance(z, ast.Index):
+            assert isinstance(z, ast.Name), z.span
+            return Py((f"V['#revealed'].append(({z.id!r}, None))",), z.span)
+        assert isinstance(z.target, ast.Name), z.span
+        name = z.target.id
+        i = f"_pile({self._src(z.index, local)}, len(Z[{name!r}]))"
+        return Py((f"V['#revealed'].append(({name!r}, {i}))",), z.span)
+
     def stmt(self, s: ast.Stmt, local: frozenset[str],  # noqa: C901
              loops: list[tuple[int, list[int]]]) -> frozenset[str]:
         match s:
@@ -215,9 +226,19 @@ class _StmtCompiler:
                 self.ins.append(EndDeal(flag, self.ec.def_fns[fn], s))
             case ast.EndMatch(winners=w):
                 self.ins.append(EndMatch(self.ec.expr(w, local), s))
+            case ast.SitOut(seat=q):
+                # the seat sits out the rest of the deal; 'run deal' seats everyone again
+                seat = f"_sitter({self._src(q, local)}, _N)"
+                self.ins.append(Py((f"V['sitting_out'][{seat}] = True",), s.span))
+            case ast.Reveal(zone=z):
+                self.ins.append(self._lay_face_up(z, local))
             case ast.RunDeal():
                 # max_events counts the deal's own events, not the match block's before it
                 self.ins.append(Py(("st.deal_events = 0",), s.span))
+                if self.ec.spec.reveals:
+                    self.ins.append(Py(("V['#revealed'] = []",), s.span))
+                if self.ec.spec.sits_out:
+                    self.ins.append(Py(("V['sitting_out'] = [False] * _N",), s.span))
                 if self.ec.spec.results:
                     # the last deal's entry takes its result fields as they are now, and
                     # they start again from their initial values

@@ -19,6 +19,8 @@ from rulespec.lang.checker.symbols import BASIC_TYPES, Decls, Scope, Symbols
 from rulespec.lang.model import (
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
+    SIT_OUT_NAMES,
+    TEAM_NAMES,
     OptionInfo,
     ParamInfo,
     pos,
@@ -35,15 +37,16 @@ _ONCE: dict[type, tuple[str, str]] = {
     ast.GameDecl: ("game", "'game' declaration"),
     ast.PlayersDecl: ("players", "'players' declaration"),
     ast.HandsDecl: ("hands", "'hands' declaration"),
+    ast.TeamsDecl: ("teams", "'teams' declaration"),
     ast.ScoreRangeDecl: ("score_range", "'score_range' declaration"),
     ast.MaxEventsDecl: ("max_events", "'max_events' declaration"),
     ast.WinnerDecl: ("winner", "'winner' declaration"),
     ast.MatchDecl: ("match", "'match' block"),
     ast.DealDecl: ("deal", "'deal' block"),
 }
-_OnceDecl = (ast.GameDecl | ast.PlayersDecl | ast.HandsDecl | ast.ScoreRangeDecl |
+_OnceDecl = (ast.GameDecl | ast.PlayersDecl | ast.HandsDecl | ast.TeamsDecl | ast.ScoreRangeDecl |
              ast.MaxEventsDecl | ast.WinnerDecl | ast.MatchDecl | ast.DealDecl)
-_ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.ScoreRangeDecl,
+_ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.TeamsDecl, ast.ScoreRangeDecl,
                ast.MaxEventsDecl, ast.WinnerDecl, ast.MatchDecl, ast.DealDecl)
 #: how many players a zone's visibility reaches: its size must reach at least as many as its
 #: cards do (``, size visible to WHO``)
@@ -75,6 +78,8 @@ class DeclarationChecker:
             t = self.exprs.expr(r.cond, Scope({}, where="def"))
             self.exprs.want_bool(r.cond, t)
         forms = self._game_end_forms(d.game_end)
+        if d.teams is not None:
+            self._check_teams(d.teams)
         for e, what in self._table_numbers(d):
             flow.table_only(self.sym, e, f"'{what}'")
             self.exprs.want(e, INT, self.exprs.expr(e, Scope({}, where="def")),
@@ -161,8 +166,11 @@ class DeclarationChecker:
     def _claim(self, d: Decls, name: str, span: ast.Span, what: str) -> bool:
         """Record a top-level name; report it if it is already taken, by the spec or a
         built-in."""
-        if name in d.seen or name in self.sym.constants or name in BUILTIN_VARS \
-                or name in BUILTIN_FUNCTIONS:
+        builtin = name in self.sym.constants or name in BUILTIN_VARS or name in BUILTIN_FUNCTIONS
+        if name in TEAM_NAMES and not self.sym.has_teams or \
+                name in SIT_OUT_NAMES and not self.sym.sits_out:
+            builtin = False  # these built-ins exist only where the spec uses teams, sit out
+        if name in d.seen or builtin:
             where = f" (first at {d.seen[name]})" if name in d.seen else " (a built-in name)"
             self.sym.error(span, f"{what} {name!r} is already defined{where}",
                            "choose another name")
@@ -218,9 +226,16 @@ class DeclarationChecker:
             self.sym.error(z.span, f"zone {z.name!r} does not say who may see it",
                            "add 'visible to all', 'visible to owner' or "
                            "'visible to nobody'")
-        elif z.visibility == "owner" and not z.per_player:
+        elif z.visibility in ("owner", "team") and not z.per_player:
             self.sym.error(z.span, f"shared zone {z.name!r} has no owner",
                            "use 'visible to all' or 'visible to nobody'")
+        elif z.visibility == "team" and (not self.sym.has_teams or self.sym.teams_in_play):
+            self.sym.error(z.span, f"zone {z.name!r} is visible to a team, but the spec "
+                           "declares no fixed teams", "add: teams COUNT by DEF (not 'in play'), "
+                           "or use 'visible to owner'")
+        if z.per_team and not self.sym.has_teams:
+            self.sym.error(z.span, f"zone {z.name!r} is per team, but the spec declares no teams",
+                           "add: teams COUNT by DEF, DEF giving each seat's team")
         self._check_size_visibility(z)
 
     def _check_size_visibility(self, z: ast.ZoneDecl) -> None:
@@ -229,7 +244,10 @@ class DeclarationChecker:
         sv = z.size_visibility
         if sv is None or z.visibility is None:
             return
-        if sv == "owner" and not z.per_player:
+        if sv == "team" or z.visibility == "team" or z.per_team:
+            self.sym.error(z.span, f"zone {z.name!r} is a team's: who may count it follows "
+                           "who may see it", f"drop ', size visible to {sv}'")
+        elif sv == "owner" and not z.per_player:
             self.sym.error(z.span, f"shared zone {z.name!r} has no owner to count it",
                            "use 'size visible to all' or 'size visible to nobody'")
         elif _WHO_RANK[sv] < _WHO_RANK[z.visibility]:
@@ -510,6 +528,20 @@ class DeclarationChecker:
                 self.sym.error(r.span, f"result field {r.name!r} is also a flag of 'end deal as "
                                f"{r.name}'", "choose another name")
 
+    def _check_teams(self, t: ast.TeamsDecl) -> None:
+        """``teams COUNT by DEF``: DEF is a definition of one seat that gives a number (the
+        table works out each seat's team with it, before play: it may read no state)."""
+        d = self.sym.defs.get(t.by)
+        if d is None:
+            self.sym.error(t.span, f"no definition {t.by!r} to give each seat's team",
+                           f"add: def {t.by}(q: int) = ..., a number from 0 to the teams less 1")
+        elif len(d.params) != 1:
+            self.sym.error(t.span, f"the team definition {t.by!r} must take one seat")
+        else:
+            if not t.in_play:  # fixed teams are worked out with the table
+                flow.table_only(self.sym, d.body, f"the team definition {t.by!r}")
+            self.exprs.want(d.body, INT, self.exprs.def_type(t.by), "a team is a number")
+
     def _game_end_forms(self, game_end: ast.GameEndDecl | None) -> tuple[str, ...]:
         """The game_end forms in force; check that each declared form has its option."""
         if game_end is None:
@@ -526,6 +558,8 @@ class DeclarationChecker:
     def _table_numbers(d: Decls) -> list[tuple[ast.Expr, str]]:
         """The numbers a table fixes: the hands dealt and the declared bounds."""
         out = [(d.hands.count, "hands")] if d.hands is not None else []
+        if d.teams is not None:
+            out.append((d.teams.count, "teams"))
         if d.score_range is not None:
             out += [(d.score_range.low, "score_range"), (d.score_range.high, "score_range")]
         if d.max_events is not None:

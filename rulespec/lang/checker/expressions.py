@@ -21,6 +21,8 @@ from rulespec.lang.model import (
     BUILTIN_VARS,
     DIRECTED_BUILTINS,
     GENERATOR_FUNCTIONS,
+    SIT_OUT_NAMES,
+    TEAM_NAMES,
     BoundBuiltin,
     BoundBuiltinVar,
     BoundConstant,
@@ -244,6 +246,13 @@ class ExpressionChecker:
             o = self.sym.options[n]
             kinds: dict[str, Type] = {"bool": BOOL, "int": INT}
             return kinds.get(o.kind, EnumOf(n))
+        if n in TEAM_NAMES and not self.sym.has_teams:
+            self._no_teams(e, n)
+            return ANY
+        if n in SIT_OUT_NAMES and not self.sym.sits_out:
+            self.sym.error(e.span, f"{n!r} is kept only in a spec where a seat may sit out",
+                           "add 'sit out SEAT' where a seat takes no part in the deal")
+            return ANY
         if n in self.sym.constants:
             self.sym.bind(e, BoundConstant(n))
             return self.sym.constants[n]
@@ -287,6 +296,9 @@ class ExpressionChecker:
                     self.sym.error(a.span, f"{f!r} expects {describe(want)} for {prm.name!r}, not "
                                    f"{describe(t)}")
             return self.def_type(f)
+        if f in TEAM_NAMES and not self.sym.has_teams:
+            self._no_teams(e, f)
+            return ANY
         if f in BUILTIN_FUNCTIONS:
             self.sym.bind(e, BoundBuiltin(f))
             self.sym.directed |= f in DIRECTED_BUILTINS
@@ -312,6 +324,11 @@ class ExpressionChecker:
             return ANY
         self.sym.error(e.span, f"no function {f!r}", self.sym.suggest(f, None))
         return ANY
+
+    def _no_teams(self, e: ast.Expr, n: str) -> None:
+        """A team built-in in a spec that declares no teams."""
+        self.sym.error(e.span, f"{n!r} needs fixed partnerships, and the spec declares no teams",
+                       "add: teams COUNT by DEF, DEF giving each seat's team")
 
     def _hook_call(self, e: ast.Call, f: str, args: tuple[ast.Expr, ...],
                    targs: list[Type]) -> Type:

@@ -124,9 +124,26 @@ class StatementChecker:
                     self.sym.error(s.span, "'return' is allowed only in a procedure")
             case ast.EndDeal(scoring=fn):
                 self._check_end_deal(s, fn, scope)
-            case ast.EndMatch(winners=w):
+            case ast.EndMatch(winners=w, teams=teams):
                 self.exprs.want(w, ListOf(INT), self.exprs.expr(w, scope),
-                                "winners is a list of seats")
+                                "the winning teams are a list of teams" if teams
+                                else "winners is a list of seats")
+                if teams and not self.sym.has_teams:
+                    self.sym.error(s.span, "'end match winning teams' needs fixed partnerships, "
+                                   "and the spec declares no teams",
+                                   "add: teams COUNT by DEF, or name the winning seats: "
+                                   "end match winners ...")
+                elif teams and self.sym.teams_in_play:
+                    self.sym.error(s.span, "'end match winning teams' needs fixed partnerships, "
+                                   "and the spec's teams are formed in play",
+                                   "name the winning seats: end match winners ...")
+            case ast.Reveal(zone=z):
+                self._check_reveal(s, z, scope)
+            case ast.SitOut(seat=q):
+                self.exprs.want(q, INT, self.exprs.expr(q, scope), "a seat is a number")
+                if scope.where == "match":
+                    self.sym.error(s.span, "'sit out' belongs inside the deal, not the match",
+                                   "a seat sits out one deal: say so in the deal")
             case ast.RunDeal():
                 if scope.where != "match":
                     self.sym.error(s.span, "'run deal' belongs in the match block")
@@ -402,9 +419,27 @@ class StatementChecker:
             self.sym.error(s.span, f"no definition {fn!r} to score the deal with",
                            f"add: def {fn}(p: int) = ...")
         elif len(d.params) != 1:
-            self.sym.error(s.span, f"the scoring definition {fn!r} must take one seat")
+            self.sym.error(s.span, f"the scoring definition {fn!r} must take one "
+                           + ("team" if s.per_team else "seat"))
         else:
             self.exprs.want(d.body, INT, self.exprs.def_type(fn), "a score is a number")
+        if s.per_team and not self.sym.has_teams:
+            self.sym.error(s.span, "'scoring ... per team' needs fixed partnerships, and the "
+                           "spec declares no teams",
+                           "add: teams COUNT by DEF, or score each seat: end deal scoring DEF")
+
+    def _check_reveal(self, s: ast.Reveal, z: ast.Expr, scope: Scope) -> None:
+        """``reveal ZONE`` names a shared zone, ``reveal ZONE[OWNER]`` one pile of a zone
+        with owners; in the deal."""
+        self._want_zone(z, scope)
+        target = z.target if isinstance(z, ast.Index) else z
+        if not (isinstance(target, ast.Name) and target.id in self.sym.zones
+                and target.id not in scope.names):
+            self.sym.error(z.span, "reveal names a zone: write reveal ZONE or reveal ZONE[SEAT]",
+                           "a pile of cards, as the spec declares it, is laid face up")
+        if scope.where == "match":
+            self.sym.error(s.span, "'reveal' belongs inside the deal, not the match",
+                           "a pile is laid face up for the rest of a deal: say so in the deal")
 
     def _want_zone(self, e: ast.Expr, scope: Scope) -> None:
         t = self.exprs.expr(e, scope)

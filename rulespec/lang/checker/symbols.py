@@ -13,7 +13,7 @@ from typing import assert_never
 import attrs
 
 from rulespec.errors import Diagnostic
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.decks import FRENCH, FRENCH_CONSTANTS, Deck, build_deck
 from rulespec.lang.model import (
     BUILTIN_CONSTANTS,
@@ -62,6 +62,7 @@ class Decls:
     game: ast.GameDecl | None = None
     players: ast.PlayersDecl | None = None
     hands: ast.HandsDecl | None = None
+    teams: ast.TeamsDecl | None = None
     score_range: ast.ScoreRangeDecl | None = None
     max_events: ast.MaxEventsDecl | None = None
     game_end: ast.GameEndDecl | None = None
@@ -82,6 +83,13 @@ class Symbols:
     def __init__(self, items: tuple[ast.Item, ...], sources: dict[str, str],
                  imports: dict[str, ast.Span] | None = None) -> None:
         self.items = items
+        #: the spec declares fixed partnerships (the team built-ins are then in force)
+        self.has_teams = any(isinstance(it, ast.TeamsDecl) for it in items)
+        #: the teams are formed in play (``teams ... in play``): not known before the deal
+        self.teams_in_play = any(isinstance(it, ast.TeamsDecl) and it.in_play for it in items)
+        #: the spec has a 'sit out' statement (``sitting_out`` is then in force)
+        self.sits_out = any(isinstance(x, ast.SitOut) for x in walk.descendants(items))
+        self.reveals = any(isinstance(x, ast.Reveal) for x in walk.descendants(items))
         self.sources = sources
         #: each imported file, with the ``import`` that first brought it in
         self.imports = dict(imports or {})
