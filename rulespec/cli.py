@@ -156,12 +156,10 @@ def check(files: tuple[str, ...]) -> None:
         except (RecordError, OSError) as e:
             _err(f"error: {e}")
             sys.exit(EXIT_USAGE)
-        phases = ["match", "deal"] + [p.name for p in spec.procs]
         click.echo(f"{shown(str(path))}: ok: {shown(spec.title)} ({spec.name}), "
                    f"{spec.player_counts('-')} players, {spec.winner} total wins")
-        click.echo(_listed("phases", phases))
-        acts = spec.action_names()
-        click.echo(_listed("decisions", acts))
+        click.echo(_listed("phases", ["match", "deal"] + [p.name for p in spec.procs]))
+        click.echo(_listed("decisions", spec.action_names()))
         click.echo(_listed("options", [f"{o.name}={_show(o.default)}" for o in spec.options]))
         if not spec.deck.french:
             click.echo(f"  deck: {spec.deck.summary()}")
