@@ -431,7 +431,8 @@ class State:
         self.memory = remembered(self.memory, map(self._seen_now, range(self.game.hands)))
 
     def _seen_now(self, seat: int) -> set[str]:
-        return seen_now(cast(JSONObject, self.observation(seat)["zones"]))
+        # the zones of the seat's observation: the rest of it may belong to a stop left behind
+        return seen_now(zones_seen(self.game.spec.zones, self.z, self.v, seat, self.teams_now))
 
     def forget(self) -> None:
         """A deal starts: nothing is remembered from the last one."""
