@@ -60,6 +60,7 @@ class Referee:
         self.n, self.o, self.dealer = n, opts, dealer
         self.phase = "shuffle"
         self.deals_played = 0
+        self.turn = 0
 
     def opt(self, name: str, default: Any) -> Any:
         return self.o.get(name, default)
@@ -356,7 +357,72 @@ def play_match(n: int, opts: dict[str, Any], seed: int, dealer: int = 0,
     return state, events, seen
 
 
-def test_smoke() -> None:
-    for n in (2, 3, 5):
-        for seed in range(3):
-            play_match(n, {}, seed)
+
+OPTION_SETS = [
+    {},
+    RLCARD,
+    {"draw_four_when": "nothing_else", "draw_instead": False, "target": 200},
+    {"challenge": False, "drawn_card": "auto", "first_wild": "random", "scoring": "win_loss",
+     "deals": 3},
+]
+
+
+@pytest.mark.parametrize("n", [2, 4, 10])
+@pytest.mark.parametrize("opts", OPTION_SETS, ids=lambda o: ",".join(sorted(o)) or "defaults")
+def test_random_matches_keep_the_rules(n: int, opts: dict[str, Any]) -> None:
+    seen: Counter[str] = Counter()
+    for seed in range(1 if opts.get("deals") else 2):
+        state, _, met = play_match(n, opts, seed)
+        seen += met
+        assert state.is_terminal()
+        res = state.result()
+        totals = res["totals"]
+        if opts.get("deals", 0) > 0:
+            assert len(state.deals) == opts["deals"]
+        else:
+            assert max(totals) >= opts.get("target", 500)
+        top = max(totals)
+        assert sorted(res["winners"]) == [q for q in range(n) if totals[q] == top]
+        bound = 1 if opts.get("scoring") == "win_loss" else sum(
+            points(c) for c in full_pack().elements())
+        assert all(-1 <= x <= bound for d in state.deals for x in d["scores"])
+    if opts.get("deals"):
+        return
+    # the action cards were met and their effects checked above
+    for kind in ("play S", "play R", "play D", "play W", "play W4", "draw"):
+        assert seen[kind] > 0, kind
+    if opts.get("challenge", True):
+        assert seen["accept"] > 0 and seen["challenge"] > 0
+
+
+UNO_OPTIONS = st.fixed_dictionaries({}, optional={
+    "draw_four_when": st.sampled_from(["no_card_of_colour", "nothing_else"]),
+    "challenge": st.booleans(),
+    "draw_instead": st.booleans(),
+    "drawn_card": st.sampled_from(["may_play", "auto"]),
+    "first_wild": st.sampled_from(["first_player_names", "random"]),
+    "first_dealer": st.sampled_from(["drawn", "given"]),
+    "scoring": st.sampled_from(["cards_left", "win_loss"]),
+})
+
+
+@settings(deadline=None, max_examples=10)
+@given(opts=UNO_OPTIONS, n=st.integers(2, 10), seed=st.integers(0, 2**20),
+       dealer=st.integers(0, 9))
+def test_any_options_keep_the_rules(opts: dict[str, Any], n: int, seed: int,
+                                    dealer: int) -> None:
+    """Every combination of the rule options at every table size: two hands checked
+    against the referee."""
+    state, _, _ = play_match(n, {**opts, "deals": 2}, seed, dealer % n)
+    assert state.is_terminal() and len(state.deals) == 2
+
+
+def test_a_simulated_match_replays_from_its_record() -> None:
+    opts = {"deals": 2}
+    state, events, _ = play_match(4, opts, 3)
+    record = {"format": FORMAT, "game": "uno", "players": 4, "options": opts, "dealer": 0,
+              "events": events}
+    code, answer = replay(record)
+    assert code == 0, answer
+    assert answer["complete"] and answer == state.result()
+    assert len(answer["deals"]) == 2
