@@ -304,7 +304,6 @@ def play_match(n: int, opts: dict[str, Any], seed: int, dealer: int = 0,
     ref = Referee(n, opts, dealer)
     events: list[dict[str, Any]] = []
     seen: Counter[str] = Counter()
-    totals = [0] * n
     while not state.is_terminal() and len(events) < most_events:
         legal = state.legal_actions()
         seat = state.current_player()
@@ -344,7 +343,8 @@ def play_match(n: int, opts: dict[str, Any], seed: int, dealer: int = 0,
             continue
         hands, stock, discard = piles(state)
         # the referee's piles are the engine's: every draw and play as the rules say
-        assert [sorted(h) for h in hands] == [sorted(h) for h in ref.hands] and discard == ref.discard and stock == ref.stock[::-1], ev
+        assert [sorted(h) for h in hands] == [sorted(h) for h in ref.hands], ev
+        assert discard == ref.discard and stock == ref.stock[::-1], ev
         total = Counter(stock) + Counter(discard)
         for h in hands:
             total += Counter(h)
@@ -426,3 +426,74 @@ def test_a_simulated_match_replays_from_its_record() -> None:
     assert code == 0, answer
     assert answer["complete"] and answer == state.result()
     assert len(answer["deals"]) == 2
+
+
+# --- dealt situations -----------------------------------------------------------------------
+
+def dealt(hands: list[list[str]], top: str, opts: dict[str, Any] | None = None) -> State:
+    """A first hand, seat 0 dealing, whose hands (7 cards each) and first card are given."""
+    n = len(hands)
+    opts = {"first_dealer": "given", **(opts or {})}
+    state = game_for(SPEC, n, opts, 0).new_initial_state()
+    order = [hands[(1 + k) % n][k // n] for k in range(7 * n)] + [top]
+    rest = full_pack() - Counter(order)
+    state.apply({"chance": "shuffle", "cards": order + sorted(rest.elements())})
+    # (a Draw Two turned up has already given its two cards)
+    assert all(not Counter(h) - Counter(z) for h, z in zip(hands, state.z["hand"], strict=True))
+    return state
+
+
+def moves(state: State) -> set[tuple[Any, ...]]:
+    return {event_key(e) for e in state.legal_actions()}
+
+
+def test_wild_draw_four_only_without_a_card_of_the_colour_in_force() -> None:
+    other = ["1G", "2G", "3G", "4G", "5G", "6G", "7G"]
+    holds_red = ["W4", "9R", "1B", "2B", "3B", "4B", "5B"]
+    state = dealt([other, holds_red], "5R", {"challenge": False})
+    assert state.current_player() == 1
+    assert not any(m[1] == "W4" for m in moves(state) if m[0] == "play")
+    # a 5 of another colour matches by number, yet the Wild Draw Four is allowed
+    no_red = ["W4", "5B", "1B", "2B", "3B", "4B", "6B"]
+    state = dealt([other, no_red], "5R", {"challenge": False})
+    assert ("play", "W4", "G") in moves(state) and ("play", "5B") in moves(state)
+    # RLCard's reading: only when nothing else can be played
+    state = dealt([other, no_red], "5R", {"challenge": False, "draw_four_when": "nothing_else"})
+    assert not any(m[1] == "W4" for m in moves(state) if m[0] == "play")
+
+
+def test_a_bluff_caught_by_a_challenge() -> None:
+    victim = ["1G", "2G", "3G", "4G", "5G", "6G", "7G"]
+    bluffer = ["W4", "9R", "1B", "2B", "3B", "4B", "5B"]
+    state = dealt([victim, bluffer], "5R")
+    state.apply({"seat": 1, "action": "play", "card": "W4", "colour": "G"})
+    assert state.current_player() == 0 and moves(state) == {("accept",), ("challenge",)}
+    state.apply({"seat": 0, "action": "challenge"})
+    assert len(state.z["hand"][1]) == 6 + 4 and len(state.z["hand"][0]) == 7
+    assert state.current_player() == 0 and ("play", "1G") in moves(state)
+
+
+def test_reverse_turns_play_round_and_acts_as_a_skip_with_two() -> None:
+    a = ["RR", "1G", "2G", "3G", "4G", "5G", "6G"]
+    b = ["7G", "8G", "9G", "1B", "2B", "3B", "4B"]
+    state = dealt([b, a], "5R")
+    state.apply({"seat": 1, "action": "play", "card": "RR"})
+    assert state.current_player() == 1 and state.v["clockwise"] is False
+    c = ["1Y", "2Y", "3Y", "4Y", "5Y", "6Y", "7Y"]
+    state = dealt([b, a, c], "5R")
+    state.apply({"seat": 1, "action": "play", "card": "RR"})
+    assert state.current_player() == 0 and state.v["clockwise"] is False
+
+
+def test_the_first_card_turned_up() -> None:
+    hands = [["1G", "2G", "3G", "4G", "5G", "6G", "7G"], ["1B", "2B", "3B", "4B", "5B", "6B",
+             "7B"], ["1Y", "2Y", "3Y", "4Y", "5Y", "6Y", "7Y"]]
+    assert dealt(hands, "SR").current_player() == 2  # the player on the dealer's left skipped
+    state = dealt(hands, "RR")  # the dealer plays first, and play goes to the right
+    assert state.current_player() == 0 and state.v["clockwise"] is False
+    state = dealt(hands, "DR")  # the first player draws two and loses the turn
+    assert state.current_player() == 2 and len(state.z["hand"][1]) == 9
+    state = dealt(hands, "W")
+    assert state.current_player() == 1 and moves(state) == {("name_colour", s) for s in COLOURS}
+    with pytest.raises(IllegalActionError):
+        state.apply({"seat": 1, "action": "play", "card": "1B"})
