@@ -497,3 +497,28 @@ def test_the_first_card_turned_up() -> None:
     assert state.current_player() == 1 and moves(state) == {("name_colour", s) for s in COLOURS}
     with pytest.raises(IllegalActionError):
         state.apply({"seat": 1, "action": "play", "card": "1B"})
+
+
+def test_a_random_colour_is_one_of_four_equally_likely() -> None:
+    hands = [["1G", "2G", "3G", "4G", "5G", "6G", "7G"],
+             ["1B", "2B", "3B", "4B", "5B", "6B", "7B"]]
+    state = dealt(hands, "W", {"first_wild": "random"})
+    assert state.current_player() == CHANCE
+    outcomes = state.chance_outcomes()
+    assert sorted(str(e["value"]) for e, _ in outcomes) == sorted(COLOURS)
+    assert [p for _, p in outcomes] == [0.25] * 4
+    state.apply({"chance": "pick", "value": "G"})
+    # seat 1 holds only blue cards: on green it can only draw
+    assert state.current_player() == 1 and state.v["colour"] == "G"
+    assert moves(state) == {("draw",)}
+
+
+def test_what_each_player_sees() -> None:
+    """Hands are private, their sizes public (players see how many cards each holds); the
+    draw pile is face down and counted; the discard pile is open."""
+    hands = [["1G", "2G", "3G", "4G", "5G", "6G", "7G"],
+             ["1B", "2B", "3B", "4B", "5B", "6B", "7B"]]
+    state = dealt(hands, "5R")
+    seen = state.observation(0)["zones"]
+    assert sorted(seen["hand"][0]) == sorted(hands[0]) and seen["hand"][1] == 7
+    assert seen["stock"] == 108 - 15 and seen["discard"] == ["5R"]
