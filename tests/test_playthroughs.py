@@ -33,6 +33,11 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("hearts-4p-openspiel", "hearts", 4,
      {"pass_rotation": "random", "qs_breaks_hearts": True, "moon": "add_to_others",
       "deals": 2}, 42),
+    ("uno-4p", "uno", 4, {"deals": 1}, 60),
+    ("uno-2p-rlcard", "uno", 2,
+     {"draw_four_when": "nothing_else", "challenge": False, "draw_instead": False,
+      "drawn_card": "auto", "first_wild": "random", "first_dealer": "given",
+      "scoring": "win_loss", "deals": 1}, 52),
 ]
 
 
