@@ -5,12 +5,14 @@ after one."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import shlex
 import signal
 import sys
 import threading
 import time
 import traceback
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -80,9 +82,25 @@ class Watchdog:
             raise KeyboardInterrupt
         self.fired_for = None
         if self.started is t:
+            if _in_gc_callback(frame):
+                # raised here, the interrupt would be lost (Python reports an exception of a
+                # gc callback as unraisable and goes on): the watchdog sends it again
+                return
             self.timed_out = True
             raise KeyboardInterrupt
         # the call has answered since: the signal is stale, and nothing is interrupted
+
+
+def _in_gc_callback(frame: object) -> bool:
+    """Whether ``frame`` (where a signal found the main thread) runs in a callback of the
+    cycle collector's (``gc.callbacks``: Hypothesis keeps one), or in what it calls."""
+    codes = {getattr(cb, "__code__", None) for cb in gc.callbacks} - {None}
+    f = frame if isinstance(frame, types.FrameType) else None
+    while codes and f is not None:
+        if f.f_code in codes:
+            return True
+        f = f.f_back
+    return False
 
 
 #: what a guarded call into the implementation returns
