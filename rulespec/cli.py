@@ -157,8 +157,8 @@ def check(files: tuple[str, ...]) -> None:
             _err(f"error: {e}")
             sys.exit(EXIT_USAGE)
         phases = ["match", "deal"] + [p.name for p in spec.procs]
-        click.echo(f"{shown(str(path))}: ok: {shown(spec.title)} ({spec.name}), {spec.min_players}-"
-                   f"{spec.max_players} players, {spec.winner} total wins")
+        click.echo(f"{shown(str(path))}: ok: {shown(spec.title)} ({spec.name}), "
+                   f"{spec.player_counts('-')} players, {spec.winner} total wins")
         click.echo(_listed("phases", phases))
         acts = spec.action_names()
         click.echo(_listed("decisions", acts))

@@ -71,7 +71,8 @@ REFERENCE_HEADING = "## Part 2"
 _FENCE = re.compile(r"^```(\S*)\s*$")
 _ERROR_LINE = re.compile(r"^#\s*error:\s*(.+?)\s*$")
 _DECL_START = re.compile(
-    r"^(game|players|hands|game_end|winner|import|option|require|zone|var|def|procedure|match)\b"
+    r"^(game|players|hands|game_end|winner|import|option|enum|require|zone|var|def|procedure|match)"
+    r"\b"
     r"|^deal\s*(\{|\[|\")"
 )
 

@@ -49,9 +49,9 @@ def test_syntax_error_position_and_hint() -> None:
         parse("game g title \"G\"\nplayers 2 4\n", "s.rules")
     d = info.value.diagnostics[0]
     assert (d.span.line, d.span.column) == (2, 11)
-    assert "'to'" in (d.hint or "")
+    assert "players 2 to 4" in (d.hint or "")
     rendered = info.value.render()
-    assert rendered.startswith("s.rules:2:11: error: unexpected '4'")
+    assert rendered.startswith("s.rules:2:11: error: unexpected '4': the players line is")
     assert "^" in rendered
 
 
@@ -120,6 +120,37 @@ _MISTAKES = [
     ('deal {\n  shuffle stock\n', 4, 11, "unexpected end of file",
      "the block opened with '{' at line 3 is missing its '}'"),
 ]
+
+
+_PLAYERS_WHAT = "the players line is 'players N' or 'players MIN to MAX'"
+_PLAYERS_MISTAKES = [
+    # (the players line, column, what is unexpected): a line cut short is reported at its end,
+    # never at the declaration of the next line
+    ("players 2-4", 10, "'-'"),
+    ("players 2..4", 10, "'..'"),
+    ("players two", 9, "'two'"),
+    ("players 2 to", 13, "end of line"),
+    ("players", 8, "end of line"),
+]
+
+
+@pytest.mark.parametrize(("line", "col", "what"), _PLAYERS_MISTAKES,
+                         ids=[m[0] for m in _PLAYERS_MISTAKES])
+def test_a_players_line_the_grammar_refuses_says_how_to_write_it(line: str, col: int,
+                                                                 what: str) -> None:
+    with pytest.raises(SpecSyntaxError) as info:
+        parse(f'game g title "G"\n{line}\nwinner highest total\n', "s.rules")
+    d = info.value.diagnostics[0]
+    assert (d.span.line, d.span.column) == (2, col)
+    assert d.message == f"unexpected {what}: {_PLAYERS_WHAT}"
+    assert "winner" not in d.message + (d.hint or "")
+    assert d.hint == "write players 4 for exactly four players, or players 2 to 4 for two to four"
+
+
+def test_players_n_is_players_n_to_n() -> None:
+    one = parse('game g title "G"\nplayers 4\n', "s.rules")
+    assert one == parse('game g title "G"\nplayers 4 to 4\n', "s.rules")
+    assert "players 4\n" in pretty(one)
 
 
 @pytest.mark.parametrize(("text", "line", "col", "message", "hint"), _MISTAKES,

@@ -29,6 +29,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("abracadabra-newton-2p-dummy", "abracadabra-newton", 2,
      {"dummy": True, "dummy_after_win": "dummy_leads_by_last_controller", "deals": 2}, 35),
     ("abracadabra-newton-2p", "abracadabra-newton", 2, {"deals": 2}, 36),
+    ("hearts-4p", "hearts", 4, {"deals": 4}, 41),
+    ("hearts-4p-openspiel", "hearts", 4,
+     {"pass_rotation": "random", "qs_breaks_hearts": True, "moon": "add_to_others",
+      "deals": 2}, 42),
 ]
 
 

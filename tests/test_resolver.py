@@ -19,6 +19,7 @@ from rulespec.lang.model import (
     BoundBuiltinVar,
     BoundConstant,
     BoundDef,
+    BoundEnum,
     BoundEnumValue,
     BoundLocal,
     BoundOption,
@@ -108,6 +109,8 @@ def test_every_name_of_a_shipped_spec_is_bound_and_every_expression_typed(path: 
                     assert n == e.id and n in zones
                 case BoundEnumValue(value=v):
                     assert v == e.id
+                case BoundEnum(name=n):
+                    assert n == e.id and n in {en.name for en in spec.enums}
                 case _:
                     pytest.fail(f"{e.span}: the name {e.id!r} is bound to {b}")
         elif isinstance(e, ast.Call | ast.GenCall):

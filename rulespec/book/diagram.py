@@ -82,6 +82,14 @@ def block_in_words(spec: CheckedSpec, body: ast.Block, in_deal: bool = True) -> 
     return "; ".join(flat(line) for line in lines)
 
 
+def _direction_text(v: ast.Expr) -> str:
+    """A change of the direction of play (``set clockwise = ...``) as the diagram says it."""
+    bare = walk.uncite(v)
+    if isinstance(bare, ast.Not) and walk.uncite(bare.operand) == ast.Name("clockwise"):
+        return "the direction of play reverses"
+    if bare in (ast.Name("true"), ast.Name("false")):
+        return f"play goes {'clockwise' if bare == ast.Name('true') else 'counter-clockwise'}"
+    return "the direction of play is set"
 
 
 @frozen
@@ -424,6 +432,8 @@ class _Builder:
                 # a step the spec explains is one line, its title (the book tells the rest);
                 # one without a text shows what it does under its title
                 return [Line(t)] if d else _header(f"{t}:", self.block_lines(b, ctx))
+            case ast.Set(name="clockwise", index=None, value=v):
+                return [Line(_direction_text(v))]
             case (ast.Let() | ast.Set() | ast.Fill() | ast.Break() | ast.Continue()
                   | ast.Return() | ast.Choose() | ast.RunDeal()):
                 return []  # bookkeeping (a decision or a deal never reaches here)

@@ -17,6 +17,7 @@ from rulespec.lang.model import (
     Binding,
     BoundBuiltinVar,
     BoundConstant,
+    BoundEnum,
     BoundOption,
     BoundVar,
     BoundZone,
@@ -33,7 +34,8 @@ _NAMES = {"player_count": "the number of players", "hand_count": "the number of 
           "dealer": "the dealer", "seats": "the players", "none": "none", "true": "true",
           "false": "false", "deals_played": "the deals played so far",
           "totals": "the totals", "joker_card": "the Joker",
-          "team_count": "the number of teams", "team_totals": "the teams' totals"}
+          "team_count": "the number of teams", "team_totals": "the teams' totals",
+          "clockwise": "play goes clockwise"}
 
 
 def words(name: str) -> str:
@@ -101,6 +103,9 @@ def say(e: ast.Expr, spec: CheckedSpec) -> str:  # noqa: C901 - one case per kin
             return f"{say(a, spec)} and {say(b, spec)}"
         case ast.Or(left=a, right=b):
             return f"{say(a, spec)}, or {say(b, spec)}"
+        case ast.Not(operand=ast.Name(id="clockwise") as o) if isinstance(
+                _binding(o, spec), BoundBuiltinVar):
+            return "play goes counter-clockwise"
         case ast.Not(operand=o):
             return f"not ({say(o, spec)})" if isinstance(o, (ast.And, ast.Or)) \
                 else f"not {say(o, spec)}"
@@ -176,6 +181,8 @@ def _name(e: ast.Name, spec: CheckedSpec) -> str:
             return words(n)  # a field of the deal's result
         case BoundZone(name=n):
             return f"the {words(n)}"
+        case BoundEnum(name=n):
+            return f"every {words(n)}"
     return words(e.id)
 
 
@@ -222,6 +229,12 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"the player on {a[0]}'s left"
         case "seats_from", 1:
             return f"each player in turn from {a[0]}"
+        case "right_of", 1:
+            return f"the player on {a[0]}'s right"
+        case "next_of", 1:
+            return f"the player after {a[0]} in the direction of play"
+        case "turns_from", 1:
+            return f"each player in turn from {a[0]}, in the direction of play"
         case "seen_by", 1:
             return f"the cards {a[0]} has seen this deal"
         case "set_of", 1:

@@ -17,6 +17,7 @@ from rulespec.lang import ast, walk
 from rulespec.lang.model import (
     ActionInfo,
     BoundConstant,
+    BoundEnum,
     BoundEnumValue,
     BoundLocal,
     BoundOption,
@@ -145,7 +146,8 @@ def option_conjuncts(spec: CheckedSpec, guard: ast.Expr | None) -> list[ast.Expr
         return []
     bound = [spec.resolution.bindings.get(pos(x.span)) for x in nodes
              if isinstance(x, ast.Name)]
-    if not bound or not all(isinstance(b, (BoundOption, BoundConstant, BoundEnumValue))
+    if not bound or not all(isinstance(b, (BoundOption, BoundConstant, BoundEnumValue,
+                                           BoundEnum))
                             for b in bound):
         return []
     return [guard]

@@ -264,6 +264,33 @@ def _zones_table(spec: CheckedSpec, w: _W) -> None:
                   for z in spec.zones)))
 
 
+def _direction_kept(spec: CheckedSpec) -> tuple[tuple[Inline, str | None], ...]:
+    """The direction of play among what the rules keep, where they read or set it."""
+    if not spec.directed:
+        return ()
+    return ((inline(code("clockwise"), " (kept by the rules engine; every player sees it): "
+                    "the direction of play, true while play goes to the left (clockwise), "
+                    "false while it goes to the right; true when the match starts, and kept "
+                    "from deal to deal until the rules change it."), None),)
+
+
+def _enums(spec: CheckedSpec, w: _W) -> None:
+    """For implementers: each named enumeration, its values in order and what each means
+    (records, observations and results carry a value as its name)."""
+    if not spec.enums:
+        return
+    w(_h(2, "Named values", "named-values"))
+    w(Paragraph(inline("Each of these is a kind of value the rules keep; a record, an "
+                       "observation and a deal's result write a value as its name.")))
+    for en in spec.enums:
+        docs = en.values.docs
+        said = (prose(en.doc), " Its values, in order:") if en.doc else ("its values, in order:",)
+        w(Paragraph(inline(code(en.name), ": ", *said), clause(en.span)))
+        w(Bullets(tuple((inline(code(str(v)), *((": ", prose(docs[i]))
+                                                 if i < len(docs) and docs[i] else ())), None)
+                        for i, v in enumerate(en.values.values))))
+
+
 def _only(spec: CheckedSpec, facts: BookFacts, action: str, optional: bool) -> str:
     """When a decision is offered, as the book tags it: "" when these settings offer it at
     every table; "by default only with 2 players" at some; "only under some options" when
@@ -614,10 +641,12 @@ def _reference(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
     w(Bullets(tuple((inline(f), None) for f in said)))
     _requires(spec, w)
     _zones_table(spec, w)
-    if spec.vars:
+    _enums(spec, w)
+    if spec.vars or spec.directed:
         w(_h(2, "What the rules keep track of", "state"))
         w(Bullets(tuple((inline(code(v.name), " (one per player)" if v.per_player else "",
-                                ": ", prose(v.doc)), clause(v.span)) for v in spec.vars)))
+                                ": ", prose(v.doc)), clause(v.span)) for v in spec.vars)
+                  + _direction_kept(spec)))
     w(_h(2, "Record vocabulary", "record-vocabulary"))
     w(Paragraph(inline("Each decision is written in a game record as ",
                        code('{"seat": s, "action": NAME, ...}'), ".")))

@@ -74,6 +74,10 @@ class Game:
             self._ec, procs, self.compiled_clauses, self.cover)
         self.var_inits = [(v.name, v.per_player, self._ec.expr(v.init, frozenset()))
                            for v in spec.vars]
+        if spec.directed:
+            # the direction of play, public, only where the rules read or set it: clockwise
+            # when the match starts
+            self.var_inits.insert(0, ("clockwise", False, lambda st, L: True))
         #: the result fields: name, per player, the initial value (each deal starts from it)
         self.result_inits = [(r.name, r.per_player, self._ec.expr(r.init, frozenset()))
                               for r in spec.results]

@@ -486,7 +486,7 @@ class State:
                 zones[name] = list(self.z[name])
             else:
                 cast("list[object]", zones[name])[i] = list(self.z[name][i])
-        public = {k: (list(x) if isinstance(x, list) else x) for k, x in self.v.items()}
+        public = {k: _plain(x) for k, x in self.v.items()}
         out: JSONObject = {"seat": seat, "to_move": self.to_move, "zones": zones,
                            "vars": public}
         stop = self.pending

@@ -71,8 +71,7 @@ class Table:
                 f"a table holds at most {MAX_PLAYERS} players, not {players}")
         if not (isinstance(players, int) and spec.min_players <= players <= spec.max_players):
             raise ConfigurationError(
-                f"{spec.name} takes {spec.min_players} to {spec.max_players} players, "
-                f"not {players}")
+                f"{spec.name} takes {spec.player_counts(' to ')} players, not {players}")
         if not (isinstance(dealer, int) and 0 <= dealer < players):
             raise ConfigurationError(f"the dealer must be a seat 0..{players - 1}, not {dealer}")
         hands = _hands(spec, players, opts)

@@ -11,7 +11,8 @@ __all__ = [
     "Alternative", "And", "BinOp", "Block", "Break", "Bury", "Call", "CallStmt", "CardLit",
     "Choose", "Cited", "Compare", "Comprehension", "Continue", "DealCards", "DealDecl",
     "DeckCard", "DeckDecl", "DeckEntry", "DeckPack", "DeckRank", "DeckRun", "DeckSuit",
-    "DefDecl", "EndDeal", "EndMatch", "Expr", "Field", "Fill", "For", "GameDecl", "GameEndDecl",
+    "DefDecl", "EndDeal", "EndMatch", "EnumDecl", "Expr", "Field", "Fill", "For", "GameDecl",
+    "GameEndDecl",
     "GenCall", "Generator", "HandsDecl", "HookDecl", "If", "IfExpr", "ImportDecl", "Index",
     "IntLit", "Item", "Let", "ListLit", "Loop", "MatchDecl", "MaxEventsDecl", "Move", "Name",
     "Neg", "Not", "OptionArg", "OptionDecl", "Or", "Outcome", "Param", "ParamValue", "Pick",
@@ -621,6 +622,17 @@ class OptionDecl:
 
 
 @frozen
+class EnumDecl:
+    """``enum NAME: {VALUE [DOC], ...} [DOC]``: a named enumeration, a type whose values are
+    the names listed (the checker refuses a number or a value with parameters)."""
+
+    name: str
+    values: TypeEnum
+    doc: str | None
+    span: Span = _span()
+
+
+@frozen
 class RequireDecl:
     cond: Expr
     message: str
@@ -850,6 +862,7 @@ Item = (
     | WinnerDecl
     | ImportDecl
     | OptionDecl
+    | EnumDecl
     | RequireDecl
     | ZoneDecl
     | VarDecl

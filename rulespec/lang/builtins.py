@@ -33,7 +33,7 @@ Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
-           "pile", "set_of", "sitter", "spend", "sub", "total"]
+           "pile", "set_of", "sitter", "spend", "sub", "total", "turns_back"]
 
 
 class EmptyError(Exception):
@@ -310,7 +310,11 @@ def sorted_distinct(xs: Value, order: Mapping[str, int] = TEXT_ORDER) -> tuple[V
     """:func:`set_of` without its cache, for callers that keep their own."""
     xs = tuple(xs)
     if xs and isinstance(xs[0], str):
-        return tuple(sorted(set(xs), key=order.__getitem__))
+        try:
+            return tuple(sorted(set(xs), key=order.__getitem__))
+        except KeyError:
+            # the values of a named enumeration: after the cards and suits, by their names
+            return tuple(sorted(set(xs), key=lambda x: (order.get(x, len(order)), x)))
     return tuple(sorted(set(xs)))
 
 
@@ -337,6 +341,15 @@ def _pack(n: int) -> tuple[str, ...]:
         raise EmptyError(f"pack({n}): the number of packs cannot be negative")
     check_size(52 * n, f"pack({n})")
     return tuple(make_pack(n))
+
+
+def turns_back(s: int, n: int) -> tuple[int, ...]:
+    """Every seat once, from ``s`` to the right (counter-clockwise): ``turns_from`` while the
+    direction of play is reversed. A seat outside the table is the rule's runtime error, as
+    ``seats_from``'s is."""
+    if type(s) is not int or not 0 <= s < n:
+        raise IndexError(f"seat {reprlib.repr(s)} is not a seat of this table")
+    return tuple((s - k) % n for k in range(n))
 
 
 def _inclusive_range(a: int, b: int) -> tuple[int, ...]:
@@ -399,6 +412,12 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     # with it, not folded here
     _b("left_of", (INT,), INT, "(({0}) + 1) % _N"),
     _b("seats_from", (INT,), ListOf(INT), "_SF[{0}]"),
+    _b("right_of", (INT,), INT, "(({0}) - 1) % _N"),
+    # the direction of play, the built-in variable clockwise, read where play goes on: a spec
+    # that never names these (nor clockwise) has no such variable and pays nothing for it
+    _b("next_of", (INT,), INT, "(({0}) + (1 if V['clockwise'] else -1)) % _N"),
+    _b("turns_from", (INT,), ListOf(INT),
+       "(_SF[{0}] if V['clockwise'] else _turns_back({0}, _N))", _turns_back=turns_back),
     # a seat's memory of the deal's cards: kept by the state only for a spec that calls it
     # (the compiler has it note what each seat sees at each stop), never folded
     _b("seen_by", (INT,), ListOf(CARD), "st.seen_by({0})"),

@@ -25,6 +25,7 @@ from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 __all__ = [
     "BUILTIN_CONSTANTS",
     "BUILTIN_FUNCTIONS",
+    "DIRECTED_BUILTINS",
     "SIT_OUT_NAMES",
     "TEAM_NAMES",
     "ActionInfo",
@@ -33,6 +34,7 @@ __all__ = [
     "BoundBuiltinVar",
     "BoundConstant",
     "BoundDef",
+    "BoundEnum",
     "BoundEnumValue",
     "BoundLocal",
     "BoundOption",
@@ -77,8 +79,13 @@ BUILTIN_VARS: Mapping[str, Type] = {
     "deals_played": INT,      # read-only: finished deals
     "team_totals": Per(INT),  # read-only, with 'teams': each team's match total so far
     "sitting_out": Per(BOOL),  # read-only, with 'sit out': who sits out the deal
+    # settable: true while play goes to the left (clockwise); only a spec that names it (or
+    # next_of, turns_from) has it: CheckedSpec.directed
+    "clockwise": BOOL,
 }
-SETTABLE_BUILTINS = frozenset({"dealer"})
+#: the built-in functions that follow the direction of play (the variable ``clockwise``)
+DIRECTED_BUILTINS = frozenset({"next_of", "turns_from"})
+SETTABLE_BUILTINS = frozenset({"dealer", "clockwise"})
 #: the built-in names of fixed partnerships: usable only in a spec that declares ``teams``,
 #: and free for a spec without one to declare as its own (specs written before teams)
 TEAM_NAMES = frozenset({"team_count", "team_totals", "team_of", "members", "partner"})
@@ -337,6 +344,13 @@ class BoundEnumValue:
 
 
 @frozen
+class BoundEnum:
+    """A named enumeration's name as a value: the list of its values, in declared order."""
+
+    name: str
+
+
+@frozen
 class BoundDef:
     """The function of a call is a definition of the spec (``def``)."""
 
@@ -353,7 +367,7 @@ class BoundBuiltin:
 #: what a name (an ``ast.Name``), or the function of a call (``ast.Call``, ``ast.GenCall``), is
 #: bound to
 Binding = (BoundLocal | BoundVar | BoundBuiltinVar | BoundOption | BoundZone | BoundConstant
-           | BoundEnumValue | BoundDef | BoundBuiltin)
+           | BoundEnumValue | BoundEnum | BoundDef | BoundBuiltin)
 
 
 @frozen
@@ -431,6 +445,11 @@ class CheckedSpec:
     tables: tuple[ast.TableDecl, ...] = ()
     #: the cards of the game: its ``deck`` declaration's, or the French deck (decks.FRENCH)
     deck: Deck = FRENCH
+    #: ``enum NAME: {...}``: the named enumerations, in declaration order
+    enums: tuple[ast.EnumDecl, ...] = ()
+    #: whether the rules read or set the direction of play (``clockwise``, ``next_of``,
+    #: ``turns_from``): only then does the state keep it, public, from the match's start
+    directed: bool = False
     sources: Mapping[str, str] = attrs.field(eq=False, repr=False, factory=dict)
     #: what every name of every expression is bound to, and every expression's type, as the
     #: checker resolved them (the compiler reads them rather than resolving names again)
@@ -462,6 +481,18 @@ class CheckedSpec:
             if o.name == name:
                 return o
         raise KeyError(name)
+
+    def enum_values(self, name: str) -> tuple[str, ...]:
+        """The values of the named enumeration ``name``, in declared order."""
+        for e in self.enums:
+            if e.name == name:
+                return tuple(str(v) for v in e.values.values)
+        raise KeyError(name)
+
+    def player_counts(self, between: str) -> str:
+        """The numbers of players, ``2{between}4``, or ``4`` for a game of exactly four."""
+        low, high = self.min_players, self.max_players
+        return f"{low}" if low == high else f"{low}{between}{high}"
 
     @property
     def option_names(self) -> tuple[str, ...]:

@@ -199,8 +199,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.GameDecl(str(name), _unquote(str(title)), doc, span=self._span(meta))
 
     @v_args(meta=True)
-    def players_decl(self, meta: Meta, c: list[Token]) -> ast.PlayersDecl:
-        return ast.PlayersDecl(_int(c[0]), _int(c[1]), span=self._span(meta))
+    def players_decl(self, meta: Meta, c: list[Token | None]) -> ast.PlayersDecl:
+        # "players 4" is "players 4 to 4"
+        low = _int(cast(Token, c[0]))
+        return ast.PlayersDecl(low, low if c[1] is None else _int(c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def hands_decl(self, meta: Meta, c: list[ast.Expr | str | None]) -> ast.HandsDecl:
@@ -313,8 +315,8 @@ class _ToAst(Transformer[Token, ast.Spec]):
                               cast("str | None", ref), cast("str | None", doc), bounds,
                               span=self._span(meta))
 
-    def int_range(self, c: list[Token]) -> _Bounds:
-        return _Bounds(_int(c[0]), _int(c[1]))
+    def int_range(self, c: list[int]) -> _Bounds:
+        return _Bounds(c[0], c[1])
 
     @v_args(meta=True)
     def value_call(self, meta: Meta, c: list[Token | int | str]) -> ast.ValueCall:
@@ -335,6 +337,20 @@ class _ToAst(Transformer[Token, ast.Spec]):
         name, typ, rng = c
         bounds = (rng.lo, rng.hi) if isinstance(rng, _Bounds) else None
         return ast.ValueParam(str(name), str(typ), bounds, span=self._span(meta))
+
+    @v_args(meta=True)
+    def enum_decl(self, meta: Meta, c: list[Token | ast.TypeEnum | str | None]) -> ast.EnumDecl:
+        name, values, doc = c
+        return ast.EnumDecl(str(name), cast(ast.TypeEnum, values), cast("str | None", doc),
+                            span=self._span(meta))
+
+    @v_args(meta=True)
+    def enum_values(self, meta: Meta,
+                    c: list[tuple[int | str | ast.ParamValue, str | None]]) -> ast.TypeEnum:
+        values = tuple(v for v, _ in c)
+        docs = tuple(d for _, d in c)
+        return ast.TypeEnum(values, docs if any(d is not None for d in docs) else (),
+                            span=self._span(meta))
 
     @v_args(meta=True)
     def require_decl(self, meta: Meta, c: list[ast.Expr | Token]) -> ast.RequireDecl:

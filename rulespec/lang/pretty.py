@@ -230,7 +230,7 @@ def pretty_item(it: ast.Item) -> str:
         case ast.GameDecl(name=n, title=t, doc=d):
             return f"game {n} title {_q(t)}{_doc(d)}"
         case ast.PlayersDecl(min=a, max=b):
-            return f"players {a} to {b}"
+            return f"players {a}" if a == b else f"players {a} to {b}"
         case ast.GameEndDecl(forms=fs, doc=d):
             return f"game_end {', '.join(fs)}{_doc(d)}"
         case ast.HandsDecl(count=c, doc=d):
@@ -256,6 +256,8 @@ def pretty_item(it: ast.Item) -> str:
         case ast.OptionDecl(name=n, type=t, default=dv, ref=r, doc=d, bounds=b):
             rng = f" in {b[0]}..{b[1]}" if b is not None else ""
             return f"option {n}: {_type(t)}{rng} = {_lit(dv)}{_ref(r)}{_doc(d)}"
+        case ast.EnumDecl(name=n, values=vs, doc=d):
+            return f"enum {n}: {_type(vs)}{_doc(d)}"
         case ast.RequireDecl(cond=c, message=m):
             return f"require {pretty_expr(c)} {_q(m)}"
         case ast.ZoneDecl(name=n, per_player=per, visibility=v, doc=d, size_visibility=sv,

@@ -118,6 +118,9 @@ _NO_QUOTE = _Mistake("the text after a declaration must be a \"doc string\"",
 _NO_COLON = _Mistake("a ':' is missing before the type",
                      "write the name, ':' then the type: var NAME: TYPE = VALUE, "
                      "option NAME: TYPE = VALUE, zone NAME: shared, f(NAME: TYPE)")
+_PLAYERS = _Mistake("the players line is 'players N' or 'players MIN to MAX'",
+                    "write players 4 for exactly four players, or players 2 to 4 for two to "
+                    "four")
 _NO_WEIGHT = _Mistake("a weighted pick gives every outcome its weight",
                       "write VALUE: WEIGHT for each outcome, or leave every weight out: "
                       "pick NAME from [A, B, C]")
@@ -193,6 +196,28 @@ def _declaration_word(lalr: lark.Lark, e: lark.UnexpectedToken, text: str) -> st
                 and (str(tok) not in stmts or tok.column == 1)):
             return str(tok)
     return None
+
+
+def _in_players(e: lark.UnexpectedInput) -> bool:
+    """Whether the parser stopped inside a ``players`` line (its keyword is on the stack)."""
+    stack = getattr(e.state, "value_stack", None) or []
+    return any(isinstance(v, Token) and v.type == "PLAYERS" for v in stack)
+
+
+def _players_diagnostic(e: lark.UnexpectedToken, source_name: str) -> Diagnostic:
+    """The error of a ``players`` line the grammar refuses (``players 2-4``, ``players 2 to``),
+    at its unexpected token, or at the end of the line where the next line's word came next (a
+    line cut short is not about the declaration after it)."""
+    tok, prev = e.token, (e.token_history or [None])[-1]
+    if tok.type == "$END":
+        line, col, shown, width = tok.line or 1, tok.column or 1, "end of file", 1
+    elif prev is not None and tok.line != prev.line:
+        line, col, shown, width = prev.end_line or 1, prev.end_column or 1, "end of line", 1
+    else:
+        line, col, shown = tok.line or 1, tok.column or 1, repr(str(tok))
+        width = max(1, len(str(tok)))
+    return Diagnostic(ast.Span(source_name, line, col, line, col + width),
+                      f"unexpected {shown}: {_PLAYERS.what}", _PLAYERS.hint)
 
 
 def _fits(lalr: lark.Lark, m: _Mistake, e: lark.UnexpectedToken, text: str) -> bool:
@@ -283,6 +308,8 @@ def syntax_error(e: lark.UnexpectedInput, text: str, source_name: str,
         hint = "a block opened with '{' may be missing its '}'"
     else:
         assert isinstance(e, lark.UnexpectedToken)
+        if _in_players(e):
+            return SpecSyntaxError(_players_diagnostic(e, source_name), text)
         tok = e.token
         shown = "end of file" if tok.type == "$END" else repr(str(tok))
         msg = f"unexpected {shown}"

@@ -34,6 +34,7 @@ __all__ = [
     "EnumOf",
     "Int",
     "ListOf",
+    "Named",
     "NoneT",
     "PZone",
     "Per",
@@ -117,13 +118,22 @@ class EnumOf:
 
 
 @frozen
+class Named:
+    """A value of the spec's named enumeration ``enum`` (``enum colour: {red, blue}``): one of
+    its names, equal only to values of the same enumeration."""
+
+    enum: str
+
+
+@frozen
 class Var:
     """A type variable of a built-in's signature, bound to the element of a list argument."""
 
     name: str
 
 
-Type = Int | Bool | Suit | Card | Str | NoneT | AnyT | Zone | PZone | ListOf | Per | EnumOf | Var
+Type = (Int | Bool | Suit | Card | Str | NoneT | AnyT | Zone | PZone | ListOf | Per | EnumOf
+        | Named | Var)
 
 INT: Final = Int()
 BOOL: Final = Bool()
@@ -148,7 +158,7 @@ def element(t: Type) -> Type | None:
         case AnyT():
             return ANY
         case Int() | Bool() | Suit() | Card() | Str() | NoneT() | PZone() | Per() | EnumOf() \
-                | Var():
+                | Named() | Var():
             return None
         case _:
             assert_never(t)
@@ -175,7 +185,8 @@ def compatible(expected: Type, actual: Type) -> bool:
             return isinstance(actual, (Str, EnumOf))
         case Str() | Int():
             return isinstance(actual, EnumOf)  # an enum value is a name, or a number
-        case Bool() | Suit() | Card() | NoneT() | AnyT() | Zone() | PZone() | Per() | Var():
+        case Bool() | Suit() | Card() | NoneT() | AnyT() | Zone() | PZone() | Per() | Named() \
+                | Var():
             return False  # a list is not a zone; the rest fit only themselves
         case _:
             assert_never(expected)
@@ -189,7 +200,7 @@ def has_var(t: Type) -> bool:
         case ListOf(elem=e) | Per(elem=e):
             return has_var(e)
         case Int() | Bool() | Suit() | Card() | Str() | NoneT() | AnyT() | Zone() | PZone() \
-                | EnumOf():
+                | EnumOf() | Named():
             return False
         case _:
             assert_never(t)
@@ -205,7 +216,7 @@ def substitute(t: Type, bound: Type) -> Type:
         case Per(elem=e):
             return Per(substitute(e, bound))
         case Int() | Bool() | Suit() | Card() | Str() | NoneT() | AnyT() | Zone() | PZone() \
-                | EnumOf():
+                | EnumOf() | Named():
             return t
         case _:
             assert_never(t)
@@ -238,12 +249,16 @@ def describe(t: Type) -> str:
             return "a list of numbers"
         case ListOf(elem=Suit()):
             return "a list of suits"
+        case ListOf(elem=Named(enum=n)):
+            return f"a list of {n} values"
         case ListOf(elem=e):
             return f"a list of {describe(e)}"
         case Per():
             return "a per-player value"
         case EnumOf(option=o):
             return f"a value of option {o}"
+        case Named(enum=n):
+            return f"{'an' if n[:1] in 'aeiou' else 'a'} {n}"
         case Var(name=n):
             return n
         case _:

@@ -63,6 +63,7 @@ from rulespec.lang.model import (
     BoundBuiltinVar,
     BoundConstant,
     BoundDef,
+    BoundEnum,
     BoundEnumValue,
     BoundLocal,
     BoundOption,
@@ -537,6 +538,8 @@ class ExprCompiler(Inliner):
                 return f"Z[{x!r}]"
             case BoundEnumValue(value=v):
                 return Known(v)
+            case BoundEnum(name=x):
+                return Known(self.spec.enum_values(x))
             case BoundDef() | BoundBuiltin():
                 raise AssertionError(f"{e.span}: the name {n!r} is bound to a function")
             case _:

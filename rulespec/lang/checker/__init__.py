@@ -89,5 +89,6 @@ def _checked_spec(sym: Symbols, d: Decls, forms: tuple[str, ...]) -> CheckedSpec
         deal=deal, actions=tuple(sym.actions), items=sym.items, sources=sym.sources,
         resolution=Resolution.of(sym.bindings, sym.types),
         terms=tuple(d.terms), tables=tuple(d.tables), deck=sym.deck, teams=d.teams,
-        sits_out=sym.sits_out, reveals=sym.reveals,
+        sits_out=sym.sits_out, reveals=sym.reveals, enums=tuple(sym.enums.values()),
+        directed=sym.directed,
     )

@@ -15,7 +15,7 @@ from rulespec.lang import ast, walk
 from rulespec.lang.checker import flow
 from rulespec.lang.checker.expressions import ExpressionChecker
 from rulespec.lang.checker.statements import StatementChecker
-from rulespec.lang.checker.symbols import Decls, Scope, Symbols
+from rulespec.lang.checker.symbols import BASIC_TYPES, Decls, Scope, Symbols
 from rulespec.lang.model import (
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
@@ -51,7 +51,7 @@ _ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.TeamsDecl, ast.
 #: how many players a zone's visibility reaches: its size must reach at least as many as its
 #: cards do (``, size visible to WHO``)
 _WHO_RANK = {"nobody": 0, "owner": 1, "all": 2}
-_NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.RequireDecl |
+_NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.EnumDecl | ast.RequireDecl |
               ast.ZoneDecl | ast.VarDecl | ast.ResultDecl | ast.DefDecl | ast.HookDecl |
               ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl | ast.DeckDecl)
 
@@ -70,6 +70,7 @@ class DeclarationChecker:
         must have, variables and result fields, requires, the numbers a table fixes, and the
         rulebook's tables; return the game_end forms in force."""
         self._check_missing(d)
+        self._check_enum_values(d)
         self._check_vars()
         self._check_results()
         for r in d.requires:
@@ -124,6 +125,9 @@ class DeclarationChecker:
             case ast.OptionDecl():
                 if self._claim(d, it.name, it.span, "option"):
                     self._declare_option(it)
+            case ast.EnumDecl():
+                if self._claim(d, it.name, it.span, "enumeration"):
+                    self._declare_enum(it)
             case ast.RequireDecl():
                 d.requires.append(it)
             case ast.ZoneDecl():
@@ -173,6 +177,46 @@ class DeclarationChecker:
             return False
         d.seen[name] = span
         return True
+
+    def _declare_enum(self, en: ast.EnumDecl) -> None:
+        """Record a named enumeration: a new type name, and values that are names, each listed
+        once, in no other enumeration, and not to be read as a card or a suit in a record."""
+        if en.name in BASIC_TYPES or en.name in ("list", "zone"):
+            self.sym.error(en.span, f"{en.name!r} is a type of the language already",
+                           "choose another name for the enumeration")
+            return
+        self.sym.enums[en.name] = en
+        for v in en.values.values:
+            if not isinstance(v, str) or not v.isidentifier():
+                shown = v.name + "(...)" if isinstance(v, ast.ParamValue) else repr(v)
+                self.sym.error(en.values.span, f"the values of enumeration {en.name!r} are "
+                               f"names, not {shown}",
+                               "write names: enum NAME: {first, second}; a number is an int, "
+                               "and a value that takes parameters belongs to an option")
+            elif v in self.sym.named_values:
+                other = self.sym.named_values[v]
+                self.sym.error(en.values.span, f"enumeration {en.name!r} lists {v!r} "
+                               + ("twice" if other == en.name else
+                                  f"which is a value of enumeration {other!r} already"),
+                               "each value belongs to one enumeration, once")
+            elif self.sym.deck.normalise(v) is not None or v.upper() in self.sym.deck.suit_codes:
+                # a record's reader would take it for one of the deck's cards or suits
+                self.sym.error(en.values.span, f"the value {v!r} of enumeration {en.name!r} "
+                               "reads as a card or a suit in a record",
+                               "choose a longer name")
+            else:
+                self.sym.named_values[v] = en.name
+
+    def _check_enum_values(self, d: Decls) -> None:
+        """A value of an enumeration is no other name of the spec: where a rule writes it, it
+        must mean that value."""
+        for v, en in self.sym.named_values.items():
+            if v in d.seen or v in self.sym.constants or v in BUILTIN_VARS \
+                    or v in BUILTIN_FUNCTIONS:
+                where = f" (at {d.seen[v]})" if v in d.seen else " (a built-in name)"
+                self.sym.error(self.sym.enums[en].values.span,
+                               f"the value {v!r} of enumeration {en!r} is already a name{where}",
+                               "choose another name for the value")
 
     def _declare_zone(self, z: ast.ZoneDecl) -> None:
         """Record a zone; check that it says who may see it, and that only a per-player zone
@@ -446,7 +490,7 @@ class DeclarationChecker:
                            'start with: game NAME title "Title"')
         if d.players is None:
             self.sym.error(top, "the spec does not say how many players it takes",
-                           "add: players MIN to MAX")
+                           "add: players N (exactly N), or players MIN to MAX")
         if d.winner is None:
             self.sym.error(top, "the spec does not say who wins",
                            "add: winner lowest total, or winner highest total")

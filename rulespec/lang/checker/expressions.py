@@ -19,6 +19,7 @@ from rulespec.lang.checker.symbols import Scope, Symbols
 from rulespec.lang.model import (
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
+    DIRECTED_BUILTINS,
     GENERATOR_FUNCTIONS,
     SIT_OUT_NAMES,
     TEAM_NAMES,
@@ -26,6 +27,7 @@ from rulespec.lang.model import (
     BoundBuiltinVar,
     BoundConstant,
     BoundDef,
+    BoundEnum,
     BoundEnumValue,
     BoundLocal,
     BoundOption,
@@ -33,6 +35,7 @@ from rulespec.lang.model import (
     BoundZone,
     pos,
 )
+from rulespec.lang.pretty import pretty_expr
 from rulespec.lang.types import (
     ANY,
     BOOL,
@@ -44,6 +47,7 @@ from rulespec.lang.types import (
     ZONE,
     EnumOf,
     ListOf,
+    Named,
     Per,
     T,
     Type,
@@ -55,6 +59,11 @@ from rulespec.lang.types import (
 )
 
 __all__ = ["ExpressionChecker"]
+
+
+def _is_list(t: Type) -> bool:
+    """Whether ``t`` is surely a list or a zone (``any`` is not: it is unknown)."""
+    return t != ANY and element(t) is not None
 
 
 class ExpressionChecker:
@@ -99,7 +108,9 @@ class ExpressionChecker:
             case ast.BinOp(op=op, left=lft, right=rgt):
                 tl, tr = self.expr(lft, scope), self.expr(rgt, scope)
                 if op == "+" and element(tl) is not None and element(tr) is not None:
-                    return tl if tl != ZONE else ListOf(CARD)
+                    return self._join(e, tl, tr)
+                if _is_list(tl) or _is_list(tr):
+                    return self._list_mistake(e, tl, tr)
                 self.want(lft, INT, tl, f"'{op}' works on numbers")
                 self.want(rgt, INT, tr, f"'{op}' works on numbers")
                 return INT
@@ -122,6 +133,52 @@ class ExpressionChecker:
             case _:
                 assert_never(e)
         return ANY  # pragma: no cover
+
+    def _join(self, e: ast.BinOp, tl: Type, tr: Type) -> Type:
+        """``xs + ys``: one list of the elements of both, which must be of one kind."""
+        el, er = element(tl), element(tr)
+        assert el is not None and er is not None
+        if not (compatible(el, er) or compatible(er, el)):
+            self.sym.error(e.span, f"cannot join {describe(tl)} and {describe(tr)}",
+                           "'+' joins two lists of the same kind of values")
+            return ANY
+        return tl if tl != ZONE else ListOf(CARD)
+
+    def _list_mistake(self, e: ast.BinOp, tl: Type, tr: Type) -> Type:
+        """One error for an operator that does not work on a list (``[joker_card] * 8``,
+        ``hand + c``, ``xs - ys``), saying how to write it; its value is ``any``, so the
+        expression around it reports nothing more."""
+        on_left = _is_list(tl)
+        lst, other = (e.left, e.right) if on_left else (e.right, e.left)
+        tlist, tother = (tl, tr) if on_left else (tr, tl)
+        tlist = ListOf(CARD) if tlist == ZONE else tlist  # read as its cards
+        if e.op == "*" and compatible(INT, tother):
+            n = pretty_expr(other, 5)
+            if isinstance(lst, ast.ListLit) and len(lst.items) == 1:
+                item = pretty_expr(lst.items[0])
+                hint = f"write {n} copies of {item} as [{item} for i in range(1, {n})]"
+            else:
+                xs = pretty_expr(lst, 6)
+                hint = (f"write copies of one value as [x for i in range(1, {n})], and join "
+                        f"lists with '+' ({xs} + {xs})")
+            self.sym.error(e.span, "'*' does not repeat a list: it multiplies numbers", hint)
+        elif e.op == "+":
+            ev = element(tlist)
+            if ev is not None and compatible(ev, tother):
+                xs, one = pretty_expr(lst, 6 if on_left else 5), f"[{pretty_expr(other)}]"
+                hint = ("'+' joins two lists: put the single value in brackets, "
+                        + (f"{xs} + {one}" if on_left else f"{one} + {xs}"))
+            else:
+                hint = "'+' adds two numbers or joins two lists of the same kind"
+            self.sym.error(e.span, f"cannot add {describe(tother)} to {describe(tlist)}", hint)
+        elif e.op == "-":
+            self.sym.error(e.span, "'-' does not take values out of a list",
+                           "keep the others with a comprehension: "
+                           "[x for x in XS if x not in YS]")
+        else:
+            self.sym.error(e.span, f"'{e.op}' works on numbers, not on {describe(tlist)}",
+                           "to count a list's elements, use size(...)")
+        return ANY
 
     def def_type(self, name: str) -> Type:
         """The type of the definition ``name``: its body's, worked out on first need."""
@@ -200,11 +257,18 @@ class ExpressionChecker:
             self.sym.bind(e, BoundConstant(n))
             return self.sym.constants[n]
         if n in BUILTIN_VARS:
+            self.sym.directed |= n == "clockwise"
             self.sym.bind(e, BoundBuiltinVar(n))
             return BUILTIN_VARS[n]
         if n in self.sym.zones:
             self.sym.bind(e, BoundZone(n))
             return PZONE if self.sym.zones[n].per_player else ZONE
+        if n in self.sym.enums:
+            self.sym.bind(e, BoundEnum(n))
+            return ListOf(Named(n))
+        if n in self.sym.named_values:
+            self.sym.bind(e, BoundEnumValue(n))
+            return Named(self.sym.named_values[n])
         if n in self.sym.enum_values:
             self.sym.bind(e, BoundEnumValue(n))
             return STR
@@ -237,6 +301,7 @@ class ExpressionChecker:
             return ANY
         if f in BUILTIN_FUNCTIONS:
             self.sym.bind(e, BoundBuiltin(f))
+            self.sym.directed |= f in DIRECTED_BUILTINS
             params, result = BUILTIN_FUNCTIONS[f]
             if len(args) != len(params):
                 self.sym.error(e.span, f"{f!r} takes {len(params)} argument(s), not {len(args)}")
@@ -327,6 +392,12 @@ class ExpressionChecker:
             opt = self.sym.options[tl.option]
             self.sym.error(bare.span, f"{bare.id!r} is not a value of option {opt.name!r}",
                            "values: " + ", ".join(str(v) for v in opt.values))
+            return BOOL
+        if isinstance(tl, Named) and isinstance(bare, ast.Name) \
+                and not self.sym.resolvable(bare.id, scope):
+            en = self.sym.enums[tl.enum]
+            self.sym.error(bare.span, f"{bare.id!r} is not a value of {tl.enum}",
+                           "values: " + ", ".join(str(v) for v in en.values.values))
             return BOOL
         tr = self.expr(rgt, scope)
         if op in ("in", "not in"):

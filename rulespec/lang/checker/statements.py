@@ -34,6 +34,7 @@ from rulespec.lang.types import (
     EnumOf,
     Int,
     ListOf,
+    Named,
     Per,
     Str,
     Suit,
@@ -160,6 +161,9 @@ class StatementChecker:
         if n in self.sym.vars or n in self.sym.options or n in self.sym.constants:
             self.sym.error(s.span, f"'let {n}' hides the {self.sym.kind(n)} {n!r}",
                            "choose another name")
+        elif n in self.sym.named_values:
+            self.sym.error(s.span, f"'let {n}' hides the value {n!r} of enumeration "
+                           f"{self.sym.named_values[n]!r}", "choose another name")
         # a let takes a snapshot: a zone bound by let is the list of cards it held, a list of
         # zones a list of such lists (the compiler stores tuples all the way down)
         scope.names[n] = _snapshot_type(t)
@@ -174,6 +178,7 @@ class StatementChecker:
         if n in BUILTIN_VARS and n not in SETTABLE_BUILTINS:
             self.sym.error(s.span, f"{n!r} is kept by the rules engine and cannot be set")
             return
+        self.sym.directed |= n == "clockwise" and n not in scope.names
         if n in scope.names:
             if idx is not None:
                 self.sym.error(s.span, f"{n!r} is not a per-player variable")
@@ -221,7 +226,8 @@ class StatementChecker:
         elif count == 1:
             self.sym.error(s.span, f"'pick {s.name}' has one outcome, so nothing is left to "
                            "chance", f"write 'let {s.name} = ...' (or 'set') instead")
-        if not isinstance(el, (Int, Bool, Suit, Card, Str, EnumOf, AnyT)):
+        if not isinstance(el, (Int, Bool, Suit, Card, Str, EnumOf, Named, AnyT)):
+            # (a value of a named enumeration is a name here)
             self.sym.error(s.span, f"pick picks a number, a seat, a card, a suit, a name or a "
                            f"truth value, not {describe(el)}",
                            "a pick's outcome is one value that its chance event carries")

@@ -25,7 +25,7 @@ from rulespec.lang.model import (
     Pos,
     pos,
 )
-from rulespec.lang.types import ANY, BOOL, CARD, INT, STR, SUIT, ZONE, ListOf, Per, Type
+from rulespec.lang.types import ANY, BOOL, CARD, INT, STR, SUIT, ZONE, ListOf, Named, Per, Type
 
 __all__ = ["BASIC_TYPES", "Decls", "Scope", "Symbols"]
 
@@ -96,6 +96,12 @@ class Symbols:
         self.diags: list[Diagnostic] = []
         self.options: dict[str, OptionInfo] = {}
         self.enum_values: dict[str, set[str]] = {}  # value -> option names
+        #: the named enumerations (``enum colour: {red, blue}``), and each of their values
+        #: with the enumeration it belongs to
+        self.enums: dict[str, ast.EnumDecl] = {}
+        self.named_values: dict[str, str] = {}
+        #: whether the rules read or set the direction of play (CheckedSpec.directed)
+        self.directed = False
         self.zones: dict[str, ast.ZoneDecl] = {}
         #: the variables, result fields included (both are read and set alike)
         self.vars: dict[str, ast.VarDecl | ast.ResultDecl] = {}
@@ -171,7 +177,8 @@ class Symbols:
     def resolvable(self, n: str, scope: Scope) -> bool:
         """Whether ``n`` names a value where ``scope`` stands."""
         return (n in scope.names or n in self.vars or n in self.options or n in self.zones
-                or n in self.constants or n in BUILTIN_VARS or n in self.enum_values)
+                or n in self.constants or n in BUILTIN_VARS or n in self.enum_values
+                or n in self.enums or n in self.named_values)
 
     def suggest(self, n: str, default: str | None) -> str | None:
         """A hint for the unknown name ``n``: the known name it is closest to, else
@@ -183,7 +190,8 @@ class Symbols:
         pool = list(self.vars) + list(self.options) + list(self.defs) + list(self.procs) + \
             list(self.hooks) + \
             list(self.zones) + list(self.constants) + list(BUILTIN_FUNCTIONS) + \
-            list(BUILTIN_VARS) + list(self.enum_values)
+            list(BUILTIN_VARS) + list(self.enum_values) + list(self.enums) + \
+            list(self.named_values)
         close = difflib.get_close_matches(n, pool, n=1)
         if close:
             return f"did you mean {close[0]!r}?"
@@ -195,12 +203,17 @@ class Symbols:
             case ast.TypeName(name=n):
                 if n in BASIC_TYPES:
                     return BASIC_TYPES[n]
+                if n in self.enums:
+                    return Named(n)
                 self.error(t.span, f"unknown type {n!r}", "types: int, bool, suit, card, "
-                           "list of T, T? (optional)")
+                           "list of T, T? (optional), or an enumeration the spec declares "
+                           "(enum NAME: {a, b})")
                 return ANY
             case ast.TypeOptional(inner=i):
                 return self.type_of_texpr(i)
             case ast.TypeList(elem=e):
+                if e in self.enums:
+                    return ListOf(Named(e))
                 if e not in BASIC_TYPES:
                     self.error(t.span, f"unknown type {e!r}")
                     return ListOf(ANY)
