@@ -93,11 +93,11 @@ class Referee:
         for t in (0, 1):
             if projected[t] >= o["target"] and projected[t] > projected[1 - t]:
                 out[t] += o["end_bonus"]
-            if (o["mercy_rule"] and projected[t] <= -o["mercy_threshold"]
+            if (o["mercy_rule"] and projected[t] <= o["mercy_threshold"]
                     and projected[1 - t] > projected[t]):
                 out[t] -= o["end_bonus"]
         self.ends = (any(p >= o["target"] for p in projected)
-                     or (o["mercy_rule"] and any(p <= -o["mercy_threshold"] for p in projected))
+                     or (o["mercy_rule"] and any(p <= o["mercy_threshold"] for p in projected))
                      or (o["deals"] > 0 and self.deals + 1 >= o["deals"]))
         self.bonuses += sum(1 for t in (0, 1) if out[t] != base[t])
         for t in (0, 1):
@@ -196,7 +196,7 @@ def play_match(opts: dict[str, Any], seed: int, dealer: int = 0
 OPTION_SETS: list[dict[str, Any]] = [
     {"deals": 3},
     {"mercy_rule": True},
-    {"target": 150, "mercy_rule": True, "mercy_threshold": 200, "end_bonus": 200},
+    {"target": 150, "mercy_rule": True, "mercy_threshold": -200, "end_bonus": 200},
     {"deals": 4, "failed_nil_tricks": "count_for_partner", "bid_cap": True,
      "first_dealer": "given"},
     {"deals": 4, "failed_nil_tricks": "bags", "bag_limit": 3, "bag_penalty": 50},
