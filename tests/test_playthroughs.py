@@ -33,6 +33,12 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("hearts-4p-openspiel", "hearts", 4,
      {"pass_rotation": "random", "qs_breaks_hearts": True, "moon": "add_to_others",
       "deals": 2}, 42),
+    ("spades-4p", "spades", 4, {"deals": 3}, 51),
+    ("spades-4p-openspiel", "spades", 4,
+     {"deals": 1, "first_dealer": "given", "mercy_rule": True, "end_bonus": 200,
+      "failed_nil_tricks": "count_for_partner", "bid_cap": True, "tie": "shared"}, 52),
+    ("spades-4p-blind-nil", "spades", 4, {"deals": 3, "blind_nil": True, "blind_nil_margin": 0},
+     53),
 ]
 
 
