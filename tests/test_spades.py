@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulespec.cli import main
 from rulespec.engine.game import Game
@@ -384,3 +386,34 @@ def test_blind_nil_scores_double_and_exchanges_cards() -> None:
         st.apply(st.legal_actions()[0])
     # seat 1 takes all 13: team 1 bid 5, 8 bags; team 0 bid 1 set, blind nil made (+200)
     assert st.result()["deals"][0]["team_scores"] == [190, 58]
+
+
+# a match lasts a number of deals, or runs to a target, not both (R9); random bids are nearly
+# always set, so a match to a target is ended by the mercy rule
+LENGTHS = st.one_of(
+    st.fixed_dictionaries({"deals": st.integers(1, 3)}),
+    st.fixed_dictionaries({"target": st.sampled_from([60, 150, 500]),
+                           "mercy_rule": st.just(True),
+                           "mercy_threshold": st.sampled_from([-350, -100, 0])}))
+RULES = st.fixed_dictionaries({
+    "tie": st.sampled_from(["play_on", "shared"]),
+    "end_bonus": st.sampled_from([0, 200]),
+    "nil_value": st.sampled_from([0, 50, 100]),
+    "failed_nil_tricks": st.sampled_from(["ignored", "bags", "count_for_partner"]),
+    "bag_limit": st.sampled_from([0, 1, 3, 10]),
+    "bag_penalty": st.sampled_from([0, 100]),
+    "spade_lead": st.sampled_from(["after_broken", "any_time"]),
+    "bid_cap": st.booleans(),
+    "blind_nil": st.booleans(),
+    "blind_nil_margin": st.sampled_from([0, 100]),
+    "blind_nil_exchange": st.sampled_from([0, 2, 3]),
+    "first_dealer": st.sampled_from(["random", "given"]),
+})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(length=LENGTHS, rules=RULES, seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3))
+def test_every_combination_of_options_scores_as_the_rules_say(
+        length: dict[str, Any], rules: dict[str, Any], seed: int, dealer: int) -> None:
+    st_, _, _ = play_match({**length, **rules}, seed, dealer)
+    assert st_.is_terminal()
