@@ -205,7 +205,8 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"deals": 3, "spade_lead": "any_time", "tie": "shared", "bag_limit": 0},
     {"deals": 4, "blind_nil": True, "blind_nil_margin": 0, "nil_value": 50},
     {"deals": 1, "first_dealer": "given", "tie": "shared", "mercy_rule": True,
-     "end_bonus": 200, "failed_nil_tricks": "count_for_partner", "bid_cap": True},
+     "end_bonus": 200, "failed_nil_tricks": "count_for_partner", "bid_cap": True,
+     "blind_nil": False},
 ]
 
 
