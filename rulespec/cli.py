@@ -156,12 +156,10 @@ def check(files: tuple[str, ...]) -> None:
         except (RecordError, OSError) as e:
             _err(f"error: {e}")
             sys.exit(EXIT_USAGE)
-        phases = ["match", "deal"] + [p.name for p in spec.procs]
         click.echo(f"{shown(str(path))}: ok: {shown(spec.title)} ({spec.name}), "
                    f"{spec.player_counts('-')} players, {spec.winner} total wins")
-        click.echo(_listed("phases", phases))
-        acts = spec.action_names()
-        click.echo(_listed("decisions", acts))
+        click.echo(_listed("phases", ["match", "deal"] + [p.name for p in spec.procs]))
+        click.echo(_listed("decisions", spec.action_names()))
         click.echo(_listed("options", [f"{o.name}={_show(o.default)}" for o in spec.options]))
         if not spec.deck.french:
             click.echo(f"  deck: {spec.deck.summary()}")
@@ -221,7 +219,7 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
 # ---- simulate ------------------------------------------------------------------------------
 @main.command()
 @click.argument("game")
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--players", "-p", type=int, default=None, help="Number of players, if several.")
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
@@ -236,7 +234,7 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
 @click.option("--max-events", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Give up on a match that runs past this many events (a usage error).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ...],
+def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[str, ...],
              dealer: int, records: str | None, workers: int, backend: str, max_events: int,
              as_json: bool) -> None:
     """Play GAMES random games of GAME and summarise them."""
@@ -264,7 +262,7 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
                                    console=console, disable=as_json or not console.is_terminal,
                                    transient=True) as prog:
             # the description is rich markup: the game's name (a path) is shown as text
-            task = prog.add_task(escape(f"{shown(game)}, {players} players"), total=games)
+            task = prog.add_task(escape(f"{shown(game)}, {players or 'its'} players"), total=games)
             summary = run(game, players, games, seed, options, dealer, records, workers,
                           backend, progress=advance, max_events=max_events)
     except KeyboardInterrupt:
@@ -276,7 +274,7 @@ def simulate(game: str, players: int, games: int, seed: int, opts: tuple[str, ..
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
         return
-    _print_summary(summary, players, seed, options)
+    _print_summary(summary, summary.players, seed, options)
 
 
 def _print_summary(summary: SimulationSummary, players: int, seed: int,

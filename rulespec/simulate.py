@@ -24,7 +24,7 @@ import attrs
 from rulespec.engine.chance import pick_at
 from rulespec.engine.events import Event
 from rulespec.engine.state import CHANCE, State
-from rulespec.errors import RuleRuntimeError, RulespecError
+from rulespec.errors import ConfigurationError, RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
 from rulespec.loading import game_for, resolve, shipped_name
 from rulespec.records import FORMAT, copy_spec
@@ -268,7 +268,7 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
 _QUEUED_PER_WORKER = 2
 
 
-def simulate(game: str, players: int, games: int, seed: int = 0,
+def simulate(game: str, players: int | None, games: int, seed: int = 0,
              options: Mapping[str, object] | None = None, dealer: int = 0,
              records: str | Path | None = None, workers: int = 1, backend: str = "local",
              progress: Callable[[int], None] | None = None,
@@ -280,9 +280,15 @@ def simulate(game: str, players: int, games: int, seed: int = 0,
     the backend or the number of workers. Memory does not grow with ``games``: the chunks are
     made as they are sent, at most a few per worker wait, and each game's numbers are added
     to the summary and let go. No more workers start than there are chunks to play.
+    ``players`` may be None for a game played by one number of players only.
     """
     opts = dict(options or {})
     spec = resolve(game).spec
+    if players is None:
+        if spec.min_players != spec.max_players:
+            raise ConfigurationError(f"{spec.name} is played by {spec.player_counts(' to ')} "
+                                     "players: say how many with --players")
+        players = spec.min_players
     game_for(spec, players, opts, dealer)  # validate the table before starting any worker
     opts = spec.canonical_options(opts)  # a parametric value as records carry it: free(1,5)
     rec_dir = None

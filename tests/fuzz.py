@@ -203,7 +203,7 @@ def _grammar_literals() -> dict[str, str]:
 def _lark() -> Any:
     import lark
 
-    from rulespec.lang.parser import grammar_text
+    from rulespec.lang.text import grammar_text
 
     return lark.Lark(grammar_text(), parser="lalr")
 

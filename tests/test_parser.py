@@ -16,8 +16,9 @@ from hypothesis.extra.lark import from_lark
 import rulespec
 from rulespec.errors import RulespecError, SpecSyntaxError
 from rulespec.lang.checker import check_text
-from rulespec.lang.parser import grammar_text, parse
+from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty
+from rulespec.lang.text import grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted((ROOT / "rulespec" / "games").glob("*.rules")) + \

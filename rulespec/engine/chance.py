@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import collections
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 from rulespec.engine.events import Event, encode, json_value
 from rulespec.engine.machine import ChanceStop, Fn, Running, Values
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 
-__all__ = ["apply_chance", "chance_template", "pick_at", "pick_outcomes", "uniform_outcomes",
-           "weighted_outcomes"]
+__all__ = ["apply_chance", "chance_template", "listed_weights", "pick_at", "pick_outcomes",
+           "probabilities", "uniform_outcomes", "weighted_outcomes"]
 
 
 
@@ -183,3 +184,22 @@ def _apply_pick(spec: ChanceStop, st: Running, L: Values, event: Mapping[str, ob
     more = ", ..." if len(outcomes) > 10 else ""
     raise IllegalActionError(f"the pick's value must be one of {listed}{more}, "
                              f"not {reprlib.repr(want)}")
+
+
+def listed_weights(spec: ChanceStop, st: Running, L: Values,
+                   legal: Callable[[], list[Event]]) -> list[tuple[Event, int]]:
+    """The outcomes of a chance stop that lists them, with whole-number weights: a pick's in
+    the order the spec lists them, a bury's positions (``legal()``) each 1; none for a
+    shuffle, which is sampled."""
+    if spec.kind == "pick":
+        return [({"chance": "pick", "value": encode(v)}, w) for v, w in pick_outcomes(spec, st, L)]
+    if spec.kind != "bury":
+        return []
+    return [(e, 1) for e in legal()]
+
+
+def probabilities(weights: list[tuple[Event, int]]) -> list[tuple[Event, float]]:
+    """Each outcome with its weight over the total, as a float (OpenSpiel's contract: they
+    sum to 1 to float precision; as fractions, exactly)."""
+    total = sum(w for _, w in weights)
+    return [(e, float(Fraction(w, total))) for e, w in weights]

@@ -15,13 +15,15 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeAlias, cast
 
+from rulespec.errors import IllegalActionError, RecordError
 from rulespec.lang.builtins import TEXT_ORDER, check_size, sorted_distinct, subsets
 from rulespec.lang.cards import CARD_ORDER, SUITS, normalise_card
+from rulespec.lang.decks import Deck
 
 __all__ = ["Event", "JSONObject", "JSONValue", "FIELD_CACHE_MAX", "MAX_EVENT_DEPTH",
            "canonical_key", "cards_event_key", "encode", "event_key", "field_json", "json_value",
-           "loose_key", "normalise_value", "set_and_json", "subset_in_order", "subset_sets",
-           "SubsetSets", "too_deep"]
+           "loose_key", "normalise_decision", "normalise_value", "set_and_json", "subset_in_order",
+           "subset_sets", "SubsetSets", "too_deep"]
 
 #: a value that JSON carries (what the protocol and records exchange); ``Any`` stands for the
 #: recursion, which mypy's aliases cannot spell without losing ``dict``'s invariance
@@ -152,14 +154,11 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     canonical order with their texts, are each built by doubling (every element added to
     every one so far, in order), and a mask says which set each subset is. They come in
     another order than :func:`subsets` gives them: an enumerator only keys its events by them,
-    and distinct elements give distinct sets."""
-    xs = tuple(xs)
-    n = len(xs)
-    key = (xs, lo, hi, own)
-    count = sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1))
-    check_size(count, "the list of subsets")
-    # doubling builds all 2**n subsets: for a few of them (three cards of thirteen to pass,
-    # 286 of 8,192) making only those, one by one, is cheaper
+    and distinct elements give distinct sets. Doubling makes all 2**n: a few of them (3 cards
+    of 13 to pass, 286 of 8,192) are made one by one."""
+    xs, n, key = tuple(xs), len(xs), (tuple(xs), lo, hi, own)
+    check_size(count := sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
+               "the list of subsets")
     if not _distinct_texts(xs, order) or count * 4 < 1 << n:
         return _subset_sets_one_by_one(xs, lo, hi, cache, own, key, order)
     places = sorted(range(n), key=lambda i: order[cast("str", xs[i])])
@@ -348,3 +347,55 @@ def loose_key(ev: Mapping[str, object]) -> str:
     """The key of ``ev`` without its false and empty-list fields (R6: an omitted ``false`` or
     ``[]`` matches a legal event that writes it)."""
     return canonical_key({k: x for k, x in ev.items() if x is not False and x != []})
+
+
+def normalise_decision(event: Mapping[str, object], to_move: object,
+                       action_fields: Mapping[str, set[str]], set_fields: set[tuple[str, str]],
+                       deck: Deck, game: str) -> dict[str, object]:
+    """A decision event as the state applies it, or RecordError/IllegalActionError: ``seat``
+    must be ``to_move``, the action one of ``action_fields`` with its fields, every value
+    spelled canonically (``deck``'s codes), and a set field (``set_fields``) a list of
+    distinct values of one kind, sorted; ``game`` names the spec in errors."""
+    if not isinstance(event, Mapping):
+        raise RecordError("an event is a JSON object")
+    if "chance" in event:
+        raise IllegalActionError(f"a decision by seat {to_move} is due, not a chance "
+                                 "event")
+    seat, action = event.get("seat"), event.get("action")
+    if not isinstance(action, str):
+        raise RecordError("a decision needs an 'action' name")
+    fields = action_fields.get(action)
+    if fields is None:
+        raise RecordError(f"unknown action {action!r} in {game}")
+    extra = set(event) - {"seat", "action"} - fields
+    if extra:
+        raise RecordError(f"unknown field(s) {', '.join(sorted(extra))} in {action!r}")
+    if seat != to_move or isinstance(seat, bool):
+        raise IllegalActionError(f"it is seat {to_move}'s decision, not seat "
+                                 f"{seat!r}'s")
+    out: dict[str, object] = {"seat": seat, "action": action}
+    norm = normalise_value if deck.french else deck.normalise_value
+    order = deck.order
+    for k, val in event.items():
+        if k in ("seat", "action"):
+            continue
+        v = norm(val)
+        if (action, k) in set_fields:
+            if not isinstance(v, list):
+                raise RecordError(f"{action}.{k} is a list")
+            if len(set(map(json.dumps, v))) != len(v):
+                raise RecordError(f"{action}.{k} repeats a value")
+            if len({type(x) for x in v}) > 1:
+                # a set of the language holds values of one kind (cards, numbers...)
+                raise RecordError(f"{action}.{k} mixes values of different kinds")
+            try:
+                # cards in pack order before anything else of their kind (a text that is
+                # no card code, which no legal event holds): never a card's place beside
+                # a text, which Python cannot order
+                v = sorted(v, key=lambda x: (0, order[x], "")
+                           if isinstance(x, str) and x in order else (1, 0, x))
+            except TypeError:
+                raise RecordError(f"{action}.{k} holds values that cannot be put in "
+                                  f"order, such as objects") from None
+        out[k] = v
+    return out

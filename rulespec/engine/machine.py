@@ -15,7 +15,7 @@ imports :class:`State`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol, TypeAlias
 
 import attrs
@@ -25,11 +25,12 @@ from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast
 from rulespec.lang.builtins import MAX_COLLECTION, LimitError, spend
 from rulespec.lang.decks import FRENCH, Deck
+from rulespec.lang.model import CheckedSpec
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "EndDeal",
-           "EndMatch", "Fn", "Frame", "LazyLegal", "LegalEntry", "LegalMap", "Procedure",
-           "Resolver", "Return", "Running", "Stop", "Together", "deal_cards", "fill_zone",
-           "hold_choice", "move_cards", "snapshot", "together_seats"]
+           "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LegalEntry", "LegalMap",
+           "Procedure", "Resolver", "Return", "Running", "Stop", "Together", "deal_cards",
+           "fill_zone", "hold_choice", "move_cards", "snapshot", "together_seats"]
 
 
 def _max_work() -> int:
@@ -376,3 +377,38 @@ def deal_cards(n: int, src: list[str], hands: list[list[str]], seats: Sequence[i
             if not src:
                 raise RuleRuntimeError("the pack ran out while dealing", span)
             hands[q].append(src.pop())
+
+
+class GameRules(Protocol):
+    """What a state reads of its game (:class:`rulespec.engine.game.Game` is the one): the
+    table, its declared bounds and the compiled rules. A protocol, so that this module does
+    not import the one that builds states."""
+
+    spec: CheckedSpec
+    players: int
+    hands: int
+    dealer: int
+    options: dict[str, object]
+    #: (low, high) of a deal's scores, and the most events a deal may have, at this table
+    score_range: tuple[int, int] | None
+    max_events: int | None
+    #: every compiled procedure by name, the deal and the match as ``#deal`` and ``#match``
+    procs: dict[str, Procedure]
+    #: the variables' and the result fields' names, whether per player, and initial values
+    var_inits: list[tuple[str, bool, Fn]]
+    result_inits: list[tuple[str, bool, Fn]]
+    #: the fields of each action, and the (action, field) pairs that hold a set
+    action_fields: dict[str, set[str]]
+    set_fields: set[tuple[str, str]]
+    #: each zone's name and whether it is one per hand
+    zone_kinds: tuple[tuple[str, bool], ...]
+    #: some local may hold a zone itself, so a clone must repoint it (see State.clone)
+    binds_zones: bool
+    #: with 'teams': each seat's team and how many teams (None and 0 without)
+    teams: tuple[int, ...] | None
+    team_count: int
+    #: with teams formed in play ('teams ... in play'): a seat's team in a state
+    team_now: Callable[..., int] | None
+
+    def evaluate(self, e: ast.Expr, state: Any, bindings: Mapping[str, object]) -> object:
+        """The value of ``e`` in ``state`` (a State: see Game.evaluate)."""

@@ -4,9 +4,12 @@ stop of the deal."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import reprlib
+from collections.abc import Callable, Iterable, Mapping
 
-__all__ = ["seen_now"]
+from rulespec.lang.builtins import EmptyError
+
+__all__ = ["recalled", "remembered", "seen_now"]
 
 
 def seen_now(zones: Mapping[str, object]) -> set[str]:
@@ -23,3 +26,27 @@ def seen_now(zones: Mapping[str, object]) -> set[str]:
             elif isinstance(x, list):
                 out.update(c for c in x if isinstance(c, str))
     return out
+
+
+#: what each seat has seen this deal, by seat (None: nothing noted yet)
+Memory = list[frozenset[str]] | None
+
+
+def remembered(memory: Memory, now: Iterable[set[str]]) -> list[frozenset[str]]:
+    """``memory`` with what each seat sees ``now`` added."""
+    fresh = [frozenset(x) for x in now]
+    return fresh if memory is None else [a | b for a, b in zip(memory, fresh, strict=True)]
+
+
+def recalled(memory: Memory, seat: object, hands: int, now: Callable[[int], set[str]],
+             order: Mapping[str, int]) -> list[str]:
+    """Every card ``seat`` has seen this deal: in ``memory`` or ``now(seat)``, each once, in
+    the deck's ``order``; an EmptyError for a seat not of the table (the compiled rule that
+    asked says so, with its position)."""
+    if type(seat) is not int or not 0 <= seat < hands:
+        raise EmptyError(f"seen_by needs a seat of this table, 0 to {hands - 1}, "
+                         f"not {reprlib.repr(seat)}")
+    seen = now(seat)
+    if memory is not None:
+        seen |= memory[seat]
+    return sorted(seen, key=order.__getitem__)

@@ -15,26 +15,28 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 from __future__ import annotations
 
 import bisect
-import json
 import operator
 import reprlib
 from collections.abc import Callable, Mapping
-from fractions import Fraction
-from typing import Any, Protocol, cast
+from typing import cast
 
-from rulespec.engine.chance import apply_chance, chance_template, pick_outcomes
+from rulespec.engine.chance import (
+    apply_chance,
+    chance_template,
+    listed_weights,
+    pick_outcomes,
+    probabilities,
+)
 from rulespec.engine.events import (
     MAX_EVENT_DEPTH,
     Event,
     JSONObject,
-    JSONValue,
     canonical_key,
     cards_event_key,
-    encode,
     event_key,
     json_value,
     loose_key,
-    normalise_value,
+    normalise_decision,
     too_deep,
 )
 from rulespec.engine.machine import (
@@ -44,17 +46,17 @@ from rulespec.engine.machine import (
     ChooseStop,
     EndDeal,
     EndMatch,
-    Fn,
     Frame,
+    GameRules,
     LazyLegal,
     LegalEntry,
     LegalMap,
-    Procedure,
     Return,
     Values,
 )
-from rulespec.engine.memory import seen_now
-from rulespec.engine.teams import split_scores, team_answer, team_view, winning_members
+from rulespec.engine.memory import recalled, remembered, seen_now
+from rulespec.engine.observe import plain, zones_seen
+from rulespec.engine.teams import split_scores, team_answer, winning_members
 from rulespec.engine.together import together_view
 from rulespec.errors import (
     IllegalActionError,
@@ -62,47 +64,10 @@ from rulespec.errors import (
     RuleRuntimeError,
 )
 from rulespec.lang import ast, walk
-from rulespec.lang.builtins import EmptyError
-from rulespec.lang.model import CheckedSpec
 
 __all__ = ["CHANCE", "GameRules", "LegalEntry", "State", "canonical_key", "event_key"]
 
 CHANCE = "chance"
-
-class GameRules(Protocol):
-    """What a state reads of its game (:class:`rulespec.engine.game.Game` is the one): the
-    table, its declared bounds and the compiled rules. A protocol, so that this module does
-    not import the one that builds states."""
-
-    spec: CheckedSpec
-    players: int
-    hands: int
-    dealer: int
-    options: dict[str, object]
-    #: (low, high) of a deal's scores, and the most events a deal may have, at this table
-    score_range: tuple[int, int] | None
-    max_events: int | None
-    #: every compiled procedure by name, the deal and the match as ``#deal`` and ``#match``
-    procs: dict[str, Procedure]
-    #: the variables' and the result fields' names, whether per player, and initial values
-    var_inits: list[tuple[str, bool, Fn]]
-    result_inits: list[tuple[str, bool, Fn]]
-    #: the fields of each action, and the (action, field) pairs that hold a set
-    action_fields: dict[str, set[str]]
-    set_fields: set[tuple[str, str]]
-    #: each zone's name and whether it is one per hand
-    zone_kinds: tuple[tuple[str, bool], ...]
-    #: some local may hold a zone itself, so a clone must repoint it (see State.clone)
-    binds_zones: bool
-    #: with 'teams': each seat's team and how many teams (None and 0 without)
-    teams: tuple[int, ...] | None
-    team_count: int
-    #: with teams formed in play ('teams ... in play'): a seat's team in a state
-    team_now: Callable[..., int] | None
-
-    def evaluate(self, e: ast.Expr, state: State, bindings: Mapping[str, object]) -> object:
-        """The value of ``e`` in ``state`` (see Game.evaluate)."""
-
 
 class State:
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
@@ -227,11 +192,9 @@ class State:
 
     def ask(self, seat: int) -> None:
         """Make ``seat``, one still to choose in a simultaneous decision, the seat to move:
-        :meth:`current_player` and :meth:`legal_actions` are then its own. The state asks the
-        lowest such seat first; a driver that asks the seats in another order says which
-        (:meth:`apply` does so itself for an event that carries a seat still to choose). The
-        outcome does not depend on the order: the choices are held unseen and applied in seat
-        order once every seat has chosen."""
+        :meth:`current_player` and :meth:`legal_actions` are then its own (the state asks the
+        lowest first; :meth:`apply` asks the seat its event names). The outcome does not depend
+        on the order: the choices are held unseen and applied in seat order once all are in."""
         stop = self.pending
         if type(stop) is not ChooseStop or stop.together is None:
             if seat == self.to_move:
@@ -295,19 +258,7 @@ class State:
         not listed. A pick's outcomes come in the order the spec lists them, each with its
         weight over the total: exactly 1 in all as fractions (:meth:`chance_weights`), and to
         float precision as floats, as OpenSpiel's are."""
-        if self.to_move != CHANCE:
-            return []
-        assert self.pending is not None
-        spec = self.pending
-        assert isinstance(spec, ChanceStop)
-        if spec.kind == "pick":
-            weights = self.chance_weights()
-            total = sum(w for _, w in weights)
-            return [(e, float(Fraction(w, total))) for e, w in weights]
-        if spec.kind != "bury":
-            return []
-        evs = self.legal_actions()
-        return [(e, 1.0 / len(evs)) for e in evs]
+        return probabilities(self.chance_weights())
 
     def chance_weights(self) -> list[tuple[Event, int]]:
         """The listed chance outcomes with whole-number weights, each outcome's probability
@@ -317,12 +268,7 @@ class State:
             return []
         spec = self.pending
         assert isinstance(spec, ChanceStop)
-        if spec.kind == "pick":
-            return [({"chance": "pick", "value": encode(v)}, w)
-                    for v, w in pick_outcomes(spec, self, self.stack[-1].L)]
-        if spec.kind != "bury":
-            return []
-        return [(e, 1) for e in self.legal_actions()]
+        return listed_weights(spec, self, self.stack[-1].L, self.legal_actions)
 
     def apply(self, event: Mapping[str, object]) -> None:
         """Apply one record event; an illegal one raises and leaves the state unchanged."""
@@ -467,28 +413,10 @@ class State:
     def observation(self, seat: int) -> JSONObject:
         """What ``seat`` may see: public variables, visible zones, sizes of hidden ones, and
         null for a zone whose size it may not see (``, size visible to WHO``)."""
-        zones: JSONObject = {}
-        for zd in self.game.spec.zones:
-            z = self.z[zd.name]
-            if zd.per_team or zd.visibility == "team":
-                zones[zd.name] = team_view(zd, z, seat, self.teams_now())
-            elif zd.size_visibility not in (None, "all"):
-                zones[zd.name] = _counted_zone(zd, z, seat)
-            elif zd.per_player:
-                zones[zd.name] = [list(h) if (zd.visibility == "all" or
-                                              (zd.visibility == "owner" and q == seat))
-                                  else len(h) for q, h in enumerate(z)]
-            else:
-                zones[zd.name] = list(z) if zd.visibility == "all" else len(z)
-        for name, i in self.v.get("#revealed", ()):
-            # laid face up by 'reveal': every seat sees the pile
-            if i is None:
-                zones[name] = list(self.z[name])
-            else:
-                cast("list[object]", zones[name])[i] = list(self.z[name][i])
-        public = {k: _plain(x) for k, x in self.v.items()}
-        out: JSONObject = {"seat": seat, "to_move": self.to_move, "zones": zones,
-                           "vars": public}
+        out: JSONObject = {"seat": seat, "to_move": self.to_move,
+                           "zones": zones_seen(self.game.spec.zones, self.z, self.v, seat,
+                                               self.teams_now),
+                           "vars": {k: plain(x) for k, x in self.v.items()}}
         stop = self.pending
         if type(stop) is ChooseStop and stop.together is not None:
             out.update(together_view(stop, self.stack[-1].L, seat, self.game.set_fields,
@@ -500,14 +428,11 @@ class State:
     def remember(self) -> None:
         """Each seat notes the cards it sees now (the compiled rules of a spec that calls
         ``seen_by`` do so at every stop: where observations are made)."""
-        old = self.memory
-        now = [frozenset(self._seen_now(q)) for q in range(self.game.hands)]
-        self.memory = now if old is None else [a | b for a, b in zip(old, now, strict=True)]
+        self.memory = remembered(self.memory, map(self._seen_now, range(self.game.hands)))
 
     def _seen_now(self, seat: int) -> set[str]:
-        zones = self.observation(seat)["zones"]
-        assert isinstance(zones, dict)
-        return seen_now(zones)
+        # the zones of the seat's observation: the rest of it may belong to a stop left behind
+        return seen_now(zones_seen(self.game.spec.zones, self.z, self.v, seat, self.teams_now))
 
     def forget(self) -> None:
         """A deal starts: nothing is remembered from the last one."""
@@ -516,14 +441,8 @@ class State:
     def seen_by(self, seat: object) -> list[str]:
         """Every card ``seat`` has seen in this deal: at a stop so far, or now (in card
         order, each once)."""
-        if type(seat) is not int or not 0 <= seat < self.game.hands:
-            # the compiled rule that called it says so, with its position
-            raise EmptyError(f"seen_by needs a seat of this table, 0 to {self.game.hands - 1}, "
-                             f"not {reprlib.repr(seat)}")
-        seen = self._seen_now(seat)
-        if self.memory is not None:
-            seen |= self.memory[seat]
-        return sorted(seen, key=self.game.spec.deck.order.__getitem__)
+        return recalled(self.memory, seat, self.game.hands, self._seen_now,
+                        self.game.spec.deck.order)
 
     # ---- decisions --------------------------------------------------------------------------
     def legal_map(self) -> dict[str, LegalEntry]:
@@ -658,50 +577,9 @@ class State:
             L.update(zip(alt.gen_vars, cast("tuple[object, ...]", values), strict=True))
 
     def _normalise_decision(self, event: Mapping[str, object]) -> dict[str, object]:
-        if not isinstance(event, Mapping):
-            raise RecordError("an event is a JSON object")
-        if "chance" in event:
-            raise IllegalActionError(f"a decision by seat {self.to_move} is due, not a chance "
-                                     "event")
-        seat, action = event.get("seat"), event.get("action")
-        if not isinstance(action, str):
-            raise RecordError("a decision needs an 'action' name")
-        fields = self.game.action_fields.get(action)
-        if fields is None:
-            raise RecordError(f"unknown action {action!r} in {self.game.spec.name}")
-        extra = set(event) - {"seat", "action"} - fields
-        if extra:
-            raise RecordError(f"unknown field(s) {', '.join(sorted(extra))} in {action!r}")
-        if seat != self.to_move or isinstance(seat, bool):
-            raise IllegalActionError(f"it is seat {self.to_move}'s decision, not seat "
-                                     f"{seat!r}'s")
-        out: dict[str, object] = {"seat": seat, "action": action}
-        deck = self.game.spec.deck
-        norm = normalise_value if deck.french else deck.normalise_value
-        order = deck.order
-        for k, val in event.items():
-            if k in ("seat", "action"):
-                continue
-            v = norm(val)
-            if (action, k) in self.game.set_fields:
-                if not isinstance(v, list):
-                    raise RecordError(f"{action}.{k} is a list")
-                if len(set(map(json.dumps, v))) != len(v):
-                    raise RecordError(f"{action}.{k} repeats a value")
-                if len({type(x) for x in v}) > 1:
-                    # a set of the language holds values of one kind (cards, numbers...)
-                    raise RecordError(f"{action}.{k} mixes values of different kinds")
-                try:
-                    # cards in pack order before anything else of their kind (a text that is
-                    # no card code, which no legal event holds): never a card's place beside
-                    # a text, which Python cannot order
-                    v = sorted(v, key=lambda x: (0, order[x], "")
-                               if isinstance(x, str) and x in order else (1, 0, x))
-                except TypeError:
-                    raise RecordError(f"{action}.{k} holds values that cannot be put in "
-                                      f"order, such as objects") from None
-            out[k] = v
-        return out
+        g = self.game
+        return normalise_decision(event, self.to_move, g.action_fields, g.set_fields,
+                                  g.spec.deck, g.spec.name)
 
     def why_illegal(self, ev: Mapping[str, object]) -> str:
         """Why ``ev`` is no legal event now, in words: no such choice here, or not now (a
@@ -883,7 +761,7 @@ class State:
         if self._results_open:
             rec = self.deals[-1]
             for name, _, _ in self.game.result_inits:
-                rec[name] = _plain(self.v[name])
+                rec[name] = plain(self.v[name])
 
     def start_deal(self) -> None:
         """``run deal`` with result fields: the last deal's entry is final, and the fields
@@ -897,33 +775,5 @@ class State:
 _event_of = operator.itemgetter(0)
 
 
-def _plain(x: object) -> object:
-    """A value as JSON shows it: a new list for a list or a snapshot (tuple), all the way
-    down."""
-    if isinstance(x, (list, tuple)):
-        return [_plain(y) for y in x]
-    return x
-
-
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
     return [x for x in walk.descendants(e) if isinstance(x, ast.Cited)]
-
-
-def _sees(who: str | None, owner: int | None, seat: int) -> bool:
-    """Whether ``seat`` is among ``who`` (all, owner, nobody) of a zone owned by ``owner``
-    (None for a shared zone)."""
-    return who == "all" or (who == "owner" and owner == seat)
-
-
-def _counted_zone(zd: ast.ZoneDecl, z: list[Any], seat: int) -> JSONValue:
-    """A zone whose size some seats may not see, as ``seat`` observes it: its cards where it
-    sees them, their count where it sees only that, and null where it may not count them (no
-    count, no placeholders: nothing that says how many)."""
-    def one(h: list[str], owner: int | None) -> JSONValue:
-        if _sees(zd.visibility, owner, seat):
-            return list(h)
-        return len(h) if _sees(zd.size_visibility, owner, seat) else None
-
-    if zd.per_player:
-        return [one(h, q) for q, h in enumerate(z)]
-    return one(z, None)

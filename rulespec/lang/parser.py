@@ -7,13 +7,8 @@ each grammar rule to one frozen AST node, and every Lark error becomes a :class:
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
-import importlib.resources
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import NoReturn, cast
 
 import attrs
@@ -24,37 +19,9 @@ from lark.tree import Meta
 from rulespec.errors import Diagnostic, SpecSyntaxError
 from rulespec.lang import ast
 from rulespec.lang.syntax_errors import BadToken, syntax_error, token_error
+from rulespec.lang.text import grammar_text, normalise_newlines, paused_gc
 
-__all__ = ["MAX_NESTING", "grammar_text", "normalise_newlines", "parse", "paused_gc"]
-
-
-def grammar_text() -> str:
-    """The grammar: from the wheel's package data, else from the repository's ``grammar/``."""
-    try:
-        res = importlib.resources.files("rulespec") / "_grammar" / "rulespec.lark"
-        if res.is_file():
-            return res.read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):  # pragma: no cover
-        pass
-    here = Path(__file__).resolve().parents[2] / "grammar" / "rulespec.lark"
-    return here.read_text(encoding="utf-8")
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Python's cycle collector off for the span of a parse or a check, then as it was.
-
-    A spec builds its tokens, trees and AST nodes by the million, none of them in a cycle, and
-    the collector would walk all of them again at each of its passes: on a 2 MB spec that was
-    half the time of checking it. What is freed meanwhile is freed by reference counts, as
-    always; only the search for cycles waits."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+__all__ = ["MAX_NESTING", "parse"]
 
 
 @functools.cache
@@ -88,15 +55,6 @@ def _plain_string(tok: Token) -> Token:
                        "write text and the escapes \\n and \\t only; a string may not hold "
                        "control characters or line breaks", bad.start())
     return tok
-
-
-def normalise_newlines(text: str) -> str:
-    """``text`` with CRLF and a lone CR written LF: the one line break a spec's lines end at.
-
-    Python's tokenizer and CommonMark also end a line at CR, so a CR left in a string would
-    start a line in generated source or a Markdown book; and a spec checked out with CRLF line
-    ends must read as the same spec."""
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _unquote(tok: str) -> str:

@@ -122,48 +122,51 @@ def _doc(d: str | None) -> str:
     return f" {_q(d)}" if d else ""
 
 
+#: the expressions of a statement, as pretty_expr writes them
+_e = pretty_expr
+
+
 def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
     """One statement at indentation ``ind``."""
-    e = pretty_expr
     match s:
         case ast.Let(name=n, value=v):
-            body = f"let {n} = {e(v)}"
+            body = f"let {n} = {_e(v)}"
         case ast.Set(name=n, index=i, value=v):
-            idx = f"[{e(i)}]" if i is not None else ""
-            body = f"set {n}{idx} = {e(v)}"
+            idx = f"[{_e(i)}]" if i is not None else ""
+            body = f"set {n}{idx} = {_e(v)}"
         case ast.If():
             body = _if(s, ind)
         case ast.While(cond=c, body=b):
-            body = f"while {e(c)} {_block(b, ind)}"
+            body = f"while {_e(c)} {_block(b, ind)}"
         case ast.Loop(ref=r, body=b):
             body = f"loop{_ref(r)} {_block(b, ind)}"
         case ast.For(var=v, source=src, cond=c, body=b):
-            tail = f" if {e(c)}" if c is not None else ""
-            body = f"for {v} in {e(src)}{tail} {_block(b, ind)}"
+            tail = f" if {_e(c)}" if c is not None else ""
+            body = f"for {v} in {_e(src)}{tail} {_block(b, ind)}"
         case ast.Repeat(count=c, body=b):
-            body = f"repeat {e(c)} {_block(b, ind)}"
+            body = f"repeat {_e(c)} {_block(b, ind)}"
         case ast.Move(what=w, src=a, dst=z, bottom=bot):
-            body = f"move {e(w)} from {e(a)} to {e(z)}" + (" at bottom" if bot else "")
+            body = f"move {_e(w)} from {_e(a)} to {_e(z)}" + (" at bottom" if bot else "")
         case ast.Fill(zone=z, cards=c):
-            body = f"fill {e(z)} with {e(c)}"
+            body = f"fill {_e(z)} with {_e(c)}"
         case ast.DealCards(count=c, src=a, zone=zn, seats=ss):
-            body = f"deal {e(c)} from {e(a)} to {zn} of {e(ss)}"
+            body = f"deal {_e(c)} from {_e(a)} to {zn} of {_e(ss)}"
         case ast.Shuffle(zone=z):
-            body = f"shuffle {e(z)}"
+            body = f"shuffle {_e(z)}"
         case ast.Reshuffle(src=a, dst=z):
-            body = f"reshuffle {e(a)} into {e(z)}"
+            body = f"reshuffle {_e(a)} into {_e(z)}"
         case ast.Bury(src=a, dst=z):
-            body = f"bury {e(a)} into {e(z)}"
+            body = f"bury {_e(a)} into {_e(z)}"
         case ast.Pick(name=n, source=src, weighted=ws):
-            body = f"pick {n} from " + (e(src) if src is not None else
-                                        "[" + ", ".join(f"{e(o.value)}: {e(o.weight)}"
+            body = f"pick {n} from " + (_e(src) if src is not None else
+                                        "[" + ", ".join(f"{_e(o.value)}: {_e(o.weight)}"
                                                         for o in ws) + "]")
         case ast.CallStmt(name=n, args=args, ref=r):
-            body = f"{n}({', '.join(e(a) for a in args)}){_ref(r)}"
+            body = f"{n}({', '.join(_e(a) for a in args)}){_ref(r)}"
         case ast.Choose(seat=seat, alternatives=alts, together=tg):
             inner = "\n".join(_alt(a, ind + "  ") for a in alts)
             head = f"together {tg} in " if tg is not None else ""
-            body = f"choose {head}{e(seat)} {{\n{inner}\n{ind}}}"
+            body = f"choose {head}{_e(seat)} {{\n{inner}\n{ind}}}"
         case ast.Break():
             body = "break"
         case ast.Continue():
@@ -174,13 +177,13 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = ("end deal" + (f" as {f}" if f else "") + f" scoring {sc}"
                     + (" per team" if pt else "") + _ref(r))
         case ast.EndMatch(winners=w, teams=t):
-            body = f"end match {'winning teams' if t else 'winners'} {e(w)}"
+            body = f"end match {'winning teams' if t else 'winners'} {_e(w)}"
         case ast.RunDeal(ref=r):
             body = f"run deal{_ref(r)}"
         case ast.SitOut(seat=q):
-            body = f"sit out {e(q)}"
+            body = f"sit out {_e(q)}"
         case ast.Reveal(zone=z):
-            body = f"reveal {e(z)}"
+            body = f"reveal {_e(z)}"
         case ast.Step(title=t, doc=d, body=b):
             body = f"step {_q(t)}{_doc(d)} {_block(b, ind)}"
         case _:

@@ -15,7 +15,8 @@ import attrs
 from rulespec.errors import Diagnostic, SpecCheckError, SpecSyntaxError
 from rulespec.files import read_bounded
 from rulespec.lang import ast
-from rulespec.lang.parser import normalise_newlines, parse
+from rulespec.lang.parser import parse
+from rulespec.lang.text import normalise_newlines
 
 __all__ = ["GAMES_DIR", "MAX_SPEC_BYTES", "LoadedSpec", "is_file", "load_spec", "parse_file",
            "read_spec", "resolve_import"]

@@ -318,7 +318,13 @@ def syntax_error(e: lark.UnexpectedInput, text: str, source_name: str,
             hint = f"expected {want}"
         brace = _open_brace(e)
         mistake = _classify(lalr, e, text)
-        if mistake is not None:
+        called = _called_statement(text, tok)
+        if called is not None:
+            msg = (f"unexpected '(': {called!r} starts a statement, so nothing named {called} "
+                   "can be called")
+            hint = (f"'{called}' became a statement of the language: rename the procedure "
+                    f"called {called} and its calls")
+        elif mistake is not None:
             msg = f"{msg}: {mistake.what}"
             where = f" (the '{{' at line {brace.line})" if brace is not None else ""
             hint = mistake.hint.format(word=_declaration_word(lalr, e, text), brace=where)
@@ -335,6 +341,21 @@ def syntax_error(e: lark.UnexpectedInput, text: str, source_name: str,
     return SpecSyntaxError(Diagnostic(span, msg, hint), text)
 
 
+
+
+#: words that start a statement now but were names a spec could give a procedure before
+_NEW_STATEMENTS = frozenset({"pick", "sit", "reveal"})
+
+
+def _called_statement(text: str, tok: lark.Token) -> str | None:
+    """The statement word ``tok`` follows when ``tok`` is a call's '(' (``pick(1)``, from a
+    spec that named a procedure so before the word began a statement), else None."""
+    pos = tok.start_pos
+    if str(tok) != "(" or pos is None:
+        return None
+    before = text[:pos].rstrip(" \t")
+    word = before[len(before.rstrip("abcdefghijklmnopqrstuvwxyz_")):]
+    return word if word in _NEW_STATEMENTS else None
 
 
 def token_error(e: BadToken, text: str, source_name: str) -> SpecSyntaxError:

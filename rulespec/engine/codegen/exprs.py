@@ -112,6 +112,17 @@ _BOUND_INSIDE = re.compile(r"\b(?:v|t\d+)_\w")
 class ExprCompiler(Inliner):
     """Compiles the expressions of one spec for one table (player count and options)."""
 
+    #: with 'teams': each seat's team (None: no teams), and the number of teams
+    teams: tuple[int, ...] | None = None
+    team_count = 0
+    #: with teams formed in play: a seat's team in a state (None otherwise)
+    team_now: Callable[[Running, int], int] | None = None
+    #: a declared deck's constants and folds, and the runtime names bound to its tables
+    #: (all empty for the French deck: see _bind_deck)
+    _deck_values: dict[str, object]
+    _folds: dict[str, Callable[..., object]] | None
+    deck_runtime: dict[str, object]
+
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object],
                  hands: int | None = None, cover: set[str] | None = None,
                  compiled: set[str] | None = None, inline: bool | None = None,
@@ -154,7 +165,7 @@ class ExprCompiler(Inliner):
         seats = tuple(range(players))
         self.globals["_SF"] = tuple(seats[s:] + seats[:s] for s in seats)
         self.globals["_N"] = players
-        self._bind_deck(spec)
+        _bind_deck(self, spec)
         self._consts: dict[int, str] = {}
         #: each expression compiled from the top, by its node and scope (see _top)
         self._seen: dict[tuple[int, frozenset[str], frozenset[str]], tuple[ast.Expr, Gen]] = {}
@@ -168,47 +179,8 @@ class ExprCompiler(Inliner):
         self._uses: dict[str, dict[str, int]] = {}
         for d in spec.defs:
             self._compile_def(d)
-        #: with 'teams': each seat's team (None: no teams), and the number of teams
-        self.teams: tuple[int, ...] | None = None
-        self.team_count = 0
-        #: with teams formed in play: a seat's team in a state (None otherwise)
-        self.team_now: Callable[[Running, int], int] | None = None
         if spec.teams is not None:
-            self._set_teams(spec.teams)
-
-    def _set_teams(self, decl: ast.TeamsDecl) -> None:
-        """The partnerships of this table (engine/teams.py works them out): the tables
-        team_of, members and partner read (_TEAM, _MEM, _PART), or, for teams formed in
-        play, the functions of the state they call (_TEAMNOW..., see _call)."""
-        ok, count = self.const(decl.count)
-        if not ok or type(count) is not int or not 1 <= count <= self.players:
-            raise ConfigurationError(f"{self.spec.name}: 'teams' must be a number from 1 to "
-                                     f"the players, known once the options are (got {count!r})")
-        self.team_count = count
-        side, sf = self.def_fns[decl.by], cast("tuple[tuple[int, ...], ...]", self.globals["_SF"])
-        if decl.in_play:
-            team_of, members, partner = teams_in_play(decl, count, side, sf)
-            self.team_now = team_of
-            self.globals.update(_TEAMNOW=team_of, _MEMNOW=members, _PARTNOW=partner)
-            return
-        self.teams, mem, part = fixed_teams(self.spec.name, decl, count, side, sf)
-        self.globals.update(_TEAM=self.teams, _MEM=mem, _PART=part)
-
-    def _bind_deck(self, spec: CheckedSpec) -> None:
-        """A declared deck: the built-ins that read cards read its tables (the French deck's
-        are the built-ins' own, so a spec without a deck compiles as it always did)."""
-        deck = spec.deck
-        self._deck_values: dict[str, object] = {}
-        self._folds: dict[str, Callable[..., object]] | None = None
-        #: the runtime names bound to the declared deck (empty for the French deck)
-        self.deck_runtime: dict[str, object] = {}
-        if not deck.french:
-            self._deck_values = {n: v for n, (_, v) in deck.constants().items()}
-            self._folds = deck.folds()
-            self.deck_runtime = deck_runtime(deck, {
-                "_setjv": set_and_json, "_subset_sets": subset_sets,
-                "_subset_in_order": subset_in_order})
-            self.globals.update(self.deck_runtime)
+            _set_teams(self, spec.teams)
 
     # ---- public ---------------------------------------------------------------------------
     def compile_defs(self) -> None:
@@ -782,3 +754,38 @@ def _fold_compare(op: str, x: Value, y: Value) -> bool:
     return {"==": lambda: x == y, "!=": lambda: x != y, "<": lambda: x < y,
             "<=": lambda: x <= y, ">": lambda: x > y, ">=": lambda: x >= y,
             "in": lambda: x in y, "not in": lambda: x not in y}[op]()
+
+
+def _set_teams(ec: ExprCompiler, decl: ast.TeamsDecl) -> None:
+    """The partnerships of this table (engine/teams.py works them out): the tables
+    team_of, members and partner read (_TEAM, _MEM, _PART), or, for teams formed in
+    play, the functions of the state they call (_TEAMNOW..., see _call)."""
+    ok, count = ec.const(decl.count)
+    if not ok or type(count) is not int or not 1 <= count <= ec.players:
+        raise ConfigurationError(f"{ec.spec.name}: 'teams' must be a number from 1 to "
+                                 f"the players, known once the options are (got {count!r})")
+    ec.team_count = count
+    side, sf = ec.def_fns[decl.by], cast("tuple[tuple[int, ...], ...]", ec.globals["_SF"])
+    if decl.in_play:
+        team_of, members, partner = teams_in_play(decl, count, side, sf)
+        ec.team_now = team_of
+        ec.globals.update(_TEAMNOW=team_of, _MEMNOW=members, _PARTNOW=partner)
+        return
+    ec.teams, mem, part = fixed_teams(ec.spec.name, decl, count, side, sf)
+    ec.globals.update(_TEAM=ec.teams, _MEM=mem, _PART=part)
+
+
+def _bind_deck(ec: ExprCompiler, spec: CheckedSpec) -> None:
+    """A declared deck: the built-ins that read cards read its tables (the French deck's
+    are the built-ins' own, so a spec without a deck compiles as it always did)."""
+    deck = spec.deck
+    ec._deck_values = {}
+    ec._folds = None
+    ec.deck_runtime = {}
+    if not deck.french:
+        ec._deck_values = {n: v for n, (_, v) in deck.constants().items()}
+        ec._folds = deck.folds()
+        ec.deck_runtime = deck_runtime(deck, {
+            "_setjv": set_and_json, "_subset_sets": subset_sets,
+            "_subset_in_order": subset_in_order})
+        ec.globals.update(ec.deck_runtime)

@@ -21,8 +21,8 @@ from rulespec.lang.checker.expressions import ExpressionChecker
 from rulespec.lang.checker.statements import StatementChecker
 from rulespec.lang.checker.symbols import Decls, Symbols
 from rulespec.lang.model import CheckedSpec, Resolution
-from rulespec.lang.parser import paused_gc
 from rulespec.lang.sources import load_spec, read_spec
+from rulespec.lang.text import paused_gc
 
 __all__ = ["check", "check_file", "check_text"]
 
