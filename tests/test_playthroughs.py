@@ -38,6 +38,13 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
      {"draw_four_when": "nothing_else", "challenge": False, "draw_instead": False,
       "drawn_card": "auto", "first_wild": "random", "first_dealer": "given",
       "scoring": "win_loss", "deals": 1}, 52),
+    ("spades-4p", "spades", 4, {"deals": 3}, 51),
+    ("spades-4p-openspiel", "spades", 4,
+     {"deals": 1, "first_dealer": "given", "mercy_rule": True, "end_bonus": 200,
+      "failed_nil_tricks": "count_for_partner", "bid_cap": True, "tie": "shared",
+      "blind_nil": False}, 52),
+    ("spades-4p-blind-nil", "spades", 4, {"deals": 3, "blind_nil": True, "blind_nil_margin": 0},
+     53),
 ]
 
 

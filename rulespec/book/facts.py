@@ -272,6 +272,13 @@ class _Worker:
         each of M hands (worked out at this table, before any card moves), and what is left
         over."""
         legal = st.legal_actions()
+        if legal and legal[0].get("chance") == "pick":
+            # a pick before the first shuffle (who deals first, say): its first outcome, on
+            # a copy, so that the shuffle's cards can be read
+            st = st.clone()
+            while legal and legal[0].get("chance") == "pick":
+                st.apply(legal[0])
+                legal = st.legal_actions()
         if not legal or legal[0].get("chance") != "shuffle":
             return 0, {}
         cards = legal[0]["cards"]
