@@ -5,14 +5,12 @@ after one."""
 from __future__ import annotations
 
 import contextlib
-import gc
 import shlex
 import signal
 import sys
 import threading
 import time
 import traceback
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -70,6 +68,19 @@ class Watchdog:
                 # a real signal, so a call blocked in sleep() or a lock wakes up too
                 signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
 
+    def unraisable(self, before: Callable[[sys.UnraisableHookArgs], object]
+                   ) -> Callable[[sys.UnraisableHookArgs], None]:
+        """A ``sys.unraisablehook`` for the span of a guarded call: the interrupt this watchdog
+        raised where Python cannot raise (a gc or weakref callback, a finalizer: it reports
+        such an exception as unraisable and goes on) is dropped, and the watchdog sends it
+        again at its next look; anything else goes to ``before``."""
+        def hook(args: sys.UnraisableHookArgs) -> None:
+            if args.exc_type is KeyboardInterrupt and self.timed_out:
+                self.timed_out = False
+                return
+            before(args)
+        return hook
+
     def _on_sigint(self, signum: int, frame: object) -> None:
         t = self.fired_for
         if t is None:  # the user's Ctrl-C: as it would have been without verify
@@ -82,25 +93,9 @@ class Watchdog:
             raise KeyboardInterrupt
         self.fired_for = None
         if self.started is t:
-            if _in_gc_callback(frame):
-                # raised here, the interrupt would be lost (Python reports an exception of a
-                # gc callback as unraisable and goes on): the watchdog sends it again
-                return
             self.timed_out = True
             raise KeyboardInterrupt
         # the call has answered since: the signal is stale, and nothing is interrupted
-
-
-def _in_gc_callback(frame: object) -> bool:
-    """Whether ``frame`` (where a signal found the main thread) runs in a callback of the
-    cycle collector's (``gc.callbacks``: Hypothesis keeps one), or in what it calls."""
-    codes = {getattr(cb, "__code__", None) for cb in gc.callbacks} - {None}
-    f = frame if isinstance(frame, types.FrameType) else None
-    while codes and f is not None:
-        if f.f_code in codes:
-            return True
-        f = f.f_back
-    return False
 
 
 #: what a guarded call into the implementation returns
@@ -205,9 +200,11 @@ class Guard:
         answer is checked to be JSON."""
         wd = self.watchdog
         t0 = time.monotonic()
+        hook = sys.unraisablehook
         if wd is not None and wd.enabled:
             wd.timeout = self.timeout
             wd.timed_out = False
+            sys.unraisablehook = wd.unraisable(hook)
             wd.started = t0
         try:
             if self.is_process:
@@ -219,6 +216,7 @@ class Guard:
         finally:
             if wd is not None:
                 wd.started = None
+                sys.unraisablehook = hook
             self.round_trips += 1
         # only answers count toward the slowest: a hang's short timeout is based on it
         self.slowest = max(self.slowest, time.monotonic() - t0)
