@@ -167,8 +167,9 @@ def _deck_section(spec: CheckedSpec, w: _W) -> None:
         suits: list[Part] = []
         for i, st in enumerate(deck.suits):
             suits += [", " if i else "", f"{st.label} (", code(st.code), ")"]
-        w(Paragraph(inline("The suits, in order: ", *suits, ". Each has one card of each rank "
-                           "below; its code is the rank's then the suit's."), src))
+        w(Paragraph(inline("The suits, in order: ", *suits, ". Each has the ranks below, as "
+                           "many copies of each as the table says; a card's code is its rank's "
+                           "then its suit's."), src))
         rows = tuple((inline(r.label), inline(code(r.code)), inline(str(r.number)),
                       inline(str(deck.copies_default if r.copies is None else r.copies)))
                      for r in deck.ranks)
