@@ -211,9 +211,12 @@ def _subset_sets_one_by_one(xs: tuple[object, ...], lo: int, hi: int,
     plain = subsets(xs, lo, hi)
     done = [set_and_json(c, cache, order) for c in plain]
     if not own:
-        # a set met again is the same event: the first subset that gives it stands
+        # a set met again is the same event: the first subset that gives it stands; in the
+        # order of their texts, as the doubling gives them (the legal events' sort then has
+        # nothing to do)
         first = {j: st for st, j in reversed(done)}
-        return SubsetSets(key, None, [list(st) for st in first.values()], list(first))
+        texts = sorted(first)
+        return SubsetSets(key, None, [list(first[t]) for t in texts], texts, ordered=True)
     return SubsetSets(key, plain, [list(st) for st, _ in done], [j for _, j in done])
 
 
