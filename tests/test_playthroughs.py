@@ -45,6 +45,14 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
       "blind_nil": False}, 52),
     ("spades-4p-blind-nil", "spades", 4, {"deals": 3, "blind_nil": True, "blind_nil_margin": 0},
      53),
+    ("crazy-eights-4p", "crazy_eights", 4, {"deals": 2}, 70),
+    ("crazy-eights-5p-openspiel", "crazy_eights", 5,
+     {"draw_at_will": True, "max_draws": 5, "pass_at_will": True, "reshuffle": False,
+      "scoring": "minus_penalty", "ace_points": "ten", "deals": 1, "special_cards": False,
+      "two_packs_from": 6, "max_plays": 100, "first_eight": "bury"}, 71),
+    ("crazy-eights-3p-special", "crazy_eights", 3,
+     {"special_cards": True, "reshuffle": True, "scoring": "winner_collects", "max_draws": 1,
+      "deals": 2}, 72),
 ]
 
 
