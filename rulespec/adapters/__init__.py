@@ -19,6 +19,7 @@ __all__ = ["ENGINES", "Adapter", "NotOffered", "engine_adapter"]
 #: every engine game an adapter answers for: its name, the module and class of the adapter
 ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:hearts": ("rulespec.adapters.openspiel", "Hearts"),
+    "openspiel:spades": ("rulespec.adapters.openspiel", "Spades"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}

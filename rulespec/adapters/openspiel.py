@@ -24,7 +24,7 @@ from rulespec.adapters.base import (
     winners_of,
 )
 
-__all__ = ["Hearts", "OpenSpielAdapter"]
+__all__ = ["Hearts", "OpenSpielAdapter", "Spades"]
 
 RANKS = "23456789TJQKA"
 
@@ -281,3 +281,129 @@ class Hearts(OpenSpielAdapter):
         return {"complete": True, "deals": [{"scores": points}], "totals": points,
                 "winners": winners_of(points, lowest=True)}
 
+
+
+# ---- Spades -----------------------------------------------------------------------------------
+_SPADES_SUITS = "CDHS"
+#: spades' first bidding action: bid n is action 52 + n, nil being 0
+_SPADES_BIDS = 52
+
+
+def spades_card(action: int) -> str:
+    """The card code of a spades card action: spades numbers a card suit by suit."""
+    return RANKS[action % 13] + _SPADES_SUITS[action // 13]
+
+
+def spades_action(code: str) -> int:
+    """The spades action of a card code."""
+    return _SPADES_SUITS.index(code[1]) * 13 + RANKS.index(code[0])
+
+
+class Spades(OpenSpielAdapter):
+    """OpenSpiel's ``spades``: one deal per state, seat 0 bidding first; a match is played the
+    way its API offers (``set_current_scores`` carries the partnerships' totals into each new
+    deal, ``is_game_over`` says when the match ends). The seats turn with the dealer: the
+    game's player 0 is the seat on the dealer's left, so its partnership 0 is the spec's
+    partnership of that seat."""
+
+    spec = "spades"
+    engine = "spades"
+    fixed = {"first_dealer": "given", "deals": 0, "tie": "play_on", "blind_nil": False,
+             "bid_cap": True, "failed_nil_tricks": "count_for_partner", "nil_value": 100,
+             "bag_limit": 10, "bag_penalty": 100, "spade_lead": "after_broken"}
+    usual = {"mercy_rule": True, "end_bonus": 200}
+
+    def params(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        return {"use_mercy_rule": bool(options["mercy_rule"]),
+                "mercy_threshold": int(options["mercy_threshold"]),
+                "win_threshold": int(options["target"]),
+                "win_or_loss_bonus": int(options["end_bonus"])}
+
+    def started(self) -> None:
+        self.deals: list[dict[str, object]] = []
+        self.team_totals = [0, 0]
+        self.over = False
+        self.first = self.state  # the first deal's state, made by ``new``
+        self.begin_deal()
+
+    def begin_deal(self) -> None:
+        """A new deal's state, carrying the totals in the game's order of partnerships."""
+        if self.deals:
+            self.state = self.state.get_game().new_initial_state()
+        self.shift = (self.dealer + 1) % 4
+        self.state.set_current_scores([self.team_totals[(p + self.shift) % 2] for p in (0, 1)])
+
+    def seat(self, player: int) -> int:
+        """The spec's seat of the game's player."""
+        return (player + self.shift) % 4
+
+    def to_move(self) -> int | str | None:
+        if self.over:
+            return None
+        st = self.state
+        return "chance" if st.is_chance_node() else self.seat(int(st.current_player()))
+
+    def apply(self, event: Mapping[str, object]) -> None:
+        if self.over:
+            raise NotOffered("the match is over")
+        super().apply(event)
+
+    def taken(self, event: Mapping[str, object]) -> None:
+        st = self.state
+        if not st.is_terminal():
+            return
+        # the deal is scored: the returns are each partnership's deal score with any bonus
+        returns = [round(r) for r in st.returns()]
+        scores = [returns[(q - self.shift) % 4] for q in range(4)]
+        for t in (0, 1):
+            self.team_totals[t] += scores[t]
+        self.deals.append({"scores": scores, "team_scores": scores[:2]})
+        if st.is_game_over():
+            self.over = True
+        else:
+            self.dealer = (self.dealer + 1) % 4
+            self.begin_deal()
+
+    def legal(self) -> list[dict[str, object]]:
+        return [] if self.over else self.events()
+
+    def events(self) -> list[dict[str, object]]:
+        st = self.state
+        if st.is_chance_node():
+            return [{"chance": "shuffle", "cards": list(FRENCH_PACK)}]
+        out: list[dict[str, object]] = []
+        for a in self.outcomes():
+            if a >= _SPADES_BIDS:
+                n = a - _SPADES_BIDS
+                out.append(self.seat_event("bid", tricks=n) if n else self.seat_event("nil"))
+            else:
+                out.append(self.seat_event("play", card=spades_card(a)))
+        return out
+
+    def actions(self, event: Mapping[str, object]) -> list[int]:
+        if event.get("chance") == "shuffle" and self.state.is_chance_node():
+            # the spec deals from the dealer's left; spades gives its k-th dealt card to
+            # player k % 4, which is the seat k places on from the dealer's left
+            return [spades_action(c) for c in permutation_of(event, FRENCH_PACK)]
+        if "chance" in event:
+            raise NotOffered(f"no {event.get('chance')!r} chance event is due")
+        action = event.get("action")
+        if action == "nil":
+            return [_SPADES_BIDS]
+        if action == "bid":
+            n = event.get("tricks")
+            if type(n) is not int or not 1 <= n <= 13:
+                raise NotOffered("a bid is of 1 to 13 tricks")
+            return [_SPADES_BIDS + n]
+        if action == "play":
+            return [spades_action(one_card(event))]
+        raise NotOffered(f"spades has no {action!r}")
+
+    def answer(self) -> dict[str, object]:
+        totals = [self.team_totals[q % 2] for q in range(4)]
+        out: dict[str, object] = {"complete": self.over, "deals": self.deals, "totals": totals,
+                                  "teams": [0, 1, 0, 1], "team_totals": list(self.team_totals)}
+        best = winners_of(self.team_totals, lowest=False) if self.over else []
+        out["team_winners"] = best
+        out["winners"] = [q for q in range(4) if q % 2 in best]
+        return out
