@@ -378,13 +378,18 @@ def replay(record: str, spec_path: str | None) -> None:
                    "rlcard:uno, ...; pip install \"rulespec[engines]\"). The options the "
                    "engine always plays, and those its default parameters play, are set "
                    "unless given.")
+@click.option("--known", "known_path", default=None, metavar="FILE",
+              type=click.Path(dir_okay=False),
+              help="Known findings (JSON, docs/verify.md): a divergence that matches one is "
+                   "reported as known and the search goes on.")
 @click.option("--timeout", type=_Seconds(min=0.01), default=10.0, show_default=True,
               metavar="SECONDS", help="The longest one protocol call may take.")
 @click.option("--strict", is_flag=True,
               help="A setting the implementation refuses at 'new' is a failure.")
 @_verification_options
 def verify(game: str, impl_cmd: str | None, impl_py: str | None, engine: str | None,
-           timeout: float, strict: bool, players: tuple[int, ...], opts: tuple[str, ...],
+           known_path: str | None, timeout: float, strict: bool, players: tuple[int, ...],
+           opts: tuple[str, ...],
            games: int | None, budget: float | None, seed: int, keep_going: bool,
            out_path: str | None, as_json: bool, db: str | None) -> None:
     """Verify an implementation of GAME (a shipped name or a .rules file) against the spec.
@@ -428,7 +433,10 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, engine: str | N
             factory = lambda: ProcessImplementation(argv, timeout)  # noqa: E731
             who = impl_cmd or ""
         name = spec.name  # a shipped spec goes by its shipped name (loading.shipped_name)
-        v = Verifier(spec, name, factory, timeout=timeout, db=db)
+        from rulespec.verify.known import load_known
+
+        known = load_known(known_path) if known_path is not None else []
+        v = Verifier(spec, name, factory, timeout=timeout, db=db, known=known)
         report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
     _finish(report, f"verify {name} against {who}", found, out_path, as_json)
 

@@ -308,12 +308,14 @@ class Spades(OpenSpielAdapter):
 
     spec = "spades"
     engine = "spades"
-    fixed = {"first_dealer": "given", "deals": 0, "tie": "play_on", "blind_nil": False,
+    fixed = {"first_dealer": "given", "tie": "play_on", "blind_nil": False,
              "bid_cap": True, "failed_nil_tricks": "count_for_partner", "nil_value": 100,
              "bag_limit": 10, "bag_penalty": 100, "spade_lead": "after_broken"}
     usual = {"mercy_rule": True, "end_bonus": 200}
 
     def params(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        if options.get("deals"):
+            raise NotOffered("spades plays a match to the target, not a number of deals")
         return {"use_mercy_rule": bool(options["mercy_rule"]),
                 "mercy_threshold": int(options["mercy_threshold"]),
                 "win_threshold": int(options["target"]),
