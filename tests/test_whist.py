@@ -422,3 +422,15 @@ def test_all_thirteen_tricks_and_four_honours_is_the_most_a_deal_scores() -> Non
     while not st_.is_terminal():
         st_.apply(st_.legal_actions()[0])
     assert st_.result()["deals"][0]["team_scores"] == [7, 0]
+
+
+def test_the_committed_rulebook_is_the_one_the_spec_gives() -> None:
+    root = Path(__file__).resolve().parent.parent
+    book = root / "docs" / "rules" / "whist.md"
+    runner = CliRunner()
+    for fmt, path in (("md", book), ("html", book.with_suffix(".html"))):
+        out = runner.invoke(main, ["doc", "whist", "--format", fmt, "--out", str(path), "--check"])
+        assert out.exit_code == 0, out.output
+    text = book.read_text(encoding="utf-8")
+    for ident in ("WH-1", "WH-3", "honours_to_game", "odd trick", "turn-up"):
+        assert ident in text
