@@ -269,6 +269,10 @@ def test_score_deal_examples() -> None:
     # ... the other side, not at four, still scores its honours (and may go out on them)
     assert score_deal([0, 4], [7, 6], [4, 0], 5, True)[0] == [5, 0]
     assert score_deal([1, 4], [6, 7], [4, 0], 5, True)[0] == [0, 1]  # team 1 out on tricks
+    # "at four" is the score at the start of the deal: a side at 3 that makes its odd trick
+    # (reaching 4) still scores its honours, and goes out on them
+    pts, notes = score_deal([3, 0], [7, 6], [4, 0], 5, True)
+    assert pts == [5, 0] and notes["honours_scored"]
     # the rule follows the target: one short of it (9 in a ten-point game)
     assert score_deal([0, 9], [7, 6], [0, 4], 10, True)[0] == [1, 0]
     assert score_deal([0, 4], [7, 6], [0, 4], 10, True)[0] == [1, 4]

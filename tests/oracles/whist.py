@@ -42,6 +42,16 @@ Scoring (the readings settled, see ``score_deal``)
    tricks ends the scoring, so at most one side ever reaches ``target``.
 6. Points are recorded as scored; a total may pass ``target`` (no capping).
 
+Sources read (pagat.com's own Whist page was not reachable from this workplace): Hoyle's Games
+Improved, on short whist: honours "are never called, though always counted, except at the point
+of four, which answers to the point of nine in the other game, and tricks in like manner have at
+this precedence of honours"; Enquire Within, no. 77: in short whist honours "are counted by their
+holders and scored--except at the score of four"; Wikipedia (Whist): "A pair with four points is
+unable to win game by Honours and needs to make an odd trick"; Cassell's: honours "dealt to him in
+one hand, or if he and his partner have the cards between them ... score four ... Three honours
+count for two ... [two each:] neither side reaps any advantage".  The club laws' wording, "at the
+commencement of a deal", fixes *when* the score of four is read (reading 4).
+
 The replay answer (records.md section 3, a game of teams)
 ---------------------------------------------------------
 ``{"ok", "complete", "deals": [{"scores", "team_scores"}], "totals", "winners", "teams",
