@@ -444,3 +444,16 @@ def test_random_play_smoke() -> None:
         assert totals == r["team_totals"] and r["totals"] == [totals[t] for t in (0, 1, 0, 1)]
         (win,) = [t for t in (0, 1) if totals[t] >= target]
         assert r["team_winners"] == [win] and r["winners"] == [win, win + 2]
+
+
+def test_the_spec_conforms_to_the_oracle() -> None:
+    """The shipped spec against this oracle, written from the rules without reading it:
+    verify with its default schedule, bounded by matches."""
+    from rulespec.loading import resolve
+    from rulespec.verify.runner import Verifier
+
+    spec = resolve("whist").spec
+    report = Verifier(spec, "whist", WhistOracle, timeout=30.0, shrink_seconds=5.0).run(
+        games=40, seed_=3)
+    assert not report.divergences, report.divergences[0].message
+    assert report.conforms and report.matches >= 20

@@ -199,6 +199,10 @@ class WhistOracle:
                 if not isinstance(value, bool):
                     raise ValueError(f"bad value {value!r} for option honours (true or false)")
                 honours = value
+            elif name == "honours_to_game" and value is True:
+                # the spec's third option (WH-3), added after this oracle was written: its
+                # default is the reading this oracle plays; its other value is not offered
+                pass
             else:
                 raise ValueError(f"unknown option {name!r}")
         if not _is_int(dealer) or not 0 <= dealer < 4:
