@@ -45,6 +45,8 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
       "blind_nil": False}, 52),
     ("spades-4p-blind-nil", "spades", 4, {"deals": 3, "blind_nil": True, "blind_nil_margin": 0},
      53),
+    ("whist-4p", "whist", 4, {}, 71),
+    ("whist-4p-american", "whist", 4, {"target": 7, "honours": False}, 72),
     ("crazy-eights-4p", "crazy_eights", 4, {"deals": 2}, 70),
     ("crazy-eights-5p-openspiel", "crazy_eights", 5,
      {"draw_at_will": True, "max_draws": 5, "pass_at_will": True, "reshuffle": False,
