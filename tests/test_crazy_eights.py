@@ -29,7 +29,7 @@ RANKS = "23456789TJQKA"
 OPENSPIEL = {"draw_at_will": True, "max_draws": 5, "pass_at_will": True, "reshuffle": False,
              "scoring": "minus_penalty", "ace_points": "ten", "deals": 1,
              "special_cards": False, "two_packs_from": 6, "max_plays": 100,
-             "first_eight": "bury"}
+             "first_eight": "bury", "block_passes": "one_more"}
 
 Expect = tuple[Any, ...]
 
@@ -59,7 +59,7 @@ class Referee:
         self.o = {"first_eight": "bury", "draw_at_will": True, "max_draws": 0,
                   "pass_at_will": False, "reshuffle": False, "scoring": "penalty",
                   "ace_points": "one", "target": 100, "deals": 0, "special_cards": False,
-                  "two_packs_from": 6, "max_plays": 0, **opts}
+                  "two_packs_from": 6, "max_plays": 0, "block_passes": "players", **opts}
         self.packs = 2 if n >= self.o["two_packs_from"] else 1
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.stock: list[str] = []  # top card first
@@ -226,7 +226,7 @@ class Referee:
         self.step, self.owed, self.plays, self.passes, self.went_out = 1, 0, 0, 0, -1
         yield from self.start()
         while True:
-            if self.passes >= self.n:
+            if self.passes >= self.n + (self.o["block_passes"] == "one_more"):
                 self.met["blocked"] += 1
                 break
             if (yield from self.turn_of(self.turn)):
@@ -358,6 +358,7 @@ CE_OPTIONS = st.fixed_dictionaries({}, optional={
     "special_cards": st.booleans(),
     "two_packs_from": st.sampled_from([3, 6, 16]),
     "max_plays": st.sampled_from([0, 1, 30, 100]),
+    "block_passes": st.sampled_from(["players", "one_more"]),
 })
 
 
