@@ -28,6 +28,10 @@ def test_openspiel_spades_reproductions_show_the_finding(finding: str) -> None:
     assert getattr(_module("openspiel_spades_repro"), finding)()
 
 
+def test_openspiel_crazy_eights_reproduction_shows_the_finding() -> None:
+    assert getattr(_module("openspiel_crazy_eights_repro"), "penalty_by_action_id")()
+
+
 @pytest.mark.parametrize("record", sorted(p.name for p in FINDINGS.glob("*.json")))
 def test_each_findings_record_replays(record: str) -> None:
     data = json.loads((FINDINGS / record).read_text(encoding="utf-8"))
