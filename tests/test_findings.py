@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,8 @@ def test_openspiel_spades_reproductions_show_the_finding(finding: str) -> None:
 
 
 def test_openspiel_crazy_eights_reproduction_shows_the_finding() -> None:
-    assert getattr(_module("openspiel_crazy_eights_repro"), "penalty_by_action_id")()
+    repro: Any = _module("openspiel_crazy_eights_repro")
+    assert repro.penalty_by_action_id()
 
 
 @pytest.mark.parametrize("record", sorted(p.name for p in FINDINGS.glob("*.json")))
