@@ -97,7 +97,8 @@ class Referee:
             return q, [{"seat": q, "action": "order_up"}, {"seat": q, "action": "pass"}]
         if ph == "discard":
             keep = self.up if self.o["dealer_discard"] == "not_turned" else None
-            return q, [{"seat": q, "action": "discard", "card": c} for c in self.hands[q] if c != keep]
+            return q, [{"seat": q, "action": "discard", "card": c}
+                       for c in self.hands[q] if c != keep]
         if ph == "round2":
             evs = [{"seat": q, "action": "name", "suit": s} for s in SUITS if s != self.up[1]]
             if not (self.o["stick_the_dealer"] and q == self.dealer):
@@ -335,7 +336,8 @@ def test_a_simulated_record_replays(tmp_path: Path) -> None:
     runner = CliRunner()
     for path in paths:
         record = json.loads(path.read_text())
-        st_ = Game(SPEC, 4, record.get("options") or {}, record.get("dealer", 0)).new_initial_state()
+        opts = record.get("options") or {}
+        st_ = Game(SPEC, 4, opts, record.get("dealer", 0)).new_initial_state()
         for ev in record["events"]:
             st_.apply(ev)
         out = runner.invoke(main, ["replay", str(path)])
