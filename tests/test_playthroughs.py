@@ -45,6 +45,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
       "blind_nil": False}, 52),
     ("spades-4p-blind-nil", "spades", 4, {"deals": 3, "blind_nil": True, "blind_nil_margin": 0},
      53),
+    ("euchre-4p", "euchre", 4, {}, 61),
+    ("euchre-4p-openspiel", "euchre", 4,
+     {"deals": 3, "stick_the_dealer": True, "dealer_discard": "not_turned", "super_euchre": True,
+      "lone_defender": "always"}, 62),
 ]
 
 
