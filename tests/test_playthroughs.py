@@ -47,6 +47,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
      53),
     ("whist-4p", "whist", 4, {}, 71),
     ("whist-4p-american", "whist", 4, {"target": 7, "honours": False}, 72),
+    ("euchre-4p", "euchre", 4, {}, 61),
+    ("euchre-4p-openspiel", "euchre", 4,
+     {"deals": 3, "stick_the_dealer": True, "dealer_discard": "not_turned", "super_euchre": True,
+      "lone_defender": "always"}, 62),
 ]
 
 
