@@ -105,3 +105,18 @@ class SpadesFailedContractCheaper(Spades):
             for t in (0, 1):
                 self.team_totals[t] += scores[t] - self.deals[-1]["team_scores"][t]  # type: ignore[index]
             self.deals[-1] = {"scores": scores, "team_scores": scores[:2]}
+
+
+class HeartsShowsNextHand(Hearts):
+    """Each seat's observation shows the next seat's hand (a leak)."""
+
+    def observe(self, seat: int) -> dict[str, object]:
+        obs = super().observe(seat)
+        zones = obs["zones"]
+        assert isinstance(zones, dict)
+        if "hand" in zones:
+            nxt = (seat + 1) % 4
+            theirs = super().observe(nxt)["zones"]
+            assert isinstance(theirs, dict)
+            zones["hand"][nxt] = theirs["hand"][nxt]
+        return obs
