@@ -90,6 +90,33 @@ def test_hearts_plays_in_lock_step_with_the_spec(seed: int, rotation: str) -> No
     assert lockstep(Hearts, opts, seed) >= 52
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_hearts_observations_are_the_specs_zones(seed: int) -> None:
+    # read off hearts' information state tensor: the seat's hand (with the cards it set aside
+    # to pass, until they are received), the other hands' sizes, the trick on the table
+    opts = settled(Hearts)
+    a, b = Hearts(), SpecImplementation()
+    a.new("hearts", 4, opts, seed)
+    b.new("hearts", 4, opts, seed)
+    rng = random.Random(seed)
+    compared = 0
+    while b.to_move() is not None:
+        if b.to_move() != "chance":
+            for q in range(4):
+                mine, theirs = a.observe(q)["zones"], b.observe(q)["zones"]
+                assert sorted(mine["trick"]) == sorted(theirs["trick"])
+                for h, g in zip(mine["hand"], theirs["hand"], strict=True):
+                    assert (sorted(h) if isinstance(h, list) else h) == \
+                        (sorted(g) if isinstance(g, list) else g)
+                compared += 1
+        e = rng.choice(b.legal())
+        if e.get("chance") == "shuffle":
+            e = {**e, "cards": rng.sample(e["cards"], len(e["cards"]))}
+        a.apply(e)
+        b.apply(e)
+    assert compared >= 4 * 52
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_spades_plays_a_match_in_lock_step_up_to_its_known_findings(seed: int) -> None:
     # spades are never broken in OpenSpiel (openspiel-spades-1): play among the events both
@@ -215,6 +242,7 @@ CAUGHT = [
     pytest.param(mutants.SpadesUnchecked, "spades", {"accepted-illegal", "changed-by-illegal"},
                  marks=pytest.mark.slow),
     pytest.param(mutants.HeartsNoHighFollow, "hearts", {"legal"}, marks=pytest.mark.slow),
+    pytest.param(mutants.HeartsShowsNextHand, "hearts", {"leak"}, marks=pytest.mark.slow),
     pytest.param(mutants.HeartsQueenCounts12, "hearts", {"result"}, marks=pytest.mark.slow),
     pytest.param(mutants.HeartsSkipsAfterTrick, "hearts", {"who-moves"},
                  marks=pytest.mark.slow),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import runpy
 from pathlib import Path
 from typing import Any
 
@@ -39,3 +40,9 @@ def test_each_findings_record_replays(record: str) -> None:
     data = json.loads((FINDINGS / record).read_text(encoding="utf-8"))
     code, answer = replay(data)
     assert code == 0 and answer["ok"] is True
+
+
+def test_openspiel_euchre_reproduction_shows_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # a script of the engine's own actions, asserting what it shows
+    runpy.run_path(str(FINDINGS / "openspiel_euchre_repro.py"), run_name="__main__")
+    assert "tricks taken by the makers: 0" in capsys.readouterr().out

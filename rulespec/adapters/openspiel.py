@@ -274,6 +274,38 @@ class Hearts(OpenSpielAdapter):
             return [hearts_action(one_card(event))]
         raise NotOffered(f"no {event.get('action')!r} is due")
 
+    def observe(self, seat: int) -> dict[str, object]:
+        """What ``seat`` sees, read off hearts' information state tensor (hearts.cc,
+        ``InformationStateTensor``): its current hand, the other hands' sizes, and the trick
+        on the table. Nothing before the deal (the tensor is empty then)."""
+        st = self.state
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise NotOffered(f"no seat {seat!r}")
+        if st.is_chance_node():
+            return {"seat": seat, "zones": {}}
+        t = st.information_state_tensor(seat)
+        hand = [hearts_card(c) for c in range(52) if t[4 + 3 * 52 + c]]
+        if not any(t[4 + 2 * 52:4 + 3 * 52]):
+            # until every seat has passed (no card received yet), the cards a seat chose to
+            # pass are set aside by hearts but still held in the spec's reading of a
+            # simultaneous choice: the seat's hand counts them
+            hand += [hearts_card(c) for c in range(52) if t[4 + 52 + c]]
+        # the tricks: 13 rows of 7 card slots (N E S W N E S), each trick from its leader's
+        # slot; a slot's player is its index mod 4
+        rows = t[len(t) - 13 * 7 * 52:]
+        played = [0, 0, 0, 0]
+        trick: list[str] = []
+        for i in range(13):
+            cards = [(j % 4, c) for j in range(7) for c in range(52)
+                     if rows[(i * 7 + j) * 52 + c]]
+            for p, _ in cards:
+                played[p] += 1
+            if cards and len(cards) < 4:
+                trick = [hearts_card(c) for _, c in cards]
+        sizes: list[object] = [13 - n for n in played]
+        sizes[seat] = hand
+        return {"seat": seat, "zones": {"hand": sizes, "trick": trick}}
+
     def answer(self) -> dict[str, object]:
         st = self.state
         if not st.is_terminal():

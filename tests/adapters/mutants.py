@@ -107,6 +107,19 @@ class SpadesFailedContractCheaper(Spades):
             self.deals[-1] = {"scores": scores, "team_scores": scores[:2]}
 
 
+class HeartsShowsNextHand(Hearts):
+    """Each seat's observation shows the next seat's hand (a leak)."""
+
+    def observe(self, seat: int) -> dict[str, object]:
+        obs = super().observe(seat)
+        zones = obs["zones"]
+        assert isinstance(zones, dict)
+        if "hand" in zones:
+            nxt = (seat + 1) % 4
+            theirs = super().observe(nxt)["zones"]
+            assert isinstance(theirs, dict)
+            zones["hand"][nxt] = theirs["hand"][nxt]
+        return obs
 # ---- Crazy Eights ------------------------------------------------------------------------------
 class CrazyEightsUnchecked(CrazyEights):
     """Crazy Eights taking any action the game's own checks let through (plain
