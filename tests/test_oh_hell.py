@@ -157,11 +157,12 @@ class Referee:
         return self.tricks_played == self.n
 
     def scores(self) -> list[int]:
-        return [deal_score(self.opts, b or 0, t) for b, t in zip(self.bids, self.taken)]
+        return [deal_score(self.opts, b or 0, t)
+                for b, t in zip(self.bids, self.taken, strict=True)]
 
     def finish_deal(self) -> list[int]:
         scores = self.scores()
-        self.totals = [t + s for t, s in zip(self.totals, scores)]
+        self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
         self.deal_index += 1
         self.dealer = (self.dealer + 1) % self.players
         return scores
@@ -223,8 +224,7 @@ def follow(state: State, ref: Referee, ev: dict[str, Any], seat: Any) -> None:
             if not ref.over():
                 ref.start_deal()
         else:
-            assert list(state.z["taken"][q].__len__() // ref.players for q in
-                        range(ref.players)) == ref.taken
+            assert [len(t) // ref.players for t in state.z["taken"]] == ref.taken
 
 
 def score_bounds(opts: dict[str, Any], most: int) -> tuple[int, int]:
