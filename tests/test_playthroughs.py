@@ -45,6 +45,12 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
       "blind_nil": False}, 52),
     ("spades-4p-blind-nil", "spades", 4, {"deals": 3, "blind_nil": True, "blind_nil_margin": 0},
      53),
+    ("oh-hell-4p", "oh-hell", 4, {}, 70),
+    ("oh-hell-3p-openspiel", "oh-hell", 3,
+     {"sequence": "random", "largest": "turn_up", "deals": 1}, 71),
+    ("oh-hell-5p-variants", "oh-hell", 5,
+     {"sequence": "up_down", "largest": "given(4)", "scoring": "penalty", "hook": False,
+      "tie": "play_on", "pack_suits": 3, "pack_ranks": 9}, 72),
 ]
 
 
