@@ -59,7 +59,7 @@ def sequence(opts: dict[str, Any], players: int) -> list[int]:
 
 def deal_score(opts: dict[str, Any], bid: int, took: int) -> int:
     bonus, each = opts.get("exact_bonus", 10), opts.get("points_per_trick", 1)
-    scoring = opts.get("scoring", "tricks_and_bonus")
+    scoring = opts.get("scoring", "penalty")
     if bid == took:
         return bonus + each * took
     if scoring == "penalty":
@@ -229,7 +229,7 @@ def follow(state: State, ref: Referee, ev: dict[str, Any], seat: Any) -> None:
 
 def score_bounds(opts: dict[str, Any], most: int) -> tuple[int, int]:
     each = opts.get("points_per_trick", 1)
-    low = -each * most if opts.get("scoring") == "penalty" else 0
+    low = -each * most if opts.get("scoring", "penalty") == "penalty" else 0
     return low, opts.get("exact_bonus", 10) + each * most
 
 
@@ -258,11 +258,13 @@ def play_match(opts: dict[str, Any], players: int, seed: int, dealer: int = 0
     return state, events, ref
 
 
-OPENSPIEL = {"sequence": "random", "largest": "turn_up", "deals": 1}
+OPENSPIEL = {"sequence": "random", "largest": "turn_up", "deals": 1,
+             "scoring": "tricks_and_bonus"}
 OPTION_SETS = [
     {},
     OPENSPIEL,
     {**OPENSPIEL, "scoring": "penalty", "points_per_trick": 2},
+    {"scoring": "tricks_and_bonus", "deals": 5},
     {"sequence": "fixed", "largest": "given(4)", "deals": 1, "first_dealer": "given"},
     {"sequence": "up_down", "largest": "whole_pack", "scoring": "exact_only", "tie": "play_on"},
     {"sequence": "down", "largest_no_trump": True, "hook": False, "exact_bonus": 5},
@@ -304,9 +306,11 @@ OH_OPTIONS = st.fixed_dictionaries({}, optional={
 def test_any_options_keep_the_rules(opts: dict[str, Any], players: int, deals: int, seed: int,
                                     dealer: int) -> None:
     """Every combination of the options, a few deals checked against the referee; a table
-    whose pack cannot give each player a card and turn one up is refused."""
+    whose pack cannot give each player a card and turn one up is refused, and so is playing
+    on to break a tie when no deal can score."""
     opts = {**opts, "deals": deals}
-    if len(pack_of(opts)) < players + 1:
+    scoreless = opts.get("exact_bonus", 10) == 0 and opts.get("points_per_trick", 1) == 0
+    if len(pack_of(opts)) < players + 1 or (scoreless and opts.get("tie") == "play_on"):
         with pytest.raises(ConfigurationError):
             game_for(SPEC, players, opts, 0)
         return
@@ -414,9 +418,9 @@ def _play_out(state: State) -> None:
 def test_scores_of_a_deal_under_each_scoring() -> None:
     rest = ["5H"] + others([c for h in HANDS for c in h] + ["5H"])
     # seat 0 bid 0 and took 1; seat 1 bid 0 and took 0; seat 2 bid 1 and took 1
-    for opts, scores in (({}, [1, 10, 11]),
+    for opts, scores in (({}, [-1, 10, 11]),
+                         ({"scoring": "tricks_and_bonus"}, [1, 10, 11]),
                          ({"scoring": "exact_only"}, [0, 10, 11]),
-                         ({"scoring": "penalty"}, [-1, 10, 11]),
                          ({"scoring": "penalty", "points_per_trick": 3, "exact_bonus": 5},
                           [-3, 5, 8])):
         state = dealt(HANDS, rest, {**opts, "deals": 1})

@@ -47,9 +47,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
      53),
     ("oh-hell-4p", "oh-hell", 4, {}, 70),
     ("oh-hell-3p-openspiel", "oh-hell", 3,
-     {"sequence": "random", "largest": "turn_up", "deals": 1}, 71),
+     {"sequence": "random", "largest": "turn_up", "deals": 1, "scoring": "tricks_and_bonus"},
+     71),
     ("oh-hell-5p-variants", "oh-hell", 5,
-     {"sequence": "up_down", "largest": "given(4)", "scoring": "penalty", "hook": False,
+     {"sequence": "up_down", "largest": "given(4)", "scoring": "exact_only", "hook": False,
       "tie": "play_on", "pack_suits": 3, "pack_ranks": 9}, 72),
 ]
 

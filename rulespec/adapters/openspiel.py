@@ -438,7 +438,7 @@ class OhHell(OpenSpielAdapter):
 
     def params(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         suits, ranks = int(options.get("pack_suits", 4)), int(options.get("pack_ranks", 13))
-        scoring = options.get("scoring", "tricks_and_bonus")
+        scoring = options.get("scoring", "penalty")
         if scoring == "exact_only":
             raise NotOffered("oh_hell scores every trick, or the penalty for a missed bid")
         cards = suits * ranks
