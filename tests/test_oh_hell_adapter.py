@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("pyspiel")
 
 from rulespec.adapters import engine_adapter  # noqa: E402 - only with OpenSpiel installed
-from rulespec.adapters.openspiel import OhHell  # noqa: E402
+from rulespec.adapters.openspiel_oh_hell import OhHell  # noqa: E402
 from rulespec.loading import resolve  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.verify.runner import Verifier  # noqa: E402

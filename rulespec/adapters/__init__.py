@@ -20,7 +20,9 @@ __all__ = ["ENGINES", "Adapter", "NotOffered", "engine_adapter"]
 ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:hearts": ("rulespec.adapters.openspiel", "Hearts"),
     "openspiel:spades": ("rulespec.adapters.openspiel", "Spades"),
-    "openspiel:oh_hell": ("rulespec.adapters.openspiel", "OhHell"),
+    "openspiel:euchre": ("rulespec.adapters.openspiel_euchre", "Euchre"),
+    "openspiel:crazy_eights": ("rulespec.adapters.openspiel", "CrazyEights"),
+    "openspiel:oh_hell": ("rulespec.adapters.openspiel_oh_hell", "OhHell"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}

@@ -23,8 +23,9 @@ from rulespec.adapters.base import (
     permutation_of,
     winners_of,
 )
+from rulespec.lang.cards import pack
 
-__all__ = ["Hearts", "OhHell", "OpenSpielAdapter", "Spades"]
+__all__ = ["CrazyEights", "Hearts", "OpenSpielAdapter", "Spades"]
 
 RANKS = "23456789TJQKA"
 
@@ -273,6 +274,38 @@ class Hearts(OpenSpielAdapter):
             return [hearts_action(one_card(event))]
         raise NotOffered(f"no {event.get('action')!r} is due")
 
+    def observe(self, seat: int) -> dict[str, object]:
+        """What ``seat`` sees, read off hearts' information state tensor (hearts.cc,
+        ``InformationStateTensor``): its current hand, the other hands' sizes, and the trick
+        on the table. Nothing before the deal (the tensor is empty then)."""
+        st = self.state
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise NotOffered(f"no seat {seat!r}")
+        if st.is_chance_node():
+            return {"seat": seat, "zones": {}}
+        t = st.information_state_tensor(seat)
+        hand = [hearts_card(c) for c in range(52) if t[4 + 3 * 52 + c]]
+        if not any(t[4 + 2 * 52:4 + 3 * 52]):
+            # until every seat has passed (no card received yet), the cards a seat chose to
+            # pass are set aside by hearts but still held in the spec's reading of a
+            # simultaneous choice: the seat's hand counts them
+            hand += [hearts_card(c) for c in range(52) if t[4 + 52 + c]]
+        # the tricks: 13 rows of 7 card slots (N E S W N E S), each trick from its leader's
+        # slot; a slot's player is its index mod 4
+        rows = t[len(t) - 13 * 7 * 52:]
+        played = [0, 0, 0, 0]
+        trick: list[str] = []
+        for i in range(13):
+            cards = [(j % 4, c) for j in range(7) for c in range(52)
+                     if rows[(i * 7 + j) * 52 + c]]
+            for p, _ in cards:
+                played[p] += 1
+            if cards and len(cards) < 4:
+                trick = [hearts_card(c) for _, c in cards]
+        sizes: list[object] = [13 - n for n in played]
+        sizes[seat] = hand
+        return {"seat": seat, "zones": {"hand": sizes, "trick": trick}}
+
     def answer(self) -> dict[str, object]:
         st = self.state
         if not st.is_terminal():
@@ -411,150 +444,201 @@ class Spades(OpenSpielAdapter):
         return out
 
 
-# ---- Oh Hell ----------------------------------------------------------------------------------
-#: oh_hell keeps its first num_suits suits in this order, and numbers a card rank by rank, the
-#: suits within a rank: with four suits 2C is 0, 2D 1, 2S 2, 2H 3, 3C 4
-_OH_HELL_SUITS = "CDSH"
-#: the table of the spec's largest hand: 10 cards for three to five players, 8 for six, 7 for seven
-_OH_HELL_TABLE = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7}
+# ---- Crazy Eights -----------------------------------------------------------------------------
+#: crazy_eights' player actions past its 52 cards (crazy_eights.h): draw, pass, then a suit
+#: named for an eight, clubs to spades; at the first chance node, 52 + p makes p the dealer
+_C8_DRAW, _C8_PASS, _C8_SUIT, _C8_DEALER = 52, 53, 54, 52
 
 
-class OhHell(OpenSpielAdapter):
-    """OpenSpiel's ``oh_hell``: one deal of three to seven players. Its chance nodes draw the
-    number of tricks (one outcome when ``num_tricks_fixed`` sets it), then the dealer, then
-    deal the cards one at a time, the k-th to player k % players, and the trump card last; a
-    bid n is the action num_cards + n (oh_hell.cc). Its pack is the first ``num_suits`` suits
-    of C, D, S, H and the lowest ``num_cards_per_suit`` ranks, the spec's ``pack_suits`` and
-    ``pack_ranks``."""
+class CrazyEights(OpenSpielAdapter):
+    """OpenSpiel's ``crazy_eights``: one deal, its dealer drawn by chance, every card of the
+    deal and every card drawn a chance node of its own, an eight turned up put back and
+    another drawn, the stock made again from the discards (with ``reshuffle``) inside the game
+    where the spec has a ``reshuffle`` event; returns are minus each player's penalty points.
 
-    spec = "oh-hell"
-    engine = "oh_hell"
-    players = (3, 4, 5, 6, 7)
-    fixed = {"deals": 1, "hook": True, "exact_bonus": 10, "largest_no_trump": False,
-             "tie": "shared"}
-    usual = {"sequence": "random", "largest": "turn_up", "first_dealer": "random",
-             "scoring": "tricks_and_bonus", "points_per_trick": 1, "pack_suits": 4,
-             "pack_ranks": 13}
+    The spec's shuffle orders the whole pack, and a draw takes the stock's top card; OpenSpiel
+    asks for each card at the moment it is drawn. So the adapter keeps the spec's stock and
+    discard pile as the events make them, and answers each of the game's chance nodes of the
+    play with the stock's top card: a draw event is the game's draw and the cards it asks for
+    (all the cards owed for twos, with ``special_cards``). Cards are numbered as hearts numbers
+    them (rank by rank, clubs to spades within a rank)."""
+
+    spec = "crazy_eights"
+    engine = "crazy_eights"
+    players = tuple(range(2, 16))
+    fixed = {"deals": 1, "scoring": "minus_penalty", "ace_points": "ten",
+             "first_eight": "bury", "draw_at_will": True, "pass_at_will": True,
+             "two_packs_from": 6, "block_passes": "one_more"}
+    usual = {"max_draws": 5, "max_plays": 100}
+    #: whether each action is checked against the game's legal actions first (a test's broken
+    #: variant turns it off, to take what plain ``apply_action`` takes)
+    checked = True
+
+    def check_game(self, game: str, options: Mapping[str, object]) -> dict[str, Any]:
+        # the shipped spec's name is written with a hyphen or an underscore
+        return super().check_game(game.replace("-", "_"), options)
 
     def params(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        suits, ranks = int(options.get("pack_suits", 4)), int(options.get("pack_ranks", 13))
-        scoring = options.get("scoring", "penalty")
-        if scoring == "exact_only":
-            raise NotOffered("oh_hell scores every trick, or the penalty for a missed bid")
-        cards = suits * ranks
-        turn_up = (cards - 1) // players  # oh_hell's MaxNumTricks: a card is left for trumps
-        most = self.largest_hand(options, players, cards)
-        params: dict[str, Any] = {"players": players, "num_suits": suits,
-                                  "num_cards_per_suit": ranks,
-                                  "off_bid_penalty": scoring == "penalty",
-                                  "points_per_trick": int(options.get("points_per_trick", 1))}
-        if options.get("sequence", "down_up") == "random":
-            if most != turn_up:
-                raise NotOffered(f"oh_hell draws the number of tricks from 1 to {turn_up}, "
-                                 f"not to {most}")
-            params["num_tricks_fixed"] = -1
-            return params
-        first = 1 if options.get("sequence", "down_up") in ("up", "up_down") else most
-        if not 1 <= first <= turn_up:
-            raise NotOffered("oh_hell always leaves a card to turn up for trumps")
-        params["num_tricks_fixed"] = first
-        return params
-
-    @staticmethod
-    def largest_hand(options: Mapping[str, Any], players: int, cards: int) -> int:
-        """The spec's largest hand (its ``most()``) for these options."""
-        largest = str(options.get("largest", "table"))
-        if largest == "turn_up":
-            return (cards - 1) // players
-        if largest == "whole_pack":
-            return cards // players
-        if largest.startswith("given(") and largest.endswith(")"):
-            return min(int(largest[6:-1]), cards // players)
-        return min(_OH_HELL_TABLE[players], (cards - 1) // players)
+        # no limit (0) is a limit that no turn reaches: a turn draws at most the two packs
+        return {"players": players,
+                "max_draw_cards": int(options["max_draws"]) or 1000,
+                "max_turns": int(options["max_plays"]) or 1_000_000,
+                "use_special_cards": bool(options["special_cards"]),
+                "reshuffle": bool(options["reshuffle"])}
 
     def started(self) -> None:
-        suits = int(self.options.get("pack_suits", 4))
-        ranks = int(self.options.get("pack_ranks", 13))
-        self.suits = _OH_HELL_SUITS[:suits]
-        self.pack = [c for c in FRENCH_PACK
-                     if c[1] in self.suits and RANKS.index(c[0]) < ranks]
-        self.random_size = self.options.get("sequence") == "random"
-        self.given_dealer = self.options.get("first_dealer") == "given"
-        if not self.random_size:
-            # the number of tricks is an oh_hell chance node of one outcome, num_tricks_fixed:
-            # the spec has no event for it, so the adapter takes it
-            self.state.apply_action(self.outcomes()[0])
-        self.take_given_dealer()
+        self.phase = "dealer"  # then shuffle, bury (an eight turned up), play
+        self.stock: list[str] = []  # the spec's stock, top card first
+        self.discard: list[str] = []  # the spec's discard pile, top card last
+        self.pack = pack(2 if self.table > 5 else 1)
 
-    def take_given_dealer(self) -> None:
-        """With the first dealer given, oh_hell's draw of the dealer is taken by the adapter:
-        the spec has no event for it."""
-        if self.given_dealer and len(self.state.history()) == 1:
-            self.state.apply_action(self.dealer)
+    def naming(self, st: Any) -> bool:
+        """Whether the game asks for the suit of an eight just played."""
+        return not st.is_chance_node() and all(a >= _C8_SUIT for a in st.legal_actions())
 
-    def taken(self, event: Mapping[str, object]) -> None:
-        self.take_given_dealer()
+    def reshuffle_due(self) -> bool:
+        """The spec's reshuffle: the stock has run out and the discard pile holds more than its
+        top card (after the suit of an eight is named, as the spec has it)."""
+        st = self.state
+        return (bool(self.options.get("reshuffle")) and self.phase == "play"
+                and not st.is_terminal() and not self.stock and len(self.discard) > 1
+                and not self.naming(st))
 
-    def card(self, action: int) -> str:
-        """The card code of an oh_hell card action."""
-        n = len(self.suits)
-        return RANKS[action // n] + self.suits[action % n]
-
-    def card_action(self, code: str) -> int:
-        """The oh_hell action of a card code; NotOffered for a card outside the pack."""
-        if code not in self.pack:
-            raise NotOffered(f"{code} is not a card of this pack")
-        return RANKS.index(code[0]) * len(self.suits) + self.suits.index(code[1])
+    def to_move(self) -> int | str | None:
+        if self.state.is_terminal():
+            return None
+        if self.reshuffle_due() or self.phase != "play":
+            return "chance"
+        return super().to_move()
 
     def events(self) -> list[dict[str, object]]:
         st = self.state
-        if st.is_chance_node():
-            if len(st.history()) < 2:  # the number of tricks, then the dealer
-                return [{"chance": "pick", "value": a} for a in self.outcomes()]
+        if self.phase == "dealer":
+            return [{"chance": "pick", "value": a - _C8_DEALER} for a in self.outcomes()]
+        if self.phase == "shuffle":
             return [{"chance": "shuffle", "cards": list(self.pack)}]
+        if self.phase == "bury":
+            return [{"chance": "bury", "position": k} for k in range(len(self.stock) + 1)]
+        if self.reshuffle_due():
+            return [{"chance": "reshuffle", "cards": self.discard[:-1]}]
+        if st.is_chance_node():
+            return []  # the game asks for a card the spec's stock does not hold
         out: list[dict[str, object]] = []
         for a in self.outcomes():
-            if a >= len(self.pack):
-                out.append(self.seat_event("bid", tricks=a - len(self.pack)))
+            if a == _C8_DRAW:
+                out.append(self.seat_event("draw"))
+            elif a == _C8_PASS:
+                out.append(self.seat_event("pass"))
+            elif a >= _C8_SUIT:
+                out.append(self.seat_event("name_suit", suit=_HEARTS_SUITS[a - _C8_SUIT]))
             else:
-                out.append(self.seat_event("play", card=self.card(a)))
+                out.append(self.seat_event("play", card=hearts_card(a)))
         return out
 
-    def actions(self, event: Mapping[str, object]) -> list[int]:
-        st = self.state
+    def apply(self, event: Mapping[str, object]) -> None:
+        """The event's actions on a copy of the game's state and of the adapter's piles, each
+        action with OpenSpiel's legality check; the copies replace the originals once all
+        were taken."""
+        if not isinstance(event, Mapping):
+            raise NotOffered("an event is an object")
+        if self.state.is_terminal():
+            raise NotOffered("the match is over")
+        if ("chance" in event) != (self.to_move() == "chance") or (
+                "chance" not in event and event.get("seat") != self.to_move()):
+            raise NotOffered(f"{'a chance event' if 'chance' in event else 'this seat'} "
+                             "is not due")
+        work = _C8Work(self.state.clone(), list(self.stock), list(self.discard), self.phase,
+                       self.checked)
+        self.take(work, event)
+        if work.phase == "play":
+            work.feed(self.engine)
+        self.state, self.stock, self.discard, self.phase = (
+            work.st, work.stock, work.discard, work.phase)
+
+    def take(self, work: _C8Work, event: Mapping[str, object]) -> None:
+        """The actions of one event, taken on ``work``."""
         chance = event.get("chance")
-        history = st.history() if st.is_chance_node() else []
-        if chance == "pick" and st.is_chance_node() and len(history) < 2:
+        if chance == "pick" and work.phase == "dealer":
             value = event.get("value")
-            if type(value) is not int:
-                raise NotOffered("a pick's value is a number")
-            return [value]
-        if chance == "shuffle" and st.is_chance_node() and len(history) == 2:
+            if type(value) is not int or not 0 <= value < self.table:
+                raise NotOffered("the dealer is a seat")
+            work.act(self.engine, _C8_DEALER + value)
+            work.phase = "shuffle"
+        elif chance == "shuffle" and work.phase == "shuffle":
             order = permutation_of(event, self.pack)
-            tricks, dealer = history[0], history[1]
-            players = self.table
-            # the spec deals one card at a time from the dealer's left and turns up the next;
-            # oh_hell gives its k-th dealt card to player k % players, then the trump card
-            hands = dealt_hands(order, players, (dealer + 1) % players, tricks)
-            dealt = [hands[k % players][k // players] for k in range(players * tricks)]
-            return [self.card_action(c) for c in [*dealt, order[players * tricks]]]
-        if chance is not None:
+            dealt = self.table * (7 if self.table == 2 else 5)
+            # the spec deals one card at a time from the dealer's left, as the game does
+            for c in order[:dealt + 1]:
+                work.act(self.engine, hearts_action(c))
+            work.stock, work.discard = order[dealt + 1:], [order[dealt]]
+            work.phase = "bury" if work.st.is_chance_node() else "play"
+        elif chance == "bury" and work.phase == "bury":
+            k = event.get("position")
+            if type(k) is not int or not 0 <= k <= len(work.stock):
+                raise NotOffered("a bury's position is a depth in the stock")
+            work.stock.insert(k, work.discard.pop())
+            work.discard.append(work.stock.pop(0))
+            work.act(self.engine, hearts_action(work.discard[-1]))
+            work.phase = "bury" if work.st.is_chance_node() else "play"
+        elif chance == "reshuffle" and work.phase == "play":
+            work.stock = permutation_of(event, work.discard[:-1])
+            work.discard = work.discard[-1:]
+        elif chance is not None:
             raise NotOffered(f"no {chance!r} chance event is due")
+        else:
+            self.decide(work, event)
+
+    def decide(self, work: _C8Work, event: Mapping[str, object]) -> None:
+        """A player's event, taken on ``work``."""
         action = event.get("action")
-        if action == "bid":
-            n = event.get("tricks")
-            if type(n) is not int or n < 0:
-                raise NotOffered("a bid is a number of tricks")
-            return [len(self.pack) + n]
         if action == "play":
-            return [self.card_action(one_card(event))]
-        raise NotOffered(f"oh_hell has no {action!r}")
+            card = one_card(event)
+            work.act(self.engine, hearts_action(card))
+            work.discard.append(card)
+        elif action == "name_suit":
+            suit = event.get("suit")
+            if not isinstance(suit, str) or suit not in _HEARTS_SUITS:
+                raise NotOffered("a suit is C, D, H or S")
+            work.act(self.engine, _C8_SUIT + _HEARTS_SUITS.index(suit))
+        elif action == "draw":
+            work.act(self.engine, _C8_DRAW)
+        elif action == "pass":
+            work.act(self.engine, _C8_PASS)
+        else:
+            raise NotOffered(f"crazy_eights has no {action!r}")
 
     def answer(self) -> dict[str, object]:
         st = self.state
-        players = self.table
         if not st.is_terminal():
-            return {"complete": False, "deals": [], "totals": [0] * players, "winners": []}
+            return {"complete": False, "deals": [], "totals": [0] * self.table, "winners": []}
         scores = [round(r) for r in st.returns()]
         return {"complete": True, "deals": [{"scores": scores}], "totals": scores,
                 "winners": winners_of(scores, lowest=False)}
+
+
+class _C8Work:
+    """A copy of the game's state and of the adapter's piles, on which an event is taken."""
+
+    def __init__(self, st: Any, stock: list[str], discard: list[str], phase: str,
+                 checked: bool = True) -> None:
+        self.st, self.stock, self.discard, self.phase = st, stock, discard, phase
+        self.checked = checked
+
+    def act(self, engine: str, a: int) -> None:
+        """One action, with OpenSpiel's legality check (unless it is turned off: then only
+        the game's own checks, an error of which is a refusal)."""
+        if self.checked:
+            if a not in self.st.legal_actions():
+                raise ValueError(f"{engine} refuses {self.st.action_to_string(a)!r} "
+                                 f"(action {a})")
+            self.st.apply_action(a)
+            return
+        try:
+            self.st.apply_action(a)
+        except Exception as e:  # noqa: BLE001 - a SPIEL_CHECK of the game failed: refused
+            raise ValueError(f"{engine}: {e}") from None
+
+    def feed(self, engine: str) -> None:
+        """The cards the game asks for as they are drawn: the stock's top cards."""
+        while self.st.is_chance_node() and self.stock and not self.st.is_terminal():
+            self.act(engine, hearts_action(self.stock.pop(0)))

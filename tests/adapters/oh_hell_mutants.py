@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.adapters.openspiel import OhHell
+from rulespec.adapters.openspiel_oh_hell import OhHell
 
 
 def plays(h: OhHell) -> int:
