@@ -85,6 +85,9 @@ class OhHell(OpenSpielAdapter):
         self.pack = [c for c in FRENCH_PACK
                      if c[1] in self.suits and RANKS.index(c[0]) < ranks]
         self.random_size = self.options.get("sequence") == "random"
+        # oh_hell's MaxNumTricks, which sizes its information state tensor
+        fixed = self.state.get_game().get_parameters()["num_tricks_fixed"]
+        self.most_tricks = fixed if fixed > 0 else (len(self.pack) - 1) // self.table
         self.given_dealer = self.options.get("first_dealer") == "given"
         if not self.random_size:
             # the number of tricks is an oh_hell chance node of one outcome, num_tricks_fixed:
@@ -155,6 +158,46 @@ class OhHell(OpenSpielAdapter):
         if action == "play":
             return [self.card_action(one_card(event))]
         raise NotOffered(f"oh_hell has no {action!r}")
+
+    def observe(self, seat: int) -> dict[str, object]:
+        """What ``seat`` sees, read off oh_hell's information state tensor (oh_hell.cc,
+        ``InformationStateTensor``): its hand and the other hands' sizes, the trump card turned
+        up, the trick on the table, the tricks each player has taken, the stock's size.
+        Nothing before the bidding or once the deal is over (the tensor is empty then)."""
+        st = self.state
+        players, cards = self.table, len(self.pack)
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise NotOffered(f"no seat {seat!r}")
+        if st.is_chance_node() or st.is_terminal():
+            return {"seat": seat, "zones": {}}
+        t = st.information_state_tensor(seat)
+        most = self.most_tricks
+        # the number of tricks, the dealer, the trump card, the initial and the current hand
+        at = most + players
+        turned = [self.card(c) for c in range(cards) if t[at + c]]
+        at += 2 * cards
+        hand = [self.card(c) for c in range(cards) if t[at + c]]
+        at += cards + players * (most + 2)  # past the bids
+        won = [sum(1 for i in range(most) if t[at + p * most + i]) for p in range(players)]
+        # the tricks: a row of 2 * players - 1 card slots each, a trick from its leader's slot;
+        # a slot's player is its index modulo the number of players
+        rows = t[at + players * most:]
+        slots = 2 * players - 1
+        played = [0] * players
+        trick: list[str] = []
+        for i in range(most):
+            row = [(j % players, c) for j in range(slots) for c in range(cards)
+                   if rows[(i * slots + j) * cards + c]]
+            for p, _ in row:
+                played[p] += 1
+            if row and len(row) < players:
+                trick = [self.card(c) for _, c in row]
+        tricks = st.history()[0]
+        sizes: list[object] = [tricks - n for n in played]
+        sizes[seat] = hand
+        return {"seat": seat, "zones": {
+            "hand": sizes, "trick": trick, "turned": turned,
+            "taken": [n * players for n in won], "stock": cards - players * tricks - 1}}
 
     def answer(self) -> dict[str, object]:
         st = self.state

@@ -1,7 +1,7 @@
 """Deliberately broken variants of the Oh Hell! adapter (OpenSpiel's ``oh_hell``): wrappers
 around the engine's state that take an illegal action (as OpenSpiel's plain ``apply_action``
-does), break a follow rule, a score or a turn. verify must catch each with its default
-settings."""
+does), break a follow rule, a score, a turn, or show a card the seat may not see. verify must
+catch each with its default settings."""
 
 from __future__ import annotations
 
@@ -74,3 +74,15 @@ class OhHellSkipsAfterTrick(OhHell):
         if isinstance(tm, int) and n and n % self.table == 0:
             return (tm + 1) % self.table
         return tm
+
+
+class OhHellShowsLeftHand(OhHell):
+    """A seat's observation shows the hand of the player on its left (a leak)."""
+
+    def observe(self, seat: int) -> dict[str, object]:
+        obs = super().observe(seat)
+        zones: Any = obs["zones"]
+        if "hand" in zones:
+            left = (seat + 1) % self.table
+            zones["hand"][left] = super().observe(left)["zones"]["hand"][left]
+        return obs
