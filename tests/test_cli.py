@@ -149,6 +149,7 @@ def test_replay_usage_and_spec_errors(tmp_path: Path) -> None:
     ("uno", ("UE-1", "UE-8", "US-7", "draw_four_when", "Wild Draw Four")),
     ("euchre", ("EU-1", "EU-8", "ES-4", "lone_defender", "left bower")),
     ("crazy-eights", ("CE-1", "CE-11", "CS-7", "special_cards", "name_suit")),
+    ("oh-hell", ("OH-1", "OH-10", "OS-5", "largest_no_trump", "given(n: int in 1..51)")),
 ])
 def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> None:
     book = ROOT / "docs" / "rules" / f"{game}.md"

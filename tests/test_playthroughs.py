@@ -60,6 +60,13 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("crazy-eights-3p-special", "crazy_eights", 3,
      {"special_cards": True, "reshuffle": True, "scoring": "winner_collects", "max_draws": 1,
       "deals": 2}, 72),
+    ("oh-hell-4p", "oh-hell", 4, {}, 70),
+    ("oh-hell-3p-openspiel", "oh-hell", 3,
+     {"sequence": "random", "largest": "turn_up", "deals": 1, "scoring": "tricks_and_bonus"},
+     71),
+    ("oh-hell-5p-variants", "oh-hell", 5,
+     {"sequence": "up_down", "largest": "given(4)", "scoring": "exact_only", "hook": False,
+      "tie": "play_on", "pack_suits": 3, "pack_ranks": 9}, 72),
 ]
 
 
