@@ -45,6 +45,13 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
       "blind_nil": False}, 52),
     ("spades-4p-blind-nil", "spades", 4, {"deals": 3, "blind_nil": True, "blind_nil_margin": 0},
      53),
+    ("gin-rummy-2p", "gin_rummy", 2, {"deals": 2}, 80),
+    ("gin-rummy-2p-openspiel", "gin_rummy", 2,
+     {"deals": 1, "first_dealer": "given", "discard_taken": True,
+      "stock_end": "upcard_to_knock", "deal_score": "zero_sum"}, 81),
+    ("gin-rummy-2p-rlcard", "gin_rummy", 2,
+     {"deals": 1, "first_upcard": "plain", "stock_end": "upcard", "layoffs": False,
+      "lay_down": "best"}, 82),
 ]
 
 
