@@ -248,7 +248,9 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return f"{a[0]}'s partner"
         case "pack", 1:
             return "a pack" if a[0] == "1" else f"{a[0]} packs"
-        case ("is_meld" | "melds"), 2 | ("deadwood" | "best_melds"), 3:
+        case ("max" | "min" | "sum" | "count" | "any" | "all"), 1:
+            return f"the {f} of {a[0]}"
+        case ("is_meld" | "melds" | "deadwood" | "best_melds"), _:
             return _melds(f, a)
     if not a:
         return words(f)
