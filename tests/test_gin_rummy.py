@@ -332,3 +332,99 @@ def test_a_simulated_match_replays_from_its_record() -> None:
     assert code == 0, answer
     assert answer["complete"] and answer == state.result()
     assert len(answer["deals"]) == 3
+
+
+# --- dealt situations -----------------------------------------------------------------------
+
+KNOCKER = ["3H", "4H", "5H", "7C", "7D", "7S", "KC", "KD", "KS", "2C"]  # seat 1, deadwood 2
+DEFENDER = ["2H", "6H", "7H", "AC", "AD", "AS", "8C", "9C", "TC", "2D"]  # seat 0, the dealer
+
+
+def dealt(seat1: list[str], seat0: list[str], upcard: str, draws: list[str],
+          opts: dict[str, Any] | None = None) -> State:
+    """A single hand, seat 0 dealing: the hands given, the upcard, then the stock's top cards
+    (the shuffle's first card is dealt first, to the non-dealer)."""
+    state = game_for(SPEC, 2, {"first_dealer": "given", "deals": 1, **(opts or {})},
+                     0).new_initial_state()
+    order = [c for pair in zip(seat1, seat0, strict=True) for c in pair] + [upcard] + draws
+    rest = [c for c in pack(1) if c not in order]
+    state.apply({"chance": "shuffle", "cards": order + rest})
+    assert sorted(state.z["hand"][1]) == sorted(seat1) and list(state.z["discard"]) == [upcard]
+    return state
+
+
+def act(state: State, action: str, **fields: Any) -> None:
+    """Apply the legal event of ``action`` whose fields are ``fields`` (cards as a set)."""
+    for e in state.legal_actions():
+        if e.get("action") == action and all(
+                (set(e[k]) == set(v)) if isinstance(v, (set, frozenset)) else e[k] == v
+                for k, v in fields.items()):
+            state.apply(e)
+            return
+    raise AssertionError(f"no {action} {fields} in {state.legal_actions()}")
+
+
+def knock_with_three_melds(state: State) -> None:
+    act(state, "pass")
+    act(state, "pass")
+    act(state, "draw")
+    act(state, "knock", card="9D")
+    for m in ({"3H", "4H", "5H"}, {"7C", "7D", "7S"}, {"KC", "KD", "KS"}):
+        act(state, "meld", cards=m)
+
+
+def test_a_tie_after_layoffs_is_an_undercut() -> None:
+    for opts, want in (({}, [25, 0]), ({"deal_score": "zero_sum"}, [25, -25])):
+        state = dealt(KNOCKER, DEFENDER, "QH", ["9D"], opts)
+        knock_with_three_melds(state)
+        act(state, "done")
+        offered = {(e["card"], e["meld"]) for e in state.legal_actions()
+                   if e["action"] == "lay_off"}
+        # the run 3H-5H takes the 2 and the 6 of hearts; the 7 of hearts joins the sevens
+        assert offered == {("2H", 1), ("6H", 1), ("7H", 2)}
+        act(state, "lay_off", card="6H", meld=1)
+        assert ("7H", 1) in {(e["card"], e["meld"]) for e in state.legal_actions()
+                             if e["action"] == "lay_off"}  # now the run reaches the 7
+        act(state, "lay_off", card="7H", meld=1)
+        act(state, "lay_off", card="2H", meld=1)
+        act(state, "done")
+        act(state, "meld", cards={"AC", "AD", "AS"})
+        act(state, "meld", cards={"8C", "9C", "TC"})
+        act(state, "done")
+        assert state.is_terminal() and state.deals[-1]["scores"] == want  # 2 against 2
+
+
+def test_gin_allows_no_layoff() -> None:
+    gin_hand = KNOCKER[:-1] + ["6H"]
+    state = dealt(gin_hand, ["6D" if c == "6H" else c for c in DEFENDER], "QH", ["9D"])
+    act(state, "pass")
+    act(state, "pass")
+    act(state, "draw")
+    act(state, "knock", card="9D")
+    for m in ({"3H", "4H", "5H", "6H"}, {"7C", "7D", "7S"}, {"KC", "KD", "KS"}):
+        act(state, "meld", cards=m)
+    act(state, "done")
+    assert state.current_player() == 0
+    assert not any(e["action"] == "lay_off" for e in state.legal_actions())
+    act(state, "meld", cards={"AC", "AD", "AS"})
+    act(state, "done")  # 2H 6D 7H 8C 9C TC 2D left: 44
+    assert state.deals[-1]["scores"] == [0, 44 + 25]
+
+
+def test_oklahoma_an_ace_upcard_calls_for_gin() -> None:
+    for up, knocks in (("AH", False), ("QH", True), ("4C", False)):
+        state = dealt(KNOCKER, DEFENDER, up, ["9D"], {"oklahoma": True})
+        act(state, "pass")
+        act(state, "pass")
+        act(state, "draw")
+        # deadwood 2 after discarding the 9: within a queen's 10, not an ace's 0 (gin only),
+        # and within a 4's 4
+        assert any(e["action"] == "knock" for e in state.legal_actions()) == (knocks or up == "4C")
+
+
+def test_the_card_taken_may_not_be_discarded_at_once() -> None:
+    for opts, back in (({}, False), ({"discard_taken": True}, True)):
+        state = dealt(KNOCKER, DEFENDER, "QH", ["9D"], opts)
+        act(state, "take")
+        cards = {e["card"] for e in state.legal_actions() if e["action"] == "discard"}
+        assert ("QH" in cards) == back and len(cards) == 10 + back

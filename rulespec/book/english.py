@@ -262,13 +262,13 @@ def _melds(f: str, a: list[str]) -> str:
     lang/melds.py)."""
     match f:
         case "is_meld":
-            return f"{a[0]} form a meld (a set, or a run in the order {a[1]})"
+            return f"{a[0]} form a meld (a set, or a run in {a[1]})"
         case "melds":
-            return f"each meld (a set, or a run in the order {a[1]}) among {a[0]}"
+            return f"each meld (a set, or a run in {a[1]}) among {a[0]}"
         case "deadwood":
             return (f"the deadwood of {a[0]}: the least total of {a[1]} over the cards left "
-                    f"out of melds (sets, or runs in the order {a[2]})")
-    return (f"melds of {a[0]} (sets, or runs in the order {a[2]}) that leave the least "
+                    f"out of melds (sets, or runs in {a[2]})")
+    return (f"melds of {a[0]} (sets, or runs in {a[2]}) that leave the least "
             f"deadwood, counting {a[1]}")
 
 
