@@ -190,3 +190,57 @@ def test_a_spec_plays_with_melds() -> None:
         "def score", "def values(q: int) = [1, 2]\ndef score"), "host.rules")
     with pytest.raises(RuleRuntimeError, match="one value for each card"):
         _play(game_for(bad, 2, {}, 0).new_initial_state())
+
+
+DECKED = """game decked title "Decked"
+players 2
+winner lowest total
+deck copies 1 "Two suits of five ranks." {{
+  suit red "R"
+  suit blue "B"
+  rank one "1" = 1 "One"
+  rank two "2" = 2 "Two"
+  rank three "3" = 3 "Three"
+  rank four "4" = 4 "Four"
+  rank five "5" = 5 "Five"
+}}
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def score(q: int) = {score}
+deal {{
+  for q in seats {{
+    fill hand[q] with []
+  }}
+  fill stock with pack(1)
+  shuffle stock
+  deal 5 from stock to hand of seats_from(left_of(dealer))
+  choose 0 {{
+    show() "Show." {{
+      end deal scoring score
+    }}
+  }}
+}}
+match {{
+  run deal
+  end match winners [q for q in seats if totals[q] == min(totals[r] for r in seats)]
+}}
+"""
+
+
+def test_a_declared_deck_melds_by_its_own_ranks_and_suits() -> None:
+    spec = check_text(DECKED.format(
+        score="deadwood(hand[q], [rank(x) for x in hand[q]], range(1, 5))"), "decked.rules")
+    f = spec.deck.meld_functions()
+    assert f["is_meld"](["1R", "2R", "3R"], [1, 2, 3, 4, 5])
+    assert f["is_meld"](["4R", "4B", "4R"], [1, 2, 3, 4, 5]) is False  # two of one suit
+    assert f["deadwood"](["1R", "2R", "3R", "5B"], [1, 2, 3, 5], [1, 2, 3, 4, 5]) == 5
+    state = game_for(spec, 2, {}, 0).new_initial_state()
+    state.apply({"chance": "shuffle", "cards": ["1R", "5B", "2R", "4B", "3R", "3B", "4R", "2B",
+                                                "5R", "1B"]})
+    # seat 1 holds 1R 2R 3R 4R 5R, a run; seat 0 5B 4B 3B 2B 1B, another
+    state = _play(state)
+    assert list(state.deals[-1]["scores"]) == [0, 0]
+    folded = check_text(DECKED.format(score="deadwood(['1R', '2R', '3R', '5B'], [1, 2, 3, 5], "
+                                            "range(1, 5))"), "decked.rules")
+    assert list(_play(game_for(folded, 2, {}, 0).new_initial_state()).deals[-1]["scores"]) \
+        == [5, 5]
