@@ -9,14 +9,17 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
+from rulespec.cli_options import Seconds as _Seconds
+from rulespec.cli_options import option_text as _option_text
+from rulespec.cli_options import options_of as _options
+from rulespec.cli_options import verification_options as _verification_options
 from rulespec.errors import (
     RecordError,
     RuleRuntimeError,
@@ -28,6 +31,7 @@ from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
     from rulespec.loading import Resolved
+    from rulespec.protocol import Implementation
     from rulespec.simulate import SimulationSummary
     from rulespec.verify.report import Report
     from rulespec.verify.runner import Verifier
@@ -35,8 +39,6 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
 EXIT_INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
 
-#: a click command function, before or after its options are added
-_F = TypeVar("_F", bound=Callable[..., object])
 
 
 def _err(text: str) -> None:
@@ -98,23 +100,6 @@ def _reported(other_errors: int = EXIT_USAGE) -> Iterator[None]:
     except RulespecError as e:
         _err(f"error: {e}")
         sys.exit(other_errors)
-
-
-def _parse_option(text: str) -> tuple[str, bool | int | str]:
-    if "=" not in text:
-        raise click.BadParameter(f"{text!r}: write NAME=VALUE", param_hint="--option")
-    k, v = text.split("=", 1)
-    k, v = k.strip(), v.strip()
-    if v in ("true", "false"):
-        return k, v == "true"
-    # ASCII digits only: int() would also read "1_0" as 10 and a fullwidth "３" as 3
-    if re.fullmatch(r"-?[0-9]{1,4000}", v):
-        return k, int(v)
-    return k, v
-
-
-def _options(items: tuple[str, ...]) -> dict[str, bool | int | str]:
-    return dict(_parse_option(t) for t in items)
 
 
 #: how long serve waits for a request before it stops, by default (seconds)
@@ -382,78 +367,31 @@ def replay(record: str, spec_path: str | None) -> None:
 # ---- verify and diff -----------------------------------------------------------------------
 #: the longest wait any seconds option takes (a timer or a select() past about 10**9 s
 #: overflows the platform's time_t): 1,000,000 s, eleven days and a half
-MAX_SECONDS = 1_000_000.0
-
-
-class _Seconds(click.FloatRange):
-    """A number of seconds: finite, within ``[min, MAX_SECONDS]``. ``inf`` and ``nan`` are
-    floats to Python and pass a plain FloatRange (``nan`` compares false with every bound),
-    then overflow a timer or wait for ever; here they are usage errors."""
-
-    name = "seconds"
-
-    def __init__(self, min: float) -> None:  # noqa: A002 - click's own name for it
-        super().__init__(min=min, max=MAX_SECONDS)
-
-    def convert(self, value: str | float, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:
-        import math
-
-        try:
-            rv = float(value)
-        except ValueError:
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(rv):
-            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
-        return float(super().convert(rv, param, ctx))
-
-
-def _verification_options(f: _F) -> _F:
-    """The options verify and diff share."""
-    for opt in reversed([
-        click.option("--players", "-p", type=click.IntRange(min=1), multiple=True,
-                     help="Only these table sizes (repeatable); default: every size the spec "
-                          "allows."),
-        click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
-                     help="Fix an option (repeatable); the others are varied."),
-        click.option("--games", "-n", type=click.IntRange(min=1), default=None,
-                     help="Matches in all, spread over the schedule in its order: one at "
-                          "each setting, the rest shared out evenly, so -n 2 plays two "
-                          "(default: each setting its share of a fixed amount of work, "
-                          "sized so a correct in-process implementation takes about a "
-                          "minute)."),
-        click.option("--budget", type=_Seconds(min=1), default=None,
-                     metavar="SECONDS", help="Search for this long, then stop (checked "
-                     "between settings, after the first match)."),
-        click.option("--seed", type=int, default=0, show_default=True),
-        click.option("--keep-going", is_flag=True,
-                     help="After a divergence, go on looking for different ones."),
-        click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
-                     help="Where to write the shrunk match as a record "
-                          "[default: rulespec-divergence.json]."),
-        click.option("--json", "as_json", is_flag=True, help="Print a JSON report."),
-        click.option("--db", type=click.Path(file_okay=False), default=None,
-                     help="Keep Hypothesis's example database here (off by default)."),
-    ]):
-        f = opt(f)
-    return f
-
-
 @main.command()
 @click.argument("game")
 @click.option("--impl", "impl_cmd", default=None, metavar="CMD",
               help="Command line of an implementation speaking the JSON-lines protocol.")
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="A Python implementation: a class, a factory or an object.")
+@click.option("--engine", "engine", default=None, metavar="ENGINE:GAME",
+              help="An engine's game through rulespec's adapter (openspiel:hearts, "
+                   "rlcard:uno, ...; pip install \"rulespec[engines]\"). The options the "
+                   "engine always plays, and those its default parameters play, are set "
+                   "unless given.")
+@click.option("--known", "known_path", default=None, metavar="FILE",
+              type=click.Path(dir_okay=False),
+              help="Known findings (JSON, docs/verify.md): a divergence that matches one is "
+                   "reported as known and the search goes on.")
 @click.option("--timeout", type=_Seconds(min=0.01), default=10.0, show_default=True,
               metavar="SECONDS", help="The longest one protocol call may take.")
 @click.option("--strict", is_flag=True,
               help="A setting the implementation refuses at 'new' is a failure.")
 @_verification_options
-def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
-           strict: bool, players: tuple[int, ...], opts: tuple[str, ...], games: int | None,
-           budget: float | None, seed: int, keep_going: bool, out_path: str | None,
-           as_json: bool, db: str | None) -> None:
+def verify(game: str, impl_cmd: str | None, impl_py: str | None, engine: str | None,
+           known_path: str | None, timeout: float, strict: bool, players: tuple[int, ...],
+           opts: tuple[str, ...],
+           games: int | None, budget: float | None, seed: int, keep_going: bool,
+           out_path: str | None, as_json: bool, db: str | None) -> None:
     """Verify an implementation of GAME (a shipped name or a .rules file) against the spec.
 
     verify chooses the tables, options, dealers, decisions and shuffles itself, compares the
@@ -467,13 +405,24 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
     from rulespec.protocol import ProcessImplementation, load_python_impl
     from rulespec.verify.runner import Verifier
 
-    if (impl_cmd is None) == (impl_py is None):
-        _err("error: give exactly one of --impl CMD or --python MODULE:ATTR")
+    if sum(x is not None for x in (impl_cmd, impl_py, engine)) != 1:
+        _err("error: give exactly one of --impl CMD, --python MODULE:ATTR or --engine "
+             "ENGINE:GAME")
         sys.exit(EXIT_USAGE)
     with _reported():
         found = resolve(game)
         spec = found.spec
-        if impl_py is not None:
+        factory: Callable[[], Implementation]
+        if engine is not None:
+            from rulespec.adapters import engine_adapter
+
+            adapter = engine_adapter(engine)
+            factory, who = adapter, engine
+            given = {t.split("=", 1)[0].strip() for t in opts}
+            settled = {**getattr(adapter, "fixed", {}), **getattr(adapter, "usual", {})}
+            opts = tuple(f"{k}={_option_text(v)}" for k, v in settled.items()
+                         if k not in given) + opts
+        elif impl_py is not None:
             factory = load_python_impl(impl_py)
             who = impl_py
         else:
@@ -484,7 +433,10 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
             factory = lambda: ProcessImplementation(argv, timeout)  # noqa: E731
             who = impl_cmd or ""
         name = spec.name  # a shipped spec goes by its shipped name (loading.shipped_name)
-        v = Verifier(spec, name, factory, timeout=timeout, db=db)
+        from rulespec.verify.known import load_known
+
+        known = load_known(known_path) if known_path is not None else []
+        v = Verifier(spec, name, factory, timeout=timeout, db=db, known=known)
         report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
     _finish(report, f"verify {name} against {who}", found, out_path, as_json)
 

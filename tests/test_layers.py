@@ -22,14 +22,17 @@ LAYERS: list[tuple[str, ...]] = [
     ("rulespec.lang",),
     ("rulespec.engine",),
     ("rulespec.loading", "rulespec.records", "rulespec.protocol", "rulespec.simulate"),
-    ("rulespec.verify", "rulespec.book", "rulespec.sidebyside", "rulespec.testing"),
-    ("rulespec.cli", "rulespec.__main__", "rulespec"),
+    ("rulespec.verify", "rulespec.book", "rulespec.sidebyside", "rulespec.testing",
+     "rulespec.adapters"),
+    ("rulespec.cli", "rulespec.cli_options", "rulespec.__main__", "rulespec"),
 ]
 
 #: the only modules that may import a third-party package that has one home
 HOMES = {
     "lark": ("rulespec.lang.parser", "rulespec.lang.syntax_errors"),
     "hypothesis": ("rulespec.verify", "rulespec.testing"),
+    "pyspiel": ("rulespec.adapters.openspiel",),
+    "rlcard": ("rulespec.adapters.rlcard",),
 }
 
 #: private names of the standard library's own API, which are public despite the underscore

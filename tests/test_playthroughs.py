@@ -52,6 +52,21 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("gin-rummy-2p-rlcard", "gin_rummy", 2,
      {"deals": 1, "first_upcard": "plain", "stock_end": "upcard", "layoffs": False,
       "lay_down": "best"}, 82),
+    ("whist-4p", "whist", 4, {}, 71),
+    ("whist-4p-american", "whist", 4, {"target": 7, "honours": False}, 72),
+    ("euchre-4p", "euchre", 4, {}, 61),
+    ("euchre-4p-openspiel", "euchre", 4,
+     {"deals": 3, "stick_the_dealer": True, "dealer_discard": "not_turned", "super_euchre": True,
+      "lone_defender": "always"}, 62),
+    ("crazy-eights-4p", "crazy_eights", 4, {"deals": 2}, 70),
+    ("crazy-eights-5p-openspiel", "crazy_eights", 5,
+     {"draw_at_will": True, "max_draws": 5, "pass_at_will": True, "reshuffle": False,
+      "scoring": "minus_penalty", "ace_points": "ten", "deals": 1, "special_cards": False,
+      "two_packs_from": 6, "max_plays": 100, "first_eight": "bury", "block_passes": "one_more"},
+     71),
+    ("crazy-eights-3p-special", "crazy_eights", 3,
+     {"special_cards": True, "reshuffle": True, "scoring": "winner_collects", "max_draws": 1,
+      "deals": 2}, 72),
 ]
 
 

@@ -30,6 +30,7 @@ from rulespec.verify.compare import (
     visible,
 )
 from rulespec.verify.guard import Guard
+from rulespec.verify.known import KnownFinding, match_known
 from rulespec.verify.report import Diverged, Divergence, diverged, the
 from rulespec.verify.schedule import MAX_DEALS, MAX_EVENTS, OptionValue
 
@@ -65,6 +66,10 @@ class Search(Protocol):
     observe_ok: bool
     #: whether the divergence being shrunk was met while probing (probes stay on for it)
     first_by_probe: bool
+    #: the run's known findings (``--known``)
+    known_findings: tuple[KnownFinding, ...]
+    #: the known findings met, with how many times each
+    known: dict[str, int]
 
     @property
     def shrinking(self) -> bool:
@@ -273,10 +278,13 @@ class Match:
             missing=[spec_keys[k][0] for k in missing],
             extra=[theirs[k] for k in extra])
         both = [spec_keys[k][0] for k in sorted(spec_keys) if k in theirs]
-        if found.divergence.signature() not in self.search.skip or not both:
+        known = match_known(self.search.known_findings, found.divergence)
+        if known is not None:
+            self.search.known[known] = self.search.known.get(known, 0) + 1
+        elif found.divergence.signature() not in self.search.skip or not both:
             raise found
-        # --keep-going, a bug already reported: play on among the events both sides allow, so
-        # the match can reach the bugs behind it
+        # --keep-going, a bug already reported, or a known finding: play on among the events
+        # both sides allow, so the match can reach the bugs behind it
         return both, theirs
 
     def _choose(self, data: st.DataObject,
@@ -566,4 +574,27 @@ def _near_misses(legal: list[Event], prev: list[Event], rng: random.Random,
     if prev:
         out.append(rng.choice(prev))
     rng.shuffle(out)
+    if len(legal) % 2 == 0 and isinstance(seat, int):
+        own = _own_card_miss(base, seat, len(prev), state)
+        if own is not None:
+            out.insert(0, own)
     return out
+
+
+def _own_card_miss(base: Event, seat: int, k: int, state: State) -> Event | None:
+    """``base`` with a card of ``seat``'s own piles (its part of every zone held per player)
+    in place of its card: the illegal play an engine is most likely to take, a card of the
+    hand that does not follow suit. Tried on every other step only, and drawn without the
+    generator (the ``k``-th card), so the other candidates stay as they were."""
+    own: list[str] = []
+    for z in state.z.values():
+        if z and isinstance(z[0], list) and seat < len(z):
+            own.extend(c for c in z[seat] if isinstance(c, str))
+    if not own:
+        return None
+    own.sort()
+    for f, x in base.items():
+        if f not in ("seat", "action") and isinstance(x, str) \
+                and card_code(x, state.game.spec.deck) is not None:
+            return {**base, f: own[k % len(own)]}
+    return None

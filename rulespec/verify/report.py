@@ -84,6 +84,8 @@ class Divergence:
     clauses: list[ClauseRef] = attrs.field(factory=list)
     stderr: list[str] = attrs.field(factory=list)
     setting: str = ""
+    #: the id of the known finding (``--known``) it matches, if any
+    known: str | None = None
 
     def record(self, game: str) -> dict[str, JSONValue]:
         """The match up to the divergence, as a record ``rulespec replay`` accepts."""
@@ -92,7 +94,10 @@ class Divergence:
                 "events": list(self.events)}
 
     def signature(self) -> tuple[str, ...]:
-        """What makes two divergences the same bug for ``--keep-going``."""
+        """What makes two divergences the same bug for ``--keep-going`` (a known finding's:
+        its id)."""
+        if self.known is not None:
+            return ("known", self.known)
         names = sorted({str(e.get("action", e.get("chance"))) for e in
                         [*self.missing, *self.extra, *([self.event] if self.event else [])]
                         if isinstance(e, dict)})
@@ -134,6 +139,8 @@ class SettingResult:
     events: int = 0
     refused: str | None = None
     divergence: Divergence | None = None
+    #: the known findings (``--known``) its matches met, with how many matches met each
+    known: dict[str, int] = attrs.field(factory=dict)
 
 
 @attrs.define
@@ -153,6 +160,8 @@ class Report:
     shipped: bool = True
     #: the run's names for its two sides (``("A", "B")`` for ``rulespec diff``)
     words: tuple[str, str] = SIDES
+    #: the known findings (``--known``) the run met, by id, with how many matches met each
+    known: dict[str, int] = attrs.field(factory=dict)
 
     @property
     def matches(self) -> int:
@@ -194,6 +203,7 @@ class Report:
                           "events": r.events, "refused": r.refused,
                           "diverged": r.divergence is not None} for r in self.results],
             "divergences": [d.to_json(self.game, self.words) for d in self.divergences],
+            "known": dict(self.known),
             "coverage": {
                 "summary": cov.summary(),
                 "exercised": sum(1 for c in cov.reachable if c.id in cov.hit),
@@ -232,6 +242,10 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
     else:
         lines.append(f"not conforming (--strict): {len(report.not_offered)} settings refused; "
                      f"{head}")
+    if report.known:
+        met = ", ".join(f"{k} ({n} time{'s' if n > 1 else ''})"
+                        for k, n in sorted(report.known.items()))
+        lines.append(f"  known findings met (--known), not counted: {escape_line(met)}")
     if report.stopped_by == "budget":
         lines.append(f"  stopped: the budget was spent after {len(report.results)} settings")
     if report.matches:

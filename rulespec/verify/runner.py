@@ -61,6 +61,7 @@ from rulespec.loading import normalise_options, shipped_games
 from rulespec.protocol import Implementation
 from rulespec.verify.coverage import Coverage
 from rulespec.verify.guard import Guard
+from rulespec.verify.known import KnownFinding
 from rulespec.verify.report import (
     SIDES,
     ClauseRef,
@@ -200,6 +201,8 @@ class _Tally:
             prev.matches += r.matches
             prev.events += r.events
             prev.divergence = prev.divergence or r.divergence
+            for k, n in r.known.items():
+                prev.known[k] = prev.known.get(k, 0) + n
         return prev
 
 
@@ -303,12 +306,15 @@ class Verifier:
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, object] | None = None,
                  db: str | Path | None = None, shrink_seconds: float = 15.0,
-                 words: tuple[str, str] = SIDES) -> None:
+                 words: tuple[str, str] = SIDES,
+                 known: Sequence[KnownFinding] = ()) -> None:
         if not (math.isfinite(timeout) and timeout > 0):
             raise ValueError(f"timeout is a finite number of seconds above 0, not {timeout!r}")
         self.spec = spec
         self.game = game
         self.factory = factory
+        #: the known findings (``--known``): met, they are counted and the search goes on
+        self.known = tuple(known)
         self.timeout = timeout
         #: the names of the two sides in messages and reports (diff: "A" and "B")
         self.words = words
@@ -356,14 +362,19 @@ class Verifier:
         shares = _Shares(plan, games, budget)
         self.guard = Guard(self.factory, self.timeout)
         loop = _Loop(self, plan, shares, seed_, budget, keep_going, progress, t0)
+        loop.tally.seen.update(("known", k.id) for k in self.known)
         try:
             stopped = loop.play()
         finally:
             self.guard.close()
         self._fold_coverage()
+        met: dict[str, int] = {}
+        for r in loop.tally.results:
+            for k, n in r.known.items():
+                met[k] = met.get(k, 0) + n
         return Report(self.game, loop.tally.results, loop.tally.divergences, self.coverage,
                       time.monotonic() - t0, stopped, self.guard.round_trips, strict,
-                      shipped=self.game in shipped_games(), words=self.words)
+                      shipped=self.game in shipped_games(), words=self.words, known=met)
 
     def _plan(self, players: Sequence[int], options: Mapping[str, object] | None) -> Plan:
         """The run's table sizes, its fixed options (checked) and its schedule;
@@ -462,6 +473,7 @@ class Verifier:
         res.divergence = self._search(self._hypothesis_test(test, setting, matches, run_seed,
                                                             shrink), search, bound)
         res.matches, res.events = search.matches, search.events
+        res.known = dict(search.known)
         if res.divergence is not None:
             d = res.divergence
             d.setting = setting.label()
@@ -473,7 +485,7 @@ class Verifier:
         assert self.guard is not None
         return Run(self.guard, self.tables, self.game, self.other_options, self._action_names,
                    self._set_fields, self.words, self.probes, self.observations, self.timeout,
-                   self.max_shrinks, self._played)
+                   self.max_shrinks, self._played, self.known)
 
     def _hypothesis_test(self, test: Callable[[st.DataObject], None], setting: Setting,
                          matches: int, run_seed: int, shrink: bool) -> Callable[[], None]:
@@ -507,6 +519,9 @@ class Verifier:
             return e.divergence
         except BaseExceptionGroup as eg:  # a flaky implementation: report what was seen
             found = _first_divergence(eg)
+            if found is None and search.last is not None and eg.subgroup(Flaky) is not None:
+                # the same choices met different answers (FlakyStrategyDefinition): as below
+                found = search.last
             if found is None:
                 raise
             found.message += f" ({self.impl_the} did not fail the same way twice)"

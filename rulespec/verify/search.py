@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from rulespec.errors import ConfigurationError
 from rulespec.verify.guard import Guard
+from rulespec.verify.known import KnownFinding, match_known
 from rulespec.verify.match import Match
 from rulespec.verify.report import Diverged as _Diverged
 from rulespec.verify.report import Divergence
@@ -60,6 +61,8 @@ class Run:
     max_shrinks: int
     #: ids of the games a match was played at (their clauses hit count toward coverage)
     played: set[int]
+    #: the known findings (``--known``): a divergence matching one is passed over
+    known: tuple[KnownFinding, ...] = ()
 
     def their_options(self, opts: Mapping[str, OptionValue]) -> dict[str, object]:
         """The options sent in ``new``: the setting's and the run's other options."""
@@ -87,6 +90,9 @@ class SettingSearch:
         self.events = 0
         #: whether the implementation answers ``observe`` (false once it does not)
         self.observe_ok = run.observations
+        #: the run's known findings, and those met, with how many times each
+        self.known_findings = run.known
+        self.known: dict[str, int] = {}
         #: the kind of the first divergence met, once one is (then it is shrunk)
         self._first: str | None = None
         #: whether the first divergence was met while probing (probes stay on to shrink it)
@@ -145,6 +151,18 @@ class SettingSearch:
         return test
 
     def _match(self, data: st.DataObject, setting: Setting) -> None:
+        """One match at ``setting``; a divergence that is a known finding is marked as one
+        (its signature is then the finding's, which the run skips) and counted."""
+        try:
+            self._match_played(data, setting)
+        except _Diverged as e:
+            known = match_known(self.known_findings, e.divergence)
+            if known is not None:
+                e.divergence.known = known
+                self.known[known] = self.known.get(known, 0) + 1
+            raise
+
+    def _match_played(self, data: st.DataObject, setting: Setting) -> None:
         """One match at ``setting``: the dealer and the swarm drawn, then played."""
         run = self.run
         if self._first is not None:
