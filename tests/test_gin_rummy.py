@@ -119,7 +119,8 @@ class Referee:
     def __init__(self, opts: dict[str, Any]) -> None:
         self.o = {"knock_limit": 10, "oklahoma": False, "gin_bonus": 25,
                   "undercut_bonus": 25, "discard_taken": False, "stock_end": "void",
-                  "layoffs": True, "lay_down": "chosen", "deal_score": "winner", **opts}
+                  "layoffs": True, "lay_down": "chosen", "deal_score": "winner",
+                  "must_gin": False, **opts}
         self.new_hand()
         self.hands_scored = 0
         self.knocks = self.gins = self.undercuts = self.layoffs = self.voids = 0
@@ -130,6 +131,7 @@ class Referee:
         self.knocker: int | None = None
         self.limit = self.o["knock_limit"]
         self.layoffs_done = False
+        self.wall_take = False
         self.hand_layoffs = 0
         self.k_hand: set[str] = set()
         self.d_hand: set[str] = set()
@@ -149,12 +151,17 @@ class Referee:
             by.setdefault(e["action"], []).append(e)
         if "discard" in by or ("knock" in by and self.knocker is None):
             assert len(hand) == 11
-            allowed = {c for c in hand if self.o["discard_taken"] or c != self.taken}
-            if "discard" in by:
-                assert {e["card"] for e in by["discard"]} == allowed
-            else:  # the knock of take_and_knock: any card that leaves the limit
+            if self.wall_take:  # the knock after take_and_knock: any card within the limit
                 allowed = set(hand)
-            knocks = {c for c in allowed if ref_deadwood(frozenset(hand) - {c}) <= self.limit}
+                knocks = {c for c in hand if ref_deadwood(frozenset(hand) - {c}) <= self.limit}
+            else:
+                allowed = {c for c in hand if self.o["discard_taken"] or c != self.taken}
+                gins = {c for c in allowed if ref_deadwood(frozenset(hand) - {c}) == 0}
+                forced = self.o["must_gin"] and bool(gins)  # RLCard's gin action alone
+                assert {e["card"] for e in by.get("discard", [])} == \
+                    (set() if forced else allowed)
+                knocks = gins if forced else \
+                    {c for c in allowed if ref_deadwood(frozenset(hand) - {c}) <= self.limit}
             assert {e["card"] for e in by.get("knock", [])} == knocks
         if "draw" in by and "take" in by:
             assert len(z["stock"]) > 2
@@ -193,6 +200,7 @@ class Referee:
         """Note what an event did; ``before``: the hands before it (a knock that ends the
         deal at once, each hand laid down by its best melds, leaves nothing to read after)."""
         a = ev.get("action")
+        self.wall_take = a == "take_and_knock"
         if a == "take":
             self.taken = state.z["hand"][seat][-1]
         elif a == "discard":
@@ -294,7 +302,7 @@ OPTION_SETS: list[tuple[dict[str, Any], int]] = [
     ({"deals": 6, "stock_end": "upcard_to_knock", "discard_taken": True,
       "deal_score": "zero_sum", "first_dealer": "given", "knock_limit": 2}, 3),
     ({"deals": 6, "stock_end": "upcard", "layoffs": False, "lay_down": "best",
-      "first_upcard": "plain"}, 0),
+      "first_upcard": "plain", "must_gin": True}, 0),
     ({"deals": 6, "oklahoma": True, "gin_bonus": 20, "undercut_bonus": 10,
       "next_dealer": "winner"}, 0),
     ({"deals": 6, "knock_limit": 3, "next_dealer": "alternate", "lay_down": "best"}, 0),
@@ -428,3 +436,17 @@ def test_the_card_taken_may_not_be_discarded_at_once() -> None:
         act(state, "take")
         cards = {e["card"] for e in state.legal_actions() if e["action"] == "discard"}
         assert ("QH" in cards) == back and len(cards) == 10 + back
+
+
+def test_must_gin_leaves_only_the_gin_discard() -> None:
+    gin_hand = KNOCKER[:-1] + ["6H"]
+    defender = ["6D" if c == "6H" else c for c in DEFENDER]
+    for opts, choices in (({}, 11 + 3), ({"must_gin": True}, 1)):
+        state = dealt(gin_hand, defender, "QH", ["9D"], opts)
+        act(state, "pass")
+        act(state, "pass")
+        act(state, "draw")
+        legal = state.legal_actions()
+        # 11 discards and 3 knocks (the 9 for gin, the 3 or 6 of hearts for 9), or gin alone
+        assert len(legal) == choices
+        assert {"seat": 1, "action": "knock", "card": "9D"} in legal
