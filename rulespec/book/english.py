@@ -250,9 +250,26 @@ def _call(f: str, args: tuple[ast.Expr, ...], spec: CheckedSpec) -> str:  # noqa
             return "a pack" if a[0] == "1" else f"{a[0]} packs"
         case ("max" | "min" | "sum" | "count" | "any" | "all"), 1:
             return f"the {f} of {a[0]}"
+        case ("is_meld" | "melds" | "deadwood" | "best_melds"), _:
+            return _melds(f, a)
     if not a:
         return words(f)
     return f"{words(f)} ({', '.join(a)})"
+
+
+def _melds(f: str, a: list[str]) -> str:
+    """The meld built-ins in words (a run's ranks follow the order the rules pass: see
+    lang/melds.py)."""
+    match f:
+        case "is_meld":
+            return f"{a[0]} form a meld (a set, or a run in {a[1]})"
+        case "melds":
+            return f"each meld (a set, or a run in {a[1]}) among {a[0]}"
+        case "deadwood":
+            return (f"the deadwood of {a[0]}: the least total of {a[1]} over the cards left "
+                    f"out of melds (sets, or runs in {a[2]})")
+    return (f"melds of {a[0]} (sets, or runs in {a[2]}) that leave the least "
+            f"deadwood, counting {a[1]}")
 
 
 def _gencall(f: str, el: ast.Expr, v: str, src: ast.Expr, c: ast.Expr | None,

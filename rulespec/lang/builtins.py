@@ -25,6 +25,7 @@ import attrs
 
 from rulespec.lang.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS
 from rulespec.lang.cards import pack as make_pack
+from rulespec.lang.melds import MeldError, best_melds, deadwood, is_meld, melds
 from rulespec.lang.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 
 #: a value of the language at run time: an int, a bool, a str (a card, a suit, a name), a tuple
@@ -32,8 +33,8 @@ from rulespec.lang.types import ANY, BOOL, CARD, INT, SUIT, ListOf, T, Type
 Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
-           "RUNTIME_HELPERS", "add", "check_size", "groups", "mul", "multi_groups", "seat",
-           "pile", "set_of", "sitter", "spend", "sub", "total", "turns_back"]
+           "RUNTIME_HELPERS", "add", "check_size", "groups", "meld_guard", "mul", "multi_groups",
+           "seat", "pile", "set_of", "sitter", "spend", "sub", "total", "turns_back"]
 
 
 class EmptyError(Exception):
@@ -358,6 +359,24 @@ def _inclusive_range(a: int, b: int) -> tuple[int, ...]:
     return tuple(range(a, b + 1))
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def meld_guard(f: _F) -> _F:
+    """``f``, a built-in of :mod:`rulespec.lang.melds`, whose refusal (values that do not
+    match the cards, a search past its limit) is the rule's runtime error."""
+    def run(*args: Any, **kw: Any) -> Any:
+        try:
+            return f(*args, **kw)
+        except MeldError as e:
+            raise EmptyError(str(e)) from None
+    return run  # type: ignore[return-value]
+
+
+_deadwood = meld_guard(deadwood)
+_best_melds = meld_guard(best_melds)
+
+
 @attrs.frozen
 class Builtin:
     """One built-in function of the language."""
@@ -431,6 +450,16 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
     _b("groups", (ListOf(CARD),), ListOf(ListOf(CARD)), "_groups({0})", _groups=groups),
     _b("subsets", (ListOf(T), INT, INT), ListOf(ListOf(T)), "_subsets({0}, {1}, {2})",
        _subsets=subsets),
+    # rummy: melds (sets and runs, runs in the order of ranks the rules pass) and the least
+    # deadwood; a declared deck binds them to its own ranks and suits (decks.deck_runtime)
+    _b("is_meld", (ListOf(CARD), ListOf(INT)), BOOL, "_is_meld({0}, {1})", is_meld,
+       _is_meld=is_meld),
+    _b("melds", (ListOf(CARD), ListOf(INT)), ListOf(ListOf(CARD)), "_melds({0}, {1})", melds,
+       _melds=melds),
+    _b("deadwood", (ListOf(CARD), ListOf(INT), ListOf(INT)), INT, "_deadwood({0}, {1}, {2})",
+       _deadwood, _deadwood=_deadwood),
+    _b("best_melds", (ListOf(CARD), ListOf(INT), ListOf(INT)), ListOf(ListOf(CARD)),
+       "_best_melds({0}, {1}, {2})", _best_melds, _best_melds=_best_melds),
     _b("range", (INT, INT), ListOf(INT), "_range({0}, {1})", _inclusive_range,
        _range=_inclusive_range),
     _b("set_of", (ListOf(T),), ListOf(T), "_set_of({0})", set_of, _set_of=set_of),

@@ -30,12 +30,14 @@ from rulespec.lang.builtins import (
     EmptyError,
     check_size,
     groups,
+    meld_guard,
     multi_groups,
     set_of,
     without_ranks,
 )
 from rulespec.lang.cards import CARD_ORDER, RANK_OF, SUIT_OF, SUITS, normalise_card
 from rulespec.lang.cards import pack as french_pack
+from rulespec.lang.melds import best_melds, deadwood, is_meld, melds
 from rulespec.lang.types import CARD, INT, SUIT, ListOf, Type
 
 __all__ = ["FRENCH", "Deck", "ExtraDef", "RankDef", "SuitDef", "build_deck", "CODE_RE"]
@@ -173,7 +175,16 @@ class Deck:
         """The fold of each built-in that reads the deck, for a declared deck."""
         return {"rank": self.rank_of.__getitem__, "suit": self.suit_of.__getitem__,
                 "pack": self.pack, "set_of": self.set_of,
-                "without_ranks": functools.partial(without_ranks, rank_of=self.rank_of)}
+                "without_ranks": functools.partial(without_ranks, rank_of=self.rank_of),
+                **self.meld_functions()}
+
+    def meld_functions(self) -> dict[str, Callable[..., object]]:
+        """The meld built-ins (:mod:`rulespec.lang.melds`) on this deck's ranks and suits."""
+        r, s = self.rank_of, self.suit_of
+        return {"is_meld": functools.partial(is_meld, rank_of=r, suit_of=s),
+                "melds": functools.partial(melds, rank_of=r, suit_of=s),
+                "deadwood": meld_guard(functools.partial(deadwood, rank_of=r, suit_of=s)),
+                "best_melds": meld_guard(functools.partial(best_melds, rank_of=r, suit_of=s))}
 
     def normalise(self, text: str) -> str | None:
         """The code of a card written leniently (upper or lower case), or None."""
@@ -397,6 +408,7 @@ def deck_runtime(deck: Deck, event_helpers: Mapping[str, Callable[..., Any]]
         "_groups": functools.partial(groups, rank_of=rank_of),
         "_multi_groups": functools.partial(multi_groups, rank_of=rank_of),
         "_set_of": deck.set_of,
+        **{f"_{k}": f for k, f in deck.meld_functions().items()},
     }
     for k, f in event_helpers.items():
         out[k] = functools.partial(f, order=deck.text_order)

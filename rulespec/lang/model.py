@@ -25,6 +25,7 @@ from rulespec.lang.types import BOOL, CARD, INT, NONE, SUIT, ListOf, Per, Type
 __all__ = [
     "BUILTIN_CONSTANTS",
     "BUILTIN_FUNCTIONS",
+    "VALUED_BUILTINS",
     "DIRECTED_BUILTINS",
     "SIT_OUT_NAMES",
     "TEAM_NAMES",
@@ -97,6 +98,8 @@ BUILTIN_FUNCTIONS: Mapping[str, tuple[tuple[Type, ...], Type]] = {
     n: (b.params, b.result) for n, b in BUILTINS.items()}
 
 GENERATOR_FUNCTIONS = frozenset(n for n, b in BUILTINS.items() if b.generator)
+#: the built-ins whose second argument gives one value for each card of their first
+VALUED_BUILTINS = frozenset({"deadwood", "best_melds"})
 
 BUILTIN_VALUES: Mapping[str, object] = {
     "clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3,

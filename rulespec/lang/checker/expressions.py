@@ -23,6 +23,7 @@ from rulespec.lang.model import (
     GENERATOR_FUNCTIONS,
     SIT_OUT_NAMES,
     TEAM_NAMES,
+    VALUED_BUILTINS,
     BoundBuiltin,
     BoundBuiltinVar,
     BoundConstant,
@@ -317,6 +318,8 @@ class ExpressionChecker:
                     continue
                 if not compatible(want, t):
                     self.sym.error(a.span, f"{f!r} expects {describe(want)}, not {describe(t)}")
+            if f in VALUED_BUILTINS:
+                self._one_value_each(f, args)
             return substitute(result, bound)
         if f in self.sym.procs:
             self.sym.error(e.span, f"procedure {f!r} changes the game and gives no value",
@@ -324,6 +327,25 @@ class ExpressionChecker:
             return ANY
         self.sym.error(e.span, f"no function {f!r}", self.sym.suggest(f, None))
         return ANY
+
+    def _one_value_each(self, f: str, args: tuple[ast.Expr, ...]) -> None:
+        """``deadwood(CARDS, VALUES, ORDER)`` and ``best_melds``: VALUES gives one value for
+        each card of CARDS, in order. A comprehension that filters, or that runs over another
+        list, cannot be sure to, and a list literal of another length never is."""
+        cards, values = walk.uncited(args[0]), walk.uncited(args[1])
+        hint = f"write the values as [VALUE for c in {pretty_expr(cards)}], one for each card"
+        if isinstance(values, ast.Comprehension):
+            if values.cond is not None:
+                self.sym.error(values.cond.span, f"{f!r} takes one value for each card: this "
+                               "'if' would leave some cards without one", hint)
+            elif walk.uncited(values.source) != cards:
+                self.sym.error(values.source.span, f"{f!r} takes one value for each card of "
+                               f"{pretty_expr(cards)}, and these values come from "
+                               f"{pretty_expr(values.source)}", hint)
+        elif isinstance(values, ast.ListLit) and isinstance(cards, ast.ListLit) and \
+                len(values.items) != len(cards.items):
+            self.sym.error(values.span, f"{f!r} takes one value for each card: "
+                           f"{len(values.items)} value(s) for {len(cards.items)} card(s)")
 
     def _no_teams(self, e: ast.Expr, n: str) -> None:
         """A team built-in in a spec that declares no teams."""
