@@ -47,6 +47,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
      53),
     ("whist-4p", "whist", 4, {}, 71),
     ("whist-4p-american", "whist", 4, {"target": 7, "honours": False}, 72),
+    ("skat-3p", "skat", 3, {"deals": 3}, 81),
+    ("skat-3p-openspiel", "skat", 3,
+     {"bidding": "first_game", "hand_games": False, "open_games": False,
+      "scoring": "card_points", "deals": 1, "first_dealer": "given"}, 88),
 ]
 
 
