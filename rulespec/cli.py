@@ -297,6 +297,14 @@ def _print_summary(summary: SimulationSummary, players: int, seed: int,
                   *(f"{v[q]:.2f}" if q < len(v) else "" for v in
                     summary.mean_result_totals.values()))
     out.print(s)
+    if summary.team_win_rate:
+        tt = Table(title="per team")
+        for col in ("team", "win rate", "mean total"):
+            tt.add_column(col, justify="right")
+        for i, (w, m) in enumerate(zip(summary.team_win_rate, summary.team_mean_total,
+                                       strict=True)):
+            tt.add_row(str(i), f"{w:.3f}", f"{m:.2f}")
+        out.print(tt)
     if options:
         out.print("options: " + ", ".join(f"{k}={_show(v)}" for k, v in options.items()))
 

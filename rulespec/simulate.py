@@ -73,6 +73,9 @@ class GameStats:
     #: each numeric result field (``result NAME: int ...``) summed over the match's deals:
     #: by seat for a per-player field, one number for a shared one
     results: Mapping[str, tuple[int, ...]] = attrs.field(factory=dict)
+    #: in a game of teams, each team's total and the winning teams (empty otherwise)
+    team_totals: tuple[int, ...] = ()
+    team_winners: tuple[int, ...] = ()
 
 
 #: the most events simulate plays in one match before it gives up on it
@@ -138,7 +141,8 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
         take(d)
     stats = GameStats(n, decisions, turns, dict(actions), dict(chances), finished[0],
                       tuple(res["totals"]), tuple(res["winners"]), dict(flags), None,
-                      {k: tuple(v) for k, v in sums.items()})
+                      {k: tuple(v) for k, v in sums.items()},
+                      tuple(res.get("team_totals") or ()), tuple(res.get("team_winners") or ()))
     return stats, events
 
 
@@ -177,12 +181,16 @@ class SimulationSummary:
     mean_result_totals: Mapping[str, tuple[float, ...]] = attrs.field(factory=dict)
     #: a shared numeric result field: its mean over every deal played
     mean_result_per_deal: Mapping[str, float] = attrs.field(factory=dict)
+    #: in a game of teams, each team's share of the wins (a shared win split) and mean total
+    team_win_rate: tuple[float, ...] = ()
+    team_mean_total: tuple[float, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         """A plain dict for ``--json`` (the result fields' keys only for a spec that has
-        numeric result fields)."""
+        numeric result fields, the teams' only for a game of teams)."""
         out = attrs.asdict(self)
-        for k in ("mean_result_totals", "mean_result_per_deal"):
+        for k in ("mean_result_totals", "mean_result_per_deal", "team_win_rate",
+                  "team_mean_total"):
             if not out[k]:
                 del out[k]
         return cast("dict[str, object]", _finite(out))
@@ -380,6 +388,8 @@ class _Tally:
         self.wins = [0.0] * players
         self.totals = [0] * players  # exact: a score may be too large for a float
         self.sums: dict[str, list[int]] = {}
+        self.team_wins: list[float] = []
+        self.team_totals: list[int] = []
 
     def add(self, r: GameStats) -> None:
         """Count one game."""
@@ -395,6 +405,14 @@ class _Tally:
             self.wins[w] += 1.0 / len(r.winners)
         for q, t in enumerate(r.totals):
             self.totals[q] += t
+        if r.team_totals:
+            if not self.team_totals:
+                self.team_wins = [0.0] * len(r.team_totals)
+                self.team_totals = [0] * len(r.team_totals)
+            for i, t in enumerate(r.team_totals):
+                self.team_totals[i] += t
+            for w in r.team_winners:
+                self.team_wins[w] += 1.0 / len(r.team_winners)
         for k, v in r.results.items():
             acc = self.sums.setdefault(k, [0] * len(v))
             for i, x in enumerate(v):
@@ -418,4 +436,6 @@ class _Tally:
                                 if per.get(k)},
             mean_result_per_deal={k: _mean(v[0], max(1, self.deals))
                                   for k, v in self.sums.items() if not per.get(k)},
+            team_win_rate=tuple(w / n for w in self.team_wins),
+            team_mean_total=tuple(_mean(t, n) for t in self.team_totals),
         )

@@ -147,6 +147,8 @@ def test_replay_usage_and_spec_errors(tmp_path: Path) -> None:
     ("abracadabra", ("ABR-1", "ABR-19", "A11", "success_rule", "exact_named_set")),
     ("abracadabra-newton", ("NEW-1", "NEW-17", "N5", "stake_mode", "free(low: int in 0..100")),
     ("uno", ("UE-1", "UE-8", "US-7", "draw_four_when", "Wild Draw Four")),
+    ("euchre", ("EU-1", "EU-8", "ES-4", "lone_defender", "left bower")),
+    ("crazy-eights", ("CE-1", "CE-11", "CS-7", "special_cards", "name_suit")),
 ])
 def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> None:
     book = ROOT / "docs" / "rules" / f"{game}.md"

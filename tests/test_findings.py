@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import runpy
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,8 +30,19 @@ def test_openspiel_spades_reproductions_show_the_finding(finding: str) -> None:
     assert getattr(_module("openspiel_spades_repro"), finding)()
 
 
+def test_openspiel_crazy_eights_reproduction_shows_the_finding() -> None:
+    repro: Any = _module("openspiel_crazy_eights_repro")
+    assert repro.penalty_by_action_id()
+
+
 @pytest.mark.parametrize("record", sorted(p.name for p in FINDINGS.glob("*.json")))
 def test_each_findings_record_replays(record: str) -> None:
     data = json.loads((FINDINGS / record).read_text(encoding="utf-8"))
     code, answer = replay(data)
     assert code == 0 and answer["ok"] is True
+
+
+def test_openspiel_euchre_reproduction_shows_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # a script of the engine's own actions, asserting what it shows
+    runpy.run_path(str(FINDINGS / "openspiel_euchre_repro.py"), run_name="__main__")
+    assert "tricks taken by the makers: 0" in capsys.readouterr().out

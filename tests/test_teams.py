@@ -386,3 +386,20 @@ def test_reveal_names_a_zone_in_the_deal() -> None:
     st = Game(check_text(ok), 2).new_initial_state()
     st.apply(st.legal_actions()[0])
     assert st.observation(0)["zones"]["stock"] == st.z["stock"]
+
+
+def test_simulate_reports_each_teams_wins_and_totals() -> None:
+    # whist's winners are both partners: per seat each wins half the time a team does; the
+    # team table says it whole
+    res = CliRunner().invoke(main, ["simulate", "whist", "--games", "12", "--seed", "4",
+                                    "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert len(data["team_win_rate"]) == 2
+    assert sum(data["team_win_rate"]) == pytest.approx(1.0)
+    assert data["team_mean_total"][0] == pytest.approx(data["mean_total"][0])
+    plain = CliRunner().invoke(main, ["simulate", "whist", "--games", "3", "--seed", "4"])
+    assert "per team" in plain.output
+    solo = json.loads(CliRunner().invoke(main, ["simulate", "hearts", "--games", "1",
+                                                "--json"]).output)
+    assert "team_win_rate" not in solo

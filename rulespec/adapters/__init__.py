@@ -20,6 +20,8 @@ __all__ = ["ENGINES", "Adapter", "NotOffered", "engine_adapter"]
 ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:hearts": ("rulespec.adapters.openspiel", "Hearts"),
     "openspiel:spades": ("rulespec.adapters.openspiel", "Spades"),
+    "openspiel:euchre": ("rulespec.adapters.openspiel_euchre", "Euchre"),
+    "openspiel:crazy_eights": ("rulespec.adapters.openspiel", "CrazyEights"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}

@@ -574,23 +574,27 @@ def _near_misses(legal: list[Event], prev: list[Event], rng: random.Random,
     if prev:
         out.append(rng.choice(prev))
     rng.shuffle(out)
-    own = _own_cards(state, seat) if isinstance(seat, int) else []
-    if own and len(legal) % 2 == 0:
-        # a card the seat holds, in place of the base's: the illegal play an engine is most
-        # likely to take (a card of the hand that does not follow suit). On every other
-        # step only, and drawn without the rng, so the other candidates stay as they were.
-        for f, x in base.items():
-            if f not in ("seat", "action") and isinstance(x, str) \
-                    and card_code(x, state.game.spec.deck) is not None:
-                out.insert(0, {**base, f: own[len(prev) % len(own)]})
-                break
+    if len(legal) % 2 == 0 and isinstance(seat, int):
+        own = _own_card_miss(base, seat, len(prev), state)
+        if own is not None:
+            out.insert(0, own)
     return out
 
 
-def _own_cards(state: State, seat: int) -> list[str]:
-    """The cards of ``seat``'s own piles (its part of every zone held per player)."""
-    out: list[str] = []
+def _own_card_miss(base: Event, seat: int, k: int, state: State) -> Event | None:
+    """``base`` with a card of ``seat``'s own piles (its part of every zone held per player)
+    in place of its card: the illegal play an engine is most likely to take, a card of the
+    hand that does not follow suit. Tried on every other step only, and drawn without the
+    generator (the ``k``-th card), so the other candidates stay as they were."""
+    own: list[str] = []
     for z in state.z.values():
         if z and isinstance(z[0], list) and seat < len(z):
-            out.extend(c for c in z[seat] if isinstance(c, str))
-    return sorted(out)
+            own.extend(c for c in z[seat] if isinstance(c, str))
+    if not own:
+        return None
+    own.sort()
+    for f, x in base.items():
+        if f not in ("seat", "action") and isinstance(x, str) \
+                and card_code(x, state.game.spec.deck) is not None:
+            return {**base, f: own[k % len(own)]}
+    return None

@@ -519,6 +519,9 @@ class Verifier:
             return e.divergence
         except BaseExceptionGroup as eg:  # a flaky implementation: report what was seen
             found = _first_divergence(eg)
+            if found is None and search.last is not None and eg.subgroup(Flaky) is not None:
+                # the same choices met different answers (FlakyStrategyDefinition): as below
+                found = search.last
             if found is None:
                 raise
             found.message += f" ({self.impl_the} did not fail the same way twice)"

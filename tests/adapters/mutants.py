@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.adapters.openspiel import Hearts, Spades
+from rulespec.adapters.openspiel import CrazyEights, Hearts, Spades
 
 RANKS = "23456789TJQKA"
 
@@ -105,3 +105,54 @@ class SpadesFailedContractCheaper(Spades):
             for t in (0, 1):
                 self.team_totals[t] += scores[t] - self.deals[-1]["team_scores"][t]  # type: ignore[index]
             self.deals[-1] = {"scores": scores, "team_scores": scores[:2]}
+
+
+class HeartsShowsNextHand(Hearts):
+    """Each seat's observation shows the next seat's hand (a leak)."""
+
+    def observe(self, seat: int) -> dict[str, object]:
+        obs = super().observe(seat)
+        zones = obs["zones"]
+        assert isinstance(zones, dict)
+        if "hand" in zones:
+            nxt = (seat + 1) % 4
+            theirs = super().observe(nxt)["zones"]
+            assert isinstance(theirs, dict)
+            zones["hand"][nxt] = theirs["hand"][nxt]
+        return obs
+# ---- Crazy Eights ------------------------------------------------------------------------------
+class CrazyEightsUnchecked(CrazyEights):
+    """Crazy Eights taking any action the game's own checks let through (plain
+    ``apply_action``)."""
+
+    checked = False
+
+
+class CrazyEightsNoRankMatch(CrazyEights):
+    """A card that matches the top card by rank only (not by suit, not an eight) is not
+    offered (a follow rule)."""
+
+    def events(self) -> list[dict[str, object]]:
+        events = super().events()
+        if not self.discard or self.state.is_chance_node():
+            return events
+        top = self.discard[-1]
+
+        def rank_only(e: dict[str, object]) -> bool:
+            c = str(e.get("card", ""))
+            return (e.get("action") == "play" and c[0] == top[0] != "8"
+                    and c[1] != top[1])
+
+        return [e for e in events if not rank_only(e)]
+
+
+class CrazyEightsTurnSkipsAfterEight(CrazyEights):
+    """After a suit is named for an eight, the turn is said to be the seat after the next (a
+    turn)."""
+
+    def to_move(self) -> int | str | None:
+        seat = super().to_move()
+        if isinstance(seat, int) and self.state.history() and \
+                self.state.history()[-1] >= 54 and not self.state.is_chance_node():
+            return (seat + 1) % self.table
+        return seat

@@ -1,0 +1,176 @@
+"""rulespec's engine against the engines people use, on every game both have, in one run.
+
+    python bench/engines.py [--games 200] [--rounds 3] [--json]
+
+For each engine game that has an adapter (rulespec/adapters/), random playouts at the settings
+``verify --engine`` plays (the adapter's fixed options and its engine's defaults), measured side
+by side:
+
+- ``rulespec``: the spec's engine through the implementation protocol (legal events listed, one
+  picked, applied), as ``rulespec simulate`` and ``verify`` drive it;
+- ``index``: the engine's fast path (``legal_count`` and ``apply_index`` at decisions, events only
+  for chance), what a learning loop would use;
+- ``engine``: the engine itself driven from Python the way its users do: pyspiel's
+  ``legal_actions``/``chance_outcomes``/``apply_action``, or RLCard's game loop.
+
+The policies draw from their own seeded generators, so the games differ from side to side: the
+figures are games and events per second, and the ratios are of games per second (a game is the
+unit both sides share; OpenSpiel deals a card per chance event, rulespec a shuffle). The sides
+take turns in chunks, ``--rounds`` times, each keeping its fastest round, so a busy spell of the
+machine weighs on both. Absolute figures depend on the machine; the ratios are the figures to
+watch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rulespec.adapters import ENGINES, engine_adapter  # noqa: E402
+from rulespec.engine.state import CHANCE  # noqa: E402
+from rulespec.loading import game_for, resolve  # noqa: E402
+from rulespec.protocol import SpecImplementation  # noqa: E402
+from rulespec.simulate import sample_event  # noqa: E402
+
+#: games each side plays before the next takes its turn within a round
+CHUNK = 10
+
+
+def settings_of(name: str) -> tuple[str, int, dict[str, Any], Any]:
+    """The spec, table size, options and adapter class of an engine game."""
+    adapter = engine_adapter(name)
+    players = getattr(adapter, "players", (4,))[0]
+    options = {**adapter.fixed, **adapter.usual}
+    return adapter.spec, players, options, adapter
+
+
+def rulespec_games(spec: str, players: int, options: Mapping[str, Any], games: int,
+                   seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` playouts through the protocol."""
+    events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        impl = SpecImplementation()
+        impl.new(spec, players, dict(options), i % players)
+        rng = random.Random(seed * 100_003 + i)
+        while impl.to_move() is not None:
+            impl.apply(sample_event(impl.legal(), rng))
+            events += 1
+    return time.perf_counter() - start, events
+
+
+def index_games(spec: str, players: int, options: Mapping[str, Any], games: int,
+                seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` playouts through the engine's fast path."""
+    g = [game_for(resolve(spec).spec, players, options, d) for d in range(players)]
+    events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        st = g[i % players].new_initial_state()
+        rng = random.Random(seed * 100_003 + i)
+        while st.to_move is not None:
+            if st.to_move == CHANCE:
+                st.apply(sample_event(st.legal_actions(), rng))
+            else:
+                st.apply_index(rng.randrange(st.legal_count()))
+            events += 1
+    return time.perf_counter() - start, events
+
+
+def engine_games(adapter: Any, players: int, options: Mapping[str, Any], games: int,
+                 seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` playouts of the engine itself, from Python: the
+    adapter's own loop (``playouts``) where it has one, else pyspiel's API on the game the
+    adapter loads."""
+    own: Callable[..., tuple[float, int]] | None = getattr(adapter, "playouts", None)
+    if own is not None:
+        return own(players, options, games, seed)
+    import pyspiel
+
+    a = adapter()
+    a.new(adapter.spec, players, dict(options), 0)
+    game = a.state.get_game()
+    rng = random.Random(seed)
+    events = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                acts = s.legal_actions()
+                s.apply_action(acts[rng.randrange(len(acts))])
+            events += 1
+    del pyspiel
+    return time.perf_counter() - start, events
+
+
+def compare(name: str, games: int, seed: int, rounds: int) -> dict[str, Any]:
+    """The three sides of one engine game, taking turns; each keeps its fastest round."""
+    spec, players, options, adapter = settings_of(name)
+    sides: dict[str, Callable[[int, int], tuple[float, int]]] = {
+        "rulespec": lambda n, s: rulespec_games(spec, players, options, n, s),
+        "index": lambda n, s: index_games(spec, players, options, n, s),
+        "engine": lambda n, s: engine_games(adapter, players, options, n, s),
+    }
+    for run in sides.values():
+        run(2, seed + 99)  # warm: the engine compiles its tables once
+    best = {k: (float("inf"), 0) for k in sides}
+    for r in range(rounds):
+        took = {k: [0.0, 0] for k in sides}
+        for k, first in enumerate(range(0, games, CHUNK)):
+            n = min(CHUNK, games - first)
+            order = list(sides) if k % 2 == 0 else list(reversed(sides))
+            for side in order:
+                t, e = sides[side](n, seed + 1000 * r + first)
+                took[side][0] += t
+                took[side][1] += e
+        for side, (t, e) in took.items():
+            if t < best[side][0]:
+                best[side] = (t, int(e))
+    out: dict[str, Any] = {"engine_game": name, "spec": spec, "players": players,
+                           "options": options, "games": games, "rounds": rounds}
+    for side, (t, e) in best.items():
+        out[f"{side}_games_per_s"] = round(games / t, 1)
+        out[f"{side}_events_per_s"] = round(e / t)
+    out["rulespec_over_engine"] = round(out["rulespec_games_per_s"]
+                                        / out["engine_games_per_s"], 3)
+    out["index_over_engine"] = round(out["index_games_per_s"] / out["engine_games_per_s"], 3)
+    return out
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--engine", action="append", default=None,
+                    help="only this engine game (repeatable; default: every adapter)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    names = args.engine or sorted(ENGINES)
+    results = [compare(n, args.games, args.seed, args.rounds) for n in names]
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(f"{'engine game':24} {'rulespec g/s':>12} {'index g/s':>10} {'engine g/s':>11} "
+              f"{'rulespec/engine':>16} {'index/engine':>13}")
+        for r in results:
+            print(f"{r['engine_game']:24} {r['rulespec_games_per_s']:>12} "
+                  f"{r['index_games_per_s']:>10} {r['engine_games_per_s']:>11} "
+                  f"{r['rulespec_over_engine']:>16} {r['index_over_engine']:>13}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
