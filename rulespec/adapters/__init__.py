@@ -22,6 +22,7 @@ ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:spades": ("rulespec.adapters.openspiel", "Spades"),
     "openspiel:euchre": ("rulespec.adapters.openspiel_euchre", "Euchre"),
     "openspiel:crazy_eights": ("rulespec.adapters.openspiel", "CrazyEights"),
+    "openspiel:skat": ("rulespec.adapters.openspiel_skat", "Skat"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}
