@@ -62,7 +62,9 @@ class Skat(OpenSpielAdapter):
     def started(self) -> None:
         self.shift = (self.dealer + 1) % 3
         self.declared = False  # a game was named: the declarer lays two cards away, then play
+        self.declarer: int | None = None  # the seat that named the game
         self.laid = 0
+        self.plays = 0  # cards played to tricks
 
     def seat(self, player: int) -> int:
         """The spec's seat of the game's player."""
@@ -90,8 +92,11 @@ class Skat(OpenSpielAdapter):
         action = event.get("action")
         if str(action).startswith("play_"):
             self.declared = True
+            self.declarer = int(str(event.get("seat")))
         elif action == "lay_away":
             self.laid += 1
+        elif action == "play":
+            self.plays += 1
 
     def events(self) -> list[dict[str, object]]:
         phase = self.phase()
