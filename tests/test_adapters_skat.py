@@ -4,6 +4,7 @@ settings it cannot play, and broken variants of the adapter caught."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from rulespec.adapters import engine_adapter
 from rulespec.adapters.openspiel_skat import SKAT_PACK, Skat, skat_action, skat_card
 from rulespec.loading import resolve
+from rulespec.protocol import SpecImplementation
 from rulespec.verify.runner import Verifier
 from tests.adapters import skat_mutants
 from tests.test_adapters import lockstep, settled
@@ -26,6 +28,36 @@ def test_skat_numbers_its_cards_suit_by_suit_jacks_last() -> None:
 def test_skat_plays_in_lock_step_with_the_spec(seed: int) -> None:
     # every dealer (seed % 3): the engine's player 0 is always the seat on the dealer's left
     assert lockstep(Skat, settled(Skat), seed, players=3) >= 5
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_skat_observations_are_the_specs_zones(seed: int) -> None:
+    # read off skat's observation tensor: the seat's hand, the cards the declarer laid away
+    # (the declarer's alone), the trick on the table
+    a, b = Skat(), SpecImplementation()
+    a.new("skat", 3, settled(Skat), seed)
+    b.new("skat", 3, settled(Skat), seed)
+    rng = random.Random(seed)
+    compared = 0
+    while b.to_move() is not None:
+        if b.to_move() != "chance":
+            for q in range(3):
+                mine, theirs = a.observe(q)["zones"], b.observe(q)["zones"]
+                for name, zone in mine.items():
+                    want = theirs[name]
+                    if name == "trick":
+                        assert sorted(zone) == sorted(want)
+                        continue
+                    for x, y in zip(zone, want, strict=True):
+                        assert (sorted(x) if isinstance(x, list) else x) == \
+                            (sorted(y) if isinstance(y, list) else y)
+                compared += 1
+        e = rng.choice(b.legal())
+        if e.get("chance") == "shuffle":
+            e = {**e, "cards": rng.sample(e["cards"], len(e["cards"]))}
+        a.apply(e)
+        b.apply(e)
+    assert compared >= 3
 
 
 def test_a_setting_skat_cannot_play_is_not_offered() -> None:

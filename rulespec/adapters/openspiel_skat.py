@@ -65,6 +65,7 @@ class Skat(OpenSpielAdapter):
         self.declarer: int | None = None  # the seat that named the game
         self.laid = 0
         self.plays = 0  # cards played to tricks
+        self.played = [0, 0, 0]  # cards each seat has played
 
     def seat(self, player: int) -> int:
         """The spec's seat of the game's player."""
@@ -97,6 +98,7 @@ class Skat(OpenSpielAdapter):
             self.laid += 1
         elif action == "play":
             self.plays += 1
+            self.played[int(str(event.get("seat")))] += 1
 
     def events(self) -> list[dict[str, object]]:
         phase = self.phase()
@@ -152,6 +154,31 @@ class Skat(OpenSpielAdapter):
         if action == "play_suit" and isinstance(trumps, str) and trumps in _SUITS:
             return _BIDS + 1 + _SUITS.index(trumps)
         raise NotOffered(f"no {action!r} is due")
+
+    def observe(self, seat: int) -> dict[str, object]:
+        """What ``seat`` sees, read off skat's observation tensor (skat.cc,
+        ``ObservationTensor``): its hand, the cards the declarer laid away (shown to the
+        declarer alone) and the current trick; the other hands' and piles' sizes are counted
+        from the events. Nothing before the deal (the tensor is empty then)."""
+        st = self.state
+        if not isinstance(seat, int) or not 0 <= seat < 3:
+            raise NotOffered(f"no seat {seat!r}")
+        if st.is_chance_node():
+            return {"seat": seat, "zones": {}}
+        t = st.observation_tensor(self.player(seat))
+        # position 3, phase 3, hand 32, bids 3 x 7, solo player 3, skat 32, game type 7,
+        # current trick: leader 3 and three cards of 32
+        cards = [skat_card(c) for c in range(32) if t[6 + c]]
+        laid = [skat_card(c) for c in range(32) if t[62 + c]]
+        trick = [skat_card(c) for i in range(3) for c in range(32) if t[104 + 32 * i + c]]
+        hands: list[object] = []
+        piles: list[object] = []
+        for q in range(3):
+            mine = q == self.declarer
+            held = 10 - self.played[q] + (2 - self.laid if mine and self.declared else 0)
+            hands.append(cards if q == seat else held)
+            piles.append(laid if q == seat else (self.laid if mine else 0))
+        return {"seat": seat, "zones": {"hand": hands, "laid_away": piles, "trick": trick}}
 
     def answer(self) -> dict[str, object]:
         st = self.state
