@@ -5,6 +5,8 @@ settings it cannot play, and broken variants of the adapter caught."""
 from __future__ import annotations
 
 import random
+import runpy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -102,3 +104,9 @@ def test_a_broken_skat_adapter_is_caught(mutant: Any, kinds: set[str]) -> None:
     report = _verify(mutant, 20)
     assert report.divergences, f"{mutant.__name__} was not caught"
     assert report.divergences[0].kind in kinds, report.divergences[0].message
+
+
+def test_the_skat_findings_reproduction_still_shows_it() -> None:
+    path = Path(__file__).resolve().parent.parent / "docs/findings/openspiel_skat_repro.py"
+    repro = runpy.run_path(str(path))
+    assert repro["first_lead_shows_null"]()
