@@ -499,3 +499,45 @@ def test_a_null_ends_when_the_declarer_takes_a_trick() -> None:
     st.apply({"seat": 2, "action": "play", "card": "8C"})
     assert st.is_terminal()
     assert st.result()["deals"][0]["scores"] == [-46, 0, 0]
+
+
+ALL_MINE = [["JC", "JS", "JH", "JD", "AC", "TC", "AS", "TS", "AH", "TH"],
+            ["KC", "QC", "9C", "8C", "7C", "KS", "QS", "9S", "8S", "7S"],
+            ["KH", "QH", "9H", "8H", "7H", "KD", "QD", "9D", "8D", "7D"]]
+
+
+@pytest.mark.parametrize(("scoring", "want"), [("game_value", [264, 0, 0]),
+                                               ("seeger_fabian", [314, 0, 0])])
+def test_a_grand_ouvert_with_four_takes_every_trick_for_the_highest_value(
+        scoring: str, want: list[int]) -> None:
+    st = start(ALL_MINE, ["AD", "TD"], scoring=scoring)
+    st.apply({"seat": 1, "action": "pass"})
+    st.apply({"seat": 2, "action": "pass"})
+    # nobody bid: forehand may play at 18
+    assert {key(e) for e in st.legal_actions()} == {("bid", ("value", 18)), ("pass",)}
+    st.apply({"seat": 0, "action": "bid", "value": 18})
+    st.apply({"seat": 0, "action": "play_hand"})
+    st.apply({"seat": 0, "action": "play_grand", "announce": "ouvert"})
+    assert st.v["matadors"] == 4
+    # the declarer's hand lies face up: a defender's observation shows it
+    assert sorted(st.observation(1)["zones"]["hand"][0]) == sorted(ALL_MINE[0])
+    for lead in ALL_MINE[0]:
+        st.apply({"seat": 0, "action": "play", "card": lead})
+        st.apply(st.legal_actions()[0])
+        st.apply(st.legal_actions()[0])
+    # with four, game, hand, schneider, announced, schwarz, announced, open: 11 x 24
+    assert st.result()["deals"][0]["scores"] == want
+
+
+def test_matadors_without_count_the_missing_top_trumps() -> None:
+    st = start(HANDS, SKAT)
+    st.apply({"seat": 1, "action": "bid", "value": 18})
+    st.apply({"seat": 0, "action": "pass"})
+    st.apply({"seat": 2, "action": "pass"})
+    st.apply({"seat": 1, "action": "play_hand"})
+    st.apply({"seat": 1, "action": "play_suit", "trumps": "S", "announce": "schneider"})
+    # seat 1 holds the Jack of hearts and no higher one: without two (clubs and spades)
+    assert st.v["matadors"] == 2
+    # and every card of the deal, the skat too, counts 120
+    cards = [c for h in HANDS for c in h] + SKAT
+    assert pts(cards) == 120 and len(set(cards)) == 32
