@@ -74,6 +74,10 @@ CASES: list[tuple[str, str, int, dict[str, Any], int]] = [
     ("oh-hell-5p-variants", "oh-hell", 5,
      {"sequence": "up_down", "largest": "given(4)", "scoring": "exact_only", "hook": False,
       "tie": "play_on", "pack_suits": 3, "pack_ranks": 9}, 72),
+    ("skat-3p", "skat", 3, {"deals": 3}, 81),
+    ("skat-3p-openspiel", "skat", 3,
+     {"bidding": "first_game", "hand_games": False, "open_games": False,
+      "scoring": "card_points", "deals": 1, "first_dealer": "given"}, 88),
 ]
 
 

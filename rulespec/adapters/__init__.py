@@ -23,6 +23,7 @@ ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:euchre": ("rulespec.adapters.openspiel_euchre", "Euchre"),
     "openspiel:crazy_eights": ("rulespec.adapters.openspiel", "CrazyEights"),
     "openspiel:oh_hell": ("rulespec.adapters.openspiel_oh_hell", "OhHell"),
+    "openspiel:skat": ("rulespec.adapters.openspiel_skat", "Skat"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}
