@@ -20,6 +20,7 @@ __all__ = ["ENGINES", "Adapter", "NotOffered", "engine_adapter"]
 ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:hearts": ("rulespec.adapters.openspiel", "Hearts"),
     "openspiel:spades": ("rulespec.adapters.openspiel", "Spades"),
+    "rlcard:uno": ("rulespec.adapters.rlcard", "Uno"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}
