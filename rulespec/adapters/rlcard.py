@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import rlcard
-from rlcard.games.uno.utils import ACTION_SPACE
+from rlcard.games.uno.utils import ACTION_LIST, ACTION_SPACE
 
 from rulespec.adapters.base import Adapter, NotOffered, winners_of
 from rulespec.loading import resolve
@@ -182,8 +182,11 @@ class Uno(Adapter):
             return self.chance_events(self.need)
         if self.env.game.is_over():
             return []
-        seat = self.to_move()
-        return [{"seat": seat, **uno_action(a)} for a in self.env.game.get_legal_actions()]
+        # the legal action ids an agent is given (the game's own list names a card held twice
+        # twice)
+        player = self.env.game.round.current_player
+        ids = self.env.get_state(player)["legal_actions"]
+        return [{"seat": self.seat(player), **uno_action(ACTION_LIST[a])} for a in ids]
 
     def apply(self, event: Mapping[str, object]) -> None:
         """A chance event gives RLCard the outcome it waits for; a seat's event is the step of
