@@ -199,6 +199,24 @@ def test_each_finding_is_met_in_random_matches() -> None:
     assert {"rlcard-uno-1", "rlcard-uno-2", "rlcard-uno-3"} <= met, met
 
 
+@pytest.mark.parametrize("finding", [1, 2, 3, 4])
+def test_each_findings_record_parts_rlcard_from_the_spec_at_its_end(finding: int) -> None:
+    record = json.loads((ROOT / "docs" / "findings" / f"rlcard-uno-{finding}.json")
+                        .read_text(encoding="utf-8"))
+    a, b = Uno(), SpecImplementation()
+    for side in (a, b):
+        side.new("uno", record["players"], record["options"], record["dealer"])
+    for e in record["events"]:
+        assert a.to_move() == b.to_move() and keys(a.legal()) == keys(b.legal())
+        a.apply(e)
+        b.apply(e)
+    if finding == 4:  # RLCard shuffles the top card of the discard pile in as well
+        (mine,), (theirs,) = b.legal(), a.legal()
+        assert theirs["cards"][:-1] == mine["cards"] and theirs["cards"][-1] == "DG"
+    else:
+        assert a.to_move() != b.to_move()
+
+
 # ---- verify
 def _verify(tmp_path: Path, *args: str) -> tuple[int, dict[str, Any]]:
     res = subprocess.run([sys.executable, "-m", "rulespec", "verify", "uno", "--engine",
