@@ -11,10 +11,12 @@ and tries the step again once the spec's outcome has come. A step that ran to it
 the environment.
 
 The steps are the environment's, as RL users drive it (``env.reset``, ``env.step(action_id)``),
-so the environment's own handling of an illegal action (``UnoEnv._decode_action`` plays a random
-legal action in its place) is what verify sees: an illegal event RLCard can express is accepted.
-An event no RLCard action expresses (another seat's, a Wild with no colour, a ``keep``) is not
-offered.
+so the environment's own handling of an illegal action is what verify sees. It means to play a
+random legal action in its place (``UnoEnv._decode_action``, drawing from numpy's global random
+state, which the adapter leaves alone), but numpy cannot choose from the OrderedDict it passes,
+so the step fails and the adapter reports a refusal; were it fixed, an illegal action would be
+accepted, and verify would report that. An event no RLCard action expresses (another seat's, a
+Wild with no colour, a ``keep``) is not offered.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from rlcard.games.uno.utils import ACTION_LIST, ACTION_SPACE
 from rulespec.adapters.base import Adapter, NotOffered, winners_of
 from rulespec.loading import resolve
 
-__all__ = ["SteeredRandom", "Uno", "uno_action", "uno_code"]
+__all__ = ["Needs", "SteeredRandom", "Uno", "uno_action", "uno_action_name", "uno_code"]
 
 #: RLCard's uno traits of the spec's ranks (the declared deck's codes, uno.rules)
 _TRAITS = {**{str(n): str(n) for n in range(10)}, "S": "skip", "R": "reverse", "D": "draw_2"}
@@ -53,10 +55,11 @@ class SteeredRandom:
     Each takes the next outcome the adapter queued; with none queued it raises :class:`Needs`.
 
     A shuffle's outcome is the order of card codes, first drawn first; RLCard's dealer draws
-    from the end of its list (``deck.pop()``), so the list is laid out reversed. Cards of the
-    list the outcome does not name stay drawn first when they are the ``keep`` cards that were
-    in the deck before the shuffle (the rest of the draw pile, which RLCard's Draw Two shuffles
-    in with the discards when fewer than two are left), and go to the bottom otherwise."""
+    from the end of its list (``deck.pop()``), so the list is laid out reversed. The first
+    ``keep`` cards of the list were the dealer's deck before the shuffle (what was left of the
+    draw pile, which RLCard's Draw Two shuffles in with the discards when fewer than two are
+    left, where the spec draws them first): they stay on top, in their order, and the outcome
+    orders the others."""
 
     def __init__(self) -> None:
         self.outcomes: list[tuple[str, Any]] = []
@@ -79,7 +82,9 @@ class SteeredRandom:
             if i is None:
                 raise NotOffered(f"RLCard's shuffle holds no {code!r} more")
             drawn.append(rest.pop(i))
-        deck[:] = rest + list(reversed(drawn))
+        if rest:
+            raise NotOffered("a shuffle is an order of every card RLCard shuffles")
+        deck[:] = list(reversed(drawn))
 
     def choice(self, values: Sequence[str]) -> str:
         """The next queued pick, one of ``values``."""
@@ -136,7 +141,7 @@ class Uno(Adapter):
     dealer"), so the seats turn with the dealer; payoffs 1 to the winner and -1 to the other."""
 
     spec = "uno"
-    engine = "uno"
+    engine = "RLCard's uno"
     #: RLCard's uno has no parameters: it plays the values uno.rules' header names for it
     fixed = {"draw_four_when": "nothing_else", "challenge": False, "draw_instead": False,
              "drawn_card": "auto", "first_wild": "random", "first_dealer": "given",
@@ -144,7 +149,7 @@ class Uno(Adapter):
     usual: Mapping[str, object] = {}
     #: "in our toolkit, the number of players is 2" (RLCard's docs/games.md); its environment
     #: passes no game_num_players to the uno game
-    players = (2,)
+    players: tuple[int, ...] = (2,)
 
     def __init__(self) -> None:
         self.env: Any = None
@@ -161,7 +166,7 @@ class Uno(Adapter):
         """Start a fresh hand: the environment is made, and waits for the spec's shuffle."""
         self.check_game(game, options)
         if players not in self.players:
-            raise NotOffered(f"RLCard's uno is played by 2 players, not {players}")
+            raise NotOffered(f"{self.engine} is played by 2 players, not {players}")
         env = rlcard.make("uno")
         env.game.np_random = SteeredRandom()  # its dealer and round take it at reset
         self.env, self.table, self.dealer = env, players, dealer
@@ -288,14 +293,13 @@ class Uno(Adapter):
         cards = event.get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise NotOffered("a shuffle's cards are a list of card codes")
+        (template,) = self.chance_events(need)
+        if chance != template["chance"]:
+            raise NotOffered(f"RLCard's draw is a {template['chance']} here")
+        if sorted(cards) != sorted(template["cards"]):  # type: ignore[call-overload]
+            raise NotOffered(f"a {chance} is an order of the cards RLCard shuffles")
         if self.pending != -1:
-            if chance != "reshuffle":
-                raise NotOffered("RLCard reshuffles its discards here")
             return ("shuffle", list(cards))
-        if chance != "shuffle":
-            raise NotOffered("RLCard shuffles its deck here")
-        if sorted(cards) != sorted(uno_code(c) for c in need.items):
-            raise NotOffered("a shuffle is an order of the cards RLCard shuffles")
         if not any(kind == "shuffle" for kind, _ in self.queued):
             # the first shuffle: the spec deals one card at a time round the table from the
             # dealer's left; RLCard deals seven to its player 0, then seven to player 1, ...
