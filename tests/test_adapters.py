@@ -256,3 +256,20 @@ def test_a_broken_adapter_is_caught(mutant: Any, game: str, kinds: set[str]) -> 
     report = _verify(mutant, game, 20)
     assert report.divergences, f"{mutant.__name__} was not caught"
     assert report.divergences[0].kind in kinds, report.divergences[0].message
+
+
+def test_a_known_finding_can_name_the_event_just_before(tmp_path: Path) -> None:
+    # who-moves divergences carry no event: "after" tells them apart by the one before
+    from rulespec.verify.report import Divergence
+
+    f = tmp_path / "k.json"
+    f.write_text('{"known": [{"id": "rev", "kind": "who-moves", '
+                 '"after": {"action": "^play$", "card": "^R"}}]}')
+    (k,) = load_known(f)
+
+    def d(last: dict[str, object]) -> Divergence:
+        return Divergence("who-moves", "m", 2, 2, {}, 0, [{"chance": "shuffle"}, last])
+
+    assert k.matches(d({"seat": 1, "action": "play", "card": "RG"}))
+    assert not k.matches(d({"seat": 1, "action": "play", "card": "5G"}))
+    assert not k.matches(d({"seat": 1, "action": "draw"}))

@@ -35,6 +35,13 @@ def test_openspiel_crazy_eights_reproduction_shows_the_finding() -> None:
     assert repro.penalty_by_action_id()
 
 
+@pytest.mark.parametrize("finding", ["reverse_with_two_players", "first_draw_two_does_not_skip",
+                                     "drawn_wild_draw_four_has_no_effect",
+                                     "reshuffle_keeps_the_top_card"])
+def test_rlcard_uno_reproductions_show_the_finding(finding: str) -> None:
+    assert getattr(_module("rlcard_uno_repro"), finding)()
+
+
 @pytest.mark.parametrize("record", sorted(p.name for p in FINDINGS.glob("*.json")))
 def test_each_findings_record_replays(record: str) -> None:
     data = json.loads((FINDINGS / record).read_text(encoding="utf-8"))

@@ -11,14 +11,12 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("pyspiel")
-
-from rulespec.adapters import engine_adapter  # noqa: E402 - only with OpenSpiel installed
-from rulespec.adapters.openspiel_oh_hell import OhHell  # noqa: E402
-from rulespec.loading import resolve  # noqa: E402
-from rulespec.protocol import SpecImplementation  # noqa: E402
-from rulespec.verify.runner import Verifier  # noqa: E402
-from tests.adapters import oh_hell_mutants as mutants  # noqa: E402
+from rulespec.adapters import engine_adapter
+from rulespec.adapters.openspiel_oh_hell import OhHell
+from rulespec.loading import resolve
+from rulespec.protocol import SpecImplementation
+from rulespec.verify.runner import Verifier
+from tests.adapters import oh_hell_mutants as mutants
 
 
 def settled(**more: object) -> dict[str, object]:

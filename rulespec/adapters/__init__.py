@@ -24,6 +24,7 @@ ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:crazy_eights": ("rulespec.adapters.openspiel", "CrazyEights"),
     "openspiel:oh_hell": ("rulespec.adapters.openspiel_oh_hell", "OhHell"),
     "openspiel:skat": ("rulespec.adapters.openspiel_skat", "Skat"),
+    "rlcard:uno": ("rulespec.adapters.rlcard", "Uno"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}

@@ -8,7 +8,10 @@ The file is JSON: ``{"known": [FINDING, ...]}``, each finding an object with
 - optionally ``events``: the action (or chance) names the divergence's events carry, as
   ``--keep-going`` tells bugs apart (``["play"]``);
 - optionally ``message``: a regular expression searched in the divergence's message;
-- optionally ``options``: option values the divergence's setting must have.
+- optionally ``options``: option values the divergence's setting must have;
+- optionally ``after``: an object of event fields and regular expressions that the last event
+  before the divergence must match (``{"action": "play", "card": "^R"}``: just after a Reverse
+  was played), which tells apart divergences that carry no event of their own (who moves).
 
 A divergence that matches a finding is reported as known and the search goes on for others;
 only divergences that match none fail the run.
@@ -38,6 +41,7 @@ class KnownFinding:
     events: tuple[str, ...] | None = None
     message: re.Pattern[str] | None = None
     options: Mapping[str, object] = attrs.field(factory=dict)
+    after: Mapping[str, re.Pattern[str]] = attrs.field(factory=dict)
 
     def matches(self, d: Divergence) -> bool:
         """Whether divergence ``d`` is this finding."""
@@ -47,7 +51,13 @@ class KnownFinding:
             return False
         if self.message is not None and not self.message.search(d.message):
             return False
-        return all(d.options.get(k) == v for k, v in self.options.items())
+        if not all(d.options.get(k) == v for k, v in self.options.items()):
+            return False
+        if self.after:
+            last = d.events[-1] if d.events else {}
+            return all(isinstance(last.get(k), (str, int)) and p.search(str(last.get(k)))
+                       for k, p in self.after.items())
+        return True
 
 
 def match_known(known: Sequence[KnownFinding], d: Divergence) -> str | None:
@@ -77,7 +87,7 @@ def _finding(x: object, where: str) -> KnownFinding:
     fid, kind = x.get("id"), x.get("kind")
     if not isinstance(fid, str) or not fid or not isinstance(kind, str) or not kind:
         raise RecordError(f"{where} needs an 'id' and a 'kind', both texts")
-    unknown = sorted(set(x) - {"id", "kind", "events", "message", "options", "title"})
+    unknown = sorted(set(x) - {"id", "kind", "events", "message", "options", "after", "title"})
     if unknown:
         raise RecordError(f"{where} has unknown fields: {', '.join(unknown)}")
     events = x.get("events")
@@ -85,14 +95,20 @@ def _finding(x: object, where: str) -> KnownFinding:
                                    and all(isinstance(e, str) for e in events)):
         raise RecordError(f"{where}: 'events' is a list of action names")
     message = x.get("message")
-    pattern = None
-    if message is not None:
-        try:
-            pattern = re.compile(str(message))
-        except re.error as e:
-            raise RecordError(f"{where}: 'message' is not a regular expression: {e}") from None
+    pattern = _pattern(message, f"{where}: 'message'") if message is not None else None
     options = x.get("options", {})
     if not isinstance(options, dict):
         raise RecordError(f"{where}: 'options' is an object of option values")
+    after = x.get("after", {})
+    if not isinstance(after, dict):
+        raise RecordError(f"{where}: 'after' is an object of event fields and patterns")
     return KnownFinding(fid, kind, tuple(events) if events is not None else None, pattern,
-                        options)
+                        options, {k: _pattern(v, f"{where}: 'after'.{k}")
+                                  for k, v in after.items()})
+
+
+def _pattern(text: object, where: str) -> re.Pattern[str]:
+    try:
+        return re.compile(str(text))
+    except re.error as e:
+        raise RecordError(f"{where} is not a regular expression: {e}") from None

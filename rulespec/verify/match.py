@@ -279,9 +279,11 @@ class Match:
             extra=[theirs[k] for k in extra])
         both = [spec_keys[k][0] for k in sorted(spec_keys) if k in theirs]
         known = match_known(self.search.known_findings, found.divergence)
+        if not both:
+            raise found  # nothing both allow: the match cannot go on (a known one is skipped)
         if known is not None:
             self.search.known[known] = self.search.known.get(known, 0) + 1
-        elif found.divergence.signature() not in self.search.skip or not both:
+        elif found.divergence.signature() not in self.search.skip:
             raise found
         # --keep-going, a bug already reported, or a known finding: play on among the events
         # both sides allow, so the match can reach the bugs behind it
