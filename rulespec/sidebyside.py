@@ -263,7 +263,8 @@ def _play(impl: SpecImplementation, game: str, title: str, options: Mapping[str,
     while impl.to_move() is not None:
         if len(events) >= _MAX_EVENTS:
             raise ConfigurationError(f"{game}: the deal did not end within {_MAX_EVENTS} events")
-        ev = sample_event(impl.legal(), rng)
+        # a pick by its weights, as simulate draws it
+        ev = sample_event(impl.legal(), rng, impl.state.chance_weights if impl.state else None)
         if ev.get("action") == PLAY_ACTION:
             if not tricks or len(tricks[-1]) == hands:
                 counts.append(_trick_counts(impl))

@@ -207,3 +207,17 @@ def test_text_from_outside_is_shown_as_text(tmp_path: Path) -> None:
     res = _cli(tmp_path, name, name, "-p", "2", "--json")
     assert res.returncode == 0 and "\x1b" not in res.stdout, res.stderr
     assert json.loads(res.stdout)["a"]["game"] == name
+
+
+def test_a_pick_is_drawn_by_its_weights() -> None:
+    # all_together picks the day from [sunny: 3, rainy: 1]: three deals in four are sunny, as
+    # simulate draws them (uniform draws gave about half)
+    from rulespec.sidebyside import same_deal
+
+    spec = str(Path(__file__).parent / "specs" / "ok" / "all_together.rules")
+    days = []
+    for seed in range(60):
+        report = same_deal(spec, spec, 4, None, seed, {}, {}, 0)
+        events = report.to_json()["a"]["record"]["events"]
+        days += [e["value"] for e in events if e.get("value") in ("sunny", "rainy")]
+    assert 0.65 <= days.count("sunny") / len(days) <= 0.85, days.count("sunny")
