@@ -430,6 +430,9 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, engine: str | N
             settled = {**getattr(adapter, "fixed", {}), **getattr(adapter, "usual", {})}
             opts = tuple(f"{k}={_option_text(v)}" for k, v in settled.items()
                          if k not in given) + opts
+            # the tables the engine plays, of those the spec offers
+            players = players or tuple(p for p in getattr(adapter, "players", ())
+                                       if spec.min_players <= p <= spec.max_players)
         elif impl_py is not None:
             factory = load_python_impl(impl_py)
             who = impl_py

@@ -273,3 +273,15 @@ def test_a_known_finding_can_name_the_event_just_before(tmp_path: Path) -> None:
     assert k.matches(d({"seat": 1, "action": "play", "card": "RG"}))
     assert not k.matches(d({"seat": 1, "action": "play", "card": "5G"}))
     assert not k.matches(d({"seat": 1, "action": "draw"}))
+
+
+def test_verify_engine_plays_only_the_tables_the_engine_offers(tmp_path: Path) -> None:
+    # RLCard's uno is for two: without -p, every match is at two players, none refused
+    res = subprocess.run([sys.executable, "-m", "rulespec", "verify", "uno", "--engine",
+                          "rlcard:uno", "-n", "3", "--json",
+                          "--known", str(KNOWN / "rlcard-uno.json")], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert {s["players"] for s in report["settings"]} == {2}
+    assert not any(s["refused"] for s in report["settings"])

@@ -45,6 +45,8 @@ class Adapter:
     engine: str = ""
     fixed: Mapping[str, object] = {}
     usual: Mapping[str, object] = {}
+    #: the table sizes the engine plays (verify --engine tries only these unless -p says)
+    players: tuple[int, ...] = ()
 
     def new(self, game: str, players: int, options: Mapping[str, object],
             dealer: int = 0) -> None:
