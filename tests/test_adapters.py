@@ -124,6 +124,31 @@ def test_spades_plays_a_match_in_lock_step_up_to_its_known_findings(seed: int) -
     assert lockstep(Spades, settled(Spades, target=100), seed, both=True) > 56
 
 
+def test_spades_observations_show_the_seats_hand_and_the_others_sizes() -> None:
+    opts = settled(Spades, target=100)
+    a, b = Spades(), SpecImplementation()
+    a.new("spades", 4, opts, 1)
+    b.new("spades", 4, opts, 1)
+    rng = random.Random(5)
+    compared = 0
+    while b.to_move() is not None and compared < 400:
+        if b.to_move() != "chance":
+            for q in range(4):
+                mine, theirs = a.observe(q)["zones"]["hand"], b.observe(q)["zones"]["hand"]
+                assert sorted(mine[q]) == sorted(theirs[q])
+                assert [h for p, h in enumerate(mine) if p != q] == \
+                    [h for p, h in enumerate(theirs) if p != q]
+                compared += 1
+        la = {json.dumps(e, sort_keys=True) for e in a.legal()}
+        pool = [e for e in b.legal() if json.dumps(e, sort_keys=True) in la] or b.legal()
+        e = rng.choice(pool)
+        if e.get("chance") == "shuffle":
+            e = {**e, "cards": rng.sample(e["cards"], 52)}
+        a.apply(e)
+        b.apply(e)
+    assert compared >= 200
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("players", [2, 5, 7])
 def test_crazy_eights_plays_in_lock_step_with_the_spec(seed: int, players: int) -> None:

@@ -402,6 +402,24 @@ class Spades(OpenSpielAdapter):
     def legal(self) -> list[dict[str, object]]:
         return [] if self.over else self.events()
 
+    def observe(self, seat: int) -> dict[str, object]:
+        """What ``seat`` sees of the hands: its own, read off spades' private observation
+        tensor, and how many cards each other player holds (13 less the cards the game's
+        history shows them playing). Nothing between deals."""
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise NotOffered(f"no seat {seat!r}")
+        st = self.state
+        if self.over or st.is_chance_node():
+            return {"seat": seat, "zones": {}}
+        mine = st.private_observation_tensor((seat - self.shift) % 4)
+        played = [0, 0, 0, 0]
+        for step in st.full_history()[52:]:
+            if step.action < _SPADES_BIDS:
+                played[self.seat(step.player)] += 1
+        hands: list[object] = [13 - n for n in played]
+        hands[seat] = [spades_card(a) for a in range(52) if mine[a]]
+        return {"seat": seat, "zones": {"hand": hands}}
+
     def events(self) -> list[dict[str, object]]:
         st = self.state
         if st.is_chance_node():
