@@ -735,29 +735,36 @@ def _writable(path: Path) -> None:
 
 # ---- serve ---------------------------------------------------------------------------------
 @main.command()
+@click.argument("spec_file", metavar="[FILE.rules]", required=False)
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="Serve this Python implementation instead of the spec's engine.")
 @click.option("--idle-timeout", "idle", type=_Seconds(min=0), default=IDLE_SECONDS,
               show_default=True, metavar="SECONDS",
               help="Stop when no request has come for this long (0: wait for ever).")
-def serve(impl_py: str | None, idle: float) -> None:
+def serve(spec_file: str | None, impl_py: str | None, idle: float) -> None:
     """Answer the JSON-lines implementation protocol on standard input/output.
 
-    By default the answers are the spec's own; with --python, any Python implementation is
-    served, so it can be verified (or used) as a child process.
+    By default the answers are the spec's own, for any shipped game; with FILE.rules, for
+    that spec, under the name its game line declares; with --python, any Python
+    implementation is served, so it can be verified (or used) as a child process.
     """
     from rulespec.errors import ImplementationStartError
-    from rulespec.protocol import load_python_impl
+    from rulespec.protocol import SpecImplementation, load_python_impl
     from rulespec.protocol import serve as run
     from rulespec.shown import escape_line
 
-    impl = None
+    impl = served = None
+    if spec_file is not None:
+        if impl_py is not None:
+            raise click.UsageError("give FILE.rules or --python MODULE:ATTR, not both")
+        with _reported():  # a spec that does not check: exit 65 now, not an answer later
+            served = SpecImplementation.serving(spec_file, Path.cwd())
     # a line that is not UTF-8 is read with its bad bytes replaced: it is then not JSON, and
     # answered so, instead of ending the server
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace") \
         if hasattr(sys.stdin, "buffer") else sys.stdin
     if impl_py is None:
-        if run(stdin, sys.stdout, Path.cwd(), idle_timeout=idle):
+        if run(stdin, sys.stdout, Path.cwd(), served, idle_timeout=idle):
             _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")
         return
     with _reported():

@@ -72,21 +72,34 @@ class SpecImplementation:
     """The protocol over a spec's interpreter: the engine as an implementation like any other."""
 
     def __init__(self, base: Path | None = None, spec: CheckedSpec | None = None,
-                 atomic: bool = False) -> None:
+                 atomic: bool = False, name: str | None = None) -> None:
         self.base = base
         #: when given, every match is of this spec, whatever ``new`` names (``rulespec diff``)
         self.spec = spec
+        #: when given (with ``spec``), the one game name ``new`` accepts: ``rulespec serve
+        #: FILE`` serves a user's spec under the name its game line declares, and no other
+        self.name = name
         #: whether an event that fails with a rule's runtime error leaves the match as it was
         #: (a copy kept of each state before its event: what a server owes its client; a
         #: driver that plays many games in process does without)
         self.atomic = atomic
         self.state: State | None = None
 
+    @classmethod
+    def serving(cls, spec_file: str, base: Path) -> SpecImplementation:
+        """``rulespec serve FILE``: the spec ``spec_file`` (relative to ``base``), checked now,
+        served atomically under the name its game line declares and no other."""
+        spec = resolve(spec_file, base).spec
+        return cls(base, spec, atomic=True, name=spec.name)
+
     def new(self, game: str, players: int, options: Mapping[str, object] | None = None,
             dealer: int = 0) -> None:
         """Start a fresh match (RecordError for a table the spec does not offer)."""
         if not isinstance(game, str):
             raise RecordError("'game' names a shipped game or a .rules file")
+        if self.name is not None and game != self.name:
+            raise RecordError(f"unknown game {escape_line(repr(game))}: this server serves "
+                              f"{self.name!r} only")
         # the requests of the user's own driver: trusted as given (docs/security.md)
         spec = self.spec or resolve(game, self.base).spec
         self.state = game_for(spec, players, options or {}, dealer).new_initial_state()
@@ -141,7 +154,7 @@ class SpecImplementation:
 
     def clone(self) -> SpecImplementation:
         """An independent copy of the match."""
-        c = SpecImplementation(self.base, self.spec)
+        c = SpecImplementation(self.base, self.spec, name=self.name)
         c.state = self._st().clone()
         return c
 

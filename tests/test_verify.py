@@ -65,13 +65,14 @@ def _process(name: str, timeout: float = 10.0) -> Any:
     return lambda: ProcessImplementation(argv, timeout, cwd=ROOT)
 
 
-def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300,
+         input: str | None = None) -> subprocess.CompletedProcess[str]:  # noqa: A002
     env_path = str(ROOT)
     import os
 
     env = {**os.environ, "PYTHONPATH": env_path}
     return subprocess.run([sys.executable, "-m", "rulespec.cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout, input=input)
 
 
 # ---- the schedule -------------------------------------------------------------------------
@@ -718,8 +719,27 @@ def test_a_users_spec_that_serve_does_not_know_is_said_in_one_line(tmp_path: Pat
     assert verdict.startswith("not verified: the implementation refused all "), verdict
     assert "unknown game 'my_vandatta'" in verdict, verdict
     assert "(the spec is not a shipped game: 'new' names it 'my_vandatta', as its game line " \
-        "declares, and `rulespec serve` serves only shipped games)" in verdict
+        "declares; `rulespec serve FILE.rules` serves it under that name)" in verdict
     assert len(out.stdout.splitlines()) == 2, out.stdout
+
+
+def test_serve_file_serves_a_users_spec_under_its_declared_name(tmp_path: Path) -> None:
+    """`rulespec serve my.rules` answers 'new' for the name my.rules declares, so verify of a
+    user's spec against it conforms; another name is refused, naming the one it serves."""
+    spec = tmp_path / "my.rules"
+    spec.write_text(VAN_TEXT.replace("game vandatta", "game my_vandatta", 1), encoding="utf-8")
+    out = _cli("verify", "my.rules", "--impl", f"{sys.executable} -m rulespec serve my.rules",
+               "-p", "2", "-n", "2", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("verify my_vandatta against ")
+    assert "ok: no divergence: 2 settings, 2 matches" in out.stdout, out.stdout
+    asked = _cli("serve", "my.rules", cwd=tmp_path, timeout=60,
+                 input='{"op": "new", "game": "vandatta", "players": 2}\n')
+    assert asked.returncode == 0, asked.stderr
+    assert json.loads(asked.stdout) == {
+        "ok": False, "error": "unknown game 'vandatta': this server serves 'my_vandatta' only"}
+    bad = _cli("serve", "my.rules", "--python", "x:Y", cwd=tmp_path, timeout=60)
+    assert bad.returncode == 2 and "not both" in bad.stderr
 
 
 def test_the_never_reached_list_names_each_clause_once_with_its_column() -> None:

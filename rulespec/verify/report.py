@@ -272,7 +272,7 @@ def never_reached(cov: Coverage) -> list[tuple[str, str]]:
 def _not_verified(report: Report, impl_word: str) -> str:
     """The verdict of a run that verified no setting, in one line: what the implementation
     answered when every setting was refused for one reason, and, for a game that is not
-    shipped, why ``rulespec serve`` does not know it."""
+    shipped, how ``rulespec serve`` serves it."""
     refused = report.not_offered
     if not refused:
         return "not verified: no match was played"
@@ -283,7 +283,7 @@ def _not_verified(report: Report, impl_word: str) -> str:
         line += f", answering: {next(iter(reasons))}"
     if not report.shipped:
         line += (f" (the spec is not a shipped game: 'new' names it {report.game!r}, as its "
-                 "game line declares, and `rulespec serve` serves only shipped games)")
+                 "game line declares; `rulespec serve FILE.rules` serves it under that name)")
     return escape_line(line)
 
 
