@@ -567,10 +567,11 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from rulespec.shown import escape_line
+    from rulespec.verify.runner import scratch_storage
 
     console = Console(stderr=True)
     beat = _Heartbeat(not as_json and not console.is_terminal)
-    with Progress("[progress.description]{task.description}", BarColumn(),
+    with scratch_storage(), Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), "{task.fields[cov]}",
                   console=console, transient=True,
                   disable=as_json or not console.is_terminal) as prog:

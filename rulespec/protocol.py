@@ -201,6 +201,11 @@ def _not_json(constant: str) -> object:
     raise ValueError(f"{constant} is not JSON")
 
 
+#: how much longer than the timeout the first answer of each process started may take, by
+#: default: its start-up (an interpreter, a virtual machine, its libraries) comes before it
+START_SECONDS = 10.0
+
+
 class ProcessImplementation:
     """An implementation in any language: a child process speaking JSON lines.
 
@@ -215,16 +220,19 @@ class ProcessImplementation:
     MAX_LINE = 16 * 1024 * 1024
 
     def __init__(self, command: Sequence[str], timeout: float = 10.0,
-                 cwd: str | Path | None = None) -> None:
+                 cwd: str | Path | None = None, start_seconds: float = START_SECONDS) -> None:
         if not command:
             raise ImplementationStartError("the --impl command is empty")
         self.command = list(command)
         self.timeout = timeout
+        self.start_seconds = start_seconds
         self.cwd = cwd
         #: the slowest answer seen so far, in seconds (verify bases short timeouts on it)
         self.slowest = 0.0
         self.round_trips = 0
         self.proc: subprocess.Popen[bytes] | None = None
+        #: whether the process now running has not answered yet (it may still be starting)
+        self.starting = True
         self._stderr: collections.deque[str] = collections.deque(maxlen=self.STDERR_LINES)
         self._buf = bytearray()
         self._start()
@@ -244,6 +252,7 @@ class ProcessImplementation:
             raise ImplementationStartError(
                 f"cannot start the implementation {self.command[0]!r}: {e}") from None
         self._buf = bytearray()
+        self.starting = True
         self._stderr.clear()
         err = self.proc.stderr
         assert err is not None
@@ -308,10 +317,14 @@ class ProcessImplementation:
         except (BrokenPipeError, OSError):
             raise self._fail("exit", self._exit_message(op)) from None
         limit = self.timeout if timeout is None else timeout
+        if self.starting:
+            limit += self.start_seconds
         t0 = time.monotonic()
         line = self._read_line(op, limit, t0 + limit)
         took = time.monotonic() - t0
-        self.slowest = max(self.slowest, took)
+        if not self.starting:  # a start-up says nothing of how long an answer takes
+            self.slowest = max(self.slowest, took)
+        self.starting = False
         self.round_trips += 1
         return self._decode(op, line)
 

@@ -285,7 +285,7 @@ def test_misbehaving_process_is_a_divergence(name: str, kinds: set[str]) -> None
 
 @pytest.mark.parametrize(("mode", "says"), [
     ("exit_at_once", "| procs: exit_at_once: cannot start"),
-    ("silent", "no answer to 'new' within 1 s, its first request"),
+    ("silent", "no answer to 'new' within 1.5 s, its first request"),
 ])
 def test_a_program_that_never_answers_is_a_usage_error(mode: str, says: str) -> None:
     """A program that exits, or stays silent, before its first answer does not speak the
@@ -295,9 +295,36 @@ def test_a_program_that_never_answers_is_a_usage_error(mode: str, says: str) -> 
 
     with pytest.raises(ImplementationStartError) as e:
         argv = [sys.executable, "-m", "tests.verify.mutants.procs", mode]
-        _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 1.0, cwd=ROOT),
+        _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 1.0, cwd=ROOT,
+                                                               start_seconds=0.5),
                 players=[2], games=2, seed_=0, timeout=1.0)
     assert says in str(e.value) and "its first request" in str(e.value), str(e.value)
+
+
+def test_cli_leaves_no_hypothesis_folder_unless_db_names_one(tmp_path: Path) -> None:
+    """verify run in a folder leaves nothing there but what it was asked for: no
+    ``.hypothesis/`` (Hypothesis's cache of constants goes to a temporary folder), with
+    ``--db`` or without (its database is at the path it names, made when a divergence is
+    stored: test_db_keeps_a_shrunk_divergence...)."""
+    impl = "tests.oracles.vandatta:VandattaOracle"
+    out = _cli("verify", "vandatta", "--python", impl, "-p", "2", "-n", "2", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    out = _cli("verify", "vandatta", "--python", impl, "-p", "2", "-n", "2", "--db", "db",
+               cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) in ([], ["db"])
+
+
+def test_cli_the_first_answer_may_wait_for_the_programs_start_up(tmp_path: Path) -> None:
+    """A program that takes 2 s to start answers its first request later than --timeout 1
+    allows a call: not a timeout, since the first answer of each process waits for its
+    start-up too (protocol.md §6)."""
+    slow = f"sh -c 'sleep 2; exec {sys.executable} -m rulespec serve'"
+    out = _cli("verify", "vandatta", "--impl", slow, "--timeout", "1", "-p", "2", "-n", "1",
+               cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "ok: no divergence" in out.stdout
 
 
 def test_cli_an_implementation_that_cannot_start_here_is_a_usage_error(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ import importlib
 import math
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -43,6 +44,7 @@ import attrs
 import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.reporting import with_reporter
@@ -80,7 +82,7 @@ from rulespec.verify.schedule import (
 )
 from rulespec.verify.search import Run, SettingSearch
 
-__all__ = ["SHRINK_BOUND", "SIMPLIFY_TRIES", "Verifier", "shrink_bound"]
+__all__ = ["SHRINK_BOUND", "SIMPLIFY_TRIES", "Verifier", "scratch_storage", "shrink_bound"]
 
 #: settings :meth:`Verifier._simplify` tries at most (two matches each, unshrunk)
 SIMPLIFY_TRIES = 24
@@ -624,6 +626,23 @@ def shrink_bound(seconds: float) -> Iterator[None]:
         yield
     finally:
         setattr(home, name, old)
+
+
+@contextlib.contextmanager
+def scratch_storage() -> Iterator[None]:
+    """Hypothesis's own files go to a temporary folder, removed when the block ends, instead
+    of ``.hypothesis/`` in the working folder: a run of the command line leaves nothing
+    behind but its record (the example database is ``--db``'s, at the path it names).
+
+    Hypothesis keeps a cache there of the constants it reads from the code under test, even
+    with no example database. Its home is a setting of the whole process, put back to its
+    default afterwards: for the command line, not for a test suite's own runs."""
+    with tempfile.TemporaryDirectory(prefix="rulespec-hypothesis-") as home:
+        set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)
 
 
 def _first_divergence(eg: BaseExceptionGroup) -> Divergence | None:
