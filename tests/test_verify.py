@@ -327,6 +327,23 @@ def test_cli_the_first_answer_may_wait_for_the_programs_start_up(tmp_path: Path)
     assert "ok: no divergence" in out.stdout
 
 
+def test_cli_a_rule_that_fails_at_run_time_writes_its_record(tmp_path: Path) -> None:
+    """A rule runtime error of the spec met during verify (exit 70) writes the match up to
+    the event that met it as a record (--out), which replays to the same error."""
+    spec = ROOT / "tests" / "specs" / "ok" / "fails_at_run_time.rules"
+    out = _cli("verify", str(spec), "--impl", f"{sys.executable} -m rulespec serve {spec}",
+               "-n", "2", "--out", "fail.json", cwd=tmp_path)
+    assert out.returncode == 70, out.stdout + out.stderr
+    assert "error: division by zero" in out.stderr
+    assert "the match up to it is the record fail.json (rulespec replay fail.json)" in out.stderr
+    rec = json.loads((tmp_path / "fail.json").read_text(encoding="utf-8"))
+    # the shuffle, two plays, and the third play, which divides by zero
+    assert [e.get("action", e.get("chance")) for e in rec["events"]] == [
+        "shuffle", "play", "play", "play"]
+    again = _cli("replay", "fail.json", cwd=tmp_path)
+    assert again.returncode == 70 and "error: division by zero" in again.stderr
+
+
 def test_cli_an_implementation_that_cannot_start_here_is_a_usage_error(tmp_path: Path) -> None:
     """The README's command run from another folder, where its relative path names nothing:
     exit 2, the program's own complaint, and no record."""

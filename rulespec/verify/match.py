@@ -100,6 +100,9 @@ class Match:
         self.opts = opts
         self.dealer = dealer
         self.events: list[Event] = []
+        #: the event the spec is applying (a rule that fails on it ends the record of a
+        #: spec's runtime error, :class:`rulespec.verify.report.SpecFailed`)
+        self.pending: Event | None = None
         #: decisions so far that all took the first legal event; -1 once one did not
         self._zeros = 0
         #: action names this match does not choose where another is legal (swarm testing)
@@ -195,7 +198,9 @@ class Match:
         deals = len(state.deals)
         while state.current_player() is not None and len(self.events) < MAX_EVENTS:
             ev, _, _ = self._choose(data, state.legal_actions())
+            self.pending = ev
             state.apply(ev)
+            self.pending = None
             self.events.append(ev)
             if len(state.deals) > deals:
                 deals = len(state.deals)
@@ -223,7 +228,9 @@ class Match:
             legal, theirs = self._legal_both()
             ev, flag, x = self._choose(data, legal)
             if search.spec_only:
+                self.pending = ev
                 state.apply(ev)
+                self.pending = None
                 self.events.append(ev)
                 self.play_spec_only(data)
                 return
@@ -237,7 +244,11 @@ class Match:
                 # may hold the card in different places
                 if search.observe_ok and search.checks_on(("leak", "observation")):
                     self._observe(x % self.players)
-            state.apply(ev)  # a RuleRuntimeError here is the spec's fault: it propagates
+            # a RuleRuntimeError here is the spec's fault: it propagates, and the match up to
+            # this event is its record
+            self.pending = ev
+            state.apply(ev)
+            self.pending = None
             try:
                 self._ask("apply", ev)
             except (IllegalActionError, RecordError, ValueError) as e:

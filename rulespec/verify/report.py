@@ -9,13 +9,15 @@ from typing import TypedDict
 import attrs
 
 from rulespec.engine.events import Event, JSONObject, JSONValue
+from rulespec.errors import RuleRuntimeError
 from rulespec.records import FORMAT
 from rulespec.shown import escape_line, escape_text, json_text
 from rulespec.verify.coverage import Coverage
 from rulespec.verify.schedule import OptionValue, Setting, option_text
 
 __all__ = ["KINDS", "ClauseRef", "MISSED_SHOWN", "REPORT_FORMAT", "SIDES", "Diverged", "Divergence",
-           "Report", "SettingResult", "format_report", "kind_text", "never_reached", "the"]
+           "Report", "SettingResult", "SpecFailed", "format_report", "kind_text",
+           "never_reached", "the"]
 
 REPORT_FORMAT = "rulespec-verify/1"
 
@@ -114,6 +116,19 @@ class Diverged(Exception):
     def __init__(self, d: Divergence) -> None:
         super().__init__(f"{d.kind}: {d.message}")
         self.divergence = d
+
+
+class SpecFailed(RuleRuntimeError):
+    """A rule of the spec failed while a match was played (exit 70): the spec's own error,
+    with the match up to the event that met it, as a record that replays to the same error
+    (``record``; with no events when the match's first automatic steps met it)."""
+
+    def __init__(self, error: RuleRuntimeError, game: str, players: int,
+                 options: dict[str, OptionValue], dealer: int, events: list[Event]) -> None:
+        super().__init__(error.message, error.span, error.hint, error.note)
+        self.record: dict[str, JSONValue] = {
+            "format": FORMAT, "game": game, "players": players, "options": dict(options),
+            "dealer": dealer, "events": list(events)}
 
 
 _KIND_EXC: dict[str, type[Diverged]] = {
