@@ -144,6 +144,22 @@ def test_a_visible_card_named_twice_is_no_leak_unless_a_copy_is_hidden() -> None
     assert r.divergences and r.divergences[0].kind == "leak"
 
 
+def test_a_card_the_seat_has_seen_may_be_shown_again_another_hand_may_not() -> None:
+    """The leak check knows what a seat has seen: a Hearts observation that adds the cards the
+    seat passed (now in another's hidden hand) is no leak; one that adds the left neighbour's
+    hand, which the seat never saw, still is."""
+    from tests.verify.mutants.history import ShowsTheLeftHand, ShowsWhatItPassed
+
+    hearts = resolve("hearts").spec
+    fixed = {"pass_rotation": "rotate"}
+    r = _verify(hearts, "hearts", lambda: ShowsWhatItPassed(spec=hearts), players=[4],
+                options=fixed, games=4, seed_=0)
+    assert not r.divergences and r.conforms, [d.message for d in r.divergences]
+    r = _verify(hearts, "hearts", lambda: ShowsTheLeftHand(spec=hearts), players=[4],
+                options=fixed, games=4, seed_=0)
+    assert r.divergences and r.divergences[0].kind == "leak", [d.message for d in r.divergences]
+
+
 def test_a_hidden_size_shown_is_a_leak() -> None:
     # the engine on a spec with sizes some seats may not count conforms to the spec, nulls
     # and all; the same engine giving those sizes as counts leaks them

@@ -103,6 +103,10 @@ class Match:
         #: the event the spec is applying (a rule that fails on it ends the record of a
         #: spec's runtime error, :class:`rulespec.verify.report.SpecFailed`)
         self.pending: Event | None = None
+        #: by hand, every card it has seen at a decision so far in this match (the engine's
+        #: ``seen_by``, kept across deals): what its observations may show besides what it
+        #: sees now (cards it passed, played, was shown); None until the first is noted
+        self.seen: list[set[str]] | None = None
         #: decisions so far that all took the first legal event; -1 once one did not
         self._zeros = 0
         #: action names this match does not choose where another is legal (swarm testing)
@@ -234,6 +238,8 @@ class Match:
                 self.events.append(ev)
                 self.play_spec_only(data)
                 return
+            if type(a) is int and search.observe_ok and search.checks_on(("leak",)):
+                self._remember()
             if flag == PROBE:
                 if search.probes and (search.first_by_probe or search.checks_on(
                         ("accepted-illegal", "changed-by-illegal"))):
@@ -442,6 +448,16 @@ class Match:
             raise self.fail("shape", f"the observation holds {why}")
         return obs
 
+    def _remember(self) -> None:
+        """Each hand notes the cards it sees now (``State.seen_by``: its observation's zones,
+        at this decision), for the rest of the match."""
+        state = self.state
+        seen = self.seen
+        if seen is None:
+            seen = self.seen = [set() for _ in range(state.game.hands)]
+        for q, cards in enumerate(seen):
+            cards.update(state.seen_by(q))
+
     def _observe(self, seat: int) -> None:
         obs = self._observation(seat)
         if obs is None:
@@ -453,6 +469,11 @@ class Match:
         deck = self.deck
         allowed = visible(mine["zones"], deck) + \
             collections.Counter(card_codes(mine["vars"], 0, deck))
+        # a card the seat saw at an earlier decision of the match (one it passed or played,
+        # one shown to it) may be shown again, in a history of the deal: no leak
+        for c in self.seen[seat] if self.seen is not None else ():
+            if not allowed[c]:
+                allowed[c] = 1
         shown: collections.Counter[str] = collections.Counter(card_codes(obs, 0, deck))
         # a card named twice (in the hand and again in a list of cards shown, say) reveals
         # nothing when the seat sees every copy of it; with copies the seat cannot see (two
