@@ -76,6 +76,27 @@ def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300,
 
 
 # ---- the schedule -------------------------------------------------------------------------
+def test_an_integer_option_is_tried_on_both_sides_of_a_constant_the_spec_compares_it_with(
+        ) -> None:
+    """``if bonus < 0`` with bonus at 20 in -50..50: its default, neighbours and ends never
+    meet the edge, so verify tries -1 and 0 too, and a mutant whose rule starts one lower
+    (``bonus < -1``), which differs at -1 only, is caught there."""
+    from rulespec.lang.checker import check_text
+    from rulespec.protocol import SpecImplementation
+    from rulespec.verify.schedule import option_values
+
+    path = ROOT / "tests" / "specs" / "ok" / "compared_option.rules"
+    spec = resolve(str(path)).spec
+    assert option_values(spec) == {"bonus": [20, 19, 21, -50, 50, -1, 0]}
+    mutant = check_text(path.read_text(encoding="utf-8").replace("bonus < 0", "bonus < -1"),
+                        "mutant.rules")
+    r = _verify(spec, "compared_option", lambda: SpecImplementation(spec=mutant),
+                games=_every_setting(spec, [2]), seed_=0)
+    assert r.divergences and r.divergences[0].kind == "result", \
+        [d.message for d in r.divergences]
+    assert r.divergences[0].options == {"bonus": -1}
+
+
 def test_schedule_covers_every_table_and_every_option_value() -> None:
     from rulespec.verify.runner import _Tables
     from rulespec.verify.schedule import option_values

@@ -16,7 +16,8 @@ shrinking never plays beyond the failing game.
 
 An outer loop schedules *settings* (a table size and options): every table at the defaults,
 every value of every option at least once (enums and booleans exhaustively, integers at the
-default and default +- 1, where the spec's ``require``s accept them), then random combinations
+default and default +- 1, the range's ends and both sides of each constant the spec compares
+them with, where the spec's ``require``s accept them), then random combinations
 steered toward clauses of the spec not yet exercised. Coverage is measured by the engine
 (``rulespec.lang.clauses``) and steers between runs, never within one, so replay and shrinking
 stay consistent.
