@@ -517,7 +517,8 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
         spec_a, spec_b = found_a.spec, resolve(b).spec
         name = spec_a.name
         v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
-                     other_options=_options(b_opts), db=db, probes=False, words=("A", "B"))
+                     other_options=_options(b_opts), db=db, probes=False, words=("A", "B"),
+                     vars_compared=False)
         report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json,
                         command="diff")
     _finish(report, f"diff {a} {b}", found_a, out_path, as_json)

@@ -181,6 +181,23 @@ def test_a_card_the_seat_has_seen_may_be_shown_again_another_hand_may_not() -> N
     assert r.divergences and r.divergences[0].kind == "leak", [d.message for d in r.divergences]
 
 
+def test_the_variables_an_observation_gives_are_compared_with_the_spec() -> None:
+    """An observation's ``vars`` are compared where both sides give a variable: UNO's colour in
+    force given right (with a variable of the implementation's own, and the spec's others
+    not sent) conforms; the colour always given as red is an observation divergence."""
+    from tests.verify.mutants.observed import GivesTheColourOnly, SaysTheColourIsRed
+
+    uno = resolve("uno").spec
+    r = _verify(uno, "uno", lambda: GivesTheColourOnly(spec=uno), players=[2], games=3,
+                seed_=0)
+    assert not r.divergences and r.conforms, [d.message for d in r.divergences]
+    r = _verify(uno, "uno", lambda: SaysTheColourIsRed(spec=uno), players=[2], games=3,
+                seed_=0)
+    assert r.divergences and r.divergences[0].kind == "observation", \
+        [d.message for d in r.divergences]
+    assert "sees variable 'colour' unlike the spec" in r.divergences[0].message
+
+
 def test_a_hidden_size_shown_is_a_leak() -> None:
     # the engine on a spec with sizes some seats may not count conforms to the spec, nulls
     # and all; the same engine giving those sizes as counts leaks them

@@ -63,6 +63,8 @@ class Search(Protocol):
     skip: set[tuple[str, ...]]
     #: whether the implementation answers ``observe`` (false once it does not)
     observe_ok: bool
+    #: whether an observation's ``vars`` are compared with the spec's (not in ``diff``)
+    vars_compared: bool
     #: whether the divergence being shrunk was met while probing (probes stay on for it)
     first_by_probe: bool
 
@@ -503,6 +505,16 @@ class Match:
                                     f"{self.spec_the}",
                                     spec_says={name: mine["zones"][name]},
                                     impl_says={name: theirs})
+        their_vars = obs.get("vars")
+        if isinstance(their_vars, dict) and self.search.vars_compared:
+            # the variables both sides show: one the implementation does not send, or that
+            # the spec does not have, is not compared
+            for name, theirs in their_vars.items():
+                if name in mine["vars"] and not _same_value(mine["vars"][name], theirs, deck):
+                    raise self.fail("observation", f"seat {seat} sees variable {name!r} "
+                                    f"unlike {self.spec_the}",
+                                    spec_says={name: mine["vars"][name]},
+                                    impl_says={name: theirs})
 
 
 def _reportable(x: object, depth: int = 0) -> JSONValue:
@@ -525,6 +537,21 @@ def _reportable_list(xs: list[object]) -> list[JSONValue]:
     """A list for the report, as :func:`_reportable` shows it (a list stays a list)."""
     shown = _reportable(xs)
     return shown if isinstance(shown, list) else [shown]
+
+
+def _same_value(a: object, b: object, deck: Deck) -> bool:
+    """Whether the implementation's value ``b`` of a variable is the spec's ``a``: the same
+    JSON value, a card in any spelling of its code (lists in the same order, objects key by
+    key); a boolean is no number."""
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(
+            _same_value(x, y, deck) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            _same_value(a[k], b[k], deck) for k in a)
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b or (card_code(a, deck) or a) == (card_code(b, deck) or b)
+    return type(a) is type(b) and a == b
 
 
 def _same_zone(a: int | list[Any] | None, b: object, deck: Deck = FRENCH) -> bool:

@@ -306,7 +306,7 @@ class Verifier:
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, object] | None = None,
                  db: str | Path | None = None, shrink_seconds: float = 15.0,
-                 words: tuple[str, str] = SIDES) -> None:
+                 words: tuple[str, str] = SIDES, vars_compared: bool = True) -> None:
         if not (math.isfinite(timeout) and timeout > 0):
             raise ValueError(f"timeout is a finite number of seconds above 0, not {timeout!r}")
         self.spec = spec
@@ -318,6 +318,9 @@ class Verifier:
         self.spec_the, self.impl_the = the(words[0]), the(words[1])
         self.probes = probes
         self.observations = observations
+        #: whether an observation's ``vars`` are compared with the spec's (diff: two specs'
+        #: variables are their own, and not compared)
+        self.vars_compared = vars_compared
         self.other_options = dict(other_options or {})
         self.db = DirectoryBasedExampleDatabase(str(db)) if db else None
         self.tables = _Tables(spec)
@@ -476,7 +479,7 @@ class Verifier:
         assert self.guard is not None
         return Run(self.guard, self.tables, self.game, self.other_options, self._action_names,
                    self._set_fields, self.words, self.probes, self.observations, self.timeout,
-                   self.max_shrinks, self._played)
+                   self.max_shrinks, self._played, self.vars_compared)
 
     def _hypothesis_test(self, test: Callable[[st.DataObject], None], setting: Setting,
                          matches: int, run_seed: int, shrink: bool) -> Callable[[], None]:

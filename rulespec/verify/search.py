@@ -60,6 +60,8 @@ class Run:
     max_shrinks: int
     #: ids of the games a match was played at (their clauses hit count toward coverage)
     played: set[int]
+    #: whether an observation's ``vars`` are compared with the spec's
+    vars_compared: bool = True
 
     def their_options(self, opts: Mapping[str, OptionValue]) -> dict[str, object]:
         """The options sent in ``new``: the setting's and the run's other options."""
@@ -87,6 +89,7 @@ class SettingSearch:
         self.events = 0
         #: whether the implementation answers ``observe`` (false once it does not)
         self.observe_ok = run.observations
+        self.vars_compared = run.vars_compared
         #: the kind of the first divergence met, once one is (then it is shrunk)
         self._first: str | None = None
         #: whether the first divergence was met while probing (probes stay on to shrink it)
