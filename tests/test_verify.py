@@ -97,6 +97,27 @@ def test_an_integer_option_is_tried_on_both_sides_of_a_constant_the_spec_compare
     assert r.divergences[0].options == {"bonus": -1}
 
 
+def test_a_clause_never_reached_says_the_options_it_runs_only_under(tmp_path: Path) -> None:
+    """A clause that only settings with some option values compile, and that no match
+    reached, is listed with those values: where the search would have to look for it."""
+    from rulespec.protocol import SpecImplementation
+
+    text = (ROOT / "tests" / "specs" / "ok" / "compared_option.rules").read_text(
+        encoding="utf-8").replace(
+            "(if bonus < 0 then 0 else",
+            "(if bonus < 0 then (if rank(first(hand[p])) > 14 then 1 else 0) else")
+    path = tmp_path / "t.rules"
+    path.write_text(text, encoding="utf-8")
+    spec = resolve(str(path)).spec
+    r = _verify(spec, "compared_option", lambda: SpecImplementation(spec=spec),
+                games=_every_setting(spec, [2]), seed_=0)
+    noted = [ln.split(None, 1)[1] for ln in format_report(r, "t").splitlines()
+             if ln.startswith("    t.rules:")]
+    assert "if-expression: then arm  (runs only under bonus=-1 or -50)" in noted, noted
+    assert list(r.to_json()["coverage"]["never_reached_only_under"].values()) == [
+        "bonus=-1 or -50"]
+
+
 def test_schedule_covers_every_table_and_every_option_value() -> None:
     from rulespec.verify.runner import _Tables
     from rulespec.verify.schedule import option_values

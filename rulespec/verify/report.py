@@ -17,7 +17,7 @@ from rulespec.verify.schedule import OptionValue, Setting, option_text
 
 __all__ = ["KINDS", "ClauseRef", "MISSED_SHOWN", "REPORT_FORMAT", "SIDES", "Diverged", "Divergence",
            "Report", "SettingResult", "SpecFailed", "format_report", "kind_text",
-           "never_reached", "the"]
+           "never_reached", "only_under", "the"]
 
 REPORT_FORMAT = "rulespec-verify/1"
 
@@ -214,6 +214,8 @@ class Report:
                 "exercised": sum(1 for c in cov.reachable if c.id in cov.hit),
                 "reachable": len(cov.reachable),
                 "never_reached": [f"{where} {label}" for where, label in never_reached(cov)],
+                "never_reached_only_under": {f"{where} {label}": under for (where, label), under
+                                             in only_under(cov).items()},
                 "cannot_run_under_tested_options": list(dict.fromkeys(
                     f"{c.where()} {c.label}" for c in cov.not_compiled)),
             },
@@ -255,8 +257,11 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
     if missed and not report.divergences:
         lines.append(f"  never reached ({len(missed)}):")
         width = max(len(where) for where, _ in missed[:MISSED_SHOWN])
-        lines += [f"    {escape_line(where).ljust(width)}  {escape_line(label)}"
-                  for where, label in missed[:MISSED_SHOWN]]
+        under = only_under(cov)
+        for where, label in missed[:MISSED_SHOWN]:
+            note = under.get((where, label))
+            lines.append(f"    {escape_line(where).ljust(width)}  {escape_line(label)}"
+                         + (f"  (runs only under {escape_line(note)})" if note else ""))
         if len(missed) > MISSED_SHOWN:
             lines.append(f"    ... and {len(missed) - MISSED_SHOWN} more (--json lists "
                          "them all)")
@@ -282,6 +287,27 @@ def never_reached(cov: Coverage) -> list[tuple[str, str]]:
     """The clauses reachable under the tested settings that no match exercised, as
     ``(file:line:col, label)`` in source order, each once."""
     return list(dict.fromkeys((c.where(), c.label) for c in cov.missed))
+
+
+def only_under(cov: Coverage) -> dict[tuple[str, str], str]:
+    """For the clauses :func:`never_reached` lists that run only under some option values
+    (every tested setting that compiles them has those values), the values, by
+    ``(file:line:col, label)``: ``"bonus=-50 or -1"``, ``"deals=2, target=5"``."""
+    out: dict[tuple[str, str], str] = {}
+    for c in cov.missed:
+        under = cov.only_under.get(c.id)
+        if under:
+            # more than a few: only combinations of many options compiled it (no setting of
+            # one value each has been played yet)
+            out.setdefault((c.where(), c.label), ", ".join(
+                f"{n}={' or '.join(sorted(vs))}" for n, vs in sorted(under.items()))
+                if len(under) <= ONLY_UNDER_SHOWN else
+                f"combinations of {len(under)} options off their defaults")
+    return out
+
+
+#: the most option values a clause's "runs only under" note names
+ONLY_UNDER_SHOWN = 3
 
 
 def _not_verified(report: Report, impl_word: str) -> str:

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import cast
 
 import attrs
 import hypothesis
@@ -79,6 +80,7 @@ from rulespec.verify.schedule import (
     OptionValue,
     Plan,
     Setting,
+    option_text,
     spread,
 )
 from rulespec.verify.search import Run, SettingSearch
@@ -439,8 +441,12 @@ class Verifier:
     def _fold_coverage(self) -> None:
         """Coverage of the games matches were played at (all compiled games say what the
         tested settings can reach)."""
+        defaults = {o.name: o.default for o in self.spec.options}
         for g in self.tables.games():
-            self.coverage.add(g.compiled_clauses, g.cover or () if id(g) in self._played else ())
+            under = {k: option_text(cast(OptionValue, v)) for k, v in g.options.items()
+                     if k in defaults and v != defaults[k]}
+            self.coverage.add(g.compiled_clauses, g.cover or () if id(g) in self._played else (),
+                              under)
 
     # ---- one setting ----------------------------------------------------------------------
     def run_setting(self, setting: Setting, matches: int, run_seed: int,
