@@ -29,7 +29,7 @@ from rulespec.shown import escape_line as shown
 if TYPE_CHECKING:
     from rulespec.loading import Resolved
     from rulespec.simulate import SimulationSummary
-    from rulespec.verify.report import Report, SpecFailed
+    from rulespec.verify.report import Report
     from rulespec.verify.runner import Verifier
 
 EXIT_OK, EXIT_RECORD, EXIT_USAGE, EXIT_SPEC, EXIT_RUNTIME = 0, 1, 2, 65, 70
@@ -489,7 +489,8 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, timeout: float,
         try:
             report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
         except SpecFailed as e:  # exit 70, and the match that met it as a record
-            raise _recorded(e, found, out_path) from None
+            raise e.written(Path(out_path or "rulespec-divergence.json"),
+                            None if found.shipped else found.path) from None
     _finish(report, f"verify {name} against {who}", found, out_path, as_json)
 
 
@@ -593,21 +594,6 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
 
         return v.run(players=players, options=_options(opts), games=games, budget=budget,
                      seed_=seed, keep_going=keep_going, strict=strict, progress=progress)
-
-
-def _recorded(e: SpecFailed, found: Resolved, out_path: str | None) -> RuleRuntimeError:
-    """A rule of the spec that failed during verify: its match written (to --out) as a
-    record that replays to the same error, and the error noted with where it is."""
-    from rulespec.records import write_record
-
-    out = Path(out_path or "rulespec-divergence.json")
-    try:
-        write_record(e.record, out, None if found.shipped else found.path)
-        where = (f"verify met it in a match; the match up to it is the record {shown(str(out))}"
-                 f" (rulespec replay {shown(str(out))})")
-    except OSError as err:
-        where = f"verify met it in a match, which cannot be written: {err.strerror or err}"
-    return e.noted("; ".join(n for n in (e.note, where) if n))
 
 
 def _finish(report: Report, title: str, found: Resolved, out_path: str | None,

@@ -4,13 +4,14 @@ report shows, each setting's result, and the :class:`Report` as versioned JSON a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TypedDict
 
 import attrs
 
 from rulespec.engine.events import Event, JSONObject, JSONValue
 from rulespec.errors import RuleRuntimeError
-from rulespec.records import FORMAT
+from rulespec.records import FORMAT, write_record
 from rulespec.shown import escape_line, escape_text, json_text
 from rulespec.verify.coverage import Coverage
 from rulespec.verify.schedule import OptionValue, Setting, option_text
@@ -129,6 +130,17 @@ class SpecFailed(RuleRuntimeError):
         self.record: dict[str, JSONValue] = {
             "format": FORMAT, "game": game, "players": players, "options": dict(options),
             "dealer": dealer, "events": list(events)}
+
+    def written(self, out: Path, spec_path: Path | None) -> RuleRuntimeError:
+        """The error, its record written to ``out`` (a user's spec, ``spec_path``, copied
+        beside it, as :func:`rulespec.records.write_record` does), noted with where it is."""
+        try:
+            write_record(self.record, out, spec_path)
+            where = (f"verify met it in a match; the match up to it is the record "
+                     f"{escape_line(str(out))} (rulespec replay {escape_line(str(out))})")
+        except OSError as e:
+            where = f"verify met it in a match, which cannot be written: {e.strerror or e}"
+        return self.noted("; ".join(n for n in (self.note, where) if n))
 
 
 _KIND_EXC: dict[str, type[Diverged]] = {
