@@ -105,9 +105,10 @@ class Match:
         #: the event the spec is applying (a rule that fails on it ends the record of a
         #: spec's runtime error, :class:`rulespec.verify.report.SpecFailed`)
         self.pending: Event | None = None
-        #: by hand, every card it has seen at a decision so far in this match (the engine's
-        #: ``seen_by``, kept across deals): what its observations may show besides what it
-        #: sees now (cards it passed, played, was shown); None until the first is noted
+        #: by hand, every card it has seen at a stop so far in this match, a decision or a
+        #: chance event (the engine's ``seen_by``, kept across deals): what its observations
+        #: may show besides what it sees now (cards it passed, played, was shown); None until
+        #: the first is noted
         self.seen: list[set[str]] | None = None
         #: decisions so far that all took the first legal event; -1 once one did not
         self._zeros = 0
@@ -240,7 +241,7 @@ class Match:
                 self.events.append(ev)
                 self.play_spec_only(data)
                 return
-            if type(a) is int and search.observe_ok and search.checks_on(("leak",)):
+            if search.observe_ok and search.checks_on(("leak",)):
                 self._remember()
             if flag == PROBE:
                 if search.probes and (search.first_by_probe or search.checks_on(
@@ -452,7 +453,7 @@ class Match:
 
     def _remember(self) -> None:
         """Each hand notes the cards it sees now (``State.seen_by``: its observation's zones,
-        at this decision), for the rest of the match."""
+        at this stop), for the rest of the match."""
         state = self.state
         seen = self.seen
         if seen is None:
@@ -471,7 +472,7 @@ class Match:
         deck = self.deck
         allowed = visible(mine["zones"], deck) + \
             collections.Counter(card_codes(mine["vars"], 0, deck))
-        # a card the seat saw at an earlier decision of the match (one it passed or played,
+        # a card the seat saw at an earlier stop of the match (one it passed or played,
         # one shown to it) may be shown again, in a history of the deal: no leak
         for c in self.seen[seat] if self.seen is not None else ():
             if not allowed[c]:
