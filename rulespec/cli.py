@@ -411,6 +411,7 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, engine: str | N
 
     from rulespec.loading import resolve
     from rulespec.protocol import ProcessImplementation, load_python_impl
+    from rulespec.verify.report import SpecFailed
     from rulespec.verify.runner import Verifier
 
     if sum(x is not None for x in (impl_cmd, impl_py, engine)) != 1:
@@ -448,7 +449,11 @@ def verify(game: str, impl_cmd: str | None, impl_py: str | None, engine: str | N
 
         known = load_known(known_path) if known_path is not None else []
         v = Verifier(spec, name, factory, timeout=timeout, db=db, known=known)
-        report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
+        try:
+            report = _drive(v, players, opts, games, budget, seed, keep_going, strict, as_json)
+        except SpecFailed as e:  # exit 70, and the match that met it as a record
+            raise e.written(Path(out_path or "rulespec-divergence.json"),
+                            None if found.shipped else found.path) from None
     _finish(report, f"verify {name} against {who}", found, out_path, as_json)
 
 
@@ -476,7 +481,8 @@ def diff(a: str, b: str, b_opts: tuple[str, ...], players: tuple[int, ...],
         spec_a, spec_b = found_a.spec, resolve(b).spec
         name = spec_a.name
         v = Verifier(spec_a, name, lambda: SpecImplementation(spec=spec_b),
-                     other_options=_options(b_opts), db=db, probes=False, words=("A", "B"))
+                     other_options=_options(b_opts), db=db, probes=False, words=("A", "B"),
+                     vars_compared=False)
         report = _drive(v, players, opts, games, budget, seed, keep_going, False, as_json,
                         command="diff")
     _finish(report, f"diff {a} {b}", found_a, out_path, as_json)
@@ -530,10 +536,11 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     from rulespec.shown import escape_line
+    from rulespec.verify.runner import scratch_storage
 
     console = Console(stderr=True)
     beat = _Heartbeat(not as_json and not console.is_terminal)
-    with Progress("[progress.description]{task.description}", BarColumn(),
+    with scratch_storage(), Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), "{task.fields[cov]}",
                   console=console, transient=True,
                   disable=as_json or not console.is_terminal) as prog:
@@ -698,29 +705,36 @@ def _writable(path: Path) -> None:
 
 # ---- serve ---------------------------------------------------------------------------------
 @main.command()
+@click.argument("spec_file", metavar="[FILE.rules]", required=False)
 @click.option("--python", "impl_py", default=None, metavar="MODULE:ATTR",
               help="Serve this Python implementation instead of the spec's engine.")
 @click.option("--idle-timeout", "idle", type=_Seconds(min=0), default=IDLE_SECONDS,
               show_default=True, metavar="SECONDS",
               help="Stop when no request has come for this long (0: wait for ever).")
-def serve(impl_py: str | None, idle: float) -> None:
+def serve(spec_file: str | None, impl_py: str | None, idle: float) -> None:
     """Answer the JSON-lines implementation protocol on standard input/output.
 
-    By default the answers are the spec's own; with --python, any Python implementation is
-    served, so it can be verified (or used) as a child process.
+    By default the answers are the spec's own, for any shipped game; with FILE.rules, for
+    that spec, under the name its game line declares; with --python, any Python
+    implementation is served, so it can be verified (or used) as a child process.
     """
     from rulespec.errors import ImplementationStartError
-    from rulespec.protocol import load_python_impl
+    from rulespec.protocol import SpecImplementation, load_python_impl
     from rulespec.protocol import serve as run
     from rulespec.shown import escape_line
 
-    impl = None
+    impl = served = None
+    if spec_file is not None:
+        if impl_py is not None:
+            raise click.UsageError("give FILE.rules or --python MODULE:ATTR, not both")
+        with _reported():  # a spec that does not check: exit 65 now, not an answer later
+            served = SpecImplementation.serving(spec_file, Path.cwd())
     # a line that is not UTF-8 is read with its bad bytes replaced: it is then not JSON, and
     # answered so, instead of ending the server
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace") \
         if hasattr(sys.stdin, "buffer") else sys.stdin
     if impl_py is None:
-        if run(stdin, sys.stdout, Path.cwd(), idle_timeout=idle):
+        if run(stdin, sys.stdout, Path.cwd(), served, idle_timeout=idle):
             _err(f"serve: no request for {idle:g} s (--idle-timeout); stopping")
         return
     with _reported():

@@ -72,21 +72,34 @@ class SpecImplementation:
     """The protocol over a spec's interpreter: the engine as an implementation like any other."""
 
     def __init__(self, base: Path | None = None, spec: CheckedSpec | None = None,
-                 atomic: bool = False) -> None:
+                 atomic: bool = False, name: str | None = None) -> None:
         self.base = base
         #: when given, every match is of this spec, whatever ``new`` names (``rulespec diff``)
         self.spec = spec
+        #: when given (with ``spec``), the one game name ``new`` accepts: ``rulespec serve
+        #: FILE`` serves a user's spec under the name its game line declares, and no other
+        self.name = name
         #: whether an event that fails with a rule's runtime error leaves the match as it was
         #: (a copy kept of each state before its event: what a server owes its client; a
         #: driver that plays many games in process does without)
         self.atomic = atomic
         self.state: State | None = None
 
+    @classmethod
+    def serving(cls, spec_file: str, base: Path) -> SpecImplementation:
+        """``rulespec serve FILE``: the spec ``spec_file`` (relative to ``base``), checked now,
+        served atomically under the name its game line declares and no other."""
+        spec = resolve(spec_file, base).spec
+        return cls(base, spec, atomic=True, name=spec.name)
+
     def new(self, game: str, players: int, options: Mapping[str, object] | None = None,
             dealer: int = 0) -> None:
         """Start a fresh match (RecordError for a table the spec does not offer)."""
         if not isinstance(game, str):
             raise RecordError("'game' names a shipped game or a .rules file")
+        if self.name is not None and game != self.name:
+            raise RecordError(f"unknown game {escape_line(repr(game))}: this server serves "
+                              f"{self.name!r} only")
         # the requests of the user's own driver: trusted as given (docs/security.md)
         spec = self.spec or resolve(game, self.base).spec
         self.state = game_for(spec, players, options or {}, dealer).new_initial_state()
@@ -141,7 +154,7 @@ class SpecImplementation:
 
     def clone(self) -> SpecImplementation:
         """An independent copy of the match."""
-        c = SpecImplementation(self.base, self.spec)
+        c = SpecImplementation(self.base, self.spec, name=self.name)
         c.state = self._st().clone()
         return c
 
@@ -188,6 +201,11 @@ def _not_json(constant: str) -> object:
     raise ValueError(f"{constant} is not JSON")
 
 
+#: how much longer than the timeout the first answer of each process started may take, by
+#: default: its start-up (an interpreter, a virtual machine, its libraries) comes before it
+START_SECONDS = 10.0
+
+
 class ProcessImplementation:
     """An implementation in any language: a child process speaking JSON lines.
 
@@ -202,16 +220,19 @@ class ProcessImplementation:
     MAX_LINE = 16 * 1024 * 1024
 
     def __init__(self, command: Sequence[str], timeout: float = 10.0,
-                 cwd: str | Path | None = None) -> None:
+                 cwd: str | Path | None = None, start_seconds: float = START_SECONDS) -> None:
         if not command:
             raise ImplementationStartError("the --impl command is empty")
         self.command = list(command)
         self.timeout = timeout
+        self.start_seconds = start_seconds
         self.cwd = cwd
         #: the slowest answer seen so far, in seconds (verify bases short timeouts on it)
         self.slowest = 0.0
         self.round_trips = 0
         self.proc: subprocess.Popen[bytes] | None = None
+        #: whether the process now running has not answered yet (it may still be starting)
+        self.starting = True
         self._stderr: collections.deque[str] = collections.deque(maxlen=self.STDERR_LINES)
         self._buf = bytearray()
         self._start()
@@ -231,6 +252,7 @@ class ProcessImplementation:
             raise ImplementationStartError(
                 f"cannot start the implementation {self.command[0]!r}: {e}") from None
         self._buf = bytearray()
+        self.starting = True
         self._stderr.clear()
         err = self.proc.stderr
         assert err is not None
@@ -295,10 +317,14 @@ class ProcessImplementation:
         except (BrokenPipeError, OSError):
             raise self._fail("exit", self._exit_message(op)) from None
         limit = self.timeout if timeout is None else timeout
+        if self.starting:
+            limit += self.start_seconds
         t0 = time.monotonic()
         line = self._read_line(op, limit, t0 + limit)
         took = time.monotonic() - t0
-        self.slowest = max(self.slowest, took)
+        if not self.starting:  # a start-up says nothing of how long an answer takes
+            self.slowest = max(self.slowest, took)
+        self.starting = False
         self.round_trips += 1
         return self._decode(op, line)
 

@@ -65,16 +65,59 @@ def _process(name: str, timeout: float = 10.0) -> Any:
     return lambda: ProcessImplementation(argv, timeout, cwd=ROOT)
 
 
-def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, cwd: Path = ROOT, timeout: float = 300,
+         input: str | None = None) -> subprocess.CompletedProcess[str]:  # noqa: A002
     env_path = str(ROOT)
     import os
 
     env = {**os.environ, "PYTHONPATH": env_path}
     return subprocess.run([sys.executable, "-m", "rulespec.cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=timeout, input=input)
 
 
 # ---- the schedule -------------------------------------------------------------------------
+def test_an_integer_option_is_tried_on_both_sides_of_a_constant_the_spec_compares_it_with(
+        ) -> None:
+    """``if bonus < 0`` with bonus at 20 in -50..50: its default, neighbours and ends never
+    meet the edge, so verify tries -1 and 0 too, and a mutant whose rule starts one lower
+    (``bonus < -1``), which differs at -1 only, is caught there."""
+    from rulespec.lang.checker import check_text
+    from rulespec.protocol import SpecImplementation
+    from rulespec.verify.schedule import option_values
+
+    path = ROOT / "tests" / "specs" / "ok" / "compared_option.rules"
+    spec = resolve(str(path)).spec
+    assert option_values(spec) == {"bonus": [20, 19, 21, -50, 50, -1, 0]}
+    mutant = check_text(path.read_text(encoding="utf-8").replace("bonus < 0", "bonus < -1"),
+                        "mutant.rules")
+    r = _verify(spec, "compared_option", lambda: SpecImplementation(spec=mutant),
+                games=_every_setting(spec, [2]), seed_=0)
+    assert r.divergences and r.divergences[0].kind == "result", \
+        [d.message for d in r.divergences]
+    assert r.divergences[0].options == {"bonus": -1}
+
+
+def test_a_clause_never_reached_says_the_options_it_runs_only_under(tmp_path: Path) -> None:
+    """A clause that only settings with some option values compile, and that no match
+    reached, is listed with those values: where the search would have to look for it."""
+    from rulespec.protocol import SpecImplementation
+
+    text = (ROOT / "tests" / "specs" / "ok" / "compared_option.rules").read_text(
+        encoding="utf-8").replace(
+            "(if bonus < 0 then 0 else",
+            "(if bonus < 0 then (if rank(first(hand[p])) > 14 then 1 else 0) else")
+    path = tmp_path / "t.rules"
+    path.write_text(text, encoding="utf-8")
+    spec = resolve(str(path)).spec
+    r = _verify(spec, "compared_option", lambda: SpecImplementation(spec=spec),
+                games=_every_setting(spec, [2]), seed_=0)
+    noted = [ln.split(None, 1)[1] for ln in format_report(r, "t").splitlines()
+             if ln.startswith("    t.rules:")]
+    assert "if-expression: then arm  (runs only under bonus=-1 or -50)" in noted, noted
+    assert list(r.to_json()["coverage"]["never_reached_only_under"].values()) == [
+        "bonus=-1 or -50"]
+
+
 def test_schedule_covers_every_table_and_every_option_value() -> None:
     from rulespec.verify.runner import _Tables
     from rulespec.verify.schedule import option_values
@@ -141,6 +184,39 @@ def test_a_visible_card_named_twice_is_no_leak_unless_a_copy_is_hidden() -> None
     # with two packs, a second mention may be the copy the seat cannot see
     r = _verify(VAN, "vandatta", _ShowsOwnHandTwice, players=[8], games=8, seed_=4)
     assert r.divergences and r.divergences[0].kind == "leak"
+
+
+def test_a_card_the_seat_has_seen_may_be_shown_again_another_hand_may_not() -> None:
+    """The leak check knows what a seat has seen: a Hearts observation that adds the cards the
+    seat passed (now in another's hidden hand) is no leak; one that adds the left neighbour's
+    hand, which the seat never saw, still is."""
+    from tests.verify.mutants.history import ShowsTheLeftHand, ShowsWhatItPassed
+
+    hearts = resolve("hearts").spec
+    fixed = {"pass_rotation": "rotate"}
+    r = _verify(hearts, "hearts", lambda: ShowsWhatItPassed(spec=hearts), players=[4],
+                options=fixed, games=4, seed_=0)
+    assert not r.divergences and r.conforms, [d.message for d in r.divergences]
+    r = _verify(hearts, "hearts", lambda: ShowsTheLeftHand(spec=hearts), players=[4],
+                options=fixed, games=4, seed_=0)
+    assert r.divergences and r.divergences[0].kind == "leak", [d.message for d in r.divergences]
+
+
+def test_the_variables_an_observation_gives_are_compared_with_the_spec() -> None:
+    """An observation's ``vars`` are compared where both sides give a variable: UNO's colour in
+    force given right (with a variable of the implementation's own, and the spec's others
+    not sent) conforms; the colour always given as red is an observation divergence."""
+    from tests.verify.mutants.observed import GivesTheColourOnly, SaysTheColourIsRed
+
+    uno = resolve("uno").spec
+    r = _verify(uno, "uno", lambda: GivesTheColourOnly(spec=uno), players=[2], games=3,
+                seed_=0)
+    assert not r.divergences and r.conforms, [d.message for d in r.divergences]
+    r = _verify(uno, "uno", lambda: SaysTheColourIsRed(spec=uno), players=[2], games=3,
+                seed_=0)
+    assert r.divergences and r.divergences[0].kind == "observation", \
+        [d.message for d in r.divergences]
+    assert "sees variable 'colour' unlike the spec" in r.divergences[0].message
 
 
 def test_a_hidden_size_shown_is_a_leak() -> None:
@@ -284,7 +360,7 @@ def test_misbehaving_process_is_a_divergence(name: str, kinds: set[str]) -> None
 
 @pytest.mark.parametrize(("mode", "says"), [
     ("exit_at_once", "| procs: exit_at_once: cannot start"),
-    ("silent", "no answer to 'new' within 1 s, its first request"),
+    ("silent", "no answer to 'new' within 1.5 s, its first request"),
 ])
 def test_a_program_that_never_answers_is_a_usage_error(mode: str, says: str) -> None:
     """A program that exits, or stays silent, before its first answer does not speak the
@@ -294,9 +370,53 @@ def test_a_program_that_never_answers_is_a_usage_error(mode: str, says: str) -> 
 
     with pytest.raises(ImplementationStartError) as e:
         argv = [sys.executable, "-m", "tests.verify.mutants.procs", mode]
-        _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 1.0, cwd=ROOT),
+        _verify(VAN, "vandatta", lambda: ProcessImplementation(argv, 1.0, cwd=ROOT,
+                                                               start_seconds=0.5),
                 players=[2], games=2, seed_=0, timeout=1.0)
     assert says in str(e.value) and "its first request" in str(e.value), str(e.value)
+
+
+def test_cli_leaves_no_hypothesis_folder_unless_db_names_one(tmp_path: Path) -> None:
+    """verify run in a folder leaves nothing there but what it was asked for: no
+    ``.hypothesis/`` (Hypothesis's cache of constants goes to a temporary folder), with
+    ``--db`` or without (its database is at the path it names, made when a divergence is
+    stored: test_db_keeps_a_shrunk_divergence...)."""
+    impl = "tests.oracles.vandatta:VandattaOracle"
+    out = _cli("verify", "vandatta", "--python", impl, "-p", "2", "-n", "2", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    out = _cli("verify", "vandatta", "--python", impl, "-p", "2", "-n", "2", "--db", "db",
+               cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) in ([], ["db"])
+
+
+def test_cli_the_first_answer_may_wait_for_the_programs_start_up(tmp_path: Path) -> None:
+    """A program that takes 2 s to start answers its first request later than --timeout 1
+    allows a call: not a timeout, since the first answer of each process waits for its
+    start-up too (protocol.md §6)."""
+    slow = f"sh -c 'sleep 2; exec {sys.executable} -m rulespec serve'"
+    out = _cli("verify", "vandatta", "--impl", slow, "--timeout", "1", "-p", "2", "-n", "1",
+               cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "ok: no divergence" in out.stdout
+
+
+def test_cli_a_rule_that_fails_at_run_time_writes_its_record(tmp_path: Path) -> None:
+    """A rule runtime error of the spec met during verify (exit 70) writes the match up to
+    the event that met it as a record (--out), which replays to the same error."""
+    spec = ROOT / "tests" / "specs" / "ok" / "fails_at_run_time.rules"
+    out = _cli("verify", str(spec), "--impl", f"{sys.executable} -m rulespec serve {spec}",
+               "-n", "2", "--out", "fail.json", cwd=tmp_path)
+    assert out.returncode == 70, out.stdout + out.stderr
+    assert "error: division by zero" in out.stderr
+    assert "the match up to it is the record fail.json (rulespec replay fail.json)" in out.stderr
+    rec = json.loads((tmp_path / "fail.json").read_text(encoding="utf-8"))
+    # the shuffle, two plays, and the third play, which divides by zero
+    assert [e.get("action", e.get("chance")) for e in rec["events"]] == [
+        "shuffle", "play", "play", "play"]
+    again = _cli("replay", "fail.json", cwd=tmp_path)
+    assert again.returncode == 70 and "error: division by zero" in again.stderr
 
 
 def test_cli_an_implementation_that_cannot_start_here_is_a_usage_error(tmp_path: Path) -> None:
@@ -718,8 +838,27 @@ def test_a_users_spec_that_serve_does_not_know_is_said_in_one_line(tmp_path: Pat
     assert verdict.startswith("not verified: the implementation refused all "), verdict
     assert "unknown game 'my_vandatta'" in verdict, verdict
     assert "(the spec is not a shipped game: 'new' names it 'my_vandatta', as its game line " \
-        "declares, and `rulespec serve` serves only shipped games)" in verdict
+        "declares; `rulespec serve FILE.rules` serves it under that name)" in verdict
     assert len(out.stdout.splitlines()) == 2, out.stdout
+
+
+def test_serve_file_serves_a_users_spec_under_its_declared_name(tmp_path: Path) -> None:
+    """`rulespec serve my.rules` answers 'new' for the name my.rules declares, so verify of a
+    user's spec against it conforms; another name is refused, naming the one it serves."""
+    spec = tmp_path / "my.rules"
+    spec.write_text(VAN_TEXT.replace("game vandatta", "game my_vandatta", 1), encoding="utf-8")
+    out = _cli("verify", "my.rules", "--impl", f"{sys.executable} -m rulespec serve my.rules",
+               "-p", "2", "-n", "2", cwd=tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("verify my_vandatta against ")
+    assert "ok: no divergence: 2 settings, 2 matches" in out.stdout, out.stdout
+    asked = _cli("serve", "my.rules", cwd=tmp_path, timeout=60,
+                 input='{"op": "new", "game": "vandatta", "players": 2}\n')
+    assert asked.returncode == 0, asked.stderr
+    assert json.loads(asked.stdout) == {
+        "ok": False, "error": "unknown game 'vandatta': this server serves 'my_vandatta' only"}
+    bad = _cli("serve", "my.rules", "--python", "x:Y", cwd=tmp_path, timeout=60)
+    assert bad.returncode == 2 and "not both" in bad.stderr
 
 
 def test_the_never_reached_list_names_each_clause_once_with_its_column() -> None:

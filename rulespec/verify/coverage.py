@@ -3,7 +3,7 @@ which the matches played reached."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import attrs
 
@@ -19,11 +19,24 @@ class Coverage:
     universe: list[Clause]
     compiled: set[str] = attrs.field(factory=set)
     hit: set[str] = attrs.field(factory=set)
+    #: by clause, the options off their defaults in every tested setting that compiles it,
+    #: each with the values (as texts) those settings give it: what it runs only under (empty
+    #: for a clause the defaults compile)
+    only_under: dict[str, dict[str, set[str]]] = attrs.field(factory=dict)
 
-    def add(self, compiled: Iterable[str], hit: Iterable[str]) -> None:
-        """Fold in one setting's compiled and hit clauses."""
+    def add(self, compiled: Iterable[str], hit: Iterable[str],
+            under: Mapping[str, str] | None = None) -> None:
+        """Fold in one setting's compiled and hit clauses (``under``: the setting's options
+        that differ from their defaults, each value as text)."""
+        compiled = set(compiled)
         self.compiled.update(compiled)
         self.hit.update(hit)
+        under = under or {}
+        only = self.only_under
+        for cid in compiled:
+            was = only.get(cid)
+            only[cid] = ({n: {v} for n, v in under.items()} if was is None else
+                         {n: vs | {under[n]} for n, vs in was.items() if n in under})
 
     @property
     def reachable(self) -> list[Clause]:

@@ -64,6 +64,8 @@ class Search(Protocol):
     skip: set[tuple[str, ...]]
     #: whether the implementation answers ``observe`` (false once it does not)
     observe_ok: bool
+    #: whether an observation's ``vars`` are compared with the spec's (not in ``diff``)
+    vars_compared: bool
     #: whether the divergence being shrunk was met while probing (probes stay on for it)
     first_by_probe: bool
     #: the run's known findings (``--known``)
@@ -105,6 +107,14 @@ class Match:
         self.opts = opts
         self.dealer = dealer
         self.events: list[Event] = []
+        #: the event the spec is applying (a rule that fails on it ends the record of a
+        #: spec's runtime error, :class:`rulespec.verify.report.SpecFailed`)
+        self.pending: Event | None = None
+        #: by hand, every card it has seen at a stop so far in this match, a decision or a
+        #: chance event (the engine's ``seen_by``, kept across deals): what its observations
+        #: may show besides what it sees now (cards it passed, played, was shown); None until
+        #: the first is noted
+        self.seen: list[set[str]] | None = None
         #: decisions so far that all took the first legal event; -1 once one did not
         self._zeros = 0
         #: action names this match does not choose where another is legal (swarm testing)
@@ -200,7 +210,9 @@ class Match:
         deals = len(state.deals)
         while state.current_player() is not None and len(self.events) < MAX_EVENTS:
             ev, _, _ = self._choose(data, state.legal_actions())
+            self.pending = ev
             state.apply(ev)
+            self.pending = None
             self.events.append(ev)
             if len(state.deals) > deals:
                 deals = len(state.deals)
@@ -228,10 +240,14 @@ class Match:
             legal, theirs = self._legal_both()
             ev, flag, x = self._choose(data, legal)
             if search.spec_only:
+                self.pending = ev
                 state.apply(ev)
+                self.pending = None
                 self.events.append(ev)
                 self.play_spec_only(data)
                 return
+            if search.observe_ok and search.checks_on(("leak",)):
+                self._remember()
             if flag == PROBE:
                 if search.probes and (search.first_by_probe or search.checks_on(
                         ("accepted-illegal", "changed-by-illegal"))):
@@ -242,7 +258,11 @@ class Match:
                 # may hold the card in different places
                 if search.observe_ok and search.checks_on(("leak", "observation")):
                     self._observe(x % self.players)
-            state.apply(ev)  # a RuleRuntimeError here is the spec's fault: it propagates
+            # a RuleRuntimeError here is the spec's fault: it propagates, and the match up to
+            # this event is its record
+            self.pending = ev
+            state.apply(ev)
+            self.pending = None
             try:
                 self._ask("apply", ev)
             except (IllegalActionError, RecordError, ValueError) as e:
@@ -441,6 +461,16 @@ class Match:
             raise self.fail("shape", f"the observation holds {why}")
         return obs
 
+    def _remember(self) -> None:
+        """Each hand notes the cards it sees now (``State.seen_by``: its observation's zones,
+        at this stop), for the rest of the match."""
+        state = self.state
+        seen = self.seen
+        if seen is None:
+            seen = self.seen = [set() for _ in range(state.game.hands)]
+        for q, cards in enumerate(seen):
+            cards.update(state.seen_by(q))
+
     def _observe(self, seat: int) -> None:
         obs = self._observation(seat)
         if obs is None:
@@ -452,6 +482,11 @@ class Match:
         deck = self.deck
         allowed = visible(mine["zones"], deck) + \
             collections.Counter(card_codes(mine["vars"], 0, deck))
+        # a card the seat saw at an earlier stop of the match (one it passed or played,
+        # one shown to it) may be shown again, in a history of the deal: no leak
+        for c in self.seen[seat] if self.seen is not None else ():
+            if not allowed[c]:
+                allowed[c] = 1
         shown: collections.Counter[str] = collections.Counter(card_codes(obs, 0, deck))
         # a card named twice (in the hand and again in a list of cards shown, say) reveals
         # nothing when the seat sees every copy of it; with copies the seat cannot see (two
@@ -481,6 +516,16 @@ class Match:
                                     f"{self.spec_the}",
                                     spec_says={name: mine["zones"][name]},
                                     impl_says={name: theirs})
+        their_vars = obs.get("vars")
+        if isinstance(their_vars, dict) and self.search.vars_compared:
+            # the variables both sides show: one the implementation does not send, or that
+            # the spec does not have, is not compared
+            for name, theirs in their_vars.items():
+                if name in mine["vars"] and not _same_value(mine["vars"][name], theirs, deck):
+                    raise self.fail("observation", f"seat {seat} sees variable {name!r} "
+                                    f"unlike {self.spec_the}",
+                                    spec_says={name: mine["vars"][name]},
+                                    impl_says={name: theirs})
 
 
 def _reportable(x: object, depth: int = 0) -> JSONValue:
@@ -503,6 +548,21 @@ def _reportable_list(xs: list[object]) -> list[JSONValue]:
     """A list for the report, as :func:`_reportable` shows it (a list stays a list)."""
     shown = _reportable(xs)
     return shown if isinstance(shown, list) else [shown]
+
+
+def _same_value(a: object, b: object, deck: Deck) -> bool:
+    """Whether the implementation's value ``b`` of a variable is the spec's ``a``: the same
+    JSON value, a card in any spelling of its code (lists in the same order, objects key by
+    key); a boolean is no number."""
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(
+            _same_value(x, y, deck) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            _same_value(a[k], b[k], deck) for k in a)
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b or (card_code(a, deck) or a) == (card_code(b, deck) or b)
+    return type(a) is type(b) and a == b
 
 
 def _same_zone(a: int | list[Any] | None, b: object, deck: Deck = FRENCH) -> bool:

@@ -4,18 +4,21 @@ report shows, each setting's result, and the :class:`Report` as versioned JSON a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TypedDict
 
 import attrs
 
 from rulespec.engine.events import Event, JSONObject, JSONValue
-from rulespec.records import FORMAT
+from rulespec.errors import RuleRuntimeError
+from rulespec.records import FORMAT, write_record
 from rulespec.shown import escape_line, escape_text, json_text
 from rulespec.verify.coverage import Coverage
 from rulespec.verify.schedule import OptionValue, Setting, option_text
 
 __all__ = ["KINDS", "ClauseRef", "MISSED_SHOWN", "REPORT_FORMAT", "SIDES", "Diverged", "Divergence",
-           "Report", "SettingResult", "format_report", "kind_text", "never_reached", "the"]
+           "Report", "SettingResult", "SpecFailed", "format_report", "kind_text",
+           "never_reached", "only_under", "the"]
 
 REPORT_FORMAT = "rulespec-verify/1"
 
@@ -121,6 +124,30 @@ class Diverged(Exception):
         self.divergence = d
 
 
+class SpecFailed(RuleRuntimeError):
+    """A rule of the spec failed while a match was played (exit 70): the spec's own error,
+    with the match up to the event that met it, as a record that replays to the same error
+    (``record``; with no events when the match's first automatic steps met it)."""
+
+    def __init__(self, error: RuleRuntimeError, game: str, players: int,
+                 options: dict[str, OptionValue], dealer: int, events: list[Event]) -> None:
+        super().__init__(error.message, error.span, error.hint, error.note)
+        self.record: dict[str, JSONValue] = {
+            "format": FORMAT, "game": game, "players": players, "options": dict(options),
+            "dealer": dealer, "events": list(events)}
+
+    def written(self, out: Path, spec_path: Path | None) -> RuleRuntimeError:
+        """The error, its record written to ``out`` (a user's spec, ``spec_path``, copied
+        beside it, as :func:`rulespec.records.write_record` does), noted with where it is."""
+        try:
+            write_record(self.record, out, spec_path)
+            where = (f"verify met it in a match; the match up to it is the record "
+                     f"{escape_line(str(out))} (rulespec replay {escape_line(str(out))})")
+        except OSError as e:
+            where = f"verify met it in a match, which cannot be written: {e.strerror or e}"
+        return self.noted("; ".join(n for n in (self.note, where) if n))
+
+
 _KIND_EXC: dict[str, type[Diverged]] = {
     k: type(f"Diverged_{k.replace('-', '_')}", (Diverged,), {}) for k in KINDS}
 
@@ -209,6 +236,8 @@ class Report:
                 "exercised": sum(1 for c in cov.reachable if c.id in cov.hit),
                 "reachable": len(cov.reachable),
                 "never_reached": [f"{where} {label}" for where, label in never_reached(cov)],
+                "never_reached_only_under": {f"{where} {label}": under for (where, label), under
+                                             in only_under(cov).items()},
                 "cannot_run_under_tested_options": list(dict.fromkeys(
                     f"{c.where()} {c.label}" for c in cov.not_compiled)),
             },
@@ -254,8 +283,11 @@ def format_report(report: Report, title: str, written: Sequence[str] = (),
     if missed and not report.divergences:
         lines.append(f"  never reached ({len(missed)}):")
         width = max(len(where) for where, _ in missed[:MISSED_SHOWN])
-        lines += [f"    {escape_line(where).ljust(width)}  {escape_line(label)}"
-                  for where, label in missed[:MISSED_SHOWN]]
+        under = only_under(cov)
+        for where, label in missed[:MISSED_SHOWN]:
+            note = under.get((where, label))
+            lines.append(f"    {escape_line(where).ljust(width)}  {escape_line(label)}"
+                         + (f"  (runs only under {escape_line(note)})" if note else ""))
         if len(missed) > MISSED_SHOWN:
             lines.append(f"    ... and {len(missed) - MISSED_SHOWN} more (--json lists "
                          "them all)")
@@ -283,10 +315,31 @@ def never_reached(cov: Coverage) -> list[tuple[str, str]]:
     return list(dict.fromkeys((c.where(), c.label) for c in cov.missed))
 
 
+def only_under(cov: Coverage) -> dict[tuple[str, str], str]:
+    """For the clauses :func:`never_reached` lists that run only under some option values
+    (every tested setting that compiles them has those values), the values, by
+    ``(file:line:col, label)``: ``"bonus=-50 or -1"``, ``"deals=2, target=5"``."""
+    out: dict[tuple[str, str], str] = {}
+    for c in cov.missed:
+        under = cov.only_under.get(c.id)
+        if under:
+            # more than a few: only combinations of many options compiled it (no setting of
+            # one value each has been played yet)
+            out.setdefault((c.where(), c.label), ", ".join(
+                f"{n}={' or '.join(sorted(vs))}" for n, vs in sorted(under.items()))
+                if len(under) <= ONLY_UNDER_SHOWN else
+                f"combinations of {len(under)} options off their defaults")
+    return out
+
+
+#: the most option values a clause's "runs only under" note names
+ONLY_UNDER_SHOWN = 3
+
+
 def _not_verified(report: Report, impl_word: str) -> str:
     """The verdict of a run that verified no setting, in one line: what the implementation
     answered when every setting was refused for one reason, and, for a game that is not
-    shipped, why ``rulespec serve`` does not know it."""
+    shipped, how ``rulespec serve`` serves it."""
     refused = report.not_offered
     if not refused:
         return "not verified: no match was played"
@@ -297,7 +350,7 @@ def _not_verified(report: Report, impl_word: str) -> str:
         line += f", answering: {next(iter(reasons))}"
     if not report.shipped:
         line += (f" (the spec is not a shipped game: 'new' names it {report.game!r}, as its "
-                 "game line declares, and `rulespec serve` serves only shipped games)")
+                 "game line declares; `rulespec serve FILE.rules` serves it under that name)")
     return escape_line(line)
 
 

@@ -16,7 +16,8 @@ shrinking never plays beyond the failing game.
 
 An outer loop schedules *settings* (a table size and options): every table at the defaults,
 every value of every option at least once (enums and booleans exhaustively, integers at the
-default and default +- 1, where the spec's ``require``s accept them), then random combinations
+default and default +- 1, the range's ends and both sides of each constant the spec compares
+them with, where the spec's ``require``s accept them), then random combinations
 steered toward clauses of the spec not yet exercised. Coverage is measured by the engine
 (``rulespec.lang.clauses``) and steers between runs, never within one, so replay and shrinking
 stay consistent.
@@ -34,15 +35,18 @@ import importlib
 import math
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import cast
 
 import attrs
 import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 from hypothesis.reporting import with_reporter
@@ -77,11 +81,12 @@ from rulespec.verify.schedule import (
     OptionValue,
     Plan,
     Setting,
+    option_text,
     spread,
 )
 from rulespec.verify.search import Run, SettingSearch
 
-__all__ = ["SHRINK_BOUND", "SIMPLIFY_TRIES", "Verifier", "shrink_bound"]
+__all__ = ["SHRINK_BOUND", "SIMPLIFY_TRIES", "Verifier", "scratch_storage", "shrink_bound"]
 
 #: settings :meth:`Verifier._simplify` tries at most (two matches each, unshrunk)
 SIMPLIFY_TRIES = 24
@@ -306,7 +311,7 @@ class Verifier:
                  timeout: float = 10.0, probes: bool = True, observations: bool = True,
                  other_options: Mapping[str, object] | None = None,
                  db: str | Path | None = None, shrink_seconds: float = 15.0,
-                 words: tuple[str, str] = SIDES,
+                 words: tuple[str, str] = SIDES, vars_compared: bool = True,
                  known: Sequence[KnownFinding] = ()) -> None:
         if not (math.isfinite(timeout) and timeout > 0):
             raise ValueError(f"timeout is a finite number of seconds above 0, not {timeout!r}")
@@ -321,6 +326,9 @@ class Verifier:
         self.spec_the, self.impl_the = the(words[0]), the(words[1])
         self.probes = probes
         self.observations = observations
+        #: whether an observation's ``vars`` are compared with the spec's (diff: two specs'
+        #: variables are their own, and not compared)
+        self.vars_compared = vars_compared
         self.other_options = dict(other_options or {})
         self.db = DirectoryBasedExampleDatabase(str(db)) if db else None
         self.tables = _Tables(spec)
@@ -444,8 +452,12 @@ class Verifier:
     def _fold_coverage(self) -> None:
         """Coverage of the games matches were played at (all compiled games say what the
         tested settings can reach)."""
+        defaults = {o.name: o.default for o in self.spec.options}
         for g in self.tables.games():
-            self.coverage.add(g.compiled_clauses, g.cover or () if id(g) in self._played else ())
+            under = {k: option_text(cast(OptionValue, v)) for k, v in g.options.items()
+                     if k in defaults and v != defaults[k]}
+            self.coverage.add(g.compiled_clauses, g.cover or () if id(g) in self._played else (),
+                              under)
 
     # ---- one setting ----------------------------------------------------------------------
     def run_setting(self, setting: Setting, matches: int, run_seed: int,
@@ -485,7 +497,7 @@ class Verifier:
         assert self.guard is not None
         return Run(self.guard, self.tables, self.game, self.other_options, self._action_names,
                    self._set_fields, self.words, self.probes, self.observations, self.timeout,
-                   self.max_shrinks, self._played, self.known)
+                   self.max_shrinks, self._played, self.vars_compared, self.known)
 
     def _hypothesis_test(self, test: Callable[[st.DataObject], None], setting: Setting,
                          matches: int, run_seed: int, shrink: bool) -> Callable[[], None]:
@@ -639,6 +651,23 @@ def shrink_bound(seconds: float) -> Iterator[None]:
         yield
     finally:
         setattr(home, name, old)
+
+
+@contextlib.contextmanager
+def scratch_storage() -> Iterator[None]:
+    """Hypothesis's own files go to a temporary folder, removed when the block ends, instead
+    of ``.hypothesis/`` in the working folder: a run of the command line leaves nothing
+    behind but its record (the example database is ``--db``'s, at the path it names).
+
+    Hypothesis keeps a cache there of the constants it reads from the code under test, even
+    with no example database. Its home is a setting of the whole process, put back to its
+    default afterwards: for the command line, not for a test suite's own runs."""
+    with tempfile.TemporaryDirectory(prefix="rulespec-hypothesis-") as home:
+        set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)
 
 
 def _first_divergence(eg: BaseExceptionGroup) -> Divergence | None:

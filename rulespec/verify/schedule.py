@@ -17,12 +17,13 @@ import attrs
 from rulespec.engine.events import JSONValue
 from rulespec.engine.game import Game
 from rulespec.errors import ConfigurationError
+from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec, OptionInfo, value_text
 from rulespec.verify.coverage import Coverage
 
 __all__ = ["COMBINATION", "DEFAULT_MATCHES", "MAX_DEALS", "MAX_EVENTS", "WORK_PER_SETTING",
            "Agenda", "OptionValue", "Plan", "Setting", "Tables", "combinations",
-           "option_text", "option_values", "schedule", "spread"]
+           "compared_values", "option_text", "option_values", "schedule", "spread"]
 
 #: by default each scheduled setting plays up to DEFAULT_MATCHES matches, stopping once their
 #: work (one unit per event, one per 50 legal events listed) reaches WORK_PER_SETTING: a
@@ -69,21 +70,60 @@ def option_text(v: OptionValue) -> str:
 
 
 def option_values(spec: CheckedSpec) -> dict[str, list[OptionValue]]:
-    """The values tried for each option: every value of an enum or a boolean, an integer at its
-    default and default +- 1 (ranges come with the compiler issue)."""
+    """The values tried for each option: every value of an enum or a boolean; an integer at its
+    default and default +- 1, the ends of its declared range, and the values on both sides of
+    each constant the spec compares it with (:func:`compared_values`)."""
     out: dict[str, list[OptionValue]] = {}
+    edges = compared_values(spec)
     for o in spec.options:
         if o.params:
             out[o.name] = _parametric_values(o)
         elif o.kind in ("bool", "enum"):
             out[o.name] = list(o.values)
         else:
-            # the default, its neighbours, and the ends of a declared range (within it)
+            # the default, its neighbours, the ends of a declared range and the edges of the
+            # spec's own comparisons (within the range)
             d = int(o.default)
-            cands = [d, d - 1, d + 1] + (list(o.bounds) if o.bounds is not None else [])
+            cands = [d, d - 1, d + 1] + (list(o.bounds) if o.bounds is not None else []) \
+                + edges.get(o.name, [])
             out[o.name] = [v for v in dict.fromkeys(cands)
                            if o.bounds is None or o.bounds[0] <= v <= o.bounds[1]]
     return out
+
+
+#: for ``option OP constant``, the offsets from the constant of a value on each side: the
+#: last value that makes the comparison false and the first that makes it true, or both
+#: neighbours and the constant itself for an equality
+_SIDES: dict[str, tuple[int, ...]] = {"<": (-1, 0), ">=": (-1, 0), "<=": (0, 1), ">": (0, 1),
+                                      "==": (-1, 0, 1), "!=": (-1, 0, 1)}
+#: ``constant OP option`` read as ``option FLIPPED constant``
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def compared_values(spec: CheckedSpec) -> dict[str, list[int]]:
+    """For each integer option the spec compares with a constant (``if mercy_threshold < 0``,
+    ``deals > 0``, ``0 == target``), the values on both sides of each constant, in the order
+    of the spec's text: where a rule starts or stops to apply, which the default and its
+    neighbours may never meet."""
+    ints = {o.name for o in spec.options if o.kind == "int" and not o.params}
+    out: dict[str, list[int]] = {}
+    for n in walk.descendants(spec.items):
+        if not isinstance(n, ast.Compare) or n.op not in _SIDES:
+            continue
+        for opt, const, op in ((n.left, n.right, n.op), (n.right, n.left, _FLIPPED[n.op])):
+            c = _constant(const)
+            if isinstance(opt, ast.Name) and opt.id in ints and c is not None:
+                out.setdefault(opt.id, []).extend(c + d for d in _SIDES[op])
+    return out
+
+
+def _constant(e: object) -> int | None:
+    """The value of an integer literal (``3``, ``-350``), else None."""
+    if isinstance(e, ast.IntLit):
+        return e.value
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    return None
 
 
 def _parametric_values(o: OptionInfo) -> list[OptionValue]:

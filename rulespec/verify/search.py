@@ -17,12 +17,12 @@ import attrs
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from rulespec.errors import ConfigurationError
+from rulespec.errors import ConfigurationError, RuleRuntimeError
 from rulespec.verify.guard import Guard
 from rulespec.verify.known import KnownFinding, match_known
 from rulespec.verify.match import Match
 from rulespec.verify.report import Diverged as _Diverged
-from rulespec.verify.report import Divergence
+from rulespec.verify.report import Divergence, SpecFailed
 from rulespec.verify.schedule import OptionValue, Setting, Tables
 
 __all__ = ["SHRINK_STALL", "SHRINK_STALL_CALLS", "Run", "SettingSearch"]
@@ -61,6 +61,8 @@ class Run:
     max_shrinks: int
     #: ids of the games a match was played at (their clauses hit count toward coverage)
     played: set[int]
+    #: whether an observation's ``vars`` are compared with the spec's
+    vars_compared: bool = True
     #: the known findings (``--known``): a divergence matching one is passed over
     known: tuple[KnownFinding, ...] = ()
 
@@ -90,6 +92,7 @@ class SettingSearch:
         self.events = 0
         #: whether the implementation answers ``observe`` (false once it does not)
         self.observe_ok = run.observations
+        self.vars_compared = run.vars_compared
         #: the run's known findings, and those met, with how many times each
         self.known_findings = run.known
         self.known: dict[str, int] = {}
@@ -191,7 +194,22 @@ class SettingSearch:
         avoid = (frozenset(n for i, n in enumerate(names) if mask >> 2 * i & 3 == 3)
                  if self._swarm else frozenset())
         run.played.add(id(game))
-        match = Match(self, game.new_initial_state(dealer), players, opts, dealer, avoid)
+        try:
+            state = game.new_initial_state(dealer)
+        except RuleRuntimeError as e:  # the spec's first automatic steps failed
+            raise SpecFailed(e, run.game, players, opts, dealer, []) from None
+        match = Match(self, state, players, opts, dealer, avoid)
+        try:
+            self._play(match, data)
+        except RuleRuntimeError as e:
+            # the spec's fault (exit 70), with the match up to the event that met it: Hypothesis
+            # shrinks it as any failure, and the command line writes its record
+            events = match.events + ([match.pending] if match.pending is not None else [])
+            raise SpecFailed(e, run.game, players, opts, dealer, events) from None
+
+    def _play(self, match: Match, data: st.DataObject) -> None:
+        """Play ``match``, live or (see :meth:`draw`) on the spec alone."""
+        run = self.run
         if self._first is None and self.matches >= self._cap:
             # Hypothesis asks for another example after one it cut short (a very long match
             # that drew past its limit of choices): the cut one was played, and counts, so
@@ -201,7 +219,7 @@ class SettingSearch:
         if self._spec_only:
             match.play_spec_only(data)
             return
-        match.start(run.game, run.their_options(opts))
+        match.start(run.game, run.their_options(match.opts))
         self.matches += 1
         try:
             match.play(data)
