@@ -93,6 +93,8 @@ def engine_games(adapter: Any, players: int, options: Mapping[str, Any], games: 
     own: Callable[..., tuple[float, int]] | None = getattr(adapter, "playouts", None)
     if own is not None:
         return own(players, options, games, seed)
+    if adapter.__module__.startswith("rulespec.adapters.rlcard"):
+        return rlcard_games(adapter, games, seed)
     import pyspiel
 
     a = adapter()
@@ -112,6 +114,26 @@ def engine_games(adapter: Any, players: int, options: Mapping[str, Any], games: 
                 s.apply_action(acts[rng.randrange(len(acts))])
             events += 1
     del pyspiel
+    return time.perf_counter() - start, events
+
+
+def rlcard_games(adapter: Any, games: int, seed: int) -> tuple[float, int]:
+    """Seconds and steps of ``games`` random games of RLCard's environment, driven as its
+    users drive it: ``reset``, then ``step`` with a random legal action id until it is over
+    (RLCard draws its own chance; a step is a decision)."""
+    import rlcard
+
+    # the environment of the game: its own name where the adapter gives one
+    env = rlcard.make(getattr(adapter, "environment", adapter.spec), config={"seed": seed})
+    rng = random.Random(seed)
+    events = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state, _player = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _player = env.step(legal[rng.randrange(len(legal))])
+            events += 1
     return time.perf_counter() - start, events
 
 
