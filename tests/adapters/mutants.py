@@ -12,7 +12,7 @@ from rulespec.adapters.openspiel import CrazyEights, Hearts, Spades
 RANKS = "23456789TJQKA"
 
 
-class _Unchecked:
+class Unchecked:
     """Takes any action the event names, legal or not (OpenSpiel's ``apply_action``)."""
 
     def apply(self: Any, event: Mapping[str, object]) -> None:
@@ -26,11 +26,11 @@ class _Unchecked:
         self.taken(event)
 
 
-class HeartsUnchecked(_Unchecked, Hearts):
+class HeartsUnchecked(Unchecked, Hearts):
     """Hearts taking illegal plays."""
 
 
-class SpadesUnchecked(_Unchecked, Spades):
+class SpadesUnchecked(Unchecked, Spades):
     """Spades taking illegal plays."""
 
 

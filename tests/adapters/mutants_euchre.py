@@ -4,26 +4,16 @@ each with its default settings."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rulespec.adapters.openspiel_euchre import Euchre
+from tests.adapters.mutants import Unchecked
 
 MATE = {"C": "S", "S": "C", "D": "H", "H": "D"}
 
 
-class EuchreUnchecked(Euchre):
+class EuchreUnchecked(Unchecked, Euchre):
     """Takes any action the event names, legal or not (OpenSpiel's ``apply_action``)."""
-
-    def apply(self, event: Mapping[str, object]) -> None:
-        st = self.state.clone()
-        try:
-            for a in self.actions(event):
-                st.apply_action(a)
-        except Exception as e:  # noqa: BLE001 - the engine's own check failed: a refusal
-            raise ValueError(str(e)) from None
-        self.state = st
-        self.taken(event)
 
 
 def suit_in_play(card: str, trump: str) -> str:

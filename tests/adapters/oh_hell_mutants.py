@@ -5,10 +5,10 @@ catch each with its default settings."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rulespec.adapters.openspiel_oh_hell import OhHell
+from tests.adapters.mutants import Unchecked
 
 
 def plays(h: OhHell) -> int:
@@ -20,19 +20,9 @@ def plays(h: OhHell) -> int:
     return max(0, len(history) - 2 - h.table * history[0] - 1 - h.table)
 
 
-class OhHellUnchecked(OhHell):
+class OhHellUnchecked(Unchecked, OhHell):
     """Takes any action the event names, legal or not (OpenSpiel's ``apply_action``): a card
     that does not follow suit, a bid the hook forbids."""
-
-    def apply(self, event: Mapping[str, object]) -> None:
-        st = self.state.clone()
-        try:
-            for a in self.actions(event):
-                st.apply_action(a)
-        except Exception as e:  # noqa: BLE001 - the engine's own check failed: a refusal
-            raise ValueError(str(e)) from None
-        self.state = st
-        self.taken(event)
 
 
 class OhHellMustTrump(OhHell):
