@@ -25,9 +25,9 @@ import pyspiel
 
 from rulespec.adapters.base import FRENCH_PACK, NotOffered, permutation_of, winners_of
 from rulespec.adapters.openspiel import OpenSpielAdapter, one_card
-from rulespec.lang.melds import is_meld
+from rulespec.lang.melds import RANK_OF, is_meld
 
-__all__ = ["GinRummy", "gin_action", "gin_card", "gin_meld"]
+__all__ = ["GinRummy", "gin_action", "gin_card", "gin_meld", "long_runs"]
 
 #: OpenSpiel numbers a card suit by suit (spades, clubs, diamonds, hearts), ace to king
 _SUITS = "SCDH"
@@ -64,15 +64,36 @@ _MELD_CARDS = _meld_table()
 _MELD_ACTION = {frozenset(cs): a for a, cs in _MELD_CARDS.items()}
 
 
-def gin_meld(cards: object) -> int:
-    """The meld action of a spec ``meld`` event's cards; NotOffered for cards none names (a
-    run of more than five cards: OpenSpiel lays it as shorter melds)."""
-    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+def gin_meld(cards: object) -> list[int]:
+    """The meld actions of a spec ``meld`` event's cards: one, or for a run of six cards or
+    more two (OpenSpiel's melds are at most five cards long: "any meld of length 6 or more can
+    be expressed as two or more melds of shorter length", gin_rummy_utils.cc), its lower
+    cards first; NotOffered for cards that are no meld."""
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) \
+            or not all(c in FRENCH_PACK for c in cards):
         raise NotOffered("a meld's cards are a list of card codes")
+    if 6 <= len(cards) <= 10 and is_meld(cards, RUN_ORDER):
+        ranked = sorted(cards, key=lambda c: RUN_ORDER.index(RANK_OF[c]))
+        low = max(3, len(cards) - 5)
+        return [*gin_meld(ranked[:low]), *gin_meld(ranked[low:])]
     a = _MELD_ACTION.get(frozenset(cards))
     if a is None or len(cards) != len(_MELD_CARDS[a]):
         raise NotOffered(f"OpenSpiel's gin_rummy has no meld action of {cards}")
-    return a
+    return [a]
+
+
+def long_runs(hand: list[str]) -> list[list[str]]:
+    """Every run of six cards or more in a hand, its cards in the pack's order."""
+    out = []
+    for s in _SUITS:
+        held = {RUN_ORDER.index(RANK_OF[c]): c for c in hand if c[1] == s}
+        for i in held:
+            j = i
+            while j in held:
+                j += 1
+                if j - i >= 6:
+                    out.append(sorted((held[k] for k in range(i, j)), key=FRENCH_PACK.index))
+    return out
 
 
 def is_run(cards: list[str]) -> bool:
@@ -91,6 +112,10 @@ class GinRummy(OpenSpielAdapter):
              "discard_taken": True, "stock_end": "upcard_to_knock", "layoffs": True,
              "lay_down": "chosen", "deal_score": "zero_sum", "must_gin": False}
     usual: Mapping[str, object] = {}
+
+    def check_game(self, game: str, options: Mapping[str, object]) -> dict[str, Any]:
+        # the shipped spec's name is written with a hyphen or an underscore
+        return super().check_game(game.replace("-", "_"), options)
 
     def params(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         return {"oklahoma": bool(options["oklahoma"]),
@@ -132,7 +157,29 @@ class GinRummy(OpenSpielAdapter):
         out: list[dict[str, object]] = []
         for a in self.outcomes():
             out.extend(self.events_of(phase, a))
+        if any(a >= _MELDS for a in self.outcomes()):
+            out.extend(self.long_melds())
         return out
+
+    def long_melds(self) -> list[dict[str, object]]:
+        """The ``meld`` events of runs of six cards or more that the game lays as two melds,
+        each legal where it is laid."""
+        st = self.state
+        hand = [gin_card(c) for c in st.hands()[st.current_player()]]
+        out: list[dict[str, object]] = []
+        for run in long_runs(hand):
+            trial = st.clone()
+            if all(self.try_act(trial, a) for a in gin_meld(run)):
+                out.append(self.seat_event("meld", cards=run))
+        return out
+
+    @staticmethod
+    def try_act(st: Any, a: int) -> bool:
+        """Take an action if it is legal; whether it was."""
+        if a not in st.legal_actions():
+            return False
+        st.apply_action(a)
+        return True
 
     def events_of(self, phase: int, a: int) -> list[dict[str, object]]:
         """The spec's events of one legal action in a phase."""
@@ -188,7 +235,7 @@ class GinRummy(OpenSpielAdapter):
         if action == "knock" and self.knocker_discards():
             return [gin_action(one_card(event))]
         if action == "meld" and phase in (_KNOCK_PHASE, _LAYOFF) and not self.knocker_discards():
-            return [gin_meld(event.get("cards"))]
+            return gin_meld(event.get("cards"))
         if action == "lay_off" and phase == _LAYOFF:
             card = one_card(event)
             if event.get("meld") != self.meld_for(card):
