@@ -32,8 +32,6 @@ Three things the adapter translates:
 
 from __future__ import annotations
 
-import copy
-import types
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -77,6 +75,8 @@ class DealRandom:
 
     def shuffle(self, deck: list[Any]) -> None:
         """Lay ``deck`` out so that RLCard pops the cards of :attr:`order` first to last."""
+        if not deck:
+            return
         by_code = {str(c): c for c in deck}
         if sorted(by_code) != sorted(self.order):
             raise NotOffered("a shuffle is an order of the whole pack")
@@ -100,6 +100,8 @@ class GinRummy(Adapter):
         self.order: list[str] | None = None  # the spec's shuffle, until the dealer is drawn
         self.opening = False  # RLCard dealt the upcard to the non-dealer: shown as a take
         self.knock_limit = 10
+        self.dealt: tuple[int, list[str]] = (0, [])  # the dealer and the order RLCard deals
+        self.taken: list[int] = []  # the action ids stepped since the deal
 
     # ---- the protocol
     def new(self, game: str, players: int, options: Mapping[str, object],
@@ -154,14 +156,20 @@ class GinRummy(Adapter):
         if action not in self.legal_ids():
             raise ValueError(f"{self.engine} refuses {event.get('action')!r} "
                              f"(action {action}): not among its legal actions")
-        trial = _copy(self.env)
+        before = len(self.taken)
         try:
-            trial.step(action)
-            while not trial.game.is_over() and _score_due(trial):
-                trial.step(_score_due(trial)[0])
-        except Exception as e:  # noqa: BLE001 - RLCard failed on the step: a refusal
+            self.step(action)
+            while not self.env.game.is_over() and _score_due(self.env):
+                self.step(_score_due(self.env)[0])
+        except Exception as e:  # noqa: BLE001 - RLCard failed on a legal step: a refusal
+            del self.taken[before:]
+            self.env = self.fresh(self.taken)  # the environment as it was
             raise ValueError(f"{self.engine} raised {type(e).__name__}: {e}") from None
-        self.env = trial
+
+    def step(self, action: int) -> None:
+        """One step of the environment, remembered (to build it again after a failure)."""
+        self.taken.append(action)
+        self.env.step(action)
 
     def result(self) -> dict[str, object]:
         """The replay answer: the hand scored from RLCard's going out and deadwood counts."""
@@ -191,12 +199,19 @@ class GinRummy(Adapter):
         # the spec deals one card at a time from the non-dealer, then turns up o[20]; RLCard
         # deals 11 cards to the non-dealer (the upcard as the 11th), 10 to the dealer, and the
         # stock is drawn from o[21] on
-        popped = [*o[0:20:2], o[20], *o[1:20:2], *o[21:]]
+        self.dealt = (int(str(dealer)), [*o[0:20:2], o[20], *o[1:20:2], *o[21:]])
+        self.env, self.order, self.opening, self.taken = self.fresh([]), None, True, []
+
+    def fresh(self, steps: Sequence[int]) -> Any:
+        """A new environment dealt as the spec's shuffle and draw say, with ``steps`` taken
+        (RLCard's environment offers no copy or undo; a deep copy per step is dear)."""
         env = rlcard.make("gin-rummy")
         env.game.settings.going_out_deadwood_count = self.knock_limit
-        env.game.np_random = DealRandom(int(str(dealer)), popped)
+        env.game.np_random = DealRandom(*self.dealt)
         env.reset()
-        self.env, self.order, self.opening = env, None, True
+        for a in steps:
+            env.step(a)
+        return env
 
     # ---- actions and events
     def legal_ids(self) -> list[int]:
@@ -262,12 +277,6 @@ class GinRummy(Adapter):
         else:
             winner, points = k, count[d] - count[k]
         return [points if q == winner else 0 for q in (0, 1)]
-
-
-def _copy(env: Any) -> Any:
-    """A deep copy of the environment; the modules it keeps as attributes are shared."""
-    memo = {id(v): v for v in vars(env).values() if isinstance(v, types.ModuleType)}
-    return copy.deepcopy(env, memo)
 
 
 def _score_due(env: Any) -> list[int]:
