@@ -21,13 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import pyspiel
-
 from rulespec.adapters.base import FRENCH_PACK, NotOffered, permutation_of, winners_of
 from rulespec.adapters.openspiel import OpenSpielAdapter, one_card
 from rulespec.lang.melds import RANK_OF, is_meld
 
-__all__ = ["GinRummy", "gin_action", "gin_card", "gin_meld", "long_runs"]
+__all__ = ["GinRummy", "gin_action", "gin_card", "gin_meld", "long_runs", "read_melds"]
 
 #: OpenSpiel numbers a card suit by suit (spades, clubs, diamonds, hearts), ace to king
 _SUITS = "SCDH"
@@ -49,19 +47,22 @@ def gin_action(code: str) -> int:
     return _SUITS.index(code[1]) * 13 + _RANKS.index(code[0])
 
 
-def _meld_table() -> dict[int, tuple[str, ...]]:
-    """Each meld action's cards, read off the game's own names of its actions ("5s6s7s")."""
-    st = pyspiel.load_game("gin_rummy").new_initial_state()
-    table = {}
+#: each meld action's cards, and the action of each meld's cards, read off the game's own
+#: names of its actions ("5s6s7s") once a state is at hand (see :func:`read_melds`)
+_MELD_CARDS: dict[int, tuple[str, ...]] = {}
+_MELD_ACTION: dict[frozenset[str], int] = {}
+
+
+def read_melds(state: Any) -> None:
+    """Fill the meld tables from a gin_rummy state's names of its meld actions."""
+    if _MELD_CARDS:
+        return
     for a in range(_MELDS, _MELDS + _NUM_MELDS):
-        name = st.action_to_string(0, a).rsplit(" ", 1)[1]
-        cards = [name[i:i + 2] for i in range(0, len(name), 2)]
-        table[a] = tuple(sorted((c[0] + c[1].upper() for c in cards), key=FRENCH_PACK.index))
-    return table
-
-
-_MELD_CARDS = _meld_table()
-_MELD_ACTION = {frozenset(cs): a for a, cs in _MELD_CARDS.items()}
+        name = state.action_to_string(0, a).rsplit(" ", 1)[1]
+        cards = tuple(sorted((name[i] + name[i + 1].upper()
+                              for i in range(0, len(name), 2)), key=FRENCH_PACK.index))
+        _MELD_CARDS[a] = cards
+        _MELD_ACTION[frozenset(cards)] = a
 
 
 def gin_meld(cards: object) -> list[int]:
@@ -124,6 +125,7 @@ class GinRummy(OpenSpielAdapter):
                 "undercut_bonus": int(options["undercut_bonus"])}
 
     def started(self) -> None:
+        read_melds(self.state)
         self.shift = (self.dealer + 1) % 2
         self.stock: list[str] = []  # the spec's stock, top card first
         self.melds: list[list[str]] = []  # the knocker's melds as laid, with layoffs on them
@@ -277,7 +279,8 @@ class GinRummy(OpenSpielAdapter):
     def taken(self, event: Mapping[str, object]) -> None:
         action = event.get("action")
         if action == "meld" and not self.state.finished_layoffs():
-            self.melds.append([str(c) for c in event["cards"]])  # type: ignore[union-attr]
+            cards = event.get("cards")
+            self.melds.append([str(c) for c in cards] if isinstance(cards, list) else [])
         elif action == "lay_off":
             i = int(str(event.get("meld")))
             if 1 <= i <= len(self.melds):

@@ -9,18 +9,13 @@ from rulespec.adapters.rlcard_gin_rummy import GinRummy as RLCardGin
 
 # ---- OpenSpiel
 class OpenSpielKnockAnyCard(OpenSpielGin):
-    """Wherever a knock is offered, it is offered with every card of the hand, whatever the
-    deadwood left (a legal rule)."""
+    """A player about to discard may knock with any card, whatever the deadwood left (a legal
+    rule)."""
 
     def events(self) -> list[dict[str, object]]:
         events = super().events()
-        if not any(e.get("action") == "knock" for e in events) or self.phase() != 3:
-            return events
-        seat = self.to_move()
-        held = {e["card"] for e in events if e.get("action") == "discard"}
-        knocks = {e["card"] for e in events if e.get("action") == "knock"}
-        return events + [{"seat": seat, "action": "knock", "card": c}
-                         for c in sorted(held - knocks)]
+        knocks = [{**e, "action": "knock"} for e in events if e.get("action") == "discard"]
+        return events + [k for k in knocks if k not in events]
 
 
 class OpenSpielScoresSwapped(OpenSpielGin):
