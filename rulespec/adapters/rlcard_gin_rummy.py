@@ -193,13 +193,13 @@ class GinRummy(Adapter):
             self.order = permutation_of(event, FRENCH_PACK)
             return
         dealer = event.get("value")
-        if event.get("chance") != "pick" or dealer not in (0, 1):
+        if event.get("chance") != "pick" or type(dealer) is not int or dealer not in (0, 1):
             raise NotOffered("the dealer is drawn: a pick of seat 0 or 1")
         o = self.order
         # the spec deals one card at a time from the non-dealer, then turns up o[20]; RLCard
         # deals 11 cards to the non-dealer (the upcard as the 11th), 10 to the dealer, and the
         # stock is drawn from o[21] on
-        self.dealt = (int(str(dealer)), [*o[0:20:2], o[20], *o[1:20:2], *o[21:]])
+        self.dealt = (dealer, [*o[0:20:2], o[20], *o[1:20:2], *o[21:]])
         self.env, self.order, self.opening, self.taken = self.fresh([]), None, True, []
 
     def fresh(self, steps: Sequence[int]) -> Any:
