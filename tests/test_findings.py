@@ -42,6 +42,19 @@ def test_rlcard_uno_reproductions_show_the_finding(finding: str) -> None:
     assert getattr(_module("rlcard_uno_repro"), finding)()
 
 
+@pytest.mark.parametrize("finding", ["repeated_upcard_ends_hand", "tie_scores_zero",
+                                     "third_layoff_not_offered"])
+def test_openspiel_gin_rummy_reproductions_show_the_finding(finding: str) -> None:
+    assert getattr(_module("openspiel_gin_rummy_repro"), finding)()
+
+
+@pytest.mark.parametrize("finding", ["deals_eleven_cards", "knock_with_picked_up_card",
+                                     "gin_with_picked_up_card", "gin_chooses_discard",
+                                     "move_limit_dead_hand"])
+def test_rlcard_gin_rummy_reproductions_show_the_finding(finding: str) -> None:
+    assert getattr(_module("rlcard_gin_rummy_repro"), finding)()
+
+
 @pytest.mark.parametrize("record", sorted(p.name for p in FINDINGS.glob("*.json")))
 def test_each_findings_record_replays(record: str) -> None:
     data = json.loads((FINDINGS / record).read_text(encoding="utf-8"))

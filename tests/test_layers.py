@@ -32,7 +32,7 @@ HOMES = {
     "lark": ("rulespec.lang.parser", "rulespec.lang.syntax_errors"),
     "hypothesis": ("rulespec.verify", "rulespec.testing"),
     "pyspiel": ("rulespec.adapters.openspiel",),
-    "rlcard": ("rulespec.adapters.rlcard",),
+    "rlcard": ("rulespec.adapters.rlcard", "rulespec.adapters.rlcard_gin_rummy"),
 }
 
 #: private names of the standard library's own API, which are public despite the underscore

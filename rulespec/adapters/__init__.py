@@ -24,7 +24,9 @@ ENGINES: dict[str, tuple[str, str]] = {
     "openspiel:crazy_eights": ("rulespec.adapters.openspiel", "CrazyEights"),
     "openspiel:oh_hell": ("rulespec.adapters.openspiel_oh_hell", "OhHell"),
     "openspiel:skat": ("rulespec.adapters.openspiel_skat", "Skat"),
+    "openspiel:gin_rummy": ("rulespec.adapters.openspiel_gin_rummy", "GinRummy"),
     "rlcard:uno": ("rulespec.adapters.rlcard", "Uno"),
+    "rlcard:gin_rummy": ("rulespec.adapters.rlcard_gin_rummy", "GinRummy"),
 }
 
 _PACKAGES = {"openspiel": "open_spiel", "rlcard": "rlcard"}
