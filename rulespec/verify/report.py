@@ -39,6 +39,7 @@ KINDS = {
     "timeout": "{impl} did not answer in time",
     "garbage": "{impl} wrote something that is not a JSON answer",
     "shape": "{impl} answered with the wrong shape",
+    "flaky": "{impl} is not deterministic: the same choices met different answers",
 }
 
 

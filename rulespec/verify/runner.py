@@ -483,7 +483,7 @@ class Verifier:
         bound = (self.shrink_limit if seconds is None
                  else max(min(5.0, self.shrink_limit), min(self.shrink_limit, seconds)))
         res.divergence = self._search(self._hypothesis_test(test, setting, matches, run_seed,
-                                                            shrink), search, bound)
+                                                            shrink), search, bound, setting)
         res.matches, res.events = search.matches, search.events
         res.known = dict(search.known)
         if res.divergence is not None:
@@ -521,9 +521,10 @@ class Verifier:
                 seed(run_seed)(given(st.data())(test)))
 
     def _search(self, wrapped: Callable[[], None], search: SettingSearch,
-                shrink_seconds: float) -> Divergence | None:
+                shrink_seconds: float, setting: Setting) -> Divergence | None:
         """Run the Hypothesis test ``wrapped`` of ``search``: the divergence it ends with, if
-        any."""
+        any (a ``flaky`` one when the same choices met different answers and no divergence
+        was seen: an implementation that is not deterministic, at ``setting``)."""
         try:
             with with_reporter(lambda _msg: None), shrink_bound(shrink_seconds):
                 wrapped()
@@ -531,9 +532,9 @@ class Verifier:
             return e.divergence
         except BaseExceptionGroup as eg:  # a flaky implementation: report what was seen
             found = _first_divergence(eg)
-            if found is None and search.last is not None and eg.subgroup(Flaky) is not None:
+            if found is None and eg.subgroup(Flaky) is not None:
                 # the same choices met different answers (FlakyStrategyDefinition): as below
-                found = search.last
+                found = search.last or self._flaky(setting)
             if found is None:
                 raise
             found.message += f" ({self.impl_the} did not fail the same way twice)"
@@ -542,7 +543,7 @@ class Verifier:
             # the implementation answered the same choices differently (it is not
             # deterministic): report the last divergence seen, unshrunk
             if search.last is None:
-                raise
+                return self._flaky(setting)
             search.last.message += (f" ({self.impl_the} is not deterministic: the same match "
                                     "played again went differently, so this one is not "
                                     "shrunk)")
@@ -551,6 +552,14 @@ class Verifier:
             if "Unsatisfiable" not in type(e).__name__:
                 raise
         return None
+
+    def _flaky(self, setting: Setting) -> Divergence:
+        """A divergence of kind ``flaky``: the same choices met different answers at
+        ``setting``, with no other divergence seen, so there is no match to show."""
+        return Divergence("flaky", f"{self.impl_the} answered the same choices differently "
+                          "in two plays of one match (it is not deterministic, or it kept "
+                          "something from one match to the next); no match can be shown",
+                          0, setting.players, dict(setting.opts), 0, [])
 
     def offers(self, setting: Setting) -> bool:
         """Whether the spec and the implementation offer ``setting`` (a ``new`` call)."""
