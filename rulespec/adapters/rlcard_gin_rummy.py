@@ -87,6 +87,8 @@ class GinRummy(Adapter):
     """RLCard's gin rummy environment: seat q is RLCard's player q (the dealer is drawn)."""
 
     spec = "gin_rummy"
+    #: the name of RLCard's environment (``rlcard.make``)
+    environment = "gin-rummy"
     engine = "RLCard's gin rummy"
     fixed = {"deals": 1, "first_dealer": "drawn", "first_upcard": "plain",
              "discard_taken": False, "stock_end": "upcard", "layoffs": False,
@@ -205,7 +207,7 @@ class GinRummy(Adapter):
     def fresh(self, steps: Sequence[int]) -> Any:
         """A new environment dealt as the spec's shuffle and draw say, with ``steps`` taken
         (RLCard's environment offers no copy or undo; a deep copy per step is dear)."""
-        env = rlcard.make("gin-rummy")
+        env = rlcard.make(self.environment)
         env.game.settings.going_out_deadwood_count = self.knock_limit
         env.game.np_random = DealRandom(*self.dealt)
         env.reset()
