@@ -14,8 +14,10 @@ by side:
   ``legal_actions``/``chance_outcomes``/``apply_action``, or RLCard's game loop.
 
 The policies draw from their own seeded generators, so the games differ from side to side: the
-figures are games and events per second, and the ratios are of games per second (a game is the
-unit both sides share; OpenSpiel deals a card per chance event, rulespec a shuffle). The sides
+figures are games and events per second, and the ratios are of games per second, and of events
+per second (a spec's game may be a whole match where the engine's is one deal, as in spades;
+an OpenSpiel deal is a chance event per card where the spec shuffles once, so neither ratio is
+the whole story). The sides
 take turns in chunks, ``--rounds`` times, each keeping its fastest round, so a busy spell of the
 machine weighs on both. Absolute figures depend on the machine; the ratios are the figures to
 watch.
@@ -168,6 +170,10 @@ def compare(name: str, games: int, seed: int, rounds: int) -> dict[str, Any]:
     out["rulespec_over_engine"] = round(out["rulespec_games_per_s"]
                                         / out["engine_games_per_s"], 3)
     out["index_over_engine"] = round(out["index_games_per_s"] / out["engine_games_per_s"], 3)
+    # per event: a spec's game may be a whole match where the engine's is one deal (spades),
+    # and an engine may deal a card per chance event where the spec shuffles once
+    out["rulespec_over_engine_per_event"] = round(out["rulespec_events_per_s"]
+                                                  / out["engine_events_per_s"], 3)
     return out
 
 
@@ -186,11 +192,12 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         print(json.dumps(results, indent=2))
     else:
         print(f"{'engine game':24} {'rulespec g/s':>12} {'index g/s':>10} {'engine g/s':>11} "
-              f"{'rulespec/engine':>16} {'index/engine':>13}")
+              f"{'rulespec/engine':>16} {'index/engine':>13} {'per event':>10}")
         for r in results:
             print(f"{r['engine_game']:24} {r['rulespec_games_per_s']:>12} "
                   f"{r['index_games_per_s']:>10} {r['engine_games_per_s']:>11} "
-                  f"{r['rulespec_over_engine']:>16} {r['index_over_engine']:>13}")
+                  f"{r['rulespec_over_engine']:>16} {r['index_over_engine']:>13} "
+                  f"{r['rulespec_over_engine_per_event']:>10}")
     return results
 
 
