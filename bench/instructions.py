@@ -9,9 +9,14 @@ tenth either way. The count of instructions a run executes (valgrind's callgrind
 engine and oracle can be seen here that the timings drown. Instructions are not time (a cache
 miss costs many), so this is a second witness beside the playouts' timings, not a stand-in.
 
-Each side of each table runs in child processes under callgrind: once with the warm-up alone
-(parsing the spec, compiling the table, two games), once with the warm-up and ``--games``
-games, driven as ``bench/playouts.py`` drives them; the difference is what the games cost.
+Each side of each table runs in a child process under callgrind: the warm-up (parsing the
+spec, compiling the table, two games), a full garbage collection, then ``--games`` games,
+driven as ``bench/playouts.py`` drives them, called through ``sys.call_tracing`` so that
+callgrind counts those calls alone (``--toggle-collect=_PyEval_CallTracing``). The child's
+string hashes are fixed (``PYTHONHASHSEED=0``): a run counts the same to the instruction each
+time. An earlier version subtracted a warm-up-only run from a full one; what the two runs did
+differently outside the games (a large dict resized in one warm-up and not the other, the
+teardown) moved that difference by up to 3% with nothing but the path the script was run by.
 Needs valgrind (``apt-get install valgrind``). Slow: a child runs about fifty times slower than
 it would alone, so the default plays 10 games a table, and ``--jobs`` children run at once.
 """
@@ -19,7 +24,9 @@ it would alone, so the default plays 10 games a table, and ``--jobs`` children r
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -38,40 +45,42 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def play(side: str, game: str, players: int, games: int) -> None:
-    """The child's work: the warm-up, then ``games`` games of one side (none for 0)."""
+    """The child's work: the warm-up, then ``games`` games of one side, the only calls
+    callgrind counts (the one call of ``sys.call_tracing`` in the process)."""
     from playouts import ORACLES, index_playouts, playouts
 
     from rulespec.protocol import SpecImplementation
     if side == "index":
         index_playouts(game, players, {}, 2, 99)
-        if games:
-            index_playouts(game, players, {}, games, 1)
+        gc.collect()  # each side and each tree starts its games from the same collector state
+        sys.call_tracing(index_playouts, (game, players, {}, games, 1))
         return
     impl = SpecImplementation if side == "engine" else ORACLES[game]
     playouts(impl, game, players, {}, 2, 99)
-    if games:
-        playouts(impl, game, players, {}, games, 1)
+    gc.collect()
+    sys.call_tracing(playouts, (impl, game, players, {}, games, 1))
 
 
 def count(side: str, game: str, players: int, games: int) -> int:
-    """Instructions a child executes playing ``games`` games of ``side``, warm-up included."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+    """Instructions a child executes playing ``games`` games of ``side``, warm-up excluded."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           "--collect-atstart=no", "--toggle-collect=_PyEval_CallTracing", sys.executable,
            __file__, "--child", side, "--game", game, "--players", str(players),
            "--games", str(games)]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONHASHSEED": "0"})
     found = _COLLECTED.findall(out.stderr)
-    if not found:
-        raise SystemExit(f"callgrind printed no count for {' '.join(cmd)}:\n{out.stderr}")
+    if not found or not int(found[-1]):
+        raise SystemExit(f"callgrind counted nothing for {' '.join(cmd)} (is this Python's "
+                         f"_PyEval_CallTracing visible to valgrind?):\n{out.stderr}")
     return int(found[-1])
 
 
 def measure(game: str, players: int, games: int, jobs: int) -> dict[str, Any]:
     """Millions of instructions each side's games cost at one table, and their ratios."""
-    runs = [(side, n) for side in SIDES for n in (0, games)]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        got = dict(zip(runs, pool.map(lambda r: count(r[0], game, players, r[1]), runs),
-                       strict=True))
-    cost = {side: (got[side, games] - got[side, 0]) / 1e6 for side in SIDES}
+        got = pool.map(lambda side: count(side, game, players, games), SIDES)
+        cost = {side: n / 1e6 for side, n in zip(SIDES, got, strict=True)}
     return {"game": game, "players": players, "games": games,
             **{f"{side}_minstr": round(cost[side]) for side in SIDES},
             "engine_over_oracle": round(cost["engine"] / cost["oracle"], 3),
