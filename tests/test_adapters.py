@@ -310,3 +310,11 @@ def test_verify_engine_plays_only_the_tables_the_engine_offers(tmp_path: Path) -
     report = json.loads(res.stdout)
     assert {s["players"] for s in report["settings"]} == {2}
     assert not any(s["refused"] for s in report["settings"])
+
+
+def test_an_engine_not_installed_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if open_spiel were not installed
+    monkeypatch.delitem(sys.modules, "rulespec.adapters.openspiel_skat", raising=False)
+    monkeypatch.delitem(sys.modules, "rulespec.adapters.openspiel", raising=False)
+    with pytest.raises(ImplementationStartError, match=r'pip install "rulespec\[engines\]"'):
+        engine_adapter("openspiel:skat")
