@@ -72,6 +72,8 @@ class Search(Protocol):
     known_findings: tuple[KnownFinding, ...]
     #: the known findings met, with how many times each
     known: dict[str, int]
+    #: whether a match has played on among the events both sides allow (see SettingSearch)
+    played_past: bool
 
     @property
     def shrinking(self) -> bool:
@@ -239,7 +241,9 @@ class Match:
                 break
             legal, theirs, both = self._legal_both()
             ev, flag, x = self._choose(data, legal)
-            ev = _allowed(ev, x, both)
+            if both is not None:
+                search.played_past = True
+                ev = _allowed(ev, x, both)
             if search.spec_only:
                 self.pending = ev
                 state.apply(ev)

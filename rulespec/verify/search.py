@@ -113,6 +113,10 @@ class SettingSearch:
         self._drawn: list[int] = []
         self._live: list[int] = []
         self._spec_only = False
+        #: whether a match of this setting has played on past a bug already reported or a
+        #: known finding, choosing among the events both sides allow: the spec alone cannot
+        #: make those choices, so the rest of a match never goes on without the implementation
+        self.played_past = False
 
     @property
     def shrinking(self) -> bool:
@@ -247,7 +251,7 @@ class SettingSearch:
             # Shrinking: past its budget, only the failing matches already seen are replayed
             # (so Hypothesis's last replay agrees); every other candidate is dropped at once.
             spent = self._shrink_calls > self.run.max_shrinks
-            if spent and not self._spec_only:
+            if spent and not self._spec_only and not self.played_past:
                 self._live = [j for j in self._live
                               if len(self._failing[j]) > i and self._failing[j][i] == v]
                 # The choices leave every failure seen: play on with the spec alone. The draws
