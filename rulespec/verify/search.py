@@ -214,11 +214,13 @@ class SettingSearch:
     def _play(self, match: Match, data: st.DataObject) -> None:
         """Play ``match``, live or (see :meth:`draw`) on the spec alone."""
         run = self.run
-        if self._first is None and self.matches >= self._cap:
+        if self._first is None and self.matches >= self._cap and not self.played_past:
             # Hypothesis asks for another example after one it cut short (a very long match
             # that drew past its limit of choices): the cut one was played, and counts, so
             # this one is played on the spec alone, drawing as a live match would (a
-            # setting's matches stay within its share: --games N is N matches in all)
+            # setting's matches stay within its share: --games N is N matches in all). Not
+            # once a match has played on among the events both sides allow: the spec alone
+            # cannot draw as that match did, so the extra one is played live.
             self._spec_only = True
         if self._spec_only:
             match.play_spec_only(data)
