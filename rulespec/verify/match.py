@@ -241,9 +241,7 @@ class Match:
                 break
             legal, theirs, both = self._legal_both()
             ev, flag, x = self._choose(data, legal)
-            if both is not None:
-                search.played_past = True
-                ev = _allowed(ev, x, both)
+            ev = self._past(ev, x, both)
             if search.spec_only:
                 self.pending = ev
                 state.apply(ev)
@@ -283,6 +281,14 @@ class Match:
             if len(self.events) >= MAX_EVENTS:
                 break
         self._compare_results()
+
+    def _past(self, ev: Event, x: int, both: dict[str, Event] | None) -> Event:
+        """The event to play: ``ev``, or past a bug already reported or a known finding, one
+        that both sides allow (:func:`_allowed`); the search notes that a match went past."""
+        if both is None:
+            return ev
+        self.search.played_past = True
+        return _allowed(ev, x, both)
 
     def _legal_both(self) -> tuple[list[Event], dict[str, Event], dict[str, Event] | None]:
         """The spec's legal events, the implementation's by their keys, and None; a
