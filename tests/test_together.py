@@ -213,7 +213,7 @@ def test_a_subset_of_the_seats_choose_and_the_others_wait() -> None:
 def test_the_book_and_the_diagram_say_it_is_simultaneous() -> None:
     alt = phase_diagram(SPEC).alt
     assert "each player, at once and in secret, decides: pass" in alt
-    assert "every pass is revealed and carried out at once, seat by seat" in alt
+    assert "once all have chosen, every pass is carried out together" in alt
     book = rulebook(SPEC)
     assert ("Choose two cards to pass to the left. Each player makes this choice at the same "
             "time, in secret: nobody sees another's choice until all have chosen; then all the "

@@ -364,8 +364,8 @@ class _Builder:
             actions.setdefault(a.action, _doc_phrase(a.doc))
         after: list[Node] = []
         for a in s.alternatives:
-            lines = [Line(f"every {a.action} is revealed and carried out at once, seat by "
-                          "seat")]
+            # carried out, not shown: a pass of cards stays face down (only its effect is seen)
+            lines = [Line(f"once all have chosen, every {a.action} is carried out together")]
             for st in a.body.stmts:
                 # the body's moves said as they are: here they are the point, not bookkeeping
                 if isinstance(st, ast.Move) and not self._move_text(st):
