@@ -35,6 +35,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/playouts.py
+
+from playouts import pyspiel_playouts  # noqa: E402
 
 from rulespec.adapters import ENGINES, engine_adapter  # noqa: E402
 from rulespec.engine.state import CHANCE  # noqa: E402
@@ -97,26 +100,9 @@ def engine_games(adapter: Any, players: int, options: Mapping[str, Any], games: 
         return own(players, options, games, seed)
     if adapter.__module__.startswith("rulespec.adapters.rlcard"):
         return rlcard_games(adapter, games, seed)
-    import pyspiel
-
     a = adapter()
     a.new(adapter.spec, players, dict(options), 0)
-    game = a.state.get_game()
-    rng = random.Random(seed)
-    events = 0
-    start = time.perf_counter()
-    for _ in range(games):
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                acts = s.legal_actions()
-                s.apply_action(acts[rng.randrange(len(acts))])
-            events += 1
-    del pyspiel
-    return time.perf_counter() - start, events
+    return pyspiel_playouts(a.state.get_game(), games, seed)
 
 
 def rlcard_games(adapter: Any, games: int, seed: int) -> tuple[float, int]:

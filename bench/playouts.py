@@ -103,6 +103,12 @@ def openspiel(game: str, params: dict[str, Any], games: int, seed: int) -> tuple
         g = pyspiel.load_game(game, params)
     except pyspiel.SpielError:
         return None  # OpenSpiel's game has no such table (oh_hell is for 3 to 7)
+    return pyspiel_playouts(g, games, seed)
+
+
+def pyspiel_playouts(g: Any, games: int, seed: int) -> tuple[float, int]:
+    """Seconds and events for ``games`` random playouts of the pyspiel game ``g``, driven
+    through its Python API: a chance outcome or a legal action drawn uniformly at each node."""
     rng = random.Random(seed)
     events = 0
     start = time.perf_counter()

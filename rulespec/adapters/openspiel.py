@@ -92,16 +92,7 @@ class OpenSpielAdapter(Adapter):
     def apply(self, event: Mapping[str, object]) -> None:
         """Apply the event's actions to a copy of the game's state, each with OpenSpiel's
         legality check; the copy replaces the state once all were taken."""
-        if not isinstance(event, Mapping):
-            raise NotOffered("an event is an object")
-        if self.state.is_terminal():
-            raise NotOffered("the match is over")
-        seat = event.get("seat")
-        if "chance" in event:
-            if not self.state.is_chance_node():
-                raise NotOffered("no chance event is due")
-        elif seat != self.to_move():
-            raise NotOffered(f"seat {seat!r} is not to move")
+        self.check_due(event)
         st = self.state.clone()
         for a in self.actions(event):
             # OpenSpiel's apply_action_with_legality_check, without the message its C++
@@ -112,6 +103,20 @@ class OpenSpielAdapter(Adapter):
             st.apply_action(a)
         self.state = st
         self.taken(event)
+
+    def check_due(self, event: Mapping[str, object]) -> None:
+        """NotOffered unless ``event`` is an object that is due now: a chance event at a chance
+        node, else an event of the seat to move, and the match not over."""
+        if not isinstance(event, Mapping):
+            raise NotOffered("an event is an object")
+        if self.state.is_terminal():
+            raise NotOffered("the match is over")
+        seat = event.get("seat")
+        if "chance" in event:
+            if self.to_move() != "chance":
+                raise NotOffered("no chance event is due")
+        elif seat != self.to_move():
+            raise NotOffered(f"seat {seat!r} is not to move")
 
     def result(self) -> dict[str, object]:
         """The replay answer: the game's returns as the spec scores, and while the match is
@@ -557,14 +562,7 @@ class CrazyEights(OpenSpielAdapter):
         """The event's actions on a copy of the game's state and of the adapter's piles, each
         action with OpenSpiel's legality check; the copies replace the originals once all
         were taken."""
-        if not isinstance(event, Mapping):
-            raise NotOffered("an event is an object")
-        if self.state.is_terminal():
-            raise NotOffered("the match is over")
-        if ("chance" in event) != (self.to_move() == "chance") or (
-                "chance" not in event and event.get("seat") != self.to_move()):
-            raise NotOffered(f"{'a chance event' if 'chance' in event else 'this seat'} "
-                             "is not due")
+        self.check_due(event)
         work = _C8Work(self.state.clone(), list(self.stock), list(self.discard), self.phase,
                        self.checked)
         self.take(work, event)

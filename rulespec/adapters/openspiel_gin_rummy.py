@@ -249,14 +249,7 @@ class GinRummy(OpenSpielAdapter):
         """The event's actions on a copy of the game's state, each with OpenSpiel's legality
         check, then the chance node of a draw answered with the top card of the spec's stock;
         the copy replaces the state once all were taken."""
-        if not isinstance(event, Mapping):
-            raise NotOffered("an event is an object")
-        if self.state.is_terminal():
-            raise NotOffered("the match is over")
-        if ("chance" in event) != (self.to_move() == "chance") or (
-                "chance" not in event and event.get("seat") != self.to_move()):
-            raise NotOffered(f"{'a chance event' if 'chance' in event else 'this seat'} "
-                             "is not due")
+        self.check_due(event)
         acts = self.actions(event)
         st = self.state.clone()
         stock = list(permutation_of(event, FRENCH_PACK)[21:]) if "chance" in event \
