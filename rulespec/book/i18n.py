@@ -19,7 +19,7 @@ from __future__ import annotations
 import gettext
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import attrs
@@ -131,7 +131,7 @@ class Words:
         runs.extend(inline(out[at:]))
         return tuple(runs)
 
-    def _template(self, template: str, values: dict[str, object]) -> str:
+    def _template(self, template: str, values: Mapping[str, object]) -> str:
         out = template if self.lang == "en" else self.prose.gettext(template)
         wanted = set(_FIELD.findall(template))
         named = set(_FIELD.findall(out))

@@ -777,8 +777,9 @@ def _parse(text: str, source_name: str) -> ast.Spec:
         raise token_error(e.orig_exc, text, source_name) from None
 
 
-#: the rules whose strings are not prose: a module's path, and string values in expressions
-_NOT_PROSE = frozenset({"import_decl", "str_lit", "lit_string"})
+#: the rules whose strings are not prose: a module's path (a string value in an expression is
+#: prose: a rulebook's table shows it)
+_NOT_PROSE = frozenset({"import_decl"})
 
 
 def texts(text: str, source_name: str = "<spec>") -> list[tuple[str, int]]:
