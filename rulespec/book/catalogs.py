@@ -21,7 +21,7 @@ from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_pa
 from rulespec.lang.parser import texts
 
 __all__ = ["PROSE_KEYWORDS", "CatalogState", "compile_catalog", "extract_rules", "prose_po",
-           "prose_template", "spec_po", "spec_template", "state_of", "update_catalog"]
+           "prose_template", "refresh", "spec_po", "spec_template", "state_of", "update_catalog"]
 
 #: the book's calls whose first argument is a message of rulespec's own catalog
 PROSE_KEYWORDS = {"say": None, "word": None, "N_": None}
@@ -125,3 +125,16 @@ def extract_rules(fileobj: io.BufferedIOBase, keywords: Iterable[str], comment_t
     for message, line in texts(text, options.get("source", "<spec>")):
         if message.strip():
             yield line, "", message, []
+
+
+def refresh(spec_file: Path, action: str, langs: Iterable[str]) -> list[Path]:
+    """``rulespec catalog``: bring a spec's catalogs up to its texts (``update``: new texts
+    untranslated, changed ones fuzzy) or compile them (``compile``); the files written."""
+    out = []
+    for lang in langs:
+        po = spec_po(spec_file, lang)
+        if action == "update":
+            out.append(update_catalog(spec_template(spec_file), po, lang))
+        elif po.exists():
+            out.append(compile_catalog(po))
+    return out
