@@ -171,6 +171,12 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     win = (w.word("The lowest total at the end of the match wins.") if spec.winner == "lowest"
            else w.word("The highest total at the end of the match wins."))
     out.para(f"{who} {win}")
+    if facts.players is not None or facts.options:
+        setting = ", ".join(f"{k} = {show(v)}" for k, v in facts.options.items())
+        size = (w.word("{n} players", n=facts.players) if facts.players is not None
+                else w.word("every table"))
+        out.add(Paragraph((strong(w.word("This book is for:")), *inline(" ", size),
+                           *inline(f", {setting}" if setting else ""), *inline("."))))
 
 
 def _seen(z: ast.ZoneDecl, w: Words) -> str:
