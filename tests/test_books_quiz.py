@@ -1,0 +1,353 @@
+"""The quizzes a fresh reader answers after reading only a game's player's book (issue 27).
+
+Each game has four files in ``tests/books/``: the questions in English, Persian and Russian
+(``GAME.quiz.LANG.md``, numbered, the same questions in each language) and the answers in English
+(``GAME.answers.md``, numbered like the questions, each a short answer in bold and the rule it
+comes from). The questions are kept apart from the answers so that a reader can be given the
+questions alone.
+
+Where an answer is a number or a fact the engine can confirm cheaply (cards per hand, the stock
+after the deal, which cards may be played on which, the score of a given hand), the test works it
+out by running the spec at its default options and checks that the answer's bold part says it, so
+the answers cannot drift from the rules silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rulespec.engine.game import tables_of
+from rulespec.engine.state import State
+from rulespec.loading import resolve
+
+BOOKS = Path(__file__).parent / "books"
+#: the games whose player's book has a quiz, by their shipped names
+GAMES = ("vandatta", "abracadabra", "abracadabra-newton")
+LANGS = ("en", "fa", "ru")
+#: the fewest questions a quiz may have (issue 27, "Done when")
+MIN_QUESTIONS = 12
+ITEM = re.compile(r"^(\d+)\. (.+)$")
+BOLD = re.compile(r"^\*\*(.+?)\*\*")
+
+
+def numbered(path: Path) -> dict[int, str]:
+    """The numbered items of a quiz or an answers file, by number; one item a line."""
+    items: dict[int, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = ITEM.match(line)
+        if m:
+            n = int(m.group(1))
+            assert n not in items, f"{path.name}: item {n} is numbered twice"
+            items[n] = m.group(2).strip()
+    return items
+
+
+def quiz(game: str, lang: str) -> dict[int, str]:
+    return numbered(BOOKS / f"{game}.quiz.{lang}.md")
+
+
+def answers(game: str) -> dict[int, str]:
+    return numbered(BOOKS / f"{game}.answers.md")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_has_its_four_files(game: str) -> None:
+    names = [f"{game}.quiz.{lang}.md" for lang in LANGS] + [f"{game}.answers.md"]
+    missing = [n for n in names if not (BOOKS / n).is_file()]
+    assert not missing, f"{game}: missing {missing}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_quizzes_have_enough_questions_the_same_in_each_language(game: str) -> None:
+    counts = {lang: sorted(quiz(game, lang)) for lang in LANGS}
+    en = counts["en"]
+    assert len(en) >= MIN_QUESTIONS, f"{game}: {len(en)} questions, fewer than {MIN_QUESTIONS}"
+    assert en == list(range(1, len(en) + 1)), f"{game}: questions not numbered 1..{len(en)}"
+    for lang, nums in counts.items():
+        assert nums == en, f"{game}: the {lang} quiz has questions {nums}, the English {en}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_question_has_an_answer_with_its_rule(game: str) -> None:
+    qs, ans = quiz(game, "en"), answers(game)
+    assert sorted(ans) == sorted(qs), (
+        f"{game}: answers {sorted(set(qs) ^ set(ans))} missing or without a question")
+    for n, text in ans.items():
+        assert BOLD.match(text), f"{game} answer {n}: no short answer in bold first"
+        assert " — " in text, f"{game} answer {n}: no justification naming the rule"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", GAMES)
+def test_no_question_is_repeated(game: str, lang: str) -> None:
+    seen: dict[str, int] = {}
+    for n, text in quiz(game, lang).items():
+        key = " ".join(text.casefold().split())
+        assert key not in seen, f"{game} ({lang}): question {n} repeats question {seen[key]}"
+        seen[key] = n
+
+
+# ---- answers the engine confirms ------------------------------------------------------------
+
+def dealt(game: str, players: int, options: dict[str, object] | None = None,
+          last: str | None = None) -> State:
+    """A match of ``game`` at its default options (and ``options``), dealt from the pack in
+    its listed order (with ``last`` moved to the bottom: the card left over, where one is),
+    stopped at the first decision."""
+    g = tables_of(resolve(game).spec).game(players, options or {}, players - 1)
+    st = g.new_initial_state()
+    while st.is_chance_node():
+        ev = st.legal_actions()[0]
+        if ev.get("chance") == "shuffle" and last is not None:
+            cards = [c for c in ev["cards"] if c != last] + [last]
+            st.apply({"chance": "shuffle", "cards": cards})
+        else:
+            st.apply(ev)
+    return st
+
+
+def ev(st: State, name: str, **bindings: object) -> object:
+    """The value of the spec's definition ``name`` in ``st``, its parameters bound."""
+    d = next(d for d in st.game.spec.defs if d.name == name)
+    return st.game.evaluate(d.body, st, bindings)
+
+
+def cards_in_play(st: State) -> list[str]:
+    return [c for h in st.z["hand"] for c in h] + list(st.z["indicator"])
+
+
+def van_deal(players: int) -> str:
+    st = dealt("vandatta", players)
+    (up,) = st.z["discard"]
+    assert up[0] not in "8A", "the listed order should turn up an ordinary card"
+    sizes = {len(h) for h in st.z["hand"]}
+    assert len(sizes) == 1
+    packs = (len(st.z["stock"]) + 1 + players * sizes.pop()) // 52
+    return f"{'One pack' if packs == 1 else 'Two packs'}; {len(st.z['hand'][0])} cards each; " \
+           f"{len(st.z['stock'])} cards"
+
+
+def van_plays(top: str, hand: list[str], named: str | None = None,
+              options: dict[str, object] | None = None) -> list[str]:
+    """The cards of ``hand`` a player may play alone on ``top`` (an eight naming ``named``)."""
+    st = dealt("vandatta", 4, options)
+    st.z["discard"] = [top]
+    st.v["named"] = named
+    st.z["hand"][1] = list(hand)
+    return [c for c in hand if ev(st, "playable", p=1, g=[c])]
+
+
+def van_playable(top: str, hand: list[str], group: list[str], named: str | None = None) -> bool:
+    st = dealt("vandatta", 4)
+    st.z["discard"] = [top]
+    st.v["named"] = named
+    st.z["hand"][1] = list(hand)
+    return bool(ev(st, "playable", p=1, g=group))
+
+
+def van_points(hand: list[str], options: dict[str, object] | None = None) -> int:
+    st = dealt("vandatta", 4, options)
+    st.z["hand"][1] = list(hand)
+    points = ev(st, "hand_points", p=1)
+    assert isinstance(points, int)
+    return points
+
+
+def shown(cards: list[str]) -> str:
+    """Cards as the quizzes write them: 8♠, 10♦."""
+    suits = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    return ", ".join(("10" if c[0] == "T" else c[0]) + suits[c[1]] for c in cards)
+
+
+def van_q5() -> str:
+    ok = van_plays("7H", ["8S", "AH", "7C", "QH", "AS", "9D"])
+    return f"{shown(ok[:-1])} and {shown(ok[-1:])}; not A♠ and not 9♦"
+
+
+def van_q6() -> str:
+    hand = ["8H", "AH", "5H", "5S"]
+    assert van_plays("8S", hand, named="H") == ["5H"]
+    assert van_playable("8S", hand, ["5H", "5S"], named="H")
+    assert not van_playable("8S", hand, ["5S", "5H"], named="H")
+    return "Only 5♥, alone or as the group 5♥ then 5♠"
+
+
+def van_q7() -> str:
+    ok = van_plays("AC", ["AD", "8C", "4C", "KH"])
+    return f"{shown(ok[:1])} and {shown(ok[1:])}; not 8♣ and not K♥"
+
+
+def van_q8() -> str:
+    hand = ["9H", "9C", "3D"]
+    return "Yes" if van_playable("9S", hand, ["9H", "9C"]) else "No"
+
+
+def van_q11() -> str:
+    return "Yes" if van_playable("6D", ["8D"], ["8D"]) else "No"
+
+
+def van_q14() -> str:
+    hand = ["8S", "8D"]
+    assert not van_playable("6D", hand, hand), "two eights may not go out together"
+    return f"{van_points(hand)}; no"
+
+
+def van_q17() -> str:
+    ok = van_plays("AC", ["AD", "KH"], options={"ace_on_ace": False})
+    return "Neither card may be played" if not ok else f"{shown(ok)}"
+
+
+def abr_pack(players: int, options: dict[str, object] | None = None) -> tuple[int, int, int]:
+    """(cards dealt and left over, cards in each hand, cards left over) for a table."""
+    st = dealt("abracadabra", players, options)
+    sizes = {len(h) for h in st.z["hand"][:players]}
+    assert len(sizes) == 1
+    return len(cards_in_play(st)), sizes.pop(), len(st.z["indicator"])
+
+
+def abr_q1() -> str:
+    total, each, left = abr_pack(4)
+    assert (total, left) == (53, 1)
+    return f"{each} cards each"
+
+
+def abr_q2() -> str:
+    st = dealt("abracadabra", 3)
+    total, each, left = abr_pack(3)
+    low = min(c for c in cards_in_play(st) if c != "JK" and c[0] in "23456789")
+    bid_values = {c[0] for c in st.z["bid_piles"]}
+    assert "K" not in bid_values and "Q" in bid_values and len(st.z["bid_piles"]) == 48
+    return (f"The Ace down to the {low[0]} of each suit ({total - 1} cards) and the Joker; "
+            f"{each} cards each, {'one' if left == 1 else left} card left over")
+
+
+def abr_q3() -> str:
+    total, each, left = abr_pack(2)
+    assert left == 0
+    return f"{total} cards (Ace down to 9), {each} each, none left over"
+
+
+def trick_winner(game: str, trick: list[str]) -> str:
+    """The player (P1 to P4, P1 leading) who wins ``trick`` with hearts trumps (the 7♥ the
+    card left over)."""
+    st = dealt(game, 4, last="7H")
+    assert st.v["trump"] == "H"
+    st.z["trick"] = list(trick)
+    st.v["trick_from"] = [0, 1, 2, 3]
+    return f"P{ev(st, 'trick_winner_hand') + 1}"  # type: ignore[operator]
+
+
+def abr_example() -> list[object]:
+    """The scores of the brief's Example ABR-1, computed by the spec's ``score``."""
+    st = dealt("abracadabra", 4)
+    st.v.update(declarer=2, contract=4, placed=[3, 2, 4, 1], taken=[6, 2, 4, 1],
+                exposed=[False, True, False, False], bid_suit=["S", "H", "D", "C"])
+    z = st.z
+    z["left_up"] = [["AS", "6S"], ["3H", "8H"], ["2D"], []]
+    z["right_up"] = [[], [], ["9D"], []]
+    z["right_down"] = [[], [], ["KD"], []]
+    z["won"] = [["2S", "3S", "4S", "5S", "7S"], ["4H", "5H", "6H"], ["3D", "4D", "5D", "6D"],
+                ["2C", "3C"]]
+    return [ev(st, "score", p=p) for p in range(4)]
+
+
+def abr_q18() -> str:
+    st = dealt("abracadabra", 4, {"success_rule": "at_least"})
+    st.v.update(declarer=2, contract=4, placed=[3, 2, 4, 1], taken=[6, 2, 4, 1])
+    return "Yes" if ev(st, "success", p=0) else "No"
+
+
+def new_q1() -> str:
+    st = dealt("abracadabra_newton", 4)
+    assert len(cards_in_play(st)) == 53 and len(st.z["indicator"]) == 1
+    return f"{len(st.z['hand'][0])} cards each"
+
+
+def new_q2() -> str:
+    st = dealt("abracadabra_newton", 2)
+    assert not st.z["indicator"]
+    return (f"{len(cards_in_play(st))} cards (Ace down to 9), {len(st.z['hand'][0])} each, "
+            "none left over")
+
+
+def new_q7() -> str:
+    st = dealt("abracadabra_newton", 4, last="7H")
+    st.z["trick"] = ["5H"]
+    st.v["trick_from"] = [0]
+    hand = ["JK", "2S", "9S"]
+    assert not ev(st, "may_play", cs=hand, c="2S")
+    return "Yes" if ev(st, "may_play", cs=hand, c="JK") else "No"
+
+
+def new_scores(players: int, contract: int, taken: list[int], won: list[list[str]],
+               options: dict[str, object] | None = None) -> list[object]:
+    st = dealt("abracadabra_newton", players, options)
+    st.v.update(contract=contract, taken=taken, bids=[contract] * players)
+    st.z["won"] = won
+    return [ev(st, "score", p=p) for p in range(players)]
+
+
+def new_q9() -> str:
+    scores = new_scores(4, 5, [5, 4, 1, 3], [["5C", "5D"], ["5H"], [], ["5S"]])
+    return f"P1: {scores[0]}** (success bonus 40 + 5 tricks + 2 × 2 fives); **P3: {scores[2]}"
+
+
+def new_q10() -> str:
+    scores = new_scores(3, 1, [1, 3, 8], [["AC"], [], ["AD", "AH", "AS"]])
+    return str(scores[2])
+
+
+def new_q17() -> str:
+    st = dealt("abracadabra_newton", 4, {"success_target": "own_bid"})
+    st.v.update(contract=5, taken=[3, 5, 2, 3], bids=[3, 5, 4, 1])
+    return "Yes" if ev(st, "success", p=0) else "No"
+
+
+#: (game, question, what the engine says the answer is): the answer's bold part must say it
+CONFIRMED: list[tuple[str, int, Callable[[], str]]] = [
+    ("vandatta", 1, lambda: van_deal(4)),
+    ("vandatta", 2,
+     lambda: van_deal(6).replace("Two packs", "Two packs (104 cards) shuffled together")),
+    ("vandatta", 5, van_q5),
+    ("vandatta", 6, van_q6),
+    ("vandatta", 7, van_q7),
+    ("vandatta", 8, van_q8),
+    ("vandatta", 11, van_q11),
+    ("vandatta", 13, lambda: str(van_points(["8H", "AC", "KD"]))),
+    ("vandatta", 14, van_q14),
+    ("vandatta", 16, lambda: str(van_points(["8H", "AC", "KD"], {"scoring": "swedish"}))),
+    ("vandatta", 17, van_q17),
+    ("abracadabra", 1, abr_q1),
+    ("abracadabra", 2, abr_q2),
+    ("abracadabra", 3, abr_q3),
+    ("abracadabra", 9, lambda: trick_winner("abracadabra", ["KS", "2H", "AS", "JK"])),
+    ("abracadabra", 13, lambda: str(abr_example()[1])),
+    ("abracadabra", 14, lambda: str(abr_example()[2])),
+    ("abracadabra", 18, abr_q18),
+    ("abracadabra-newton", 1, new_q1),
+    ("abracadabra-newton", 2, new_q2),
+    ("abracadabra-newton", 6, lambda: trick_winner("abracadabra_newton", ["KH", "AH", "JK", "2C"])),
+    ("abracadabra-newton", 7, new_q7),
+    ("abracadabra-newton", 9, new_q9),
+    ("abracadabra-newton", 10, new_q10),
+    ("abracadabra-newton", 17, new_q17),
+]
+
+
+@pytest.mark.parametrize(("game", "number", "compute"), CONFIRMED,
+                         ids=[f"{g}-{n}" for g, n, _ in CONFIRMED])
+def test_answer_agrees_with_the_spec(game: str, number: int, compute: Callable[[], str]) -> None:
+    answer = answers(game)[number]
+    said = compute()
+    assert answer.startswith(f"**{said}"), (
+        f"{game} answer {number} says {answer[:120]!r}; running the spec gives {said!r}")
+
+
+def test_example_abr_1_scores_in_full() -> None:
+    """The whole table of the brief's Example ABR-1, behind answers 13 and 14 of the
+    Abracadabra quiz: the spec's scoring gives every player's total."""
+    assert abr_example() == [23, 45, 26, 25]
