@@ -22,11 +22,12 @@ import pytest
 
 from rulespec.engine.game import tables_of
 from rulespec.engine.state import State
+from rulespec.lang.cards import pack
 from rulespec.loading import resolve
 
 BOOKS = Path(__file__).parent / "books"
 #: the games whose player's book has a quiz, by their shipped names
-GAMES = ("vandatta", "abracadabra", "abracadabra-newton")
+GAMES = ("vandatta", "abracadabra", "abracadabra-newton", "hearts")
 LANGS = ("en", "fa", "ru")
 #: the fewest questions a quiz may have (issue 27, "Done when")
 MIN_QUESTIONS = 12
@@ -231,11 +232,11 @@ def abr_q3() -> str:
     return f"{total} cards (Ace down to 9), {each} each, none left over"
 
 
-def trick_winner(game: str, trick: list[str]) -> str:
-    """The player (P1 to P4, P1 leading) who wins ``trick`` with hearts trumps (the 7♥ the
-    card left over)."""
-    st = dealt(game, 4, last="7H")
-    assert st.v["trump"] == "H"
+def trick_winner(game: str, trick: list[str], trumps: bool = True) -> str:
+    """The player (P1 to P4, P1 leading) who wins ``trick``: with hearts trumps (the 7♥ the
+    card left over), or, with ``trumps`` false, in a game without trumps."""
+    st = dealt(game, 4, last="7H" if trumps else None)
+    assert st.v["trump"] == ("H" if trumps else None)
     st.z["trick"] = list(trick)
     st.v["trick_from"] = [0, 1, 2, 3]
     return f"P{ev(st, 'trick_winner_hand') + 1}"  # type: ignore[operator]
@@ -307,6 +308,48 @@ def new_q17() -> str:
     return "Yes" if ev(st, "success", p=0) else "No"
 
 
+def minus(n: object) -> str:
+    """A number as the answers write it, with a true minus sign."""
+    return str(n).replace("-", "−")
+
+
+def hearts_legal(hand: list[str], trick: list[str], trick_number: int,
+                 broken: bool = False) -> list[str]:
+    """The cards of ``hand`` that P2 may play to ``trick`` (led to trick ``trick_number``)."""
+    st = dealt("hearts", 4)
+    st.v.update(trick_number=trick_number, broken=broken)
+    st.z["trick"] = list(trick)
+    st.z["hand"][1] = list(hand)
+    return [c for c in hand if ev(st, "legal", p=1, c=c)]
+
+
+def hearts_scores(won: list[list[str]], options: dict[str, object] | None = None,
+                  shooter: int = -1, off_own: bool = False) -> list[object]:
+    st = dealt("hearts", 4, options)
+    st.v.update(shooter=shooter, moon_off_own=off_own)
+    st.z["won"] = won
+    return [ev(st, "score", p=p) for p in range(4)]
+
+
+def hearts_q3() -> str:
+    st = dealt("hearts", 4)
+    turns = []
+    for n in (2, 3):
+        st.v["deals_played"] = n
+        turns.append(ev(st, "rotation"))
+    assert turns[1] == "hold"
+    return f"{str(turns[0]).capitalize()}; in the fourth deal nobody passes"
+
+
+def hearts_q13() -> str:
+    moon = [[c for c in pack(1) if c[1] == "H"] + ["QS"], [], [], []]
+    others = hearts_scores(moon, shooter=0)
+    own = hearts_scores(moon, shooter=0, off_own=True)
+    assert others[1:] == [others[1]] * 3 and own[1:] == [own[1]] * 3
+    return (f"You choose: every other player scores {others[1]} and you {others[0]}, or you "
+            f"take 26 off your own score ({minus(own[0])}) and the others score {own[1]}")
+
+
 #: (game, question, what the engine says the answer is): the answer's bold part must say it
 CONFIRMED: list[tuple[str, int, Callable[[], str]]] = [
     ("vandatta", 1, lambda: van_deal(4)),
@@ -335,6 +378,21 @@ CONFIRMED: list[tuple[str, int, Callable[[], str]]] = [
     ("abracadabra-newton", 9, new_q9),
     ("abracadabra-newton", 10, new_q10),
     ("abracadabra-newton", 17, new_q17),
+    ("hearts", 1, lambda: f"{len(dealt('hearts', 4).z['hand'][0])} cards each"),
+    ("hearts", 3, hearts_q3),
+    ("hearts", 5, lambda: "Only " + shown(hearts_legal(["QS", "5H", "9D"], ["2C"], 1))),
+    ("hearts", 6, lambda: "Any of them: " + shown(hearts_legal(["QS", "5H", "KH"], ["2C"], 1))
+     .replace(", K", " or K")),
+    ("hearts", 7, lambda: shown(hearts_legal(["7H", "KS", "2D"], [], 3)).replace(", ", " or ")
+     + "; not 7♥"),
+    ("hearts", 8, lambda: "Yes" if hearts_legal(["7H", "KH"], [], 3) == ["7H", "KH"] else "No"),
+    ("hearts", 10, lambda: trick_winner("hearts", ["5D", "KD", "AS", "2H"], trumps=False)),
+    ("hearts", 11, lambda: "Either, " + shown(hearts_legal(["KS", "3H"], ["5D"], 5))
+     .replace(", ", " or ")),
+    ("hearts", 12, lambda: str(hearts_scores([["2H", "3H", "4H", "5H", "QS"], [], [], []])[0])),
+    ("hearts", 13, hearts_q13),
+    ("hearts", 15, lambda: minus(hearts_scores([["JD", "2H", "3H"], [], [], []],
+                                                {"jd_bonus": True})[0])),
 ]
 
 
