@@ -27,7 +27,7 @@ from rulespec.loading import resolve
 
 BOOKS = Path(__file__).parent / "books"
 #: the games whose player's book has a quiz, by their shipped names
-GAMES = ("vandatta", "abracadabra", "abracadabra-newton", "hearts")
+GAMES = ("vandatta", "abracadabra", "abracadabra-newton", "hearts", "uno")
 LANGS = ("en", "fa", "ru")
 #: the fewest questions a quiz may have (issue 27, "Done when")
 MIN_QUESTIONS = 12
@@ -95,16 +95,19 @@ def test_no_question_is_repeated(game: str, lang: str) -> None:
 # ---- answers the engine confirms ------------------------------------------------------------
 
 def dealt(game: str, players: int, options: dict[str, object] | None = None,
-          last: str | None = None) -> State:
+          last: str | None = None,
+          arrange: Callable[[list[str]], list[str]] | None = None) -> State:
     """A match of ``game`` at its default options (and ``options``), dealt from the pack in
-    its listed order (with ``last`` moved to the bottom: the card left over, where one is),
-    stopped at the first decision."""
+    its listed order (with ``last`` moved to the bottom: the card left over, where one is; or
+    in the order ``arrange`` makes of it), every other chance event its first outcome, stopped
+    at the first decision."""
     g = tables_of(resolve(game).spec).game(players, options or {}, players - 1)
     st = g.new_initial_state()
     while st.is_chance_node():
         ev = st.legal_actions()[0]
-        if ev.get("chance") == "shuffle" and last is not None:
-            cards = [c for c in ev["cards"] if c != last] + [last]
+        if ev.get("chance") == "shuffle" and (last is not None or arrange is not None):
+            cards = list(ev["cards"])  # type: ignore[call-overload]
+            cards = arrange(cards) if arrange else [c for c in cards if c != last] + [last]
             st.apply({"chance": "shuffle", "cards": cards})
         else:
             st.apply(ev)
@@ -350,6 +353,69 @@ def hearts_q13() -> str:
             f"take 26 off your own score ({minus(own[0])}) and the others score {own[1]}")
 
 
+def uno_turn(top: str, hand: list[str], options: dict[str, object] | None = None) -> set[str]:
+    """What P2 may do in the first turn of a hand dealt so that they hold ``hand`` (made up to
+    seven with cards that match nothing) and ``top`` is turned up: the cards they may play, and
+    'draw' if they may draw, from the engine's legal events."""
+    full = hand + [c for c in ("3G", "4Y", "6G", "8Y", "3Y", "4G", "6Y")
+                   if c[0] != top[0]][:7 - len(hand)]
+
+    def arrange(cards: list[str]) -> list[str]:
+        rest = list(cards)
+        for c in full + [top]:
+            rest.remove(c)
+        # dealt one at a time from the dealer's (seat 0's) left: seat 1 gets every fourth
+        order = [full.pop(0) if i % 4 == 0 else rest.pop(0) for i in range(28)]
+        return order + [top] + rest
+
+    st = dealt("uno", 4, options, arrange=arrange)
+    assert st.current_player() == 1 and st.z["discard"] == [top]
+    return {str(e.get("card", e["action"])) for e in st.legal_actions()}
+
+
+def uno_q1() -> str:
+    st = dealt("uno", 4)
+    assert st.z["discard"] == ["2Y"]
+    return f"{len(st.z['hand'][0])} cards each; {len(st.z['stock'])} cards"
+
+
+def uno_q3() -> str:
+    moves = uno_turn("7R", ["7B", "2G", "9Y", "W", "W4"])
+    assert moves == {"7B", "W", "W4", "draw"}, moves
+    return "The blue 7, the Wild and the Wild Draw Four; not the green 2 or the yellow 9"
+
+
+def uno_q4() -> str:
+    moves = uno_turn("7R", ["2R", "SG", "W4"])
+    assert moves == {"2R", "W4", "draw"}, moves
+    st = dealt("uno", 4)
+    st.v["colour"] = "R"
+    st.z["hand"][1] = ["2R", "SG", "W4"]
+    assert not ev(st, "may_draw_four", p=1), "holding a red card, the Wild Draw Four is a bluff"
+    return "The red 2, or the Wild Draw Four against the rule"
+
+
+def uno_q11() -> str:
+    st = dealt("uno", 4)
+    st.v["went_out"] = 0
+    st.z["hand"] = [[], ["5R", "SB", "W"], ["9G", "W4"], ["0Y"]]
+    scores = [ev(st, "score", p=p) for p in range(4)]
+    assert scores[1:] == [0, 0, 0]
+    return f"P1 scores {scores[0]}"
+
+
+def uno_q12() -> str:
+    st = dealt("uno", 4)
+    reverse, zero, w4 = (ev(st, "points", c=c) for c in ("RR", "0Y", "W4"))
+    return f"A Reverse {reverse}, a 0 nothing ({zero}), a Wild Draw Four {w4}"
+
+
+def uno_q14() -> str:
+    moves = uno_turn("7R", ["2R", "9G"], {"draw_instead": False})
+    assert moves == {"2R"}, moves
+    return "No: you must play the red 2"
+
+
 #: (game, question, what the engine says the answer is): the answer's bold part must say it
 CONFIRMED: list[tuple[str, int, Callable[[], str]]] = [
     ("vandatta", 1, lambda: van_deal(4)),
@@ -393,6 +459,12 @@ CONFIRMED: list[tuple[str, int, Callable[[], str]]] = [
     ("hearts", 13, hearts_q13),
     ("hearts", 15, lambda: minus(hearts_scores([["JD", "2H", "3H"], [], [], []],
                                                 {"jd_bonus": True})[0])),
+    ("uno", 1, uno_q1),
+    ("uno", 3, uno_q3),
+    ("uno", 4, uno_q4),
+    ("uno", 11, uno_q11),
+    ("uno", 12, uno_q12),
+    ("uno", 14, uno_q14),
 ]
 
 
