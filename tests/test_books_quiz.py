@@ -14,6 +14,7 @@ the answers cannot drift from the rules silently.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -416,6 +417,73 @@ def uno_q14() -> str:
     return "No: you must play the red 2"
 
 
+def newton_match(bids: list[int], show: int, deals: int,
+                 found: Callable[[list[dict[str, object]]], bool]) -> list[dict[str, object]]:
+    """The deals' results of the first four-player Newton match (P4 dealing first, each player
+    bidding ``bids[seat]`` and the declarer showing ``show`` cards in every deal, the cards
+    played at random from seeds 0, 1, 2 and so on) whose results are ``found``: the engine's
+    own money and pot, for the answers that tell them."""
+    g = tables_of(resolve("abracadabra_newton").spec).game(4, {"deals": deals}, 3)
+    for seed in range(300):
+        rng = random.Random(seed)
+        st = g.new_initial_state()
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            kind = acts[0].get("action")
+            if st.is_chance_node():
+                choice = acts[0]
+            elif kind == "bid":
+                choice = next(a for a in acts if a["tricks"] == bids[st.current_player()])  # type: ignore[index]
+            elif kind == "show":
+                choice = next(a for a in acts if len(a["cards"]) == show)  # type: ignore[arg-type]
+            else:
+                choice = rng.choice(acts)
+            st.apply(choice)
+        if found(st.deals):
+            return st.deals
+    raise AssertionError("no match of 300 played the situation the question asks about")
+
+
+def money(deal: dict[str, object]) -> list[int]:
+    m = deal["money"]
+    assert isinstance(m, list)
+    return m
+
+
+def new_q13() -> str:
+    (deal,) = newton_match([3, 5, 4, 5], 2, 1, lambda ds: [x > 0 for x in money(ds[0])]
+                           == [True, False, False, False])
+    m = money(deal)
+    assert deal["pot_carry"] == 0
+    return (f"P1 {m[0]:+d} (wins the pot of {m[0] + 1}, less a 1-chip stake); P2 {minus(m[1])} "
+            f"(1 ante + 2 for the shown cards); P3 {minus(m[2])}; P4 {minus(m[3])}")
+
+
+def new_q14() -> str:
+    def found(ds: list[dict[str, object]]) -> bool:
+        return money(ds[0]) == [-1] * 4 and sum(x > 0 for x in money(ds[1])) == 1
+    first, second = newton_match([3] * 4, 0, 2, found)
+    you = next(q for q in range(4) if money(second)[q] > 0)
+    carry = first["pot_carry"]
+    assert isinstance(carry, int)
+    after = money(first)[you] + money(second)[you]
+    return (f"{minus(money(first)[you])} after deal 1 (the pot of {carry} carries over); "
+            f"{after:+d} after deal 2 (you take {carry} + 4 = {carry + 4} chips, less your "
+            f"1-chip stake: {money(second)[you]:+d} for the deal)")
+
+
+def new_q15() -> str:
+    # every bid 3, so P1, the first to bid, is the declarer; showing 3 cards, the pot is 4
+    # antes and 3 chips: 7. P1 fails (loses their 4 chips) and exactly two others succeed
+    def found(ds: list[dict[str, object]]) -> bool:
+        m = money(ds[0])
+        return m[0] == -4 and sum(x > 0 for x in m[1:]) == 2
+    first = newton_match([3] * 4, 3, 2, found)[0]
+    (share,) = {x + 1 for x in money(first) if x > 0}
+    return (f"{share} chips each; the {first['pot_carry']} odd chip stays in the pot for the "
+            "next deal")
+
+
 #: (game, question, what the engine says the answer is): the answer's bold part must say it
 CONFIRMED: list[tuple[str, int, Callable[[], str]]] = [
     ("vandatta", 1, lambda: van_deal(4)),
@@ -443,6 +511,9 @@ CONFIRMED: list[tuple[str, int, Callable[[], str]]] = [
     ("abracadabra-newton", 7, new_q7),
     ("abracadabra-newton", 9, new_q9),
     ("abracadabra-newton", 10, new_q10),
+    ("abracadabra-newton", 13, new_q13),
+    ("abracadabra-newton", 14, new_q14),
+    ("abracadabra-newton", 15, new_q15),
     ("abracadabra-newton", 17, new_q17),
     ("hearts", 1, lambda: f"{len(dealt('hearts', 4).z['hand'][0])} cards each"),
     ("hearts", 3, hearts_q3),
