@@ -548,6 +548,13 @@ def test_answer_agrees_with_the_spec(game: str, number: int, compute: Callable[[
         f"{game} answer {number} says {answer[:120]!r}; running the spec gives {said!r}")
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_answers_marked_engine_are_those_the_spec_confirms(game: str) -> None:
+    """An answer says *(engine)* exactly when this test runs the spec to confirm it."""
+    marked = {n for n, text in answers(game).items() if "*(engine" in text}
+    assert marked == {n for g, n, _ in CONFIRMED if g == game}
+
+
 def test_example_abr_1_scores_in_full() -> None:
     """The whole table of the brief's Example ABR-1, behind answers 13 and 14 of the
     Abracadabra quiz: the spec's scoring gives every player's total."""
