@@ -73,6 +73,19 @@ def test_quizzes_have_enough_questions_the_same_in_each_language(game: str) -> N
         assert nums == en, f"{game}: the {lang} quiz has questions {nums}, the English {en}"
 
 
+CARD = re.compile(r"(?:10|[2-9AKQJ])[♠♥♦♣]")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_question_names_the_same_cards_in_each_language(game: str) -> None:
+    """Card codes stay as they are in translation, so a question's cards are the same in the
+    three languages: a translation that changed a card would ask another question."""
+    en = {n: sorted(CARD.findall(q)) for n, q in quiz(game, "en").items()}
+    for lang in LANGS[1:]:
+        for n, q in quiz(game, lang).items():
+            assert sorted(CARD.findall(q)) == en.get(n), f"{game} ({lang}) question {n}"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_question_has_an_answer_with_its_rule(game: str) -> None:
     qs, ans = quiz(game, "en"), answers(game)
