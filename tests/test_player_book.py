@@ -44,8 +44,8 @@ def _prose(b: Book) -> list[str]:
     for x in b.blocks:
         if isinstance(x, Heading):
             where = x.anchor
-        elif where == "example":
-            continue
+        elif where == "example" or where == "variations" and isinstance(x, Bullets):
+            continue  # the example's lines, and an option's values (a table as a list)
         elif isinstance(x, Paragraph):
             out.append("".join(r.text for r in x.text))
         elif isinstance(x, Bullets):

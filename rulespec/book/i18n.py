@@ -35,6 +35,8 @@ LANGUAGES = ("en", "fa", "ru")
 
 _LOCALE = Path(__file__).resolve().parent / "locale"
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+#: the digits of the languages that do not write 0-9
+_DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
 
 
 class CatalogError(RulespecError):
@@ -112,10 +114,15 @@ class Words:
         """A text of the spec in the book's language."""
         return message if self.lang == "en" else self.spec.gettext(message)
 
+    def digits(self, text: str) -> str:
+        """Numbers in the digits of the book's language (Persian writes ۰۱۲…۹)."""
+        table = _DIGITS.get(self.lang)
+        return text.translate(table) if table else text
+
     def word(self, template: str, **values: object) -> str:
         """The book's own words as plain text, placeholders filled with plain values."""
         out = self._template(template, values)
-        return out.format(**{k: str(v) for k, v in values.items()})
+        return out.format(**{k: self.digits(str(v)) for k, v in values.items()})
 
     def say(self, template: str, **parts: str | Run | Inline) -> Inline:
         """The book's own words as runs: ``{name}`` placeholders take text, a run (a card, a
@@ -126,6 +133,8 @@ class Words:
         for m in _FIELD.finditer(out):
             runs.extend(inline(out[at:m.start()]))
             value = parts[m.group(1)]
+            if isinstance(value, str):
+                value = self.digits(value)
             runs.extend(inline(value) if isinstance(value, (str, Run)) else value)
             at = m.end()
         runs.extend(inline(out[at:]))

@@ -41,7 +41,7 @@ from rulespec.book.example import table_figure
 from rulespec.book.facts import BookFacts, Example, book_facts
 from rulespec.book.i18n import Words, english
 from rulespec.book.measured import Measured, measure
-from rulespec.book.player_example import example_lines
+from rulespec.book.player_example import example_lines, zone_word
 from rulespec.book.reading import clause, end_deals, prose, steps_of, walk_play
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec, OptionInfo
@@ -54,6 +54,7 @@ _W = Callable[[Block], None]
 #: hints aside), for the word counts of issue 27
 RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring", "the-end")
 _SENTENCE = re.compile(r"(?<=[.!?؟])\s+")
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def player_book(spec: CheckedSpec, words: Words | None = None, players: int | None = None,
@@ -195,15 +196,18 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     for t in facts.tables:
         if t.options:
             continue  # a table an option opens is a variation's
-        rows.append((inline(str(t.players)), inline(str(t.cards)),
-                     *(inline(t.counts.get(k, "–")) for k in columns)))
+        rows.append((inline(w.digits(str(t.players))), inline(w.digits(str(t.cards))),
+                     *(inline(w.digits(t.counts.get(k, "–"))) for k in columns)))
+    several = sum(k.endswith(" each") for k in columns) > 1
     head = (inline(w.word("players")), inline(w.word("cards")),
-            *(inline(_count_heading(k, w)) for k in columns))
+            *(inline(_count_heading(spec, k, w, several)) for k in columns))
     if rows:
         out.add(Table(head, tuple(rows), source=clause(spec.deal.span)))
     # a zone the game's words define (the stock) is defined there, once
     named = [t.word.lower() for t in spec.terms]
-    zones = [(inline(strong(_zone_name(z, w)), f" ({_seen(z, w)}): ", prose(w.text(z.doc))),
+    # a zone in a few words: its text's first sentence
+    zones = [(inline(strong(zone_word(spec, z.name, w).capitalize()), f" ({_seen(z, w)}): ",
+                     _SENTENCE.split(prose(w.text(z.doc)))[0]),
               clause(z.span)) for z in spec.zones if z.doc
              and not any(t.startswith(z.name.replace("_", " ")) for t in named)]
     if zones:
@@ -219,22 +223,15 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
                                                "example deal.")))
 
 
-def _zone_name(z: ast.ZoneDecl, w: Words) -> str:
-    """A zone by the word the spec's terms give it, else its name in words."""
-    name = z.name.replace("_", " ")
-    for t in (z.name, name):
-        if w.text(t) != t or w.lang == "en":
-            return w.text(t) if w.lang != "en" else name.capitalize()
-    return name.capitalize()
-
-
-def _count_heading(key: str, w: Words) -> str:
+def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
     if key == "hands dealt":
         return w.word("hands dealt")
     if key == "left over":
         return w.word("left over")
+    if key.endswith(" each") and not several:
+        return w.word("cards each")
     if key.endswith(" each"):
-        return w.word("cards each ({zone})", zone=key[:-5].replace("_", " "))
+        return w.word("cards each ({zone})", zone=zone_word(spec, key[:-5], w))
     return key
 
 
@@ -281,10 +278,14 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         if text in seen:
             continue
         seen.add(text)
-        together = together or m.together is not None
         kept = " ".join(s for s in _SENTENCE.split(text) if s not in out.said)
         out.said.update(_SENTENCE.split(text))
-        rows.append((inline(code(m.alt.action)), inline(kept)))
+        # a decision made together says so once, in its row
+        note = (w.word("Everyone makes this decision at the same time, in secret; all the "
+                       "choices are carried out once everyone has chosen.")
+                if m.together is not None and not together else "")
+        together = together or m.together is not None
+        rows.append((inline(code(m.alt.action)), inline(" ".join(x for x in (kept, note) if x))))
     _tables(spec, facts, w, out, scoring=False)
     if rows:
         out.add(Paragraph(w.say("The decisions a player makes, in the order a deal meets "
@@ -292,9 +293,6 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         out.add(Table((inline(w.word("decision")), inline(w.word("what you may do"))),
                       tuple(rows)))
         out.define(" ".join(str(r[1][0].text) for r in rows if r[1]))
-    if together:
-        out.para(w.word("A decision marked as made together is made by each player at the same "
-                        "time, in secret; all are carried out once everyone has chosen."))
     d = phase_diagram(spec)
     out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
 
@@ -313,15 +311,22 @@ def _scores(tb: ast.TableDecl) -> bool:
 def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring: bool
             ) -> None:
     """The tables the spec declares for the book, as the first table size works them out."""
-    first = facts.tables[0] if facts.tables else None
+    # the tables as the example's table size works them out (the usual table), said so
+    size = facts.example.players if facts.example is not None else None
+    first = next((t for t in facts.tables if t.players == size and not t.options),
+                 facts.tables[0] if facts.tables else None)
     for tb in spec.tables:
         if first is None or tb.name not in first.rows or _scores(tb) != scoring:
             continue
         if tb.doc:
             out.para(w.text(tb.doc), clause(tb.span))
+        same = all(t.rows.get(tb.name) == first.rows[tb.name] for t in facts.tables)
+        caption = (inline(w.text(tb.title)) if same else
+                   w.say("{title}, with {n} players:", title=w.text(tb.title),
+                         n=str(first.players)))
         out.add(Table(tuple(inline(w.text(c.heading)) for c in tb.columns),
                       tuple(tuple(_cell(v, w) for v in row) for row in first.rows[tb.name]),
-                      caption=inline(w.text(tb.title)), source=clause(tb.span)))
+                      caption=caption, source=clause(tb.span)))
 
 
 def _cell(v: object, w: Words) -> Inline:
@@ -337,7 +342,7 @@ def _cell(v: object, w: Words) -> Inline:
         return (Run("suit", v),)
     if isinstance(v, str):
         return inline(w.text(v))
-    return inline("–" if v is None else show(v))
+    return inline("–" if v is None else w.digits(show(v)))
 
 
 def _scoring(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
@@ -450,14 +455,16 @@ def _hints(m: Measured | None, w: Words, out: _Writer) -> None:
 
 def rules_words(book: Book) -> tuple[int, int]:
     """The words of a player's book's rules (every section but the example, the variations and
-    the hints) and of its example deal, as issue 27 counts them (tables and lists included)."""
+    the hints) and of its example deal, as issue 27 counts them: tables and lists included, a
+    word being a run of text with a letter in it (a table's numbers are not words)."""
     rules = example = 0
     where = ""
     for b in book.blocks:
         if isinstance(b, Heading) and b.level == 1:
             where = b.anchor
             continue
-        n = len(_text_of(b).split())
+        # a word holds a letter: the numbers of a table (52, 7, 2♠) are not words
+        n = sum(1 for t in _text_of(b).split() if _LETTER.search(t))
         if where in RULES_SECTIONS:
             rules += n
         elif where == "example":

@@ -18,10 +18,20 @@ from rulespec.book.reading import clause
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["EXAMPLE_TURNS", "example_lines"]
+__all__ = ["EXAMPLE_TURNS", "example_lines", "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line)
 EXAMPLE_TURNS = 40
+
+
+def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
+    """A zone by the word the game's terms give it (``discard`` -> the term ``discard pile``,
+    in the book's language), else its name in words."""
+    said = name.replace("_", " ")
+    for t in spec.terms:
+        if t.word.lower().startswith(said.lower()):
+            return w.text(t.word)
+    return said
 
 
 def _cards(cards: tuple[str, ...], order: Mapping[str, int]) -> list[Run]:
@@ -32,11 +42,11 @@ def _cards(cards: tuple[str, ...], order: Mapping[str, int]) -> list[Run]:
     return runs
 
 
-def _dealt(t: Told, w: Words, order: Mapping[str, int]) -> Inline:
+def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> Inline:
     """What a chance event did: each hand's cards, and what lies elsewhere."""
     parts: list[Run] = list(w.say("The deal."))
     for name, z in (t.zones or {}).items():
-        zone = w.text(name.replace("_", " "))
+        zone = zone_word(spec, name, w)
         if z and isinstance(z[0], list):
             for q, h in enumerate(z):
                 if isinstance(h, list) and h:
@@ -71,7 +81,7 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
         ev = t.event
         if "chance" in ev:
             if t.zones is not None and not lines and not turn:
-                lines.append((_dealt(t, w, order), clause(spec.deal.span)))
+                lines.append((_dealt(spec, t, w, order), clause(spec.deal.span)))
             before = t.counters
             continue
         if ev["seat"] != seat:
