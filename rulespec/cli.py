@@ -625,7 +625,7 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
     with _reported():
         found = resolve(game)
         spec = found.spec
-        words = words_for(lang, [found.path])
+        words = words_for(lang, [found.path, *map(Path, spec.sources)])
         # the book plays example deals at every table: seconds of work, not to be silent
         with _working(f"working out the book of {spec.title}: its tables, decisions and "
                       "example deal"):

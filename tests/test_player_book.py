@@ -33,7 +33,7 @@ EXAMPLE_AT_MOST = 800
 @functools.cache
 def book(game: str, lang: str) -> tuple[Book, frozenset[str]]:
     found = resolve(game)
-    words = words_for(lang, [found.path])
+    words = words_for(lang, [found.path, *map(Path, found.spec.sources)])
     return player_book(found.spec, words), frozenset(words.missing)
 
 
@@ -120,7 +120,7 @@ def test_a_catalog_is_text_not_markup_nor_a_format_string(tmp_path: Path) -> Non
     spec = _catalog(tmp_path, "ru", {"Hello": "<script>alert(1)</script>"})
     w = words_for("ru", [spec])
     assert w.text("Hello") == "<script>alert(1)</script>"
-    assert "<script>" not in to_html(Book("t", (Paragraph(((w.say("{x}", x=w.text("Hello"))))),),
+    assert "<script>" not in to_html(Book("t", (Paragraph(w.say("{x}", x=w.text("Hello"))),),
                                           lang="ru"))
     # a translation that names a placeholder its English does not is refused: English stays
     evil = Words("ru", w.spec, w.spec)

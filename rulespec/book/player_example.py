@@ -109,9 +109,10 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
             old = before.get(name, now)
             for q, (a, b) in enumerate(zip(old, now, strict=False)):
                 if a != b:
-                    turn += [*inline(" "), em(w.word("({what} of seat {seat}: {value})",
-                                                     what=w.text(name.replace("_", " ")),
-                                                     seat=str(q), value=str(b)))]
+                    # a count by its name in the spec (a word of the records, not translated)
+                    turn += [*inline(" ("), code(name), em(w.word(" of seat {seat}: {value}",
+                                                                  seat=str(q), value=str(b))),
+                             *inline(")")]
         before = t.counters
         last_move = move
     else:
