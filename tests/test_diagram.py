@@ -234,7 +234,7 @@ def test_a_deal_without_decisions_still_draws(tmp_path: Path) -> None:
     assert drawn_actions(root) == set()
     texts = " ".join(root.itertext())
     assert "repeat 3 times" in texts and "turn up the top card of the stock" in texts
-    assert "end of deal" in texts and "end of match" in texts
+    assert "the deal ends" in texts and "the match ends" in texts
     assert "Each deal:" in d.alt
 
 
@@ -318,4 +318,4 @@ def test_a_procedure_called_twice_is_drawn_once(tmp_path: Path) -> None:
     root = parse(d.svg)
     assert drawn_actions(root) == {"more", "stop"}
     texts = " ".join(root.itertext())
-    assert "turn() again, as drawn earlier" in texts
+    assert "Go round (again, as drawn earlier)" in texts
