@@ -27,7 +27,6 @@ from rulespec.book.svg import (
     OTHERWISE,
     Decision,
     Diagram,
-    Folded,
     Frame,
     Line,
     Node,
@@ -36,12 +35,12 @@ from rulespec.book.svg import (
     Steps,
     Terminal,
     Words,
+    alt_text,
     cond_head,
-    decides,
     draw,
-    frame_label,
+    fold,
     id_prefix,
-    said_if,
+    lower_first,
     same,
     short,
 )
@@ -71,8 +70,8 @@ def phase_diagram(spec: CheckedSpec, words: Words = same, direction: str = "ltr"
     catalog lookup: the spec's texts whole, the generated words as templates filled after
     translation); ``direction="rtl"`` sets the text right to left. Deterministic: the same
     spec gives byte-identical SVG."""
-    nodes = _fold(_Builder(spec, words).root(), words)
-    alt = _alt_text(nodes, words)
+    nodes = fold(_Builder(spec, words).root(), words)
+    alt = alt_text(nodes, words)
     title = words("{game}: the phases of a match and of a deal").format(game=words(spec.title))
     return Diagram(draw(nodes, title, alt, id_prefix(spec.name), words, direction), alt)
 
@@ -119,15 +118,6 @@ class _Ctx:
 
     env: Mapping[str, _Who]
     in_deal: bool
-
-
-def _lower_first(s: str) -> str:
-    # a phrase from a doc continues a sentence; an initialism ("HTML") stays as written
-    if len(s) > 1 and s[0].isupper() and not s[1].isupper():
-        return s[0].lower() + s[1:]
-    return s
-
-
 
 
 def _branches(s: ast.If) -> list[tuple[ast.Expr | None, ast.Block]]:
@@ -228,7 +218,7 @@ class _Builder:
         if isinstance(s, ast.EndMatch):
             w = walk.uncite(s.winners)
             d = self.defs.get(w.func) if isinstance(w, ast.Call) else None
-            winners = _lower_first(self.lab.gist(d.doc, 56)) if d is not None else ""
+            winners = lower_first(self.lab.gist(d.doc, 56)) if d is not None else ""
             if not winners:
                 return self.t("the match ends")
             key = "the match ends; the winning teams: {winners}" if s.teams \
@@ -237,7 +227,7 @@ class _Builder:
         if not s.flag:
             return self.t("the deal ends and is scored")
         scoring = self.defs.get(s.scoring)
-        gist = _lower_first(self.lab.gist(scoring.doc, 56)) if scoring is not None else ""
+        gist = lower_first(self.lab.gist(scoring.doc, 56)) if scoring is not None else ""
         flag = self.lab.name(s.flag)
         return self.t("the deal ends ({flag}): {scoring}", flag=flag, scoring=gist) if gist \
             else self.t("the deal ends ({flag})", flag=flag)
@@ -589,7 +579,7 @@ class _Builder:
             # a seat the rules name ("forehand") by its name; one worked out from a seat
             # ("receiver(q)") by its text
             gist = self.lab.gist(self.defs[e.func].doc, 56) if e.args else ""
-            return _Who(_lower_first(gist) if gist else self.lab.name(e.func))
+            return _Who(lower_first(gist) if gist else self.lab.name(e.func))
         if isinstance(e, ast.IntLit):
             return _Who(self.t("seat {n}", n=str(e.value)))
         return _Who(self.t("the player"))
@@ -721,142 +711,3 @@ def _guard(conds: tuple[str, ...], nodes: list[Node], words: Words) -> Node:
         if isinstance(n, Steps):
             return Steps((Line(cond_head(conds, words), n.lines),))
     return Frame("if", "", tuple(nodes), conds)
-
-
-# ---- keeping it readable -----------------------------------------------------------------------
-
-_MAX_BOXES = 40
-_MAX_DEPTH = 7
-
-
-def _kids(n: Node) -> tuple[Node, ...]:
-    if isinstance(n, Frame):
-        return n.children
-    if isinstance(n, Row):
-        return n.branches
-    if isinstance(n, Decision):
-        return n.after
-    return ()
-
-
-def _count(nodes: Sequence[Node]) -> int:
-    return sum((0 if isinstance(n, Row) else 1) + _count(_kids(n)) for n in nodes)
-
-
-def _depth(nodes: Sequence[Node], d: int = 0) -> int:
-    """The depth of the deepest frame (0: none)."""
-    return max((max(d + 1 if isinstance(n, Frame) else 0,
-                    _depth(_kids(n), d + 1 if isinstance(n, Frame) else d)) for n in nodes),
-               default=0)
-
-
-def _decision_names(nodes: Sequence[Node]) -> list[str]:
-    out: list[str] = []
-    for n in nodes:
-        if isinstance(n, Decision):
-            out += [a for a, _ in n.actions]
-        elif isinstance(n, Folded):
-            out += list(n.decisions)
-        out += _decision_names(_kids(n))
-    return list(dict.fromkeys(out))
-
-
-
-
-def _fold_at(nodes: Sequence[Node], at: int, words: Words, d: int = 0) -> tuple[Node, ...]:
-    """``nodes`` with every frame at depth ``at`` or deeper folded into one box."""
-    out: list[Node] = []
-    for n in nodes:
-        if isinstance(n, Frame):
-            if d + 1 >= at:
-                out.append(Folded(frame_label(n, words), tuple(_decision_names(n.children))))
-            else:
-                out.append(attrs.evolve(n, children=_fold_at(n.children, at, words, d + 1)))
-        elif isinstance(n, Row):
-            out.append(Row(_fold_at(n.branches, at, words, d)))
-        elif isinstance(n, Decision):
-            out.append(attrs.evolve(n, after=_fold_at(n.after, at, words, d)))
-        else:
-            out.append(n)
-    return tuple(out)
-
-
-def _fold(nodes: list[Node], words: Words) -> tuple[Node, ...]:
-    """Deep detail folded until the picture has at most about ``_MAX_BOXES`` boxes; the deal's
-    own frame and the frames just inside it are always drawn."""
-    out = tuple(nodes)
-    if _depth(out) > _MAX_DEPTH:
-        out = _fold_at(out, _MAX_DEPTH + 1, words)
-    while _count(out) > _MAX_BOXES and _depth(out) > 3:
-        out = _fold_at(out, _depth(out), words)
-    return out
-
-
-# ---- the alt text --------------------------------------------------------------------------------
-
-def _say_line(line: Line, w: Words) -> str:
-    text = line.text.rstrip(":")
-    if not line.children:
-        return text
-    return w("{head}: {body}").format(head=text, body=", ".join(_say_line(c, w)
-                                                              for c in line.children))
-
-
-def _say(nodes: Sequence[Node], deals: list[str], w: Words) -> str:
-    return w("; then ").join(_say_node(n, deals, w) for n in nodes)
-
-
-def _say_decision(n: Decision, deals: list[str], w: Words) -> str:
-    acts = w(" or ").join(
-        w("{action} ({text})").format(action=name, text=_lower_first(short(p, 60)))
-        if p and p.lower() != name.replace("_", " ") else name
-        for name, p in n.actions)
-    text = w("{who}: {actions}").format(who=decides(n.who, w), actions=acts)
-    if n.title:
-        text = w("{title}: {decision}").format(title=n.title, decision=text)
-    if n.after:
-        text = w("{decision}; after that, {then}").format(decision=text,
-                                                          then=_say(n.after, deals, w))
-    return text
-
-
-def _say_node(n: Node, deals: list[str], w: Words) -> str:
-    match n:
-        case Steps(lines=ls):
-            return ", ".join(_say_line(x, w) for x in ls)
-        case Decision():
-            return _say_decision(n, deals, w)
-        case Terminal(text=t, conds=c) | Ref(text=t, conds=c):
-            return said_if(c, t, w)
-        case Frame(kind="deal"):
-            deals.append(_say(n.children, deals, w))
-            return w("a deal is played (described below)")
-        case Frame():
-            return w("{label} ({inner})").format(label=frame_label(n, w),
-                                                 inner=_say(n.children, deals, w))
-        case Row(branches=bs):
-            return w("either {branches}").format(branches=w(", or ").join(
-                f"({_say_node(b, deals, w)})" for b in bs))
-        case Folded(label=lbl, decisions=ds):
-            return w("{label} (details folded; decisions {names})").format(
-                label=lbl, names=", ".join(ds) or w("none"))
-        case _:
-            assert_never(n)
-
-
-def _alt_text(nodes: Sequence[Node], w: Words) -> str:
-    """The match in a sentence, then each deal in one."""
-    deals: list[str] = []
-    first = nodes[0] if len(nodes) == 1 else None
-    if (isinstance(first, Frame) and first.kind == "loop" and first.children
-            and isinstance(first.children[0], Frame) and first.children[0].kind == "deal"):
-        # the usual match, a loop that starts with a deal: say it as a series of deals
-        deals.append(_say(first.children[0].children, deals, w))
-        head = w("A match is a series of deals ({loop})").format(loop=first.label)
-        rest = first.children[1:]
-        match_text = w("{match}; after each deal, {then}").format(
-            match=head, then=_say(rest, deals, w)) if rest else head
-    else:
-        match_text = w("A match: {steps}").format(steps=_say(nodes, deals, w))
-    return " ".join([w("{text}.").format(text=match_text)]
-                    + [w("Each deal: {steps}.").format(steps=d) for d in deals])

@@ -21,7 +21,7 @@ import re
 from rulespec.book.english import say
 from rulespec.book.english import words as name_words
 from rulespec.book.reading import CITATION
-from rulespec.book.svg import UNSAID, Words, short
+from rulespec.book.svg import UNSAID, Words, lower_first, short
 from rulespec.lang import ast, walk
 from rulespec.lang.model import (
     BoundBuiltinVar,
@@ -68,13 +68,6 @@ def _depth(text: str) -> int:
     """How many brackets are open at the end of ``text`` (a comma inside them is no clause's
     end)."""
     return text.count("(") - text.count(")")
-
-
-def _lower_first(s: str) -> str:
-    # a clause that continues a phrase; an initialism ("HTML") stays as written
-    if len(s) > 1 and s[0].isupper() and not s[1].isupper():
-        return s[0].lower() + s[1:]
-    return s
 
 
 class Labels:
@@ -174,4 +167,4 @@ def _truth(text: str) -> str:
     for lead in ("Whether ", "If "):
         if text.startswith(lead):
             return text[len(lead):]
-    return _lower_first(text)
+    return lower_first(text)

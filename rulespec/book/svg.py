@@ -1,6 +1,7 @@
 """The phase diagram's picture: the tree of what is drawn (steps, decisions, ends, frames,
-rows of branches, folded frames), measured bottom-up and drawn top-down as SVG; and the
-escaping every SVG of the book shares (:mod:`rulespec.book.layout` draws the table with it).
+rows of branches, folded frames), folded where it is too deep, measured bottom-up and drawn
+top-down as SVG, and said in words as its alt text; and the escaping every SVG of the book
+shares (:mod:`rulespec.book.layout` draws the table with it).
 
 The SVG is written by hand, with nothing but the standard library: no external fonts, no links,
 no scripts, every coordinate an integer, so the same tree always gives the same bytes (a
@@ -20,15 +21,16 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Sequence
+from typing import assert_never
 from xml.sax.saxutils import escape
 
 import attrs
 from attrs import frozen
 
 __all__ = ["OTHERWISE", "UNSAID", "Decision", "Diagram", "Folded", "Frame", "Line", "Node", "Ref",
-           "Row", "Steps", "Terminal", "Words", "bidi_safe", "cond_head", "decides", "draw",
-           "escape_xml", "frame_label", "id_prefix", "if_label", "said_if", "same", "short",
-           "text_px"]
+           "Row", "Steps", "Terminal", "Words", "alt_text", "bidi_safe", "cond_head", "decides",
+           "draw", "escape_xml", "fold", "frame_label", "id_prefix", "if_label", "lower_first",
+           "said_if", "same", "short", "text_px"]
 
 #: a function that gives the words of a text in the book's language (the identity in English)
 Words = Callable[[str], str]
@@ -181,6 +183,16 @@ def _and(parts: Sequence[str], words: Words) -> str:
     for p in parts[1:]:
         out = words("{a} and {b}").format(a=out, b=p)
     return out
+
+
+def lower_first(s: str) -> str:
+    """``s`` with a small first letter, as a clause that continues a phrase."""
+    # a phrase from a doc continues a sentence; an initialism ("HTML") stays as written
+    if len(s) > 1 and s[0].isupper() and not s[1].isupper():
+        return s[0].lower() + s[1:]
+    return s
+
+
 
 
 def decides(who: str, words: Words = same) -> str:
@@ -538,3 +550,143 @@ def draw(nodes: Sequence[Node], title: str, alt: str, prefix: str, words: Words 
              marker, f'<rect class="rsd-bg" x="0" y="0" width="{w}" height="{h}"/>',
              *c.out, "</svg>"]
     return "\n".join(parts) + "\n"
+
+
+# ---- keeping it readable -----------------------------------------------------------------------
+
+_MAX_BOXES = 40
+_MAX_DEPTH = 7
+
+
+def _kids(n: Node) -> tuple[Node, ...]:
+    if isinstance(n, Frame):
+        return n.children
+    if isinstance(n, Row):
+        return n.branches
+    if isinstance(n, Decision):
+        return n.after
+    return ()
+
+
+def _count(nodes: Sequence[Node]) -> int:
+    return sum((0 if isinstance(n, Row) else 1) + _count(_kids(n)) for n in nodes)
+
+
+def _depth(nodes: Sequence[Node], d: int = 0) -> int:
+    """The depth of the deepest frame (0: none)."""
+    return max((max(d + 1 if isinstance(n, Frame) else 0,
+                    _depth(_kids(n), d + 1 if isinstance(n, Frame) else d)) for n in nodes),
+               default=0)
+
+
+def _decision_names(nodes: Sequence[Node]) -> list[str]:
+    out: list[str] = []
+    for n in nodes:
+        if isinstance(n, Decision):
+            out += [a for a, _ in n.actions]
+        elif isinstance(n, Folded):
+            out += list(n.decisions)
+        out += _decision_names(_kids(n))
+    return list(dict.fromkeys(out))
+
+
+
+
+def _fold_at(nodes: Sequence[Node], at: int, words: Words, d: int = 0) -> tuple[Node, ...]:
+    """``nodes`` with every frame at depth ``at`` or deeper folded into one box."""
+    out: list[Node] = []
+    for n in nodes:
+        if isinstance(n, Frame):
+            if d + 1 >= at:
+                out.append(Folded(frame_label(n, words), tuple(_decision_names(n.children))))
+            else:
+                out.append(attrs.evolve(n, children=_fold_at(n.children, at, words, d + 1)))
+        elif isinstance(n, Row):
+            out.append(Row(_fold_at(n.branches, at, words, d)))
+        elif isinstance(n, Decision):
+            out.append(attrs.evolve(n, after=_fold_at(n.after, at, words, d)))
+        else:
+            out.append(n)
+    return tuple(out)
+
+
+def fold(nodes: Sequence[Node], words: Words = same) -> tuple[Node, ...]:
+    """Deep detail folded until the picture has at most about ``_MAX_BOXES`` boxes; the deal's
+    own frame and the frames just inside it are always drawn."""
+    out = tuple(nodes)
+    if _depth(out) > _MAX_DEPTH:
+        out = _fold_at(out, _MAX_DEPTH + 1, words)
+    while _count(out) > _MAX_BOXES and _depth(out) > 3:
+        out = _fold_at(out, _depth(out), words)
+    return out
+
+
+# ---- the alt text --------------------------------------------------------------------------------
+
+def _say_line(line: Line, w: Words) -> str:
+    text = line.text.rstrip(":")
+    if not line.children:
+        return text
+    return w("{head}: {body}").format(head=text, body=", ".join(_say_line(c, w)
+                                                              for c in line.children))
+
+
+def _say(nodes: Sequence[Node], deals: list[str], w: Words) -> str:
+    return w("; then ").join(_say_node(n, deals, w) for n in nodes)
+
+
+def _say_decision(n: Decision, deals: list[str], w: Words) -> str:
+    acts = w(" or ").join(
+        w("{action} ({text})").format(action=name, text=lower_first(short(p, 60)))
+        if p and p.lower() != name.replace("_", " ") else name
+        for name, p in n.actions)
+    text = w("{who}: {actions}").format(who=decides(n.who, w), actions=acts)
+    if n.title:
+        text = w("{title}: {decision}").format(title=n.title, decision=text)
+    if n.after:
+        text = w("{decision}; after that, {then}").format(decision=text,
+                                                          then=_say(n.after, deals, w))
+    return text
+
+
+def _say_node(n: Node, deals: list[str], w: Words) -> str:
+    match n:
+        case Steps(lines=ls):
+            return ", ".join(_say_line(x, w) for x in ls)
+        case Decision():
+            return _say_decision(n, deals, w)
+        case Terminal(text=t, conds=c) | Ref(text=t, conds=c):
+            return said_if(c, t, w)
+        case Frame(kind="deal"):
+            deals.append(_say(n.children, deals, w))
+            return w("a deal is played (described below)")
+        case Frame():
+            return w("{label} ({inner})").format(label=frame_label(n, w),
+                                                 inner=_say(n.children, deals, w))
+        case Row(branches=bs):
+            return w("either {branches}").format(branches=w(", or ").join(
+                f"({_say_node(b, deals, w)})" for b in bs))
+        case Folded(label=lbl, decisions=ds):
+            return w("{label} (details folded; decisions {names})").format(
+                label=lbl, names=", ".join(ds) or w("none"))
+        case _:
+            assert_never(n)
+
+
+def alt_text(nodes: Sequence[Node], w: Words = same) -> str:
+    """The picture in words, for readers who cannot see it: the match in a sentence, then
+    each deal in one."""
+    deals: list[str] = []
+    first = nodes[0] if len(nodes) == 1 else None
+    if (isinstance(first, Frame) and first.kind == "loop" and first.children
+            and isinstance(first.children[0], Frame) and first.children[0].kind == "deal"):
+        # the usual match, a loop that starts with a deal: say it as a series of deals
+        deals.append(_say(first.children[0].children, deals, w))
+        head = w("A match is a series of deals ({loop})").format(loop=first.label)
+        rest = first.children[1:]
+        match_text = w("{match}; after each deal, {then}").format(
+            match=head, then=_say(rest, deals, w)) if rest else head
+    else:
+        match_text = w("A match: {steps}").format(steps=_say(nodes, deals, w))
+    return " ".join([w("{text}.").format(text=match_text)]
+                    + [w("Each deal: {steps}.").format(steps=d) for d in deals])
