@@ -212,7 +212,7 @@ class _Builder:
     def proc_words(self, p: ast.ProcDecl) -> str:
         """A procedure as the picture names it: the first clause of its text, else its
         name in words."""
-        return self.lab.gist(p.doc, 56) or self.lab.name(p.name)
+        return self.lab.gist(p.doc, 64) or self.lab.name(p.name)
 
     def end_text(self, s: ast.EndDeal | ast.EndMatch) -> str:
         if isinstance(s, ast.EndMatch):
@@ -317,9 +317,9 @@ class _Builder:
         """A ``while``: "repeat until the deal is over", "repeat while ..." where the spec
         gives the condition words, else "repeat"."""
         c = walk.uncite(cond)
-        if isinstance(c, ast.Not) and (until := self.lab.cond(c.operand)):
+        if isinstance(c, ast.Not) and (until := self.lab.said(c.operand)):
             return self.t("repeat until {condition}", condition=until)
-        if said := self.lab.cond(c):
+        if said := self.lab.said(c):
             return self.t("repeat while {condition}", condition=said)
         return self.t("repeat")
 
@@ -606,7 +606,7 @@ class _Builder:
         if (isinstance(c, ast.Compare) and c.op == "!=" and isinstance(c.left, ast.Name)
                 and c.left.id == var):
             return ", " + self.t("except {who}", who=self.who(c.right, ctx).text)
-        said = self.lab.cond(c)
+        said = self.lab.said(c)  # whole or not at all: a list of seats has no "in some cases"
         return ", " + self.t("if {condition}", condition=said) if said else ""
 
     def seq(self, e: ast.Expr, ctx: _Ctx, depth: int) -> tuple[str, str] | None:

@@ -89,11 +89,26 @@ class Labels:
         return self.w(name_words(identifier))
 
     def cond(self, e: ast.Expr) -> str:
-        """``e`` in the spec's words, or :data:`UNSAID` when the spec gives it none."""
+        """``e`` in the spec's words, or :data:`UNSAID` when the spec gives it none. Of
+        conditions that must all hold, those the spec gives words are said, "with further
+        conditions" when others are not."""
+        parts = [self.said(c) for c in _conjuncts(e)]
+        said = [p for p in parts if p]
+        if not said:
+            return UNSAID
+        text = said[0]
+        for p in said[1:]:
+            text = self.w("{a} and {b}").format(a=text, b=p)
+        if len(said) < len(parts):
+            text = self.w("{condition}, with further conditions").format(condition=text)
+        return text
+
+    def said(self, e: ast.Expr) -> str:
+        """``e`` whole in the spec's words, or :data:`UNSAID`."""
         e = walk.uncite(e)
         match e:
             case ast.And(left=a, right=b) | ast.Or(left=a, right=b):
-                left, right = self.cond(a), self.cond(b)
+                left, right = self.said(a), self.said(b)
                 if not (left and right):
                     return UNSAID
                 key = "{a} and {b}" if isinstance(e, ast.And) else "{a}, or {b}"
@@ -119,7 +134,7 @@ class Labels:
             case ast.Name() | ast.Index(target=ast.Name()):
                 return self._var_words(e)
             case ast.Call(func=f) if f in self.spec.def_named:
-                return _truth(self.gist(self.spec.def_named[f].doc))
+                return _truth(self.gist(self.spec.def_named[f].doc, 90))
         return UNSAID
 
     def _option(self, n: ast.Name) -> bool:
@@ -159,7 +174,15 @@ class Labels:
         v = self.vars.get(n.id)
         if not isinstance(b, BoundVar) or v is None or not v.doc:
             return UNSAID
-        return _truth(self.gist(v.doc))
+        return _truth(self.gist(v.doc, 90))
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    """The conditions that must all hold for ``e`` to hold."""
+    e = walk.uncite(e)
+    if isinstance(e, ast.And):
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def _truth(text: str) -> str:
