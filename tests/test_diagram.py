@@ -15,7 +15,7 @@ import pytest
 from rulespec.book.diagram import Diagram, phase_diagram
 from rulespec.book.facts import book_facts
 from rulespec.book.layout import table_picture
-from rulespec.book.svg import bidi_safe, same, text_px
+from rulespec.book.svg import bidi_safe, fill, same, text_px
 from rulespec.lang import ast, walk
 from rulespec.lang.checker import check_file
 from rulespec.lang.model import CheckedSpec
@@ -470,3 +470,18 @@ def test_card_codes_keep_left_to_right_in_a_right_to_left_line() -> None:
     assert all(t.get("direction") == "rtl" for t in root.iter(f"{{{SVG_NS}}}text"))
     left = set(re.findall(r"[A-Za-z_]+", words_drawn(root))) - set("TJQKA")
     assert left == set()  # every word through the lookup; only the cards' ranks stay
+
+
+def test_a_translation_is_untrusted_text() -> None:
+    """A catalog's entry that misspells a placeholder, or holds braces, ``{0}`` or an attribute
+    lookup, is drawn as written (escaped), never formatted: no error, nothing read."""
+    def hostile(text: str) -> str:
+        return text + " {0} {who.__class__} {unknown} { <&> }" if "{" in text else text
+
+    spec = resolve("vandatta").spec
+    for words in (hostile, translated("x" * len(LATIN))):
+        root = parse(phase_diagram(spec, words, "rtl").svg)
+        check_in_bounds(root)
+    assert fill("{who.__class__} {0} {who}", who="the dealer") == "{who.__class__} {0} the dealer"
+    texts = words_drawn(parse(phase_diagram(spec, hostile).svg))
+    assert "{who.__class__}" in texts and "<class" not in texts and "{ <&> }" in texts

@@ -38,6 +38,7 @@ from rulespec.book.svg import (
     alt_text,
     cond_head,
     draw,
+    fill,
     fold,
     id_prefix,
     lower_first,
@@ -72,7 +73,7 @@ def phase_diagram(spec: CheckedSpec, words: Words = same, direction: str = "ltr"
     spec gives byte-identical SVG."""
     nodes = fold(_Builder(spec, words).root(), words)
     alt = alt_text(nodes, words)
-    title = words("{game}: the phases of a match and of a deal").format(game=words(spec.title))
+    title = fill(words("{game}: the phases of a match and of a deal"), game=words(spec.title))
     return Diagram(draw(nodes, title, alt, id_prefix(spec.name), words, direction), alt)
 
 
@@ -192,7 +193,7 @@ class _Builder:
 
     def t(self, template: str, **values: str) -> str:
         """A generated phrase: ``template`` through the diagram's words, then filled."""
-        return self.w(template).format(**values)
+        return fill(self.w(template), **values)
 
     def pt(self, e: ast.Expr, limit: int = 60) -> str:
         """``e`` in a label: in plain English, as the book says it (a zone, a count: the

@@ -25,7 +25,7 @@ from rulespec.book.english import cap, say, show, words
 from rulespec.book.facts import EXAMPLE_LINES, EXAMPLE_TRIES, BookFacts, Example, Told
 from rulespec.book.layout import table_picture
 from rulespec.book.reading import clause, prose, scoring_def, terms
-from rulespec.book.svg import Words, same
+from rulespec.book.svg import Words, fill, same
 from rulespec.lang import ast
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
@@ -44,13 +44,13 @@ def table_figure(spec: CheckedSpec, facts: BookFacts, tr: Words = same,
     if facts.example is None or facts.example.picture is None:
         return None
     most, zones, hands, dealer = facts.example.picture
-    moment = tr("just before the first {decision} of the example deal").format(
+    moment = fill(tr("just before the first {decision} of the example deal"),
         decision=tr(words(most)))
-    title = tr("{game}: the table {moment}").format(game=tr(spec.title), moment=moment)
+    title = fill(tr("{game}: the table {moment}"), game=tr(spec.title), moment=moment)
     d = table_picture(spec, dict(zones), hands, dealer, title, moment, tr, direction)
-    return Figure(d.svg, d.alt, inline(tr(
+    return Figure(d.svg, d.alt, inline(fill(tr(
         "The table {moment}: where the cards lie, seat by seat, with the shared zones in the "
-        "middle.").format(moment=moment)))
+        "middle."), moment=moment)))
 
 
 def example_section(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:

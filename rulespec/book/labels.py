@@ -21,7 +21,7 @@ import re
 from rulespec.book.english import say
 from rulespec.book.english import words as name_words
 from rulespec.book.reading import CITATION
-from rulespec.book.svg import UNSAID, Words, lower_first, short
+from rulespec.book.svg import UNSAID, Words, fill, lower_first, short
 from rulespec.lang import ast, walk
 from rulespec.lang.model import (
     BoundBuiltinVar,
@@ -98,9 +98,9 @@ class Labels:
             return UNSAID
         text = said[0]
         for p in said[1:]:
-            text = self.w("{a} and {b}").format(a=text, b=p)
+            text = fill(self.w("{a} and {b}"), a=text, b=p)
         if len(said) < len(parts):
-            text = self.w("{condition}, with further conditions").format(condition=text)
+            text = fill(self.w("{condition}, with further conditions"), condition=text)
         return text
 
     def said(self, e: ast.Expr) -> str:
@@ -112,12 +112,12 @@ class Labels:
                 if not (left and right):
                     return UNSAID
                 key = "{a} and {b}" if isinstance(e, ast.And) else "{a}, or {b}"
-                return self.w(key).format(a=left, b=right)
+                return fill(self.w(key), a=left, b=right)
             case ast.Compare(op="==" | "!=" as op, left=ast.Name() as o,
                              right=ast.Name() | ast.StrLit() as v) if self._option(o):
                 key = "the {option} rule is {value}" if op == "==" \
                     else "the {option} rule is not {value}"
-                return self.w(key).format(option=self.name(o.id),
+                return fill(self.w(key), option=self.name(o.id),
                                           value=self.w(say(v, self.spec)))
             case ast.Compare(op=op, left=a, right=b) if self._plain(a) and self._plain(b):
                 # a number the house rules set, against a count the rules keep: "target is
@@ -126,11 +126,11 @@ class Labels:
             case ast.Compare(op="==" | "!=" | ">" as op, left=ast.Call(func="size", args=(z,)),
                              right=ast.IntLit(value=0)) if (zone := self.zone(z)):
                 key = "{zone} is empty" if op == "==" else "{zone} is not empty"
-                return self.w(key).format(zone=zone)
+                return fill(self.w(key), zone=zone)
             case ast.Name() if self._option(e):
-                return self.w("the {option} rule is on").format(option=self.name(e.id))
+                return fill(self.w("the {option} rule is on"), option=self.name(e.id))
             case ast.Not(operand=ast.Name() as o) if self._option(o):
-                return self.w("the {option} rule is off").format(option=self.name(o.id))
+                return fill(self.w("the {option} rule is off"), option=self.name(o.id))
             case ast.Name() | ast.Index(target=ast.Name()):
                 return self._var_words(e)
             case ast.Call(func=f) if f in self.spec.def_named:
@@ -161,7 +161,7 @@ class Labels:
             return ""
         if n is e:
             return self.w("the " + name_words(n.id))
-        return self.w("the player's {zone}").format(zone=self.name(n.id))
+        return fill(self.w("the player's {zone}"), zone=self.name(n.id))
 
     def _var_words(self, e: ast.Name | ast.Index) -> str:
         """A truth the spec keeps, said by its text: "Whether the deal is over" is "the deal

@@ -19,7 +19,7 @@ from __future__ import annotations
 import attrs
 
 from rulespec.book.document import SUIT_SYMBOL
-from rulespec.book.svg import Diagram, Words, bidi_safe, escape_xml, same, text_px
+from rulespec.book.svg import Diagram, Words, bidi_safe, escape_xml, fill, same, text_px
 from rulespec.lang import ast
 from rulespec.lang.model import CheckedSpec
 
@@ -78,7 +78,7 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, w
             piles = zones[z.name] if seat is None else []
             assert isinstance(piles, list)
             for t, pile in enumerate(piles):
-                _zone_line(out, z, words("{zone} of team {team}").format(
+                _zone_line(out, z, fill(words("{zone} of team {team}"),
                     zone=words(z.name), team=t), pile, words)
             continue
         if z.per_player != (seat is not None):
@@ -98,10 +98,10 @@ def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, nam
     if not cards:
         return
     seen = _SEEN.get(z.visibility or "")
-    label = words(seen).format(zone=name) if seen else name
+    label = fill(words(seen), zone=name) if seen else name
     if z.visibility == "nobody":
         key = "{count} card face down" if len(cards) == 1 else "{count} cards face down"
-        out.append((label, (), words(key).format(count=len(cards))))
+        out.append((label, (), fill(words(key), count=len(cards))))
     else:
         # top card last, as the zones keep them; a pile reads bottom to top
         out.append((label, tuple(str(c) for c in cards), ""))
@@ -114,7 +114,7 @@ def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, deale
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
     when this is ("just before the first play"), for the alt text. Its words go through
     ``words``; ``direction="rtl"`` sets its text right to left."""
-    seats = [_Box(words("seat {seat} (dealer)" if q == dealer else "seat {seat}").format(seat=q),
+    seats = [_Box(fill(words("seat {seat} (dealer)" if q == dealer else "seat {seat}"), seat=q),
                   _zone_lines(spec, zones, q, words)) for q in range(hands)]
     middle = _Box(words("the middle of the table"), _zone_lines(spec, zones, None, words))
     rtl = direction == "rtl"
@@ -220,12 +220,12 @@ def _draw(out: list[str], b: _Box, x: int, y: int, cls: str, rtl: bool) -> None:
 
 def _alt(moment: str, seats: list[_Box], middle: _Box, words: Words) -> str:
     def said(b: _Box) -> str:
-        parts = [words("{zone}: {cards}").format(
+        parts = [fill(words("{zone}: {cards}"),
             zone=label, cards=" ".join(_card(c) for c in cards) if cards else note)
             for label, cards, note in b.lines]
-        return words("{place}: {zones}").format(
+        return fill(words("{place}: {zones}"),
             place=b.heading, zones="; ".join(parts) if parts else words("nothing"))
-    return words("The table {moment}.").format(moment=moment) + " " + ". ".join(
+    return fill(words("The table {moment}."), moment=moment) + " " + ". ".join(
         [said(middle)] + [said(s) for s in seats]) + "."
 
 

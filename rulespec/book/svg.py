@@ -29,8 +29,8 @@ from attrs import frozen
 
 __all__ = ["OTHERWISE", "UNSAID", "Decision", "Diagram", "Folded", "Frame", "Line", "Node", "Ref",
            "Row", "Steps", "Terminal", "Words", "alt_text", "bidi_safe", "cond_head", "decides",
-           "draw", "escape_xml", "fold", "frame_label", "id_prefix", "if_label", "lower_first",
-           "said_if", "same", "short", "text_px"]
+           "draw", "escape_xml", "fill", "fold", "frame_label", "id_prefix", "if_label",
+           "lower_first", "said_if", "same", "short", "text_px"]
 
 #: a function that gives the words of a text in the book's language (the identity in English)
 Words = Callable[[str], str]
@@ -39,6 +39,18 @@ Words = Callable[[str], str]
 def same(text: str) -> str:
     """The text as it is: the words of an English book."""
     return text
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def fill(template: str, **values: object) -> str:
+    """``template`` (a phrase through ``words``) with each ``{name}`` replaced by its value.
+    A translation is untrusted text, like a spec's (docs/security.md): unlike ``str.format``,
+    a placeholder it misspells, a brace, ``{0}`` or ``{x.attr}`` stays as written, and no
+    attribute is ever read."""
+    return _PLACEHOLDER.sub(
+        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
 
 
 
@@ -155,7 +167,7 @@ def cond_head(conds: Sequence[str], words: Words) -> str:
         return ""
     said = [c for c in conds if c and c != OTHERWISE]
     if said:
-        return words("if {condition}:").format(condition=short(_and(said, words), 110))
+        return fill(words("if {condition}:"), condition=short(_and(said, words), 110))
     return words("otherwise:") if OTHERWISE in conds else words("in some cases:")
 
 
@@ -163,7 +175,7 @@ def if_label(conds: Sequence[str], words: Words) -> str:
     """The label of a frame around what runs under ``conds``."""
     said = [c for c in conds if c and c != OTHERWISE]
     if said:
-        return words("only if {condition}").format(condition=short(_and(said, words), 110))
+        return fill(words("only if {condition}"), condition=short(_and(said, words), 110))
     return words("otherwise") if OTHERWISE in conds else words("only in some cases")
 
 
@@ -173,15 +185,15 @@ def said_if(conds: Sequence[str], text: str, words: Words) -> str:
         return text
     said = [c for c in conds if c and c != OTHERWISE]
     if said:
-        return words("if {condition}, {then}").format(condition=_and(said, words), then=text)
+        return fill(words("if {condition}, {then}"), condition=_and(said, words), then=text)
     key = "otherwise, {then}" if OTHERWISE in conds else "in some cases, {then}"
-    return words(key).format(then=text)
+    return fill(words(key), then=text)
 
 
 def _and(parts: Sequence[str], words: Words) -> str:
     out = parts[0]
     for p in parts[1:]:
-        out = words("{a} and {b}").format(a=out, b=p)
+        out = fill(words("{a} and {b}"), a=out, b=p)
     return out
 
 
@@ -199,7 +211,7 @@ def decides(who: str, words: Words = same) -> str:
     """Who decides, as a clause: "each player from the declarer's left, except the declarer,
     decides" (a comma before the verb when the subject has one)."""
     key = "{who}, decides" if "," in who else "{who} decides"
-    return words(key).format(who=who)
+    return fill(words(key), who=who)
 
 
 def frame_label(f: Frame, words: Words = same) -> str:
@@ -319,7 +331,7 @@ def _box_texts(n: Node, words: Words) -> list[_Text]:
             return head + [_Text(0, "t", s) for s in _wrap(t, _WRAP)]
         case Folded(label=lbl, decisions=ds):
             out = [_Text(0, "cond", s) for s in
-                   _wrap(words("{label} (folded), decisions:").format(label=lbl), _WRAP)]
+                   _wrap(fill(words("{label} (folded), decisions:"), label=lbl), _WRAP)]
             return out + [_Text(_CHAR_W, "acts", s) for s in _wrap(", ".join(ds), _WRAP)]
         case _:
             return []
@@ -627,7 +639,7 @@ def _say_line(line: Line, w: Words) -> str:
     text = line.text.rstrip(":")
     if not line.children:
         return text
-    return w("{head}: {body}").format(head=text, body=", ".join(_say_line(c, w)
+    return fill(w("{head}: {body}"), head=text, body=", ".join(_say_line(c, w)
                                                               for c in line.children))
 
 
@@ -637,14 +649,14 @@ def _say(nodes: Sequence[Node], deals: list[str], w: Words) -> str:
 
 def _say_decision(n: Decision, deals: list[str], w: Words) -> str:
     acts = w(" or ").join(
-        w("{action} ({text})").format(action=name, text=lower_first(short(p, 60)))
+        fill(w("{action} ({text})"), action=name, text=lower_first(short(p, 60)))
         if p and p.lower() != name.replace("_", " ") else name
         for name, p in n.actions)
-    text = w("{who}: {actions}").format(who=decides(n.who, w), actions=acts)
+    text = fill(w("{who}: {actions}"), who=decides(n.who, w), actions=acts)
     if n.title:
-        text = w("{title}: {decision}").format(title=n.title, decision=text)
+        text = fill(w("{title}: {decision}"), title=n.title, decision=text)
     if n.after:
-        text = w("{decision}; after that, {then}").format(decision=text,
+        text = fill(w("{decision}; after that, {then}"), decision=text,
                                                           then=_say(n.after, deals, w))
     return text
 
@@ -661,13 +673,13 @@ def _say_node(n: Node, deals: list[str], w: Words) -> str:
             deals.append(_say(n.children, deals, w))
             return w("a deal is played (described below)")
         case Frame():
-            return w("{label} ({inner})").format(label=frame_label(n, w),
+            return fill(w("{label} ({inner})"), label=frame_label(n, w),
                                                  inner=_say(n.children, deals, w))
         case Row(branches=bs):
-            return w("either {branches}").format(branches=w(", or ").join(
+            return fill(w("either {branches}"), branches=w(", or ").join(
                 f"({_say_node(b, deals, w)})" for b in bs))
         case Folded(label=lbl, decisions=ds):
-            return w("{label} (details folded; decisions {names})").format(
+            return fill(w("{label} (details folded; decisions {names})"),
                 label=lbl, names=", ".join(ds) or w("none"))
         case _:
             assert_never(n)
@@ -682,11 +694,11 @@ def alt_text(nodes: Sequence[Node], w: Words = same) -> str:
             and isinstance(first.children[0], Frame) and first.children[0].kind == "deal"):
         # the usual match, a loop that starts with a deal: say it as a series of deals
         deals.append(_say(first.children[0].children, deals, w))
-        head = w("A match is a series of deals ({loop})").format(loop=first.label)
+        head = fill(w("A match is a series of deals ({loop})"), loop=first.label)
         rest = first.children[1:]
-        match_text = w("{match}; after each deal, {then}").format(
+        match_text = fill(w("{match}; after each deal, {then}"),
             match=head, then=_say(rest, deals, w)) if rest else head
     else:
-        match_text = w("A match: {steps}").format(steps=_say(nodes, deals, w))
-    return " ".join([w("{text}.").format(text=match_text)]
-                    + [w("Each deal: {steps}.").format(steps=d) for d in deals])
+        match_text = fill(w("A match: {steps}"), steps=_say(nodes, deals, w))
+    return " ".join([fill(w("{text}."), text=match_text)]
+                    + [fill(w("Each deal: {steps}."), steps=d) for d in deals])
