@@ -165,6 +165,8 @@ class _Builder:
         self.deal_drawn = False
         self.memo: dict[tuple[str, tuple[type, ...]], bool] = {}
         self.sites: dict[str, int] = {}
+        #: the labels of the procedures drawn that no other call refers to
+        self.once: set[str] = set()
         for node in (spec.match.body, spec.deal.body, *(p.body for p in spec.procs)):
             for n in walk.descendants(node):
                 if isinstance(n, ast.CallStmt):
@@ -273,6 +275,8 @@ class _Builder:
         first = body[0] if body else None
         if isinstance(first, Frame) and first.kind == "deal":
             return [attrs.evolve(first, label=title), *body[1:]]
+        if len(body) == 1 and isinstance(first, Frame) and first.label in self.once:
+            return [attrs.evolve(first, label=title)]  # the step names what it calls
         if len(body) == 1 and isinstance(first, Frame) and first.kind in ("loop", "proc"):
             return [attrs.evolve(first, label=self.t("{title}: {label}", title=title,
                                                      label=first.label))]
@@ -364,6 +368,8 @@ class _Builder:
         self.stack.pop()
         if len(body) == 1 and isinstance(body[0], Decision):
             return [attrs.evolve(body[0], title=body[0].title or name)]
+        if self.sites.get(s.name) == 1:  # never referred to again: a step may name it
+            self.once.add(name)
         return [Frame("proc", name, tuple(body))]
 
     def _choose(self, s: ast.Choose, ctx: _Ctx) -> Decision:
