@@ -6,12 +6,16 @@ from __future__ import annotations
 import os
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 import pytest
 
 from rulespec.book.diagram import Diagram, phase_diagram
+from rulespec.book.facts import book_facts
+from rulespec.book.layout import table_picture
+from rulespec.book.svg import bidi_safe, fill, same, text_px
 from rulespec.lang import ast, walk
 from rulespec.lang.checker import check_file
 from rulespec.lang.model import CheckedSpec
@@ -234,7 +238,7 @@ def test_a_deal_without_decisions_still_draws(tmp_path: Path) -> None:
     assert drawn_actions(root) == set()
     texts = " ".join(root.itertext())
     assert "repeat 3 times" in texts and "turn up the top card of the stock" in texts
-    assert "end of deal" in texts and "end of match" in texts
+    assert "the deal ends" in texts and "the match ends" in texts
     assert "Each deal:" in d.alt
 
 
@@ -318,4 +322,166 @@ def test_a_procedure_called_twice_is_drawn_once(tmp_path: Path) -> None:
     root = parse(d.svg)
     assert drawn_actions(root) == {"more", "stop"}
     texts = " ".join(root.itertext())
-    assert "turn() again, as drawn earlier" in texts
+    assert "Go round (again, as drawn earlier)" in texts
+
+
+# ---- the words of the picture ----------------------------------------------------------------
+
+PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+LATIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def translated(letters: str) -> Callable[[str], str]:
+    """A stand-in for a catalog lookup: every Latin letter of a text, outside its template's
+    placeholders, written as the letter at the same place in ``letters``."""
+    table = str.maketrans(LATIN, letters)
+
+    def words(text: str) -> str:
+        parts, holes = PLACEHOLDER.split(text), [*PLACEHOLDER.findall(text), ""]
+        return "".join(p.translate(table) + h for p, h in zip(parts, holes, strict=True))
+    return words
+
+
+CROSSED = translated("x" * len(LATIN))
+CYRILLIC = translated("абцдефгхийклмнопярстужвхыз" * 2)
+PERSIAN = translated("ابپتثجچحخدذرزژسشصضطظعغفقکگ" * 2)
+
+
+def words_drawn(root: ET.Element) -> str:
+    """The text a reader is given: every line of the picture, its title and its description."""
+    kinds = {f"{{{SVG_NS}}}{k}" for k in ("text", "title", "desc")}
+    return "\n".join("".join(e.itertext()) for e in root.iter() if e.tag in kinds)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_word_goes_through_words(game: str) -> None:
+    """A translated book passes its catalog lookup: no English word is drawn without it (the
+    action names, the spec's identifiers, are the only words left as they are)."""
+    spec = resolve(game).spec
+    root = parse(phase_diagram(spec, CROSSED).svg)
+    left = set(re.findall(r"[A-Za-z_]+", words_drawn(root))) - set(spec.action_names())
+    assert {w for w in left if set(w) != {"x"}} == set()
+    assert reached_actions(spec) <= drawn_actions(root)  # the picture is still whole
+
+
+#: what a label read word by word off an expression looks like: a one-letter local, a size,
+#: an identifier with its underscores, a call
+PSEUDO_CODE = re.compile(r"\b(?:player|seat|each) [a-z]\b|\bsize of\b|number of cards in|"
+                         r"\w_\w|\w\(|\bnot \w+ and\b")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_labels_read_as_a_players_words(game: str) -> None:
+    spec = resolve(game).spec
+    root = parse(phase_diagram(spec).svg)
+    text = "\n".join("".join(t.itertext()) for t in root.iter(f"{{{SVG_NS}}}text"))
+    for name in sorted(spec.action_names(), key=len, reverse=True):
+        text = re.sub(rf"\b{re.escape(name)}\b", "ACTION", text)
+    assert PSEUDO_CODE.findall(text) == []
+
+
+def test_vandatta_is_drawn_in_its_own_words() -> None:
+    root = parse(phase_diagram(resolve("vandatta").spec).svg)
+    text = " ".join(" ".join(t.itertext()) for t in root.iter(f"{{{SVG_NS}}}text"))
+    for said in ("Shuffle and deal", "Play, draw or pass", "Play a card that the top card allows",
+                 "if the player's hand is empty:", "the deal ends (blocked)",
+                 "only if the player's hand is in lappen state", "The deal passes"):
+        assert said in text
+    for code in ("quiet", "drew", "players in", "size"):
+        assert code not in text
+
+
+def test_right_to_left_text_starts_at_the_right_of_its_box() -> None:
+    spec = resolve("vandatta").spec
+    ltr, rtl = phase_diagram(spec), phase_diagram(spec, PERSIAN, "rtl")
+    assert "direction" not in ltr.svg
+    root = parse(rtl.svg)
+    check_in_bounds(root)
+    assert drawn_actions(root) == drawn_actions(parse(ltr.svg))
+    for g in root.iter(f"{{{SVG_NS}}}g"):
+        box = g.find("s:rect", NS)
+        if box is None:
+            continue
+        left, right = int(box.get("x", "0")), int(box.get("x", "0")) + int(box.get("width", "0"))
+        for t in g.findall("s:text", NS):
+            assert t.get("direction") == "rtl"
+            assert (left + right) // 2 < int(t.get("x", "0")) < right
+
+
+def test_wider_scripts_are_measured_wider() -> None:
+    assert text_px("abc") == 21 and text_px("абв") == 24 and text_px("ابپ") == 27
+    assert text_px("\u2066T♥\u2069") == text_px("T♥")  # the marks take no room
+    # a line of Cyrillic holds fewer letters, so that its box is no wider than in English
+    spec = resolve("hearts").spec
+    en, ru = (parse(phase_diagram(spec, w).svg) for w in (same, CYRILLIC))
+    assert max(len("".join(t.itertext())) for t in ru.iter(f"{{{SVG_NS}}}text")) < \
+        max(len("".join(t.itertext())) for t in en.iter(f"{{{SVG_NS}}}text"))
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+#: each line of text of a box or frame that Chromium sets wider than the box
+OVERFLOW_JS = """() => {
+  const out = [];
+  for (const g of document.querySelectorAll('g.rsd-node, g.rsd-frame')) {
+    const box = g.querySelector(':scope > rect, :scope > polygon');
+    const b = box.getBBox();
+    for (const t of g.querySelectorAll(':scope > text')) {
+      const r = t.getBBox();
+      if (r.x < b.x || r.x + r.width > b.x + b.width) out.push(t.textContent);
+    }
+  }
+  return out;
+}"""
+
+
+def test_labels_stay_in_their_boxes_in_chromium(tmp_path: Path) -> None:
+    """Set by a browser, in English, in Russian-like and (right to left) Persian-like text,
+    every line of Vändåtta's diagram lies inside its box: the widths are estimated wide
+    enough for each script."""
+    from playwright.sync_api import sync_playwright
+
+    spec = resolve("vandatta").spec
+    pictures = {"en": phase_diagram(spec).svg, "ru": phase_diagram(spec, CYRILLIC).svg,
+                "fa": phase_diagram(spec, PERSIAN, "rtl").svg}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            for lang, svg in pictures.items():
+                page.set_content(f"<!doctype html><html lang={lang}><body>{svg}</body></html>")
+                assert page.evaluate(OVERFLOW_JS) == [], lang
+                if OUT:
+                    page.locator("svg").screenshot(path=str(Path(OUT) / f"vandatta-{lang}.png"))
+        finally:
+            browser.close()
+
+
+def test_card_codes_keep_left_to_right_in_a_right_to_left_line() -> None:
+    assert bidi_safe("play T♥ on 10♠, not T") == "play \u2066T♥\u2069 on \u206610♠\u2069, not T"
+    spec = resolve("hearts").spec
+    example = book_facts(spec).example
+    assert example is not None and example.picture is not None
+    _, zones, hands, dealer = example.picture  # the table before the first play: 52 cards
+    rtl = table_picture(spec, dict(zones), hands, dealer, "ت", "ن", PERSIAN, "rtl").svg
+    ltr = table_picture(spec, dict(zones), hands, dealer, "t", "now").svg
+    assert "\u2066" not in ltr and rtl.count("\u2066") == rtl.count("\u2069") == 52
+    root = parse(rtl)
+    assert all(t.get("direction") == "rtl" for t in root.iter(f"{{{SVG_NS}}}text"))
+    left = set(re.findall(r"[A-Za-z_]+", words_drawn(root))) - set("TJQKA")
+    assert left == set()  # every word through the lookup; only the cards' ranks stay
+
+
+def test_a_translation_is_untrusted_text() -> None:
+    """A catalog's entry that misspells a placeholder, or holds braces, ``{0}`` or an attribute
+    lookup, is drawn as written (escaped), never formatted: no error, nothing read."""
+    def hostile(text: str) -> str:
+        return text + " {0} {who.__class__} {unknown} { <&> }" if "{" in text else text
+
+    spec = resolve("vandatta").spec
+    for words in (hostile, translated("x" * len(LATIN))):
+        root = parse(phase_diagram(spec, words, "rtl").svg)
+        check_in_bounds(root)
+    assert fill("{who.__class__} {0} {who}", who="the dealer") == "{who.__class__} {0} the dealer"
+    texts = words_drawn(parse(phase_diagram(spec, hostile).svg))
+    assert "{who.__class__}" in texts and "<class" not in texts and "{ <&> }" in texts

@@ -15,19 +15,18 @@ disagree.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import assert_never
+from typing import TypeVar, assert_never
 
 import attrs
 from attrs import frozen
 
 from rulespec.book.english import say, say_pick
-from rulespec.book.reading import CITATION
+from rulespec.book.labels import Labels
 from rulespec.book.svg import (
+    OTHERWISE,
     Decision,
     Diagram,
-    Folded,
     Frame,
     Line,
     Node,
@@ -35,11 +34,15 @@ from rulespec.book.svg import (
     Row,
     Steps,
     Terminal,
-    cond_text,
-    decides,
+    Words,
+    alt_text,
+    cond_head,
     draw,
-    frame_label,
+    fill,
+    fold,
     id_prefix,
+    lower_first,
+    same,
     short,
 )
 from rulespec.lang import ast, walk
@@ -57,23 +60,29 @@ from rulespec.lang.model import (
 
 __all__ = ["Diagram", "block_in_words", "phase_diagram"]
 
+_T = TypeVar("_T")
 
 
-def phase_diagram(spec: CheckedSpec) -> Diagram:
+
+def phase_diagram(spec: CheckedSpec, words: Words = same, direction: str = "ltr") -> Diagram:
     """The phases of ``spec``'s match and deal and the decisions in them, as a :class:`Diagram`.
 
-    Deterministic: the same spec gives byte-identical SVG."""
-    nodes = _fold(_Builder(spec).root())
-    alt = _alt_text(nodes)
-    title = f"{spec.title}: the phases of a match and of a deal"
-    return Diagram(draw(nodes, title, alt, id_prefix(spec.name)), alt)
+    Every word goes through ``words`` (the identity by default; a translated book passes its
+    catalog lookup: the spec's texts whole, the generated words as templates filled after
+    translation); ``direction="rtl"`` sets the text right to left. Deterministic: the same
+    spec gives byte-identical SVG."""
+    nodes = fold(_Builder(spec, words).root(), words)
+    alt = alt_text(nodes, words)
+    title = fill(words("{game}: the phases of a match and of a deal"), game=words(spec.title))
+    return Diagram(draw(nodes, title, alt, id_prefix(spec.name), words, direction), alt)
 
 
-def block_in_words(spec: CheckedSpec, body: ast.Block, in_deal: bool = True) -> str:
+def block_in_words(spec: CheckedSpec, body: ast.Block, in_deal: bool = True,
+                   words: Words = same) -> str:
     """What a block does besides its decisions, said as the diagram's boxes say it, on one
     line ("shuffle the stock; deal 7 cards ..."): the rulebook's words for a step that has
     no text of its own. Empty when the block only keeps count."""
-    lines = _Builder(spec).block_lines(body, _Ctx({}, in_deal))
+    lines = _Builder(spec, words).block_lines(body, _Ctx({}, in_deal))
 
     def flat(line: Line) -> str:
         inner = "; ".join(flat(c) for c in line.children)
@@ -83,12 +92,14 @@ def block_in_words(spec: CheckedSpec, body: ast.Block, in_deal: bool = True) -> 
 
 
 def _direction_text(v: ast.Expr) -> str:
-    """A change of the direction of play (``set clockwise = ...``) as the diagram says it."""
+    """A change of the direction of play (``set clockwise = ...``) as the diagram says it (a
+    template of the diagram's words)."""
     bare = walk.uncite(v)
     if isinstance(bare, ast.Not) and walk.uncite(bare.operand) == ast.Name("clockwise"):
         return "the direction of play reverses"
     if bare in (ast.Name("true"), ast.Name("false")):
-        return f"play goes {'clockwise' if bare == ast.Name('true') else 'counter-clockwise'}"
+        return "play goes clockwise" if bare == ast.Name("true") else \
+            "play goes counter-clockwise"
     return "the direction of play is set"
 
 
@@ -98,6 +109,8 @@ class _Who:
 
     text: str
     loop: int | None = None
+    #: "each player ...": one of them is "the player" ("the player's partner")
+    many: bool = False
 
 
 @frozen
@@ -108,57 +121,17 @@ class _Ctx:
     in_deal: bool
 
 
-# ---- expressions as short text ---------------------------------------------------------------
-
-_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
-            "in": "not in", "not in": "in"}
-
-
-
-def _negate(e: ast.Expr) -> ast.Expr:
-    if isinstance(e, ast.Not):
-        return e.operand
-    if isinstance(e, ast.Compare) and e.op in _NEGATED:
-        return ast.Compare(_NEGATED[e.op], e.left, e.right)
-    return ast.Not(e)
-
-
-
-
-def _doc_phrase(doc: str | None, limit: int = 90) -> str:
-    """The first sentence of a doc string up to its first semicolon, without citations or
-    the final full stop: the gist, for a box (the book quotes the whole text)."""
-    if not doc:
-        return ""
-    text = CITATION.sub("", doc).strip()
-    m = re.search(r"[.!?](\s|$)", text)
-    if m:
-        text = text[: m.start()]
-    return short(text.split("; ")[0], limit)
-
-
-def _lower_first(s: str) -> str:
-    # a phrase from a doc continues a sentence; an initialism ("HTML") stays as written
-    if len(s) > 1 and s[0].isupper() and not s[1].isupper():
-        return s[0].lower() + s[1:]
-    return s
-
-
-
-
-def _branches(s: ast.If) -> list[tuple[tuple[ast.Expr, ...], ast.Block]]:
-    """Each arm of an ``if`` chain with the whole condition under which it runs (an arm is
-    drawn on its own when the arms before it are bookkeeping, so it must say all of it)."""
-    out: list[tuple[tuple[ast.Expr, ...], ast.Block]] = []
-    prior: list[ast.Expr] = []
+def _branches(s: ast.If) -> list[tuple[ast.Expr | None, ast.Block]]:
+    """Each arm of an ``if`` chain with its own condition (None: the final ``else``). An arm is
+    labelled by its own condition alone: the diagram says "otherwise" for an ``else`` and
+    does not repeat, in words a player would not use, the arms before it."""
+    out: list[tuple[ast.Expr | None, ast.Block]] = []
     cur: ast.If | ast.Block | None = s
     while isinstance(cur, ast.If):
-        c = walk.uncite(cur.cond)
-        out.append((tuple(_negate(p) for p in prior) + (c,), cur.then))
-        prior.append(c)
+        out.append((walk.uncite(cur.cond), cur.then))
         cur = cur.else_
     if cur is not None:
-        out.append((tuple(_negate(p) for p in prior), cur))
+        out.append((None, cur))
     return out
 
 
@@ -179,8 +152,10 @@ def _append(out: list[Node], node: Node) -> None:
 class _Builder:
     """Walks the match and the deal into nodes; draws each procedure once."""
 
-    def __init__(self, spec: CheckedSpec) -> None:
+    def __init__(self, spec: CheckedSpec, words: Words = same) -> None:
         self.spec = spec
+        self.w = words
+        self.lab = Labels(spec, words)
         self.procs = spec.proc_named
         self.defs = spec.def_named
         self.zones = spec.zone_named
@@ -190,6 +165,8 @@ class _Builder:
         self.deal_drawn = False
         self.memo: dict[tuple[str, tuple[type, ...]], bool] = {}
         self.sites: dict[str, int] = {}
+        #: the labels of the procedures drawn that no other call refers to
+        self.once: set[str] = set()
         for node in (spec.match.body, spec.deal.body, *(p.body for p in spec.procs)):
             for n in walk.descendants(node):
                 if isinstance(n, ast.CallStmt):
@@ -216,21 +193,47 @@ class _Builder:
                     return True
         return False
 
-    def pt(self, e: ast.Expr, limit: int = 60) -> str:
-        """``e`` in a label: in plain English, as the book says it (the spec's code is in the
-        book's reference, not in its pictures)."""
-        return short(say(walk.uncite(e), self.spec), limit)
+    def t(self, template: str, **values: str) -> str:
+        """A generated phrase: ``template`` through the diagram's words, then filled."""
+        return fill(self.w(template), **values)
 
-    def said(self, conds: Sequence[ast.Expr]) -> tuple[str, ...]:
-        """Conditions in words, each whole (cut, if need be, where they are drawn)."""
-        return tuple(say(walk.uncite(c), self.spec) for c in conds)
+    def pt(self, e: ast.Expr, limit: int = 60) -> str:
+        """``e`` in a label: in plain English, as the book says it (a zone, a count: the
+        spec's code is in the book's reference, not in its pictures)."""
+        return self.w(short(say(walk.uncite(e), self.spec), limit))
+
+    def arms(self, shown: Sequence[tuple[ast.Expr | None, _T]]) -> list[tuple[str, _T]]:
+        """The arms of an ``if`` that are drawn, each with its condition in words:
+        "otherwise" for an ``else`` drawn after an arm, :data:`UNSAID` where the spec has no
+        words (an ``else`` drawn alone among them too)."""
+        out: list[tuple[str, _T]] = []
+        for c, x in shown:
+            out.append((self.lab.cond(c) if c is not None
+                        else OTHERWISE if out else "", x))
+        return out
+
+    def proc_words(self, p: ast.ProcDecl) -> str:
+        """A procedure as the picture names it: the first clause of its text, else its
+        name in words."""
+        return self.lab.gist(p.doc, 64) or self.lab.name(p.name)
 
     def end_text(self, s: ast.EndDeal | ast.EndMatch) -> str:
         if isinstance(s, ast.EndMatch):
-            who = "winning teams" if s.teams else "winners"
-            return f"end of match, {who} {self.pt(s.winners, 48)}"
-        flag = f" ({s.flag})" if s.flag else ""
-        return f"end of deal{flag}, scoring {s.scoring}" + (" per team" if s.per_team else "")
+            w = walk.uncite(s.winners)
+            d = self.defs.get(w.func) if isinstance(w, ast.Call) else None
+            winners = lower_first(self.lab.gist(d.doc, 56)) if d is not None else ""
+            if not winners:
+                return self.t("the match ends")
+            key = "the match ends; the winning teams: {winners}" if s.teams \
+                else "the match ends; the winners: {winners}"
+            return self.t(key, winners=winners)
+        if not s.flag:
+            return self.t("the deal ends and is scored")
+        scoring = self.defs.get(s.scoring)
+        gist = lower_first(self.lab.gist(scoring.doc, 56)) if scoring is not None else ""
+        flag = self.lab.name(s.flag)
+        return self.t("the deal ends ({flag}): {scoring}", flag=flag, scoring=gist) if gist \
+            else self.t("the deal ends ({flag})", flag=flag)
 
     def structural(self, s: ast.Stmt) -> bool:
         return self.reaches(s, (ast.Choose, ast.RunDeal))
@@ -262,17 +265,33 @@ class _Builder:
         if isinstance(s, ast.RunDeal):
             return self._run_deal()
         if isinstance(s, ast.Step):
-            return self.block(s.body, ctx)  # the decisions inside are drawn where they are
+            # the decisions inside are drawn where they are, under the step's title
+            return self._titled(self.w(s.title), self.block(s.body, ctx))
         return []  # no other statement holds a decision
 
+    def _titled(self, title: str, body: list[Node]) -> list[Node]:
+        """The nodes of a step that holds a decision, the step's title on the first of them:
+        the deal's frame, a lone loop or procedure, a lone decision, or a box of its own."""
+        first = body[0] if body else None
+        if isinstance(first, Frame) and first.kind == "deal":
+            return [attrs.evolve(first, label=title), *body[1:]]
+        if len(body) == 1 and isinstance(first, Frame) and first.label in self.once:
+            return [attrs.evolve(first, label=title)]  # the step names what it calls
+        if len(body) == 1 and isinstance(first, Frame) and first.kind in ("loop", "proc"):
+            return [attrs.evolve(first, label=self.t("{title}: {label}", title=title,
+                                                     label=first.label))]
+        if len(body) == 1 and isinstance(first, Decision) and not first.title:
+            return [attrs.evolve(first, title=title)]
+        return [Steps((Line(title),)), *body] if body else []
+
     def _if(self, s: ast.If, ctx: _Ctx) -> list[Node]:
-        shown = [(c, ns) for c, b in _branches(s) if (ns := self.block(b, ctx))]
+        shown = self.arms([(c, ns) for c, b in _branches(s) if (ns := self.block(b, ctx))])
         if not shown:
             return []
         if all(isinstance(n, Steps) for _, ns in shown for n in ns):
-            return [Steps(tuple(Line(f"if {cond_text(self.said(c))}:", _lines_of(ns))
-                                 for c, ns in shown))]
-        guarded = [_guard(self.said(c), ns) for c, ns in shown]
+            return [Steps(tuple(Line(cond_head((c,), self.w), _lines_of(ns))
+                                for c, ns in shown))]
+        guarded = [_guard((c,), ns, self.w) for c, ns in shown]
         return guarded if len(guarded) == 1 else [Row(tuple(guarded))]
 
     def _loop(self, s: ast.While | ast.Loop | ast.For | ast.Repeat, ctx: _Ctx) -> list[Node]:
@@ -280,18 +299,34 @@ class _Builder:
             self.loops += 1
             lid = self.loops
             who = self.order(s.source, s.cond, s.var, ctx)
-            inner = _Ctx({**ctx.env, s.var: _Who(who, lid)}, ctx.in_deal)
+            inner = _Ctx({**ctx.env, s.var: _Who(who, lid, many=True)}, ctx.in_deal)
             body = self.block(s.body, inner)
             if len(body) == 1 and isinstance(body[0], Decision) and body[0].loop == lid:
                 return body  # "each player ... decides" says the loop already
-            return [Frame("loop", f"for {who}", tuple(body))]
+            return [Frame("loop", self.t("for {who}", who=who), tuple(body))]
         if isinstance(s, ast.Repeat):
-            label = f"repeat {self.pt(s.count)} times"
+            label = self.repeat_text(s.count)
         elif isinstance(s, ast.While):
-            label = f"while {self.pt(s.cond, 90)}"
+            label = self.while_text(s.cond)
         else:
             label = self._loop_label(s.body, ctx)
         return [Frame("loop", label, tuple(self.block(s.body, ctx)))]
+
+    def repeat_text(self, count: ast.Expr) -> str:
+        """A ``repeat``: "repeat 13 times"; a count the spec works out is not read out."""
+        if isinstance(walk.uncite(count), ast.IntLit):
+            return self.t("repeat {count} times", count=self.pt(count))
+        return self.t("repeat")
+
+    def while_text(self, cond: ast.Expr) -> str:
+        """A ``while``: "repeat until the deal is over", "repeat while ..." where the spec
+        gives the condition words, else "repeat"."""
+        c = walk.uncite(cond)
+        if isinstance(c, ast.Not) and (until := self.lab.said(c.operand)):
+            return self.t("repeat until {condition}", condition=until)
+        if said := self.lab.said(c):
+            return self.t("repeat while {condition}", condition=said)
+        return self.t("repeat")
 
     def _loop_label(self, body: ast.Block, ctx: _Ctx) -> str:
         """What ends a ``loop``: the actions that break out of it, or the deal or match."""
@@ -299,9 +334,13 @@ class _Builder:
         if exits:
             named = [e for e in exits if e]
             if named and len(named) == len(exits):
-                return "repeat until " + " or ".join(named)
-            return "repeat until it breaks off"
-        return "repeat until the deal ends" if ctx.in_deal else "repeat until the match ends"
+                actions = named[0]
+                for n in named[1:]:
+                    actions = self.t("{a} or {b}", a=actions, b=n)
+                return self.t("repeat until {actions}", actions=actions)
+            return self.t("repeat until it breaks off")
+        return self.t("repeat until the deal ends" if ctx.in_deal
+                      else "repeat until the match ends")
 
     def _proc_ctx(self, p: ast.ProcDecl, call: ast.CallStmt, ctx: _Ctx) -> _Ctx:
         # A parameter is said as the argument of the call that draws the body (the other
@@ -318,18 +357,20 @@ class _Builder:
         p = self.procs.get(s.name)
         if p is None:
             return []
+        name = self.proc_words(p)
         if s.name in self.stack:
-            return [Ref(f"{s.name}() again, from its start")]
+            return [Ref(self.t("{procedure} (again, from its start)", procedure=name))]
         if s.name in self.expanded:
-            return [Ref(f"{s.name}() again, as drawn earlier")]
+            return [Ref(self.t("{procedure} (again, as drawn earlier)", procedure=name))]
         self.expanded.add(s.name)
         self.stack.append(s.name)
         body = self.block(p.body, self._proc_ctx(p, s, ctx))
         self.stack.pop()
         if len(body) == 1 and isinstance(body[0], Decision):
-            return [attrs.evolve(body[0], title=body[0].title or f"{s.name}()")]
-        doc = _doc_phrase(p.doc)
-        return [Frame("proc", f"{s.name}()" + (f": {doc}" if doc else ""), tuple(body))]
+            return [attrs.evolve(body[0], title=body[0].title or name)]
+        if self.sites.get(s.name) == 1:  # never referred to again: a step may name it
+            self.once.add(name)
+        return [Frame("proc", name, tuple(body))]
 
     def _choose(self, s: ast.Choose, ctx: _Ctx) -> Decision:
         if s.together is not None:
@@ -337,7 +378,7 @@ class _Builder:
         who = self.who(s.seat, ctx)
         actions: dict[str, str] = {}
         for a in s.alternatives:
-            actions.setdefault(a.action, _doc_phrase(a.doc))
+            actions.setdefault(a.action, self.lab.gist(a.doc))
         after: list[Node] = []
         for a in s.alternatives:
             # what an alternative leads to is drawn only where it decides or ends something
@@ -345,7 +386,8 @@ class _Builder:
             picks = self.reaches(a.body, (ast.Pick,))
             nodes = [n for n in self.block(a.body, ctx) if picks or not isinstance(n, Steps)]
             if nodes:
-                after.append(Frame("after", f"after {a.action}", tuple(nodes)))
+                after.append(Frame("after", self.t("after {action}", action=a.action),
+                                   tuple(nodes)))
         row: tuple[Node, ...] = ()
         if after:
             row = (after[0],) if len(after) == 1 else (Row(tuple(after)),)
@@ -356,84 +398,99 @@ class _Builder:
         the choices do, drawn whole under "then all at once" (the bodies hold no decision)."""
         seq = self.seq(s.seat, ctx, 0)
         # all at once: the order of the list is no order of play
-        who = (f"each {seq[0]}" if seq is not None else self.order(s.seat, None, var, ctx)) \
-            + ", at once and in secret"
-        inner = _Ctx({**ctx.env, var: _Who(f"player {var}")}, ctx.in_deal)
+        who = self.t("{who}, at once and in secret",
+                     who=self.each(seq[0]) if seq is not None
+                     else self.order(s.seat, None, var, ctx))
+        inner = _Ctx({**ctx.env, var: _Who(self.t("the player"))}, ctx.in_deal)
         actions: dict[str, str] = {}
         for a in s.alternatives:
-            actions.setdefault(a.action, _doc_phrase(a.doc))
+            actions.setdefault(a.action, self.lab.gist(a.doc))
         after: list[Node] = []
         for a in s.alternatives:
             # carried out, not shown: a pass of cards stays face down (only its effect is seen)
-            lines = [Line(f"once all have chosen, every {a.action} is carried out together")]
+            lines = [Line(self.t("once all have chosen, every {action} is carried out together",
+                                 action=a.action))]
             for st in a.body.stmts:
-                # the body's moves said as they are: here they are the point, not bookkeeping
+                # the body's moves said: here they are the point, not bookkeeping
                 if isinstance(st, ast.Move) and not self._move_text(st):
-                    lines.append(Line(f"move {self.pt(st.what)} from {self.pt(st.src)} to "
-                                      f"{self.pt(st.dst)}"))
+                    lines.append(Line(self._goes_to(st.dst, inner)))
                 else:
                     lines += self.lines(st, inner)
-            label = "then" + (f", after {a.action}" if len(s.alternatives) > 1 else "")
+            label = self.t("then, after {action}", action=a.action) \
+                if len(s.alternatives) > 1 else self.t("then")
             after.append(Frame("after", label, (Steps(tuple(lines)),)))
         row: tuple[Node, ...] = (after[0],) if len(after) == 1 else (Row(tuple(after)),)
         return Decision(who, tuple(actions.items()), None, None, row)
 
+    def _goes_to(self, dst: ast.Expr, ctx: _Ctx) -> str:
+        """Where the cards of a simultaneous choice go: "the cards go to the hand of the
+        player who receives the cards a player passes"."""
+        d = walk.uncite(dst)
+        if isinstance(d, ast.Index) and isinstance(d.target, ast.Name):
+            return self.t("the cards go to the {zone} of {who}", zone=self.lab.name(d.target.id),
+                          who=self.who(d.index, ctx).text)
+        return self.t("the cards go to {zone}", zone=self.pt(d))
+
     def _run_deal(self) -> list[Node]:
         if self.deal_drawn:
-            return [Ref("another deal, as drawn earlier")]
+            return [Ref(self.t("another deal, as drawn earlier"))]
         self.deal_drawn = True
         body = self.block(self.spec.deal.body, _Ctx({}, in_deal=True))
-        doc = _doc_phrase(self.spec.deal.doc)
-        return [Frame("deal", "a deal" + (f": {doc}" if doc else ""),
-                       tuple(body) or (Steps((Line("bookkeeping only"),)),))]
+        doc = self.lab.gist(self.spec.deal.doc)
+        label = self.t("a deal: {text}", text=doc) if doc else self.t("a deal")
+        return [Frame("deal", label, tuple(body) or (Steps((Line(self.t("bookkeeping only")),)),))]
 
     # ---- steps without a decision, as lines ----
 
     def lines(self, s: ast.Stmt, ctx: _Ctx) -> list[Line]:  # noqa: C901
         match s:
             case ast.Shuffle(zone=z):
-                return [Line(f"shuffle {self.pt(z)}")]
+                return [Line(self.t("shuffle {zone}", zone=self.pt(z)))]
             case ast.Reshuffle(src=a, dst=b):
-                return [Line(f"reshuffle {self.pt(a)} into {self.pt(b)}")]
+                return [Line(self.t("reshuffle {src} into {dst}", src=self.pt(a),
+                                    dst=self.pt(b)))]
             case ast.Bury(src=a, dst=b):
-                return [Line(f"bury the top card of {self.pt(a)} in {self.pt(b)}, "
-                              "at random")]
+                return [Line(self.t("bury the top card of {src} in {dst}, at random",
+                                    src=self.pt(a), dst=self.pt(b)))]
             case ast.Pick():
-                return [Line(short(say_pick(s, self.spec), 90))]
+                return [Line(self.w(short(say_pick(s, self.spec), 90)))]
             case ast.DealCards():
                 return [Line(self._deal_text(s, ctx))]
             case ast.Move():
                 t = self._move_text(s)
                 return [Line(t)] if t else []
             case ast.If():
-                return [Line(f"if {cond_text(self.said(c))}:", tuple(ls))
-                        for c, b in _branches(s)
-                        if (ls := self.block_lines(b, ctx))]
+                shown = [(c, ls) for c, b in _branches(s) if (ls := self.block_lines(b, ctx))]
+                return [Line(cond_head((c,), self.w), tuple(ls)) for c, ls in self.arms(shown)]
             case ast.While(cond=c, body=b):
-                return _header(f"while {self.pt(c, 90)}:", self.block_lines(b, ctx))
+                return _header(self.t("{loop}:", loop=self.while_text(c)),
+                               self.block_lines(b, ctx))
             case ast.Repeat(count=c, body=b):
-                return _header(f"repeat {self.pt(c)} times:", self.block_lines(b, ctx))
+                return _header(self.t("{loop}:", loop=self.repeat_text(c)),
+                               self.block_lines(b, ctx))
             case ast.Loop(body=b):
-                return _header("repeat:", self.block_lines(b, ctx))
+                return _header(self.t("repeat:"), self.block_lines(b, ctx))
             case ast.For(var=v, source=src, cond=c, body=b):
                 who = self.order(src, c, v, ctx)
-                inner = _Ctx({**ctx.env, v: _Who(who)}, ctx.in_deal)
-                return _header(f"for {who}:", self.block_lines(b, inner))
+                inner = _Ctx({**ctx.env, v: _Who(who, many=True)}, ctx.in_deal)
+                return _header(self.t("for {who}:", who=who), self.block_lines(b, inner))
             case ast.CallStmt():
                 return self._call_lines(s, ctx)
             case ast.EndDeal() | ast.EndMatch():
                 return [Line(self.end_text(s))]
             case ast.SitOut(seat=q):
-                return [Line(f"{self.pt(q)} sits out the rest of the deal")]
+                return [Line(self.t("{who} sits out the rest of the deal",
+                                    who=self.who(q, ctx).text))]
             case ast.Reveal(zone=z):
-                return [Line(f"{self.pt(z)} is laid face up for everyone, for the rest of the "
-                             "deal")]
+                return [Line(self.t("{zone} is laid face up for everyone, for the rest of the "
+                                    "deal", zone=self.zone_text(z, ctx)))]
             case ast.Step(title=t, doc=d, body=b):
                 # a step the spec explains is one line, its title (the book tells the rest);
                 # one without a text shows what it does under its title
-                return [Line(t)] if d else _header(f"{t}:", self.block_lines(b, ctx))
+                return [Line(self.w(t))] if d else _header(
+                    self.t("{title}:", title=self.w(t)), self.block_lines(b, ctx))
             case ast.Set(name="clockwise", index=None, value=v):
-                return [Line(_direction_text(v))]
+                return [Line(self.w(_direction_text(v)))]
             case (ast.Let() | ast.Set() | ast.Fill() | ast.Break() | ast.Continue()
                   | ast.Return() | ast.Choose() | ast.RunDeal()):
                 return []  # bookkeeping (a decision or a deal never reaches here)
@@ -447,28 +504,41 @@ class _Builder:
         p = self.procs.get(s.name)
         if p is None or s.name in self.stack:
             return []
+        name = self.lab.gist(p.doc, 80) or self.lab.name(p.name)
         if p.doc:  # the author's own summary of the procedure says it best
-            ends = ""
             if self.reaches(p.body, (ast.EndMatch,)):
-                ends = " (may end the match)"
+                name = self.t("{procedure} (may end the match)", procedure=name)
             elif self.reaches(p.body, (ast.EndDeal,)):
-                ends = " (may end the deal)"
-            return [Line(f"{_doc_phrase(p.doc)} ({s.name}){ends}")]
+                name = self.t("{procedure} (may end the deal)", procedure=name)
+            return [Line(name)]
         self.stack.append(s.name)
         lines = self.block_lines(p.body, self._proc_ctx(p, s, ctx))
         self.stack.pop()
-        return _header(f"{s.name}():", lines)
+        return _header(self.t("{procedure}:", procedure=name), lines)
+
+    def zone_text(self, e: ast.Expr, ctx: _Ctx) -> str:
+        """A zone: "the stock", "the hand of the declarer"."""
+        z = walk.uncite(e)
+        if isinstance(z, ast.Index) and isinstance(z.target, ast.Name) \
+                and isinstance(self.binding(z.target.span), BoundZone):
+            return self.t("the {zone} of {who}", zone=self.lab.name(z.target.id),
+                          who=self.who(z.index, ctx).text)
+        return self.pt(z)
 
     def _deal_text(self, s: ast.DealCards, ctx: _Ctx) -> str:
         seq = self.seq(s.seats, ctx, 0)
+        zone = self.lab.name(s.zone)
         if seq is None:
-            to = f"the {s.zone} of {self.pt(s.seats, 48)}"
+            to = self.t("the {zone} of each player", zone=zone)
         else:
             unit, tail = seq
-            to = (f"each {s.zone}" if unit == s.zone else f"each {unit}'s {s.zone}") + tail
+            to = self.t("each {zone}", zone=zone) if unit == s.zone \
+                else self.t(f"each {unit}'s {{zone}}", zone=zone)
+            to = self.t("{who}{order}", who=to, order=tail) if tail else to
         one = isinstance(walk.uncite(s.count), ast.IntLit) and self.pt(s.count) == "1"
-        return (f"deal {self.pt(s.count, 30)} card{'' if one else 's'} from "
-                f"{self.pt(s.src, 30)} to {to}")
+        key = "deal {count} card from {src} to {to}" if one \
+            else "deal {count} cards from {src} to {to}"
+        return self.t(key, count=self.pt(s.count, 30), src=self.pt(s.src, 30), to=to)
 
     def _zone_vis(self, e: ast.Expr) -> str | None:
         e = walk.uncite(e)
@@ -486,46 +556,65 @@ class _Builder:
             return None
         what, src = walk.uncite(s.what), walk.uncite(s.src)
         if src_vis == "nobody" and what == ast.Call("top", (src,)):
-            return f"turn up the top card of {self.pt(src)} onto {self.pt(s.dst)}"
+            return self.t("turn up the top card of {src} onto {dst}", src=self.pt(src),
+                          dst=self.pt(s.dst))
         if what == src:
-            return f"lay {self.pt(src)} open on {self.pt(s.dst)}"
+            return self.t("lay {src} open on {dst}", src=self.zone_text(src, _Ctx({}, True)),
+                          dst=self.pt(s.dst))
         return None
 
     # ---- who and in what order ----
 
     def who(self, e: ast.Expr, ctx: _Ctx) -> _Who:
-        """How to say the seat ``e``: a loop's "each player ...", "the declarer", "player p"."""
+        """How to say the seat ``e``: a loop's "each player ...", "the declarer", "player
+        junior", "the player" (a local of one letter says nothing more)."""
         e = walk.uncite(e)
+        b = self.binding(e.span)
         if isinstance(e, ast.Name):
             if e.id in ctx.env:
                 return ctx.env[e.id]
-            if isinstance(self.binding(e.span), (BoundVar, BoundBuiltinVar)):
-                return _Who("the " + e.id.replace("_", " "))
-            return _Who(f"player {e.id}")
-        if (isinstance(e, ast.Call) and e.func == "left_of" and len(e.args) == 1
-                and isinstance(self.binding(e.span), BoundBuiltin)):
-            return _Who(f"the player on {self.possessive(e.args[0], ctx)} left")
+            if isinstance(b, (BoundVar, BoundBuiltinVar)):
+                return _Who(self.w("the " + e.id.replace("_", " ")))
+            if len(e.id) == 1:
+                return _Who(self.t("the player"))
+            return _Who(self.t("player {name}", name=self.lab.name(e.id)))
+        if isinstance(e, ast.Call) and len(e.args) == 1 and isinstance(b, BoundBuiltin) \
+                and e.func in ("left_of", "partner"):
+            key = "the player on {whose} left" if e.func == "left_of" else "{whose} partner"
+            return _Who(self.t(key, whose=self.possessive(e.args[0], ctx)))
+        if isinstance(e, ast.Call) and isinstance(b, BoundDef) and e.func in self.defs:
+            # a seat the rules name ("forehand") by its name; one worked out from a seat
+            # ("receiver(q)") by its text
+            gist = self.lab.gist(self.defs[e.func].doc, 56) if e.args else ""
+            return _Who(lower_first(gist) if gist else self.lab.name(e.func))
         if isinstance(e, ast.IntLit):
-            return _Who(f"seat {e.value}")
-        return _Who(f"seat {self.pt(e, 40)}")
+            return _Who(self.t("seat {n}", n=str(e.value)))
+        return _Who(self.t("the player"))
 
     def possessive(self, e: ast.Expr, ctx: _Ctx) -> str:
-        t = self.who(e, ctx).text
-        return t + ("'" if t.endswith("s") else "'s")
+        who = self.who(e, ctx)
+        t = self.t("the player") if who.many else who.text
+        return self.t("{who}'" if t.endswith("s") else "{who}'s", who=t)
+
+    def each(self, unit: str) -> str:
+        """"each player", "each hand"."""
+        return self.t("each hand" if unit == "hand" else "each player")
 
     def order(self, src: ast.Expr, cond: ast.Expr | None, var: str, ctx: _Ctx) -> str:
         """A ``for`` loop over seats said in words: "each player from the dealer's left"."""
         seq = self.seq(src, ctx, 0)
-        text = (f"each {var} in {self.pt(src, 48)}" if seq is None
-                else f"each {seq[0]}{seq[1]}")
+        text = self.t("each player in turn") if seq is None else self.each(seq[0]) + seq[1]
         return text + (self._filter(cond, var, ctx) if cond is not None else "")
 
     def _filter(self, cond: ast.Expr, var: str, ctx: _Ctx) -> str:
+        """Which seats of a list: ", except the declarer", ", if <the spec's words>"; nothing
+        where the spec gives the condition no words."""
         c = walk.uncite(cond)
         if (isinstance(c, ast.Compare) and c.op == "!=" and isinstance(c.left, ast.Name)
                 and c.left.id == var):
-            return f", except {self.who(c.right, ctx).text}"
-        return f" where {self.pt(c, 60)}"
+            return ", " + self.t("except {who}", who=self.who(c.right, ctx).text)
+        said = self.lab.said(c)  # whole or not at all: a list of seats has no "in some cases"
+        return ", " + self.t("if {condition}", condition=said) if said else ""
 
     def seq(self, e: ast.Expr, ctx: _Ctx, depth: int) -> tuple[str, str] | None:
         """A list of seats as (unit, order): ("player", " from the dealer's left"); None when
@@ -556,8 +645,8 @@ class _Builder:
         e = walk.uncite(e)
         if (isinstance(e, ast.Call) and e.func == "left_of" and len(e.args) == 1
                 and isinstance(self.binding(e.span), BoundBuiltin)):
-            return f" from {self.possessive(e.args[0], ctx)} left"
-        return f" starting with {self.who(e, ctx).text}"
+            return " " + self.t("from {whose} left", whose=self.possessive(e.args[0], ctx))
+        return " " + self.t("starting with {who}", who=self.who(e, ctx).text)
 
     def _rotation(self, e: ast.Comprehension, ctx: _Ctx) -> tuple[str, str] | None:
         """``[(X + k + i) % player_count for i in ...]``: the seats in turn from X (k = 0) or
@@ -576,8 +665,9 @@ class _Builder:
         if len(var) != 1 or len(others) != 1 or sum(ks) not in (0, 1):
             return None
         if sum(ks) == 1:
-            return (unit, f" from {self.possessive(others[0], ctx)} left")
-        return (unit, f" starting with {self.who(others[0], ctx).text}")
+            return (unit, " " + self.t("from {whose} left",
+                                       whose=self.possessive(others[0], ctx)))
+        return (unit, " " + self.t("starting with {who}", who=self.who(others[0], ctx).text))
 
 
 def _sum_terms(e: ast.Expr) -> Iterator[ast.Expr]:
@@ -618,7 +708,7 @@ def _lines_of(nodes: Sequence[Node]) -> tuple[Line, ...]:
     return tuple(line for n in nodes if isinstance(n, Steps) for line in n.lines)
 
 
-def _guard(conds: tuple[str, ...], nodes: list[Node]) -> Node:
+def _guard(conds: tuple[str, ...], nodes: list[Node], words: Words) -> Node:
     """The nodes of an ``if`` arm under its conditions: merged into a lone end box, reference
     or ``if`` frame, else a frame of their own."""
     if len(nodes) == 1:
@@ -626,135 +716,5 @@ def _guard(conds: tuple[str, ...], nodes: list[Node]) -> Node:
         if isinstance(n, (Terminal, Ref)) or (isinstance(n, Frame) and n.kind == "if"):
             return attrs.evolve(n, conds=conds + n.conds)
         if isinstance(n, Steps):
-            return Steps((Line(f"if {cond_text(conds)}:", n.lines),))
+            return Steps((Line(cond_head(conds, words), n.lines),))
     return Frame("if", "", tuple(nodes), conds)
-
-
-# ---- keeping it readable -----------------------------------------------------------------------
-
-_MAX_BOXES = 40
-_MAX_DEPTH = 7
-
-
-def _kids(n: Node) -> tuple[Node, ...]:
-    if isinstance(n, Frame):
-        return n.children
-    if isinstance(n, Row):
-        return n.branches
-    if isinstance(n, Decision):
-        return n.after
-    return ()
-
-
-def _count(nodes: Sequence[Node]) -> int:
-    return sum((0 if isinstance(n, Row) else 1) + _count(_kids(n)) for n in nodes)
-
-
-def _depth(nodes: Sequence[Node], d: int = 0) -> int:
-    """The depth of the deepest frame (0: none)."""
-    return max((max(d + 1 if isinstance(n, Frame) else 0,
-                    _depth(_kids(n), d + 1 if isinstance(n, Frame) else d)) for n in nodes),
-               default=0)
-
-
-def _decision_names(nodes: Sequence[Node]) -> list[str]:
-    out: list[str] = []
-    for n in nodes:
-        if isinstance(n, Decision):
-            out += [a for a, _ in n.actions]
-        elif isinstance(n, Folded):
-            out += list(n.decisions)
-        out += _decision_names(_kids(n))
-    return list(dict.fromkeys(out))
-
-
-
-
-def _fold_at(nodes: Sequence[Node], at: int, d: int = 0) -> tuple[Node, ...]:
-    """``nodes`` with every frame at depth ``at`` or deeper folded into one box."""
-    out: list[Node] = []
-    for n in nodes:
-        if isinstance(n, Frame):
-            if d + 1 >= at:
-                out.append(Folded(frame_label(n), tuple(_decision_names(n.children))))
-            else:
-                out.append(attrs.evolve(n, children=_fold_at(n.children, at, d + 1)))
-        elif isinstance(n, Row):
-            out.append(Row(_fold_at(n.branches, at, d)))
-        elif isinstance(n, Decision):
-            out.append(attrs.evolve(n, after=_fold_at(n.after, at, d)))
-        else:
-            out.append(n)
-    return tuple(out)
-
-
-def _fold(nodes: list[Node]) -> tuple[Node, ...]:
-    """Deep detail folded until the picture has at most about ``_MAX_BOXES`` boxes; the deal's
-    own frame and the frames just inside it are always drawn."""
-    out = tuple(nodes)
-    if _depth(out) > _MAX_DEPTH:
-        out = _fold_at(out, _MAX_DEPTH + 1)
-    while _count(out) > _MAX_BOXES and _depth(out) > 3:
-        out = _fold_at(out, _depth(out))
-    return out
-
-
-# ---- the alt text --------------------------------------------------------------------------------
-
-def _say_line(line: Line) -> str:
-    text = line.text.rstrip(":")
-    return text + (": " + ", ".join(_say_line(c) for c in line.children) if line.children else "")
-
-
-def _say_if(conds: tuple[str, ...], text: str) -> str:
-    return f"if {cond_text(conds)}, {text}" if conds else text
-
-
-def _say(nodes: Sequence[Node], deals: list[str]) -> str:
-    return "; then ".join(_say_node(n, deals) for n in nodes)
-
-
-def _say_node(n: Node, deals: list[str]) -> str:  # noqa: C901
-    match n:
-        case Steps(lines=ls):
-            return ", ".join(_say_line(x) for x in ls)
-        case Decision():
-            acts = " or ".join(
-                name + (f" ({_lower_first(short(p, 60))})"
-                        if p and p.lower() != name.replace("_", " ") else "")
-                for name, p in n.actions)
-            text = (f"{n.title}: " if n.title else "") + f"{decides(n.who)}: {acts}"
-            return text + (f"; after that, {_say(n.after, deals)}" if n.after else "")
-        case Terminal(text=t, conds=c) | Ref(text=t, conds=c):
-            return _say_if(c, t)
-        case Frame(kind="deal"):
-            deals.append(_say(n.children, deals))
-            return "a deal is played (described below)"
-        case Frame():
-            return f"{frame_label(n)} ({_say(n.children, deals)})"
-        case Row(branches=bs):
-            return "either " + ", or ".join(f"({_say_node(b, deals)})" for b in bs)
-        case Folded(label=lbl, decisions=ds):
-            return f"{lbl} (details folded; decisions {', '.join(ds) or 'none'})"
-        case _:
-            assert_never(n)
-
-
-def _alt_text(nodes: Sequence[Node]) -> str:
-    """The match in a sentence, then each deal in one."""
-    deals: list[str] = []
-    first = nodes[0] if len(nodes) == 1 else None
-    if (isinstance(first, Frame) and first.kind == "loop" and first.children
-            and isinstance(first.children[0], Frame) and first.children[0].kind == "deal"):
-        # the usual match, a loop that starts with a deal: say it as a series of deals
-        deals.append(_say(first.children[0].children, deals))
-        until = first.label.removeprefix("repeat ")
-        head = "A match is a series of deals" + (f", {until}" if until != first.label
-                                                 else f" ({first.label})")
-        rest = first.children[1:]
-        match_text = head + (f"; after each deal, {_say(rest, deals)}" if rest else "")
-    else:
-        match_text = f"A match: {_say(nodes, deals)}"
-    return " ".join([f"{match_text}."] + [f"Each deal: {d}." for d in deals])
-
-

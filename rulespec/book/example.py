@@ -25,6 +25,7 @@ from rulespec.book.english import cap, say, show, words
 from rulespec.book.facts import EXAMPLE_LINES, EXAMPLE_TRIES, BookFacts, Example, Told
 from rulespec.book.layout import table_picture
 from rulespec.book.reading import clause, prose, scoring_def, terms
+from rulespec.book.svg import Words, fill, same
 from rulespec.lang import ast
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
@@ -34,17 +35,22 @@ __all__ = ["event_fields", "example_section", "table_figure"]
 _W = Callable[[Block], None]
 
 
-def table_figure(spec: CheckedSpec, facts: BookFacts) -> Figure | None:
+def table_figure(spec: CheckedSpec, facts: BookFacts, tr: Words = same,
+                 direction: str = "ltr") -> Figure | None:
     """The table of the example deal just before its most frequent decision is first made
-    (the first lead, the first play): every zone as it lies then, seat by seat."""
+    (the first lead, the first play): every zone as it lies then, seat by seat. Its words go
+    through ``tr`` (a translated book's catalog lookup), its text right to left when
+    ``direction`` is ``rtl``."""
     if facts.example is None or facts.example.picture is None:
         return None
     most, zones, hands, dealer = facts.example.picture
-    moment = f"just before the first {words(most)} of the example deal"
-    d = table_picture(spec, dict(zones), hands, dealer, f"{spec.title}: the table {moment}",
-                      moment)
-    return Figure(d.svg, d.alt, inline(f"The table {moment}: where the cards lie, seat by "
-                                       "seat, with the shared zones in the middle."))
+    moment = fill(tr("just before the first {decision} of the example deal"),
+        decision=tr(words(most)))
+    title = fill(tr("{game}: the table {moment}"), game=tr(spec.title), moment=moment)
+    d = table_picture(spec, dict(zones), hands, dealer, title, moment, tr, direction)
+    return Figure(d.svg, d.alt, inline(fill(tr(
+        "The table {moment}: where the cards lie, seat by seat, with the shared zones in the "
+        "middle."), moment=moment)))
 
 
 def example_section(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:

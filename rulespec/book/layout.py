@@ -8,7 +8,10 @@ sees shows them too, marked as private (the reader is shown what a player would 
 own place); one nobody sees shows how many cards it holds. Empty zones are left out.
 
 The SVG is written by hand, like :mod:`rulespec.book.diagram`: integer coordinates, no scripts, no
-external references, the same state always giving the same bytes.
+external references, the same state always giving the same bytes. Its words go through ``words``
+(the identity by default; a translated book passes its catalog lookup), generated phrases as
+templates filled after translation; a right-to-left book's table (``direction="rtl"``) sets each
+line from the right edge of its box, each card code kept left to right ("T♥").
 """
 
 from __future__ import annotations
@@ -16,20 +19,22 @@ from __future__ import annotations
 import attrs
 
 from rulespec.book.document import SUIT_SYMBOL
-from rulespec.book.svg import Diagram, escape_xml
+from rulespec.book.svg import Diagram, Words, bidi_safe, escape_xml, fill, same, text_px
 from rulespec.lang import ast
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["table_picture"]
 
 _CHAR_W10 = 60  # ten characters' width in the picture's 12px sans-serif, rounded up
+#: text_px measures 13px text, a Latin character 7 px wide: this picture's 12px text is 6
+_PX_TO_12 = (6, 7)
 _LINE_H = 17
 _PAD = 8
 _GAP = 14
 _MARGIN = 12
 _RED = frozenset({"H", "D"})
-_SEEN = {"all": "", "owner": " (only its owner sees it)",
-         "team": " (only its owner's team sees it)", "nobody": ""}
+_SEEN = {"owner": "{zone} (only its owner sees it)",
+         "team": "{zone} (only its owner's team sees it)"}
 
 
 @attrs.frozen
@@ -41,14 +46,21 @@ class _Box:
 
     @property
     def width(self) -> int:
-        longest = max([len(self.heading)] + [
-            len(label) + 2 + (sum(len(_card(c)) + 1 for c in cards) if cards else len(note))
+        longest = max([_px(self.heading)] + [
+            _px(label) + 2 * _CHAR_W10 // 10
+            + (sum(_px(_card(c)) + _CHAR_W10 // 10 for c in cards) if cards else _px(note))
             for label, cards, note in self.lines])
-        return longest * _CHAR_W10 // 10 + 2 * _PAD
+        return longest + 2 * _PAD
 
     @property
     def height(self) -> int:
         return (1 + len(self.lines)) * _LINE_H + 2 * _PAD
+
+
+def _px(text: str) -> int:
+    """The width of ``text`` in the picture's 12px type: ten Latin characters take 60 px, wider
+    scripts (Cyrillic, Persian) more."""
+    return text_px(text) * _PX_TO_12[0] // _PX_TO_12[1]
 
 
 def _card(code: str) -> str:
@@ -57,7 +69,7 @@ def _card(code: str) -> str:
     return code
 
 
-def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None
+def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, words: Words
                 ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     out: list[tuple[str, tuple[str, ...], str]] = []
     for z in spec.zones:
@@ -66,7 +78,8 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None
             piles = zones[z.name] if seat is None else []
             assert isinstance(piles, list)
             for t, pile in enumerate(piles):
-                _zone_line(out, z, f"{z.name} of team {t}", pile)
+                _zone_line(out, z, fill(words("{zone} of team {team}"),
+                    zone=words(z.name), team=t), pile, words)
             continue
         if z.per_player != (seat is not None):
             continue
@@ -74,33 +87,37 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None
         if seat is not None:
             assert isinstance(cards, list)
             cards = cards[seat]
-        _zone_line(out, z, z.name, cards)
+        _zone_line(out, z, words(z.name), cards, words)
     return tuple(out)
 
 
 def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, name: str,
-               cards: object) -> None:
+               cards: object, words: Words) -> None:
     """One pile of the picture, as its visibility lets it be shown (none when empty)."""
     assert isinstance(cards, list)
     if not cards:
         return
-    label = name + _SEEN.get(z.visibility or "", "")
+    seen = _SEEN.get(z.visibility or "")
+    label = fill(words(seen), zone=name) if seen else name
     if z.visibility == "nobody":
-        out.append((label, (), f"{len(cards)} card{'' if len(cards) == 1 else 's'} "
-                               "face down"))
+        key = "{count} card face down" if len(cards) == 1 else "{count} cards face down"
+        out.append((label, (), fill(words(key), count=len(cards))))
     else:
         # top card last, as the zones keep them; a pile reads bottom to top
         out.append((label, tuple(str(c) for c in cards), ""))
 
 
 def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, dealer: int,
-                  title: str, moment: str) -> Diagram:
+                  title: str, moment: str, words: Words = same,
+                  direction: str = "ltr") -> Diagram:
     """The table as ``zones`` (a state's zones: a list per shared zone, a list of lists per
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
-    when this is ("just before the first play"), for the alt text."""
-    seats = [_Box(f"seat {q}" + (" (dealer)" if q == dealer else ""),
-                  _zone_lines(spec, zones, q)) for q in range(hands)]
-    middle = _Box("the middle of the table", _zone_lines(spec, zones, None))
+    when this is ("just before the first play"), for the alt text. Its words go through
+    ``words``; ``direction="rtl"`` sets its text right to left."""
+    seats = [_Box(fill(words("seat {seat} (dealer)" if q == dealer else "seat {seat}"), seat=q),
+                  _zone_lines(spec, zones, q, words)) for q in range(hands)]
+    middle = _Box(words("the middle of the table"), _zone_lines(spec, zones, None, words))
+    rtl = direction == "rtl"
     # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and
     # bottom rows (a long table)
     bottom, left, top, right = _places(hands)
@@ -121,13 +138,13 @@ def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, deale
     cx = _MARGIN + (side_w + _GAP if left else 0)
     y_mid = _MARGIN + (row_h["top"] + _GAP if top else 0)
     out: list[str] = []
-    _row(out, [seats[q] for q in top], cx, _MARGIN, centre_w)
+    _row(out, [seats[q] for q in top], cx, _MARGIN, centre_w, rtl)
     _draw(out, middle, cx + (centre_w - middle.width) // 2,
-          y_mid + (mid_h - middle.height) // 2, "rst-middle")
-    _column(out, [seats[q] for q in left], _MARGIN, y_mid, mid_h)
-    _column(out, [seats[q] for q in right], cx + centre_w + _GAP, y_mid, mid_h)
-    _row(out, [seats[q] for q in bottom], cx, y_mid + mid_h + _GAP, centre_w)
-    alt = _alt(moment, seats, middle)
+          y_mid + (mid_h - middle.height) // 2, "rst-middle", rtl)
+    _column(out, [seats[q] for q in left], _MARGIN, y_mid, mid_h, rtl)
+    _column(out, [seats[q] for q in right], cx + centre_w + _GAP, y_mid, mid_h, rtl)
+    _row(out, [seats[q] for q in bottom], cx, y_mid + mid_h + _GAP, centre_w, rtl)
+    alt = _alt(moment, seats, middle, words)
     prefix = "rst-" + "".join(ch if ch.isalnum() else "-" for ch in spec.name)
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="rst-table" viewBox="0 0 {w} {h}" '
             f'width="{w}" height="{h}" role="img" '
@@ -160,46 +177,56 @@ def _places(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
     return bottom, left, top, right
 
 
-def _row(out: list[str], boxes: list[_Box], x: int, y: int, width: int) -> None:
+def _row(out: list[str], boxes: list[_Box], x: int, y: int, width: int, rtl: bool) -> None:
     total = sum(b.width + _GAP for b in boxes) - _GAP if boxes else 0
     x += (width - total) // 2
     for b in boxes:
-        _draw(out, b, x, y, "rst-seat")
+        _draw(out, b, x, y, "rst-seat", rtl)
         x += b.width + _GAP
 
 
-def _column(out: list[str], boxes: list[_Box], x: int, y: int, height: int) -> None:
+def _column(out: list[str], boxes: list[_Box], x: int, y: int, height: int, rtl: bool) -> None:
     total = sum(b.height + _GAP for b in boxes) - _GAP if boxes else 0
     y += (height - total) // 2
     for b in boxes:
-        _draw(out, b, x, y, "rst-seat")
+        _draw(out, b, x, y, "rst-seat", rtl)
         y += b.height + _GAP
 
 
-def _draw(out: list[str], b: _Box, x: int, y: int, cls: str) -> None:
+def _draw(out: list[str], b: _Box, x: int, y: int, cls: str, rtl: bool) -> None:
     out.append(f'<rect class="{cls}" x="{x}" y="{y}" width="{b.width}" height="{b.height}" '
                'rx="6"/>')
     ty = y + _PAD + 12
-    out.append(f'<text class="rst-head" x="{x + _PAD}" y="{ty}">{escape_xml(b.heading)}</text>')
+    # right to left: each line starts at the box's right edge, and a card code keeps its
+    # suit on its right
+    tx, attr = (x + b.width - _PAD, ' direction="rtl"') if rtl else (x + _PAD, "")
+
+    def esc(text: str) -> str:
+        return escape_xml(bidi_safe(text) if rtl else text)
+
+    out.append(f'<text class="rst-head" x="{tx}" y="{ty}"{attr}>{esc(b.heading)}</text>')
     for label, cards, note in b.lines:
         ty += _LINE_H
-        spans = [f'<tspan class="rst-zone">{escape_xml(label)}:</tspan>']
+        spans = [f'<tspan class="rst-zone">{esc(label)}:</tspan>']
         if cards:
             for c in cards:
                 red = len(c) == 2 and c[1] in _RED
                 spans.append(f'<tspan class="{"rst-red" if red else "rst-card"}"> '
-                             f'{escape_xml(_card(c))}</tspan>')
+                             f'{esc(_card(c))}</tspan>')
         else:
-            spans.append(f'<tspan class="rst-note"> {escape_xml(note)}</tspan>')
-        out.append(f'<text x="{x + _PAD}" y="{ty}">{"".join(spans)}</text>')
+            spans.append(f'<tspan class="rst-note"> {esc(note)}</tspan>')
+        out.append(f'<text x="{tx}" y="{ty}"{attr}>{"".join(spans)}</text>')
 
 
-def _alt(moment: str, seats: list[_Box], middle: _Box) -> str:
+def _alt(moment: str, seats: list[_Box], middle: _Box, words: Words) -> str:
     def said(b: _Box) -> str:
-        parts = [f"{label}: {' '.join(_card(c) for c in cards) if cards else note}"
-                 for label, cards, note in b.lines]
-        return f"{b.heading}: " + ("; ".join(parts) if parts else "nothing")
-    return f"The table {moment}. " + ". ".join([said(middle)] + [said(s) for s in seats]) + "."
+        parts = [fill(words("{zone}: {cards}"),
+            zone=label, cards=" ".join(_card(c) for c in cards) if cards else note)
+            for label, cards, note in b.lines]
+        return fill(words("{place}: {zones}"),
+            place=b.heading, zones="; ".join(parts) if parts else words("nothing"))
+    return fill(words("The table {moment}."), moment=moment) + " " + ". ".join(
+        [said(middle)] + [said(s) for s in seats]) + "."
 
 
 _STYLE = (
