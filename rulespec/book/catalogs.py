@@ -7,6 +7,7 @@ Babel is a translator's and a build's tool: ``rulespec doc`` itself reads only c
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,16 +18,19 @@ from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from rulespec.book.diagram import phase_diagram
 from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
+from rulespec.lang.model import CheckedSpec
 from rulespec.lang.parser import texts
 
 __all__ = ["PROSE_KEYWORDS", "CatalogState", "compile_catalog", "extract_rules", "prose_po",
            "prose_template", "refresh", "spec_po", "spec_template", "state_of", "update_catalog"]
 
 #: the book's calls whose first argument is a message of rulespec's own catalog
-PROSE_KEYWORDS = {"say": None, "word": None, "N_": None}
+PROSE_KEYWORDS = {"say": None, "word": None, "N_": None, "words": None, "w": None, "t": None}
 #: the modules whose prose the catalog holds
-_PROSE_MODULES = ("player.py", "player_example.py", "diagram.py", "svg.py")
+_PROSE_MODULES = ("player.py", "player_example.py", "diagram.py", "svg.py", "labels.py",
+                  "layout.py", "example.py")
 _BOOK = Path(__file__).resolve().parent
 
 
@@ -40,9 +44,18 @@ def spec_template(spec_file: Path) -> Catalog:
     return cat
 
 
-def prose_template() -> Catalog:
-    """A template catalog of the book's own prose, extracted from the book's modules."""
+def prose_template(games: Iterable[CheckedSpec] = ()) -> Catalog:
+    """A template catalog of the book's own prose, extracted from the book's modules, with the
+    words the phase diagrams of ``games`` draw that are not their specs' texts (a zone said
+    as "the stock": words put together from a spec's names)."""
     cat = Catalog(project="rulespec", fuzzy=False)
+    for spec in games:
+        drawn: list[str] = []
+        phase_diagram(spec, functools.partial(_recorded, drawn))
+        own = {t for f in spec.sources for t, _ in texts(spec.sources[f], f)}
+        for m in drawn:
+            if m.strip() and m not in own and "{" not in m:
+                cat.add(m, locations=[("diagram", 0)])
     for module in _PROSE_MODULES:
         path = _BOOK / module
         if not path.exists():
@@ -52,6 +65,11 @@ def prose_template() -> Catalog:
             if isinstance(message, str) and message.strip():
                 cat.add(message, locations=[(module, line)], auto_comments=comments)
     return cat
+
+
+def _recorded(into: list[str], message: str) -> str:
+    into.append(message)
+    return message
 
 
 def update_catalog(template: Catalog, po: Path, lang: str) -> Path:

@@ -339,8 +339,8 @@ class _Builder:
                     actions = self.t("{a} or {b}", a=actions, b=n)
                 return self.t("repeat until {actions}", actions=actions)
             return self.t("repeat until it breaks off")
-        return self.t("repeat until the deal ends" if ctx.in_deal
-                      else "repeat until the match ends")
+        return (self.t("repeat until the deal ends") if ctx.in_deal
+                else self.t("repeat until the match ends"))
 
     def _proc_ctx(self, p: ast.ProcDecl, call: ast.CallStmt, ctx: _Ctx) -> _Ctx:
         # A parameter is said as the argument of the call that draws the body (the other
@@ -533,7 +533,7 @@ class _Builder:
         else:
             unit, tail = seq
             to = self.t("each {zone}", zone=zone) if unit == s.zone \
-                else self.t(f"each {unit}'s {{zone}}", zone=zone)
+                else self.t("each {unit}'s {zone}", unit=unit, zone=zone)
             to = self.t("{who}{order}", who=to, order=tail) if tail else to
         one = isinstance(walk.uncite(s.count), ast.IntLit) and self.pt(s.count) == "1"
         key = "deal {count} card from {src} to {to}" if one \
@@ -598,7 +598,7 @@ class _Builder:
 
     def each(self, unit: str) -> str:
         """"each player", "each hand"."""
-        return self.t("each hand" if unit == "hand" else "each player")
+        return self.t("each hand") if unit == "hand" else self.t("each player")
 
     def order(self, src: ast.Expr, cond: ast.Expr | None, var: str, ctx: _Ctx) -> str:
         """A ``for`` loop over seats said in words: "each player from the dealer's left"."""

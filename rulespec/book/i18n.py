@@ -58,19 +58,6 @@ def prose_catalog_path(lang: str, compiled: bool = True) -> Path:
     return _LOCALE / f"{lang}.{'mo' if compiled else 'po'}"
 
 
-class _Missing(gettext.NullTranslations):
-    """The last fallback of a chain: records each message nobody translated, and returns it."""
-
-    def __init__(self, into: set[str]) -> None:
-        super().__init__()
-        self.into = into
-
-    def gettext(self, message: str) -> str:
-        if message.strip():
-            self.into.add(message)
-        return message
-
-
 def _load(po: Path, mo: Path) -> gettext.NullTranslations | None:
     """A compiled catalog, or None where none was written; refuses one older than its source."""
     if not mo.exists():
@@ -89,10 +76,10 @@ def _load(po: Path, mo: Path) -> gettext.NullTranslations | None:
                            hint="compile it again from its .po file") from None
 
 
-def _chain(catalogs: Iterable[gettext.NullTranslations | None],
-           missing: set[str]) -> gettext.NullTranslations:
+def _chain(catalogs: Iterable[gettext.NullTranslations | None]) -> gettext.NullTranslations:
+    """One catalog of several: each asks the next for what it does not translate."""
     found = [c for c in catalogs if c is not None]
-    last: gettext.NullTranslations = _Missing(missing)
+    last = gettext.NullTranslations()
     for c in reversed(found):
         c.add_fallback(last)
         last = c
@@ -110,9 +97,25 @@ class Words:
     prose: gettext.NullTranslations
     missing: set[str] = attrs.field(factory=set)
 
+    def _look(self, chain: gettext.NullTranslations, message: str) -> str:
+        if self.lang == "en" or not message.strip():
+            return message
+        out = chain.gettext(message)
+        if out == message:
+            self.missing.add(message)
+        return out
+
     def text(self, message: str) -> str:
         """A text of the spec in the book's language."""
-        return message if self.lang == "en" else self.spec.gettext(message)
+        return self._look(self.spec, message)
+
+    def any(self, message: str) -> str:
+        """A figure's words: a text of the spec, else one of the book's own (a figure draws
+        both through one function); listed as missing when neither catalog has it."""
+        if self.lang == "en" or not message.strip():
+            return message
+        out = self.spec.gettext(message)
+        return out if out != message else self.digits(self._look(self.prose, message))
 
     def digits(self, text: str) -> str:
         """Numbers in the digits of the book's language (Persian writes ۰۱۲…۹)."""
@@ -141,7 +144,7 @@ class Words:
         return tuple(runs)
 
     def _template(self, template: str, values: Mapping[str, object]) -> str:
-        out = template if self.lang == "en" else self.prose.gettext(template)
+        out = self._look(self.prose, template)
         wanted = set(_FIELD.findall(template))
         named = set(_FIELD.findall(out))
         # a translation may drop a placeholder but never invent one; braces outside placeholders
@@ -163,9 +166,8 @@ def _stray_braces(text: str) -> bool:
 
 def english() -> Words:
     """The words of an English book: no catalog."""
-    missing: set[str] = set()
-    null = _chain([], missing)
-    return Words("en", null, null, missing)
+    null = _chain([])
+    return Words("en", null, null)
 
 
 def words_for(lang: str, spec_files: Iterable[Path]) -> Words:
@@ -178,8 +180,7 @@ def words_for(lang: str, spec_files: Iterable[Path]) -> Words:
                            hint=f"the languages are {', '.join(LANGUAGES)}")
     if lang == "en":
         return english()
-    missing: set[str] = set()
     spec = _chain([_load(spec_catalog_path(f, lang, False), spec_catalog_path(f, lang))
-                   for f in spec_files], missing)
-    prose = _chain([_load(prose_catalog_path(lang, False), prose_catalog_path(lang))], missing)
-    return Words(lang, spec, prose, missing)
+                   for f in dict.fromkeys(spec_files)])
+    prose = _chain([_load(prose_catalog_path(lang, False), prose_catalog_path(lang))])
+    return Words(lang, spec, prose)

@@ -114,8 +114,8 @@ def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, deale
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
     when this is ("just before the first play"), for the alt text. Its words go through
     ``words``; ``direction="rtl"`` sets its text right to left."""
-    seats = [_Box(fill(words("seat {seat} (dealer)" if q == dealer else "seat {seat}"), seat=q),
-                  _zone_lines(spec, zones, q, words)) for q in range(hands)]
+    seats = [_Box(fill(words("seat {seat} (dealer)") if q == dealer else words("seat {seat}"),
+                       seat=q), _zone_lines(spec, zones, q, words)) for q in range(hands)]
     middle = _Box(words("the middle of the table"), _zone_lines(spec, zones, None, words))
     rtl = direction == "rtl"
     # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and

@@ -90,6 +90,11 @@ def reference_name(book: str, fmt: str) -> str:
     return f"{Path(book).name.split('.')[0]}-reference.{fmt}"
 
 
+def direction_of(w: Words) -> str:
+    """The writing direction of a book in ``w``'s language."""
+    return Book("", (), lang=w.lang).direction
+
+
 def _unsourced(b: Block) -> Block:
     if isinstance(b, (Paragraph, Table)) and b.source:
         return attrs.evolve(b, source=None)
@@ -217,7 +222,7 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     if spec.deck.french:
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
-    fig = table_figure(spec, facts)
+    fig = table_figure(spec, facts, w.any, direction_of(w))
     if fig is not None:
         out.add(Figure(fig.svg, fig.alt, w.say("The table just before the first play of the "
                                                "example deal.")))
@@ -293,7 +298,7 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         out.add(Table((inline(w.word("decision")), inline(w.word("what you may do"))),
                       tuple(rows)))
         out.define(" ".join(str(r[1][0].text) for r in rows if r[1]))
-    d = phase_diagram(spec)
+    d = phase_diagram(spec, w.any, direction_of(w))
     out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
 
 
