@@ -18,7 +18,7 @@ from rulespec.book.reading import clause
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["EXAMPLE_TURNS", "example_lines", "zone_word"]
+__all__ = ["EXAMPLE_TURNS", "ZONE_NAMES", "N_", "example_lines", "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line)
 EXAMPLE_TURNS = 40
@@ -31,7 +31,19 @@ def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
     for t in spec.terms:
         if t.word.lower().startswith(said.lower()):
             return w.text(t.word)
-    return said
+    return w.any(said)
+
+
+def N_(message: str) -> str:
+    """A message for the book's catalog that the code names only through a variable."""
+    return message
+
+
+#: the names of the seed games' zones that no term of theirs defines, for the catalog
+ZONE_NAMES = (N_("hand"), N_("indicator"), N_("dummy up"), N_("bid piles"), N_("bid hand"),
+              N_("left down"), N_("left up"), N_("right up"), N_("right down"), N_("pile up"),
+              N_("won"), N_("unclaimed"), N_("centre"), N_("trick"), N_("discard"),
+              N_("dummy down"), N_("shown up"))
 
 
 def _cards(cards: tuple[str, ...], order: Mapping[str, int]) -> list[Run]:
