@@ -116,15 +116,15 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
             else:
                 turn += [*inline(" "), em(w.word(
                     "(seat {seat} takes {n} cards for this move:", seat=str(q),
-                    n=str(len(cards)))), *_cards(cards, order), *inline(")")]
+                    n=str(len(cards)))), *_cards(cards, order), em(")")]
         for name, now in t.counters.items():
             old = before.get(name, now)
             for q, (a, b) in enumerate(zip(old, now, strict=False)):
                 if a != b:
                     # a count by its name in the spec (a word of the records, not translated)
-                    turn += [*inline(" ("), code(name), em(w.word(" of seat {seat}: {value}",
-                                                                  seat=str(q), value=str(b))),
-                             *inline(")")]
+                    turn += [*inline(" ("), code(name),
+                             *inline(w.word(" of seat {seat}: {value}", seat=str(q),
+                                            value=str(b))), *inline(")")]
         before = t.counters
         last_move = move
     else:
