@@ -82,7 +82,6 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
     seat: object = None
     turns = 0
     before = ex.counters
-    last_move: Inline = ()
     src: str | None = None
 
     def flush() -> None:
@@ -108,32 +107,37 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
             src = clause(info.span) if info else None
         else:
             turn += inline(";")
-        move = (*inline(" "), code(str(ev["action"])), *inline(*event_fields(ev)))
-        turn += move
-        for _zone, q, cards in t.gained:
-            if q == ev["seat"]:
-                turn += [*inline(" → "), *_cards(cards, order)]
-            else:
-                turn += [*inline(" "), em(w.word(
-                    "(seat {seat} takes {n} cards for this move:", seat=str(q),
-                    n=str(len(cards)))), *_cards(cards, order), em(")")]
-        for name, now in t.counters.items():
-            old = before.get(name, now)
-            for q, (a, b) in enumerate(zip(old, now, strict=False)):
-                if a != b:
-                    # a count by its name in the spec (a word of the records, not translated)
-                    turn += [*inline(" ("), code(name),
-                             *inline(w.word(" of seat {seat}: {value}", seat=str(q),
-                                            value=str(b))), *inline(")")]
+        turn += _move(t, before, w, order)
         before = t.counters
-        last_move = move
     else:
         flush()
         return _ending(lines, ex, w)
-    del last_move
     lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
                         n=str(ex.length)), None))
     return _ending(lines, ex, w)
+
+
+def _move(t: Told, before: Mapping[str, tuple[object, ...]], w: Words,
+          order: Mapping[str, int]) -> list[Run]:
+    """One move: the decision, the cards it brought the mover, the cards it made another player
+    take, and each count it changed."""
+    ev = t.event
+    out: list[Run] = [*inline(" "), code(str(ev["action"])), *inline(*event_fields(ev))]
+    for _zone, q, cards in t.gained:
+        if q == ev["seat"]:
+            out += [*inline(" → "), *_cards(cards, order)]
+        else:
+            out += [*inline(" "), em(w.word("(seat {seat} takes {n} cards for this move:",
+                                            seat=str(q), n=str(len(cards)))),
+                    *_cards(cards, order), em(")")]
+    for name, now in t.counters.items():
+        old = before.get(name, now)
+        for q, (a, b) in enumerate(zip(old, now, strict=False)):
+            if a != b:
+                # a count by its name in the spec (a word of the records, not translated)
+                out += [*inline(" ("), code(name), *inline(w.word(
+                    " of seat {seat}: {value}", seat=str(q), value=str(b))), *inline(")")]
+    return out
 
 
 def _ending(lines: list[tuple[Inline, str | None]], ex: Example, w: Words

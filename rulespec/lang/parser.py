@@ -777,24 +777,20 @@ def _parse(text: str, source_name: str) -> ast.Spec:
         raise token_error(e.orig_exc, text, source_name) from None
 
 
-#: the rules whose strings are not prose: a module's path (a string value in an expression is
-#: prose: a rulebook's table shows it)
+#: the rules whose strings are not prose: a module's path (a string in an expression is prose)
 _NOT_PROSE = frozenset({"import_decl"})
 
 
 def texts(text: str, source_name: str = "<spec>") -> list[tuple[str, int]]:
-    """Every piece of prose a spec holds (titles, docstrings, option values' texts, terms, step
-    names, table headings, a deck's suit and rank names), as the book reads it, with its line,
-    in the order of the file: what a translator's catalog translates (rulespec.book.i18n).
-
-    Raises SpecSyntaxError as :func:`parse` does."""
+    """Every piece of prose a spec holds (titles, docstrings, terms, step names, table cells...)
+    as the book reads it, with its line, in the file's order: what a catalog translates
+    (rulespec.book.i18n). Raises SpecSyntaxError as :func:`parse` does."""
     text = normalise_newlines(text)
     try:
         tree = _parser().parse(text)
-    except lark.UnexpectedInput as e:
-        raise syntax_error(e, text, source_name, _parser()) from None
-    except BadToken as e:
-        raise token_error(e, text, source_name) from None
+    except (lark.UnexpectedInput, BadToken):
+        _parse(text, source_name)  # raises the diagnostic parse gives
+        raise
     skip = {id(tok) for sub in tree.iter_subtrees() if sub.data in _NOT_PROSE
             for tok in sub.children if isinstance(tok, Token)}
     found = [tok for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING")
