@@ -36,7 +36,7 @@ _W = Callable[[Block], None]
 
 
 def table_figure(spec: CheckedSpec, facts: BookFacts, tr: Words = same,
-                 direction: str = "ltr") -> Figure | None:
+                 direction: str = "ltr", first_seat: int = 0) -> Figure | None:
     """The table of the example deal just before its most frequent decision is first made
     (the first lead, the first play): every zone as it lies then, seat by seat. Its words go
     through ``tr`` (a translated book's catalog lookup), its text right to left when
@@ -47,7 +47,8 @@ def table_figure(spec: CheckedSpec, facts: BookFacts, tr: Words = same,
     moment = fill(tr("just before the first {decision} of the example deal"),
         decision=tr(words(most)))
     title = fill(tr("{game}: the table {moment}"), game=tr(spec.title), moment=moment)
-    d = table_picture(spec, dict(zones), hands, dealer, title, moment, tr, direction)
+    d = table_picture(spec, dict(zones), hands, dealer, title, moment, tr, direction,
+                      first_seat)
     return Figure(d.svg, d.alt, inline(fill(tr(
         "The table {moment}: where the cards lie, seat by seat, with the shared zones in the "
         "middle."), moment=moment)))

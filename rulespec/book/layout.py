@@ -109,13 +109,14 @@ def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, nam
 
 def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, dealer: int,
                   title: str, moment: str, words: Words = same,
-                  direction: str = "ltr") -> Diagram:
+                  direction: str = "ltr", first_seat: int = 0) -> Diagram:
     """The table as ``zones`` (a state's zones: a list per shared zone, a list of lists per
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
     when this is ("just before the first play"), for the alt text. Its words go through
     ``words``; ``direction="rtl"`` sets its text right to left."""
     seats = [_Box(fill(words("seat {seat} (dealer)") if q == dealer else words("seat {seat}"),
-                       seat=q), _zone_lines(spec, zones, q, words)) for q in range(hands)]
+                       seat=q + first_seat), _zone_lines(spec, zones, q, words))
+             for q in range(hands)]
     middle = _Box(words("the middle of the table"), _zone_lines(spec, zones, None, words))
     rtl = direction == "rtl"
     # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and

@@ -187,7 +187,7 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
 
 def _seen(z: ast.ZoneDecl, w: Words) -> str:
     vis = z.visibility or ""
-    return {"all": w.word("face up"), "owner": w.word("seen by its owner only"),
+    return {"all": w.word("known to everyone"), "owner": w.word("seen by its owner only"),
             "team": w.word("seen by its owner's team"),
             "nobody": w.word("face down")}.get(vis, vis)
 
@@ -210,11 +210,13 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Table(head, tuple(rows), source=clause(spec.deal.span)))
     # a zone the game's words define (the stock) is defined there, once
     named = [t.word.lower() for t in spec.terms]
+    held = _held_at_start(facts)
     # a zone in a few words: its text's first sentence
-    zones = [(inline(strong(zone_word(spec, z.name, w).capitalize()), f" ({_seen(z, w)}): ",
-                     _SENTENCE.split(prose(w.text(z.doc)))[0]),
+    # (by its text alone: a zone's name is the spec's, "left_down", not a player's word)
+    zones = [(inline(_SENTENCE.split(prose(w.text(z.doc)))[0], f" ({_seen(z, w)})"),
               clause(z.span)) for z in spec.zones if z.doc
-             and not any(t.startswith(z.name.replace("_", " ")) for t in named)]
+             and not any(z.name.replace("_", " ") in t for t in named)
+             and (held is None or z.name in held)]
     if zones:
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
@@ -222,10 +224,25 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     if spec.deck.french:
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
-    fig = table_figure(spec, facts, w.any, direction_of(w))
+    # seats counted from 1, as players count them (the records count from 0)
+    fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1)
     if fig is not None:
         out.add(Figure(fig.svg, fig.alt, w.say("The table just before the first play of the "
                                                "example deal.")))
+
+
+def _held_at_start(facts: BookFacts) -> set[str] | None:
+    """The zones that hold cards when play starts in the example (the places a player sees
+    on the table then), or None without an example."""
+    ex = facts.example
+    if ex is None or ex.picture is None:
+        return None
+    held = set()
+    for name, z in ex.picture[1].items():
+        cards = [c for h in z for c in (h if isinstance(h, list) else [h])]
+        if cards:
+            held.add(name)
+    return held
 
 
 def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
@@ -268,7 +285,7 @@ def _offered(facts: BookFacts, action: str) -> bool:
 def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("Play"), "play")
     for pr in spec.procs:
-        if not steps_of(pr.body.stmts) and not _decides(pr):
+        if not steps_of(pr.body.stmts) and not _decides(pr, facts):
             continue
         if pr.doc:
             out.para(w.text(pr.doc), clause(pr.span))
@@ -302,9 +319,11 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
 
 
-def _decides(pr: ast.ProcDecl) -> bool:
-    """Whether a procedure holds a decision (the rule a player must know, steps or none)."""
-    return any(isinstance(x, ast.Alternative) for x in walk.descendants(pr.body))
+def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
+    """Whether a procedure holds a decision these settings offer (a rule a player must know,
+    steps or none)."""
+    return any(isinstance(x, ast.Alternative) and _offered(facts, x.action)
+               for x in walk.descendants(pr.body))
 
 
 def _scores(tb: ast.TableDecl) -> bool:
@@ -376,9 +395,9 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
         return
     _h(out, w.word("An example deal"), "example")
     out.add(Paragraph(w.say(
-        "A deal at a table of {n}, every choice drawn at random (seed {seed}), played by the "
-        "rules of this book, turn by turn; a note in italics says why where something happens.",
-        n=str(ex.players), seed=str(ex.seed))))
+        "A deal at a table of {n}, every choice drawn at random, played by the rules of this "
+        "book, turn by turn; seat 1 deals, and the seats are numbered clockwise from there. A "
+        "note in italics says what a move made a player take.", n=str(ex.players))))
     out.add(Bullets(tuple(example_lines(spec, ex, w)), ordered=False))
 
 
@@ -400,9 +419,8 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     if not options:
         return
     _h(out, w.word("Variations"), "variations")
-    out.add(Paragraph(w.say("The rules above are the defaults. Each option below changes one "
-                            "rule if the players agree to it before the match; its name is what "
-                            "{tool} takes.", tool=code("rulespec -o NAME=VALUE"))))
+    out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
+                            "them if the players agree to it before the match.")))
     for o in options:
         out.add(Paragraph(inline(code(o.name), ": ", prose(w.text(o.doc or ""))), clause(o.span)))
         items = _values(o, w)
@@ -421,7 +439,8 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
         return items
     for v in o.values:
         text = o.value_doc(v)
-        name = code(o.describe_value(v) if o.kind == "enum" else show(v))
+        params = o.value_params(v) if o.kind == "enum" else ()
+        name = code(f"{v}({', '.join(q.name for q in params)})" if params else show(v))
         default = str(o.default).split("(")[0] == str(v)
         mark = w.say(" (the default)") if default else ()
         items.append((name, *mark, *inline(": " + prose(w.text(text)) if text else "")))
@@ -438,23 +457,16 @@ def _hints(m: Measured | None, w: Words, out: _Writer) -> None:
         return
     _h(out, w.word("Hints"), "hints")
     out.add(Paragraph(w.say(
-        "Measured by playing {matches} matches at a table of {n}, every choice drawn at random "
-        "(seed {seed}). Random play is not good play: a careful player's matches are shorter, "
-        "but the shape is the same.", matches=str(m.matches), n=str(m.players),
-        seed=str(m.seed))))
+        "Measured by playing {matches} matches at a table of {n}, every choice drawn at "
+        "random: careful players' matches differ, but the shape is the same.",
+        matches=str(m.matches), n=str(m.players))))
     items: list[tuple[Inline, str | None]] = []
     items.append((w.say("A match lasted {deals} deals and {turns} turns on average.",
                         deals=format(m.deals, ".1f"), turns=format(m.turns, ".0f")), None))
-    total = sum(m.decisions.values()) or 1.0
-    made = sorted(m.decisions.items(), key=lambda kv: -kv[1])
-    runs: list[Run] = []
-    for i, (k, v) in enumerate(made):
-        runs += [*inline(", " if i else ""), code(k), *inline(f" {_pct(v / total)}")]
-    items.append((w.say("Of all the decisions made: {list}.", list=tuple(runs)), None))
     best = max(range(len(m.wins)), key=lambda q: m.wins[q])
-    items.append((w.say("Matches won, by seat (seat 0 deals first): {wins}. Seat {best} won "
-                        "most often.", wins=", ".join(_pct(x) for x in m.wins),
-                        best=str(best)), None))
+    items.append((w.say("Matches won, seat by seat (seat 1 deals first): {wins}; the order "
+                        "of play favours seat {best}.", wins=", ".join(_pct(x) for x in m.wins),
+                        best=str(best + 1)), None))
     out.add(Bullets(tuple(items)))
 
 

@@ -14,14 +14,14 @@ from rulespec.book.document import Inline, Run, code, em, inline
 from rulespec.book.example import event_fields
 from rulespec.book.facts import Example, Told
 from rulespec.book.i18n import Words
-from rulespec.book.reading import clause
+from rulespec.book.reading import clause, prose
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["EXAMPLE_TURNS", "ZONE_NAMES", "N_", "example_lines", "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line)
-EXAMPLE_TURNS = 40
+EXAMPLE_TURNS = 80
 
 
 def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
@@ -62,7 +62,7 @@ def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> In
         if z and isinstance(z[0], list):
             for q, h in enumerate(z):
                 if isinstance(h, list) and h:
-                    parts += [*inline(" "), *w.say("Seat {seat}:", seat=str(q)),
+                    parts += [*inline(" "), *w.say("Seat {seat}:", seat=str(q + 1)),
                               *_cards(tuple(str(c) for c in h), order), *inline(".")]
         elif z and len(z) <= 3:
             parts += [*inline(f" {zone}:"), *_cards(tuple(str(c) for c in z), order),
@@ -81,7 +81,6 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
     turn: list[Run] = []
     seat: object = None
     turns = 0
-    before = ex.counters
     src: str | None = None
 
     def flush() -> None:
@@ -93,7 +92,6 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
         if "chance" in ev:
             if t.zones is not None and not lines and not turn:
                 lines.append((_dealt(spec, t, w, order), clause(spec.deal.span)))
-            before = t.counters
             continue
         if ev["seat"] != seat:
             flush()
@@ -102,51 +100,75 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
                 turn = []
                 break
             seat = ev["seat"]
-            turn = [*w.say("Turn {n}, seat {seat}:", n=str(turns), seat=str(seat))]
+            turn = [*w.say("Turn {n}, seat {seat}:", n=str(turns), seat=str(int(str(seat)) + 1))]
             info = actions.get(str(ev["action"]))
             src = clause(info.span) if info else None
         else:
             turn += inline(";")
-        turn += _move(t, before, w, order)
-        before = t.counters
+        turn += _move(t, w, order)
     else:
         flush()
-        return _ending(lines, ex, w)
+        return _ending(spec, lines, ex, w)
     lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
                         n=str(ex.length)), None))
-    return _ending(lines, ex, w)
+    return _ending(spec, lines, ex, w)
 
 
-def _move(t: Told, before: Mapping[str, tuple[object, ...]], w: Words,
-          order: Mapping[str, int]) -> list[Run]:
-    """One move: the decision, the cards it brought the mover, the cards it made another player
-    take, and each count it changed."""
+def _move(t: Told, w: Words, order: Mapping[str, int]) -> list[Run]:
+    """One move: the decision, the cards it brought the mover (a draw: ``→ 3♣``; after a move
+    of another kind, cards taken for it, said so), and the cards it made another player take."""
     ev = t.event
     out: list[Run] = [*inline(" "), code(str(ev["action"])), *inline(*event_fields(ev))]
+    plain = not [k for k in ev if k not in ("seat", "action")]
     for _zone, q, cards in t.gained:
-        if q == ev["seat"]:
+        if q == ev["seat"] and plain:
             out += [*inline(" → "), *_cards(cards, order)]
-        else:
-            out += [*inline(" "), em(w.word("(seat {seat} takes {n} cards for this move:",
-                                            seat=str(q), n=str(len(cards)))),
+        elif q == ev["seat"]:
+            out += [*inline(" "), em(w.word("(then takes {n} cards:", n=str(len(cards)))),
                     *_cards(cards, order), em(")")]
-    for name, now in t.counters.items():
-        old = before.get(name, now)
-        for q, (a, b) in enumerate(zip(old, now, strict=False)):
-            if a != b:
-                # a count by its name in the spec (a word of the records, not translated)
-                out += [*inline(" ("), code(name), *inline(w.word(
-                    " of seat {seat}: {value}", seat=str(q), value=str(b))), *inline(")")]
+        else:
+            out += [*inline(" "), em(w.word("(seat {seat} takes {n} cards:", seat=str(q + 1),
+                                            n=str(len(cards)))),
+                    *_cards(cards, order), em(")")]
     return out
 
 
-def _ending(lines: list[tuple[Inline, str | None]], ex: Example, w: Words
-            ) -> list[tuple[Inline, str | None]]:
+def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example,
+            w: Words) -> list[tuple[Inline, str | None]]:
+    """The deal's end: each seat's score, as the sum of its parts where the scoring adds
+    parts up, and each other result the spec records (chips won, say), in its own words."""
     entry = ex.result
-    if entry is not None and isinstance(entry.get("scores"), list):
-        scores = entry["scores"]
-        assert isinstance(scores, list)
-        said = ", ".join(w.word("seat {seat} {score}", seat=str(q), score=str(s))
-                         for q, s in enumerate(scores))
-        lines.append((w.say("The deal ends. Scores: {scores}.", scores=said), None))
+    if entry is None or not isinstance(entry.get("scores"), list):
+        return lines
+    scores = entry["scores"]
+    assert isinstance(scores, list)
+    lines.append((w.say("The deal ends."), None))
+    if ex.score_terms is not None:
+        for q, parts in enumerate(ex.score_terms):
+            lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1),
+                                sum=" + ".join(str(x) for x in parts),
+                                total=str(scores[q])), None))
+        lines.append((w.say("Each score adds up the parts the scoring rules list, in their "
+                            "order."), None))
+    else:
+        said = ", ".join(w.word("seat {seat} {score}", seat=str(q + 1), score=str(x))
+                         for q, x in enumerate(scores))
+        lines.append((w.say("Scores: {scores}.", scores=said), None))
+    for r in spec.results:
+        value = entry.get(r.name)
+        if not r.doc or value is None:
+            continue
+        what = _first(prose(w.text(r.doc)))
+        told = (", ".join(w.word("seat {seat} {score}", seat=str(q + 1), score=str(x))
+                          for q, x in enumerate(value)) if isinstance(value, list)
+                else w.digits(str(value)))
+        lines.append((w.say("{what}: {values}.", what=what, values=told), None))
     return lines
+
+
+def _first(text: str) -> str:
+    """A text's first clause (up to its first colon or full stop), for a label."""
+    for mark in (":", ". "):
+        if mark in text:
+            text = text.split(mark, 1)[0]
+    return text.rstrip(".")
