@@ -73,7 +73,7 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     for part in (_game, _players_and_cards, _deal, _play, _scoring, _end, _example,
                  _variations):
         part(spec, facts, w, out)
-    _hints(measured, w, out)
+    _hints(spec, measured, w, out)
     out.terms_left()
     # a player's book names no clause: the reference does
     suits = {"C": w.word("clubs"), "D": w.word("diamonds"), "H": w.word("hearts"),
@@ -249,7 +249,7 @@ def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
     if key == "hands dealt":
         return w.word("hands dealt")
     if key == "left over":
-        return w.word("left over")
+        return w.word("not dealt to a hand")
     if key.endswith(" each") and not several:
         return w.word("cards each")
     if key.endswith(" each"):
@@ -451,11 +451,17 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def _hints(m: Measured | None, w: Words, out: _Writer) -> None:
-    """Numbers measured by playing, each said with how it was measured."""
-    if m is None:
+def _hints(spec: CheckedSpec, m: Measured | None, w: Words, out: _Writer) -> None:
+    """The spec's words of advice, then numbers measured by playing, each said with how it
+    was measured."""
+    if m is None and not spec.hints:
         return
     _h(out, w.word("Hints"), "hints")
+    if spec.hints:
+        out.add(Bullets(tuple((inline(prose(w.text(h.text))), clause(h.span))
+                              for h in spec.hints)))
+    if m is None:
+        return
     out.add(Paragraph(w.say(
         "Measured by playing {matches} matches at a table of {n}, every choice drawn at "
         "random: careful players' matches differ, but the shape is the same.",

@@ -35,7 +35,7 @@ __all__ = [
     "Neg", "Not", "OptionArg", "OptionDecl", "Or", "Outcome", "Param", "ParamValue", "Pick",
     "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return",
     "Reveal", "RunDeal", "ScoreRangeDecl", "Set", "Shuffle", "SitOut", "Span", "Spec", "Stmt",
-    "StrLit", "TableCol", "TableDecl", "TeamsDecl", "TermDecl", "TypeEnum", "TypeExpr",
+    "StrLit", "TableCol", "TableDecl", "TeamsDecl", "TermDecl", "HintDecl", "TypeEnum", "TypeExpr",
     "TypeList", "TypeName", "TypeOptional", "ValueCall", "ValueParam", "VarDecl", "While",
     "WinnerDecl", "ZoneDecl",
 ]
@@ -697,6 +697,14 @@ class TermDecl:
 
 
 @frozen
+class HintDecl:
+    """``hint "TEXT"``: a word of advice for the player's book (it changes nothing in play)."""
+
+    text: str
+    span: Span = _span()
+
+
+@frozen
 class SectionDecl:
     """``section "TITLE" ["TEXT"]``: a heading of the spec. The declarations after it, up to
     the next section, are that section's in the rulebook's reference."""
@@ -752,6 +760,7 @@ Item = (
     | MatchDecl
     | DealDecl
     | TermDecl
+    | HintDecl
     | TableDecl
     | SectionDecl
     | DeckDecl

@@ -439,6 +439,8 @@ class CheckedSpec:
     hooks: tuple[ast.HookDecl, ...] = ()
     #: for the rulebook: the glossary (``term``) and the tables it works out (``table``)
     terms: tuple[ast.TermDecl, ...] = ()
+    #: for the player's book: words of advice (``hint``)
+    hints: tuple[ast.HintDecl, ...] = ()
     #: ``teams COUNT by DEF``: fixed partnerships (None: every seat plays for itself)
     teams: ast.TeamsDecl | None = None
     #: the spec has a ``sit out`` statement: each deal records who sat out

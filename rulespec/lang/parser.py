@@ -228,6 +228,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.TermDecl(_unquote(str(c[0])), _unquote(str(c[1])), span=self._span(meta))
 
     @v_args(meta=True)
+    def hint_decl(self, meta: Meta, c: list[Token]) -> ast.HintDecl:
+        return ast.HintDecl(_unquote(str(c[0])), span=self._span(meta))
+
+    @v_args(meta=True)
     def section_decl(self, meta: Meta, c: list[Token | str | None]) -> ast.SectionDecl:
         return ast.SectionDecl(_unquote(str(c[0])), cast("str | None", c[1]),
                                span=self._span(meta))
@@ -785,15 +789,11 @@ def texts(text: str, source_name: str = "<spec>") -> list[tuple[str, int]]:
     """Every piece of prose a spec holds (titles, docstrings, terms, step names, table cells...)
     as the book reads it, with its line, in the file's order: what a catalog translates
     (rulespec.book.i18n). Raises SpecSyntaxError as :func:`parse` does."""
-    text = normalise_newlines(text)
-    try:
-        tree = _parser().parse(text)
-    except (lark.UnexpectedInput, BadToken):
-        _parse(text, source_name)  # raises the diagnostic parse gives
-        raise
+    parse(text, source_name)  # a spec that does not parse: the diagnostic parse gives
+    tree = _parser().parse(normalise_newlines(text))
     skip = {id(tok) for sub in tree.iter_subtrees() if sub.data in _NOT_PROSE
             for tok in sub.children if isinstance(tok, Token)}
-    found = [tok for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING")
-             if id(tok) not in skip]
-    found.sort(key=lambda tok: tok.start_pos or 0)
+    found = sorted((t for t in tree.scan_values(lambda v: isinstance(v, Token) and
+                                                v.type == "STRING") if id(t) not in skip),
+                   key=lambda tok: tok.start_pos or 0)
     return [(_unquote(str(tok)), tok.line or 0) for tok in found]

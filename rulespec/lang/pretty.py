@@ -246,6 +246,8 @@ def pretty_item(it: ast.Item) -> str:
             return f"max_events {pretty_expr(c)}{_doc(d)}"
         case ast.TermDecl(word=word, meaning=m):
             return f"term {_q(word)} {_q(m)}"
+        case ast.HintDecl(text=t):
+            return f"hint {_q(t)}"
         case ast.DeckDecl(copies=n, doc=d, entries=es):
             head = "deck" + (f" copies {n}" if n is not None else "") + _doc(d)
             return head + " {\n" + "".join(f"  {_deck_entry(x)}\n" for x in es) + "}"

@@ -88,7 +88,8 @@ def _checked_spec(sym: Symbols, d: Decls, forms: tuple[str, ...]) -> CheckedSpec
         defs=tuple(sym.defs.values()), procs=tuple(sym.procs.values()), match=match,
         deal=deal, actions=tuple(sym.actions), items=sym.items, sources=sym.sources,
         resolution=Resolution.of(sym.bindings, sym.types),
-        terms=tuple(d.terms), tables=tuple(d.tables), deck=sym.deck, teams=d.teams,
+        terms=tuple(d.terms), hints=tuple(d.hints), tables=tuple(d.tables), deck=sym.deck,
+        teams=d.teams,
         sits_out=sym.sits_out, reveals=sym.reveals, enums=tuple(sym.enums.values()),
         directed=sym.directed,
     )

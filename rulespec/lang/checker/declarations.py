@@ -53,7 +53,8 @@ _ONCE_TYPES = (ast.GameDecl, ast.PlayersDecl, ast.HandsDecl, ast.TeamsDecl, ast.
 _WHO_RANK = {"nobody": 0, "owner": 1, "all": 2}
 _NamedItem = (ast.GameEndDecl | ast.ImportDecl | ast.OptionDecl | ast.EnumDecl | ast.RequireDecl |
               ast.ZoneDecl | ast.VarDecl | ast.ResultDecl | ast.DefDecl | ast.HookDecl |
-              ast.ProcDecl | ast.TermDecl | ast.TableDecl | ast.SectionDecl | ast.DeckDecl)
+              ast.ProcDecl | ast.TermDecl | ast.HintDecl | ast.TableDecl | ast.SectionDecl |
+              ast.DeckDecl)
 
 
 class DeclarationChecker:
@@ -152,6 +153,10 @@ class DeclarationChecker:
                 if any(x.word == it.word for x in d.terms):
                     self.sym.error(it.span, f"the term {it.word!r} is explained twice")
                 d.terms.append(it)
+            case ast.HintDecl():
+                if any(x.text == it.text for x in d.hints):
+                    self.sym.error(it.span, "this hint is given twice")
+                d.hints.append(it)
             case ast.TableDecl():
                 if any(x.name == it.name for x in d.tables):
                     self.sym.error(it.span, f"table {it.name!r} is already declared",

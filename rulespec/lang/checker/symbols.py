@@ -73,6 +73,7 @@ class Decls:
     seen: dict[str, ast.Span] = attrs.Factory(dict)
     #: the rulebook's glossary words and computed tables
     terms: list[ast.TermDecl] = attrs.Factory(list)
+    hints: list[ast.HintDecl] = attrs.Factory(list)
     tables: list[ast.TableDecl] = attrs.Factory(list)
 
 
