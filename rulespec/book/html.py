@@ -240,6 +240,7 @@ def _stack_css(width: int) -> str:
     words (``data-label``) before it; the header row stays for screen readers only."""
     c = f".stack-{width}"
     return (f"@container book (width < {width}rem) {{\n"
+            f"  {c} {{ width: auto; }}\n"
             f"  {c} :is(table, caption, tbody, tr) {{ display: block; }}\n"
             f"  {c} thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden;"
             " clip-path: inset(50%); }\n"

@@ -11,11 +11,22 @@ build/bookpages/ (ignored by git), so the page is tested apart from the books' s
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from rulespec.book.document import Book, Bullets, Code, Figure, Heading, Paragraph, Run, Table
+from rulespec.book.document import (
+    Book,
+    Bullets,
+    Code,
+    Figure,
+    Heading,
+    Paragraph,
+    Run,
+    Table,
+    inline,
+    strong,
+)
 from rulespec.book.document import code as c
-from rulespec.book.document import inline, strong
 from rulespec.book.html import to_html
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +48,11 @@ def book_pages() -> list[BookPage]:
     RENDERED.mkdir(parents=True, exist_ok=True)
     for book, game in ((persian_book(), "sample"), (russian_book(), "sample")):
         path = RENDERED / f"{game}.{book.lang}.html"
-        path.write_text(to_html(book), encoding="utf-8")
+        # each test worker writes it: whole, under a name of its own, then renamed over the
+        # page, so that no worker ever opens a page half written by another
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        part.write_text(to_html(book), encoding="utf-8")
+        part.replace(path)
         pages.append((game, book.lang, path))
     return pages
 
