@@ -183,7 +183,8 @@ def test_everything_from_the_book_is_escaped() -> None:
     assert {"href": '#evil"><script>x</script>'} in page.named("a")
     titles = [a["title"] for a in page.named("span") if a.get("class") == "src"]
     assert titles == [f'spec clause src"{EVIL}', f"spec clause {EVIL}", f"spec clause {EVIL}"]
-    assert {"class": "figure-art", "role": "img", "aria-label": EVIL} in page.named("div")
+    assert {"class": "figure-art", "role": "img", "aria-label": EVIL, "tabindex": "0"} \
+        in page.named("div")
     assert any(a.get("aria-label") == EVIL and a.get("role") == "region"
                for a in page.named("div"))
     assert page.named("pre") == [{"dir": "ltr", "data-lang": 'x"><script>'}]
@@ -412,8 +413,8 @@ def _check_nothing_overflows(page: Page) -> None:
 
 def _check_phone_layout(page: Page) -> None:
     """Nothing wider than its box: the table too wide for a phone stacks its rows, each cell
-    labelled with its header; the figure is drawn to the column's width; the contents are
-    folded above the text."""
+    labelled with its header; the figure is drawn to the column's width, and at its own size
+    once tapped; the contents are folded above the text."""
     width = page.evaluate("window.innerWidth")
     assert width == 390
     _check_nothing_overflows(page)
@@ -429,6 +430,14 @@ def _check_phone_layout(page: Page) -> None:
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     svg = page.locator("figure svg").bounding_box()
     assert svg is not None and svg["width"] <= box["width"]
+    # tapped, the figure shows at its own size, scrolling in its own box; elsewhere, small again
+    art.click()
+    svg = page.locator("figure svg").bounding_box()
+    assert svg is not None and svg["width"] >= 600, "the tapped diagram should be full size"
+    assert art.evaluate("e => e.scrollWidth > e.clientWidth"), "the figure should scroll"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("h1").click()
+    assert art.evaluate("e => e.scrollWidth <= e.clientWidth")
     nav, main = page.locator("nav.toc").bounding_box(), page.locator("main").bounding_box()
     assert nav is not None and main is not None and nav["y"] + nav["height"] <= main["y"]
     assert nav["height"] < 80, "the folded contents take a line, not the first screen"
