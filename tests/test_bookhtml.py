@@ -282,6 +282,46 @@ def test_same_book_same_bytes() -> None:
     assert digests == {_digest_here()}
 
 
+def test_language_and_direction() -> None:
+    """The page says the book's language and direction; in a right-to-left book a signed number
+    and a range are isolated left to right (the bidi algorithm would turn ``-5`` into ``5-``),
+    digits alone are not; code, cards and clause markers are left to right in any book; the
+    page's own words are in the book's language."""
+    text = inline("امتیاز -5 و ", code("play"), " برای 2–5 نفر و 10 کارت ", Run("card", "TH"))
+    blocks = (Heading(1, inline("بازی"), "play"), Paragraph(text, "games/x.rules:3"))
+    html = to_html(Book("بازی", blocks, lang="fa"))
+    assert html.startswith('<!DOCTYPE html>\n<html lang="fa" dir="rtl">')
+    assert '<bdi dir="ltr">-5</bdi>' in html and '<bdi dir="ltr">2–5</bdi>' in html
+    assert " و 10 کارت " in html and html.count("<bdi") == 2
+    assert '<code dir="ltr">play</code>' in html and '<span class="card suit-H" dir="ltr">' in html
+    assert '<span class="src" dir="ltr" title="بند قواعد games/x.rules:3">' in html
+    assert '<summary class="toc-title">فهرست</summary>' in html
+    english = to_html(Book("t", (Paragraph(inline("score -5 for 2–5")),)))
+    assert "<bdi" not in english and "score -5 for 2–5" in english
+    russian = to_html(Book("t", blocks, lang="ru-RU"))
+    assert russian.startswith('<!DOCTYPE html>\n<html lang="ru-RU" dir="ltr">')
+    assert "Содержание" in russian and "<bdi" not in russian
+
+
+def test_only_a_table_too_wide_for_its_column_stacks() -> None:
+    """A table a phone shows whole stays a plain table; a wide one gets the class that stacks
+    its rows below the width it needs, the rules for that width, its cells labelled with their
+    headers, and explicit roles."""
+    narrow = Table(header=(inline("card (spades shown; every suit alike)"),
+                           inline("penalty points")),
+                   rows=((inline(Run("card", "TS")), inline("1")),))
+    html = to_html(Book("t", (narrow,)))
+    assert '<div class="table-wrap" role="region"' in html and "stack-" not in html
+    assert "data-label" not in html and 'role="table"' not in html
+    html = to_html(sample_book())
+    wrap = re.search(r'<div class="table-wrap stack-(\d+)"', html)
+    assert wrap is not None and int(wrap[1]) > 40  # fifteen columns: stacked even on a desk
+    assert f"@container book (width < {wrap[1]}rem)" in html
+    assert f".stack-{wrap[1]} td::before {{ content: attr(data-label)" in html
+    assert '<td role="cell" data-label="players">2</td>' in html
+    assert '<table role="table">' in html and '<th scope="col" role="columnheader">' in html
+
+
 def test_svg_prolog_is_dropped() -> None:
     fig = Figure('<?xml version="1.0"?>\n' + SMALL_SVG, alt="boxes")
     html = to_html(Book("t", (fig,)))

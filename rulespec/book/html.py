@@ -79,17 +79,22 @@ def _e(text: str) -> str:
     return escape(text, quote=True)
 
 
-#: a number with a sign before it (``-5``, ``+10``): in right-to-left text the bidirectional
-#: algorithm would put the sign after the digits (``5-``), so it is isolated as left-to-right
-_SIGNED = re.compile(r"(?<![\w.])[-+\u2212\u00b1]\d+(?:[.,:/]\d+)*")
+#: a number with a sign before it (``-5``, ``+10``) or a range (``2–5``): in right-to-left
+#: text the bidirectional algorithm would put the sign after the digits (``5-``) or the range
+#: backwards (``5–2``), so it is isolated as left-to-right; digits alone need nothing
+_NUMBER = re.compile(r"(?<![\w.])[-+\u2212\u00b1]?\d+(?:[.,:/\u2013-]\d+)*")
+_PLAIN_NUMBER = re.compile(r"[\d.,]+")
 
 
 def _text(text: str, w: _Words) -> str:
-    """Plain text as HTML; in a right-to-left page a signed number is kept left to right."""
+    """Plain text as HTML; in a right-to-left page a signed number or a range is kept left to
+    right."""
     if not w.rtl:
         return _e(text)
     out, at = [], 0
-    for m in _SIGNED.finditer(text):
+    for m in _NUMBER.finditer(text):
+        if _PLAIN_NUMBER.fullmatch(m.group()):
+            continue
         out.append(f"{_e(text[at:m.start()])}<bdi dir=\"ltr\">{_e(m.group())}</bdi>")
         at = m.end()
     return "".join(out) + _e(text[at:])
@@ -273,9 +278,10 @@ def _table(t: Table, w: _Words) -> str:
                + "".join(f"<td{role.format('cell')}{labels[i] if i < len(labels) else ''}>"
                          f"{_inline(c, w)}</td>" for i, c in enumerate(row))
                + "</tr>" for row in t.rows)
-    out.append("</tbody></table></div>")
-    if t.source:
+    out.append("</tbody></table>")
+    if t.source:  # inside the box, so that it ends where the table ends
         out.append(f'<p class="src-after">{_src(t.source, w).strip()}</p>')
+    out.append("</div>")
     return "\n".join(out)
 
 
