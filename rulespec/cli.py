@@ -601,23 +601,37 @@ def _finish(report: Report, title: str, found: Resolved, out_path: str | None,
 @click.option("--option", "-o", "opts", multiple=True, metavar="NAME=VALUE",
               help="A book for these option values (repeatable).")
 @click.option("--check", "check_only", is_flag=True,
-              help="Write nothing: exit 1 if the book at --out is missing or out of date.")
+              help="Write nothing: exit 1 if the book at --out is missing or out of date; "
+                   "list the texts its catalogs leave in English.")
+@click.option("--lang", type=click.Choice(["en", "fa", "ru"]), default="en", show_default=True,
+              help="The book's language (the spec's catalogs beside it, rulespec's own).")
+@click.option("--reference", is_flag=True,
+              help="The implementer's reference (every clause, exact decisions, record "
+                   "vocabulary, the spec's source) instead of the player's book.")
 def doc(game: str, fmt: str, out_path: str | None, players: int | None,
-        opts: tuple[str, ...], check_only: bool) -> None:
-    """Write the rulebook of GAME (a shipped name or a .rules file), in Markdown or HTML."""
+        opts: tuple[str, ...], check_only: bool, lang: str, reference: bool) -> None:
+    """Write GAME's player's book (or --reference, the implementer's) in Markdown or HTML."""
     from rulespec.book import build_book
+    from rulespec.book.i18n import words_for
+    from rulespec.book.player import player_book, reference_name
     from rulespec.loading import resolve
 
     if check_only and not out_path:
         raise click.UsageError("--check compares with the book at --out: give --out PATH")
+    if reference and lang != "en":
+        raise click.UsageError("the implementer's reference is written in English only")
     if out_path and not check_only:
         _writable(Path(out_path))  # before the book is worked out (seconds of work)
     with _reported():
-        spec = resolve(game).spec
+        found = resolve(game)
+        spec = found.spec
+        words = words_for(lang, [found.path])
         # the book plays example deals at every table: seconds of work, not to be silent
         with _working(f"working out the book of {spec.title}: its tables, decisions and "
                       "example deal"):
-            book = build_book(spec, players, _options(opts))
+            book = (build_book(spec, players, _options(opts)) if reference else
+                    player_book(spec, words, players, _options(opts),
+                                reference=reference_name(out_path or found.path.stem, fmt)))
         # a Markdown book written to a file links its pictures, written beside it
         files: list[tuple[str, str]] = []
         if fmt == "html":
@@ -631,12 +645,21 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
             # pictures go beside a book written to a file, not beside a device or a FIFO
             # (--out /dev/stdout): that page has their captions only, as standard output has
             if out_path and plain_or_absent(Path(out_path)):
-                files = figure_files(book, Path(out_path).stem)
+                files = figure_files(book, Path(out_path).name.split(".")[0] +
+                                     ("" if lang == "en" else f".{lang}"))
             text = to_markdown(book, [name for name, _ in files])
+    if check_only and words.missing:
+        _err(f"{out_path}: {len(words.missing)} text(s) not translated into {lang}, shown in "
+             "English:")
+        for m in sorted(words.missing):
+            _err(f"  {shown(m[:100])}")
     pages = [(Path(out_path), text)] if out_path else []
     pages += [(Path(out_path or ".").parent / name, svg) for name, svg in files]
     if check_only:
-        _check_pages(pages, out_path, f"rulespec doc {game} --format {fmt} --out {out_path}")
+        again = " ".join(["rulespec doc", game, "--format", fmt, "--out", str(out_path),
+                          *(["--lang", lang] if lang != "en" else []),
+                          *(["--reference"] if reference else [])])
+        _check_pages(pages, out_path, again)
         return
     if not pages:
         click.echo(text, nl=False)
@@ -654,27 +677,27 @@ def _check_pages(pages: list[tuple[Path, str]], out_path: str | None, again: str
     """doc --check: exit 1 naming each page that is missing or differs from what it would be
     now (``again`` is the command that writes them), else say the book at ``out_path`` is up
     to date."""
-    import errno
+    from rulespec.cli_options import stale_pages
 
-    from rulespec.files import read_bounded
-
-    stale = []
-    for path, want in pages:
-        try:
-            # bounded: --out may name /dev/zero; a file larger than twice the new book is
-            # out of date whatever it holds
-            old = read_bounded(path, 2 * len(want.encode()) + 1024, "book")
-            why = "" if old.decode("utf-8", "replace") == want else "out of date"
-        except FileNotFoundError:
-            why = "missing"
-        except OSError as e:
-            why = "out of date" if e.errno == errno.EFBIG else str(e.strerror)
-        if why:
-            stale.append(f"{shown(str(path))}: {why}")
+    stale = stale_pages(pages)
     if stale:
         _err("; ".join(stale) + f"; regenerate with: {again}")
         sys.exit(EXIT_RECORD)
     click.echo(f"{out_path}: up to date")
+
+
+@main.command()
+@click.argument("action", type=click.Choice(["update", "compile"]))
+@click.argument("game")
+@click.option("--lang", "langs", multiple=True, type=click.Choice(["fa", "ru"]))
+def catalog(action: str, game: str, langs: tuple[str, ...]) -> None:
+    """Update GAME's catalogs (game.LANG.po beside its spec) to its texts, or compile them."""
+    from rulespec.book.catalogs import refresh
+    from rulespec.loading import resolve
+
+    with _reported():
+        for path in refresh(resolve(game).path, action, langs or ("fa", "ru")):
+            click.echo(shown(str(path)))
 
 
 @contextlib.contextmanager

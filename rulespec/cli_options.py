@@ -3,14 +3,19 @@ options ``verify`` and ``diff`` share. It prints nothing (only ``cli.py`` prints
 
 from __future__ import annotations
 
+import errno
 import math
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import click
 
-__all__ = ["MAX_SECONDS", "Seconds", "option_text", "options_of", "parse_option",
+from rulespec.files import read_bounded
+from rulespec.shown import escape_line as shown
+
+__all__ = ["MAX_SECONDS", "Seconds", "option_text", "options_of", "parse_option", "stale_pages",
            "verification_options"]
 
 #: a click command function, before or after its options are added
@@ -94,3 +99,21 @@ def verification_options(f: _F) -> _F:
     ]):
         f = opt(f)
     return f
+
+
+def stale_pages(pages: list[tuple[Path, str]]) -> list[str]:
+    """doc --check: each page that is missing or differs from what it would be now, with why."""
+    stale = []
+    for path, want in pages:
+        try:
+            # bounded: --out may name /dev/zero; a file larger than twice the new book is
+            # out of date whatever it holds
+            old = read_bounded(path, 2 * len(want.encode()) + 1024, "book")
+            why = "" if old.decode("utf-8", "replace") == want else "out of date"
+        except FileNotFoundError:
+            why = "missing"
+        except OSError as e:
+            why = "out of date" if e.errno == errno.EFBIG else str(e.strerror)
+        if why:
+            stale.append(f"{shown(str(path))}: {why}")
+    return stale

@@ -154,12 +154,15 @@ def test_replay_usage_and_spec_errors(tmp_path: Path) -> None:
 ])
 def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> None:
     book = ROOT / "docs" / "rules" / f"{game}.md"
-    code, _, err = run("doc", game, "--out", str(book), "--check")
-    assert code == 0, err  # the book and its figures are those the spec gives today
-    code, _, err = run("doc", game, "--format", "html", "--out", str(book.with_suffix(".html")),
-                       "--check")
-    assert code == 0, err
-    text = book.read_text(encoding="utf-8")
+    ref = ROOT / "docs" / "rules" / f"{game}-reference.md"
+    for page, more in ((book, ()), (ref, ("--reference",))):
+        code, _, err = run("doc", game, "--out", str(page), "--check", *more)
+        assert code == 0, err  # the book and its figures are those the spec gives today
+        code, _, err = run("doc", game, "--format", "html", "--out",
+                           str(page.with_suffix(".html")), "--check", *more)
+        assert code == 0, err
+    assert f"]({game}-reference.md)" in book.read_text(encoding="utf-8").replace("<", "").replace(">", "")
+    text = ref.read_text(encoding="utf-8")
     for ident in idents:
         assert ident in text
 
@@ -192,8 +195,9 @@ def test_every_shipped_game_has_a_committed_rulebook() -> None:
     from rulespec.loading import shipped_games
 
     for game in shipped_games():
-        assert (ROOT / f"docs/rules/{game}.md").is_file(), game
-        assert (ROOT / f"docs/rules/{game}.html").is_file(), game
+        for page in (game, f"{game}-reference"):
+            assert (ROOT / f"docs/rules/{page}.md").is_file(), page
+            assert (ROOT / f"docs/rules/{page}.html").is_file(), page
 
 
 def test_verify_oracle_against_spec() -> None:

@@ -18,13 +18,14 @@ import attrs
 __all__ = ["RTL_LANGUAGES", "SUIT_SYMBOL", "Book", "Bullets", "Code", "Figure", "Heading", "Inline",
            "Paragraph", "Run", "Table", "card_text", "code", "em", "inline", "strong", "suit_text"]
 
-RunKind = Literal["text", "code", "strong", "em", "suit", "card"]
+RunKind = Literal["text", "code", "strong", "em", "suit", "card", "link"]
 
 
 @attrs.frozen
 class Run:
     """A stretch of text of one kind. ``suit`` holds a suit letter (C, D, H, S) and ``card`` a
-    card code (``TH``, ``JK``): renderers draw them with their symbols."""
+    card code (``TH``, ``JK``): renderers draw them with their symbols; ``link`` holds a relative
+    address (another book), shown as itself and linked to it."""
 
     kind: RunKind
     text: str
@@ -160,6 +161,9 @@ def card_text(code_: str) -> str:
 
 
 def suit_text(letter: str) -> str:
-    """A suit as a word with its symbol (``♥ hearts``)."""
+    """A suit as a word with its symbol (``♥ hearts``); a suit run may carry its name in the
+    book's language after the letter (``H червы``)."""
     names = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    if len(letter) > 2 and letter[1] == " " and letter[0] in SUIT_SYMBOL:
+        return f"{SUIT_SYMBOL[letter[0]]} {letter[2:]}"
     return f"{SUIT_SYMBOL.get(letter, '')} {names.get(letter, letter)}".strip()

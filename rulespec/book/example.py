@@ -29,7 +29,7 @@ from rulespec.lang import ast
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["example_section", "table_figure"]
+__all__ = ["event_fields", "example_section", "table_figure"]
 
 _W = Callable[[Block], None]
 
@@ -197,6 +197,11 @@ def _gained(gained: tuple[tuple[str, int, tuple[str, ...]], ...],
             out += [" ", Run("card", c)]
         out.append(")")
     return out
+
+
+def event_fields(ev: Mapping[str, object]) -> list[Part]:
+    """An event's fields in words, as the example tells them."""
+    return _fields(ev)
 
 
 def _fields(ev: Mapping[str, object]) -> list[Part]:

@@ -70,6 +70,9 @@ def md_inline(text: Inline) -> str:
             out.append(f"*{_md_text(r.text)}*")
         elif r.kind == "suit":
             out.append(_md_text(suit_text(r.text)))
+        elif r.kind == "link":
+            # a relative address of our own making (another book): no parenthesis or space
+            out.append(f"[{_md_text(r.text)}](<{r.text.replace('>', '%3E')}>)")
         else:
             out.append(_md_text(card_text(r.text)))
     return "".join(out)

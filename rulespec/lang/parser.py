@@ -21,7 +21,7 @@ from rulespec.lang import ast
 from rulespec.lang.syntax_errors import BadToken, syntax_error, token_error
 from rulespec.lang.text import grammar_text, normalise_newlines, paused_gc
 
-__all__ = ["MAX_NESTING", "parse"]
+__all__ = ["MAX_NESTING", "parse", "texts"]
 
 
 @functools.cache
@@ -775,3 +775,29 @@ def _parse(text: str, source_name: str) -> ast.Spec:
         if not isinstance(e.orig_exc, BadToken):
             raise
         raise token_error(e.orig_exc, text, source_name) from None
+
+
+#: the rules whose strings are not prose: a module's path (a string value in an expression is
+#: prose: a rulebook's table shows it)
+_NOT_PROSE = frozenset({"import_decl"})
+
+
+def texts(text: str, source_name: str = "<spec>") -> list[tuple[str, int]]:
+    """Every piece of prose a spec holds (titles, docstrings, option values' texts, terms, step
+    names, table headings, a deck's suit and rank names), as the book reads it, with its line,
+    in the order of the file: what a translator's catalog translates (rulespec.book.i18n).
+
+    Raises SpecSyntaxError as :func:`parse` does."""
+    text = normalise_newlines(text)
+    try:
+        tree = _parser().parse(text)
+    except lark.UnexpectedInput as e:
+        raise syntax_error(e, text, source_name, _parser()) from None
+    except BadToken as e:
+        raise token_error(e, text, source_name) from None
+    skip = {id(tok) for sub in tree.iter_subtrees() if sub.data in _NOT_PROSE
+            for tok in sub.children if isinstance(tok, Token)}
+    found = [tok for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING")
+             if id(tok) not in skip]
+    found.sort(key=lambda tok: tok.start_pos or 0)
+    return [(_unquote(str(tok)), tok.line or 0) for tok in found]

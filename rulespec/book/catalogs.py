@@ -1,0 +1,140 @@
+"""Writing the message catalogs the books are translated with (Babel): extracting a spec's prose
+and the book's own, updating a language's ``.po`` file, compiling it to the ``.mo`` file the
+standard library reads (:mod:`rulespec.book.i18n`), and listing what is left to translate.
+
+Babel is a translator's and a build's tool: ``rulespec doc`` itself reads only compiled catalogs.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from pathlib import Path
+
+import attrs
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
+from rulespec.lang.parser import texts
+
+__all__ = ["PROSE_KEYWORDS", "CatalogState", "compile_catalog", "extract_rules", "prose_po",
+           "prose_template", "refresh", "spec_po", "spec_template", "state_of", "update_catalog"]
+
+#: the book's calls whose first argument is a message of rulespec's own catalog
+PROSE_KEYWORDS = {"say": None, "word": None, "N_": None}
+#: the modules whose prose the catalog holds
+_PROSE_MODULES = ("player.py", "player_example.py", "diagram.py", "svg.py")
+_BOOK = Path(__file__).resolve().parent
+
+
+def spec_template(spec_file: Path) -> Catalog:
+    """A template catalog of a spec's prose (every message, none translated)."""
+    cat = Catalog(project=spec_file.stem, fuzzy=False)
+    name = spec_file.name
+    for message, line in texts(spec_file.read_text(encoding="utf-8"), str(spec_file)):
+        if message.strip():
+            cat.add(message, locations=[(name, line)])
+    return cat
+
+
+def prose_template() -> Catalog:
+    """A template catalog of the book's own prose, extracted from the book's modules."""
+    cat = Catalog(project="rulespec", fuzzy=False)
+    for module in _PROSE_MODULES:
+        path = _BOOK / module
+        if not path.exists():
+            continue
+        for line, message, comments, _ in extract_from_file(
+                "python", str(path), keywords=PROSE_KEYWORDS, comment_tags=("TRANSLATORS:",)):
+            if isinstance(message, str) and message.strip():
+                cat.add(message, locations=[(module, line)], auto_comments=comments)
+    return cat
+
+
+def update_catalog(template: Catalog, po: Path, lang: str) -> Path:
+    """Merge a template into a language's ``.po`` file (created when missing): new messages come
+    in untranslated, changed ones fuzzy with their old translation, gone ones are dropped."""
+    if po.exists():
+        with po.open("rb") as f:
+            cat = read_po(f, locale=lang)
+        cat.update(template, update_header_comment=False)
+        cat.obsolete.clear()
+    else:
+        cat = Catalog(locale=lang, project=template.project, fuzzy=False)
+        cat.update(template)
+    buf = io.BytesIO()
+    write_po(buf, cat, width=100, sort_output=False, omit_header=False)
+    po.write_bytes(buf.getvalue())
+    return po
+
+
+def compile_catalog(po: Path) -> Path:
+    """Compile a ``.po`` file to the ``.mo`` beside it; fuzzy translations are left out."""
+    try:
+        with po.open("rb") as f:
+            cat = read_po(f)
+    except (OSError, ValueError) as e:
+        raise CatalogError(f"{po}: cannot read this catalog ({e})",
+                           hint="fix the .po file (msgfmt --check shows where)") from None
+    mo = po.with_suffix(".mo")
+    buf = io.BytesIO()
+    write_mo(buf, cat, use_fuzzy=False)
+    mo.write_bytes(buf.getvalue())
+    return mo
+
+
+@attrs.frozen
+class CatalogState:
+    """How far a language's catalog is: messages the template has that it does not translate."""
+
+    po: Path
+    total: int
+    untranslated: tuple[str, ...]
+
+
+def state_of(template: Catalog, po: Path, lang: str) -> CatalogState:
+    """What is left to translate in ``po`` for this template (everything, when it is missing)."""
+    done: dict[str, str] = {}
+    if po.exists():
+        with po.open("rb") as f:
+            for m in read_po(f, locale=lang):
+                if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
+                    done[m.id] = str(m.string)
+    ids = [m.id for m in template if m.id and isinstance(m.id, str)]
+    return CatalogState(po, len(ids), tuple(i for i in ids if i not in done))
+
+
+def spec_po(spec_file: Path, lang: str) -> Path:
+    """The ``.po`` file of a spec in a language."""
+    return spec_catalog_path(spec_file, lang, compiled=False)
+
+
+def prose_po(lang: str) -> Path:
+    """The ``.po`` file of the book's prose in a language."""
+    return prose_catalog_path(lang, compiled=False)
+
+
+def extract_rules(fileobj: io.BufferedIOBase, keywords: Iterable[str], comment_tags: Iterable[str],
+                  options: dict[str, str]) -> Iterable[tuple[int, str, str, list[str]]]:
+    """A Babel extractor for ``.rules`` files (``pybabel extract``, ``[rulespec: **.rules]``):
+    every piece of a spec's prose, as :func:`spec_template` takes it."""
+    text = fileobj.read().decode("utf-8")
+    for message, line in texts(text, options.get("source", "<spec>")):
+        if message.strip():
+            yield line, "", message, []
+
+
+def refresh(spec_file: Path, action: str, langs: Iterable[str]) -> list[Path]:
+    """``rulespec catalog``: bring a spec's catalogs up to its texts (``update``: new texts
+    untranslated, changed ones fuzzy) or compile them (``compile``); the files written."""
+    out = []
+    for lang in langs:
+        po = spec_po(spec_file, lang)
+        if action == "update":
+            out.append(update_catalog(spec_template(spec_file), po, lang))
+        elif po.exists():
+            out.append(compile_catalog(po))
+    return out

@@ -1,0 +1,179 @@
+"""The player's book (rulespec.book.player) and its languages (rulespec.book.i18n): the length
+issue 27 sets, no sentence said twice, each term defined once, complete Persian and Russian
+catalogs for the seed games, a catalog's text kept as text, and ``rulespec doc --lang`` through
+a child process from another folder."""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+
+from rulespec.book.document import Book, Bullets, Heading, Paragraph, Table
+from rulespec.book.html import to_html
+from rulespec.book.i18n import CatalogError, Words, english, words_for
+from rulespec.book.player import player_book, rules_words
+from rulespec.loading import resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ("vandatta", "abracadabra", "abracadabra-newton")
+#: issue 27: the rules sections' words at most (the example, variations and hints aside)
+RULES_AT_MOST = {"vandatta": 1500, "abracadabra": 2500, "abracadabra-newton": 2500}
+EXAMPLE_AT_MOST = 800
+
+
+@functools.cache
+def book(game: str, lang: str) -> tuple[Book, frozenset[str]]:
+    found = resolve(game)
+    words = words_for(lang, [found.path])
+    return player_book(found.spec, words), frozenset(words.missing)
+
+
+def _prose(b: Book) -> list[str]:
+    """The book's sentences of prose: paragraphs and list items outside the example deal."""
+    out: list[str] = []
+    where = ""
+    for x in b.blocks:
+        if isinstance(x, Heading):
+            where = x.anchor
+        elif where == "example" or where == "variations" and isinstance(x, Bullets):
+            continue  # the example's lines, and an option's values (a table as a list)
+        elif isinstance(x, Paragraph):
+            out.append("".join(r.text for r in x.text))
+        elif isinstance(x, Bullets):
+            out.extend("".join(r.text for r in i) for i, _ in x.items)
+    sentences = []
+    for text in out:
+        sentences += [s.strip() for s in re.split(r"(?<=[.!?؟])\s+", text) if len(s.split()) > 3]
+    return sentences
+
+
+@pytest.mark.parametrize("game", SEEDS)
+def test_the_rules_fit_in_ten_minutes(game: str) -> None:
+    rules, example = rules_words(book(game, "en")[0])
+    assert rules < RULES_AT_MOST[game], rules
+    assert example < EXAMPLE_AT_MOST, example
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ru"])
+@pytest.mark.parametrize("game", SEEDS)
+def test_no_sentence_is_said_twice(game: str, lang: str) -> None:
+    sentences = _prose(book(game, lang)[0])
+    twice = {s for s in sentences if sentences.count(s) > 1}
+    assert not twice, twice
+
+
+@pytest.mark.parametrize("game", SEEDS)
+def test_each_term_is_defined_once_after_its_first_use(game: str) -> None:
+    b = book(game, "en")[0]
+    spec = resolve(game).spec
+    defined = [("".join(r.text for r in i[:1])) for x in b.blocks if isinstance(x, Bullets)
+               for i, _ in x.items if i and i[0].kind == "strong"]
+    for t in spec.terms:
+        assert defined.count(t.word) == 1, t.word
+
+
+@pytest.mark.parametrize("lang", ["fa", "ru"])
+@pytest.mark.parametrize("game", SEEDS)
+def test_the_seed_games_are_wholly_translated(game: str, lang: str) -> None:
+    b, missing = book(game, lang)
+    assert not missing, sorted(missing)[:10]
+    assert b.lang == lang and b.title != resolve(game).spec.title
+
+
+def test_the_legal_plays_and_decisions_are_tables() -> None:
+    b = book("vandatta", "en")[0]
+    heads = [tuple("".join(r.text for r in c) for c in x.header) for x in b.blocks
+             if isinstance(x, Table)]
+    assert ("top card of the discard pile", "you may play") in heads
+    assert ("decision", "what you may do") in heads
+    text = to_html(b)
+    assert "an ordinary card of the Ace&#x27;s suit; any other Ace" in text
+
+
+def test_newton_says_there_is_no_starting_stock() -> None:
+    text = " ".join(_prose(book("abracadabra-newton", "en")[0]))
+    assert "nobody starts with a stock of chips" in text
+    assert "bid cards" not in text
+
+
+def _catalog(tmp_path: Path, lang: str, pairs: dict[str, str]) -> Path:
+    spec = tmp_path / "game.rules"
+    cat = Catalog(locale=lang)
+    for k, v in pairs.items():
+        cat.add(k, v)
+    buf = io.BytesIO()
+    write_mo(buf, cat)
+    (tmp_path / f"game.{lang}.mo").write_bytes(buf.getvalue())
+    return spec
+
+
+def test_a_catalog_is_text_not_markup_nor_a_format_string(tmp_path: Path) -> None:
+    spec = _catalog(tmp_path, "ru", {"Hello": "<script>alert(1)</script>"})
+    w = words_for("ru", [spec])
+    assert w.text("Hello") == "<script>alert(1)</script>"
+    assert "<script>" not in to_html(Book("t", (Paragraph(((w.say("{x}", x=w.text("Hello"))))),),
+                                          lang="ru"))
+    # a translation that names a placeholder its English does not is refused: English stays
+    evil = Words("ru", w.spec, w.spec)
+    assert evil.word("{n} cards", n=3) == "3 cards"
+    assert w.text("Not in the catalog") == "Not in the catalog"
+    assert "Not in the catalog" in w.missing
+
+
+def test_a_catalog_with_a_strange_placeholder_falls_back(tmp_path: Path) -> None:
+    spec = _catalog(tmp_path, "ru", {"{n} cards": "{n.__class__} {m} карт"})
+    w = words_for("ru", [spec])
+    w2 = Words("ru", w.spec, w.spec)
+    assert w2.word("{n} cards", n=3) == "3 cards"
+
+
+def test_a_stale_or_missing_catalog_is_an_error_with_a_hint(tmp_path: Path) -> None:
+    spec = tmp_path / "game.rules"
+    (tmp_path / "game.fa.po").write_text("", encoding="utf-8")
+    with pytest.raises(CatalogError, match="not compiled"):
+        words_for("fa", [spec])
+    with pytest.raises(CatalogError, match="no book language"):
+        words_for("de", [spec])
+    assert english().text("x") == "x"
+
+
+def test_doc_in_persian_from_another_folder(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = tmp_path / "v.fa.html"
+    p = subprocess.run([sys.executable, "-m", "rulespec", "doc", "vandatta", "--lang", "fa",
+                        "--format", "html", "--out", str(out)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    page = out.read_text(encoding="utf-8")
+    assert 'lang="fa"' in page and 'dir="rtl"' in page and "وانداتا" in page
+    assert 'href="v-reference.html"' in page
+    p = subprocess.run([sys.executable, "-m", "rulespec", "doc", "vandatta", "--lang", "de"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "de" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "rulespec", "doc", "vandatta", "--lang", "fa",
+                        "--reference"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "English only" in p.stderr
+
+
+@pytest.mark.parametrize("lang", ["fa", "ru"])
+@pytest.mark.parametrize("game", SEEDS)
+def test_committed_translated_books_are_current(game: str, lang: str) -> None:
+    from click.testing import CliRunner
+
+    from rulespec.cli import main
+
+    for fmt in ("md", "html"):
+        page = ROOT / "docs" / "rules" / f"{game}.{lang}.{fmt}"
+        r = CliRunner().invoke(main, ["doc", game, "--lang", lang, "--format", fmt, "--out",
+                                      str(page), "--check"])
+        assert r.exit_code == 0, r.output
