@@ -13,6 +13,7 @@ and keeps a screenshot of its first screen; ``pytest -m slow`` keeps whole-page 
 from __future__ import annotations
 
 import functools
+import math
 import re
 import subprocess
 import unicodedata
@@ -137,7 +138,40 @@ def check_page(tab: Page, game: str, lang: str, path: Path, whole: bool) -> list
         tab.set_viewport_size({"width": width, "height": height})
         problems += [f"at {width} px: {p}" for p in tab.evaluate(_OVERFLOW_JS)]
         tab.screenshot(path=str(SCREENSHOTS / f"{game}-{lang}-{width}.png"), full_page=whole)
+    problems += _check_stacking(tab)
     problems += [f"no font draws {m}" for m in missing_glyphs(tab.evaluate(_TEXT_JS))]
+    return problems
+
+
+#: the narrowest screen a page must fit: a 320 px phone, a column of 18 rem
+NARROWEST = 320
+#: the page's layout, as page.css sets it (rem): its padding on each side, below and above the
+#: width where the contents stand beside the text, which takes the contents' column and gap
+_PAD, _WIDE, _SIDE, _PAD_WIDE, _MAX = 1, 60, 15 + 2.5, 1.5, 76
+
+
+def _window_for(column_rem: float) -> int | None:
+    """The window width (px) at which the text column is ``column_rem`` wide, or None where no
+    window gives it (wider than the widest column)."""
+    narrow = column_rem + 2 * _PAD
+    if narrow < _WIDE:
+        return math.ceil(narrow * 16)
+    wide = column_rem + _SIDE + 2 * _PAD_WIDE
+    return math.ceil(wide * 16) if wide <= _MAX else None
+
+
+def _check_stacking(tab: Page) -> list[str]:
+    """The guess html.py makes of a table's width, tried: at the narrowest phone, and just above
+    each width at which one of the page's tables stacks its rows (where it is still a table, in
+    the least room it ever has), nothing is wider than its box."""
+    widths = tab.evaluate("[...new Set([...document.querySelectorAll('.table-wrap')]"
+                          ".flatMap(w => [...w.classList].filter(c => c.startsWith('stack-'))"
+                          ".map(c => +c.slice(6))))]")
+    windows = {NARROWEST} | {w for w in map(_window_for, [n + 0.05 for n in widths]) if w}
+    problems = []
+    for window in sorted(windows):
+        tab.set_viewport_size({"width": window, "height": 844})
+        problems += [f"at {window} px: {p}" for p in tab.evaluate(_OVERFLOW_JS)]
     return problems
 
 
