@@ -303,6 +303,14 @@ def test_language_and_direction() -> None:
     assert "Содержание" in russian and "<bdi" not in russian
 
 
+def test_a_link_to_another_book_shows_its_address() -> None:
+    """A link run is shown as its address, left to right in any page, marked so that print
+    does not print the address a second time after it."""
+    html = to_html(Book("t", (Paragraph(inline("See ", Run("link", "x-reference.html"))),),
+                        lang="fa"))
+    assert '<a class="address" href="x-reference.html" dir="ltr">x-reference.html</a>' in html
+
+
 def test_only_a_table_too_wide_for_its_column_stacks() -> None:
     """A table a phone shows whole stays a plain table; a wide one gets the class that stacks
     its rows below the width it needs, the rules for that width, its cells labelled with their
@@ -496,4 +504,4 @@ def _check_print(page: Page) -> None:
         assert page.locator(sel).first.evaluate("e => getComputedStyle(e).breakInside") \
             == "avoid", sel
     css = page.evaluate("[...document.styleSheets[0].cssRules].map(r => r.cssText).join(' ')")
-    assert 'a[href]:not([href^="#"])::after { content: " <" attr(href) ">"' in css
+    assert 'a[href]:not([href^="#"], .address)::after { content: " <" attr(href) ">"' in css

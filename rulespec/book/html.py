@@ -110,8 +110,8 @@ def _run(r: Run, w: _Words) -> str:
         return f"<strong>{_text(r.text, w)}</strong>"
     if r.kind == "em":
         return f"<em>{_text(r.text, w)}</em>"
-    if r.kind == "link":  # an address: left to right in any page
-        return f'<a href="{_e(r.text)}" dir="ltr">{_e(r.text)}</a>'
+    if r.kind == "link":  # an address shown as itself: left to right in any page
+        return f'<a class="address" href="{_e(r.text)}" dir="ltr">{_e(r.text)}</a>'
     if r.kind == "suit":
         cls = f" suit-{r.text[:1]}" if r.text[:1] in SUIT_SYMBOL else ""
         return f'<span class="suit{cls}">{_e(suit_text(r.text))}</span>'
