@@ -149,7 +149,7 @@ class _Page(HTMLParser):
 # ---- the page as text -------------------------------------------------------------------------
 def test_head_is_complete() -> None:
     html = to_html(sample_book())
-    assert html.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
+    assert html.startswith("<!DOCTYPE html>\n<html lang=\"en\" dir=\"ltr\">")
     assert '<meta charset="utf-8">' in html
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     assert "<title>Crazy Sevens</title>" in html
@@ -165,7 +165,8 @@ def test_everything_from_the_book_is_escaped() -> None:
     svg_tags = {"svg", "rect", "text", "path", "defs", "marker"}
     page_tags = {"html", "head", "meta", "title", "style", "body", "a", "div", "nav", "p", "ol",
                  "ul", "li", "main", "h1", "h2", "code", "strong", "em", "table", "caption",
-                 "thead", "tbody", "tr", "th", "td", "pre", "figure", "figcaption", "span"}
+                 "thead", "tbody", "tr", "th", "td", "pre", "figure", "figcaption", "span",
+                 "details", "summary"}
     assert {t for t, _ in page.tags} <= page_tags | svg_tags
     assert page.named("script") == [] and page.named("b") == []
     assert page.unbalanced == []
@@ -182,10 +183,11 @@ def test_everything_from_the_book_is_escaped() -> None:
     assert {"href": '#evil"><script>x</script>'} in page.named("a")
     titles = [a["title"] for a in page.named("span") if a.get("class") == "src"]
     assert titles == [f'spec clause src"{EVIL}', f"spec clause {EVIL}", f"spec clause {EVIL}"]
-    assert {"class": "figure-art", "role": "img", "aria-label": EVIL} in page.named("div")
+    assert {"class": "figure-art", "role": "img", "aria-label": EVIL, "tabindex": "0"} \
+        in page.named("div")
     assert any(a.get("aria-label") == EVIL and a.get("role") == "region"
                for a in page.named("div"))
-    assert page.named("pre") == [{"data-lang": 'x"><script>'}]
+    assert page.named("pre") == [{"dir": "ltr", "data-lang": 'x"><script>'}]
     assert page.named("title") == [{}] and f"<title>{_escaped(EVIL)}</title>" in html
 
 
@@ -231,22 +233,22 @@ def test_suits_and_cards_keep_their_letters_and_names() -> None:
     html = to_html(sample_book())
     assert '<span class="suit suit-H">♥ hearts</span>' in html
     assert '<span class="suit suit-S">♠ spades</span>' in html
-    assert '<span class="card suit-H">T♥</span>' in html
-    assert '<span class="card suit-C">7♣</span>' in html
-    assert '<span class="card">JK</span>' in html
+    assert '<span class="card suit-H" dir="ltr">T♥</span>' in html
+    assert '<span class="card suit-C" dir="ltr">7♣</span>' in html
+    assert '<span class="card" dir="ltr">JK</span>' in html
     css = html[html.index("<style>"):html.index("</style>")]
     assert re.search(r"\.suit-H, \.suit-D \{ color: var\(--red\)", css)
 
 
 def test_clause_markers() -> None:
     html = to_html(sample_book())
-    marker = ('<span class="src" title="spec clause games/sevens.rules:31">'
+    marker = ('<span class="src" dir="ltr" title="spec clause games/sevens.rules:31">'
               "games/sevens.rules:31</span></p>")
     assert marker in html
-    assert ('<li>Follow suit or rank. <span class="src" title="spec clause games/sevens.rules:32">'
-            in html)
-    assert '<p class="src-after"><span class="src" title="spec clause games/sevens.rules:14">' \
-        in html
+    assert ('<li>Follow suit or rank. <span class="src" dir="ltr" '
+            'title="spec clause games/sevens.rules:32">' in html)
+    assert ('<p class="src-after"><span class="src" dir="ltr" '
+            'title="spec clause games/sevens.rules:14">' in html)
     assert html.count('class="src"') == len(sample_book().sources())
 
 
@@ -280,6 +282,54 @@ def test_same_book_same_bytes() -> None:
     assert digests == {_digest_here()}
 
 
+def test_language_and_direction() -> None:
+    """The page says the book's language and direction; in a right-to-left book a signed number
+    and a range are isolated left to right (the bidi algorithm would turn ``-5`` into ``5-``),
+    digits alone are not; code, cards and clause markers are left to right in any book; the
+    page's own words are in the book's language."""
+    text = inline("امتیاز -5 و ", code("play"), " برای 2–5 نفر و 10 کارت ", Run("card", "TH"))
+    blocks = (Heading(1, inline("بازی"), "play"), Paragraph(text, "games/x.rules:3"))
+    html = to_html(Book("بازی", blocks, lang="fa"))
+    assert html.startswith('<!DOCTYPE html>\n<html lang="fa" dir="rtl">')
+    assert '<bdi dir="ltr">-5</bdi>' in html and '<bdi dir="ltr">2–5</bdi>' in html
+    assert " و 10 کارت " in html and html.count("<bdi") == 2
+    assert '<code dir="ltr">play</code>' in html and '<span class="card suit-H" dir="ltr">' in html
+    assert '<span class="src" dir="ltr" title="بند قواعد games/x.rules:3">' in html
+    assert '<summary class="toc-title">فهرست</summary>' in html
+    english = to_html(Book("t", (Paragraph(inline("score -5 for 2–5")),)))
+    assert "<bdi" not in english and "score -5 for 2–5" in english
+    russian = to_html(Book("t", blocks, lang="ru-RU"))
+    assert russian.startswith('<!DOCTYPE html>\n<html lang="ru-RU" dir="ltr">')
+    assert "Содержание" in russian and "<bdi" not in russian
+
+
+def test_a_link_to_another_book_shows_its_address() -> None:
+    """A link run is shown as its address, left to right in any page, marked so that print
+    does not print the address a second time after it."""
+    html = to_html(Book("t", (Paragraph(inline("See ", Run("link", "x-reference.html"))),),
+                        lang="fa"))
+    assert '<a class="address" href="x-reference.html" dir="ltr">x-reference.html</a>' in html
+
+
+def test_only_a_table_too_wide_for_its_column_stacks() -> None:
+    """A table a phone shows whole stays a plain table; a wide one gets the class that stacks
+    its rows below the width it needs, the rules for that width, its cells labelled with their
+    headers, and explicit roles."""
+    narrow = Table(header=(inline("card (spades shown; every suit alike)"),
+                           inline("penalty points")),
+                   rows=((inline(Run("card", "TS")), inline("1")),))
+    html = to_html(Book("t", (narrow,)))
+    assert '<div class="table-wrap" role="region"' in html and "stack-" not in html
+    assert "data-label" not in html and 'role="table"' not in html
+    html = to_html(sample_book())
+    wrap = re.search(r'<div class="table-wrap stack-(\d+)"', html)
+    assert wrap is not None and int(wrap[1]) > 40  # fifteen columns: stacked even on a desk
+    assert f"@container book (width < {wrap[1]}rem)" in html
+    assert f".stack-{wrap[1]} td::before {{ content: attr(data-label)" in html
+    assert '<td role="cell" data-label="players">2</td>' in html
+    assert '<table role="table">' in html and '<th scope="col" role="columnheader">' in html
+
+
 def test_svg_prolog_is_dropped() -> None:
     fig = Figure('<?xml version="1.0"?>\n' + SMALL_SVG, alt="boxes")
     html = to_html(Book("t", (fig,)))
@@ -296,10 +346,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 
 def test_page_in_chromium(tmp_path: Path) -> None:
-    """No console error and no request beyond the file itself; every heading listed and visible
-    in the contents; at phone width the page never scrolls sideways (the wide table scrolls in
-    its box); printing hides the contents. Not skipped when Chromium or Playwright is missing:
-    .ci/system-deps and the dev extra install them."""
+    """No console error and no request beyond the file itself; every heading listed in the
+    contents, open beside the text on a desk, folded on a phone until tapped; at phone width
+    nothing is wider than its box (the wide table stacks its rows, the figure fits); printing
+    shows the contents open and keeps table rows and figures whole. Not skipped when Chromium or
+    Playwright is missing: .ci/system-deps and the dev extra install them."""
     from playwright.sync_api import sync_playwright
 
     book = sample_book()
@@ -322,16 +373,16 @@ def test_page_in_chromium(tmp_path: Path) -> None:
             _check_desktop_layout(page)
             page.screenshot(path=str(SCREENSHOTS / "book-desktop.png"), full_page=True)
             page.set_viewport_size({"width": 390, "height": 844})
-            _check_contents(page, book)
             _check_phone_layout(page)
             page.screenshot(path=str(SCREENSHOTS / "book-phone.png"), full_page=True)
-            page.emulate_media(media="print")
-            page.set_viewport_size({"width": 720, "height": 1000})  # A4 less its margins
-            assert not page.locator("nav.toc").is_visible()
-            assert page.evaluate("document.documentElement.scrollWidth") <= 720
+            _open_contents(page)
+            _check_contents(page, book)
+            page.locator("nav.toc summary").click()  # folded again, for the print
+            _check_print(page)
             page.screenshot(path=str(SCREENSHOTS / "book-print.png"), full_page=True)
             page.emulate_media(media="screen")
             page.set_viewport_size({"width": 390, "height": 844})
+            _open_contents(page)
             page.locator("nav.toc a", has_text="Decision: draw").click()
             assert page.evaluate("location.hash") == "#decision-draw"
             _check_evil_page(page, tmp_path)
@@ -356,9 +407,19 @@ def _check_evil_page(page: Page, tmp_path: Path) -> None:
     assert page.evaluate("document.scripts.length") == 0
     assert page.title() == EVIL
     assert page.locator("h1").inner_text() == EVIL
+    _open_contents(page)
     _check_contents(page, evil_book())
     page.screenshot(path=str(SCREENSHOTS / "evil-phone.png"), full_page=True)
     assert dialogs == []
+
+
+def _open_contents(page: Page) -> None:
+    """On a phone the contents are folded under their title: a tap opens them."""
+    summary = page.locator("nav.toc summary")
+    assert summary.is_visible()
+    assert not page.locator("nav.toc a").first.is_visible(), "the contents should be folded"
+    summary.click()
+    assert page.locator("nav.toc details").get_attribute("open") is not None
 
 
 def _check_contents(page: Page, book: Book) -> None:
@@ -377,26 +438,70 @@ def _check_contents(page: Page, book: Book) -> None:
 
 
 def _check_desktop_layout(page: Page) -> None:
-    """The contents stand beside the text, not above it."""
+    """The contents stand beside the text, not above it, open though their <details> is
+    closed; nothing is wider than its box."""
     nav, main = page.locator("nav.toc").bounding_box(), page.locator("main").bounding_box()
     assert nav is not None and main is not None
     assert nav["x"] + nav["width"] <= main["x"]
+    assert page.locator("nav.toc details").get_attribute("open") is None
+    _check_nothing_overflows(page)
+
+
+def _check_nothing_overflows(page: Page) -> None:
+    """The page does not scroll sideways, and no table, cell, figure or code block holds more
+    than its box shows."""
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate("document.body.scrollWidth") <= width
+    over = page.evaluate("[...document.querySelectorAll('.table-wrap, table, td, th, figure, "
+                         ".figure-art, pre')].filter(e => e.scrollWidth > e.clientWidth + 1)"
+                         ".map(e => e.tagName + '.' + e.className)")
+    assert over == []
 
 
 def _check_phone_layout(page: Page) -> None:
-    """Nothing wider than the screen: the page does not scroll sideways; the wide table, and the
-    figure at a width its text stays readable at, scroll inside their own boxes."""
+    """Nothing wider than its box: the table too wide for a phone stacks its rows, each cell
+    labelled with its header; the figure is drawn to the column's width, and at its own size
+    once tapped; the contents are folded above the text."""
     width = page.evaluate("window.innerWidth")
     assert width == 390
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    assert page.evaluate("document.body.scrollWidth") <= width
-    wrap = page.locator(".table-wrap")
-    assert wrap.evaluate("e => e.scrollWidth > e.clientWidth"), "the wide table should scroll"
+    _check_nothing_overflows(page)
+    cell = page.locator(".table-wrap td").first
+    assert cell.evaluate("e => getComputedStyle(e).display") == "block"
+    assert cell.get_attribute("data-label") == "players"
+    assert "attr(data-label)" not in cell.evaluate(
+        "e => getComputedStyle(e, '::before').content")
+    assert not page.locator(".table-wrap thead").is_visible() or page.locator(
+        ".table-wrap thead").evaluate("e => e.getBoundingClientRect().width") <= 1
     art = page.locator("figure .figure-art")
     box = art.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     svg = page.locator("figure svg").bounding_box()
-    assert svg is not None and svg["width"] >= 600, "the diagram shrank past reading"
+    assert svg is not None and svg["width"] <= box["width"]
+    # tapped, the figure shows at its own size, scrolling in its own box; elsewhere, small again
+    art.click()
+    svg = page.locator("figure svg").bounding_box()
+    assert svg is not None and svg["width"] >= 600, "the tapped diagram should be full size"
     assert art.evaluate("e => e.scrollWidth > e.clientWidth"), "the figure should scroll"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.locator("h1").click()
+    assert art.evaluate("e => e.scrollWidth <= e.clientWidth")
     nav, main = page.locator("nav.toc").bounding_box(), page.locator("main").bounding_box()
     assert nav is not None and main is not None and nav["y"] + nav["height"] <= main["y"]
+    assert nav["height"] < 80, "the folded contents take a line, not the first screen"
+
+
+def _check_print(page: Page) -> None:
+    """On paper: the contents open (their <details> closed on screen), nothing wider than the
+    page, no page break inside a table row or a figure, an address out of the page printed
+    after its link."""
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 720, "height": 1000})  # A4 less its margins
+    assert page.locator("nav.toc details").get_attribute("open") is None
+    assert page.locator("nav.toc a").first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 720
+    for sel in ("tr", "figure"):
+        assert page.locator(sel).first.evaluate("e => getComputedStyle(e).breakInside") \
+            == "avoid", sel
+    css = page.evaluate("[...document.styleSheets[0].cssRules].map(r => r.cssText).join(' ')")
+    assert 'a[href]:not([href^="#"], .address)::after { content: " <" attr(href) ">"' in css

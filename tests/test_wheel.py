@@ -42,3 +42,9 @@ def test_wheel_installs_and_runs_elsewhere(tmp_path: Path) -> None:
     res = subprocess.run([str(rs), "simulate", "vandatta", "-p", "3", "-n", "2", "--json"],
                          cwd=elsewhere, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
+    # the web page's style sheet is a file of the package (rulespec/book/page.css), read
+    # through importlib.resources: the wheel carries it
+    res = subprocess.run([str(rs), "doc", "crazy-eights", "--format", "html"], cwd=elsewhere,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "<style>" in res.stdout and "@container book" in res.stdout

@@ -2,18 +2,24 @@
 
 The page makes no request of any kind (the style sheet is inline, figures are inline SVG, there
 are no scripts, fonts or images by address), so it can be mailed, archived or opened from disk
-and looks the same. It reads at phone width (one column; wide tables and code scroll inside
-their own box, never the page), prints without its table of contents, and shows every block's
-spec clause as a small marker. Everything that comes from the book is escaped with
-:func:`html.escape`; only :attr:`Figure.svg`, which our own code draws, is inserted as it is.
-The same book always gives the same bytes.
+and looks the same. It reads at phone width (one column, the contents folded; a table as wide
+as its cells need, its rows stacked where the column is too narrow for it; long code lines
+wrapped: nothing is wider than its box), in the book's language and direction (a right-to-left
+book mirrors the layout; code, cards and clause markers stay left to right), prints with its
+contents open, and shows every block's spec clause as a small marker. Everything that comes
+from the book is escaped with :func:`html.escape`; only :attr:`Figure.svg`, which our own code
+draws, is inserted as it is. The same book always gives the same bytes.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from html import escape
+from importlib import resources
+
+import attrs
 
 from rulespec.book.document import (
     SUIT_SYMBOL,
@@ -37,99 +43,34 @@ __all__ = ["to_html"]
 _MAIN_ID = "rulebook-main"
 _RESERVED_IDS = frozenset({_MAIN_ID})
 
-# Colours checked for contrast on white (WCAG AA for small text): the muted grey of the clause
-# markers is 7.0:1, the red of hearts and diamonds 7.3:1.
-_CSS = """\
-:root { color-scheme: light; --fg: #1b1b1b; --muted: #595959; --red: #b0001a;
-  --line: #cfcfcf; --soft: #f5f5f3; --link: #0b4f9c; }
-*, *::before, *::after { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { margin: 0; color: var(--fg); background: #fff; overflow-wrap: break-word;
-  font: 1rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans",
-  "Liberation Sans", Arial, sans-serif; }
-a { color: var(--link); }
-a:focus-visible, .table-wrap:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; }
-.skip { position: absolute; left: -999px; top: 0; padding: .5rem 1rem; background: #fff; }
-.skip:focus { left: .5rem; z-index: 1; }
-.page { max-width: 72rem; margin: 0 auto; padding: 1rem; display: grid;
-  grid-template-columns: minmax(0, 1fr); gap: 1rem 2.5rem; }
-main { min-width: 0; max-width: 46rem; }
-h1, h2, h3, h4, h5, h6 { line-height: 1.25; margin: 1.6em 0 .5em; scroll-margin-top: 1rem; }
-h1 { font-size: 2rem; margin-top: .3em; }
-h2 { font-size: 1.5rem; border-bottom: 1px solid var(--line); padding-bottom: .2em; }
-h3 { font-size: 1.2rem; }
-h4, h5, h6 { font-size: 1rem; }
-p, ul, ol { margin: .6em 0; }
-li { margin: .25em 0; }
-code, pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas,
-  monospace; font-size: .9em; }
-code { background: var(--soft); border-radius: 3px; padding: 0 .2em; }
-pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px;
-  padding: .7em .9em; overflow-x: auto; line-height: 1.4; }
-pre code { background: none; padding: 0; font-size: 1em; }
-.table-wrap { max-width: 100%; overflow-x: auto; margin: .8em 0;
-  /* shadows at an edge where more of the table lies hidden: the white covers move with the
-     content (local), the shadows stay (scroll), so a shadow shows only while there is more */
-  background:
-    linear-gradient(to right, #fff 30%, rgba(255, 255, 255, 0)) left / 2rem 100% no-repeat local,
-    linear-gradient(to left, #fff 30%, rgba(255, 255, 255, 0)) right / 2rem 100% no-repeat local,
-    radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, .25), rgba(0, 0, 0, 0))
-      left / .8rem 100% no-repeat scroll,
-    radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .25), rgba(0, 0, 0, 0))
-      right / .8rem 100% no-repeat scroll; }
-table { border-collapse: collapse; min-width: 50%; }
-caption { caption-side: top; text-align: left; font-weight: 600; padding: 0 0 .3em; }
-th, td { border: 1px solid var(--line); padding: .3em .6em; text-align: left;
-  vertical-align: top; overflow-wrap: normal; }
-th { background: var(--soft); white-space: nowrap; }  /* headers are short: keep them whole */
-figure { margin: 1.2em 0; }
-figure svg, img { max-width: 100%; height: auto; }
-/* a diagram shrunk to a phone's width is too small to read: it keeps a readable width and
-   scrolls sideways in its own box instead (the page itself never does) */
-.figure-art { overflow-x: auto; }
-@media (max-width: 40rem) { .figure-art svg { max-width: none; width: 40rem; } }
-figcaption { font-size: .9em; color: var(--muted); margin-top: .3em; }
-.suit, .card { white-space: nowrap; font-variant-emoji: text; }
-.card { font-weight: 600; border: 1px solid var(--line); border-radius: 3px; padding: 0 .2em; }
-.suit-H, .suit-D { color: var(--red); }
-.suit-C, .suit-S { color: #000; }
-.src { display: inline-block; max-width: 100%; margin-left: .4em; color: var(--muted);
-  font: .72em/1.3 ui-monospace, "DejaVu Sans Mono", monospace; overflow-wrap: anywhere;
-  vertical-align: baseline; cursor: help; }
-.src-after { text-align: right; margin: -.5em 0 .8em; }
-.src-after .src { margin-left: 0; }
-.toc { font-size: .92rem; border-bottom: 1px solid var(--line); padding-bottom: .8rem; }
-.toc-title { font-weight: 700; margin: 0 0 .3rem; }
-.toc ol { list-style: none; margin: 0; padding-left: 0; }
-.toc ol ol { padding-left: 1rem; }
-.toc li { margin: .15em 0; }
-.toc a { text-decoration: none; }
-.toc a:hover { text-decoration: underline; }
-.generator { margin-top: 3rem; font-size: .8em; color: var(--muted);
-  border-top: 1px solid var(--line); padding-top: .5rem; }
-@media (min-width: 60rem) {
-  .page { grid-template-columns: 15rem minmax(0, 1fr); padding: 1.5rem; }
-  .toc { position: sticky; top: 1rem; align-self: start; max-height: calc(100vh - 2rem);
-    overflow-y: auto; border-bottom: 0; padding-bottom: 0; }
+#: the page's style sheet, a file of its own beside this module (rulespec/book/page.css)
+_CSS = resources.files("rulespec.book").joinpath("page.css").read_text(encoding="utf-8")
+
+
+@attrs.frozen
+class _Words:
+    """The page's own few words (not the book's), and the writing direction, in one language.
+    A language with none of its own here gets the English words."""
+
+    contents: str = "Contents"
+    skip: str = "Skip to the rules"
+    table: str = "Table"
+    clause: str = "spec clause"
+    rtl: bool = False
+
+
+_WORDS = {
+    "en": _Words(),
+    "fa": _Words("فهرست", "رفتن به قوانین", "جدول", "بند قواعد", rtl=True),
+    "ru": _Words("Содержание", "Перейти к правилам", "Таблица", "пункт правил"),
 }
-@media print {
-  .toc, .skip { display: none; }
-  .page { display: block; max-width: none; padding: 0; }
-  main { max-width: none; }
-  body { color: #000; font-size: 11pt; }
-  a, a:visited { color: #000; text-decoration: none; }
-  h2 { border-color: #000; }
-  .src, figcaption, .generator { color: #000; }
-  .suit-H, .suit-D { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
-  table, figure, pre, .table-wrap, li { break-inside: avoid; page-break-inside: avoid; }
-  /* paper does not scroll: a wide table shrinks and wraps to the page, long code lines wrap */
-  .table-wrap { overflow: visible; background: none; }
-  table { width: 100%; font-size: 9pt; }
-  th, td { white-space: normal; overflow-wrap: anywhere; padding: .2em .3em; }
-  pre { white-space: pre-wrap; overflow: visible; }
-  h1, h2, h3, h4, h5, h6 { break-after: avoid; page-break-after: avoid; }
-}
-"""
+
+
+def _words(book: Book) -> _Words:
+    """The page's words in the book's language (by its primary subtag), its direction the
+    book's."""
+    words = _WORDS.get(book.lang.split("-")[0].lower(), _WORDS["en"])
+    return attrs.evolve(words, rtl=book.direction == "rtl")
 
 
 def _e(text: str) -> str:
@@ -138,30 +79,52 @@ def _e(text: str) -> str:
     return escape(text, quote=True)
 
 
-def _run(r: Run) -> str:
+#: a number with a sign before it (``-5``, ``+10``) or a range (``2–5``): in right-to-left
+#: text the bidirectional algorithm would put the sign after the digits (``5-``) or the range
+#: backwards (``5–2``), so it is isolated as left-to-right; digits alone need nothing
+_NUMBER = re.compile(r"(?<![\w.])[-+\u2212\u00b1]?\d+(?:[.,:/\u2013-]\d+)*")
+_PLAIN_NUMBER = re.compile(r"[\d.,]+")
+
+
+def _text(text: str, w: _Words) -> str:
+    """Plain text as HTML; in a right-to-left page a signed number or a range is kept left to
+    right."""
+    if not w.rtl:
+        return _e(text)
+    out, at = [], 0
+    for m in _NUMBER.finditer(text):
+        if _PLAIN_NUMBER.fullmatch(m.group()):
+            continue
+        out.append(f"{_e(text[at:m.start()])}<bdi dir=\"ltr\">{_e(m.group())}</bdi>")
+        at = m.end()
+    return "".join(out) + _e(text[at:])
+
+
+def _run(r: Run, w: _Words) -> str:
     """One run as HTML; a suit or card keeps its letter or name beside the coloured symbol, so
-    colour is never the only cue."""
+    colour is never the only cue. Code and cards are left to right in any page (``T♥`` in
+    Persian text reads as it does in English), each isolated from the text around it."""
     if r.kind == "code":
-        return f"<code>{_e(r.text)}</code>"
+        return f'<code dir="ltr">{_e(r.text)}</code>'
     if r.kind == "strong":
-        return f"<strong>{_e(r.text)}</strong>"
+        return f"<strong>{_text(r.text, w)}</strong>"
     if r.kind == "em":
-        return f"<em>{_e(r.text)}</em>"
-    if r.kind == "link":
-        return f'<a href="{_e(r.text)}">{_e(r.text)}</a>'
+        return f"<em>{_text(r.text, w)}</em>"
+    if r.kind == "link":  # an address shown as itself: left to right in any page
+        return f'<a class="address" href="{_e(r.text)}" dir="ltr">{_e(r.text)}</a>'
     if r.kind == "suit":
         cls = f" suit-{r.text[:1]}" if r.text[:1] in SUIT_SYMBOL else ""
         return f'<span class="suit{cls}">{_e(suit_text(r.text))}</span>'
     if r.kind == "card":
         suit = r.text[1:] if len(r.text) == 2 and r.text != "JK" else ""
         cls = f" suit-{suit}" if suit in SUIT_SYMBOL else ""
-        return f'<span class="card{cls}">{_e(card_text(r.text))}</span>'
-    return _e(r.text)
+        return f'<span class="card{cls}" dir="ltr">{_e(card_text(r.text))}</span>'
+    return _text(r.text, w)
 
 
-def _inline(text: Inline) -> str:
+def _inline(text: Inline, w: _Words) -> str:
     """Runs as HTML."""
-    return "".join(_run(r) for r in text)
+    return "".join(_run(r, w) for r in text)
 
 
 def _plain(text: Inline) -> str:
@@ -177,12 +140,13 @@ def _plain(text: Inline) -> str:
     return "".join(out)
 
 
-def _src(source: str | None) -> str:
-    """The marker of a block's spec clause: small visible text, the clause again as a tooltip."""
+def _src(source: str | None, w: _Words) -> str:
+    """The marker of a block's spec clause: small visible text (a file name and line, left to
+    right in any page), the clause again as a tooltip."""
     if not source:
         return ""
     s = _e(source)
-    return f' <span class="src" title="spec clause {s}">{s}</span>'
+    return f' <span class="src" dir="ltr" title="{_e(w.clause)} {s}">{s}</span>'
 
 
 _SVG_ID = re.compile(r"""\bid\s*=\s*["']([^"']*)["']""")
@@ -209,14 +173,17 @@ def _ids(book: Book) -> list[str]:
     return out
 
 
-def _toc(headings: Sequence[Heading], ids: Sequence[str]) -> str:
-    """The table of contents: nested ordered lists by heading level, a link to each heading.
+def _toc(headings: Sequence[Heading], ids: Sequence[str], w: _Words) -> str:
+    """The table of contents: nested ordered lists by heading level, a link to each heading,
+    folded under its title (a ``<details>``, closed: the style sheet keeps it open on a wide
+    screen and on paper, so that on a phone the rules, not the contents, fill the first screen).
     ``open_`` holds the level of each open list; a heading deeper than the innermost opens a list
     inside the current item, a shallower one closes lists until its level fits (a jump of
     levels, 1 then 3, nests one step, never leaves an empty item)."""
     if not headings:
         return ""
-    out = ['<nav class="toc" aria-label="Contents">', '<p class="toc-title">Contents</p>']
+    out = [f'<nav class="toc" aria-label="{_e(w.contents)}">', "<details>",
+           f'<summary class="toc-title">{_e(w.contents)}</summary>']
     open_: list[int] = []
     for h, hid in zip(headings, ids, strict=True):
         if not open_ or h.level > open_[-1]:
@@ -228,107 +195,191 @@ def _toc(headings: Sequence[Heading], ids: Sequence[str]) -> str:
                 out.append("</ol></li>")
                 open_.pop()
             open_[-1] = h.level
-        out.append(f'<li><a href="#{_e(hid)}">{_inline(h.text)}</a>')
+        out.append(f'<li><a href="#{_e(hid)}">{_inline(h.text, w)}</a>')
     out.append("</li>" + "</ol></li>" * (len(open_) - 1) + "</ol>")
+    out.append("</details>")
     out.append("</nav>")
     return "\n".join(out)
 
 
-def _table(t: Table) -> str:
-    """A table in a box that scrolls sideways when the table is wider than the screen; the box is
-    focusable and labelled, so a keyboard user can scroll it too."""
-    label = _e(_plain(t.caption)) if t.caption else "Table"
-    out = [f'<div class="table-wrap" role="region" aria-label="{label}" tabindex="0">', "<table>"]
+# ---- tables: as wide as their cells need; stacked where the column is narrower -------------
+#: the width of a character and the padding and border of a cell, in rem, as a guess at
+#: what a table needs (proportional text averages about half an em a character)
+_CHAR_REM, _CELL_REM = 0.55, 1.3
+#: a cell short enough is never wrapped, a longer one wraps at no less than this many chars
+_UNWRAPPED = 14
+#: a table needing no more than this (a 320 px phone's column, in rem) never stacks
+_FITS_ANY = 18
+#: the widths, in rem, a table's need is rounded up to (one set of rules each)
+_STEP = 5
+#: headroom on the guess (bold headers, Cyrillic's wider letters): a table that stacks a little
+#: early costs less than one wider than its box (tests/test_bookpages.py tries every page just
+#: above each width at which one of its tables stacks)
+_MARGIN = 1.2
+
+
+def _chars(text: Inline) -> tuple[int, int]:
+    """The length of the longest unbreakable word of ``text`` and of the whole, in characters
+    (a card counts one more, for its frame)."""
+    plain = _plain(text) + " " * sum(r.kind == "card" for r in text)
+    return max((len(word) for word in plain.split()), default=0), len(plain)
+
+
+def _need(t: Table) -> float:
+    """A guess at the width, in rem, that a table needs to be read without squeezing: each
+    column as wide as its longest word, and as its longest body cell up to ``_UNWRAPPED``
+    characters (a header wraps freely)."""
+    total = 0.0
+    for i, head in enumerate(t.header):
+        column = [_chars(row[i]) for row in t.rows if i < len(row)]
+        word = max([_chars(head)[0], *(c[0] for c in column)])
+        cell = max((c[1] for c in column), default=0)
+        total += max(word, min(cell, _UNWRAPPED)) * _CHAR_REM + _CELL_REM
+    return total
+
+
+def _stack_width(t: Table) -> int:
+    """The column width, in rem, below which the table stacks its rows (each cell on a line of
+    its own after its header's words); 0 for a table that fits any screen."""
+    need = _need(t) * _MARGIN
+    return 0 if need <= _FITS_ANY else _STEP * math.ceil(need / _STEP)
+
+
+def _stack_css(width: int) -> str:
+    """The rules that stack the rows of the tables of class ``stack-<width>`` once the text
+    column is narrower than ``width`` rem: each row a box, each cell a line with its header's
+    words (``data-label``) before it; the header row stays for screen readers only."""
+    c = f".stack-{width}"
+    return (f"@container book (width < {width}rem) {{\n"
+            f"  {c} {{ width: auto; }}\n"
+            f"  {c} :is(table, caption, tbody, tr) {{ display: block; }}\n"
+            f"  {c} thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden;"
+            " clip-path: inset(50%); }\n"
+            f"  {c} tr {{ border: 1px solid var(--line); margin-bottom: .5em; }}\n"
+            f"  {c} td {{ display: block; border: 0; overflow-wrap: anywhere; }}\n"
+            f"  {c} td + td {{ border-top: 1px solid var(--line); }}\n"
+            f'  {c} td::before {{ content: attr(data-label) ": "; font-weight: 600; }}\n'
+            "}\n")
+
+
+def _table(t: Table, w: _Words) -> str:
+    """A table as wide as its cells need (the style sheet wraps them); one too wide for a
+    narrow column gets the class that stacks its rows there, each cell labelled with its
+    header's words, and explicit roles, so that a screen reader still reads a table once the
+    style has made its rows blocks. The box is labelled and focusable, for a keyboard user
+    should it ever scroll."""
+    label = _e(_plain(t.caption)) if t.caption else _e(w.table)
+    width = _stack_width(t)
+    cls, role = (f"table-wrap stack-{width}", ' role="{}"') if width else ("table-wrap", "")
+    labels = [f' data-label="{_e(_plain(h))}"' if width else "" for h in t.header]
+    out = [f'<div class="{cls}" role="region" aria-label="{label}" tabindex="0">',
+           f"<table{role.format('table')}>"]
     if t.caption:
-        out.append(f"<caption>{_inline(t.caption)}</caption>")
-    out.append("<thead><tr>" + "".join(f'<th scope="col">{_inline(c)}</th>' for c in t.header)
-               + "</tr></thead>")
-    out.append("<tbody>")
-    out.extend("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>"
-               for row in t.rows)
-    out.append("</tbody></table></div>")
-    if t.source:
-        out.append(f'<p class="src-after">{_src(t.source).strip()}</p>')
+        out.append(f"<caption>{_inline(t.caption, w)}</caption>")
+    out.append(f"<thead{role.format('rowgroup')}><tr{role.format('row')}>"
+               + "".join(f'<th scope="col"{role.format("columnheader")}>{_inline(c, w)}</th>'
+                         for c in t.header) + "</tr></thead>")
+    out.append(f"<tbody{role.format('rowgroup')}>")
+    out.extend(f"<tr{role.format('row')}>"
+               + "".join(f"<td{role.format('cell')}{labels[i] if i < len(labels) else ''}>"
+                         f"{_inline(c, w)}</td>" for i, c in enumerate(row))
+               + "</tr>" for row in t.rows)
+    out.append("</tbody></table>")
+    if t.source:  # inside the box, so that it ends where the table ends
+        out.append(f'<p class="src-after">{_src(t.source, w).strip()}</p>')
+    out.append("</div>")
     return "\n".join(out)
 
 
 _XML_PROLOG = re.compile(r"^\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re.IGNORECASE)
 
 
-def _figure(f: Figure) -> str:
+def _figure(f: Figure, w: _Words) -> str:
     """A figure: the SVG as drawn (trusted: our own code made it) inside a labelled image role so
-    that the alt text is what a screen reader announces, with the caption below."""
+    that the alt text is what a screen reader announces, with the caption below. The picture is
+    focusable: on a phone, a tap shows it at its own size (the style sheet)."""
     svg = _XML_PROLOG.sub("", f.svg, count=1).strip()  # a prolog is an error inside HTML
-    out = ["<figure>", f'<div class="figure-art" role="img" aria-label="{_e(f.alt)}">',
+    out = ["<figure>",
+           f'<div class="figure-art" role="img" aria-label="{_e(f.alt)}" tabindex="0">',
            svg, "</div>"]
     if f.caption:
-        out.append(f"<figcaption>{_inline(f.caption)}</figcaption>")
+        out.append(f"<figcaption>{_inline(f.caption, w)}</figcaption>")
     out.append("</figure>")
     return "\n".join(out)
 
 
-def _bullets(b: Bullets) -> str:
+def _bullets(b: Bullets, w: _Words) -> str:
     """A list, each item ending with the marker of its clause."""
     tag = "ol" if b.ordered else "ul"
-    items = "\n".join(f"<li>{_inline(item)}{_src(src)}</li>" for item, src in b.items)
+    items = "\n".join(f"<li>{_inline(item, w)}{_src(src, w)}</li>" for item, src in b.items)
     return f"<{tag}>\n{items}\n</{tag}>"
 
 
-def _block(b: Block, heading_id: str | None) -> str:
+def _block(b: Block, heading_id: str | None, w: _Words) -> str:
     """One block as HTML; ``heading_id`` is the id given to a heading."""
     if isinstance(b, Heading):
         n = min(6, b.level + 1)  # the title is the one h1, as in the Markdown rendering
-        return f'<h{n} id="{_e(heading_id or b.anchor)}">{_inline(b.text)}</h{n}>'
+        return f'<h{n} id="{_e(heading_id or b.anchor)}">{_inline(b.text, w)}</h{n}>'
     if isinstance(b, Paragraph):
-        return f"<p>{_inline(b.text)}{_src(b.source)}</p>"
+        return f"<p>{_inline(b.text, w)}{_src(b.source, w)}</p>"
     if isinstance(b, Bullets):
-        return _bullets(b)
+        return _bullets(b, w)
     if isinstance(b, Table):
-        return _table(b)
+        return _table(b, w)
     if isinstance(b, Code):
         lang = f' data-lang="{_e(b.lang)}"' if b.lang else ""
-        return f"<pre{lang}><code>{_e(b.text.rstrip())}</code></pre>"
-    return _figure(b)
+        return f'<pre dir="ltr"{lang}><code>{_e(b.text.rstrip())}</code></pre>'
+    return _figure(b, w)
 
 
 def _note(text: str) -> str:
     """The generator's note: plain text, where a stretch between backticks (as the note is
     written for Markdown) is shown as code. The text is escaped first, so no tag can come from
     it other than the ``<code>`` added here."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(text))
+    return re.sub(r"`([^`]+)`", r'<code dir="ltr">\1</code>', _e(text))
 
 
-def _body(blocks: Iterable[Block], ids: Iterable[str]) -> list[str]:
+def _body(blocks: Iterable[Block], ids: Iterable[str], w: _Words) -> list[str]:
     """The blocks in order, each heading with its id."""
     it = iter(ids)
-    return [_block(b, next(it) if isinstance(b, Heading) else None) for b in blocks]
+    return [_block(b, next(it) if isinstance(b, Heading) else None, w) for b in blocks]
+
+
+def _style(book: Book) -> str:
+    """The style sheet, with the rules that stack the rows of this book's wide tables (one set
+    for each width at which one of them stacks, in order: the same book, the same bytes)."""
+    widths = sorted({_stack_width(b) for b in book.blocks if isinstance(b, Table)} - {0})
+    return _CSS + "".join(_stack_css(width) for width in widths)
 
 
 def to_html(book: Book) -> str:
     """The book as one self-contained HTML5 page (inline style sheet and figures, no script, no
-    request of any kind), with a table of contents, the spec clause of every block shown beside
-    it, a phone-width layout and print styles. The same book always gives the same text."""
+    request of any kind), in the book's language and writing direction, with a table of
+    contents, the spec clause of every block shown beside it, a phone-width layout and print
+    styles. The same book always gives the same text."""
     headings = book.headings()
     ids = _ids(book)
+    w = _words(book)
     title = _e(book.title)
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en">',
+        f'<html lang="{_e(book.lang)}" dir="{book.direction}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta name="generator" content="rulespec">',
         f"<title>{title}</title>",
-        f"<style>\n{_CSS}</style>",
+        f"<style>\n{_style(book)}</style>",
         "</head>",
         "<body>",
-        f'<a class="skip" href="#{_MAIN_ID}">Skip to the rules</a>',
+        f'<a class="skip" href="#{_MAIN_ID}">{_e(w.skip)}</a>',
         '<div class="page">',
-        _toc(headings, ids),
+        _toc(headings, ids, w),
         f'<main id="{_MAIN_ID}">',
         f"<h1>{title}</h1>",
-        *_body(book.blocks, ids),
-        f'<p class="generator">{_note(book.generator_note)}</p>',
+        *_body(book.blocks, ids, w),
+        # dir="auto": the note may be left in English in a book in another language
+        f'<p class="generator" dir="auto">{_note(book.generator_note)}</p>',
         "</main>",
         "</div>",
         "</body>",
