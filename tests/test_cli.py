@@ -161,7 +161,8 @@ def test_doc_matches_committed_rulebook(game: str, idents: tuple[str, ...]) -> N
         code, _, err = run("doc", game, "--format", "html", "--out",
                            str(page.with_suffix(".html")), "--check", *more)
         assert code == 0, err
-    assert f"]({game}-reference.md)" in book.read_text(encoding="utf-8").replace("<", "").replace(">", "")
+    linked = book.read_text(encoding="utf-8").replace("<", "").replace(">", "")
+    assert f"]({game}-reference.md)" in linked
     text = ref.read_text(encoding="utf-8")
     for ident in idents:
         assert ident in text
@@ -183,7 +184,7 @@ def test_doc_check_for_a_users_own_book(tmp_path: Path) -> None:
 def test_doc_for_one_table_and_options() -> None:
     code, out, _ = run("doc", "abracadabra-newton", "-p", "3", "-o", "stake_mode=free(1, 5)")
     assert code == 0
-    assert "This book is for:** 3 players, with stake\\_mode = free(1,5)" in out
+    assert "This book is for:** 3 players, stake\\_mode = free(1,5)" in out
     assert "| 3 | 37 |" in out and "| 4 | 53 |" not in out
     code, _, err = run("doc", "abracadabra-newton", "-p", "7")
     assert code == 2 and "7" in err
