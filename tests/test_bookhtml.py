@@ -286,10 +286,12 @@ def test_language_and_direction() -> None:
     """The page says the book's language and direction; in a right-to-left book a signed number
     and a range are isolated left to right (the bidi algorithm would turn ``-5`` into ``5-``),
     digits alone are not; code, cards and clause markers are left to right in any book; the
-    page's own words are in the book's language."""
+    page's own words are the book's (its labels, which the player's book takes from its
+    catalog)."""
     text = inline("امتیاز -5 و ", code("play"), " برای 2–5 نفر و 10 کارت ", Run("card", "TH"))
     blocks = (Heading(1, inline("بازی"), "play"), Paragraph(text, "games/x.rules:3"))
-    html = to_html(Book("بازی", blocks, lang="fa"))
+    labels = (("contents", "فهرست"), ("clause", "بند قواعد"))
+    html = to_html(Book("بازی", blocks, lang="fa", labels=labels))
     assert html.startswith('<!DOCTYPE html>\n<html lang="fa" dir="rtl">')
     assert '<bdi dir="ltr">-5</bdi>' in html and '<bdi dir="ltr">2–5</bdi>' in html
     assert " و 10 کارت " in html and html.count("<bdi") == 2

@@ -59,18 +59,11 @@ class _Words:
     rtl: bool = False
 
 
-_WORDS = {
-    "en": _Words(),
-    "fa": _Words("فهرست", "رفتن به قوانین", "جدول", "بند قواعد", rtl=True),
-    "ru": _Words("Содержание", "Перейти к правилам", "Таблица", "пункт правил"),
-}
-
-
 def _words(book: Book) -> _Words:
-    """The page's words in the book's language (by its primary subtag), its direction the
-    book's."""
-    words = _WORDS.get(book.lang.split("-")[0].lower(), _WORDS["en"])
-    return attrs.evolve(words, rtl=book.direction == "rtl")
+    """The page's words in the book's language (the book's labels, which its catalog gives),
+    its direction the book's."""
+    known = {k: v for k, v in book.labels if k in ("contents", "skip", "table", "clause")}
+    return attrs.evolve(_Words(), rtl=book.direction == "rtl", **known)
 
 
 def _e(text: str) -> str:
