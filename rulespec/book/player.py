@@ -330,7 +330,7 @@ def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
 
 def _scores(tb: ast.TableDecl) -> bool:
     """Whether a declared table is about scoring (it goes with Scoring, else with Play)."""
-    said = f"{tb.title} {tb.doc or ''}".lower()
+    said = " ".join([tb.title, tb.doc or "", *(c.heading for c in tb.columns)]).lower()
     return any(word in said for word in ("point", "score"))
 
 
@@ -350,9 +350,30 @@ def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring
         caption = (inline(w.text(tb.title)) if same else
                    w.say("{title}, with {n} players:", title=w.text(tb.title),
                          n=str(first.players)))
+        rows = [tuple(_cell(v, w) for v in row) for row in first.rows[tb.name]]
         out.add(Table(tuple(inline(w.text(c.heading)) for c in tb.columns),
-                      tuple(tuple(_cell(v, w) for v in row) for row in first.rows[tb.name]),
-                      caption=caption, source=clause(tb.span)))
+                      tuple(_merged(rows)), caption=caption, source=clause(tb.span)))
+
+
+def _merged(rows: list[tuple[Inline, ...]]) -> list[tuple[Inline, ...]]:
+    """A table's rows with each run of rows that differ only in their first cell made one:
+    its first cells joined, as a range from the first to the last where the run is long
+    (``2♥–A♥ | 1`` for thirteen rows of 1 point)."""
+    out: list[tuple[Inline, ...]] = []
+    run: list[tuple[Inline, ...]] = []
+    for row in [*rows, ()]:
+        if run and row and row[1:] == run[0][1:]:
+            run.append(row)
+            continue
+        if len(run) > 2:
+            out.append(((*run[0][0], *inline("–"), *run[-1][0]), *run[0][1:]))
+        elif run:
+            firsts: list[Run] = []
+            for i, r in enumerate(run):
+                firsts += [*inline(", " if i else ""), *r[0]]
+            out.append((tuple(firsts), *run[0][1:]))
+        run = [row] if row else []
+    return out
 
 
 def _cell(v: object, w: Words) -> Inline:
