@@ -19,6 +19,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from rulespec.book.diagram import phase_diagram
+from rulespec.book.example import table_figure
+from rulespec.book.facts import book_facts
 from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
 from rulespec.lang.model import CheckedSpec
 from rulespec.lang.parser import texts
@@ -46,23 +48,26 @@ def spec_template(spec_file: Path) -> Catalog:
 
 def prose_template(games: Iterable[CheckedSpec] = ()) -> Catalog:
     """A template catalog of the book's own prose, extracted from the book's modules, with the
-    words the phase diagrams of ``games`` draw that are not their specs' texts (a zone said
-    as "the stock": words put together from a spec's names)."""
+    words the figures of ``games`` draw that are not their specs' texts (a template the code
+    picks at run time, a zone said as "the stock": words put together from a spec's names)."""
     cat = Catalog(project="rulespec", fuzzy=False)
     for spec in games:
         drawn: list[str] = []
         phase_diagram(spec, functools.partial(_recorded, drawn))
+        table_figure(spec, book_facts(spec), functools.partial(_recorded, drawn))
         own = {t for f in spec.sources for t, _ in texts(spec.sources[f], f)}
         for m in drawn:
-            if m.strip() and m not in own and "{" not in m:
-                cat.add(m, locations=[("diagram", 0)])
+            if m.strip() and m not in own and m not in cat:
+                cat.add(m, locations=[("figures", 0)])
     for module in _PROSE_MODULES:
         path = _BOOK / module
         if not path.exists():
             continue
         for line, message, comments, _ in extract_from_file(
                 "python", str(path), keywords=PROSE_KEYWORDS, comment_tags=("TRANSLATORS:",)):
-            if isinstance(message, str) and message.strip():
+            # a piece of a phrase put together in code ("the " + a name) is not a message:
+            # the whole phrase is, recorded from the diagrams
+            if isinstance(message, str) and message.strip() and not message.endswith(" "):
                 cat.add(message, locations=[(module, line)], auto_comments=comments)
     return cat
 

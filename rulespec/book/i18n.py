@@ -19,6 +19,7 @@ from __future__ import annotations
 import gettext
 import re
 import string
+import struct
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -90,18 +91,21 @@ def _chain(catalogs: Iterable[gettext.NullTranslations | None]) -> gettext.NullT
 class Words:
     """The words of one book: :meth:`text` for the spec's prose, :meth:`say` for the book's own.
 
-    ``missing`` collects every message looked up that no catalog translates (English: none)."""
+    ``missing`` collects every message looked up that no catalog translates (English: none);
+    ``known`` holds the messages the catalogs do translate (a translation may be the English
+    itself, ``{title}: {label}``)."""
 
     lang: str
     spec: gettext.NullTranslations
     prose: gettext.NullTranslations
     missing: set[str] = attrs.field(factory=set)
+    known: frozenset[str] = frozenset()
 
     def _look(self, chain: gettext.NullTranslations, message: str) -> str:
         if self.lang == "en" or not message.strip():
             return message
         out = chain.gettext(message)
-        if out == message:
+        if out == message and message not in self.known:
             self.missing.add(message)
         return out
 
@@ -115,7 +119,8 @@ class Words:
         if self.lang == "en" or not message.strip():
             return message
         out = self.spec.gettext(message)
-        return out if out != message else self.digits(self._look(self.prose, message))
+        return out if out != message or message in self.known else \
+            self.digits(self._look(self.prose, message))
 
     def digits(self, text: str) -> str:
         """Numbers in the digits of the book's language (Persian writes ۰۱۲…۹)."""
@@ -180,7 +185,28 @@ def words_for(lang: str, spec_files: Iterable[Path]) -> Words:
                            hint=f"the languages are {', '.join(LANGUAGES)}")
     if lang == "en":
         return english()
-    spec = _chain([_load(spec_catalog_path(f, lang, False), spec_catalog_path(f, lang))
-                   for f in dict.fromkeys(spec_files)])
-    prose = _chain([_load(prose_catalog_path(lang, False), prose_catalog_path(lang))])
-    return Words(lang, spec, prose)
+    files = [(spec_catalog_path(f, lang, False), spec_catalog_path(f, lang))
+             for f in dict.fromkeys(spec_files)]
+    files.append((prose_catalog_path(lang, False), prose_catalog_path(lang)))
+    loaded = [_load(po, mo) for po, mo in files]
+    known = frozenset(m for _, mo in files if mo.exists() for m in _translated(mo))
+    return Words(lang, _chain(loaded[:-1]), _chain(loaded[-1:]), known=known)
+
+
+def _translated(mo: Path) -> list[str]:
+    """The messages a compiled catalog translates (GNU .mo format: a table of original strings,
+    each a length and an offset; the header, the empty message, left out)."""
+    data = mo.read_bytes()
+    order = "<" if data[:4] == b"\xde\x12\x04\x95" else ">"
+    try:
+        count, originals = struct.unpack(order + "4x4xII", data[:16])
+        out = []
+        for i in range(count):
+            length, at = struct.unpack(order + "II", data[originals + 8 * i:originals + 8 * i + 8])
+            text = data[at:at + length].decode("utf-8")
+            if text:
+                out.append(text.split("\x04")[-1].split("\x00")[0])
+    except (struct.error, UnicodeDecodeError) as e:
+        raise CatalogError(f"{mo}: not a readable catalog ({e})",
+                           hint="compile it again from its .po file") from None
+    return out
