@@ -215,7 +215,7 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     held = _held_at_start(facts)
     # a zone in a few words: its text's first sentence
     # (by its text alone: a zone's name is the spec's, "left_down", not a player's word)
-    zones = [(inline(_SENTENCE.split(prose(w.text(z.doc)))[0], f" ({_seen(z, w)})"),
+    zones = [(inline(_SENTENCE.split(prose(w.text(z.doc)))[0].rstrip("."), f" ({_seen(z, w)})."),
               clause(z.span)) for z in spec.zones if z.doc
              and not any(z.name.replace("_", " ") in t for t in named)
              and (held is None or z.name in held)]
