@@ -219,7 +219,7 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
               clause(z.span)) for z in spec.zones if z.doc
              and not any(z.name.replace("_", " ") in t for t in named)
              and (held is None or z.name in held)]
-    if zones:
+    if len(zones) > 1:  # a hand alone needs no list
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
@@ -322,10 +322,11 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
 
 
 def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
-    """Whether a procedure holds a decision these settings offer (a rule a player must know,
-    steps or none)."""
-    return any(isinstance(x, ast.Alternative) and _offered(facts, x.action)
-               for x in walk.descendants(pr.body))
+    """Whether a procedure holds a rule a player must know, steps or none: a decision, unless
+    it is nothing but one choice these settings never offer (a variation's decision)."""
+    alts = [x for x in walk.descendants(pr.body) if isinstance(x, ast.Alternative)]
+    only_a_choice = len(pr.body.stmts) == 1 and isinstance(pr.body.stmts[0], ast.Choose)
+    return bool(alts) and (not only_a_choice or any(_offered(facts, a.action) for a in alts))
 
 
 def _scores(tb: ast.TableDecl) -> bool:
