@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
 
 #: the only modules that may import a third-party package that has one home
 HOMES = {
-    "lark": ("rulespec.lang.parser", "rulespec.lang.syntax_errors"),
+    "lark": ("rulespec.lang.parser", "rulespec.lang.syntax_errors", "rulespec.lang.lalr_cache"),
     "hypothesis": ("rulespec.verify", "rulespec.testing"),
     "pyspiel": ("rulespec.adapters.openspiel",),
     "rlcard": ("rulespec.adapters.rlcard", "rulespec.adapters.rlcard_gin_rummy"),

@@ -18,6 +18,7 @@ from lark.tree import Meta
 
 from rulespec.errors import Diagnostic, SpecSyntaxError
 from rulespec.lang import ast
+from rulespec.lang.lalr_cache import cached_lark
 from rulespec.lang.syntax_errors import BadToken, syntax_error, token_error
 from rulespec.lang.text import grammar_text, normalise_newlines, paused_gc
 
@@ -26,8 +27,9 @@ __all__ = ["MAX_NESTING", "parse"]
 
 @functools.cache
 def _parser() -> lark.Lark:
-    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True,
-                     maybe_placeholders=True, lexer_callbacks={"STRING": _plain_string})
+    # its tables kept in the user's cache folder: building them is most of a short command
+    return cached_lark(grammar_text(), {"STRING": _plain_string}, parser="lalr",
+                       propagate_positions=True, maybe_placeholders=True)
 
 
 #: characters no string of a spec may hold as written: the control characters but tab and
