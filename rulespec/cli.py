@@ -615,9 +615,8 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
     with _reported():
         spec = resolve(game).spec
         # the book plays example deals at every table: seconds of work, not to be silent
-        with _working(f"working out the book of {spec.title}: its tables, decisions and "
-                      "example deal"):
-            book = build_book(spec, players, _options(opts))
+        with _book_progress(spec.title) as progress:
+            book = build_book(spec, players, _options(opts), progress)
         # a Markdown book written to a file links its pictures, written beside it
         files: list[tuple[str, str]] = []
         if fmt == "html":
@@ -677,20 +676,43 @@ def _check_pages(pages: list[tuple[Path, str]], out_path: str | None, again: str
     click.echo(f"{out_path}: up to date")
 
 
+#: seconds a book is worked out before its progress is shown: most books take less
+DOC_PROGRESS_AFTER = 2.0
+
+
 @contextlib.contextmanager
-def _working(what: str) -> Iterator[None]:
-    """A spinner on a terminal's standard error while something slow runs, or one plain line
-    where standard error is not a terminal; nothing is left behind on the terminal."""
+def _book_progress(title: str) -> Iterator[Callable[[int, int], None]]:
+    """A book's progress on standard error: on a terminal a spinner, past DOC_PROGRESS_AFTER
+    seconds a bar (nothing left behind); else a line, then the steps done, a line each 10 s."""
     from rich.console import Console
     from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from rulespec.book.facts import shown_after
+
+    what = f"working out the book of {title}: its tables, decisions and example deal"
     console = Console(stderr=True)
-    if not console.is_terminal:
-        _err(f"doc: {what}...")
-        yield
-        return
-    with console.status(escape(shown(what)) + "..."):
-        yield
+    tty, beat = console.is_terminal, _Heartbeat(not console.is_terminal)
+    # rich markup: the title is the spec's text, shown as text
+    bar = Progress(escape(shown(f"the book of {title}")), BarColumn(), MofNCompleteColumn(),
+                   "steps", TimeElapsedColumn(), console=console, transient=True, disable=not tty)
+    task, status = bar.add_task("", start=False, visible=False), console.status(
+        escape(shown(what)) + "...")
+
+    def progress(done: int, total: int) -> None:
+        if tty and not bar.live.is_started:
+            status.stop()
+            bar.start()
+            bar.start_task(task)
+        bar.update(task, completed=done, total=total, visible=True)
+        beat(f"doc: {done}/{total} steps (tables worked out, deals played)")
+
+    status.start() if tty else _err(f"doc: {what}...")
+    try:
+        yield shown_after(DOC_PROGRESS_AFTER, progress)
+    finally:
+        status.stop()
+        bar.stop()
 
 
 def _writable(path: Path) -> None:
