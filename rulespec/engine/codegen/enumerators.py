@@ -315,10 +315,10 @@ def _level_test(ec: ExprCompiler, conjuncts: list[ast.Expr], local: frozenset[st
     """One test of all ``conjuncts`` (those constant true for this table left out), or ""."""
     tests = []
     for c in conjuncts:
-        ok, val = ec.const(c, local, py)
+        ok, val, src = ec.folded(c, local, py)
         if ok and val:
             continue
-        tests.append("False" if ok else ec.source(c, local, py))
+        tests.append("False" if ok else src)
     # what the tests read more than once (rank(first(g))) is read once
     return share_common(" and ".join(tests)) if tests else ""
 
