@@ -191,10 +191,34 @@ def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     what = f"legal events of the alternative {a.action}"
     body, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators), distinct=distinct)
     if hoisted:
-        plain, _ = _enum_lines(ec, a, local, hoist=False, distinct=distinct)
-        extra["_plain"] = _build_enum(ec, a, plain, dict(extra), what + " (not hoisted)")
+        base = dict(extra)
+
+        def plain() -> Callable[..., LegalMap | None]:
+            lines, _ = _enum_lines(ec, a, local, hoist=False, distinct=distinct)
+            return _build_enum(ec, a, lines, base, what + " (not hoisted)")
+
+        # the version without temporaries is called only where one raises, which most
+        # tables never meet: compiled then (a third of a table's enumerators), unless the
+        # sources are kept, which list every function a table may run
+        extra["_plain"] = plain() if ec.sources is not None else _Later(plain)
         body = attrs.evolve(body, hoisted=tuple(hoisted))
     return _build_enum(ec, a, body, extra, what)
+
+
+class _Later:
+    """A generated function compiled the first time it is called (an enumerator's version
+    without temporaries: see :func:`enumerator`)."""
+
+    __slots__ = ("fn", "make")
+
+    def __init__(self, make: Callable[[], Callable[..., LegalMap | None]]) -> None:
+        self.make = make
+        self.fn: Callable[..., LegalMap | None] | None = None
+
+    def __call__(self, *args: object) -> LegalMap | None:
+        if self.fn is None:
+            self.fn = self.make()
+        return self.fn(*args)
 
 
 def holds_zone(t: Type) -> bool:
