@@ -1,6 +1,7 @@
-"""An enumerator's version without hoisted temporaries (``_plain``) is compiled only when a
-temporary raises (rulespec.engine.codegen.enumerators._Later): compiled then, it decides as
-the version compiled with the table does, and the clauses a table compiles are the same."""
+"""Enumerators compiled when first needed (rulespec.engine.codegen.enumerators.Later): an
+alternative's own, where its decision lists its events in one function, and its version
+without hoisted temporaries (``_plain``), both called only when a temporary raises. Compiled
+then, they decide as those compiled with the table do, and a table compiles the same clauses."""
 
 from __future__ import annotations
 

@@ -57,8 +57,8 @@ from rulespec.lang.types import (
 )
 from rulespec.lang.types import element as element_of
 
-__all__ = ["MEMO_KEY_MAX", "binds_zone", "choose_enumerator", "enumerator", "holds_zone",
-           "keys_distinct", "resolver"]
+__all__ = ["MEMO_KEY_MAX", "Later", "binds_zone", "choose_enumerator", "enumerator",
+           "holds_zone", "keys_distinct", "resolver"]
 
 
 # ---- the enumerator as a small tree, rendered in its forms ----------------------------------
@@ -200,14 +200,16 @@ def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         # the version without temporaries is called only where one raises, which most
         # tables never meet: compiled then (a third of a table's enumerators), unless the
         # sources are kept, which list every function a table may run
-        extra["_plain"] = plain() if ec.sources is not None else _Later(plain)
+        extra["_plain"] = plain() if ec.sources is not None else Later(plain)
         body = attrs.evolve(body, hoisted=tuple(hoisted))
     return _build_enum(ec, a, body, extra, what)
 
 
-class _Later:
-    """A generated function compiled the first time it is called (an enumerator's version
-    without temporaries: see :func:`enumerator`)."""
+class Later:
+    """A generated function compiled the first time it is called, or when :meth:`compiled`
+    is asked for: an enumerator's version without temporaries (see :func:`enumerator`), an
+    alternative's own enumerator where its decision lists its events in one function (see
+    :func:`choose_enumerator`, which calls them only where its temporaries raise)."""
 
     __slots__ = ("fn", "make")
 
@@ -215,10 +217,13 @@ class _Later:
         self.make = make
         self.fn: Callable[..., LegalMap | None] | None = None
 
-    def __call__(self, *args: object) -> LegalMap | None:
+    def compiled(self) -> Callable[..., LegalMap | None]:
         if self.fn is None:
             self.fn = self.make()
-        return self.fn(*args)
+        return self.fn
+
+    def __call__(self, *args: object) -> LegalMap | None:
+        return self.compiled()(*args)
 
 
 def holds_zone(t: Type) -> bool:
