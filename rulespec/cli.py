@@ -30,6 +30,7 @@ from rulespec.errors import (
 from rulespec.shown import escape_line as shown
 
 if TYPE_CHECKING:
+    from rulespec.book.document import Book
     from rulespec.loading import Resolved
     from rulespec.protocol import Implementation
     from rulespec.simulate import SimulationSummary
@@ -43,27 +44,6 @@ EXIT_INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SI
 
 def _err(text: str) -> None:
     click.echo(text, err=True)
-
-
-class _Heartbeat:
-    """Progress as plain lines on a standard error that is not a terminal (a pipe, a CI log),
-    where the progress bar is hidden: the first at once, then one each ``every`` seconds, so
-    a long run through a pipe shows it is alive without flooding the log."""
-
-    def __init__(self, on: bool, every: float = 10.0) -> None:
-        self.on = on
-        self.every = every
-        self.last: float | None = None
-
-    def __call__(self, text: str) -> None:
-        if not self.on:
-            return
-        import time
-
-        now = time.monotonic()
-        if self.last is None or now - self.last >= self.every:
-            self.last = now
-            _err(text)
 
 
 def _spec_error(e: SpecSyntaxError | SpecCheckError) -> None:
@@ -234,7 +214,9 @@ def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[
         _records_folder(records)
     console = Console(stderr=True)
     played = [0]
-    beat = _Heartbeat(not as_json and not console.is_terminal)
+    from rulespec.cli_progress import Heartbeat
+
+    beat = Heartbeat(not as_json and not console.is_terminal)
 
     def advance(k: int) -> None:
         played[0] += k
@@ -539,7 +521,9 @@ def _drive(v: Verifier, players: tuple[int, ...], opts: tuple[str, ...], games: 
     from rulespec.verify.runner import scratch_storage
 
     console = Console(stderr=True)
-    beat = _Heartbeat(not as_json and not console.is_terminal)
+    from rulespec.cli_progress import Heartbeat
+
+    beat = Heartbeat(not as_json and not console.is_terminal)
     with scratch_storage(), Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), "{task.fields[cov]}",
                   console=console, transient=True,
@@ -627,27 +611,13 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         spec = found.spec
         words = words_for(lang, [found.path, *map(Path, spec.sources)])
         # the book plays example deals at every table: seconds of work, not to be silent
-        with _working(f"working out the book of {spec.title}: its tables, decisions and "
-                      "example deal"):
-            book = (build_book(spec, players, _options(opts)) if reference else
-                    player_book(spec, words, players, _options(opts),
+        from rulespec.cli_progress import book_progress
+
+        with book_progress(spec.title, DOC_PROGRESS_AFTER) as progress:
+            book = (build_book(spec, players, _options(opts), progress) if reference else
+                    player_book(spec, words, players, _options(opts), progress=progress,
                                 reference=reference_name(out_path or found.path.stem, fmt)))
-        # a Markdown book written to a file links its pictures, written beside it
-        files: list[tuple[str, str]] = []
-        if fmt == "html":
-            from rulespec.book import to_html
-
-            text = to_html(book)
-        else:
-            from rulespec.book.markdown import figure_files, to_markdown
-            from rulespec.files import plain_or_absent
-
-            # pictures go beside a book written to a file, not beside a device or a FIFO
-            # (--out /dev/stdout): that page has their captions only, as standard output has
-            if out_path and plain_or_absent(Path(out_path)):
-                files = figure_files(book, Path(out_path).name.split(".")[0] +
-                                     ("" if lang == "en" else f".{lang}"))
-            text = to_markdown(book, [name for name, _ in files])
+        text, files = _rendered(book, fmt, out_path, lang)
     if check_only and words.missing:
         _err(f"{out_path}: {len(words.missing)} text(s) not translated into {lang}, shown in "
              "English:")
@@ -671,6 +641,26 @@ def doc(game: str, fmt: str, out_path: str | None, players: int | None,
         except OSError as e:
             _err(f"error: cannot write {path}: {e.strerror or e}")
             sys.exit(EXIT_USAGE)
+
+
+def _rendered(book: Book, fmt: str, out_path: str | None, lang: str
+              ) -> tuple[str, list[tuple[str, str]]]:
+    """A book's page in ``fmt``, and the pictures a Markdown page written to a file links,
+    written beside it (name, SVG)."""
+    if fmt == "html":
+        from rulespec.book import to_html
+
+        return to_html(book), []
+    from rulespec.book.markdown import figure_files, to_markdown
+    from rulespec.files import plain_or_absent
+
+    files: list[tuple[str, str]] = []
+    # pictures go beside a book written to a file, not beside a device or a FIFO
+    # (--out /dev/stdout): that page has their captions only, as standard output has
+    if out_path and plain_or_absent(Path(out_path)):
+        files = figure_files(book, Path(out_path).name.split(".")[0] +
+                             ("" if lang == "en" else f".{lang}"))
+    return to_markdown(book, [name for name, _ in files]), files
 
 
 def _check_pages(pages: list[tuple[Path, str]], out_path: str | None, again: str) -> None:
@@ -700,20 +690,8 @@ def catalog(action: str, game: str, langs: tuple[str, ...]) -> None:
             click.echo(shown(str(path)))
 
 
-@contextlib.contextmanager
-def _working(what: str) -> Iterator[None]:
-    """A spinner on a terminal's standard error while something slow runs, or one plain line
-    where standard error is not a terminal; nothing is left behind on the terminal."""
-    from rich.console import Console
-    from rich.markup import escape
-
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        _err(f"doc: {what}...")
-        yield
-        return
-    with console.status(escape(shown(what)) + "..."):
-        yield
+#: seconds a book is worked out before its progress is shown: most books take less
+DOC_PROGRESS_AFTER = 2.0
 
 
 def _writable(path: Path) -> None:

@@ -24,12 +24,13 @@ LAYERS: list[tuple[str, ...]] = [
     ("rulespec.loading", "rulespec.records", "rulespec.protocol", "rulespec.simulate"),
     ("rulespec.verify", "rulespec.book", "rulespec.sidebyside", "rulespec.testing",
      "rulespec.adapters"),
-    ("rulespec.cli", "rulespec.cli_options", "rulespec.__main__", "rulespec"),
+    ("rulespec.cli", "rulespec.cli_options", "rulespec.cli_progress", "rulespec.__main__",
+     "rulespec"),
 ]
 
 #: the only modules that may import a third-party package that has one home
 HOMES = {
-    "lark": ("rulespec.lang.parser", "rulespec.lang.syntax_errors"),
+    "lark": ("rulespec.lang.parser", "rulespec.lang.syntax_errors", "rulespec.lang.lalr_cache"),
     "hypothesis": ("rulespec.verify", "rulespec.testing"),
     "pyspiel": ("rulespec.adapters.openspiel",),
     "rlcard": ("rulespec.adapters.rlcard", "rulespec.adapters.rlcard_gin_rummy"),

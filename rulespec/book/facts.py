@@ -13,7 +13,8 @@ from __future__ import annotations
 import collections
 import json
 import random
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import overload
 
 import attrs
@@ -39,7 +40,8 @@ from rulespec.loading import game_for, normalise_options
 from rulespec.simulate import sample_event
 
 __all__ = ["DEFAULT_DEALS", "EXAMPLE_LINES", "EXAMPLE_MAX_EVENTS", "EXAMPLE_SEED",
-           "EXAMPLE_TRIES", "BookFacts", "Example", "TableFacts", "Told", "book_facts"]
+           "EXAMPLE_TRIES", "BookFacts", "Example", "Progress", "TableFacts", "Told",
+           "book_facts", "shown_after"]
 
 #: the seed of the book's example deal when no other is chosen: fixed, so the committed books
 #: stay byte-stable
@@ -53,6 +55,13 @@ DEFAULT_DEALS = 6
 #: lines of the example told before it is cut short (a long deal is played to its end all the
 #: same, for its result)
 EXAMPLE_LINES = 60
+
+#: what a book's work reports as it goes: steps done, steps in all (a table worked out, a
+#: deal played), the last call with the two equal; the caller shows it (the book never prints)
+Progress = Callable[[int, int], None]
+#: books whose facts a process keeps (see :func:`book_facts`): the two books of a game, the
+#: player's book and the implementer's reference, are told from the same facts
+_KEPT_BOOKS = 8
 
 #: a state's zones as they lay at one moment: a list of cards per shared zone, a list of such
 #: lists per per-player one
@@ -158,17 +167,53 @@ class BookFacts:
 
 
 def book_facts(spec: CheckedSpec, players: int | None = None,
-               options: Mapping[str, object] | None = None) -> BookFacts:
+               options: Mapping[str, object] | None = None,
+               progress: Progress | None = None) -> BookFacts:
     """The facts of the book of ``spec`` for one table size and some option values if given;
-    a usage error names a size or value the spec refuses."""
-    w = _Worker(spec, players, dict(normalise_options(spec, options or {})))
+    a usage error names a size or value the spec refuses. ``progress`` is told the steps done
+    as the work goes (a big spec's book takes seconds).
+
+    Worked out once per process for a spec (this very object), size and option values: a
+    second book of the same game, or the same book in another format or language, is told
+    from the facts the first was."""
+    opts: dict[str, object] = dict(normalise_options(spec, options or {}))
+    key = (id(spec), players, json.dumps(opts, sort_keys=True, default=repr))
+    kept = _kept.get(key)
+    if kept is not None and kept[0] is spec:
+        _kept.move_to_end(key)
+        if progress is not None:
+            progress(1, 1)
+        return kept[1]
+    w = _Worker(spec, players, opts, progress)
     w.check_setting()
     tables = w.tables()
     # the example first: its candidates are played keeping what they did, and the decisions
     # met at its table reuse those deals rather than play them again
     example = w.example()
-    return BookFacts(players, w.options, tuple(t for t, _ in tables), w.met(tables), example,
-                     w.off())
+    facts = BookFacts(players, w.options, tuple(t for t, _ in tables), w.met(tables), example,
+                      w.off())
+    w.step(w.total)
+    if len(_kept) >= _KEPT_BOOKS:
+        _kept.popitem(last=False)
+    _kept[key] = (spec, facts)  # the spec kept with its facts: its id is not reused meanwhile
+    return facts
+
+
+#: the facts of the last books worked out, by spec identity, size and options (book_facts)
+_kept: collections.OrderedDict[tuple[int, int | None, str], tuple[CheckedSpec, BookFacts]] = \
+    collections.OrderedDict()
+
+
+def shown_after(seconds: float, progress: Progress) -> Progress:
+    """``progress``, told nothing until ``seconds`` have passed from now: a quick book need
+    not show its steps."""
+    start = time.monotonic()
+
+    def tell(done: int, total: int) -> None:
+        if time.monotonic() - start >= seconds:
+            progress(done, total)
+
+    return tell
 
 
 def _freeze(v: object) -> object:
@@ -180,10 +225,17 @@ class _Worker:
     """The work of one book: each table compiled once, each deal played once."""
 
     def __init__(self, spec: CheckedSpec, players: int | None,
-                 options: dict[str, object]) -> None:
+                 options: dict[str, object], progress: Progress | None = None) -> None:
         self.spec = spec
         self.players = players
         self.options = options
+        #: the steps of the work, for ``progress``: each table size (with each option that
+        #: may open another table) worked out, each example candidate and each deal played
+        #: for the decisions met
+        self.progress = progress
+        self.done = 0
+        sizes = len(book_sizes(spec, players))
+        self.total = sizes * (len(self.openers()) + DEFAULT_DEALS) + EXAMPLE_TRIES
         self._games: dict[tuple[int, str], Game | RulespecError] = {}
         self._starts: dict[tuple[int, str], State] = {}
         self._plays: dict[tuple[int, str, int], _Played] = {}
@@ -204,6 +256,21 @@ class _Worker:
         self.alternatives = {clause_id("alternative", x.span): x.action
                              for x in walk.descendants(spec.items)
                              if isinstance(x, ast.Alternative)}
+
+    def step(self, to: int | None = None) -> None:
+        """One step of the work done (``to``: so many done in all), told to ``progress``."""
+        self.done = min(self.total, self.done + 1 if to is None else to)
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    def openers(self) -> list[dict[str, object]]:
+        """No option more, then each option that is off by default and not set for this
+        book, on: one may open another table (a dummy hand)."""
+        extra: list[dict[str, object]] = [{}]
+        for o in self.spec.options:
+            if o.kind == "bool" and o.default is False and o.name not in self.options:
+                extra.append({o.name: True})
+        return extra
 
     def game(self, players: int, opts: Mapping[str, object]) -> Game:
         """A table's game, compiled once; RulespecError for a table or option value the spec
@@ -244,14 +311,12 @@ class _Worker:
     def tables(self) -> list[tuple[TableFacts, State]]:
         """Each table size the spec accepts with the book's options, and, where an option
         that is off opens a table (a dummy hand), with it on; each with its first state."""
-        extra: list[dict[str, object]] = [{}]
-        for o in self.spec.options:
-            if o.kind == "bool" and o.default is False and o.name not in self.options:
-                extra.append({o.name: True})
+        extra = self.openers()
         seen: set[tuple[int, int]] = set()
         out: list[tuple[TableFacts, State]] = []
         for p in book_sizes(self.spec, self.players):
             for opts in extra:
+                self.step()
                 try:
                     if opts and (p, Table.of(self.spec, p, {**self.options, **opts}).hands
                                  ) in seen:
@@ -317,6 +382,7 @@ class _Worker:
             if t.options:
                 continue  # a table that an option opens is a variation's
             for seed in range(DEFAULT_DEALS):
+                self.step()
                 for a in self.kinds(self.game(t.players, self.options), start, seed):
                     met.setdefault(a, set()).add(t.players)
         return {a: frozenset(ps) for a, ps in met.items()}
@@ -351,6 +417,7 @@ class _Worker:
             # once a deal has that key, a deal longer than it cannot come before it: each
             # deal after is played only as long as it could still win
             cut = best[0][3] if best is not None and best[0][:3] <= top else None
+            self.step()
             d = self.play(n, start, seed, tell=True, cut=cut)
             if d is None or not d.ended:
                 continue  # longer than the best so far, or than any example should be

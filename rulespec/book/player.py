@@ -38,7 +38,7 @@ from rulespec.book.document import (
 )
 from rulespec.book.english import show
 from rulespec.book.example import table_figure
-from rulespec.book.facts import BookFacts, Example, book_facts
+from rulespec.book.facts import BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
 from rulespec.book.measured import Measured, measure
 from rulespec.book.player_example import example_lines, zone_word
@@ -59,12 +59,13 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 def player_book(spec: CheckedSpec, words: Words | None = None, players: int | None = None,
                 options: Mapping[str, object] | None = None, facts: BookFacts | None = None,
-                reference: str | None = None, measured: Measured | None = None) -> Book:
+                reference: str | None = None, measured: Measured | None = None,
+                progress: Progress | None = None) -> Book:
     """The player's book of ``spec`` in the language of ``words`` (English by default), for one
     table size and some option values if given; ``reference`` is the address of the
     implementer's reference, linked from the top and the bottom of the book."""
     w = words or english()
-    facts = facts if facts is not None else book_facts(spec, players, options)
+    facts = facts if facts is not None else book_facts(spec, players, options, progress)
     measured = measured if measured is not None else measure(spec, facts)
     out = _Writer(spec, w)
     if reference:

@@ -38,7 +38,7 @@ from rulespec.book.document import (
 )
 from rulespec.book.english import cap, mentioned, say, show, words
 from rulespec.book.example import example_section, table_figure
-from rulespec.book.facts import BookFacts, book_facts
+from rulespec.book.facts import BookFacts, Progress, book_facts
 from rulespec.book.markdown import to_markdown
 from rulespec.book.reading import (
     Met,
@@ -88,11 +88,13 @@ def rulebook(spec: CheckedSpec) -> str:
 
 
 def build_book(spec: CheckedSpec, players: int | None = None,
-               options: Mapping[str, object] | None = None) -> Book:
+               options: Mapping[str, object] | None = None,
+               progress: Progress | None = None) -> Book:
     """The rulebook of ``spec`` as a document, ready for any renderer; for one table size and
     some option values if given (a usage error names a size or value the spec refuses).
-    What play shows is worked out first, once (:func:`rulespec.book.facts.book_facts`)."""
-    facts = book_facts(spec, players, options)
+    What play shows is worked out first, once (:func:`rulespec.book.facts.book_facts`, which
+    tells ``progress`` how far it is)."""
+    facts = book_facts(spec, players, options, progress)
     blocks: list[Block] = []
     for part in (_introduction, _glance, _players_and_cards, _components, _deal_section,
                  _play, _scoring, _tables_section, _game_end, example_section, _variations,

@@ -18,6 +18,7 @@ from lark.tree import Meta
 
 from rulespec.errors import Diagnostic, SpecSyntaxError
 from rulespec.lang import ast
+from rulespec.lang.lalr_cache import cached_lark
 from rulespec.lang.syntax_errors import BadToken, syntax_error, token_error
 from rulespec.lang.text import grammar_text, normalise_newlines, paused_gc
 
@@ -26,8 +27,9 @@ __all__ = ["MAX_NESTING", "parse", "texts"]
 
 @functools.cache
 def _parser() -> lark.Lark:
-    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True,
-                     maybe_placeholders=True, lexer_callbacks={"STRING": _plain_string})
+    # its tables kept in the user's cache folder: building them is most of a short command
+    return cached_lark(grammar_text(), {"STRING": _plain_string}, parser="lalr",
+                       propagate_positions=True, maybe_placeholders=True)
 
 
 #: characters no string of a spec may hold as written: the control characters but tab and
@@ -786,9 +788,8 @@ _NOT_PROSE = frozenset({"import_decl"})
 
 
 def texts(text: str, source_name: str = "<spec>") -> list[tuple[str, int]]:
-    """Every piece of prose a spec holds (titles, docstrings, terms, step names, table cells...)
-    as the book reads it, with its line, in the file's order: what a catalog translates
-    (rulespec.book.i18n). Raises SpecSyntaxError as :func:`parse` does."""
+    """Every piece of prose of a spec (titles, docstrings, terms, table cells...) with its line,
+    in the file's order: what a catalog translates (book.i18n). Errors as :func:`parse`'s."""
     parse(text, source_name)  # a spec that does not parse: the diagnostic parse gives
     tree = _parser().parse(normalise_newlines(text))
     skip = {id(tok) for sub in tree.iter_subtrees() if sub.data in _NOT_PROSE

@@ -57,8 +57,8 @@ from rulespec.lang.types import (
 )
 from rulespec.lang.types import element as element_of
 
-__all__ = ["MEMO_KEY_MAX", "binds_zone", "choose_enumerator", "enumerator", "holds_zone",
-           "keys_distinct", "resolver"]
+__all__ = ["MEMO_KEY_MAX", "Later", "binds_zone", "choose_enumerator", "enumerator",
+           "holds_zone", "keys_distinct", "resolver"]
 
 
 # ---- the enumerator as a small tree, rendered in its forms ----------------------------------
@@ -191,10 +191,39 @@ def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     what = f"legal events of the alternative {a.action}"
     body, hoisted = _enum_lines(ec, a, local, hoist=bool(a.generators), distinct=distinct)
     if hoisted:
-        plain, _ = _enum_lines(ec, a, local, hoist=False, distinct=distinct)
-        extra["_plain"] = _build_enum(ec, a, plain, dict(extra), what + " (not hoisted)")
+        base = dict(extra)
+
+        def plain() -> Callable[..., LegalMap | None]:
+            lines, _ = _enum_lines(ec, a, local, hoist=False, distinct=distinct)
+            return _build_enum(ec, a, lines, base, what + " (not hoisted)")
+
+        # the version without temporaries is called only where one raises, which most
+        # tables never meet: compiled then (a third of a table's enumerators), unless the
+        # sources are kept, which list every function a table may run
+        extra["_plain"] = plain() if ec.sources is not None else Later(plain)
         body = attrs.evolve(body, hoisted=tuple(hoisted))
     return _build_enum(ec, a, body, extra, what)
+
+
+class Later:
+    """A generated function compiled the first time it is called, or when :meth:`compiled`
+    is asked for: an enumerator's version without temporaries (see :func:`enumerator`), an
+    alternative's own enumerator where its decision lists its events in one function (see
+    :func:`choose_enumerator`, which calls them only where its temporaries raise)."""
+
+    __slots__ = ("fn", "make")
+
+    def __init__(self, make: Callable[[], Callable[..., LegalMap | None]]) -> None:
+        self.make = make
+        self.fn: Callable[..., LegalMap | None] | None = None
+
+    def compiled(self) -> Callable[..., LegalMap | None]:
+        if self.fn is None:
+            self.fn = self.make()
+        return self.fn
+
+    def __call__(self, *args: object) -> LegalMap | None:
+        return self.compiled()(*args)
 
 
 def holds_zone(t: Type) -> bool:
@@ -315,10 +344,10 @@ def _level_test(ec: ExprCompiler, conjuncts: list[ast.Expr], local: frozenset[st
     """One test of all ``conjuncts`` (those constant true for this table left out), or ""."""
     tests = []
     for c in conjuncts:
-        ok, val = ec.const(c, local, py)
+        ok, val, src = ec.folded(c, local, py)
         if ok and val:
             continue
-        tests.append("False" if ok else ec.source(c, local, py))
+        tests.append("False" if ok else src)
     # what the tests read more than once (rank(first(g))) is read once
     return share_common(" and ".join(tests)) if tests else ""
 

@@ -204,6 +204,15 @@ class ExprCompiler(Inliner):
         g = self._top(e, local, pyvars)
         return (True, g.value) if isinstance(g, Known) else (False, None)
 
+    def folded(self, e: ast.Expr, local: frozenset[str],
+               pyvars: frozenset[str]) -> tuple[bool, object, str]:
+        """:meth:`const` and :meth:`source` of ``e`` from one compile: (True, value, "") if
+        it is constant for this table, else (False, None, its source). While loop
+        invariants are collected nothing is remembered between the two (see :meth:`_top`),
+        and a guard compiled twice is most of what a table's enumerators cost."""
+        g = self._top(e, local, pyvars)
+        return (True, g.value, "") if isinstance(g, Known) else (False, None, self._src(g))
+
     def source(self, e: ast.Expr, local: frozenset[str], pyvars: frozenset[str]) -> str:
         """Python source text of ``e`` (constants included as literals or globals)."""
         return self._src(self._top(e, local, pyvars))

@@ -68,11 +68,29 @@ def inlining_default() -> bool:
 INLINE_MAX_NODES = 5_000
 
 
+#: the sizes of the last specs' definitions (a spec's are a tuple), kept with that tuple so
+#: that its id is not reused meanwhile: every table of a spec asks, three times (the
+#: compilers of its hands, of its requires and of its rules), and the answer is the same
+_SIZES: dict[int, tuple[Sequence[ast.DefDecl], dict[str, int]]] = {}
+
+
 def expanded_sizes(defs: Sequence[ast.DefDecl]) -> dict[str, int]:
     """Each definition's size once its calls are expanded, at most INLINE_MAX_NODES + 1: the
     body's own nodes plus, for each call, the callee's size (a callee past the limit counts
     as one node: it is called, not expanded), worked out callees first without recursion
-    (the checker refuses cycles)."""
+    (the checker refuses cycles). The dict is shared: read it, never change it."""
+    kept = _SIZES.get(id(defs))
+    if kept is not None and kept[0] is defs:
+        return kept[1]
+    size = _expanded_sizes(defs)
+    if isinstance(defs, tuple):
+        if len(_SIZES) >= 64:
+            _SIZES.clear()
+        _SIZES[id(defs)] = (defs, size)
+    return size
+
+
+def _expanded_sizes(defs: Sequence[ast.DefDecl]) -> dict[str, int]:
     by_name = {d.name: d for d in defs}
     calls = {d.name: [c.func for c in walk.descendants(d.body)
                       if isinstance(c, ast.Call) and c.func in by_name] for d in defs}

@@ -23,7 +23,7 @@ happens on (``_LS`` maps each line to its spec span), so the inline code pays no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
@@ -38,6 +38,7 @@ from rulespec.engine.codegen.emit import (
     Py,
 )
 from rulespec.engine.codegen.enumerators import (
+    Later,
     binds_zone,
     choose_enumerator,
     enumerator,
@@ -436,7 +437,7 @@ class _StmtCompiler:
                 ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
                 if ok and not val:
                     continue  # this table's options rule the alternative out
-            enum = enumerator(self.ec, a, local, keys_distinct(a, s.alternatives))
+            enum = self._enumerator(a, local, keys_distinct(a, s.alternatives))
             body_pc = len(ins)
             self._mark("alternative", a.span)
             self.block(a.body, inner, loops)
@@ -453,9 +454,27 @@ class _StmtCompiler:
         seat_local = seat.id if isinstance(seat, ast.Name) and \
             self._src(seat, local) == f"L[{seat.id!r}]" else None
         ins[at] = ChooseStop(self.ec.expr(s.seat, local), tuple(alts), s,
-                             choose_enumerator(self.ec, nodes, local, s.alternatives)
-                             if len(nodes) > 1 else None,
-                             seat_local)
+                             self._merged(alts, nodes, local, s.alternatives), seat_local)
+
+    def _enumerator(self, a: ast.Alternative, local: frozenset[str], distinct: bool) -> Later:
+        """The alternative's own enumerator, compiled when first called or when
+        :meth:`_merged` finds its decision needs it."""
+        return Later(lambda: enumerator(self.ec, a, local, distinct))
+
+    def _merged(self, alts: list[Alternative], nodes: list[ast.Alternative],
+                local: frozenset[str], siblings: Sequence[ast.Alternative]
+                ) -> Callable[..., None] | None:
+        """The one function that lists the events of all of a decision's alternatives, or
+        None. Without it play calls each alternative's own enumerator, compiled now; with it,
+        only where its temporaries raise, which most tables never meet: they are compiled
+        then (most of a table's enumerators), unless the sources are kept or coverage is on
+        (every function a table may run listed, every clause it compiles counted)."""
+        merged = choose_enumerator(self.ec, nodes, local, siblings) if len(nodes) > 1 else None
+        if merged is None or self.ec.sources is not None or self.ec.cover is not None:
+            for alt in alts:
+                if isinstance(alt.enum, Later):
+                    alt.enum = alt.enum.compiled()
+        return merged
 
     def _choose_together(self, s: ast.Choose, var: str, local: frozenset[str],
                          loops: list[tuple[int, list[int]]]) -> None:
@@ -489,7 +508,7 @@ class _StmtCompiler:
                 ok, val = self.ec.const(a.guard, inner, frozenset(gvars))
                 if ok and not val:
                     continue
-            enum = enumerator(self.ec, a, inner, keys_distinct(a, s.alternatives))
+            enum = self._enumerator(a, inner, keys_distinct(a, s.alternatives))
             binds = "(" + "".join(f"({v!r}, L[{v!r}]), " for v in gvars) + ")"
             body_pc = len(ins)
             ins.append(Py((f"_s = st.to_move; L[{held}] = {hold}(L[{held}], _s, {i}, {binds})",
@@ -501,8 +520,8 @@ class _StmtCompiler:
         self._reveal(tg, cur, kept, inner, loops)
         nodes = [alt.node for _, _, alt in kept]
         ins[at] = ChooseStop(self._obj_fn(var), tuple(alt for _, _, alt in kept), s,
-                             choose_enumerator(self.ec, nodes, inner, s.alternatives)
-                             if len(nodes) > 1 else None, var, tg)
+                             self._merged([alt for _, _, alt in kept], nodes, inner,
+                                          s.alternatives), var, tg)
 
     def _reveal(self, tg: Together, cur: str,
                 kept: list[tuple[int, ast.Alternative, Alternative]], inner: frozenset[str],
