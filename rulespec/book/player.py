@@ -494,10 +494,9 @@ def _hints(spec: CheckedSpec, m: Measured | None, w: Words, out: _Writer) -> Non
     items: list[tuple[Inline, str | None]] = []
     items.append((w.say("A match lasted {deals} deals and {turns} turns on average.",
                         deals=format(m.deals, ".1f"), turns=format(m.turns, ".0f")), None))
-    best = max(range(len(m.wins)), key=lambda q: m.wins[q])
-    items.append((w.say("Matches won, seat by seat (seat 1 deals first): {wins}; the order "
-                        "of play favours seat {best}.", wins=", ".join(_pct(x) for x in m.wins),
-                        best=str(best + 1)), None))
+    # a share of a few dozen random matches: told as measured, no advantage read into it
+    items.append((w.say("Matches won, seat by seat (seat 1 deals first): {wins}.",
+                        wins=", ".join(_pct(x) for x in m.wins)), None))
     out.add(Bullets(tuple(items)))
 
 
