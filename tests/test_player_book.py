@@ -17,7 +17,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from rulespec.book.document import Book, Bullets, Heading, Paragraph, Table
+from rulespec.book.document import Book, Bullets, Figure, Heading, Paragraph, Table
 from rulespec.book.html import to_html
 from rulespec.book.i18n import CatalogError, Words, english, words_for
 from rulespec.book.player import player_book, rules_words
@@ -199,3 +199,16 @@ def test_the_catalogs_hold_every_message_of_the_seed_games(lang: str) -> None:
         assert not left, (f.name, left[:5])
     left = state_of(prose_template(specs), prose_po(lang), lang).untranslated
     assert not left, left[:10]
+
+
+@pytest.mark.parametrize("lang,words", [("fa", ("وسط میز", "جایگاه")),
+                                        ("ru", ("центр стола", "место"))])
+def test_the_figures_are_drawn_in_the_books_language(lang: str, words: tuple[str, ...]) -> None:
+    """The figures' own words come from the book's catalog, not only the spec's texts."""
+    figures = [x.svg for x in book("vandatta", lang)[0].blocks if isinstance(x, Figure)]
+    assert len(figures) == 2
+    drawn = " ".join(figures)
+    for word in words:
+        assert word in drawn
+    for said in ("the middle of the table", "repeat until", "seat 1"):
+        assert said not in drawn

@@ -64,14 +64,16 @@ _T = TypeVar("_T")
 
 
 
-def phase_diagram(spec: CheckedSpec, words: Words = same, direction: str = "ltr") -> Diagram:
+def phase_diagram(spec: CheckedSpec, words: Words = same, direction: str = "ltr",
+                  hidden: frozenset[str] = frozenset()) -> Diagram:
     """The phases of ``spec``'s match and deal and the decisions in them, as a :class:`Diagram`.
 
     Every word goes through ``words`` (the identity by default; a translated book passes its
     catalog lookup: the spec's texts whole, the generated words as templates filled after
-    translation); ``direction="rtl"`` sets the text right to left. Deterministic: the same
+    translation); ``direction="rtl"`` sets the text right to left; the decisions ``hidden``
+    names (a variation's, in a book of the defaults) are left out. Deterministic: the same
     spec gives byte-identical SVG."""
-    nodes = fold(_Builder(spec, words).root(), words)
+    nodes = fold(_Builder(spec, words, hidden).root(), words)
     alt = alt_text(nodes, words)
     title = fill(words("{game}: the phases of a match and of a deal"), game=words(spec.title))
     return Diagram(draw(nodes, title, alt, id_prefix(spec.name), words, direction), alt)
@@ -152,9 +154,11 @@ def _append(out: list[Node], node: Node) -> None:
 class _Builder:
     """Walks the match and the deal into nodes; draws each procedure once."""
 
-    def __init__(self, spec: CheckedSpec, words: Words = same) -> None:
+    def __init__(self, spec: CheckedSpec, words: Words = same,
+                 hidden: frozenset[str] = frozenset()) -> None:
         self.spec = spec
         self.w = words
+        self.hidden = hidden
         self.lab = Labels(spec, words)
         self.procs = spec.proc_named
         self.defs = spec.def_named
@@ -261,7 +265,9 @@ class _Builder:
         if isinstance(s, ast.CallStmt):
             return self._call(s, ctx)
         if isinstance(s, ast.Choose):
-            return [self._choose(s, ctx)]
+            shown = [a for a in s.alternatives if a.action not in self.hidden]
+            return [self._choose(attrs.evolve(s, alternatives=tuple(shown)), ctx)] if shown \
+                else []
         if isinstance(s, ast.RunDeal):
             return self._run_deal()
         if isinstance(s, ast.Step):

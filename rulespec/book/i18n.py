@@ -92,26 +92,28 @@ class Words:
     """The words of one book: :meth:`text` for the spec's prose, :meth:`say` for the book's own.
 
     ``missing`` collects every message looked up that no catalog translates (English: none);
-    ``known`` holds the messages the catalogs do translate (a translation may be the English
-    itself, ``{title}: {label}``)."""
+    ``known`` holds the messages the book's catalog does translate (a translation may be the
+    English itself, ``{title}: {label}``)."""
 
     lang: str
     spec: gettext.NullTranslations
     prose: gettext.NullTranslations
     missing: set[str] = attrs.field(factory=set)
     known: frozenset[str] = frozenset()
+    #: the messages the spec's catalogs translate (a translation may be the English itself)
+    known_spec: frozenset[str] = frozenset()
 
-    def _look(self, chain: gettext.NullTranslations, message: str) -> str:
+    def _look(self, chain: gettext.NullTranslations, message: str, known: frozenset[str]) -> str:
         if self.lang == "en" or not message.strip():
             return message
         out = chain.gettext(message)
-        if out == message and message not in self.known:
+        if out == message and message not in known:
             self.missing.add(message)
         return out
 
     def text(self, message: str) -> str:
         """A text of the spec in the book's language."""
-        return self._look(self.spec, message)
+        return self._look(self.spec, message, self.known_spec)
 
     def any(self, message: str) -> str:
         """A figure's words: a text of the spec, else one of the book's own (a figure draws
@@ -119,8 +121,8 @@ class Words:
         if self.lang == "en" or not message.strip():
             return message
         out = self.spec.gettext(message)
-        return out if out != message or message in self.known else \
-            self.digits(self._look(self.prose, message))
+        return out if out != message or message in self.known_spec else \
+            self.digits(self._look(self.prose, message, self.known))
 
     def digits(self, text: str) -> str:
         """Numbers in the digits of the book's language (Persian writes ۰۱۲…۹)."""
@@ -149,7 +151,7 @@ class Words:
         return tuple(runs)
 
     def _template(self, template: str, values: Mapping[str, object]) -> str:
-        out = self._look(self.prose, template)
+        out = self._look(self.prose, template, self.known)
         wanted = set(_FIELD.findall(template))
         named = set(_FIELD.findall(out))
         # a translation may drop a placeholder but never invent one; braces outside placeholders
@@ -189,8 +191,9 @@ def words_for(lang: str, spec_files: Iterable[Path]) -> Words:
              for f in dict.fromkeys(spec_files)]
     files.append((prose_catalog_path(lang, False), prose_catalog_path(lang)))
     loaded = [_load(po, mo) for po, mo in files]
-    known = frozenset(m for _, mo in files if mo.exists() for m in _translated(mo))
-    return Words(lang, _chain(loaded[:-1]), _chain(loaded[-1:]), known=known)
+    known = [frozenset(_translated(mo)) if mo.exists() else frozenset() for _, mo in files]
+    return Words(lang, _chain(loaded[:-1]), _chain(loaded[-1:]), known=known[-1],
+                 known_spec=frozenset().union(*known[:-1]))
 
 
 def _translated(mo: Path) -> list[str]:

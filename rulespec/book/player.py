@@ -3,7 +3,7 @@
 The game and who wins; the players and the cards; the deal; play, with the turn in one place and
 the decisions in one table; scoring, with the spec's tables; the end of the match; an example deal
 told turn by turn with a word where something happens; the variations that change something; and
-a few numbers measured by playing (:mod:`rulespec.book.measured`). Each term of the game is
+the spec's words of advice (``hint``). Each term of the game is
 defined once, just after the paragraph that first uses it. The exact rules, the record vocabulary
 and the spec's source are the implementer's reference (:func:`rulespec.book.sections.build_book`),
 which the book links to.
@@ -40,7 +40,6 @@ from rulespec.book.english import show
 from rulespec.book.example import table_figure
 from rulespec.book.facts import BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
-from rulespec.book.measured import Measured, measure
 from rulespec.book.player_example import example_lines, zone_word
 from rulespec.book.reading import clause, end_deals, prose, steps_of, walk_play
 from rulespec.lang import ast, walk
@@ -59,23 +58,21 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 def player_book(spec: CheckedSpec, words: Words | None = None, players: int | None = None,
                 options: Mapping[str, object] | None = None, facts: BookFacts | None = None,
-                reference: str | None = None, measured: Measured | None = None,
-                progress: Progress | None = None) -> Book:
+                reference: str | None = None, progress: Progress | None = None) -> Book:
     """The player's book of ``spec`` in the language of ``words`` (English by default), for one
     table size and some option values if given; ``reference`` is the address of the
-    implementer's reference, linked from the top and the bottom of the book."""
+    implementer's reference, linked at the end of the book."""
     w = words or english()
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
-    measured = measured if measured is not None else measure(spec, facts)
     out = _Writer(spec, w)
-    if reference:
-        out.add(Paragraph(w.say("The exact rules, for implementers and referees, are in "
-                                "{reference}.", reference=Run("link", reference))))
     for part in (_game, _players_and_cards, _deal, _play, _scoring, _end, _example,
                  _variations):
         part(spec, facts, w, out)
-    _hints(spec, measured, w, out)
+    _hints(spec, w, out)
     out.terms_left()
+    if reference:
+        out.add(Paragraph(w.say("The exact rules, for implementers and referees, are in "
+                                "{reference}.", reference=Run("link", reference))))
     # a player's book names no clause: the reference does
     suits = {"C": w.word("clubs"), "D": w.word("diamonds"), "H": w.word("hearts"),
              "S": w.word("spades")}
@@ -318,7 +315,9 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         out.add(Table((inline(w.word("decision")), inline(w.word("what you may do"))),
                       tuple(rows)))
         out.define(" ".join(str(r[1][0].text) for r in rows if r[1]))
-    d = phase_diagram(spec, w.any, direction_of(w))
+    # a book of these settings draws the decisions they offer, not a variation's
+    hidden = frozenset(a.name for a in spec.actions if not _offered(facts, a.name))
+    d = phase_diagram(spec, w.any, direction_of(w), hidden)
     out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
 
 
@@ -423,7 +422,9 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
         "A deal at a table of {n}, every choice drawn at random, played by the rules of this "
         "book, turn by turn; seat 1 deals, and the seats are numbered clockwise from there. A "
         "note in italics says what a move made a player take.", n=str(ex.players))))
-    out.add(Bullets(tuple(example_lines(spec, ex, w)), ordered=False))
+    # the zones the deal fills for each player: cards a move brings there are taken
+    hands = frozenset(k[:-5] for t in facts.tables for k in t.counts if k.endswith(" each"))
+    out.add(Bullets(tuple(example_lines(spec, ex, w, hands)), ordered=False))
 
 
 def _reads(spec: CheckedSpec) -> set[str]:
@@ -465,7 +466,9 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
     for v in o.values:
         text = o.value_doc(v)
         params = o.value_params(v) if o.kind == "enum" else ()
-        name = code(f"{v}({', '.join(q.name for q in params)})" if params else show(v))
+        name = (code(f"{v}({', '.join(q.name for q in params)})") if params else
+                strong(w.word("yes") if v is True else w.word("no")) if o.kind == "bool"
+                else code(show(v)))
         default = str(o.default).split("(")[0] == str(v)
         mark = w.say(" (the default)") if default else ()
         items.append((name, *mark, *inline(": " + prose(w.text(text)) if text else "")))
@@ -476,28 +479,13 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def _hints(spec: CheckedSpec, m: Measured | None, w: Words, out: _Writer) -> None:
-    """The spec's words of advice, then numbers measured by playing, each said with how it
-    was measured."""
-    if m is None and not spec.hints:
+def _hints(spec: CheckedSpec, w: Words, out: _Writer) -> None:
+    """The spec's words of advice (``hint``). Numbers measured by random play are left out:
+    random play is not how people play, and its figures (a five-hundred-turn deal) mislead."""
+    if not spec.hints:
         return
     _h(out, w.word("Hints"), "hints")
-    if spec.hints:
-        out.add(Bullets(tuple((inline(prose(w.text(h.text))), clause(h.span))
-                              for h in spec.hints)))
-    if m is None:
-        return
-    out.add(Paragraph(w.say(
-        "Measured by playing {matches} matches at a table of {n}, every choice drawn at "
-        "random: careful players' matches differ, but the shape is the same.",
-        matches=str(m.matches), n=str(m.players))))
-    items: list[tuple[Inline, str | None]] = []
-    items.append((w.say("A match lasted {deals} deals and {turns} turns on average.",
-                        deals=format(m.deals, ".1f"), turns=format(m.turns, ".0f")), None))
-    # a share of a few dozen random matches: told as measured, no advantage read into it
-    items.append((w.say("Matches won, seat by seat (seat 1 deals first): {wins}.",
-                        wins=", ".join(_pct(x) for x in m.wins)), None))
-    out.add(Bullets(tuple(items)))
+    out.add(Bullets(tuple((inline(prose(w.text(h.text))), clause(h.span)) for h in spec.hints)))
 
 
 def rules_words(book: Book) -> tuple[int, int]:

@@ -18,10 +18,12 @@ from rulespec.book.reading import clause, prose
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["EXAMPLE_TURNS", "ZONE_NAMES", "N_", "example_lines", "zone_word"]
+__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "ZONE_NAMES", "N_", "example_lines", "zone_word"]
 
-#: the turns an example tells at most (the rest is summed up in one line)
+#: the turns an example tells at most (the rest is summed up in one line), and the moves of
+#: one turn
 EXAMPLE_TURNS = 80
+EXAMPLE_MOVES = 12
 
 
 def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
@@ -72,21 +74,18 @@ def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> In
     return tuple(parts)
 
 
-def example_lines(spec: CheckedSpec, ex: Example, w: Words
+def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str] = frozenset()
                   ) -> list[tuple[Inline, str | None]]:
-    """The example's lines: the deal, then each turn (the moves of one player in a row)."""
+    """The example's lines: the deal, then each turn (the moves of one player in a row);
+    ``hands`` are the zones the deal fills for each player (cards a move brings there are
+    told as taken)."""
     order = spec.deck.order or CARD_ORDER
     actions = {a.name: a for a in spec.actions}
     lines: list[tuple[Inline, str | None]] = []
     turn: list[Run] = []
     seat: object = None
-    turns = 0
+    turns = moves = 0
     src: str | None = None
-
-    def flush() -> None:
-        if turn:
-            lines.append((tuple(turn), src))
-
     for t in ex.events:
         ev = t.event
         if "chance" in ev:
@@ -94,43 +93,64 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words
                 lines.append((_dealt(spec, t, w, order), clause(spec.deal.span)))
             continue
         if ev["seat"] != seat:
-            flush()
-            turns += 1
+            if turn:
+                lines.append((tuple(turn), src))
+            turns, moves, seat = turns + 1, 0, ev["seat"]
             if turns > EXAMPLE_TURNS:
                 turn = []
                 break
-            seat = ev["seat"]
             turn = [*w.say("Turn {n}, seat {seat}:", n=str(turns), seat=str(int(str(seat)) + 1))]
             info = actions.get(str(ev["action"]))
             src = clause(info.span) if info else None
-        else:
-            turn += inline(";")
-        turn += _move(t, w, order)
-    else:
-        flush()
-        return _ending(spec, lines, ex, w)
-    lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
-                        n=str(ex.length)), None))
+        moves += 1
+        if moves <= EXAMPLE_MOVES:
+            turn += [*inline(";" if moves > 1 else ""), *_move(spec, t, w, order, hands)]
+        elif moves == EXAMPLE_MOVES + 1:
+            turn += inline("; …")
+    if turn:
+        lines.append((tuple(turn), src))
+    if not ex.ended:
+        lines.append((w.say("… the deal had not ended after {n} events, and is not told "
+                            "further.", n=str(ex.length)), None))
+        return lines
+    if turns > EXAMPLE_TURNS:
+        lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
+                            n=str(ex.length)), None))
     return _ending(spec, lines, ex, w)
 
 
-def _move(t: Told, w: Words, order: Mapping[str, int]) -> list[Run]:
-    """One move: the decision, the cards it brought the mover (a draw: ``→ 3♣``; after a move
-    of another kind, cards taken for it, said so), and the cards it made another player take."""
+def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
+          hands: frozenset[str]) -> list[Run]:
+    """One move: the decision, and the cards it brought: into the mover's hand (a draw:
+    ``→ 3♣``; after a move of another kind, said as taken), into another player's hand
+    (taken), or to another player's other cards (a trick won: "to seat 2's won cards")."""
     ev = t.event
     out: list[Run] = [*inline(" "), code(str(ev["action"])), *inline(*event_fields(ev))]
     plain = not [k for k in ev if k not in ("seat", "action")]
-    for _zone, q, cards in t.gained:
-        if q == ev["seat"] and plain:
+    for zone, q, cards in t.gained:
+        held = zone in hands or not hands
+        if q == ev["seat"] and held and plain:
             out += [*inline(" → "), *_cards(cards, order)]
-        elif q == ev["seat"]:
+        elif q == ev["seat"] and held:
             out += [*inline(" "), em(w.word("(then takes {n} cards:", n=str(len(cards)))),
                     *_cards(cards, order), em(")")]
-        else:
+        elif held:
             out += [*inline(" "), em(w.word("(seat {seat} takes {n} cards:", seat=str(q + 1),
                                             n=str(len(cards)))),
                     *_cards(cards, order), em(")")]
+        elif q != ev["seat"] or _collects(ev, cards):
+            # another's trick won, or the mover's own: the cards of the move with others'
+            out += [*inline(" "), em(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
+                                            zone=zone_word(spec, zone, w))),
+                    *_cards(cards, order), em(")")]
     return out
+
+
+def _collects(ev: Mapping[str, object], cards: tuple[str, ...]) -> bool:
+    """Whether cards coming to the mover's own zones are more than the move's own (a trick
+    it won), not the move itself (bid cards laid in a row)."""
+    played = {str(x) for v in ev.values() for x in (v if isinstance(v, list) else [v])}
+    return bool(played & set(cards)) and len(cards) > len(played & set(cards))
 
 
 def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example,
@@ -146,7 +166,7 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
     if ex.score_terms is not None:
         for q, parts in enumerate(ex.score_terms):
             lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1),
-                                sum=" + ".join(str(x) for x in parts),
+                                sum=_sum(parts),
                                 total=str(scores[q])), None))
         lines.append((w.say("Each score adds up the parts the scoring rules list, in their "
                             "order."), None))
@@ -164,6 +184,16 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
                 else w.digits(str(value)))
         lines.append((w.say("{what}: {values}.", what=what, values=told), None))
     return lines
+
+
+def _sum(parts: tuple[object, ...]) -> str:
+    """Parts added up as a reader writes them: ``40 + 11 − 24``."""
+    out = ""
+    for i, x in enumerate(parts):
+        n = int(x) if isinstance(x, (int, bool)) else 0
+        out += (f"{'−' if n < 0 else ''}{abs(n)}" if i == 0 else
+                f" {'−' if n < 0 else '+'} {abs(n)}")
+    return out
 
 
 def _first(text: str) -> str:
