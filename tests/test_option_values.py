@@ -119,9 +119,11 @@ def test_verify_schedule_tries_the_variations() -> None:
 
 
 def test_rulebook_lists_the_parameters() -> None:
-    code, out, _ = run("doc", str(SPEC))
+    code, out, _ = run("doc", str(SPEC), "--reference")
     assert code == 0
     assert "`ante(k: int in 1..10), equals_bid, free(low: int, high: int)` | `ante(1)`" in out
+    code, out, _ = run("doc", str(SPEC))  # the player's book names the parameters alone
+    assert code == 0 and "`ante(k)`" in out
 
 
 def test_pretty_round_trip() -> None:
@@ -172,7 +174,7 @@ def test_each_value_may_carry_its_own_text(tmp_path: Path) -> None:
     assert o.value_doc("ante") == "Everyone puts <k> in | out." and o.value_doc("free") is None
     tree = parse(spec_path.read_text(), "v.rules")
     assert parse(pretty(tree), "v.rules") == tree
-    code, out, _ = run("doc", str(spec_path))
+    code, out, _ = run("doc", str(spec_path), "--reference")
     assert code == 0
     assert ("- `ante(k: int in 1..10)` (the default: ante(1)): Everyone puts \\<k\\> in \\| "
             "out.") in out

@@ -16,6 +16,7 @@ its catalogs, the book's own through rulespec's (``say``/``word`` calls, extract
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -41,7 +42,7 @@ from rulespec.book.example import table_figure
 from rulespec.book.facts import BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
 from rulespec.book.player_example import example_lines, zone_word
-from rulespec.book.reading import clause, end_deals, prose, steps_of, walk_play
+from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec, OptionInfo
 
@@ -87,7 +88,9 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
 def reference_name(book: str, fmt: str) -> str:
     """The file of the implementer's reference beside a player's book: ``vandatta.fa.md`` ->
     ``vandatta-reference.md``."""
-    return f"{Path(book).name.split('.')[0]}-reference.{fmt}"
+    name = f"{Path(book).name.split('.')[0]}-reference.{fmt}"
+    # a user's file name, any bytes the system allows: percent-encoded, as a link's address is
+    return urllib.parse.quote(name.encode("utf-8", "surrogateescape"))
 
 
 def direction_of(w: Words) -> str:
@@ -208,6 +211,11 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
             *(inline(_count_heading(spec, k, w, several)) for k in columns))
     if rows:
         out.add(Table(head, tuple(rows), source=clause(spec.deal.span)))
+    sizes = book_sizes(spec, facts.players)
+    if facts.players is None and len(sizes) < spec.max_players - spec.min_players + 1:
+        out.add(Paragraph(w.say("Tables of {lo} to {hi} players are not worked out here: {cmd} "
+                                "writes the book of one of them.", lo=str(sizes[-2] + 1),
+                                hi=str(sizes[-1] - 1), cmd=code("rulespec doc --players N"))))
     # a zone the game's words define (the stock) is defined there, once
     named = [t.word.lower() for t in spec.terms]
     held = _held_at_start(facts)
