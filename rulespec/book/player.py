@@ -201,7 +201,7 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     for t in facts.tables:
         columns.extend(k for k in t.counts if k not in columns)
     # "hands dealt" says nothing the players column does not, where every player is dealt one
-    if all(t.counts.get("hands dealt") == str(t.players) for t in facts.tables):
+    if all(t.counts.get("hands dealt") == str(t.players) for t in facts.tables if not t.options):
         columns = [k for k in columns if k != "hands dealt"]
     rows = []
     for t in facts.tables:
