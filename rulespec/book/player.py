@@ -432,7 +432,8 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     out.add(Paragraph(w.say(
         "A deal at a table of {n}, every choice drawn at random, played by the rules of this "
         "book, turn by turn; seat 1 deals, and the seats are numbered clockwise from there. A "
-        "note in italics says what a move made a player take.", n=str(ex.players))))
+        "note in italics says where a move sent cards that the move itself does not show.",
+        n=str(ex.players))))
     # the zones the deal fills for each player: cards a move brings there are taken
     hands = frozenset(k[:-5] for t in facts.tables for k in t.counts if k.endswith(" each"))
     out.add(Bullets(tuple(example_lines(spec, ex, w, hands)), ordered=False))

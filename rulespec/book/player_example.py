@@ -126,6 +126,13 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     (taken), or to another player's other cards (a trick won: "to seat 2's won cards")."""
     ev = t.event
     out: list[Run] = [*inline(" "), code(str(ev["action"])), *inline(*event_fields(ev))]
+
+    def public(zone: str) -> bool:
+        # the mover's own cards laid where everyone sees them (a row turned up) are told;
+        # those laid face down for themselves (bid cards placed) are the move itself
+        z = spec.zone_named.get(zone)
+        return z is not None and z.visibility == "all"
+
     plain = not [k for k in ev if k not in ("seat", "action")]
     for zone, q, cards in t.gained:
         held = zone in hands or not hands
@@ -138,7 +145,7 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
             out += [*inline(" "), em(w.word("(seat {seat} takes {n} cards:", seat=str(q + 1),
                                             n=str(len(cards)))),
                     *_cards(cards, order), em(")")]
-        elif q != ev["seat"] or _collects(ev, cards):
+        elif q != ev["seat"] or _collects(ev, cards) or public(zone):
             # another's trick won, or the mover's own: the cards of the move with others'
             out += [*inline(" "), em(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
                                             zone=zone_word(spec, zone, w))),
