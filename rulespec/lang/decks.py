@@ -245,7 +245,7 @@ Problem = tuple[ast.Span, str, str | None]
 def build_deck(d: ast.DeckDecl) -> tuple[Deck, list[Problem]]:
     """The deck a declaration makes, and every mistake in it (a span, a message, a hint)."""
     b = _Builder()
-    b.copies_ok(d.copies, d.span)
+    copies = b.copies_ok(d.copies, d.span)
     for e in d.entries:
         b.entry(e)
     _check_unique(d, b.suits, b.ranks, b.extras, b.problems)
@@ -255,7 +255,7 @@ def build_deck(d: ast.DeckDecl) -> tuple[Deck, list[Problem]]:
     elif b.suits and not b.ranks:
         b.problems.append((d.span, "the deck has suits but no ranks",
                            'add rank NAME "CODE" = N'))
-    deck = Deck(b.suits, b.ranks, b.extras, d.copies if d.copies is not None else 1)
+    deck = Deck(b.suits, b.ranks, b.extras, copies if copies is not None else 1)
     for pk in b.packs:
         deck.packs[pk.name] = _named_pack(deck, pk, b.problems)
     return deck, b.problems
@@ -286,24 +286,25 @@ class _Builder:
                 self.suits.append(SuitDef(e.name, e.code, label))
             case ast.DeckRank():
                 self.code_ok(e.code, e.span, "rank")
-                self.copies_ok(e.copies, e.span)
-                self.ranks.append(RankDef(e.name, e.code, e.number, e.copies, label))
+                n = self.copies_ok(e.copies, e.span)
+                self.ranks.append(RankDef(e.name, e.code, e.number, n, label))
             case ast.DeckCard():
                 self.code_ok(e.code, e.span, "card")
-                self.copies_ok(e.copies, e.span)
-                self.extras.append(ExtraDef(e.name, e.code, e.number or 0, e.copies, label))
+                n = self.copies_ok(e.copies, e.span)
+                self.extras.append(ExtraDef(e.name, e.code, e.number or 0, n, label))
             case ast.DeckRun():
                 if e.low > e.high or e.high - e.low > 99:
                     self.problems.append((e.span, f"cards {e.low}..{e.high} is not a run of 1 "
                                                   "to 100 numbers", None))
-                self.copies_ok(e.copies, e.span)
+                copies = self.copies_ok(e.copies, e.span)
                 for n in range(e.low, min(e.high, e.low + 99) + 1):
                     code = f"{e.code}{n}"
                     if self.code_ok(code, e.span, "card"):
-                        self.extras.append(ExtraDef(f"{e.name}#{n}", code, n, e.copies,
+                        self.extras.append(ExtraDef(f"{e.name}#{n}", code, n, copies,
                                                     f"{n} of {label}", run=e.name))
             case ast.DeckPack():
-                self.copies_ok(e.copies, e.span)
+                if self.copies_ok(e.copies, e.span) != e.copies:
+                    e = attrs.evolve(e, copies=1)
                 self.packs.append(e)
             case _:
                 assert_never(e)
@@ -316,10 +317,14 @@ class _Builder:
                                     "and digits", f"write it as {_suggest_code(code)!r}"))
         return False
 
-    def copies_ok(self, n: int | None, span: ast.Span) -> None:
-        """A number of copies must be 0 to 100."""
+    def copies_ok(self, n: int | None, span: ast.Span) -> int | None:
+        """A number of copies must be 0 to 100; the number the deck is built with (1 in place
+        of one refused, so that a spec with a wrong one is reported, not built a googol
+        cards large)."""
         if n is not None and not 0 <= n <= 100:
             self.problems.append((span, f"copies {n} is not 0 to 100", None))
+            return 1
+        return n
 
 
 def _named_pack(deck: Deck, pk: ast.DeckPack, problems: list[Problem]) -> tuple[str, ...]:
