@@ -318,7 +318,8 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
                        "choices are carried out once everyone has chosen.")
                 if m.together is not None and not together else "")
         together = together or m.together is not None
-        rows.append((inline(code(m.alt.action)), inline(" ".join(x for x in (kept, note) if x))))
+        rows.append((_decision_name(m.alt.action, w),
+                     inline(" ".join(x for x in (kept, note) if x))))
     _tables(spec, facts, w, out, scoring=False)
     if rows:
         out.add(Paragraph(w.say("The decisions a player makes, in the order a deal meets "
@@ -330,6 +331,14 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     hidden = frozenset(a.name for a in spec.actions if not _offered(facts, a.name))
     d = phase_diagram(spec, w.any, direction_of(w), hidden)
     out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
+
+
+def _decision_name(action: str, w: Words) -> Inline:
+    """A decision by its name in words, in the book's language (the catalog's word for it),
+    with the record's name beside it where the two differ (the example tells it so)."""
+    said = action.replace("_", " ")
+    word = w.any(said)
+    return (strong(word),) if word == action else (strong(word), *inline(" "), code(action))
 
 
 def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
@@ -460,7 +469,9 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
                             "them if the players agree to it before the match.")))
     for o in options:
-        out.add(Paragraph(inline(code(o.name), ": ", prose(w.text(o.doc or ""))), clause(o.span)))
+        # the rule in words first; the option's name after, for the table that sets it
+        out.add(Paragraph(inline(prose(w.text(o.doc or "")).rstrip("."), " (", code(o.name),
+                                 ")."), clause(o.span)))
         items = _values(o, w)
         if items:
             out.add(Bullets(tuple((i, None) for i in items)))

@@ -18,7 +18,8 @@ from rulespec.book.reading import clause, prose
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "ZONE_NAMES", "N_", "example_lines", "zone_word"]
+__all__ = ["DECISION_NAMES", "EXAMPLE_MOVES", "EXAMPLE_TURNS", "ZONE_NAMES", "N_", "example_lines",
+           "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line), and the moves of
 #: one turn
@@ -46,6 +47,10 @@ ZONE_NAMES = (N_("hand"), N_("indicator"), N_("dummy up"), N_("bid piles"), N_("
               N_("left down"), N_("left up"), N_("right up"), N_("right down"), N_("pile up"),
               N_("won"), N_("unclaimed"), N_("centre"), N_("trick"), N_("discard"),
               N_("dummy down"), N_("shown up"))
+#: the names of the seed games' decisions, in words, for the catalog (the decisions' table)
+DECISION_NAMES = (N_("play"), N_("draw"), N_("pass"), N_("lappen"), N_("no lappen"), N_("bid"),
+                  N_("name trump"), N_("call"), N_("no call"), N_("choose suit"), N_("place"),
+                  N_("declare"), N_("show"))
 
 
 def _cards(cards: tuple[str, ...], order: Mapping[str, int]) -> list[Run]:
