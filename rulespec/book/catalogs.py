@@ -22,11 +22,13 @@ from rulespec.book.diagram import phase_diagram
 from rulespec.book.example import table_figure
 from rulespec.book.facts import book_facts
 from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
+from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec
-from rulespec.lang.parser import texts
+from rulespec.lang.parser import parse, texts
 
-__all__ = ["PROSE_KEYWORDS", "CatalogState", "compile_catalog", "extract_rules", "prose_po",
-           "prose_template", "refresh", "spec_po", "spec_template", "state_of", "update_catalog"]
+__all__ = ["PROSE_KEYWORDS", "CatalogState", "compile_catalog", "extract_rules", "names",
+           "prose_po", "prose_template", "refresh", "spec_po", "spec_template", "state_of",
+           "update_catalog"]
 
 #: the book's calls whose first argument is a message of rulespec's own catalog
 PROSE_KEYWORDS = {"say": None, "word": None, "N_": None, "words": None, "w": None, "t": None}
@@ -37,13 +39,30 @@ _BOOK = Path(__file__).resolve().parent
 
 
 def spec_template(spec_file: Path) -> Catalog:
-    """A template catalog of a spec's prose (every message, none translated)."""
+    """A template catalog of a spec's prose (every message, none translated), and of the names
+    a book shows in words: its zones' and its decisions' (``left_down`` as "left down"), which
+    a translated book draws in its figures and names in its tables."""
     cat = Catalog(project=spec_file.stem, fuzzy=False)
     name = spec_file.name
-    for message, line in texts(spec_file.read_text(encoding="utf-8"), str(spec_file)):
+    text = spec_file.read_text(encoding="utf-8")
+    for message, line in texts(text, str(spec_file)):
         if message.strip():
             cat.add(message, locations=[(name, line)])
+    for word, line in names(text, str(spec_file)):
+        if word not in cat:
+            cat.add(word, locations=[(name, line)], auto_comments=["a name of the spec, in words"])
     return cat
+
+
+def names(text: str, source_name: str) -> list[tuple[str, int]]:
+    """The names of a spec's zones and decisions, in words, with their lines, in order."""
+    out: list[tuple[str, int]] = []
+    for node in walk.descendants(parse(text, source_name).items):
+        if isinstance(node, ast.ZoneDecl):
+            out.append((node.name.replace("_", " "), node.span.line))
+        elif isinstance(node, ast.Alternative):
+            out.append((node.action.replace("_", " "), node.span.line))
+    return out
 
 
 def prose_template(games: Iterable[CheckedSpec] = ()) -> Catalog:
@@ -55,7 +74,8 @@ def prose_template(games: Iterable[CheckedSpec] = ()) -> Catalog:
         drawn: list[str] = []
         phase_diagram(spec, functools.partial(_recorded, drawn))
         table_figure(spec, book_facts(spec), functools.partial(_recorded, drawn))
-        own = {t for f in spec.sources for t, _ in texts(spec.sources[f], f)}
+        own = {t for f in spec.sources for t, _ in [*texts(spec.sources[f], f),
+                                                   *names(spec.sources[f], f)]}
         for m in drawn:
             if m.strip() and m not in own and m not in cat:
                 cat.add(m, locations=[("figures", 0)])

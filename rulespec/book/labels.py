@@ -4,7 +4,7 @@ otherwise, never an expression read out word by word.
 A box says a step by its title, a decision by its action names and the first clause of their
 texts, a procedure by the first clause of its text. A condition is said only when the spec
 gives it words: a house rule's setting ("the first eight rule is bury"), a truth the spec
-explains (a definition or a variable with its text: "The player's hand is in lappen state"),
+explains (a definition or a variable with its text: "The player's hand is empty"),
 and those joined by "and" and "or". Any other condition ("quiet >= size(players_in())") is not
 read out: its arm says "otherwise" when it is an ``else``, "in some cases" when not, and the
 book's prose says the rest.

@@ -86,8 +86,8 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
 
 
 def reference_name(book: str, fmt: str) -> str:
-    """The file of the implementer's reference beside a player's book: ``vandatta.fa.md`` ->
-    ``vandatta-reference.md``."""
+    """The file of the implementer's reference beside a player's book: ``game.fa.md`` ->
+    ``game-reference.md``."""
     name = f"{Path(book).name.split('.')[0]}-reference.{fmt}"
     # a user's file name, any bytes the system allows: percent-encoded, as a link's address is
     return urllib.parse.quote(name.encode("utf-8", "surrogateescape"))

@@ -18,8 +18,7 @@ from rulespec.book.reading import clause, prose
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["DECISION_NAMES", "EXAMPLE_MOVES", "EXAMPLE_TURNS", "ZONE_NAMES", "N_", "example_lines",
-           "zone_word"]
+__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "example_lines", "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line), and the moves of
 #: one turn
@@ -35,22 +34,6 @@ def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
         if t.word.lower().startswith(said.lower()):
             return w.text(t.word)
     return w.any(said)
-
-
-def N_(message: str) -> str:
-    """A message for the book's catalog that the code names only through a variable."""
-    return message
-
-
-#: the names of the seed games' zones that no term of theirs defines, for the catalog
-ZONE_NAMES = (N_("hand"), N_("indicator"), N_("dummy up"), N_("bid piles"), N_("bid hand"),
-              N_("left down"), N_("left up"), N_("right up"), N_("right down"), N_("pile up"),
-              N_("won"), N_("unclaimed"), N_("centre"), N_("trick"), N_("discard"),
-              N_("dummy down"), N_("shown up"))
-#: the names of the seed games' decisions, in words, for the catalog (the decisions' table)
-DECISION_NAMES = (N_("play"), N_("draw"), N_("pass"), N_("lappen"), N_("no lappen"), N_("bid"),
-                  N_("name trump"), N_("call"), N_("no call"), N_("choose suit"), N_("place"),
-                  N_("declare"), N_("show"))
 
 
 def _cards(cards: tuple[str, ...], order: Mapping[str, int]) -> list[Run]:
