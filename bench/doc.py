@@ -11,8 +11,11 @@ the imports included). The trees take turns run by run (the order rotates each r
 busy spell of the machine weighs on all of them alike; each tree's first run of a book is a
 warm-up, not counted (it writes the tree's bytecode, and this tree's kept grammar tables). The
 table gives the median of ``--repeats`` runs in ms and, for each baseline, how many times
-faster this tree is. ``--cold`` gives every run an empty cache folder (RULESPEC_CACHE_DIR):
-the grammar's tables are then built each run, as on a machine's first run.
+faster this tree is; then the floor, this tree's ``rulespec check GAME`` (start, imports, the
+spec read and checked: what any book of it waits for before its first line), and the most any
+book could gain over the first baseline, its time over that floor. ``--cold`` gives every
+run an empty cache folder (RULESPEC_CACHE_DIR): the grammar's tables are then built each run,
+as on a machine's first run.
 """
 
 from __future__ import annotations
@@ -61,16 +64,25 @@ def worktrees(commits: list[str]) -> Iterator[list[tuple[str, Path]]]:
 
 def run_doc(tree: Path, game: str, fmt: str, out: Path, cold: bool) -> float:
     """Seconds one ``rulespec doc`` of ``tree`` takes, a fresh process; raises if it fails."""
+    return _timed(tree, ["doc", game, "--format", fmt, "--out", str(out)], out, cold)
+
+
+def run_check(tree: Path, game: str, out: Path, cold: bool) -> float:
+    """Seconds one ``rulespec check`` of ``tree`` takes, a fresh process: the floor under any
+    book of ``game``."""
+    return _timed(tree, ["check", game], out, cold)
+
+
+def _timed(tree: Path, args: list[str], out: Path, cold: bool) -> float:
     env = dict(os.environ, PYTHONPATH=str(tree))
     if cold:
         env["RULESPEC_CACHE_DIR"] = tempfile.mkdtemp(dir=out.parent)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "rulespec", "doc", game, "--format", fmt,
-                           "--out", str(out)], cwd=tree, env=env, capture_output=True,
-                          text=True)
+    done = subprocess.run([sys.executable, "-m", "rulespec", *args], cwd=tree, env=env,
+                          capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
-        raise RuntimeError(f"rulespec doc {game} --format {fmt} failed in {tree} "
+        raise RuntimeError(f"rulespec {' '.join(args)} failed in {tree} "
                            f"(exit {done.returncode}):\n{done.stderr}")
     return seconds
 
@@ -84,6 +96,7 @@ def measure(trees: list[tuple[str, Path]], games: list[str], formats: list[str],
         for game in games:
             for fmt in formats:
                 times: dict[str, list[float]] = {label: [] for label, _ in trees}
+                floor: list[float] = []
                 for r in range(-1, repeats):  # -1: the warm-up round
                     k = max(r, 0) % len(trees)
                     for label, tree in trees[k:] + trees[:k]:
@@ -92,11 +105,17 @@ def measure(trees: list[tuple[str, Path]], games: list[str], formats: list[str],
                         seconds = run_doc(tree, game, fmt, out, cold)
                         if r >= 0:
                             times[label].append(seconds)
+                    checked = run_check(ROOT, game, Path(tmp) / "check", cold)
+                    if r >= 0:
+                        floor.append(checked)
                 ms = {label: round(1000 * statistics.median(t)) for label, t in times.items()}
                 mine = ms["this tree"]
+                least = round(1000 * statistics.median(floor))
+                first = next(iter(ms.values()))
                 rows.append({"game": game, "format": fmt, "ms": ms,
                              "speedup": {label: round(v / mine, 2) for label, v in ms.items()
-                                         if label != "this tree"}})
+                                         if label != "this tree"},
+                             "floor_ms": least, "most_speedup": round(first / least, 2)})
     return rows
 
 
@@ -105,11 +124,13 @@ def table(rows: list[dict[str, Any]]) -> str:
     baseline."""
     labels = list(rows[0]["ms"])
     base = [lb for lb in labels if lb != "this tree"]
-    head = ["game", "format", *(f"{lb} ms" for lb in labels), *(f"x vs {b}" for b in base)]
+    head = ["game", "format", *(f"{lb} ms" for lb in labels), *(f"x vs {b}" for b in base),
+            "floor ms (check)", f"at most x vs {labels[0]}"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         cells = [r["game"], r["format"], *(str(r["ms"][lb]) for lb in labels),
-                 *(f"{r['speedup'][b]:.2f}" for b in base)]
+                 *(f"{r['speedup'][b]:.2f}" for b in base), str(r["floor_ms"]),
+                 f"{r['most_speedup']:.2f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -47,6 +47,8 @@ def test_bench_times_each_tree_and_removes_its_worktrees(
         (base,) = [label for label in r["ms"] if label != "this tree"]
         assert all(ms > 0 for ms in r["ms"].values())
         assert r["speedup"] == {base: round(r["ms"][base] / r["ms"]["this tree"], 2)}
+        assert r["floor_ms"] > 0
+        assert r["most_speedup"] == round(r["ms"][base] / r["floor_ms"], 2)
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("| game | format | ") and printed[0].endswith(" |")
     assert len(printed) == 4 and "| examples/crazy_eights.rules | html |" in printed[3]

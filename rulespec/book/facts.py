@@ -216,6 +216,25 @@ def shown_after(seconds: float, progress: Progress) -> Progress:
     return tell
 
 
+def _draw(st: State, rng: random.Random) -> tuple[Event, int | None]:
+    """The event ``rng`` draws now, as :func:`sample_event` draws it from ``legal_actions``,
+    and at a decision its index: a decision's events are counted, and only the drawn one
+    is written (a declarer's thousands of subsets are not, where the engine keeps them
+    unwritten)."""
+    if st.to_move == CHANCE:
+        return sample_event(st.legal_actions(), rng, st.chance_weights), None
+    k = rng.randrange(st.legal_count())
+    return st.legal_event(k), k
+
+
+def _apply(st: State, ev: Event, k: int | None) -> None:
+    """The event :func:`_draw` drew applied: by its index at a decision."""
+    if k is None:
+        st.apply(ev)
+    else:
+        st.apply_index(k)
+
+
 def _freeze(v: object) -> object:
     """A computed value with its lists as tuples, to be kept in the facts."""
     return tuple(_freeze(x) for x in v) if isinstance(v, (list, tuple)) else v
@@ -489,11 +508,11 @@ class _Worker:
         # the same choices as _play's, with the same draws from rng, so the same decisions
         while (not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS
                and not made >= offered):
-            ev = sample_event(st.legal_actions(), rng, st.chance_weights)
-            if st.to_move != CHANCE:
+            ev, k = _draw(st, rng)
+            if k is not None:
                 made.add(str(ev["action"]))
             length += 1
-            st.apply(ev)
+            _apply(st, ev, k)
         return frozenset(made)
 
     def _offered(self, game: Game) -> set[str]:
@@ -519,18 +538,18 @@ class _Worker:
         while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
             if cut is not None and length >= cut:
                 return _Cut(st, rng, frozenset(made), length)
-            ev = sample_event(st.legal_actions(), rng, st.chance_weights)
-            if st.to_move != CHANCE:
+            ev, k = _draw(st, rng)
+            if k is not None:
                 a = str(ev["action"])
                 if tell and a not in made:
                     before[a] = self._snapshot(st)
                 made[a] = made.get(a, 0) + 1
             length += 1
             if length > details:
-                st.apply(ev)
+                _apply(st, ev, k)
                 continue
             had = {name: [list(h) for h in st.z[name]] for name in self.held}
-            st.apply(ev)
+            _apply(st, ev, k)
             told.append(Told(ev, self._counts(st), self._gained(st, had),
                              self._snapshot(st) if "chance" in ev else None))
         flags = self.flags

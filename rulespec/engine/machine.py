@@ -291,6 +291,8 @@ class LazyLegal(NamedTuple):
     texts: Sequence[str]
     #: the alternative that allows them all
     alt: Alternative
+    #: the event of one set (State.legal_event: one event told without the others)
+    event: Callable[[list[object]], Event]
 
 
 def together_seats(seats: Iterable[object], hands: int, span: ast.Span) -> tuple[int, ...]:

@@ -223,6 +223,18 @@ class State:
         m = self._legal_now()
         return m.size() if type(m) is LegalMap else len(m)
 
+    def legal_event(self, k: int) -> Event:
+        """The ``k``-th event of :meth:`legal_actions` (canonical order, H5), without the
+        others where they are not written yet (a hand's thousands of subsets): for a driver
+        that plays by :meth:`legal_count` and :meth:`apply_index` and tells some events."""
+        m = self._legal_now()
+        n = m.size() if type(m) is LegalMap else len(m)
+        if not (isinstance(k, int) and 0 <= k < n):
+            raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
+        if type(m) is LegalMap and m.order is None and m.lazy is not None:
+            return m.lazy.event(m.lazy.sets[k])
+        return self.legal_actions()[k]
+
     def apply_index(self, k: int) -> None:
         """Apply the ``k``-th event of :meth:`legal_actions` (canonical order, H5) without
         building or reading the event: the fast path for machines that play many games. At a

@@ -762,7 +762,8 @@ def _lazy_lines(w: _Write) -> list[str]:
             "    hit = _LegalMap()",
             f"    hit.lazy = _LazyLegal(lambda _sj0: {w.key},",
             f"                          lambda: [{event} for _sf0 in _s0.sets],",
-            "                          _s0.sets, _s0.texts, _alt)",
+            "                          _s0.sets, _s0.texts, _alt,",
+            f"                          lambda _sf0: {event})",
             "    return hit"]
 
 
