@@ -208,6 +208,35 @@ def test_apply_index_plays_the_same_game_as_apply() -> None:
         by_index.apply_index(0)
 
 
+def test_legal_event_is_the_kth_event_without_writing_the_others() -> None:
+    """legal_event(k) is legal_actions()[k] at every decision of a deal, the lazily kept
+    decisions included (a hand's subsets, where the engine writes the drawn event alone);
+    an index off the list is refused."""
+    import random
+
+    from rulespec.loading import game_for, resolve
+    from rulespec.simulate import sample_event
+
+    # Newton's show of trumps lists a hand's subsets, kept unwritten
+    game = game_for(resolve("abracadabra-newton").spec, 4, {}, 0)
+    st, rng = game.new_initial_state(), random.Random(3)
+    lazy = 0
+    while not st.is_terminal() and not st.deals:
+        if st.is_chance_node():
+            st.apply(sample_event(st.legal_actions(), rng, st.chance_weights))
+            continue
+        n = st.legal_count()
+        ks = sorted({0, n - 1, rng.randrange(n)})
+        m = st._legal_now()
+        lazy += getattr(m, "lazy", None) is not None
+        told = [st.legal_event(k) for k in ks]
+        assert told == [st.legal_actions()[k] for k in ks]
+        with pytest.raises(ValueError, match=f"there are {n} legal events"):
+            st.legal_event(n)
+        st.apply_index(ks[-1])
+    assert lazy > 0, "no decision was kept lazily: the test no longer tests that path"
+
+
 def test_apply_index_out_of_range_changes_nothing() -> None:
     state = Game(check_text(HEAD + """
 deal {
