@@ -1,0 +1,172 @@
+"""The OpenSpiel bridge (rulespec.openspiel): every shipped spec passes OpenSpiel's own random
+simulation test (clone, serialisation, observations, chance), the ids take exactly the
+engine's events, a shuffle dealt a card at a time is the one shuffle event, and the games are
+registered under names of their own."""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+from rulespec.bridge.actions import ActionScheme, BridgeError
+from rulespec.loading import resolve, shipped_games
+from rulespec.openspiel import load_game
+
+
+def _short(game: str) -> dict[str, object]:
+    """Options that make a match one deal, where the spec has them."""
+    names = {o.name for o in resolve(game).spec.options}
+    return {"deals": 1} if "deals" in names else {}
+
+
+@pytest.mark.parametrize("game", sorted(shipped_games()))
+def test_openspiel_random_simulation_test_passes(game: str) -> None:
+    spec = resolve(game).spec
+    g = load_game(game, players=spec.min_players, options=_short(game))
+    pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+
+
+def _play(g: pyspiel.Game, seed: int) -> pyspiel.State:
+    rng = random.Random(seed)
+    st = g.new_initial_state()
+    while not st.is_terminal():
+        if st.is_chance_node():
+            outs = st.chance_outcomes()
+            assert abs(sum(p for _, p in outs) - 1) < 1e-9
+            st.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
+        else:
+            st.apply_action(rng.choice(st.legal_actions()))
+    return st
+
+
+@pytest.mark.parametrize("game,players", [("hearts", 4), ("vandatta", 3),
+                                          ("abracadabra-newton", 3), ("spades", 4)])
+def test_the_ids_take_exactly_the_engines_events(game: str, players: int) -> None:
+    """A match played through the bridge is a match of the engine: the engine's events,
+    replayed on a fresh engine state, give the same result; each decision's ids are the
+    encoding of one legal event."""
+    g = load_game(game, players=players, options=_short(game))
+    st = _play(g, 7)
+    engine = st.steps.state
+    again = g.engine.new_initial_state()
+    events = []
+    probe = g.new_initial_state()
+    rng = random.Random(7)
+    while not probe.is_terminal():
+        before = len(probe.steps.history)
+        if probe.is_chance_node():
+            outs = probe.chance_outcomes()
+            probe.apply_action(rng.choices([a for a, _ in outs], [p for _, p in outs])[0])
+        else:
+            legal = probe.legal_actions()
+            ids = {ev_ids[0] for ev_ids, _ in probe.steps.encoded()}
+            if not probe.steps.prefix:
+                assert set(legal) == ids
+            probe.apply_action(rng.choice(legal))
+        assert len(probe.steps.history) == before + 1
+    for ev in probe.steps.events:
+        events.append(ev)
+        again.apply(ev)
+    assert again.result() == engine.result() == probe.steps.state.result()
+    assert len(events) < len(probe.steps.history)  # a shuffle is one event of many ids
+
+
+def test_a_shuffle_is_dealt_a_card_at_a_time_into_one_event() -> None:
+    g = load_game("whist", players=4)
+    st = g.new_initial_state()
+    assert st.is_chance_node()
+    pack = st.steps.state.legal_actions()[0]["cards"]
+    outs = st.chance_outcomes()
+    assert len(outs) == 52 and all(abs(p - 1 / 52) < 1e-12 for _, p in outs)
+    drawn = []
+    for k in range(52):
+        assert st.is_chance_node()
+        a = st.chance_outcomes()[(k * 7) % len(st.chance_outcomes())][0]
+        drawn.append(st.action_to_string(pyspiel.PlayerId.CHANCE, a).split()[-1])
+        st.apply_action(a)
+    assert not st.is_chance_node()
+    assert sorted(drawn) == sorted(pack)
+    # the dealt hands are the drawn order as the spec deals it: every card is somewhere
+    engine = st.steps.state
+    assert sum(len(h) for h in engine.z["hand"]) == 52
+
+
+def test_registered_under_a_name_of_its_own() -> None:
+    load_game("hearts", players=4)
+    mine = pyspiel.load_game("rulespec_hearts", {"players": 4})
+    theirs = pyspiel.load_game("hearts")
+    assert mine.get_type().short_name == "rulespec_hearts"
+    assert theirs.get_type().short_name == "hearts"
+    assert mine.num_distinct_actions() != theirs.num_distinct_actions() or \
+        type(mine) is not type(theirs)
+
+
+def test_action_strings_say_what_the_id_means() -> None:
+    g = load_game("whist", players=4)
+    st = g.new_initial_state()
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+    texts = [st.action_to_string(st.current_player(), a) for a in st.legal_actions()]
+    assert texts and all(t.startswith("play card=") for t in texts)
+
+
+def test_a_set_choice_is_told_a_card_at_a_time() -> None:
+    """Hearts' pass of three cards: a head id, three card ids and the end id; every prefix's
+    next ids are the ones some legal pass continues with."""
+    g = load_game("hearts", players=4, options=_short("hearts"))
+    st = g.new_initial_state()
+    rng = random.Random(1)
+    while st.is_chance_node():
+        outs = st.chance_outcomes()
+        st.apply_action(rng.choice(outs)[0])
+    scheme: ActionScheme = g.scheme
+    head = st.legal_actions()
+    assert len(head) == 1 and scheme.text(head[0]).startswith("pass")
+    st.apply_action(head[0])
+    chosen = []
+    for _ in range(3):
+        legal = st.legal_actions()
+        assert scheme.END not in legal
+        a = rng.choice(legal)
+        chosen.append(a)
+        st.apply_action(a)
+    assert st.legal_actions() == [scheme.END]
+    seat = st.current_player()
+    st.apply_action(scheme.END)
+    assert st.current_player() != seat or st.steps.prefix == ()
+
+
+def test_information_and_observation() -> None:
+    g = load_game("whist", players=4)
+    a, b = g.new_initial_state(), g.new_initial_state()
+    rng = random.Random(3)
+    while a.is_chance_node():
+        x = rng.choice(a.chance_outcomes())[0]
+        a.apply_action(x)
+    seat = a.current_player()
+    # a world the seat cannot tell from this one: the same information, the same observation
+    world = a.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(seat) == a.information_state_string(seat)
+    assert world.observation_string(seat) == a.observation_string(seat)
+    assert world.observation_tensor(seat) == a.observation_tensor(seat)
+    other = (seat + 1) % 4
+    assert world.steps.state.z["hand"][other] != a.steps.state.z["hand"][other] or \
+        world.steps.state.z["hand"] == a.steps.state.z["hand"]
+    # what seat 0 sees is not what seat 1 sees
+    assert a.observation_string(0) != a.observation_string(1)
+    assert b.information_state_string(0) != a.information_state_string(0)
+    assert len(a.observation_tensor(0)) == g.observation_tensor_size()
+
+
+def test_a_number_outside_the_block_is_a_usage_error() -> None:
+    g = load_game("oh-hell", players=3, options=_short("oh-hell"), numbers=range(0, 1))
+    st = g.new_initial_state()
+    rng = random.Random(2)
+    with pytest.raises(BridgeError, match="numbers="):
+        while not st.is_terminal():
+            if st.is_chance_node():
+                st.apply_action(rng.choice(st.chance_outcomes())[0])
+            else:
+                st.apply_action(rng.choice(st.legal_actions()))
