@@ -12,8 +12,9 @@ the ids of :mod:`rulespec.bridge.actions`, the tensors :mod:`rulespec.bridge.ten
 - **Actions.** A decision is one id, or a few where it holds a set of cards; each id's string
   says what it means (``play card=QS``).
 - **Information.** The information-state string is a digest of everything the seat observed
-  (perfect recall); the observation string and tensor are what it sees now. There is no
-  information-state tensor.
+  (perfect recall); its tensor is the observation's with the cards the seat has seen face up
+  in this deal (:mod:`rulespec.bridge.tensor`); the observation string and tensor are what it
+  sees now.
 - **Returns.** By default each winner's share of the win (1 split among the winners, so the
   game is constant-sum); with ``returns="score"``, each seat's total, negated where the
   lowest total wins, so that more is always better.
@@ -137,7 +138,7 @@ def _game_type(spec: CheckedSpec, chosen: Mapping[str, object], returns: str = "
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params)
@@ -316,13 +317,17 @@ class Observer:
     def __init__(self, game: RulespecGame, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
         self.layout = game.layout
-        size = 0 if perfect_recall else game.layout.size
+        size = game.layout.information_size if perfect_recall else game.layout.size
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = {"information" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: RulespecState, player: int) -> None:
-        if not self.perfect_recall:
-            self.tensor[:] = self.layout.write(state.steps.state, player)
+        steps = state.steps
+        if self.perfect_recall:
+            self.tensor[:] = self.layout.write_information(steps.state, player,
+                                                           steps.met[player])
+        else:
+            self.tensor[:] = self.layout.write(steps.state, player)
 
     def string_from(self, state: RulespecState, player: int) -> str:
         if self.perfect_recall:

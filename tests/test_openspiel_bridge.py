@@ -158,6 +158,11 @@ def test_information_and_observation() -> None:
     assert a.observation_string(0) != a.observation_string(1)
     assert b.information_state_string(0) != a.information_state_string(0)
     assert len(a.observation_tensor(0)) == g.observation_tensor_size()
+    info = a.information_state_tensor(seat)
+    assert len(info) == g.information_state_tensor_size() == g.observation_tensor_size() + 53
+    hand = a.steps.state.z["hand"][seat]
+    cards = list(g.spec.deck.order)
+    assert {cards[i] for i, x in enumerate(info[-53:]) if x} == set(hand)
 
 
 def test_a_number_outside_the_block_is_a_usage_error() -> None:

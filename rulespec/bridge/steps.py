@@ -13,7 +13,10 @@ choice of cards one decision event holding the set. Here each is taken a step at
 
 Each seat's information is what it observed after every event (the observation the engine
 gives it, from the zones' visibility) and its own events: kept as a running digest, so that
-two histories that the seat cannot tell apart give the same string, at a fixed length.
+two histories that the seat cannot tell apart give the same string, at a fixed length. It is
+what the engine lets a seat observe, the state at each decision and chance point (the
+protocol's ``observe``): a card shown and put away within one event, as the last card of a
+trick is when the trick is gathered as it falls, is not in it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from rulespec.bridge.actions import ActionScheme, BridgeError
 from rulespec.engine.events import Event
@@ -53,6 +56,10 @@ class Steps:
         #: each seat's digest of what it has observed (see :meth:`information`)
         self.digests = [hashlib.sha256(b"rulespec").hexdigest()] * state.game.players
         self._encoded: list[tuple[tuple[int, ...], Event]] | None = None
+        #: each seat's cards seen face up somewhere in this deal (the information-state
+        #: tensor's memory), and the deals the state had when it was last noted
+        self.met: list[set[str]] = [set() for _ in range(state.game.players)]
+        self._deals = 0
         #: what makes this match's game again, for pickling (see __reduce__): a callable
         #: and its arguments giving a fresh Steps, set by the bridge that made this one
         self.origin: tuple[Callable[..., Steps], tuple[object, ...]] | None = None
@@ -67,6 +74,7 @@ class Steps:
         c.prefix, c.drawn = self.prefix, list(self.drawn)
         c.history, c.digests = list(self.history), list(self.digests)
         c.events = list(self.events)
+        c.met, c._deals = list(self.met), self._deals  # each set replaced, never changed
         c._encoded = self._encoded  # the same engine state: the same legal events
         c.origin, c.bridge = self.origin, self.bridge
         return c
@@ -184,11 +192,16 @@ class Steps:
         self.events.append(event)
         self._encoded = None
         mine = json.dumps(event, sort_keys=True, separators=(",", ":"))
+        new_deal = len(self.state.deals) != self._deals
+        self._deals = len(self.state.deals)
         for q in range(len(self.digests)):
-            seen = self.observed(q)
+            view = self.state.observation(q)
+            seen = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
             if q == seat:
                 seen = mine + seen
             self.digests[q] = hashlib.sha256((self.digests[q] + seen).encode()).hexdigest()
+            cards = self.met[q] = set() if new_deal else set(self.met[q])
+            cards.update(_cards_in(view["zones"]))
         self._settle()
 
     # ---- what a seat knows --------------------------------------------------------------------
@@ -220,3 +233,17 @@ def _replayed(origin: tuple[Callable[..., Steps], tuple[object, ...]],
     steps = make(*args)
     steps.replay(history)
     return steps
+
+
+def _cards_in(zones: object) -> Iterator[str]:
+    """The cards named in a seat's view of the zones (the lists it sees; counts are not
+    cards)."""
+    if isinstance(zones, dict):
+        for z in zones.values():
+            yield from _cards_in(z)
+    elif isinstance(zones, list):
+        for x in zones:
+            if isinstance(x, str):
+                yield x
+            elif isinstance(x, list):
+                yield from _cards_in(x)

@@ -11,6 +11,10 @@ visibility) is written into a flat vector whose layout depends on the table alon
 - each public variable that holds a number or a truth value: one slot; one that holds one of
   those for every seat: a slot a seat. Other variables (a card, a list of cards) are left
   out: the zones show the cards.
+
+The information-state vector is the observation's, followed by a slot per distinct card: 1
+where the seat has seen that card face up somewhere in this deal (a card played to a trick and
+gathered since is still remembered), which is what a card player keeps in mind.
 """
 
 from __future__ import annotations
@@ -57,6 +61,14 @@ class Layout:
         for _, k in self.variables:
             n += k or 1
         return n
+
+    @property
+    def information_size(self) -> int:
+        return self.size + len(self.cards)
+
+    def write_information(self, state: State, seat: int, met: set[str]) -> list[float]:
+        """``seat``'s information-state vector: its observation, then the cards ``met``."""
+        return self.write(state, seat) + [1.0 if c in met else 0.0 for c in self.cards]
 
     def write(self, state: State, seat: int) -> list[float]:
         """``seat``'s observation of ``state`` as the vector (a new list)."""
