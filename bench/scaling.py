@@ -7,8 +7,9 @@ Each point is one ``simulate`` of the same games (same seed: the same numbers at
 which the bench checks) with so many workers on one backend, timed wall clock; Ray is started
 once, with as many CPUs as the most workers asked for, before its points are timed (a cluster
 is up before anyone simulates on it), and each backend first plays a few untimed games on all
-its workers (each worker imports rulespec and compiles the table once). The table gives games per second, the speed-up over the
-backend's one-worker point and the efficiency (speed-up over workers): 1.0 is perfect scaling.
+its workers (each worker imports rulespec and compiles the table once). The table gives games
+per second, the speed-up over the backend's one-worker point and the efficiency (speed-up over
+workers): 1.0 is perfect scaling.
 The figure depends on the machine: run it where the cores are (the 16-core machine when one is
 lent), and read the efficiency, not the times.
 """
