@@ -43,7 +43,7 @@ except ImportError as e:  # pragma: no cover - the extra is in the test dependen
 
 from rulespec.bots.determinize import resample
 from rulespec.bridge.actions import ActionScheme, BridgeError
-from rulespec.bridge.steps import TERMINAL, Steps
+from rulespec.bridge.steps import TERMINAL, Steps, match_returns
 from rulespec.bridge.tensor import Layout
 from rulespec.engine.game import Game as EngineGame
 from rulespec.lang.model import CheckedSpec
@@ -278,16 +278,7 @@ class RulespecState(pyspiel.State):  # type: ignore[misc]
         return self.steps.current() == TERMINAL
 
     def returns(self) -> list[float]:
-        st = self.steps.state
-        n = self.rgame.engine.players
-        if not st.is_terminal():
-            return [0.0] * n
-        res = st.result()
-        if self.rgame.returns_kind == "win":
-            winners = list(res["winners"])  # type: ignore[arg-type]
-            return [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
-        sign = -1.0 if self.rgame.spec.winner == "lowest" else 1.0
-        return [sign * float(t) for t in res["totals"]]  # type: ignore[union-attr]
+        return match_returns(self.steps.state, self.rgame.returns_kind)
 
     def resample_from_infostate(self, player: int, sampler: Any) -> RulespecState:
         """A state ``player`` cannot tell from this one: the cards it does not see dealt

@@ -39,7 +39,7 @@ except ImportError as e:  # pragma: no cover - in the test dependencies
         "rulespec.pettingzoo needs PettingZoo: pip install 'rulespec[pettingzoo]'") from e
 
 from rulespec.bridge.actions import ActionScheme, BridgeError
-from rulespec.bridge.steps import TERMINAL, Steps
+from rulespec.bridge.steps import TERMINAL, Steps, match_returns
 from rulespec.bridge.tensor import Layout
 from rulespec.lang.model import CheckedSpec
 from rulespec.loading import game_for, normalise_options, resolve
@@ -124,7 +124,7 @@ class RulespecEnv(AECEnv):  # type: ignore[misc]
         assert steps is not None
         who = steps.current()
         if who == TERMINAL:
-            returns = self._returns()
+            returns = match_returns(steps.state, self.returns_kind)
             for a in self.agents:
                 self.rewards[a] = returns[self._seat[a]]
                 self.terminations[a] = True
@@ -132,17 +132,6 @@ class RulespecEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
             return
         self.agent_selection = self.possible_agents[who]
-
-    def _returns(self) -> list[float]:
-        steps = self.steps
-        assert steps is not None
-        res = steps.state.result()
-        n = len(self.possible_agents)
-        if self.returns_kind == "win":
-            winners = list(res["winners"])  # type: ignore[call-overload]
-            return [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
-        sign = -1.0 if self.spec.winner == "lowest" else 1.0
-        return [sign * float(t) for t in res["totals"]]  # type: ignore[union-attr]
 
     def step(self, action: int | None) -> None:
         """The agent to move takes the id ``action`` (None, or anything, once it is done)."""

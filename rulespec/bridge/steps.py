@@ -30,7 +30,7 @@ from rulespec.bridge.actions import ActionScheme, BridgeError
 from rulespec.engine.events import Event
 from rulespec.engine.state import State
 
-__all__ = ["Steps", "TERMINAL"]
+__all__ = ["Steps", "TERMINAL", "match_returns"]
 
 #: current() once the match is over
 TERMINAL = -4
@@ -247,3 +247,18 @@ def _cards_in(zones: object) -> Iterator[str]:
                 yield x
             elif isinstance(x, list):
                 yield from _cards_in(x)
+
+
+def match_returns(state: State, kind: str) -> list[float]:
+    """Each player's return once the match is over: with ``kind`` "win" each winner's share
+    of the win (1 split among the winners), 0 for the others; with "score" each seat's total,
+    negated where the lowest total wins, so that more is always better. Zeros before the end."""
+    n = state.game.players
+    if not state.is_terminal():
+        return [0.0] * n
+    res = state.result()
+    if kind == "win":
+        winners = list(res["winners"])  # type: ignore[call-overload]
+        return [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
+    sign = -1.0 if state.game.spec.winner == "lowest" else 1.0
+    return [sign * float(t) for t in res["totals"]]  # type: ignore[union-attr]
