@@ -4,22 +4,19 @@ is asserted (the machine's load is not the code's)."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests import modules
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_doc", ROOT / "bench" / "doc.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return modules.bench("doc")
 
 
 def _worktrees() -> set[str]:

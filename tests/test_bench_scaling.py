@@ -4,19 +4,16 @@ same games are played with one and two workers on each, and the numbers agree at
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
+
+from tests import modules
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_scaling", ROOT / "bench" / "scaling.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return modules.bench("scaling")
 
 
 def test_scaling_bench_runs_locally_and_on_ray() -> None:

@@ -3,7 +3,6 @@ and each finding's record replays."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import runpy
 from pathlib import Path
@@ -12,16 +11,13 @@ from typing import Any
 import pytest
 
 from rulespec.records import replay
+from tests import modules
 
 FINDINGS = Path(__file__).resolve().parent.parent / "docs" / "findings"
 
 
 def _module(name: str) -> object:
-    spec = importlib.util.spec_from_file_location(name, FINDINGS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return modules.load(FINDINGS / f"{name}.py", name)
 
 
 @pytest.mark.parametrize("finding", ["never_broken", "mercy_on_deal_score",
