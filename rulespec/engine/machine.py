@@ -14,9 +14,10 @@ imports :class:`State`.
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import attrs
 
@@ -28,7 +29,8 @@ from rulespec.lang.decks import FRENCH, Deck
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "EndDeal",
-           "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LegalEntry", "LegalMap",
+           "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LazyProduct", "LegalEntry",
+           "LegalMap",
            "Procedure", "Resolver", "Return", "Running", "Stop", "Together", "deal_cards",
            "fill_zone", "hold_choice", "move_cards", "snapshot", "together_seats"]
 
@@ -251,15 +253,15 @@ class LegalMap(dict):  # type: ignore[type-arg]
         if lazy is None:
             return
         order = self.order if self.order is not None else lazy.events()
-        keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
+        alt = lazy.alt
         entries: list[tuple[Event, Alternative | None, object]] = [
-            (e, alt, s) for e, s in zip(order, sets, strict=True)]
-        self.update(zip(map(keyf, texts), entries, strict=True))
+            (e, alt, b) for e, b in zip(order, lazy.bindings(), strict=True)]
+        self.update(zip(lazy.keys(), entries, strict=True))
         self.order, self.entries, self.presorted, self.lazy = order, entries, True, None
 
     def size(self) -> int:
         """How many legal events the map holds, written or not."""
-        return len(self) if self.lazy is None else len(self.lazy.sets)
+        return len(self) if self.lazy is None else self.lazy.size()
 
 
 #: legal events one enumerator remembers, all its maps together; past this it forgets them
@@ -275,24 +277,146 @@ MEMO_MAX = 200_000
 LegalEntry = tuple[Event, Alternative | None, object]
 
 
-class LazyLegal(NamedTuple):
+class LazyLegal:
     """A decision's legal events not written yet (:attr:`LegalMap.lazy`): a hand's thousands
     of subsets, of which a playout applies one. Each event is made from a set alone, so the
     map keeps the sets, their texts in sorted order, and how to make a key from a text and
-    the events from the sets; a reader builds only what it asks for."""
+    the events from the sets; a reader builds only what it asks for. The readers (State's
+    count, index, event and key lookups, :meth:`LegalMap.fill`) ask through the methods
+    below, which :class:`LazyProduct` answers for a product of such sets with short lists."""
 
-    #: the canonical key of the event whose set has this text
-    key: Callable[[str], str]
-    #: every event, in canonical order (made when ``legal_actions`` asks)
-    events: Callable[[], list[Event]]
-    #: the sets, each the value the alternative's variable is bound to, in canonical order
-    sets: Sequence[list[object]]
-    #: their JSON texts, sorted (so that a key is found by bisection)
-    texts: Sequence[str]
-    #: the alternative that allows them all
-    alt: Alternative
-    #: the event of one set (State.legal_event: one event told without the others)
-    event: Callable[[list[object]], Event]
+    __slots__ = ("key_of", "all_events", "sets", "texts", "alt", "event_of")
+
+    def __init__(self, key: Callable[[str], str], events: Callable[[], list[Event]],
+                 sets: Sequence[list[object]], texts: Sequence[str], alt: Alternative,
+                 event: Callable[[list[object]], Event]) -> None:
+        #: the canonical key of the event whose set has this text
+        self.key_of = key
+        #: every event, in canonical order (made when ``legal_actions`` asks)
+        self.all_events = events
+        #: the sets, each the value the alternative's variable is bound to, in canonical order
+        self.sets = sets
+        #: their JSON texts, sorted (so that a key is found by bisection)
+        self.texts = texts
+        #: the alternative that allows them all
+        self.alt = alt
+        #: the event of one set (State.legal_event: one event told without the others)
+        self.event_of = event
+
+    def size(self) -> int:
+        """How many events."""
+        return len(self.sets)
+
+    def events(self) -> list[Event]:
+        """Every event, in canonical order."""
+        return self.all_events()
+
+    def event(self, k: int) -> Event:
+        """The ``k``-th event (canonical order), made alone."""
+        return self.event_of(self.sets[k])
+
+    def binding(self, k: int) -> object:
+        """What the ``k``-th event's entry keeps for its generators (LegalEntry's third)."""
+        return self.sets[k]
+
+    def bindings(self) -> Sequence[object]:
+        """:meth:`binding` of every event, in canonical order."""
+        return self.sets
+
+    def keys(self) -> Iterable[str]:
+        """Every event's canonical key, in canonical (sorted) order."""
+        return map(self.key_of, self.texts)
+
+    def find(self, key: str) -> int:
+        """The index of the event whose canonical key is ``key``, or -1: the keys are
+        sorted, so a search reads a dozen of them."""
+        keyf, texts = self.key_of, self.texts
+        i = bisect.bisect_left(texts, key, key=keyf)
+        return i if i < len(texts) and keyf(texts[i]) == key else -1
+
+
+class LazyProduct(LazyLegal):
+    """The legal events of an alternative whose generators are a subsets source and short
+    lists of values, each variable one field of the event
+    (``declare(expose = set_of(xs), pile = x) for xs in subsets(...) for x in [false, true]``),
+    unwritten: the index of an event is a number in mixed radix, one digit per field in the
+    order of the fields' names, which is the order of the canonical keys (see
+    ``codegen/lazy.py``, which builds one only where that is proved), less those a filter
+    refuses (``accepted``: the numbers kept, ascending)."""
+
+    __slots__ = ("seat", "action", "names", "axes", "radix", "accepted", "chunks", "gens",
+                 "subset_of")
+
+    def __init__(self, alt: Alternative, seat: int, action: str,
+                 names: tuple[tuple[str, int, bool], ...],
+                 axes: tuple[tuple[Sequence[object], Sequence[str]], ...],
+                 chunks: tuple[str, ...], gens: tuple[int, ...],
+                 subset_of: Callable[[list[object]], object],
+                 accepted: Sequence[int] | None) -> None:
+        super().__init__(self.key, self.events, (), (), alt, self.event)
+        self.seat, self.action = seat, action
+        #: each field in the order the spec writes it: its name, its axis, whether a set
+        self.names = names
+        #: each axis (a field written by a generator's variable, in the order of the fields'
+        #: names): its values and their JSON texts, in the order of the keys
+        self.axes = axes
+        self.radix = tuple(len(v) for v, _ in axes)
+        #: the key's constant texts, before the first axis, between two, after the last
+        self.chunks = chunks
+        #: each generator's axis, in the generators' order (what an entry binds)
+        self.gens = gens
+        #: the subset the alternative's variable is bound to, from its set
+        self.subset_of = subset_of
+        self.accepted = accepted
+
+    def size(self) -> int:
+        if self.accepted is not None:
+            return len(self.accepted)
+        n = 1
+        for r in self.radix:
+            n *= r
+        return n
+
+    def digits(self, k: int) -> list[int]:
+        """The ``k``-th event's value on each axis, by index."""
+        f = self.accepted[k] if self.accepted is not None else k
+        out = [0] * len(self.radix)
+        for j in range(len(self.radix) - 1, -1, -1):
+            f, out[j] = divmod(f, self.radix[j])
+        return out
+
+    def key(self, k: int) -> str:  # type: ignore[override]
+        """The ``k``-th event's canonical key."""
+        d, chunks, axes = self.digits(k), self.chunks, self.axes
+        return chunks[0] + "".join(axes[j][1][d[j]] + chunks[j + 1] for j in range(len(d)))
+
+    def event(self, k: int) -> Event:
+        d, axes = self.digits(k), self.axes
+        ev: Event = {"seat": self.seat, "action": self.action}
+        for name, j, is_set in self.names:
+            v = axes[j][0][d[j]]
+            ev[name] = list(v) if is_set else v  # type: ignore[call-overload]
+        return ev
+
+    def events(self) -> list[Event]:
+        return [self.event(k) for k in range(self.size())]
+
+    def binding(self, k: int) -> object:
+        d, axes = self.digits(k), self.axes
+        out = tuple(self.subset_of(v) if i == 0 else v for i, v in  # type: ignore[arg-type]
+                    enumerate(axes[j][0][d[j]] for j in self.gens))
+        return out[0] if len(out) == 1 else out
+
+    def bindings(self) -> Sequence[object]:
+        return [self.binding(k) for k in range(self.size())]
+
+    def keys(self) -> Iterable[str]:
+        return map(self.key, range(self.size()))
+
+    def find(self, key: str) -> int:
+        n = self.size()
+        i = bisect.bisect_left(range(n), key, key=self.key)
+        return i if i < n and self.key(i) == key else -1
 
 
 def together_seats(seats: Iterable[object], hands: int, span: ast.Span) -> tuple[int, ...]:

@@ -14,7 +14,6 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 
 from __future__ import annotations
 
-import bisect
 import operator
 import reprlib
 from collections.abc import Callable, Mapping
@@ -232,7 +231,7 @@ class State:
         if not (isinstance(k, int) and 0 <= k < n):
             raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
         if type(m) is LegalMap and m.order is None and m.lazy is not None:
-            return m.lazy.event(m.lazy.sets[k])
+            return m.lazy.event(k)
         return self.legal_actions()[k]
 
     def apply_index(self, k: int) -> None:
@@ -253,7 +252,7 @@ class State:
             lazy = m.lazy
             if lazy is not None:
                 # the k-th set binds the alternative's variable: no event is built
-                self._take((None, lazy.alt, lazy.sets[k]))  # type: ignore[arg-type]
+                self._take((None, lazy.alt, lazy.binding(k)))  # type: ignore[arg-type]
                 self._applied()
                 return
             if m.order is None:
@@ -561,13 +560,12 @@ class State:
         self._take(hit)
 
     def _take_lazy(self, lazy: LazyLegal, key: str, event: Mapping[str, object]) -> bool:
-        """Take the event of a lazy map whose canonical key is ``key``, if there is one: the
-        sets' texts are sorted as the keys are, so a search finds it reading a dozen keys."""
-        keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
-        i = bisect.bisect_left(texts, key, key=keyf)
-        if i == len(texts) or keyf(texts[i]) != key:
+        """Take the event of a lazy map whose canonical key is ``key``, if there is one (a
+        search: the keys are in order)."""
+        i = lazy.find(key)
+        if i < 0:
             return False
-        self._take((event, alt, sets[i]))  # type: ignore[arg-type]
+        self._take((event, lazy.alt, lazy.binding(i)))  # type: ignore[arg-type]
         return True
 
     def _take(self, entry: LegalEntry) -> None:

@@ -437,7 +437,8 @@ class _StmtCompiler:
                 ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
                 if ok and not val:
                     continue  # this table's options rule the alternative out
-            enum = self._enumerator(a, local, keys_distinct(a, s.alternatives))
+            enum = self._enumerator(a, local, keys_distinct(a, s.alternatives),
+                                    len(s.alternatives) == 1)
             body_pc = len(ins)
             self._mark("alternative", a.span)
             self.block(a.body, inner, loops)
@@ -456,10 +457,12 @@ class _StmtCompiler:
         ins[at] = ChooseStop(self.ec.expr(s.seat, local), tuple(alts), s,
                              self._merged(alts, nodes, local, s.alternatives), seat_local)
 
-    def _enumerator(self, a: ast.Alternative, local: frozenset[str], distinct: bool) -> Later:
+    def _enumerator(self, a: ast.Alternative, local: frozenset[str], distinct: bool,
+                    alone: bool) -> Later:
         """The alternative's own enumerator, compiled when first called or when
-        :meth:`_merged` finds its decision needs it."""
-        return Later(lambda: enumerator(self.ec, a, local, distinct))
+        :meth:`_merged` finds its decision needs it; ``alone`` in its decision, it may give
+        a lazy map (see enumerator)."""
+        return Later(lambda: enumerator(self.ec, a, local, distinct, alone))
 
     def _merged(self, alts: list[Alternative], nodes: list[ast.Alternative],
                 local: frozenset[str], siblings: Sequence[ast.Alternative]
@@ -508,7 +511,8 @@ class _StmtCompiler:
                 ok, val = self.ec.const(a.guard, inner, frozenset(gvars))
                 if ok and not val:
                     continue
-            enum = self._enumerator(a, inner, keys_distinct(a, s.alternatives))
+            enum = self._enumerator(a, inner, keys_distinct(a, s.alternatives),
+                                    len(s.alternatives) == 1)
             binds = "(" + "".join(f"({v!r}, L[{v!r}]), " for v in gvars) + ")"
             body_pc = len(ins)
             ins.append(Py((f"_s = st.to_move; L[{held}] = {hold}(L[{held}], _s, {i}, {binds})",

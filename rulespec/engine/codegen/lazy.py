@@ -1,0 +1,263 @@
+"""Lazy products: a decision over a hand's subsets and short lists, counted and indexed
+without its events being written.
+
+``declare(expose = set_of(xs), pile = x) for xs in subsets(row, 0, b) for x in [false, true]``
+lists 2**14 events at 13 cards, of which a playout applies one. Its events are a product: one
+*axis* per generator, each the values of one field (the subsets' sets, or the list's values),
+and each event is one value on every axis. :func:`lazy_enumerator` wraps such an
+alternative's enumerator in one that returns a :class:`~rulespec.engine.machine.LazyProduct`
+(the axes, their texts, and the numbers of the events a filter keeps), which counts, tells
+one event, and binds one entry, and writes the whole map only for a reader that needs it.
+
+Why the order is the canonical one (H5: the events sorted by their canonical JSON keys). The
+key is the fields' texts in the order of their names, between constant texts (the action,
+the seat, the punctuation), so two keys first differ inside the text of the first axis, in
+that order of names, where the events differ: each axis's value text is followed by a
+constant, starting "," or "}" (``c``). Where no text ``t + c`` of an axis is a beginning of
+another's, two events that differ there compare as those two texts do, whatever follows. So
+each axis is sorted by ``t + c``, that is checked to be free of beginnings (in sorted order
+it is enough to compare neighbours: a text that begins another begins every text between
+them), and the product is then in key order, the first axis (by name) the most significant
+digit. A number, ``1`` before ``12``, is where ``c`` matters: ``1,`` sorts before ``12,`` but
+``1}`` after ``12}``. A set's texts are JSON lists, which no other list begins; the sorted
+texts of :func:`~rulespec.engine.events.subset_sets` are checked all the same, once per
+source.
+
+Wherever the proof does not hold, or the lazy map cannot be built (a source that raises, no
+event at all), the alternative's own enumerator runs instead, exactly as before: events,
+order, entries, errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from rulespec.engine.codegen.exprs import ExprCompiler
+from rulespec.engine.codegen.pyexec import READS_STATE, pyname
+from rulespec.engine.events import json_value, set_and_json, subset_in_order, subset_sets
+from rulespec.engine.machine import MEMO_MAX, LazyProduct, LegalMap
+from rulespec.lang import ast, walk
+from rulespec.lang.model import BoundBuiltin
+from rulespec.lang.types import Bool, Card, Int, Suit
+from rulespec.lang.types import element as element_of
+
+__all__ = ["lazy_enumerator"]
+
+Enum = Callable[..., LegalMap | None]
+
+
+def _in_order(texts: Sequence[str], c: str = "") -> bool:
+    """Whether ``texts``, each followed by ``c``, are strictly ascending and none begins the
+    next (see the module's docstring)."""
+    return all(a + c < b + c and not (b + c).startswith(a + c)
+               for a, b in itertools.pairwise(texts))
+
+
+def _subsets_source(ec: ExprCompiler, g: ast.Generator,
+                    local: frozenset[str]) -> ast.Call | None:
+    """The built-in ``subsets(xs, lo, hi)`` call ``g`` runs over, a conditional whose
+    condition this table fixes (``if OPTION then subsets(...) else [[]]``) folded as the
+    compiler folds it; None for any other source."""
+    src = walk.uncited(g.source)
+    while isinstance(src, ast.IfExpr):
+        ok, val = ec.const(src.cond, local)
+        if not ok:
+            return None
+        src = walk.uncited(src.then if val else src.else_)
+    if not (isinstance(src, ast.Call) and src.func == "subsets" and len(src.args) == 3 and
+            isinstance(ec.resolution.binding(src.span, "call"), BoundBuiltin) and
+            isinstance(element_of(ec.type_of(src.args[0])), (Card, Suit, Int))):
+        return None
+    return src
+
+
+def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
+                    eager: Enum) -> Enum | None:
+    """An enumerator for ``a`` that returns a lazy product where it can and calls ``eager``
+    (the alternative's own) where it cannot; None where ``a`` has not the shape (see the
+    module's docstring): the first generator over a built-in ``subsets``, the others over
+    constant lists of numbers, booleans, cards or suits, each variable exactly one field (the
+    first as ``set_of(var)``, the others as themselves), and a guard whose conjuncts that read
+    the variables read nothing of the state."""
+    if ec.cover is not None or not a.generators:
+        return None
+    gen_vars = [g.var for g in a.generators]
+    src = _subsets_source(ec, a.generators[0], local)
+    if src is None or len(set(gen_vars)) != len(gen_vars):
+        return None
+    lists: list[tuple[object, ...]] = []
+    for i, g in enumerate(a.generators[1:], 1):
+        ok, val = ec.const(g.source, local, frozenset(gen_vars[:i]))
+        if not (ok and isinstance(val, (list, tuple)) and
+                isinstance(element_of(ec.type_of(g.source)), (Int, Bool, Card, Suit)) and
+                all(type(v) in (int, bool, str) for v in val)):
+            return None
+        lists.append(tuple(val))
+    # each field: its axis (the generator whose variable it is), whether a set
+    by_field: dict[str, tuple[int, bool]] = {}
+    for f in a.fields:
+        bare = walk.uncited(f.value)
+        if f.name in ("seat", "action"):
+            return None
+        if isinstance(bare, ast.Call) and bare.func == "set_of" and len(bare.args) == 1 and \
+                isinstance(bare.args[0], ast.Name) and bare.args[0].id == gen_vars[0] and \
+                isinstance(ec.resolution.binding(bare.span, "call"), BoundBuiltin):
+            by_field[f.name] = (0, True)
+        elif isinstance(bare, ast.Name) and bare.id in gen_vars[1:]:
+            by_field[f.name] = (gen_vars.index(bare.id), False)
+        else:
+            return None
+    if sorted(g for g, _ in by_field.values()) != list(range(len(gen_vars))):
+        return None  # a variable in no field, or in two
+    names = sorted([*by_field, "seat", "action"])
+    axis_names = [n for n in names if n in by_field]
+    # the constant after each axis starts "," or "}": what sorts its texts
+    follow = ["}" if n == names[-1] else "," for n in axis_names]
+    axes_lists: list[tuple[tuple[object, ...], tuple[str, ...]] | None] = []
+    for n, c in zip(axis_names, follow, strict=True):
+        g, is_set = by_field[n]
+        if is_set:
+            axes_lists.append(None)
+            continue
+        first: dict[str, object] = {}
+        for v in lists[g - 1]:
+            first.setdefault(json_value(v), v)  # a value met again is the same event
+        texts = sorted(first, key=lambda t: t + c)
+        if not _in_order(texts, c):
+            return None
+        axes_lists.append((tuple(first[t] for t in texts), tuple(texts)))
+    test0, accept, reads_subset = _guard(ec, a, local, gen_vars, axis_names, by_field)
+    if accept is False:
+        return None
+    xs_f, lo_f, hi_f = (ec.expr(x, local) for x in src.args)
+    rt = ec.deck_runtime
+    sets_of = cast("Callable[..., Any]", rt.get("_subset_sets", subset_sets))
+    in_order = cast("Callable[..., Any]", rt.get("_subset_in_order", subset_in_order))
+    setjv = cast("Callable[..., Any]", rt.get("_setjv", set_and_json))
+    names_t = tuple((f.name, axis_names.index(f.name), by_field[f.name][1]) for f in a.fields)
+    gens = tuple(axis_names.index(next(n for n in axis_names if by_field[n][0] == g))
+                 for g in range(len(gen_vars)))
+    chunk_cache: dict[int, tuple[str, ...]] = {}
+    action = a.action
+
+    def chunks(seat: int) -> tuple[str, ...]:
+        got = chunk_cache.get(seat)
+        if got is None:
+            out, cur = [], "{"
+            for n in names:
+                cur += ("" if cur == "{" else ",") + f'"{n}":'
+                if n in by_field:
+                    out.append(cur)
+                    cur = ""
+                    continue
+                cur += f'"{action}"' if n == "action" else str(seat)
+            got = chunk_cache[seat] = (*out, cur + "}")
+        return got
+
+    # by (xs, lo, hi): the sets and their texts, and the numbers the filter keeps; a
+    # function of them alone (the filter reads no state), and the same bid cards come back
+    memo: dict[tuple[object, ...], tuple[Sequence[list[object]], Sequence[str],
+                                         Sequence[int] | None]] = {}
+    held = [0]
+    cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
+
+    def build(st: Any, L: dict[str, object], seat: int, alt: Any) -> LegalMap | None:
+        for t in test0:
+            if not t(st, L):
+                return None
+        xs, lo, hi = tuple(xs_f(st, L)), lo_f(st, L), hi_f(st, L)
+        mk = (xs, lo, hi)
+        hit = memo.get(mk)
+        if hit is None:
+            ss = sets_of(xs, lo, hi, cache, False)
+            sets, texts = ss.sets, ss.texts
+            if not (sets and _in_order(texts)):
+                return None
+            kept: Sequence[int] | None = None
+            if accept is not None:
+                if reads_subset and tuple(setjv(xs, {})[0]) != xs:
+                    return None  # a subset is its set only where xs is its own set
+                axes = [[tuple(s) for s in sets] if al is None else al[0]
+                        for al in axes_lists]
+                kept = accept(st, L, *axes)
+                if not kept:
+                    return None
+            hit = (sets, texts, kept)
+            held[0] += len(sets)
+            if held[0] > MEMO_MAX:
+                memo.clear()
+                held[0] = len(sets)
+            memo[mk] = hit
+        sets, texts, kept = hit
+        axes_t = tuple((sets, texts) if al is None else al for al in axes_lists)
+
+        if len(set(xs)) == len(xs):
+            def subset_of(s: list[object]) -> object:
+                # distinct values (of one type): the one subset with these elements
+                picked = set(s)
+                return tuple(x for x in xs if x in picked)
+        else:
+            def subset_of(s: list[object]) -> object:
+                return in_order(xs, lo, hi, s)
+
+        m = LegalMap()
+        m.lazy = LazyProduct(alt, seat, action, names_t, axes_t, chunks(seat), gens,
+                             subset_of, kept)
+        return m
+
+    def enum(st: Any, L: dict[str, object], out: dict[str, object], seat: int,
+             alt: Any) -> LegalMap | None:
+        if not out:
+            left, work = st.left, st.work
+            try:
+                m = build(st, L, seat, alt)
+            except Exception:  # noqa: BLE001 - the eager enumerator raises as the rule says
+                m = None
+            if m is not None:
+                return m
+            st.left, st.work = left, work
+        return eager(st, L, out, seat, alt)
+
+    return enum
+
+
+def _guard(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], gen_vars: list[str],
+           axis_names: list[str], by_field: dict[str, tuple[int, bool]]
+           ) -> tuple[list[Callable[..., Any]], Callable[..., Sequence[int]] | None | bool,
+                      bool]:
+    """The guard of ``a``: the tests of its conjuncts that read no generator's variable
+    (each ``(st, L) -> value``), and the filter of the others, a generated function of the
+    axes' values (in the order of the axes) that gives the numbers of the events it keeps;
+    None for no filter, False where one cannot be (it reads the state, or spends its budget).
+    And whether the filter reads the subsets' variable."""
+    from rulespec.engine.codegen.enumerators import _conjuncts, _level_test, _names_in
+
+    test0: list[Callable[..., Any]] = []
+    rest: list[ast.Expr] = []
+    for conj in _conjuncts(a.guard) if a.guard is not None else []:
+        if _names_in(conj) & set(gen_vars):
+            rest.append(conj)
+        else:
+            test0.append(ec.expr(conj, local))
+    if not rest:
+        return test0, None, False
+    ec.hoisting(False, fresh=True)
+    test = _level_test(ec, rest, local, frozenset(gen_vars))
+    if not test:
+        return test0, None, False
+    if READS_STATE.search(test) or re.search(r"\bst\b", test):
+        return test0, False, False
+    loop_vars = [pyname(gen_vars[by_field[n][0]]) for n in axis_names]
+    args = ", ".join(f"_A{j}" for j in range(len(axis_names)))
+    lines = [f"def _accept(st, L, {args}):", "    _ok = []", "    _i = 0"]
+    ind = "    "
+    for j, v in enumerate(loop_vars):
+        lines.append(f"{ind}for {v} in _A{j}:")
+        ind += "    "
+    lines += [f"{ind}if {test}:", f"{ind}    _ok.append(_i)", f"{ind}_i += 1", "    return _ok"]
+    fn = ec.build("_accept", "\n".join(lines) + "\n", a.span, {},
+                  what=f"the filter of the legal events of the alternative {a.action}")
+    return test0, fn, any(gen_vars[0] in _names_in(c) for c in rest)
