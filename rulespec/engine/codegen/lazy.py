@@ -169,6 +169,15 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             if not t(st, L):
                 return None
         xs, lo, hi = tuple(xs_f(st, L)), lo_f(st, L), hi_f(st, L)
+        distinct = len(set(xs)) == len(xs)
+        if distinct:
+            def subset_of(s: list[object]) -> object:
+                # distinct values (of one type): the one subset with these elements
+                picked = set(s)
+                return tuple(x for x in xs if x in picked)
+        else:
+            def subset_of(s: list[object]) -> object:
+                return in_order(xs, lo, hi, s)
         mk = (xs, lo, hi)
         hit = memo.get(mk)
         if hit is None:
@@ -178,10 +187,18 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 return None
             kept: Sequence[int] | None = None
             if accept is not None:
-                if reads_subset and tuple(setjv(xs, {})[0]) != xs:
-                    return None  # a subset is its set only where xs is its own set
-                axes = [[tuple(s) for s in sets] if al is None else al[0]
-                        for al in axes_lists]
+                # the filter reads the subsets themselves: each the one with its set's
+                # elements (the set itself where xs is its own set); where xs repeats a
+                # value, the first subset the filter keeps stands, which is the eager's to say
+                first: Sequence[object] = sets
+                if reads_subset:
+                    if tuple(setjv(xs, {})[0]) == xs:
+                        first = [tuple(s) for s in sets]
+                    elif distinct:
+                        first = [subset_of(s) for s in sets]
+                    else:
+                        return None
+                axes = [first if al is None else al[0] for al in axes_lists]
                 kept = accept(st, L, *axes)
                 if not kept:
                     return None
@@ -193,15 +210,6 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             memo[mk] = hit
         sets, texts, kept = hit
         axes_t = tuple((sets, texts) if al is None else al for al in axes_lists)
-
-        if len(set(xs)) == len(xs):
-            def subset_of(s: list[object]) -> object:
-                # distinct values (of one type): the one subset with these elements
-                picked = set(s)
-                return tuple(x for x in xs if x in picked)
-        else:
-            def subset_of(s: list[object]) -> object:
-                return in_order(xs, lo, hi, s)
 
         m = LegalMap()
         m.lazy = LazyProduct(alt, seat, action, names_t, axes_t, chunks(seat), gens,
