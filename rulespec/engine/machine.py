@@ -29,8 +29,8 @@ from rulespec.lang.decks import FRENCH, Deck
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "EndDeal",
-           "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LazyProduct", "LegalEntry",
-           "LegalMap",
+           "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LazyProduct", "LazySets",
+           "LegalEntry", "LegalMap",
            "Procedure", "Resolver", "Return", "Running", "Stop", "Together", "deal_cards",
            "fill_zone", "hold_choice", "move_cards", "snapshot", "together_seats"]
 
@@ -278,18 +278,58 @@ LegalEntry = tuple[Event, Alternative | None, object]
 
 
 class LazyLegal:
-    """A decision's legal events not written yet (:attr:`LegalMap.lazy`): a hand's thousands
-    of subsets, of which a playout applies one. Each event is made from a set alone, so the
-    map keeps the sets, their texts in sorted order, and how to make a key from a text and
-    the events from the sets; a reader builds only what it asks for. The readers (State's
-    count, index, event and key lookups, :meth:`LegalMap.fill`) ask through the methods
-    below, which :class:`LazyProduct` answers for a product of such sets with short lists."""
+    """A decision's legal events not written yet (:attr:`LegalMap.lazy`): thousands of them,
+    of which a playout applies one. The readers (State's count, index, event and key
+    lookups, :meth:`LegalMap.fill`) ask through these methods, which each kind answers
+    building only what is asked: :class:`LazySets` (a hand's subsets), :class:`LazyProduct`
+    (subsets times short lists)."""
 
-    __slots__ = ("key_of", "all_events", "sets", "texts", "alt", "event_of")
+    __slots__ = ("alt",)
+
+    def __init__(self, alt: Alternative) -> None:
+        #: the alternative that allows them all
+        self.alt = alt
+
+    def size(self) -> int:
+        """How many events."""
+        raise NotImplementedError
+
+    def events(self) -> list[Event]:
+        """Every event, in canonical order."""
+        raise NotImplementedError
+
+    def event(self, k: int) -> Event:
+        """The ``k``-th event (canonical order), made alone."""
+        raise NotImplementedError
+
+    def binding(self, k: int) -> object:
+        """What the ``k``-th event's entry keeps for its generators (LegalEntry's third)."""
+        raise NotImplementedError
+
+    def bindings(self) -> Sequence[object]:
+        """:meth:`binding` of every event, in canonical order."""
+        raise NotImplementedError
+
+    def keys(self) -> Iterable[str]:
+        """Every event's canonical key, in canonical (sorted) order."""
+        raise NotImplementedError
+
+    def find(self, key: str) -> int:
+        """The index of the event whose canonical key is ``key``, or -1."""
+        raise NotImplementedError
+
+
+class LazySets(LazyLegal):
+    """A hand's thousands of subsets, unwritten. Each event is made from a set alone, so
+    the map keeps the sets, their texts in sorted order, and how to make a key from a text
+    and the events from the sets."""
+
+    __slots__ = ("key_of", "all_events", "sets", "texts", "event_of")
 
     def __init__(self, key: Callable[[str], str], events: Callable[[], list[Event]],
                  sets: Sequence[list[object]], texts: Sequence[str], alt: Alternative,
                  event: Callable[[list[object]], Event]) -> None:
+        super().__init__(alt)
         #: the canonical key of the event whose set has this text
         self.key_of = key
         #: every event, in canonical order (made when ``legal_actions`` asks)
@@ -298,8 +338,6 @@ class LazyLegal:
         self.sets = sets
         #: their JSON texts, sorted (so that a key is found by bisection)
         self.texts = texts
-        #: the alternative that allows them all
-        self.alt = alt
         #: the event of one set (State.legal_event: one event told without the others)
         self.event_of = event
 
@@ -353,7 +391,7 @@ class LazyProduct(LazyLegal):
                  chunks: tuple[str, ...], gens: tuple[int, ...],
                  subset_of: Callable[[list[object]], object],
                  accepted: Sequence[int] | None) -> None:
-        super().__init__(self.key, self.events, (), (), alt, self.event)
+        super().__init__(alt)
         self.seat, self.action = seat, action
         #: each field in the order the spec writes it: its name, its axis, whether a set
         self.names = names
@@ -385,7 +423,7 @@ class LazyProduct(LazyLegal):
             f, out[j] = divmod(f, self.radix[j])
         return out
 
-    def key(self, k: int) -> str:  # type: ignore[override]
+    def key(self, k: int) -> str:
         """The ``k``-th event's canonical key."""
         d, chunks, axes = self.digits(k), self.chunks, self.axes
         return chunks[0] + "".join(axes[j][1][d[j]] + chunks[j + 1] for j in range(len(d)))

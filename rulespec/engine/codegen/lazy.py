@@ -110,7 +110,7 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
             by_field[f.name] = (gen_vars.index(bare.id), False)
         else:
             return None
-    if sorted(g for g, _ in by_field.values()) != list(range(len(gen_vars))):
+    if sorted(gi for gi, _ in by_field.values()) != list(range(len(gen_vars))):
         return None  # a variable in no field, or in two
     names = sorted([*by_field, "seat", "action"])
     axis_names = [n for n in names if n in by_field]
@@ -118,19 +118,19 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     follow = ["}" if n == names[-1] else "," for n in axis_names]
     axes_lists: list[tuple[tuple[object, ...], tuple[str, ...]] | None] = []
     for n, c in zip(axis_names, follow, strict=True):
-        g, is_set = by_field[n]
+        gi, is_set = by_field[n]
         if is_set:
             axes_lists.append(None)
             continue
         first: dict[str, object] = {}
-        for v in lists[g - 1]:
+        for v in lists[gi - 1]:
             first.setdefault(json_value(v), v)  # a value met again is the same event
         texts = sorted(first, key=lambda t: t + c)
         if not _in_order(texts, c):
             return None
         axes_lists.append((tuple(first[t] for t in texts), tuple(texts)))
-    test0, accept, reads_subset = _guard(ec, a, local, gen_vars, axis_names, by_field)
-    if accept is False:
+    test0, accept, ok, reads_subset = _guard(ec, a, local, gen_vars, axis_names, by_field)
+    if not ok:
         return None
     xs_f, lo_f, hi_f = (ec.expr(x, local) for x in src.args)
     rt = ec.deck_runtime
@@ -234,13 +234,13 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
 
 def _guard(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], gen_vars: list[str],
            axis_names: list[str], by_field: dict[str, tuple[int, bool]]
-           ) -> tuple[list[Callable[..., Any]], Callable[..., Sequence[int]] | None | bool,
+           ) -> tuple[list[Callable[..., Any]], Callable[..., Sequence[int]] | None, bool,
                       bool]:
     """The guard of ``a``: the tests of its conjuncts that read no generator's variable
     (each ``(st, L) -> value``), and the filter of the others, a generated function of the
     axes' values (in the order of the axes) that gives the numbers of the events it keeps;
-    None for no filter, False where one cannot be (it reads the state, or spends its budget).
-    And whether the filter reads the subsets' variable."""
+    None for no filter; whether there can be one (not where it reads the state, or spends
+    its budget); and whether the filter reads the subsets' variable."""
     from rulespec.engine.codegen.enumerators import _conjuncts, _level_test, _names_in
 
     test0: list[Callable[..., Any]] = []
@@ -251,13 +251,13 @@ def _guard(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], gen_vars
         else:
             test0.append(ec.expr(conj, local))
     if not rest:
-        return test0, None, False
+        return test0, None, True, False
     ec.hoisting(False, fresh=True)
     test = _level_test(ec, rest, local, frozenset(gen_vars))
     if not test:
-        return test0, None, False
+        return test0, None, True, False
     if READS_STATE.search(test) or re.search(r"\bst\b", test):
-        return test0, False, False
+        return test0, None, False, False
     loop_vars = [pyname(gen_vars[by_field[n][0]]) for n in axis_names]
     args = ", ".join(f"_A{j}" for j in range(len(axis_names)))
     lines = [f"def _accept(st, L, {args}):", "    _ok = []", "    _i = 0"]
@@ -268,4 +268,4 @@ def _guard(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], gen_vars
     lines += [f"{ind}if {test}:", f"{ind}    _ok.append(_i)", f"{ind}_i += 1", "    return _ok"]
     fn = ec.build("_accept", "\n".join(lines) + "\n", a.span, {},
                   what=f"the filter of the legal events of the alternative {a.action}")
-    return test0, fn, any(gen_vars[0] in _names_in(c) for c in rest)
+    return test0, fn, True, any(gen_vars[0] in _names_in(c) for c in rest)
