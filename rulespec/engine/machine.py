@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, cast
 
 import attrs
 
@@ -246,18 +246,11 @@ class LegalMap(dict):  # type: ignore[type-arg]
         #: but the engine's own hot paths, which read ``lazy`` itself
         self.lazy: LazyLegal | None = None
 
-    def fill(self) -> None:
-        """Write a lazy map's keys and entries (the events ``legal_actions`` handed out, if
-        it did, so that a driver's events are found by identity as ever)."""
-        lazy = self.lazy
-        if lazy is None:
-            return
-        order = self.order if self.order is not None else lazy.events()
-        alt = lazy.alt
-        entries: list[tuple[Event, Alternative | None, object]] = [
-            (e, alt, b) for e, b in zip(order, lazy.bindings(), strict=True)]
-        self.update(zip(lazy.keys(), entries, strict=True))
-        self.order, self.entries, self.presorted, self.lazy = order, entries, True, None
+    def fill(self, st: Running) -> None:
+        """Write a lazy map's keys and entries, at the decision of ``st`` (see
+        :meth:`LazyLegal.write`)."""
+        if self.lazy is not None:
+            self.lazy.write(st, self)
 
     def size(self) -> int:
         """How many legal events the map holds, written or not."""
@@ -286,16 +279,15 @@ class LazyLegal:
 
     __slots__ = ("alt",)
 
+    #: whether :meth:`events` lists the events without the map written
+    lists_alone = False
+
     def __init__(self, alt: Alternative) -> None:
         #: the alternative that allows them all
         self.alt = alt
 
     def size(self) -> int:
         """How many events."""
-        raise NotImplementedError
-
-    def events(self) -> list[Event]:
-        """Every event, in canonical order."""
         raise NotImplementedError
 
     def event(self, k: int) -> Event:
@@ -306,12 +298,14 @@ class LazyLegal:
         """What the ``k``-th event's entry keeps for its generators (LegalEntry's third)."""
         raise NotImplementedError
 
-    def bindings(self) -> Sequence[object]:
-        """:meth:`binding` of every event, in canonical order."""
+    def events(self) -> list[Event]:
+        """Every event, in canonical order, where :attr:`lists_alone`."""
         raise NotImplementedError
 
-    def keys(self) -> Iterable[str]:
-        """Every event's canonical key, in canonical (sorted) order."""
+    def write(self, st: Running, into: LegalMap) -> None:
+        """Write the keys and entries into ``into`` (the map that holds this one, at the
+        decision of ``st``), and make it an ordinary map: ``lazy`` None, and ``order`` and
+        ``entries`` set where they are known."""
         raise NotImplementedError
 
     def find(self, key: str) -> int:
@@ -325,6 +319,8 @@ class LazySets(LazyLegal):
     and the events from the sets."""
 
     __slots__ = ("key_of", "all_events", "sets", "texts", "event_of")
+
+    lists_alone = True
 
     def __init__(self, key: Callable[[str], str], events: Callable[[], list[Event]],
                  sets: Sequence[list[object]], texts: Sequence[str], alt: Alternative,
@@ -342,28 +338,27 @@ class LazySets(LazyLegal):
         self.event_of = event
 
     def size(self) -> int:
-        """How many events."""
         return len(self.sets)
 
     def events(self) -> list[Event]:
-        """Every event, in canonical order."""
+        """Every event, in canonical order, made from the sets (no key, no entry)."""
         return self.all_events()
 
     def event(self, k: int) -> Event:
-        """The ``k``-th event (canonical order), made alone."""
         return self.event_of(self.sets[k])
 
     def binding(self, k: int) -> object:
-        """What the ``k``-th event's entry keeps for its generators (LegalEntry's third)."""
         return self.sets[k]
 
-    def bindings(self) -> Sequence[object]:
-        """:meth:`binding` of every event, in canonical order."""
-        return self.sets
-
-    def keys(self) -> Iterable[str]:
-        """Every event's canonical key, in canonical (sorted) order."""
-        return map(self.key_of, self.texts)
+    def write(self, st: Running, into: LegalMap) -> None:
+        # the events legal_actions handed out, if it did, so that a driver's events are
+        # found by identity as ever
+        order = into.order if into.order is not None else self.events()
+        alt = self.alt
+        entries: list[tuple[Event, Alternative | None, object]] = [
+            (e, alt, b) for e, b in zip(order, self.sets, strict=True)]
+        into.update(zip(map(self.key_of, self.texts), entries, strict=True))
+        into.order, into.entries, into.presorted, into.lazy = order, entries, True, None
 
     def find(self, key: str) -> int:
         """The index of the event whose canonical key is ``key``, or -1: the keys are
@@ -380,17 +375,20 @@ class LazyProduct(LazyLegal):
     unwritten: the index of an event is a number in mixed radix, one digit per field in the
     order of the fields' names, which is the order of the canonical keys (see
     ``codegen/lazy.py``, which builds one only where that is proved), less those a filter
-    refuses (``accepted``: the numbers kept, ascending)."""
+    refuses (``accepted``: the numbers kept, ascending). It counts, tells one event, binds
+    one entry and finds one key; the whole map is written by the alternative's own
+    enumerator (``eager``), as it always was (its events kept from decision to decision)."""
 
     __slots__ = ("seat", "action", "names", "axes", "radix", "accepted", "chunks", "gens",
-                 "subset_of")
+                 "subset_of", "eager", "budget")
 
     def __init__(self, alt: Alternative, seat: int, action: str,
                  names: tuple[tuple[str, int, bool], ...],
                  axes: tuple[tuple[Sequence[object], Sequence[str]], ...],
                  chunks: tuple[str, ...], gens: tuple[int, ...],
                  subset_of: Callable[[list[object]], object],
-                 accepted: Sequence[int] | None) -> None:
+                 accepted: Sequence[int] | None, eager: Callable[..., LegalMap | None],
+                 budget: tuple[int, int]) -> None:
         super().__init__(alt)
         self.seat, self.action = seat, action
         #: each field in the order the spec writes it: its name, its axis, whether a set
@@ -406,6 +404,10 @@ class LazyProduct(LazyLegal):
         #: the subset the alternative's variable is bound to, from its set
         self.subset_of = subset_of
         self.accepted = accepted
+        #: the alternative's own enumerator, and the work budget (``left``, ``work``) it
+        #: would have had at the decision, had it listed the events then
+        self.eager = eager
+        self.budget = budget
 
     def size(self) -> int:
         if self.accepted is not None:
@@ -436,25 +438,34 @@ class LazyProduct(LazyLegal):
             ev[name] = list(v) if is_set else v  # type: ignore[call-overload]
         return ev
 
-    def events(self) -> list[Event]:
-        return [self.event(k) for k in range(self.size())]
-
     def binding(self, k: int) -> object:
         d, axes = self.digits(k), self.axes
-        out = tuple(self.subset_of(v) if i == 0 else v for i, v in  # type: ignore[arg-type]
-                    enumerate(axes[j][0][d[j]] for j in self.gens))
+        out = tuple(self.subset_of(axes[j][0][d[j]]) if i == 0  # type: ignore[arg-type]
+                    else axes[j][0][d[j]] for i, j in enumerate(self.gens))
         return out[0] if len(out) == 1 else out
-
-    def bindings(self) -> Sequence[object]:
-        return [self.binding(k) for k in range(self.size())]
-
-    def keys(self) -> Iterable[str]:
-        return map(self.key, range(self.size()))
 
     def find(self, key: str) -> int:
         n = self.size()
         i = bisect.bisect_left(range(n), key, key=self.key)
         return i if i < n and self.key(i) == key else -1
+
+    def write(self, st: Running, into: LegalMap) -> None:
+        # the enumerator runs with the budget it had at the decision, so that it spends,
+        # and stops, as it would have then
+        left, work = st.left, st.work
+        st.left, st.work = self.budget
+        out: dict[str, LegalEntry] = {}
+        try:
+            got = self.eager(st, cast("Machine", st).stack[-1].L, out, self.seat, self.alt)
+        finally:
+            st.left, st.work = left, work
+        into.lazy = None
+        if got is None:
+            into.update(out)
+            return
+        into.update(got)  # a map the enumerator remembered: shared, so copied
+        if got.order is not None:
+            into.order, into.entries, into.presorted = got.order, got.entries, got.presorted
 
 
 def together_seats(seats: Iterable[object], hands: int, span: ast.Span) -> tuple[int, ...]:

@@ -164,9 +164,11 @@ class State:
             m = self._legal_now()
         if type(m) is LegalMap:
             if m.order is None:
-                if m.lazy is not None:
+                if m.lazy is not None and m.lazy.lists_alone:
                     m.order = m.lazy.events()  # the events alone: no keys, no entries
                 else:
+                    m.fill(self)
+                if m.order is None:
                     m.entries = list(m.values()) if m.presorted else \
                         list(map(m.__getitem__, sorted(m)))
                     m.order = list(map(_event_of, m.entries))
@@ -462,7 +464,7 @@ class State:
         compiled rules: read it, never change it."""
         m = self._legal_now()
         if type(m) is LegalMap and m.lazy is not None:
-            m.fill()
+            m.fill(self)
         return m
 
     def _legal_now(self) -> dict[str, LegalEntry]:
@@ -500,7 +502,7 @@ class State:
             got = alt.enum(self, L, out, seat, alt)
             if got is not None:
                 if len(spec.alts) > 1:
-                    got.fill()  # copied below: a lazy map is written first
+                    got.fill(self)  # copied below: a lazy map is written first
                 # a remembered map (given only while ``out`` is still empty): shared, so
                 # copied when another alternative may add to it
                 out = got if len(spec.alts) == 1 else dict(got)
@@ -539,7 +541,7 @@ class State:
             if type(legal) is LegalMap and legal.lazy is not None:
                 if self._take_lazy(legal.lazy, key, event):
                     return
-                legal.fill()
+                legal.fill(self)
             hit = legal.get(key)
             if hit is not None and hit[0] == event:
                 self._take(hit)

@@ -79,9 +79,9 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     """An enumerator for ``a`` that returns a lazy product where it can and calls ``eager``
     (the alternative's own) where it cannot; None where ``a`` has not the shape (see the
     module's docstring): the first generator over a built-in ``subsets``, the others over
-    constant lists of numbers, booleans, cards or suits, each variable exactly one field (the
-    first as ``set_of(var)``, the others as themselves), and a guard whose conjuncts that read
-    the variables read nothing of the state."""
+    non-empty constant lists of numbers, booleans, cards or suits, each variable exactly one
+    field (the first as ``set_of(var)``, the others as themselves), and a guard whose
+    conjuncts that read the variables read nothing of the state."""
     if ec.cover is not None or not a.generators:
         return None
     gen_vars = [g.var for g in a.generators]
@@ -91,7 +91,7 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     lists: list[tuple[object, ...]] = []
     for i, g in enumerate(a.generators[1:], 1):
         ok, val = ec.const(g.source, local, frozenset(gen_vars[:i]))
-        if not (ok and isinstance(val, (list, tuple)) and
+        if not (ok and isinstance(val, (list, tuple)) and val and
                 isinstance(element_of(ec.type_of(g.source)), (Int, Bool, Card, Suit)) and
                 all(type(v) in (int, bool, str) for v in val)):
             return None
@@ -164,7 +164,8 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     held = [0]
     cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 
-    def build(st: Any, L: dict[str, object], seat: int, alt: Any) -> LegalMap | None:
+    def build(st: Any, L: dict[str, object], seat: int, alt: Any,
+              budget: tuple[int, int]) -> LegalMap | None:
         for t in test0:
             if not t(st, L):
                 return None
@@ -213,7 +214,7 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
 
         m = LegalMap()
         m.lazy = LazyProduct(alt, seat, action, names_t, axes_t, chunks(seat), gens,
-                             subset_of, kept)
+                             subset_of, kept, eager, budget)
         return m
 
     def enum(st: Any, L: dict[str, object], out: dict[str, object], seat: int,
@@ -221,7 +222,7 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         if not out:
             left, work = st.left, st.work
             try:
-                m = build(st, L, seat, alt)
+                m = build(st, L, seat, alt, (left, work))
             except Exception:  # noqa: BLE001 - the eager enumerator raises as the rule says
                 m = None
             if m is not None:
@@ -241,15 +242,14 @@ def _guard(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str], gen_vars
     axes' values (in the order of the axes) that gives the numbers of the events it keeps;
     None for no filter; whether there can be one (not where it reads the state, or spends
     its budget); and whether the filter reads the subsets' variable."""
-    from rulespec.engine.codegen.enumerators import _conjuncts, _level_test, _names_in
+    from rulespec.engine.codegen.enumerators import _level_test, _levels, _names_in
 
-    test0: list[Callable[..., Any]] = []
-    rest: list[ast.Expr] = []
-    for conj in _conjuncts(a.guard) if a.guard is not None else []:
-        if _names_in(conj) & set(gen_vars):
-            rest.append(conj)
-        else:
-            test0.append(ec.expr(conj, local))
+    levels = _levels(a)
+    test0 = [ec.expr(conj, local) for conj in levels[0]]
+    # the conjuncts in the order the alternative's own loops test them (by the innermost
+    # generator each reads), so that the filter tests each on the values that one tests
+    # it on (more than once, no other): where it raises, the two raise alike
+    rest = [conj for level in levels[1:] for conj in level]
     if not rest:
         return test0, None, True, False
     ec.hoisting(False, fresh=True)
