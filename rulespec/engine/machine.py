@@ -240,10 +240,9 @@ class LegalMap(dict):  # type: ignore[type-arg]
         #: whether the keys went in in canonical order (a hand's subsets, listed in the
         #: order of their texts), so that nothing is left to sort
         self.presorted = False
-        #: a map not written yet (see :class:`LazyLegal`): the key of a set's text, the
-        #: events in canonical order, the sets, their texts (sorted) and the alternative.
-        #: Empty as a dict until :meth:`fill`: State.legal_map fills it for every reader
-        #: but the engine's own hot paths, which read ``lazy`` itself
+        #: a map not written yet (see :class:`LazyLegal`: a hand's subsets, or a product
+        #: of them with short lists). Empty as a dict until :meth:`fill`: State.legal_map
+        #: fills it for every reader but the engine's own hot paths, which read ``lazy``
         self.lazy: LazyLegal | None = None
 
     def fill(self, st: Running) -> None:

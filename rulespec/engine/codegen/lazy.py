@@ -7,7 +7,9 @@ lists 2**14 events at 13 cards, of which a playout applies one. Its events are a
 and each event is one value on every axis. :func:`lazy_enumerator` wraps such an
 alternative's enumerator in one that returns a :class:`~rulespec.engine.machine.LazyProduct`
 (the axes, their texts, and the numbers of the events a filter keeps), which counts, tells
-one event, and binds one entry, and writes the whole map only for a reader that needs it.
+one event, binds one entry and finds one key; a reader that needs the whole map (the list of
+events, a record's event not in canonical form) has the alternative's own enumerator write
+it, as it always did.
 
 Why the order is the canonical one (H5: the events sorted by their canonical JSON keys). The
 key is the fields' texts in the order of their names, between constant texts (the action,
