@@ -48,11 +48,12 @@ match {
 
 
 def _spec(source: str, lo: int, hi: int, values: list[object] | None, set_name: str,
-          x_name: str, guard: str, cards: bool = False) -> str:
+          x_name: str, guard: str, cards: bool = False, fixed: str = "") -> str:
     """The text of a spec whose seat 0 picks from ``subsets(source, lo, hi)`` (times
     ``values``, where given), the set as the field ``set_name`` and the value as
-    ``x_name``; the body keeps what the variables were bound to."""
-    fields = [f"{set_name} = set_of(ts)"]
+    ``x_name`` (and a field ``fixed``, ``NAME = VALUE``, where given); the body keeps what
+    the variables were bound to."""
+    fields = [f"{set_name} = set_of(ts)"] + ([fixed] if fixed else [])
     text = _SPEC
     if values is not None:
         fields.append(f"{x_name} = x")
@@ -170,18 +171,20 @@ def _guard(values: list[object] | None, pick: int) -> str:
 
 
 @given(nums=_NUMS, lo=st.integers(-1, 5), more=st.integers(-1, 6), values=_VALUES,
-       names=_NAMES, pick=st.integers(0, 3), seed=st.integers(0, 99))
+       names=_NAMES, pick=st.integers(0, 3), seed=st.integers(0, 99),
+       fixed=st.sampled_from(["", "k = 12", "b1 = false", "u = 1 + 2", 'ab = "x y"']))
 def test_lazy_products_list_the_eager_events(nums: list[int], lo: int, more: int,
                                              values: list[object] | None,
                                              names: tuple[str, str], pick: int,
-                                             seed: int) -> None:
+                                             seed: int, fixed: str) -> None:
     """Any numbers (repeated, beginning each other's texts), any bounds, no list or one of
-    booleans or numbers, the fields named in either order, a filter of none, one or both
-    variables, or of the state alone: the same events through every door."""
+    booleans or numbers, the fields named in either order, a field of a fixed value or none,
+    a filter of none, one or both variables, or of the state alone: the same events through
+    every door."""
     hi = lo + more
     source = "[" + ", ".join(map(str, nums)) + "]"
     text = _spec(source, lo, hi, values, *names, _guard(values, pick % 3 if values is None
-                                                           else pick))
+                                                           else pick), fixed=fixed)
     if not nums:
         # an empty list literal has no element type: the numbers come from a comprehension
         text = text.replace("subsets([]", "subsets([v for v in [1] if v > 1]")

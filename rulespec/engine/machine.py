@@ -382,7 +382,7 @@ class LazyProduct(LazyLegal):
                  "subset_of", "eager", "budget")
 
     def __init__(self, alt: Alternative, seat: int, action: str,
-                 names: tuple[tuple[str, int, bool], ...],
+                 names: tuple[tuple[str, int, bool, object], ...],
                  axes: tuple[tuple[Sequence[object], Sequence[str]], ...],
                  chunks: tuple[str, ...], gens: tuple[int, ...],
                  subset_of: Callable[[list[object]], object],
@@ -390,7 +390,8 @@ class LazyProduct(LazyLegal):
                  budget: tuple[int, int]) -> None:
         super().__init__(alt)
         self.seat, self.action = seat, action
-        #: each field in the order the spec writes it: its name, its axis, whether a set
+        #: each field in the order the spec writes it: its name, its axis (-1 for none),
+        #: whether a set, and the value where it has no axis (one the table fixes)
         self.names = names
         #: each axis (a field written by a generator's variable, in the order of the fields'
         #: names): its values and their JSON texts, in the order of the keys
@@ -432,8 +433,8 @@ class LazyProduct(LazyLegal):
     def event(self, k: int) -> Event:
         d, axes = self.digits(k), self.axes
         ev: Event = {"seat": self.seat, "action": self.action}
-        for name, j, is_set in self.names:
-            v = axes[j][0][d[j]]
+        for name, j, is_set, fixed in self.names:
+            v = fixed if j < 0 else axes[j][0][d[j]]
             ev[name] = list(v) if is_set else v  # type: ignore[call-overload]
         return ev
 
@@ -463,8 +464,9 @@ class LazyProduct(LazyLegal):
             into.update(out)
             return
         into.update(got)  # a map the enumerator remembered: shared, so copied
+        into.presorted = got.presorted
         if got.order is not None:
-            into.order, into.entries, into.presorted = got.order, got.entries, got.presorted
+            into.order, into.entries = got.order, got.entries
 
 
 def together_seats(seats: Iterable[object], hands: int, span: ast.Span) -> tuple[int, ...]:

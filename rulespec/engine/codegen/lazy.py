@@ -98,8 +98,10 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 all(type(v) in (int, bool, str) for v in val)):
             return None
         lists.append(tuple(val))
-    # each field: its axis (the generator whose variable it is), whether a set
+    # each field: its axis (the generator whose variable it is), whether a set; or the value
+    # this table fixes for it (a number, a boolean, a name)
     by_field: dict[str, tuple[int, bool]] = {}
+    fixed: dict[str, object] = {}
     for f in a.fields:
         bare = walk.uncited(f.value)
         if f.name in ("seat", "action"):
@@ -111,10 +113,13 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         elif isinstance(bare, ast.Name) and bare.id in gen_vars[1:]:
             by_field[f.name] = (gen_vars.index(bare.id), False)
         else:
-            return None
+            ok, val = ec.const(f.value, local, frozenset(gen_vars))
+            if not (ok and type(val) in (int, bool, str)):
+                return None
+            fixed[f.name] = val
     if sorted(gi for gi, _ in by_field.values()) != list(range(len(gen_vars))):
         return None  # a variable in no field, or in two
-    names = sorted([*by_field, "seat", "action"])
+    names = sorted([*by_field, *fixed, "seat", "action"])
     axis_names = [n for n in names if n in by_field]
     # the constant after each axis starts "," or "}": what sorts its texts
     follow = ["}" if n == names[-1] else "," for n in axis_names]
@@ -139,7 +144,9 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     sets_of = cast("Callable[..., Any]", rt.get("_subset_sets", subset_sets))
     in_order = cast("Callable[..., Any]", rt.get("_subset_in_order", subset_in_order))
     setjv = cast("Callable[..., Any]", rt.get("_setjv", set_and_json))
-    names_t = tuple((f.name, axis_names.index(f.name), by_field[f.name][1]) for f in a.fields)
+    names_t = tuple((f.name, axis_names.index(f.name), by_field[f.name][1], None)
+                    if f.name in by_field else (f.name, -1, False, fixed[f.name])
+                    for f in a.fields)
     gens = tuple(axis_names.index(next(n for n in axis_names if by_field[n][0] == g))
                  for g in range(len(gen_vars)))
     chunk_cache: dict[int, tuple[str, ...]] = {}
@@ -155,7 +162,8 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                     out.append(cur)
                     cur = ""
                     continue
-                cur += f'"{action}"' if n == "action" else str(seat)
+                cur += f'"{action}"' if n == "action" else str(seat) if n == "seat" else \
+                    json_value(fixed[n])
             got = chunk_cache[seat] = (*out, cur + "}")
         return got
 
