@@ -97,6 +97,7 @@ def _agree(make_lazy: object, make_eager: object, rng: random.Random,
     mk_l, mk_e = make_lazy, make_eager
     a, b = mk_l(), mk_e()  # type: ignore[operator]
     kept = isinstance(getattr(a._legal_now(), "lazy", None), LazyProduct)
+    assert not isinstance(getattr(b._legal_now(), "lazy", None), LazyProduct)
     n = a.legal_count()
     assert n == b.legal_count()
     events = b.legal_actions()

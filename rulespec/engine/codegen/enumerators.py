@@ -260,7 +260,7 @@ def _build_enum(ec: ExprCompiler, a: ast.Alternative, body: _Body, extra: dict[s
     if memo is not None:
         lines = memo
         extra.update(_MEMO={}, _MEMO_N=[0], _fz=_freeze, _LegalMap=LegalMap,
-                     _LazyLegal=LazySets,
+                     _LazySets=LazySets,
                      _MEMO_MAX=MEMO_MAX)
     return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra,  # type: ignore[no-any-return]
                     what=what)
@@ -766,10 +766,10 @@ def _lazy_lines(w: _Write) -> list[str]:
     event = w.entry[1:-len(tail)]
     return ["if _ck is None and _s0.ordered and not out and len(_s0):",
             "    hit = _LegalMap()",
-            f"    hit.lazy = _LazyLegal(lambda _sj0: {w.key},",
-            f"                          lambda: [{event} for _sf0 in _s0.sets],",
-            "                          _s0.sets, _s0.texts, _alt,",
-            f"                          lambda _sf0: {event})",
+            f"    hit.lazy = _LazySets(lambda _sj0: {w.key},",
+            f"                         lambda: [{event} for _sf0 in _s0.sets],",
+            "                         _s0.sets, _s0.texts, _alt,",
+            f"                         lambda _sf0: {event})",
             "    return hit"]
 
 
