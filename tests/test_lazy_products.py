@@ -8,6 +8,7 @@ shipped Abracadabra's decisions."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 import rulespec.engine.codegen.lazy as lazy_mod
 from rulespec import Game, RuleRuntimeError, check_text
+from rulespec.engine.events import subset_sets
 from rulespec.engine.machine import LazyProduct, LegalMap
 from rulespec.engine.state import State, canonical_key
 from rulespec.errors import IllegalActionError
@@ -287,3 +289,17 @@ def test_a_filter_that_raises_raises_as_before() -> None:
     lazy, eager = _games(_spec("[1, 2, 3]", 1, 2, [1, 2], "a", "b", "if first(ts) > x"))
     assert _agree(lazy.new_initial_state, eager.new_initial_state, random.Random(3),
                   every=True)
+
+
+@given(xs=st.lists(st.sampled_from([-12, -1, 0, 1, 2, 3, 10, 12, 21, 100, 123]), unique=True,
+                   max_size=8),
+       lo=st.integers(-1, 6), hi=st.integers(-1, 9))
+def test_number_sets_are_subset_sets(xs: list[int], lo: int, hi: int) -> None:
+    """The sets of distinct numbers made by doubling are those subset_sets makes one by
+    one, with the same texts, in the same order."""
+    got = lazy_mod._number_sets(tuple(xs), lo, hi)
+    ss = subset_sets(tuple(xs), lo, hi, {}, False)
+    assert got is not None or sum(math.comb(len(xs), k) for k in range(
+        max(0, lo), min(len(xs), hi) + 1)) * 4 < 1 << len(xs)
+    if got is not None:
+        assert got == (list(map(list, ss.sets)), list(ss.texts))

@@ -33,6 +33,7 @@ order, entries, errors.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -42,6 +43,7 @@ from rulespec.engine.codegen.pyexec import READS_STATE, pyname
 from rulespec.engine.events import json_value, set_and_json, subset_in_order, subset_sets
 from rulespec.engine.machine import MEMO_MAX, LazyProduct, LegalMap
 from rulespec.lang import ast, walk
+from rulespec.lang.builtins import check_size
 from rulespec.lang.model import BoundBuiltin
 from rulespec.lang.types import Bool, Card, Int, Suit
 from rulespec.lang.types import element as element_of
@@ -56,6 +58,34 @@ def _in_order(texts: Sequence[str], c: str = "") -> bool:
     next (see the module's docstring)."""
     return all(a + c < b + c and not (b + c).startswith(a + c)
                for a, b in itertools.pairwise(texts))
+
+
+def _number_sets(xs: tuple[object, ...], lo: int, hi: int
+                 ) -> tuple[list[list[object]], list[str]] | None:
+    """For distinct numbers (the values of bid cards), what ``subset_sets(xs, lo, hi, cache,
+    False)`` gives, a tenth of its time: every set in canonical (ascending) order made by
+    doubling, with its JSON text, those of ``lo`` to ``hi`` elements kept, in the order of
+    their texts (sorted here). None for other values, or where few subsets are kept of the
+    many doubling makes (two of thirty numbers)."""
+    n = len(xs)
+    if not all(type(x) is int for x in xs) or n > 24:
+        return None
+    check_size(count := sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
+               "the list of subsets")
+    if count * 4 < 1 << n:
+        return None
+    sets: list[list[object]] = [[]]
+    texts = ["["]
+    for x in sorted(cast("list[int]", list(xs))):
+        one: list[object] = [x]
+        piece = f",{x}"
+        sets += [t + one for t in sets]
+        texts += [t + piece for t in texts]
+        texts[len(texts) // 2] = f"[{x}"  # the set of x alone: no comma
+    texts = [t + "]" for t in texts]
+    keep = [m for m in range(len(sets)) if lo <= m.bit_count() <= hi]
+    keep.sort(key=texts.__getitem__)
+    return [sets[m] for m in keep], [texts[m] for m in keep]
 
 
 def _subsets_source(ec: ExprCompiler, g: ast.Generator,
@@ -192,9 +222,15 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
         mk = (xs, lo, hi)
         hit = memo.get(mk)
         if hit is None:
-            ss = sets_of(xs, lo, hi, cache, False)
-            sets, texts = ss.sets, ss.texts
-            if not (sets and _in_order(texts)):
+            got: tuple[Sequence[list[object]], Sequence[str]] | None = \
+                _number_sets(xs, lo, hi) if distinct else None
+            if got is None:
+                ss = sets_of(xs, lo, hi, cache, False)
+                got = ss.sets, ss.texts
+                if not _in_order(ss.texts):
+                    return None
+            sets, texts = got
+            if not sets:
                 return None
             kept: Sequence[int] | None = None
             if accept is not None:
