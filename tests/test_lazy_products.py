@@ -303,3 +303,40 @@ def test_number_sets_are_subset_sets(xs: list[int], lo: int, hi: int) -> None:
         max(0, lo), min(len(xs), hi) + 1)) * 4 < 1 << len(xs)
     if got is not None:
         assert got == (list(map(list, ss.sets)), list(ss.texts))
+
+
+_TOGETHER = """
+var got: list of int = []
+deal {
+  choose together p in [0, 1] {
+    pick(a = set_of(ts), b = x) for ts in subsets([12, 1, 2, 10], 1, 3) for x in [2, 1, 12]
+        if size(ts) != x "Pick." {
+      set got = got + ts + [x, p]
+    }
+  }
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+"""
+
+
+def test_a_simultaneous_decision_kept_lazily() -> None:
+    """Each seat of a simultaneous decision gets its lazy product: the same events, and the
+    same outcome for choices applied by index, by event, in either order of the seats."""
+    lazy, eager = _games(_TOGETHER)
+    a, b = lazy.new_initial_state(), eager.new_initial_state()
+    assert isinstance(getattr(a._legal_now(), "lazy", None), LazyProduct)
+    for seat, k in ((1, 7), (0, 30)):
+        a.ask(seat)
+        b.ask(seat)
+        assert a.legal_count() == b.legal_count() and a.legal_event(k) == b.legal_actions()[k]
+        if seat:
+            a.apply_index(k)
+        else:
+            a.apply(b.legal_actions()[k])
+        b.apply_index(k)
+    _same_state(a, b)
+    assert a.is_terminal() and a.v["got"] == b.v["got"] and len(a.v["got"]) > 4
