@@ -383,8 +383,9 @@ class LazyProduct(LazyLegal):
 
     def __init__(self, alt: Alternative, seat: int, action: str,
                  names: tuple[tuple[str, int, bool, object], ...],
-                 axes: tuple[tuple[Sequence[object], Sequence[str]], ...],
-                 chunks: tuple[str, ...], gens: tuple[int, ...],
+                 axes: tuple[tuple[Sequence[object], Sequence[str]], ...] | Callable[
+                     [], tuple[tuple[Sequence[object], Sequence[str]], ...]],
+                 radix: tuple[int, ...], chunks: tuple[str, ...], gens: tuple[int, ...],
                  subset_of: Callable[[list[object]], object],
                  accepted: Sequence[int] | None, eager: Callable[..., LegalMap | None],
                  budget: tuple[int, int]) -> None:
@@ -394,9 +395,11 @@ class LazyProduct(LazyLegal):
         #: whether a set, and the value where it has no axis (one the table fixes)
         self.names = names
         #: each axis (a field written by a generator's variable, in the order of the fields'
-        #: names): its values and their JSON texts, in the order of the keys
+        #: names): its values and their JSON texts, in the order of the keys; or what makes
+        #: them when first asked (a driver that lists the events never does)
         self.axes = axes
-        self.radix = tuple(len(v) for v, _ in axes)
+        #: how many values each axis has
+        self.radix = radix
         #: the key's constant texts, before the first axis, between two, after the last
         self.chunks = chunks
         #: each generator's axis, in the generators' order (what an entry binds)
@@ -425,13 +428,20 @@ class LazyProduct(LazyLegal):
             f, out[j] = divmod(f, self.radix[j])
         return out
 
+    def made(self) -> tuple[tuple[Sequence[object], Sequence[str]], ...]:
+        """The axes, made now if they were not."""
+        axes = self.axes
+        if callable(axes):
+            axes = self.axes = axes()
+        return axes
+
     def key(self, k: int) -> str:
         """The ``k``-th event's canonical key."""
-        d, chunks, axes = self.digits(k), self.chunks, self.axes
+        d, chunks, axes = self.digits(k), self.chunks, self.made()
         return chunks[0] + "".join(axes[j][1][d[j]] + chunks[j + 1] for j in range(len(d)))
 
     def event(self, k: int) -> Event:
-        d, axes = self.digits(k), self.axes
+        d, axes = self.digits(k), self.made()
         ev: Event = {"seat": self.seat, "action": self.action}
         for name, j, is_set, fixed in self.names:
             v = fixed if j < 0 else axes[j][0][d[j]]
@@ -439,7 +449,7 @@ class LazyProduct(LazyLegal):
         return ev
 
     def binding(self, k: int) -> object:
-        d, axes = self.digits(k), self.axes
+        d, axes = self.digits(k), self.made()
         out = tuple(self.subset_of(axes[j][0][d[j]]) if i == 0  # type: ignore[arg-type]
                     else axes[j][0][d[j]] for i, j in enumerate(self.gens))
         return out[0] if len(out) == 1 else out

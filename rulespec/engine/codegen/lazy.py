@@ -60,19 +60,25 @@ def _in_order(texts: Sequence[str], c: str = "") -> bool:
                for a, b in itertools.pairwise(texts))
 
 
-def _number_sets(xs: tuple[object, ...], lo: int, hi: int
-                 ) -> tuple[list[list[object]], list[str]] | None:
-    """For distinct numbers (the values of bid cards), what ``subset_sets(xs, lo, hi, cache,
-    False)`` gives, a tenth of its time: every set in canonical (ascending) order made by
-    doubling, with its JSON text, those of ``lo`` to ``hi`` elements kept, in the order of
-    their texts (sorted here). None for other values, or where few subsets are kept of the
-    many doubling makes (two of thirty numbers)."""
+def _number_count(xs: tuple[object, ...], lo: int, hi: int) -> int | None:
+    """How many sets :func:`_number_sets` makes of ``xs`` (distinct), or None where it
+    makes none: for other values than numbers, or where few subsets are kept of the many
+    doubling makes (two of thirty numbers)."""
     n = len(xs)
     if not all(type(x) is int for x in xs) or n > 24:
         return None
     check_size(count := sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
                "the list of subsets")
-    if count * 4 < 1 << n:
+    return None if count * 4 < 1 << n else count
+
+
+def _number_sets(xs: tuple[object, ...], lo: int, hi: int
+                 ) -> tuple[list[list[object]], list[str]] | None:
+    """For distinct numbers (the values of bid cards), what ``subset_sets(xs, lo, hi, cache,
+    False)`` gives, a tenth of its time: every set in canonical (ascending) order made by
+    doubling, with its JSON text, those of ``lo`` to ``hi`` elements kept, in the order of
+    their texts (sorted here). None where :func:`_number_count` says none."""
+    if _number_count(xs, lo, hi) is None:
         return None
     sets: list[list[object]] = [[]]
     texts = ["["]
@@ -204,6 +210,16 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     held = [0]
     cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 
+    def remember(mk: tuple[object, ...], hit: tuple[Sequence[list[object]], Sequence[str],
+                                                    Sequence[int] | None]
+                 ) -> tuple[Sequence[list[object]], Sequence[str], Sequence[int] | None]:
+        held[0] += len(hit[0])
+        if held[0] > MEMO_MAX:
+            memo.clear()
+            held[0] = len(hit[0])
+        memo[mk] = hit
+        return hit
+
     def build(st: Any, L: dict[str, object], seat: int, alt: Any,
               budget: tuple[int, int]) -> LegalMap | None:
         for t in test0:
@@ -221,6 +237,27 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 return in_order(xs, lo, hi, s)
         mk = (xs, lo, hi)
         hit = memo.get(mk)
+        count = _number_count(xs, lo, hi) if hit is None and accept is None and distinct \
+            else None
+        if count is not None:
+            # counted without being made: a driver that lists the events has the
+            # alternative's own enumerator write them, and never needs the sets
+            if not count:
+                return None
+
+            def made() -> tuple[tuple[Sequence[object], Sequence[str]], ...]:
+                got = memo.get(mk)
+                if got is None:
+                    sets, texts = cast("tuple[list[list[object]], list[str]]",
+                                       _number_sets(xs, lo, hi))
+                    got = remember(mk, (sets, texts, None))
+                return tuple((got[0], got[1]) if al is None else al for al in axes_lists)
+
+            radix = tuple(count if al is None else len(al[0]) for al in axes_lists)
+            m = LegalMap()
+            m.lazy = LazyProduct(alt, seat, action, names_t, made, radix, chunks(seat), gens,
+                                 subset_of, None, eager, budget)
+            return m
         if hit is None:
             got: tuple[Sequence[list[object]], Sequence[str]] | None = \
                 _number_sets(xs, lo, hi) if distinct else None
@@ -249,18 +286,13 @@ def lazy_enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
                 kept = accept(st, L, *axes)
                 if not kept:
                     return None
-            hit = (sets, texts, kept)
-            held[0] += len(sets)
-            if held[0] > MEMO_MAX:
-                memo.clear()
-                held[0] = len(sets)
-            memo[mk] = hit
+            hit = remember(mk, (sets, texts, kept))
         sets, texts, kept = hit
         axes_t = tuple((sets, texts) if al is None else al for al in axes_lists)
-
         m = LegalMap()
-        m.lazy = LazyProduct(alt, seat, action, names_t, axes_t, chunks(seat), gens,
-                             subset_of, kept, eager, budget)
+        m.lazy = LazyProduct(alt, seat, action, names_t, axes_t,
+                             tuple(len(v) for v, _ in axes_t), chunks(seat), gens, subset_of,
+                             kept, eager, budget)
         return m
 
     def enum(st: Any, L: dict[str, object], out: dict[str, object], seat: int,
