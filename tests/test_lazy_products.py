@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import event, given
@@ -92,12 +93,12 @@ def _same_state(a: State, b: State) -> None:
     assert [f.L for f in a.stack] == [f.L for f in b.stack]
 
 
-def _agree(make_lazy: object, make_eager: object, rng: random.Random,
-           every: bool = False) -> bool:
+def _agree(make_lazy: Callable[[], State], make_eager: Callable[[], State],
+           rng: random.Random, every: bool = False) -> bool:
     """The two states (made fresh by the two functions) agree at their decision through
     every door; whether the lazy one kept a lazy product."""
     mk_l, mk_e = make_lazy, make_eager
-    a, b = mk_l(), mk_e()  # type: ignore[operator]
+    a, b = mk_l(), mk_e()
     kept = isinstance(getattr(a._legal_now(), "lazy", None), LazyProduct)
     assert not isinstance(getattr(b._legal_now(), "lazy", None), LazyProduct)
     n = a.legal_count()
@@ -110,13 +111,13 @@ def _agree(make_lazy: object, make_eager: object, rng: random.Random,
     ahead = a.clone()  # shares the map, unwritten; the original moves on
     a.apply_index(n - 1)
     assert ahead.legal_actions() == events
-    a = mk_l()  # type: ignore[operator]
+    a = mk_l()
     assert a.legal_actions() == events
     keys = [canonical_key(e) for e in events]
     assert keys == sorted(keys) and len(set(keys)) == n
     for k in list(ks)[:12]:
         for door in range(3):
-            a, b = mk_l(), mk_e()  # type: ignore[operator]
+            a, b = mk_l(), mk_e()
             if door == 0:
                 a.apply_index(k)
             elif door == 1:
@@ -126,14 +127,14 @@ def _agree(make_lazy: object, make_eager: object, rng: random.Random,
                 a.apply(events[k])
             b.apply_index(k)
             _same_state(a, b)
-    a, b = mk_l(), mk_e()  # type: ignore[operator]
+    a, b = mk_l(), mk_e()
     written, ref = a.legal_map(), b.legal_map()
     assert sorted(written) == sorted(ref) == keys  # a map's own order is no promise
     for key in keys:
         (ea, alt_a, va), (eb, alt_b, vb) = written[key], ref[key]
         assert (ea, va) == (eb, vb) and alt_a is not None and alt_b is not None
         assert alt_a.action == alt_b.action
-    a = mk_l()  # type: ignore[operator]
+    a = mk_l()
     bad = dict(events[0])
     for f, v in bad.items():
         if isinstance(v, list):  # a value no source holds, in the set
@@ -142,7 +143,7 @@ def _agree(make_lazy: object, make_eager: object, rng: random.Random,
         a.apply(bad)
     with pytest.raises(IllegalActionError):
         a.apply_index(n)
-    _same_state(a, mk_e())  # type: ignore[operator]
+    _same_state(a, mk_e())
     return kept
 
 
