@@ -47,7 +47,6 @@ from rulespec.engine.machine import (
     EndMatch,
     Frame,
     GameRules,
-    LazyLegal,
     LegalEntry,
     LegalMap,
     Return,
@@ -538,8 +537,10 @@ class State:
                                      for k in sorted(event)) + "}"
             except (TypeError, ValueError):
                 key = ""
-            if type(legal) is LegalMap and legal.lazy is not None:
-                if self._take_lazy(legal.lazy, key, event):
+            if type(legal) is LegalMap and (lazy := legal.lazy) is not None:
+                i = lazy.find(key)  # a search: the keys are in order
+                if i >= 0:
+                    self._take((event, lazy.alt, lazy.binding(i)))  # type: ignore[arg-type]
                     return
                 legal.fill(self)
             hit = legal.get(key)
@@ -560,15 +561,6 @@ class State:
             why = self.why_illegal(norm)
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit)
-
-    def _take_lazy(self, lazy: LazyLegal, key: str, event: Mapping[str, object]) -> bool:
-        """Take the event of a lazy map whose canonical key is ``key``, if there is one (a
-        search: the keys are in order)."""
-        i = lazy.find(key)
-        if i < 0:
-            return False
-        self._take((event, lazy.alt, lazy.binding(i)))  # type: ignore[arg-type]
-        return True
 
     def _take(self, entry: LegalEntry) -> None:
         _, alt, values = entry

@@ -174,7 +174,7 @@ _FOOTER = [f"    except {CATCH} as e:", "        raise _rt(e, _span)"]
 
 
 def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
-                distinct: bool = False, alone: bool = False) -> Callable[..., LegalMap | None]:
+                distinct: bool = False) -> Callable[..., LegalMap | None]:
     """One generated function that lists an alternative's legal events.
 
     Generators become nested Python loops, and each conjunct of the guard is tested as soon
@@ -182,14 +182,8 @@ def enumerator(ec: ExprCompiler, a: ast.Alternative, local: frozenset[str],
     eight(c) once per card, not once per card and suit). What the loops compute that does not
     depend on their variables is computed once, before them (ExprCompiler.hoisting); should
     that raise, the events are listed by a second version without it, which raises (or not)
-    exactly where the rule says. An alternative ``alone`` in its decision, of the shape
-    :func:`~rulespec.engine.codegen.lazy.lazy_enumerator` takes, gives a lazy map instead.
+    exactly where the rule says.
     """
-    if alone and not _lazy_subsets(ec, a):
-        from rulespec.engine.codegen.lazy import lazy_enumerator
-
-        eager = enumerator(ec, a, local, distinct)
-        return lazy_enumerator(ec, a, local, eager) or eager
     extra: dict[str, object] = {"_enc": encode, "_jv": json_value,
                                 "_setjv": ec.deck_runtime.get("_setjv", set_and_json),
                                 "_fjv": field_json, "_NESTED": (list, tuple),

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
+from rulespec.engine.codegen import lazy as lazy_products
 from rulespec.engine.codegen.emit import (
     CallProc,
     Emitter,
@@ -55,6 +56,7 @@ from rulespec.engine.machine import (
     EndDeal,
     EndMatch,
     Fn,
+    LegalMap,
     Procedure,
     Return,
     Together,
@@ -460,9 +462,13 @@ class _StmtCompiler:
     def _enumerator(self, a: ast.Alternative, local: frozenset[str], distinct: bool,
                     alone: bool) -> Later:
         """The alternative's own enumerator, compiled when first called or when
-        :meth:`_merged` finds its decision needs it; ``alone`` in its decision, it may give
-        a lazy map (see enumerator)."""
-        return Later(lambda: enumerator(self.ec, a, local, distinct, alone))
+        :meth:`_merged` finds its decision needs it; ``alone`` in its decision, of the
+        shape :func:`~rulespec.engine.codegen.lazy.lazy_enumerator` takes, one that gives a
+        lazy product."""
+        def make() -> Callable[..., LegalMap | None]:
+            eager = enumerator(self.ec, a, local, distinct)
+            return (alone and lazy_products.lazy_enumerator(self.ec, a, local, eager)) or eager
+        return Later(make)
 
     def _merged(self, alts: list[Alternative], nodes: list[ast.Alternative],
                 local: frozenset[str], siblings: Sequence[ast.Alternative]
