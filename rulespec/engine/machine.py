@@ -14,9 +14,10 @@ imports :class:`State`.
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, cast
 
 import attrs
 
@@ -28,7 +29,8 @@ from rulespec.lang.decks import FRENCH, Deck
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "EndDeal",
-           "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LegalEntry", "LegalMap",
+           "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LazyProduct", "LazySets",
+           "LegalEntry", "LegalMap",
            "Procedure", "Resolver", "Return", "Running", "Stop", "Together", "deal_cards",
            "fill_zone", "hold_choice", "move_cards", "snapshot", "together_seats"]
 
@@ -238,28 +240,20 @@ class LegalMap(dict):  # type: ignore[type-arg]
         #: whether the keys went in in canonical order (a hand's subsets, listed in the
         #: order of their texts), so that nothing is left to sort
         self.presorted = False
-        #: a map not written yet (see :class:`LazyLegal`): the key of a set's text, the
-        #: events in canonical order, the sets, their texts (sorted) and the alternative.
-        #: Empty as a dict until :meth:`fill`: State.legal_map fills it for every reader
-        #: but the engine's own hot paths, which read ``lazy`` itself
+        #: a map not written yet (see :class:`LazyLegal`: a hand's subsets, or a product
+        #: of them with short lists). Empty as a dict until :meth:`fill`: State.legal_map
+        #: fills it for every reader but the engine's own hot paths, which read ``lazy``
         self.lazy: LazyLegal | None = None
 
-    def fill(self) -> None:
-        """Write a lazy map's keys and entries (the events ``legal_actions`` handed out, if
-        it did, so that a driver's events are found by identity as ever)."""
-        lazy = self.lazy
-        if lazy is None:
-            return
-        order = self.order if self.order is not None else lazy.events()
-        keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
-        entries: list[tuple[Event, Alternative | None, object]] = [
-            (e, alt, s) for e, s in zip(order, sets, strict=True)]
-        self.update(zip(map(keyf, texts), entries, strict=True))
-        self.order, self.entries, self.presorted, self.lazy = order, entries, True, None
+    def fill(self, st: Running) -> None:
+        """Write a lazy map's keys and entries, at the decision of ``st`` (see
+        :meth:`LazyLegal.write`)."""
+        if self.lazy is not None:
+            self.lazy.write(st, self)
 
     def size(self) -> int:
         """How many legal events the map holds, written or not."""
-        return len(self) if self.lazy is None else len(self.lazy.sets)
+        return len(self) if self.lazy is None else self.lazy.size()
 
 
 #: legal events one enumerator remembers, all its maps together; past this it forgets them
@@ -275,24 +269,214 @@ MEMO_MAX = 200_000
 LegalEntry = tuple[Event, Alternative | None, object]
 
 
-class LazyLegal(NamedTuple):
-    """A decision's legal events not written yet (:attr:`LegalMap.lazy`): a hand's thousands
-    of subsets, of which a playout applies one. Each event is made from a set alone, so the
-    map keeps the sets, their texts in sorted order, and how to make a key from a text and
-    the events from the sets; a reader builds only what it asks for."""
+class LazyLegal:
+    """A decision's legal events not written yet (:attr:`LegalMap.lazy`): thousands of them,
+    of which a playout applies one. The readers (State's count, index, event and key
+    lookups, :meth:`LegalMap.fill`) ask through these methods, which each kind answers
+    building only what is asked: :class:`LazySets` (a hand's subsets), :class:`LazyProduct`
+    (subsets times short lists)."""
 
-    #: the canonical key of the event whose set has this text
-    key: Callable[[str], str]
-    #: every event, in canonical order (made when ``legal_actions`` asks)
-    events: Callable[[], list[Event]]
-    #: the sets, each the value the alternative's variable is bound to, in canonical order
-    sets: Sequence[list[object]]
-    #: their JSON texts, sorted (so that a key is found by bisection)
-    texts: Sequence[str]
-    #: the alternative that allows them all
-    alt: Alternative
-    #: the event of one set (State.legal_event: one event told without the others)
-    event: Callable[[list[object]], Event]
+    __slots__ = ("alt",)
+
+    #: whether :meth:`events` lists the events without the map written
+    lists_alone = False
+
+    def __init__(self, alt: Alternative) -> None:
+        #: the alternative that allows them all
+        self.alt = alt
+
+    def size(self) -> int:
+        """How many events."""
+        raise NotImplementedError
+
+    def event(self, k: int) -> Event:
+        """The ``k``-th event (canonical order), made alone."""
+        raise NotImplementedError
+
+    def binding(self, k: int) -> object:
+        """What the ``k``-th event's entry keeps for its generators (LegalEntry's third)."""
+        raise NotImplementedError
+
+    def events(self) -> list[Event]:
+        """Every event, in canonical order, where :attr:`lists_alone`."""
+        raise NotImplementedError
+
+    def write(self, st: Running, into: LegalMap) -> None:
+        """Write the keys and entries into ``into`` (the map that holds this one, at the
+        decision of ``st``), and make it an ordinary map: ``lazy`` None, and ``order`` and
+        ``entries`` set where they are known."""
+        raise NotImplementedError
+
+    def find(self, key: str) -> int:
+        """The index of the event whose canonical key is ``key``, or -1."""
+        raise NotImplementedError
+
+
+class LazySets(LazyLegal):
+    """A hand's thousands of subsets, unwritten. Each event is made from a set alone, so
+    the map keeps the sets, their texts in sorted order, and how to make a key from a text
+    and the events from the sets."""
+
+    __slots__ = ("key_of", "all_events", "sets", "texts", "event_of")
+
+    lists_alone = True
+
+    def __init__(self, key: Callable[[str], str], events: Callable[[], list[Event]],
+                 sets: Sequence[list[object]], texts: Sequence[str], alt: Alternative,
+                 event: Callable[[list[object]], Event]) -> None:
+        super().__init__(alt)
+        #: the canonical key of the event whose set has this text
+        self.key_of = key
+        #: every event, in canonical order (made when ``legal_actions`` asks)
+        self.all_events = events
+        #: the sets, each the value the alternative's variable is bound to, in canonical order
+        self.sets = sets
+        #: their JSON texts, sorted (so that a key is found by bisection)
+        self.texts = texts
+        #: the event of one set (State.legal_event: one event told without the others)
+        self.event_of = event
+
+    def size(self) -> int:
+        return len(self.sets)
+
+    def events(self) -> list[Event]:
+        """Every event, in canonical order, made from the sets (no key, no entry)."""
+        return self.all_events()
+
+    def event(self, k: int) -> Event:
+        return self.event_of(self.sets[k])
+
+    def binding(self, k: int) -> object:
+        return self.sets[k]
+
+    def write(self, st: Running, into: LegalMap) -> None:
+        # the events legal_actions handed out, if it did, so that a driver's events are
+        # found by identity as ever
+        order = into.order if into.order is not None else self.events()
+        alt = self.alt
+        entries: list[tuple[Event, Alternative | None, object]] = [
+            (e, alt, b) for e, b in zip(order, self.sets, strict=True)]
+        into.update(zip(map(self.key_of, self.texts), entries, strict=True))
+        into.order, into.entries, into.presorted, into.lazy = order, entries, True, None
+
+    def find(self, key: str) -> int:
+        """The index of the event whose canonical key is ``key``, or -1: the keys are
+        sorted, so a search reads a dozen of them."""
+        keyf, texts = self.key_of, self.texts
+        i = bisect.bisect_left(texts, key, key=keyf)
+        return i if i < len(texts) and keyf(texts[i]) == key else -1
+
+
+class LazyProduct(LazyLegal):
+    """The legal events of an alternative whose generators are a subsets source and short
+    lists of values, each variable one field of the event
+    (``declare(expose = set_of(xs), pile = x) for xs in subsets(...) for x in [false, true]``),
+    unwritten: the index of an event is a number in mixed radix, one digit per field in the
+    order of the fields' names, which is the order of the canonical keys (see
+    ``codegen/lazy.py``, which builds one only where that is proved), less those a filter
+    refuses (``accepted``: the numbers kept, ascending). It counts, tells one event, binds
+    one entry and finds one key; the whole map is written by the alternative's own
+    enumerator (``eager``), as it always was (its events kept from decision to decision)."""
+
+    __slots__ = ("seat", "action", "names", "axes", "radix", "accepted", "chunks", "gens",
+                 "subset_of", "eager", "budget")
+
+    def __init__(self, alt: Alternative, seat: int, action: str,
+                 names: tuple[tuple[str, int, bool, object], ...],
+                 axes: tuple[tuple[Sequence[object], Sequence[str]], ...] | Callable[
+                     [], tuple[tuple[Sequence[object], Sequence[str]], ...]],
+                 radix: tuple[int, ...], chunks: tuple[str, ...], gens: tuple[int, ...],
+                 subset_of: Callable[[list[object]], object],
+                 accepted: Sequence[int] | None, eager: Callable[..., LegalMap | None],
+                 budget: tuple[int, int]) -> None:
+        super().__init__(alt)
+        self.seat, self.action = seat, action
+        #: each field in the order the spec writes it: its name, its axis (-1 for none),
+        #: whether a set, and the value where it has no axis (one the table fixes)
+        self.names = names
+        #: each axis (a field written by a generator's variable, in the order of the fields'
+        #: names): its values and their JSON texts, in the order of the keys; or what makes
+        #: them when first asked (a driver that lists the events never does)
+        self.axes = axes
+        #: how many values each axis has
+        self.radix = radix
+        #: the key's constant texts, before the first axis, between two, after the last
+        self.chunks = chunks
+        #: each generator's axis, in the generators' order (what an entry binds)
+        self.gens = gens
+        #: the subset the alternative's variable is bound to, from its set
+        self.subset_of = subset_of
+        self.accepted = accepted
+        #: the alternative's own enumerator, and the work budget (``left``, ``work``) it
+        #: would have had at the decision, had it listed the events then
+        self.eager = eager
+        self.budget = budget
+
+    def size(self) -> int:
+        if self.accepted is not None:
+            return len(self.accepted)
+        n = 1
+        for r in self.radix:
+            n *= r
+        return n
+
+    def digits(self, k: int) -> list[int]:
+        """The ``k``-th event's value on each axis, by index."""
+        f = self.accepted[k] if self.accepted is not None else k
+        out = [0] * len(self.radix)
+        for j in range(len(self.radix) - 1, -1, -1):
+            f, out[j] = divmod(f, self.radix[j])
+        return out
+
+    def made(self) -> tuple[tuple[Sequence[object], Sequence[str]], ...]:
+        """The axes, made now if they were not."""
+        axes = self.axes
+        if callable(axes):
+            axes = self.axes = axes()
+        return axes
+
+    def key(self, k: int) -> str:
+        """The ``k``-th event's canonical key."""
+        d, chunks, axes = self.digits(k), self.chunks, self.made()
+        return chunks[0] + "".join(axes[j][1][d[j]] + chunks[j + 1] for j in range(len(d)))
+
+    def event(self, k: int) -> Event:
+        d, axes = self.digits(k), self.made()
+        ev: Event = {"seat": self.seat, "action": self.action}
+        for name, j, is_set, fixed in self.names:
+            v = fixed if j < 0 else axes[j][0][d[j]]
+            ev[name] = list(v) if is_set else v  # type: ignore[call-overload]
+        return ev
+
+    def binding(self, k: int) -> object:
+        d, axes = self.digits(k), self.made()
+        out = tuple(self.subset_of(axes[j][0][d[j]]) if i == 0  # type: ignore[arg-type]
+                    else axes[j][0][d[j]] for i, j in enumerate(self.gens))
+        return out[0] if len(out) == 1 else out
+
+    def find(self, key: str) -> int:
+        n = self.size()
+        i = bisect.bisect_left(range(n), key, key=self.key)
+        return i if i < n and self.key(i) == key else -1
+
+    def write(self, st: Running, into: LegalMap) -> None:
+        # the enumerator runs with the budget it had at the decision, so that it spends,
+        # and stops, as it would have then
+        left, work = st.left, st.work
+        st.left, st.work = self.budget
+        out: dict[str, LegalEntry] = {}
+        try:
+            got = self.eager(st, cast("Machine", st).stack[-1].L, out, self.seat, self.alt)
+        finally:
+            st.left, st.work = left, work
+        into.lazy = None
+        if got is None:
+            into.update(out)
+            return
+        into.update(got)  # a map the enumerator remembered: shared, so copied
+        into.presorted = got.presorted
+        if got.order is not None:
+            into.order, into.entries = got.order, got.entries
 
 
 def together_seats(seats: Iterable[object], hands: int, span: ast.Span) -> tuple[int, ...]:

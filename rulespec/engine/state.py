@@ -14,7 +14,6 @@ immutable state (a clone copies lists of card codes, a few microseconds).
 
 from __future__ import annotations
 
-import bisect
 import operator
 import reprlib
 from collections.abc import Callable, Mapping
@@ -48,7 +47,6 @@ from rulespec.engine.machine import (
     EndMatch,
     Frame,
     GameRules,
-    LazyLegal,
     LegalEntry,
     LegalMap,
     Return,
@@ -165,9 +163,11 @@ class State:
             m = self._legal_now()
         if type(m) is LegalMap:
             if m.order is None:
-                if m.lazy is not None:
+                if m.lazy is not None and m.lazy.lists_alone:
                     m.order = m.lazy.events()  # the events alone: no keys, no entries
                 else:
+                    m.fill(self)
+                if m.order is None:
                     m.entries = list(m.values()) if m.presorted else \
                         list(map(m.__getitem__, sorted(m)))
                     m.order = list(map(_event_of, m.entries))
@@ -232,7 +232,7 @@ class State:
         if not (isinstance(k, int) and 0 <= k < n):
             raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
         if type(m) is LegalMap and m.order is None and m.lazy is not None:
-            return m.lazy.event(m.lazy.sets[k])
+            return m.lazy.event(k)
         return self.legal_actions()[k]
 
     def apply_index(self, k: int) -> None:
@@ -253,7 +253,7 @@ class State:
             lazy = m.lazy
             if lazy is not None:
                 # the k-th set binds the alternative's variable: no event is built
-                self._take((None, lazy.alt, lazy.sets[k]))  # type: ignore[arg-type]
+                self._take((None, lazy.alt, lazy.binding(k)))  # type: ignore[arg-type]
                 self._applied()
                 return
             if m.order is None:
@@ -463,7 +463,7 @@ class State:
         compiled rules: read it, never change it."""
         m = self._legal_now()
         if type(m) is LegalMap and m.lazy is not None:
-            m.fill()
+            m.fill(self)
         return m
 
     def _legal_now(self) -> dict[str, LegalEntry]:
@@ -501,7 +501,7 @@ class State:
             got = alt.enum(self, L, out, seat, alt)
             if got is not None:
                 if len(spec.alts) > 1:
-                    got.fill()  # copied below: a lazy map is written first
+                    got.fill(self)  # copied below: a lazy map is written first
                 # a remembered map (given only while ``out`` is still empty): shared, so
                 # copied when another alternative may add to it
                 out = got if len(spec.alts) == 1 else dict(got)
@@ -537,10 +537,12 @@ class State:
                                      for k in sorted(event)) + "}"
             except (TypeError, ValueError):
                 key = ""
-            if type(legal) is LegalMap and legal.lazy is not None:
-                if self._take_lazy(legal.lazy, key, event):
+            if type(legal) is LegalMap and (lazy := legal.lazy) is not None:
+                i = lazy.find(key)  # a search: the keys are in order
+                if i >= 0:
+                    self._take((event, lazy.alt, lazy.binding(i)))  # type: ignore[arg-type]
                     return
-                legal.fill()
+                legal.fill(self)
             hit = legal.get(key)
             if hit is not None and hit[0] == event:
                 self._take(hit)
@@ -559,16 +561,6 @@ class State:
             why = self.why_illegal(norm)
             raise IllegalActionError(f"{why} (rule: {rule})" if rule else why, rule=rule)
         self._take(hit)
-
-    def _take_lazy(self, lazy: LazyLegal, key: str, event: Mapping[str, object]) -> bool:
-        """Take the event of a lazy map whose canonical key is ``key``, if there is one: the
-        sets' texts are sorted as the keys are, so a search finds it reading a dozen keys."""
-        keyf, sets, texts, alt = lazy.key, lazy.sets, lazy.texts, lazy.alt
-        i = bisect.bisect_left(texts, key, key=keyf)
-        if i == len(texts) or keyf(texts[i]) != key:
-            return False
-        self._take((event, alt, sets[i]))  # type: ignore[arg-type]
-        return True
 
     def _take(self, entry: LegalEntry) -> None:
         _, alt, values = entry

@@ -7,7 +7,7 @@ temporaries hoisted out of them, the nests of :class:`_Loop` and the :class:`_Wr
 innermost), then rendered in one of its forms: *plain*; *merged* with the decision's other
 alternatives into one function (:func:`choose_enumerator`); *memoised* (the events remembered
 by the seat and the sources' values); *all at once* (a hand's subsets, every key and entry
-made by one comprehension each); and *lazy* (a :class:`~rulespec.engine.machine.LazyLegal`
+made by one comprehension each); and *lazy* (a :class:`~rulespec.engine.machine.LazySets`
 that builds only what a reader asks for). A form is chosen from the tree's parts (the loops'
 sources, the write's key and entry), not by cutting and patching the plain form's text; what
 reads the state is still told by the names in those parts' Python text (READS_STATE).
@@ -36,7 +36,7 @@ from rulespec.engine.events import (
 )
 from rulespec.engine.machine import (
     MEMO_MAX,
-    LazyLegal,
+    LazySets,
     LegalMap,
     Resolver,
     Running,
@@ -254,7 +254,7 @@ def _build_enum(ec: ExprCompiler, a: ast.Alternative, body: _Body, extra: dict[s
     if memo is not None:
         lines = memo
         extra.update(_MEMO={}, _MEMO_N=[0], _fz=_freeze, _LegalMap=LegalMap,
-                     _LazyLegal=LazyLegal,
+                     _LazySets=LazySets,
                      _MEMO_MAX=MEMO_MAX)
     return ec.build("_enum", "\n".join(lines) + "\n", a.span, extra,  # type: ignore[no-any-return]
                     what=what)
@@ -760,10 +760,10 @@ def _lazy_lines(w: _Write) -> list[str]:
     event = w.entry[1:-len(tail)]
     return ["if _ck is None and _s0.ordered and not out and len(_s0):",
             "    hit = _LegalMap()",
-            f"    hit.lazy = _LazyLegal(lambda _sj0: {w.key},",
-            f"                          lambda: [{event} for _sf0 in _s0.sets],",
-            "                          _s0.sets, _s0.texts, _alt,",
-            f"                          lambda _sf0: {event})",
+            f"    hit.lazy = _LazySets(lambda _sj0: {w.key},",
+            f"                         lambda: [{event} for _sf0 in _s0.sets],",
+            "                         _s0.sets, _s0.texts, _alt,",
+            f"                         lambda _sf0: {event})",
             "    return hit"]
 
 

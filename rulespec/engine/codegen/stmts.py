@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
+from rulespec.engine.codegen import lazy as lazy_products
 from rulespec.engine.codegen.emit import (
     CallProc,
     Emitter,
@@ -55,6 +56,7 @@ from rulespec.engine.machine import (
     EndDeal,
     EndMatch,
     Fn,
+    LegalMap,
     Procedure,
     Return,
     Together,
@@ -437,7 +439,8 @@ class _StmtCompiler:
                 ok, val = self.ec.const(a.guard, local, frozenset(g.var for g in a.generators))
                 if ok and not val:
                     continue  # this table's options rule the alternative out
-            enum = self._enumerator(a, local, keys_distinct(a, s.alternatives))
+            enum = self._enumerator(a, local, keys_distinct(a, s.alternatives),
+                                    len(s.alternatives) == 1)
             body_pc = len(ins)
             self._mark("alternative", a.span)
             self.block(a.body, inner, loops)
@@ -456,10 +459,16 @@ class _StmtCompiler:
         ins[at] = ChooseStop(self.ec.expr(s.seat, local), tuple(alts), s,
                              self._merged(alts, nodes, local, s.alternatives), seat_local)
 
-    def _enumerator(self, a: ast.Alternative, local: frozenset[str], distinct: bool) -> Later:
+    def _enumerator(self, a: ast.Alternative, local: frozenset[str], distinct: bool,
+                    alone: bool) -> Later:
         """The alternative's own enumerator, compiled when first called or when
-        :meth:`_merged` finds its decision needs it."""
-        return Later(lambda: enumerator(self.ec, a, local, distinct))
+        :meth:`_merged` finds its decision needs it; ``alone`` in its decision, of the
+        shape :func:`~rulespec.engine.codegen.lazy.lazy_enumerator` takes, one that gives a
+        lazy product."""
+        def make() -> Callable[..., LegalMap | None]:
+            eager = enumerator(self.ec, a, local, distinct)
+            return (alone and lazy_products.lazy_enumerator(self.ec, a, local, eager)) or eager
+        return Later(make)
 
     def _merged(self, alts: list[Alternative], nodes: list[ast.Alternative],
                 local: frozenset[str], siblings: Sequence[ast.Alternative]
@@ -508,7 +517,8 @@ class _StmtCompiler:
                 ok, val = self.ec.const(a.guard, inner, frozenset(gvars))
                 if ok and not val:
                     continue
-            enum = self._enumerator(a, inner, keys_distinct(a, s.alternatives))
+            enum = self._enumerator(a, inner, keys_distinct(a, s.alternatives),
+                                    len(s.alternatives) == 1)
             binds = "(" + "".join(f"({v!r}, L[{v!r}]), " for v in gvars) + ")"
             body_pc = len(ins)
             ins.append(Py((f"_s = st.to_move; L[{held}] = {hold}(L[{held}], _s, {i}, {binds})",
