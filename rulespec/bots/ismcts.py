@@ -54,17 +54,23 @@ class IsmctsBot:
     """Information-set MCTS for one seat (module docstring). Parameters: ``iterations`` (the
     worlds searched per decision), ``c`` (UCB1's exploration constant, rewards lying in 0..1),
     ``to_match`` (play each world to the end of the match rather than the current deal),
-    ``reward`` (``win`` or ``score``: :mod:`rulespec.bots.base`). The event chosen is the root
+    ``reward`` (``win`` or ``score``: :mod:`rulespec.bots.base`), ``widen`` (at a decision with
+more legal events than this, each visit considers this many of them, drawn at random: a bid
+of any subset of a hand has thousands). The event chosen is the root
     edge visited most, the first in canonical order on a tie."""
 
     def __init__(self, seat: int, rng: random.Random, game: Game, iterations: int = 200,
-                 c: float = 0.7, to_match: bool = False, reward: str = "win") -> None:
+                 c: float = 0.7, to_match: bool = False, reward: str = "win",
+                 widen: int = 64) -> None:
         if not isinstance(iterations, int) or iterations < 1:
             raise ConfigurationError(f"ismcts's iterations is a whole number from 1, not "
                                      f"{iterations!r}")
         if not isinstance(c, (int, float)) or c < 0:
             raise ConfigurationError(f"ismcts's c is a number from 0, not {c!r}")
         _check_reward(reward)
+        if not isinstance(widen, int) or widen < 1:
+            raise ConfigurationError(f"ismcts's widen is a whole number from 1, not {widen!r}")
+        self.widen = widen
         self.seat, self.rng, self.game = seat, rng, game
         self.iterations, self.c = iterations, float(c)
         self.to_match, self.reward = bool(to_match), reward
@@ -97,8 +103,9 @@ class IsmctsBot:
             legal = w.legal_actions()
             edges = []
             fresh = []
-            for ev in legal:
-                key = event_key(ev)
+            at = _considered(len(legal), self.widen, rng)
+            for i in at:
+                key = event_key(legal[i])
                 e = node.get(key)
                 if e is None:
                     e = node[key] = _Edge()
@@ -107,11 +114,11 @@ class IsmctsBot:
                 if e.n == 0:
                     fresh.append(len(edges) - 1)
             if fresh:
-                k = fresh[rng.randrange(len(fresh))]
+                j = fresh[rng.randrange(len(fresh))]
             else:
-                k = max(range(len(edges)), key=lambda i: _ucb(edges[i], self.c))
-            edge = edges[k]
-            w.apply_index(k)
+                j = max(range(len(edges)), key=lambda i: _ucb(edges[i], self.c))
+            edge = edges[j]
+            w.apply_index(at[j])
             path.append((edge, mover))
             if fresh:  # the new edge: played on at random from here
                 ended = playout(w, rng, before, self.to_match)
@@ -123,6 +130,12 @@ class IsmctsBot:
         for edge, mover in path:
             edge.n += 1
             edge.total += r[mover]
+
+
+def _considered(n: int, widen: int, rng: random.Random) -> range | list[int]:
+    """The indices of the legal events a visit considers: all, or ``widen`` drawn at random
+    (in canonical order) where there are more."""
+    return range(n) if n <= widen else sorted(rng.sample(range(n), widen))
 
 
 def _ucb(e: _Edge, c: float) -> float:

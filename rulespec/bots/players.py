@@ -31,14 +31,18 @@ class GreedyBot:
     match, with ``to_match``), and the event with the best mean reward
     (:mod:`rulespec.bots.base`) is chosen, the first in canonical order on a tie. A decision
     with one legal event is taken without playing. Its cost grows with the number of legal
-    events: ``samples`` playouts each."""
+    events, ``samples`` playouts each; where there are more than ``widen`` legal events, only
+    ``widen`` of them, drawn at random, are tried."""
 
     def __init__(self, seat: int, rng: random.Random, game: Game, samples: int = 8,
-                 to_match: bool = False, reward: str = "win") -> None:
+                 to_match: bool = False, reward: str = "win", widen: int = 64) -> None:
         if not isinstance(samples, int) or samples < 1:
             raise ConfigurationError(f"greedy's samples is a whole number from 1, not "
                                      f"{samples!r}")
         _check_reward(reward)
+        if not isinstance(widen, int) or widen < 1:
+            raise ConfigurationError(f"greedy's widen is a whole number from 1, not {widen!r}")
+        self.widen = widen
         self.seat, self.rng, self.game = seat, rng, game
         self.samples, self.to_match, self.reward = samples, bool(to_match), reward
 
@@ -49,8 +53,11 @@ class GreedyBot:
         if len(legal) == 1:
             return 0
         before = st.v["deals_played"]
-        best, best_k = -1.0, 0
-        for k, ev in enumerate(legal):
+        n = len(legal)
+        tried = range(n) if n <= self.widen else sorted(self.rng.sample(range(n), self.widen))
+        best, best_k = -1.0, tried[0]
+        for k in tried:
+            ev = legal[k]
             total = 0.0
             for _ in range(self.samples):
                 w = world(st, seat, self.rng)
