@@ -234,3 +234,11 @@ def test_ismcts_beats_random_by_far(game: str, options: dict[str, object]) -> No
     """The same at the default iterations over 200 matches (minutes on one core)."""
     rate, lo, hi = _ismcts_share(game, options, "ismcts", 200, workers=os.cpu_count() or 1)
     assert lo > 0.25, f"{game}: {rate:.3f} won, 95% interval {lo:.3f}..{hi:.3f}"
+
+
+def test_the_last_seat_to_choose_together_plays_worlds_within_the_deals_bound() -> None:
+    """Seat 3 passes last at Hearts: its worlds forget the three choices held before it, and
+    the deal, choosing them again, stays within its declared number of events."""
+    s = simulate("hearts", 4, 2, seed=5, options={"deals": 1},
+                 bots=["random", "random", "greedy:samples=1,widen=4", "ismcts:iterations=10"])
+    assert s.games == 2

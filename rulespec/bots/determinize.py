@@ -76,5 +76,7 @@ def forget_others_choices(world: State, seat: int) -> None:
         return
     L[tg.held] = tuple(h for h in held if h[0] == seat)
     L[tg.pending] = tuple(sorted(set(L[tg.pending]) | others))
+    # the choices are made again in the world: not counted twice against the deal's bound
+    world.deal_events -= len(others)
     world._legal = None
     world._given = None
