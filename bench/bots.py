@@ -42,7 +42,7 @@ def moves_per_second(game: str, name: str, seconds: float = 5.0) -> dict[str, ob
                 st.apply(sample_event(st.legal_actions(), rng, st.chance_weights))
                 continue
             t = time.perf_counter()
-            k = bot.act(st, 0)  # type: ignore[attr-defined]
+            k = bot.act(st, 0)
             spent += time.perf_counter() - t
             moves += 1
             st.apply_index(k)

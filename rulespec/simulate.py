@@ -290,8 +290,7 @@ def _make_bots(names: tuple[str, ...], g: Any, seed: int, index: int) -> list[Bo
     """Game ``index``'s bots, one a seat, each with its own generator (:func:`bot_rng`)."""
     from rulespec.bots.registry import make_bot
 
-    return [cast("Bot", make_bot(name, q, bot_rng(seed, index, q), g))
-            for q, name in enumerate(names)]
+    return [make_bot(name, q, bot_rng(seed, index, q), g) for q, name in enumerate(names)]
 
 
 def bot_names(bots: Sequence[str] | None, players: int) -> tuple[str, ...] | None:

@@ -8,7 +8,9 @@ import importlib
 import inspect
 import random
 from collections.abc import Callable, Mapping
+from typing import cast
 
+from rulespec.bots.base import Bot
 from rulespec.bots.ismcts import IsmctsBot
 from rulespec.bots.players import GreedyBot, RandomBot
 from rulespec.engine.game import Game
@@ -97,10 +99,10 @@ def _check_params(name: str, cls: Callable[..., object], params: Mapping[str, ob
                                      f"{took})")
 
 
-def make_bot(name: str, seat: int, rng: random.Random, game: Game) -> object:
+def make_bot(name: str, seat: int, rng: random.Random, game: Game) -> Bot:
     """The bot ``name`` names, made for ``seat`` with ``rng`` and ``game``."""
     cls, params = bot_class(name)
     try:
-        return cls(seat, rng, game, **params)
+        return cast("Bot", cls(seat, rng, game, **params))
     except TypeError as e:
         raise ConfigurationError(f"bot {name!r} could not be made: {e}; {_HINT}") from None
