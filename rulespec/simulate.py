@@ -2,9 +2,10 @@
 
 The engine holds no random generator (chance is explicit); here a seeded ``random.Random``
 samples each chance outcome (a whole shuffle order, a bury position, a pick's value by its
-weight) and each decision uniformly from the legal list (R11). Game ``i`` of a run with seed
-``s`` always uses the same generator, so a run gives the same numbers whether it runs in one
-process, many, or on a Ray cluster.
+weight) and each decision uniformly from the legal list (R11), or, given bots
+(:mod:`rulespec.bots`, named by strings and made where the game is played), each seat's
+decisions by its bot. Game ``i`` of a run with seed ``s`` always uses the same generators, so a
+run gives the same numbers whether it runs in one process, many, or on a Ray cluster.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -29,6 +30,9 @@ from rulespec.files import write_atomic
 from rulespec.loading import game_for, resolve, shipped_name
 from rulespec.records import FORMAT, copy_spec
 from rulespec.shown import escape_line
+
+if TYPE_CHECKING:
+    from rulespec.bots.base import Bot
 
 __all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationSummary",
            "play_random_game", "sample_event", "simulate"]
@@ -54,6 +58,12 @@ def sample_event(legal: list[Event], rng: random.Random,
 def game_rng(seed: int, index: int) -> random.Random:
     """The generator of game ``index`` in a run seeded ``seed``."""
     return random.Random(seed * 1_000_003 + index)
+
+
+def bot_rng(seed: int, index: int, seat: int) -> random.Random:
+    """The generator of ``seat``'s bot in game ``index`` of a run seeded ``seed`` (apart from
+    the game's own: a bot's searching does not change the chance events)."""
+    return random.Random(f"bot:{seed}:{index}:{seat}")
 
 
 @attrs.frozen
@@ -89,12 +99,14 @@ class SimulationLimitError(RulespecError):
 
 def play_random_game(state: State, rng: random.Random, keep_events: bool = False,
                      max_events: int = MAX_MATCH_EVENTS,
-                     events: list[dict[str, object]] | None = None
+                     events: list[dict[str, object]] | None = None,
+                     bots: Sequence[Bot] | None = None
                      ) -> tuple[GameStats, list[dict[str, object]]]:
-    """Play ``state`` to the end with uniformly random decisions; past ``max_events``
-    events, SimulationLimitError. With ``keep_events``, each event is appended to ``events``
-    (a new list if None) before it is applied: a rule's runtime error leaves there the match up
-    to and with the event that met it."""
+    """Play ``state`` to the end with uniformly random decisions, or with ``bots`` (one a
+    seat: each of a seat's decisions is its bot's, the chance events still drawn from
+    ``rng``); past ``max_events`` events, SimulationLimitError. With ``keep_events``, each
+    event is appended to ``events`` (a new list if None) before it is applied: a rule's
+    runtime error leaves there the match up to and with the event that met it."""
     events = [] if events is None else events
     # each deal's entry is summed as it becomes final and not kept: a match of a million
     # deals runs in the memory of one (a record, which lists them all, keeps them)
@@ -123,7 +135,12 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
             raise SimulationLimitError(
                 f"the match did not end within {max_events} events (the simulation's limit; "
                 f"--max-events sets it)")
-        ev = sample_event(state.legal_actions(), rng, state.chance_weights)
+        if bots is None or state.to_move == CHANCE:
+            ev = sample_event(state.legal_actions(), rng, state.chance_weights)
+        else:
+            seat = state.to_move
+            assert isinstance(seat, int)
+            ev = state.legal_actions()[bots[seat].act(state, seat)]
         if state.current_player() == CHANCE:
             chances[ev["chance"]] += 1
         else:
@@ -219,11 +236,12 @@ def _mean(total: int | float, n: int) -> float:
 
 #: a chunk of games for one worker: game, players, options, dealer, seed, the games
 #: ``start <= i < stop``, and the records folder (None: keep no records)
-_Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None, int]
+_Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None, int,
+               tuple[str, ...] | None]
 
 
 def _run_chunk(args: _Chunk) -> list[GameStats]:
-    game, players, options, dealer, seed, start, stop, records, max_events = args
+    game, players, options, dealer, seed, start, stop, records, max_events, bots = args
     found = resolve(game)
     path, spec = found.path, found.spec
     g = game_for(spec, players, options, dealer)
@@ -249,8 +267,10 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
         events: list[dict[str, object]] = []
         try:
             st = g.new_initial_state()
+            players_now = None if bots is None else _make_bots(bots, g, seed, i)
             stats, _ = play_random_game(st, game_rng(seed, i), keep_events=records is not None,
-                                        max_events=max_events, events=events)
+                                        max_events=max_events, events=events,
+                                        bots=players_now)
         except RuleRuntimeError as e:
             # which match met it, and how to have it again (the record, up to the event that
             # met it, replays to the same error)
@@ -264,6 +284,36 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
             write(i, events)
         out.append(stats)
     return out
+
+
+def _make_bots(names: tuple[str, ...], g: Any, seed: int, index: int) -> list[Bot]:
+    """Game ``index``'s bots, one a seat, each with its own generator (:func:`bot_rng`)."""
+    from rulespec.bots.registry import make_bot
+
+    return [make_bot(name, q, bot_rng(seed, index, q), g) for q, name in enumerate(names)]
+
+
+def bot_names(bots: Sequence[str] | None, players: int) -> tuple[str, ...] | None:
+    """The bot of each seat: one name for every seat, or one a seat; each name checked
+    (:func:`rulespec.bots.registry.bot_class`). None, the random play of a run without bots,
+    when none is given or every seat's is plain ``random``."""
+    if bots is None:
+        return None
+    if isinstance(bots, str):
+        bots = [bots]
+    names = tuple(bots)
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise ConfigurationError(f"{len(names)} bots for {players} players: name one bot for "
+                                 f"every seat, or one a seat")
+    from rulespec.bots.registry import bot_class
+
+    for name in dict.fromkeys(names):
+        bot_class(name)
+    if all(isinstance(n, str) and n.strip() == "random" for n in names):
+        return None
+    return names
 
 
 def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
@@ -280,8 +330,15 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
              options: Mapping[str, object] | None = None, dealer: int = 0,
              records: str | Path | None = None, workers: int = 1, backend: str = "local",
              progress: Callable[[int], None] | None = None,
-             max_events: int = MAX_MATCH_EVENTS) -> SimulationSummary:
-    """Play ``games`` random games and summarise them.
+             max_events: int = MAX_MATCH_EVENTS,
+             bots: Sequence[str] | None = None) -> SimulationSummary:
+    """Play ``games`` games, random or played by ``bots``, and summarise them.
+
+    ``bots`` names one bot for every seat or one a seat (:mod:`rulespec.bots`:
+    ``"ismcts:iterations=200"``, ``"random"``, ``"MODULE:ATTR"``); each game's bots are made
+    where it is played, from their names, each with a generator of its own drawn from the
+    run's seed, the game's index and the seat. Without bots, or with ``random`` in every seat,
+    the games are the random games of a run without bots.
 
     ``backend="local"`` runs in this process (``workers=1``) or a process pool; ``"ray"``
     sends chunks to a Ray cluster (``pip install rulespec[ray]``). The numbers do not depend on
@@ -298,6 +355,7 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
                                      "players: say how many with --players")
         players = spec.min_players
     game_for(spec, players, opts, dealer)  # validate the table before starting any worker
+    names = bot_names(bots, players)
     opts = spec.canonical_options(opts)  # a parametric value as records carry it: free(1,5)
     rec_dir = None
     if records is not None:
@@ -308,7 +366,7 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
     else:
         size = max(1, min(50, games // (max(1, workers) * 4) or 1))
     workers = max(1, min(workers, -(-games // size)))
-    jobs = ((game, players, opts, dealer, seed, a, b, rec_dir, max_events)
+    jobs = ((game, players, opts, dealer, seed, a, b, rec_dir, max_events, names)
             for a, b in _chunks(games, size))
     if backend == "ray":
         parts = _run_ray(jobs, workers)

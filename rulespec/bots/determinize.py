@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from rulespec.engine.observe import zones_seen
 from rulespec.engine.state import State
 
-__all__ = ["hidden_places", "resample"]
+__all__ = ["forget_others_choices", "hidden_places", "resample"]
 
 
 def hidden_places(state: State, seat: int) -> Iterator[list[str]]:
@@ -46,7 +46,9 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     into the places they were in (each place keeps its size); ``state`` is left as it is."""
     world = state.clone()
     places = list(hidden_places(world, seat))
-    pool = [c for pile in places for c in pile]
+    # sorted before the shuffle: the world then depends on what the seat knows and on ``rng``
+    # only, not on where the hidden cards truly lie (a bot's choice cannot follow them)
+    pool = sorted(c for pile in places for c in pile)
     rng.shuffle(pool)
     at = 0
     for pile in places:
@@ -56,3 +58,25 @@ def resample(state: State, seat: int, rng: random.Random) -> State:
     world._legal = None  # what is legal may depend on the cards moved
     world._given = None
     return world
+
+
+def forget_others_choices(world: State, seat: int) -> None:
+    """At a simultaneous decision, the choices other seats have made and the state holds
+    unseen are dropped from ``world`` and those seats are waited for again: ``seat`` cannot
+    know them, and after :func:`resample` they may name cards no longer in those seats' hands.
+    ``seat``'s own choice, if made, stays. Elsewhere nothing changes."""
+    stop = world.pending
+    tg = getattr(stop, "together", None)
+    if tg is None:
+        return
+    L = world.stack[-1].L
+    held = L[tg.held]
+    others = {q for q, _, _ in held if q != seat}
+    if not others:
+        return
+    L[tg.held] = tuple(h for h in held if h[0] == seat)
+    L[tg.pending] = tuple(sorted(set(L[tg.pending]) | others))
+    # the choices are made again in the world: not counted twice against the deal's bound
+    world.deal_events -= len(others)
+    world._legal = None
+    world._given = None
