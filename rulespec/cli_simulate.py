@@ -140,15 +140,18 @@ def print_comparison(comparison: Comparison) -> None:
     runs = comparison.runs
     t = Table(title=f"{runs[0].game}: {runs[0].games} games a setting, differences from "
                     f"{runs[0].label} (95%)")
-    for col in ("measure", "setting", runs[0].label, "value", "difference", ""):
-        t.add_column(col, justify="left" if col in ("measure", "setting") else "right")
+    many = len(runs) > 2  # two settings: the other is named in the title, not each row
+    cols = ("measure", *(("setting",) if many else ()), runs[0].label,
+            "value" if many else runs[1].label, "difference", "")
+    for i, col in enumerate(cols):
+        t.add_column(col, justify="left" if i < 1 + many else "right")
     for d in comparison.differences():
         fmt = (lambda x: f"{100 * x:.1f}%") if d.percent else (lambda x: f"{x:.2f}")
         e = d.diff
         diff = (f"{100 * e.estimate:+.1f} pts ({100 * e.low:+.1f} to {100 * e.high:+.1f})"
                 if d.percent else f"{e.estimate:+.2f} ({e.low:+.2f} to {e.high:+.2f})")
-        t.add_row(d.measure, d.setting, fmt(d.first), fmt(d.other), diff,
-                  "*" if d.significant else "")
+        t.add_row(d.measure, *((d.setting,) if many else ()), fmt(d.first), fmt(d.other),
+                  diff, "*" if d.significant else "")
     out.print(t)
 
 

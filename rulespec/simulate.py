@@ -24,7 +24,7 @@ import attrs
 from rulespec.columns import GameColumns
 from rulespec.engine.chance import pick_at
 from rulespec.engine.events import Event
-from rulespec.engine.game import Tables
+from rulespec.engine.game import Game, Tables
 from rulespec.engine.state import CHANCE, State
 from rulespec.errors import ConfigurationError, RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
@@ -262,8 +262,10 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
             st = g.new_initial_state()
             rng = game_rng(seed, i)
             first = _first_to_decide(st, rng) if per_game else None
+            static = _static_marks(g)
             if g.cover is not None:
                 g.cover.clear()
+                g.cover.update(static)
             stats, _ = play_random_game(st, rng, keep_events=records is not None,
                                         max_events=max_events, events=events)
             if per_game:
@@ -318,8 +320,7 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
             raise ConfigurationError(f"{spec.name} is played by {spec.player_counts(' to ')} "
                                      "players: say how many with --players")
         players = spec.min_players
-    # validate the table before starting any worker
-    compiled = game_for(spec, players, opts, dealer).compiled_clauses
+    game_for(spec, players, opts, dealer)  # validate the table before starting any worker
     opts = spec.canonical_options(opts)  # a parametric value as records carry it: free(1,5)
     rec_dir = None
     if records is not None:
@@ -339,7 +340,9 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
     else:
         parts = _run_pool(jobs, workers)
     tally = _Tally(players)
-    columns = GameColumns(players, compiled=frozenset(compiled)) if per_game else None
+    # the clauses the games can enter: the covering table's (it compiles every definition)
+    columns = GameColumns(players, compiled=frozenset(
+        _covering(spec).game(players, opts, dealer).compiled_clauses)) if per_game else None
     for part in parts:
         for r in part:
             tally.add(r)
@@ -363,6 +366,22 @@ def _covering(spec: CheckedSpec) -> Tables:
         if len(_COVERING) >= 4:
             _COVERING.popitem(last=False)
         got = _COVERING[id(spec)] = (spec, Tables(spec, coverage=True))
+    return got[1]
+
+
+#: by covering game, the clauses its compiler marked (an arm an option settles for the whole
+#: match counts as entered in every game): each game starts from them
+_STATIC: dict[int, tuple[Game, frozenset[str]]] = {}
+
+
+def _static_marks(g: Game) -> frozenset[str]:
+    """The clauses ``g`` marked when it was compiled, before any game (noted on first sight:
+    only this module plays covering games, and it clears their marks after noting them)."""
+    got = _STATIC.get(id(g))
+    if got is None:
+        if len(_STATIC) >= 64:
+            _STATIC.clear()
+        got = _STATIC[id(g)] = (g, frozenset(g.cover or ()))
     return got[1]
 
 
