@@ -70,8 +70,8 @@ def call_simulate(game: str, players: int | None, games: int, seed: int,
     ``--bot`` is a usage error saying so."""
     if bots:
         if "bots" not in inspect.signature(simulate_games).parameters:
-            raise ConfigurationError("--bot: this rulespec plays random decisions only (its "
-                                     "simulate has no bots yet)")
+            raise ConfigurationError(f"--bot {shown(' '.join(bots))}: this rulespec plays "
+                                     "random decisions only (its simulate has no bots yet)")
         kw["bots"] = list(bots)
     run: Callable[..., SimulationSummary] = simulate_games
     return run(game, players, games, seed, options, per_game=per_game, **kw)

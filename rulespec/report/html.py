@@ -98,7 +98,7 @@ def _about(runs: Sequence[RunReport]) -> str:
 
 def run_page(run: RunReport) -> str:
     """The report of one setting, as an HTML page."""
-    title = f"{run.game}: {run.label}"
+    title = f"{run.title}: {run.label}"
     return _page(title, run.sentences(), [_about([run]), *_sections([run])])
 
 
@@ -114,7 +114,7 @@ def _diff(d: Difference) -> str:
 def comparison_page(comparison: Comparison) -> str:
     """The side-by-side report of two or more settings, as an HTML page."""
     runs = comparison.runs
-    title = f"{runs[0].game}: " + " vs ".join(r.label for r in runs)
+    title = f"{runs[0].title}: " + " vs ".join(r.label for r in runs)
     rows = [[_h(d.measure), _h(d.setting),
              f"{100 * d.first:.1f}%" if d.percent else f"{d.first:.2f}",
              f"{100 * d.other:.1f}%" if d.percent else f"{d.other:.2f}", _diff(d)]

@@ -77,6 +77,8 @@ class RunReport:
     """The measures of one setting (one run of ``simulate(..., per_game=True)``)."""
 
     game: str
+    #: the spec's title (free text: escaped wherever it is shown)
+    title: str
     label: str
     players: int
     games: int
@@ -113,8 +115,8 @@ class RunReport:
         clauses = tuple((c, wilson(cols.clause_games[c.id], n) if c.id in cols.compiled else None)
                         for c in option_clauses(spec))
         return cls(
-            game=summary.game, label=label or _setting(summary.options), players=cols.players,
-            games=n, seed=summary.seed, options=dict(summary.options),
+            game=summary.game, title=spec.title, label=label or _setting(summary.options),
+            players=cols.players, games=n, seed=summary.seed, options=dict(summary.options),
             win=tuple(wilson(k, n) for k in wins), fair=fair,
             total=tuple(mean_interval(t.tolist()) for t in cols.totals),
             first=wilson(first_wins, len(firsts)), first_games=len(firsts),
@@ -148,7 +150,7 @@ class RunReport:
     def to_json(self) -> dict[str, object]:
         """The measures as plain data (``--json``)."""
         return {
-            "game": self.game, "setting": self.label, "players": self.players,
+            "game": self.game, "title": self.title, "setting": self.label, "players": self.players,
             "games": self.games, "seed": self.seed, "options": dict(self.options),
             "fair_win_rate": self.fair,
             "seats": [{"seat": q, "win_rate": w.to_json(), "mean_total": t.to_json()}
