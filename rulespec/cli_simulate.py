@@ -145,7 +145,11 @@ def print_comparison(comparison: Comparison) -> None:
             "value" if many else runs[1].label, "difference", "")
     for i, col in enumerate(cols):
         t.add_column(col, justify="left" if i < 1 + many else "right")
+    quiet = 0
     for d in comparison.differences():
+        if d.clause and not d.significant:
+            quiet += 1
+            continue
         fmt = (lambda x: f"{100 * x:.1f}%") if d.percent else (lambda x: f"{x:.2f}")
         e = d.diff
         diff = (f"{100 * e.estimate:+.1f} pts ({100 * e.low:+.1f} to {100 * e.high:+.1f})"
@@ -153,6 +157,9 @@ def print_comparison(comparison: Comparison) -> None:
         t.add_row(d.measure, *((d.setting,) if many else ()), fmt(d.first), fmt(d.other),
                   diff, "*" if d.significant else "")
     out.print(t)
+    if quiet:
+        out.print(f"({quiet} option-guarded clause rows without a significant difference are "
+                  "left out here: the report's page lists them)")
 
 
 def _show(v: object) -> str:

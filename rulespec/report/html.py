@@ -24,8 +24,9 @@ figure{margin:1em 0}svg.plot{display:block;width:100%;height:auto;max-width:44em
 .table{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-size:.9em}td,th{border-bottom:1px solid #ddd;
 padding:.2em .6em;text-align:right;vertical-align:top}
-th:first-child,td:first-child{text-align:left;overflow-wrap:anywhere;max-width:22em}
-.sig{font-weight:bold}.muted{color:#777}
+th:first-child,td:first-child{text-align:left;overflow-wrap:anywhere;min-width:9em;
+max-width:22em}
+td+td{white-space:nowrap}.sig{font-weight:bold}.muted{color:#777}
 """
 
 
@@ -115,12 +116,18 @@ def comparison_page(comparison: Comparison) -> str:
     """The side-by-side report of two or more settings, as an HTML page."""
     runs = comparison.runs
     title = f"{runs[0].title}: " + " vs ".join(r.label for r in runs)
-    rows = [[_h(d.measure), _h(d.setting),
+    many = len(runs) > 2  # with two settings, the columns name both
+    rows = [[_h(d.measure), *((_h(d.setting),) if many else ()),
              f"{100 * d.first:.1f}%" if d.percent else f"{d.first:.2f}",
              f"{100 * d.other:.1f}%" if d.percent else f"{d.other:.2f}", _diff(d)]
             for d in comparison.differences()]
+    head = ["measure", *(("setting",) if many else ()), _h(runs[0].label),
+            "setting's value" if many else _h(runs[1].label), "difference"]
     diffs = ('<section id="differences"><h2>Differences from '
              f"{_h(runs[0].label)} (95% intervals; * significant)</h2>"
-             + _table(["measure", "setting", _h(runs[0].label), "setting's value",
-                       "difference"], rows) + "</section>")
-    return _page(title, comparison.sentences(), [_about(runs), diffs, *_sections(runs)])
+             + _table(head, rows) + "</section>")
+    caution = ("<p>Each difference is tested alone: among many measures that do not change, "
+               "about one in twenty is marked significant by chance. Play more games, or "
+               "another seed, to confirm a difference before acting on it.</p>")
+    return _page(title, comparison.sentences(),
+                 [_about(runs), caution, diffs, *_sections(runs)])

@@ -46,6 +46,13 @@ class GuardedClause:
         cond = self.condition if len(self.condition) <= 60 else self.condition[:57] + "..."
         return f"if {cond}: {self.arm} ({self.where})"
 
+    @property
+    def short(self) -> str:
+        """A plot's label: ``line 107, then: CONDITION`` (the condition cut to 32
+        characters)."""
+        cond = self.condition if len(self.condition) <= 32 else self.condition[:29] + "..."
+        return f"line {self.where.rsplit(':', 1)[-1]}, {self.arm}: {cond}"
+
 
 def option_clauses(spec: CheckedSpec) -> list[GuardedClause]:
     """Every arm of an ``if`` statement or expression of ``spec`` whose condition reads one of
@@ -59,7 +66,7 @@ def option_clauses(spec: CheckedSpec) -> list[GuardedClause]:
             continue
         span = node.span
         where = f"{span.source.rsplit('/', 1)[-1]}:{span.line}"
-        cond = pretty_expr(node.cond)
+        cond = pretty_expr(walk.uncite(node.cond))  # without its [CITATION]s
         kinds = ("expr-then", "expr-else") if isinstance(node, ast.IfExpr) else \
             ("then",) if isinstance(node.else_, ast.If) else ("then", "else")
         for kind in kinds:
@@ -190,6 +197,8 @@ class Difference:
     other: float
     diff: Interval
     percent: bool  # a proportion (shown as points of percentage) rather than a mean
+    #: an option-guarded clause's share of games (a terminal table leaves out the unchanged)
+    clause: bool = False
 
     @property
     def significant(self) -> bool:
@@ -248,9 +257,10 @@ def _differences(base: RunReport, run: RunReport) -> list[Difference]:
     """Each measure of ``run`` less ``base``'s."""
     bc, c, out = base.columns, run.columns, []
 
-    def prop(name: str, a: Interval, na: int, b: Interval, nb: int) -> None:
+    def prop(name: str, a: Interval, na: int, b: Interval, nb: int, clause: bool = False
+             ) -> None:
         d = proportion_difference(a.estimate * na, na, b.estimate * nb, nb)
-        out.append(Difference(name, run.label, a.estimate, b.estimate, d, True))
+        out.append(Difference(name, run.label, a.estimate, b.estimate, d, True, clause))
 
     def mean(name: str, a: Sequence[int], b: Sequence[int]) -> None:
         d = mean_difference(a, b)
@@ -271,7 +281,7 @@ def _differences(base: RunReport, run: RunReport) -> list[Difference]:
         t = theirs.get(cl.id)
         if s is not None or t is not None:
             prop(f"share of games entering {cl.label}", s or Interval(0, 0, 0), base.games,
-                 t or Interval(0, 0, 0), run.games)
+                 t or Interval(0, 0, 0), run.games, clause=True)
     return out
 
 

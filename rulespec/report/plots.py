@@ -118,7 +118,7 @@ def _clauses(fig: Figure, runs: Sequence[RunReport]) -> None:
     if not clauses:
         ax.text(0.5, 0.5, "no clause reads an option", ha="center", transform=ax.transAxes)
         return
-    _bars(ax, runs, [c.label for c in clauses], lambda run, k: run.clauses[k][1]
+    _bars(ax, runs, [c.short for c in clauses], lambda run, k: run.clauses[k][1]
           if k < len(run.clauses) else None, horizontal=True)
     ax.set_xlim(0, 1.05)
     ax.set_xlabel("share of games that entered it")
@@ -171,7 +171,7 @@ def plot_svgs(runs: Sequence[RunReport]) -> list[tuple[str, str, str]]:
             buf = io.StringIO()
             # the ids of one plot's clip paths differ from another's on the same page
             with matplotlib.rc_context({"svg.hashsalt": f"rulespec-{key}-{i}"}):
-                fig.savefig(buf, format="svg", metadata={"Date": None})
+                fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
             out.append((key, title, _inline(buf.getvalue(), key)))
     return out
 
