@@ -116,6 +116,16 @@ def test_per_game_changes_no_number_and_agrees_with_the_records(tmp_path: Path) 
     assert sum(cols.events.tolist()) / 12 == pytest.approx(kept.mean_events)
 
 
+def test_per_game_columns_do_not_depend_on_the_workers() -> None:
+    one = simulate("whist", None, 6, seed=4, per_game=True)
+    two = simulate("whist", None, 6, seed=4, per_game=True, workers=2)
+    a, b = one.per_game, two.per_game
+    assert a is not None and b is not None
+    assert [a.first.tolist(), a.events.tolist(), a.totals[1].tolist(), a.winners.tolist()] == \
+        [b.first.tolist(), b.events.tolist(), b.totals[1].tolist(), b.winners.tolist()]
+    assert a.clause_games == b.clause_games and a.compiled == b.compiled
+
+
 def test_option_clauses_are_the_arms_an_option_decides() -> None:
     spec = resolve("whist").spec
     found = option_clauses(spec)
