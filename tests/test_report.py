@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -260,6 +261,12 @@ def test_usage_errors(args: list[str], says: str, tmp_path: Path) -> None:
     res = CliRunner().invoke(main, ["simulate", "whist", "-n", "1", *args])
     assert res.exit_code == 2, res.output
     assert says in res.output
+
+
+def test_one_game_reports_no_unbounded_interval() -> None:
+    run = RunReport.of(simulate("whist", None, 1, seed=1, per_game=True), resolve("whist").spec)
+    text = re.sub(r"<svg.*?</svg>", "", run_page(run), flags=re.DOTALL)
+    assert "inf" not in " ".join(run.sentences()) and "inf" not in text
 
 
 def test_report_json_is_the_reports_data(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ conditions) is escaped."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 
@@ -37,6 +38,8 @@ def _h(x: object) -> str:
 def _iv(i: Interval | None, pct: bool, digits: int = 2) -> str:
     if i is None:
         return '<span class="muted">folded away</span>'
+    if not math.isfinite(i.low - i.high):  # one game: a mean has no interval
+        return f"{i.estimate:.{digits}f}"
     if pct:
         return f"{100 * i.estimate:.1f}% ({100 * i.low:.1f}-{100 * i.high:.1f}%)"
     return f"{i.estimate:.{digits}f} ({i.low:.{digits}f} to {i.high:.{digits}f})"

@@ -146,8 +146,9 @@ class RunReport:
                           "a first-player disadvantage." if f.high < self.fair else
                           f"no clear advantage over the fair {_pct(self.fair)}."))
         ev, tu, de = (self.lengths[k] for k, _ in LENGTHS)
-        out.append(f"A game lasts {ev.estimate:.1f} events ({ev.low:.1f}-{ev.high:.1f}) on "
-                   f"average: {tu.estimate:.1f} turns, {de.estimate:.2f} deals.")
+        within = f" ({ev.low:.1f}-{ev.high:.1f})" if math.isfinite(ev.low - ev.high) else ""
+        out.append(f"A game lasts {ev.estimate:.1f} events{within} on average: "
+                   f"{tu.estimate:.1f} turns, {de.estimate:.2f} deals.")
         never = [c for c, s in self.clauses if s is not None and s.estimate == 0]
         if never:
             out.append(f"{len(never)} option-guarded clause{'s' if len(never) != 1 else ''} "
