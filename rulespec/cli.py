@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from rulespec.book.document import Book
     from rulespec.loading import Resolved
     from rulespec.protocol import Implementation
-    from rulespec.simulate import SimulationSummary
     from rulespec.verify.report import Report
     from rulespec.verify.runner import Verifier
 
@@ -198,97 +197,70 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
               show_default=True, help="'ray' spreads games over a Ray cluster.")
 @click.option("--max-events", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Give up on a match that runs past this many events (a usage error).")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as JSON (with --report or --compare, the report's data).")
+@click.option("--report", "report", type=click.Path(dir_okay=False), default=None,
+              help="Write an HTML report (plots, 95% intervals) to this file.")
+@click.option("--compare", is_flag=True,
+              help="Compare the values of the one option given more than once (-o K=A -o K=B) "
+                   "side by side; the page goes to --report or GAME-compare.html.")
+@click.option("--bot", "bots", multiple=True, metavar="NAME",
+              help="The bot that decides: once for every seat, or once per seat.")
 def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[str, ...],
              dealer: int, records: str | None, workers: int, backend: str, max_events: int,
-             as_json: bool) -> None:
-    """Play GAMES random games of GAME and summarise them."""
+             as_json: bool, report: str | None, compare: bool, bots: tuple[str, ...]) -> None:
+    """Play GAMES random games of GAME and summarise them (docs/simulate.md)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from rulespec.simulate import simulate as run
+    from rulespec import cli_simulate as cs
 
-    options = _options(opts)
+    settings = cs.settings_of(opts, compare)
+    if compare and records is not None:
+        raise click.UsageError("--records keeps the games of one setting: not with --compare")
     if records is not None:
         _records_folder(records)
+    wants_report = report is not None or compare
     console = Console(stderr=True)
     played = [0]
     from rulespec.cli_progress import Heartbeat
 
     beat = Heartbeat(not as_json and not console.is_terminal)
+    total = games * len(settings)
 
     def advance(k: int) -> None:
         played[0] += k
         prog.advance(task, k)
-        beat(f"simulate: {played[0]}/{games} games")
+        beat(f"simulate: {played[0]}/{total} games")
 
+    summaries = []
+    made, page = None, ""
     try:
         with _reported(), Progress("[progress.description]{task.description}", BarColumn(),
                                    MofNCompleteColumn(), TimeRemainingColumn(),
                                    console=console, disable=as_json or not console.is_terminal,
                                    transient=True) as prog:
             # the description is rich markup: the game's name (a path) is shown as text
-            task = prog.add_task(escape(f"{shown(game)}, {players or 'its'} players"), total=games)
-            summary = run(game, players, games, seed, options, dealer, records, workers,
-                          backend, progress=advance, max_events=max_events)
+            task = prog.add_task(escape(f"{shown(game)}, {players or 'its'} players"), total=total)
+            for label, options in settings:
+                summaries.append((label, cs.call_simulate(
+                    game, players, games, seed, options, bots=bots, per_game=wants_report,
+                    dealer=dealer, records=records, workers=workers, backend=backend,
+                    progress=advance, max_events=max_events)))
+            made = cs.report_of(game, summaries) if wants_report else None
+            if made is not None:
+                page = report or cs.default_report_path(game)
+                cs.write_report(page, made)
     except KeyboardInterrupt:
         # records are written whole or not at all (files.write_atomic): those there are
         # complete games
         where = f"; the records in {records} are complete games" if records else ""
-        _err(f"interrupted after {played[0]} of {games} games{where}")
+        _err(f"interrupted after {played[0]} of {total} games{where}")
         sys.exit(EXIT_INTERRUPTED)
-    if as_json:
-        click.echo(json.dumps(summary.to_json(), indent=2))
-        return
-    _print_summary(summary, summary.players, seed, options)
-
-
-def _print_summary(summary: SimulationSummary, players: int, seed: int,
-                   options: dict[str, int | str | bool]) -> None:
-    """simulate's summary as two tables (the measures, and per seat) on standard output."""
-    from rich.console import Console
-    from rich.table import Table
-
-    # no rich markup in the tables: every name and value in them (a path, an option value) is
-    # shown as the text it is, never read as [bold] or [link=...]
-    out = Console(markup=False)
-    t = Table(title=f"{summary.game}: {summary.games} games, {players} players, seed {seed}")
-    t.add_column("measure")
-    t.add_column("value", justify="right")
-    t.add_row("mean events", f"{summary.mean_events:.1f}")
-    t.add_row("mean turns", f"{summary.mean_turns:.1f}")
-    t.add_row("mean deals", f"{summary.mean_deals:.2f}")
-    for k, v in summary.mean_actions.items():
-        t.add_row(f"mean '{k}' decisions", f"{v:.2f}")
-    for k, v in summary.mean_chances.items():
-        t.add_row(f"mean {k}s", f"{v:.2f}")
-    for k, v in summary.flags.items():
-        t.add_row(f"deals {k}", str(v))
-    for k, m in summary.mean_result_per_deal.items():
-        t.add_row(f"mean {k} per deal", f"{m:.2f}")
-    out.print(t)
-    s = Table(title=f"per seat ({summary.winner} total wins)")
-    s.add_column("seat", justify="right")
-    s.add_column("win rate", justify="right")
-    s.add_column("mean total", justify="right")
-    for k in summary.mean_result_totals:
-        s.add_column(f"mean {k}", justify="right")
-    for q in range(players):
-        s.add_row(str(q), f"{summary.win_rate[q]:.3f}", f"{summary.mean_total[q]:.2f}",
-                  *(f"{v[q]:.2f}" if q < len(v) else "" for v in
-                    summary.mean_result_totals.values()))
-    out.print(s)
-    if summary.team_win_rate:
-        tt = Table(title="per team")
-        for col in ("team", "win rate", "mean total"):
-            tt.add_column(col, justify="right")
-        for i, (w, m) in enumerate(zip(summary.team_win_rate, summary.team_mean_total,
-                                       strict=True)):
-            tt.add_row(str(i), f"{w:.3f}", f"{m:.2f}")
-        out.print(tt)
-    if options:
-        out.print("options: " + ", ".join(f"{k}={_show(v)}" for k, v in options.items()))
+    cs.print_results(summaries[0][1], made, settings[0][1], seed, as_json)
+    if made is not None:
+        _err(f"report written to {shown(page)}")
 
 
 def _records_folder(records: str) -> None:

@@ -21,11 +21,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("rulespec.spans", "rulespec.shown", "rulespec.files", "rulespec.errors"),
     ("rulespec.lang",),
     ("rulespec.engine",),
-    ("rulespec.loading", "rulespec.records", "rulespec.protocol", "rulespec.simulate"),
+    ("rulespec.loading", "rulespec.records", "rulespec.protocol", "rulespec.simulate",
+     "rulespec.columns"),
     ("rulespec.verify", "rulespec.book", "rulespec.sidebyside", "rulespec.testing",
-     "rulespec.adapters"),
-    ("rulespec.cli", "rulespec.cli_options", "rulespec.cli_progress", "rulespec.__main__",
-     "rulespec"),
+     "rulespec.adapters", "rulespec.report"),
+    ("rulespec.cli", "rulespec.cli_options", "rulespec.cli_progress", "rulespec.cli_simulate",
+     "rulespec.__main__", "rulespec"),
 ]
 
 #: the only modules that may import a third-party package that has one home
@@ -34,6 +35,7 @@ HOMES = {
     "hypothesis": ("rulespec.verify", "rulespec.testing"),
     "pyspiel": ("rulespec.adapters.openspiel",),
     "rlcard": ("rulespec.adapters.rlcard", "rulespec.adapters.rlcard_gin_rummy"),
+    "matplotlib": ("rulespec.report.plots",),
 }
 
 #: private names of the standard library's own API, which are public despite the underscore
