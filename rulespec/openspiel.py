@@ -198,7 +198,8 @@ class RulespecGame(pyspiel.Game):  # type: ignore[misc]
             num_players=n,
             min_utility=lo,
             max_utility=hi,
-            utility_sum=1.0 if returns == "win" else 0.0,
+            # a spec's totals may sum to anything: a general-sum game declares no sum
+            utility_sum=1.0 if returns == "win" else None,
             max_game_length=length)
         # every parameter, the options' defaults included: the game's string is the same
         # whether it was made here or by pyspiel.load_game from that string

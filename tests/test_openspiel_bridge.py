@@ -28,6 +28,15 @@ def test_openspiel_random_simulation_test_passes(game: str) -> None:
     pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
 
 
+
+def test_score_returns_are_general_sum_with_no_declared_sum() -> None:
+    """``returns="score"``: each seat's total, which may sum to anything, so the game is
+    general-sum and declares no utility sum (OpenSpiel's own test checks the two agree)."""
+    g = load_game("hearts", players=4, options=_short("hearts"), returns="score")
+    assert g.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert g.utility_sum() is None
+    pyspiel.random_sim_test(g, num_sims=1, serialize=False, verbose=False)
+
 def _play(g: pyspiel.Game, seed: int) -> pyspiel.State:
     rng = random.Random(seed)
     st = g.new_initial_state()
