@@ -5,8 +5,8 @@ bridge, and on OpenSpiel's own C++ game, in one run.
 
 For each game OpenSpiel ships in C++ that a spec here plays (hearts, spades, oh_hell, skat,
 euchre, gin_rummy, crazy_eights, at the settings ``verify --engine`` plays them: the adapter's
-fixed options and its engine's defaults, one deal, as OpenSpiel plays), and Kuhn poker (``examples/kuhn.rules`` against
-OpenSpiel's ``kuhn_poker``):
+fixed options and its engine's defaults, one deal, as OpenSpiel plays), and Kuhn poker
+(``examples/kuhn.rules`` against OpenSpiel's ``kuhn_poker``):
 
 - ``engine``: rulespec's engine directly, ``legal_count`` and ``apply_index`` at a decision,
   a chance event drawn by :func:`rulespec.simulate.sample_event` (a shuffle is one event);
@@ -47,7 +47,8 @@ from rulespec.simulate import sample_event  # noqa: E402
 #: the OpenSpiel C++ games a spec plays, by the name OpenSpiel gives them
 OPENSPIEL_GAMES = ("hearts", "spades", "oh_hell", "skat", "euchre", "gin_rummy", "crazy_eights")
 #: the small example: its spec, table and OpenSpiel game
-KUHN = (str(ROOT / "examples" / "kuhn.rules"), 2, {}, "kuhn_poker")
+KUHN: tuple[str, int, dict[str, Any], str] = (
+    str(ROOT / "examples" / "kuhn.rules"), 2, {}, "kuhn_poker")
 #: games each side plays before the next takes its turn
 CHUNK = 5
 
@@ -129,17 +130,17 @@ def compare(name: str, games: int, seed: int, repeats: int) -> dict[str, Any]:
         run(1, seed + 99)  # warm: the engine compiles its table once
     best = {k: (float("inf"), 0) for k in sides}
     for r in range(repeats):
-        took = {k: [0.0, 0] for k in sides}
+        took: dict[str, list[float]] = {k: [0.0, 0.0] for k in sides}
         for k, first in enumerate(range(0, games, CHUNK)):
             n = min(CHUNK, games - first)
             order = list(sides) if k % 2 == 0 else list(reversed(sides))
             for side in order:
                 t, e = sides[side](n, seed + 1000 * r + first)
                 took[side][0] += t
-                took[side][1] += int(e)
-        for side, (t, e) in took.items():
+                took[side][1] += e
+        for side, (t, steps) in took.items():
             if t < best[side][0]:
-                best[side] = (t, int(e))
+                best[side] = (t, int(steps))
     out: dict[str, Any] = {"game": name, "spec": Path(spec).name if name == "kuhn" else spec,
                            "openspiel_game": str(theirs), "players": players,
                            "games": games, "repeats": repeats}
