@@ -60,10 +60,14 @@ def load_game(game: str | Path, players: int | None = None,
     """The spec ``game`` (a shipped game's name or a ``.rules`` file) as a pyspiel game at a
     table of ``players`` (the spec's fewest by default) with ``options``; registered with
     pyspiel as ``rulespec_NAME`` on the way."""
-    spec = resolve(str(game)).spec
-    register(spec)
-    return RulespecGame(spec, players, options, returns=returns, numbers=numbers,
-                        dealer=dealer, spec_file=str(game))
+    found = resolve(str(game))
+    register(found.spec)
+    # a spec file by its absolute path (a shipped game by its name): a match unpickled in
+    # another folder makes its game again from the same file
+    here = found.path.resolve()
+    spec_file = str(here) if Path(str(game)).resolve() == here else str(game)
+    return RulespecGame(found.spec, players, options, returns=returns, numbers=numbers,
+                        dealer=dealer, spec_file=spec_file)
 
 
 def register(spec: CheckedSpec) -> str:

@@ -6,6 +6,7 @@ registered under names of their own."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -179,3 +180,17 @@ def test_a_number_outside_the_block_is_a_usage_error() -> None:
                 st.apply_action(rng.choice(st.chance_outcomes())[0])
             else:
                 st.apply_action(rng.choice(st.legal_actions()))
+
+
+def test_a_match_of_a_spec_file_unpickles_in_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game loaded from a spec file by a relative path: its states, serialised, are made
+    again from the same file wherever the current folder is then."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    g = load_game("examples/crazy_eights.rules", players=2)
+    st = _play(g, 3)
+    text = pyspiel.serialize_game_and_state(g, st)
+    monkeypatch.chdir(tmp_path)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert again.history() == st.history() and again.returns() == st.returns()
