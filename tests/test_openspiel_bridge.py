@@ -188,7 +188,7 @@ def test_a_match_of_a_spec_file_unpickles_in_another_folder(
     again from the same file wherever the current folder is then."""
     root = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(root)
-    g = load_game("examples/crazy_eights.rules", players=2)
+    g = load_game("examples/kuhn.rules")
     st = _play(g, 3)
     text = pyspiel.serialize_game_and_state(g, st)
     monkeypatch.chdir(tmp_path)
