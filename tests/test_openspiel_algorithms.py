@@ -160,7 +160,9 @@ def test_ismcts_plays_whole_matches(name: str, players: int, options: dict[str, 
     st = _match(game, bots, 5)
     assert sum(st.returns()) == pytest.approx(1.0)
     assert st.steps.state.result()["complete"]
-    assert set(resampled) == set(range(players))
+    # each search with a choice to make samples its 4 worlds (a seat may sit out, or have
+    # one legal action at each of its turns, and search nothing)
+    assert resampled and len(resampled) % 4 == 0 and set(resampled) <= set(range(players))
 
 
 @pytest.mark.slow
