@@ -93,13 +93,54 @@ def test_cfr_solves_kuhn_poker_as_it_solves_openspiels_own() -> None:
     assert abs(_value(_kuhn(), policy) - KUHN_VALUE) <= 2 * ours[30]
 
 
+def _aggressive(game: Any, policy: Any) -> dict[tuple[str, str], float]:
+    """For each card and betting so far (``"J"``, ``"check"``; ``"Q"``, ``"check bet"``), the
+    chance that ``policy`` bets or calls there."""
+    out: dict[tuple[str, str], float] = {}
+
+    def walk(st: Any, said: tuple[str, ...]) -> None:
+        if st.is_terminal():
+            return
+        if st.is_chance_node():
+            for a, _ in st.chance_outcomes():
+                walk(st.child(a), said)
+            return
+        seat = st.current_player()
+        card = st.steps.state.z["hand"][seat][0]
+        probs = policy.action_probabilities(st)
+        out[(card, " ".join(said))] = sum(
+            p for a, p in probs.items() if st.action_to_string(seat, a) in ("bet", "call"))
+        for a in st.legal_actions():
+            walk(st.child(a), (*said, st.action_to_string(seat, a)))
+
+    walk(game.new_initial_state(), ())
+    return out
+
+
 @pytest.mark.slow
 def test_cfr_converges_on_kuhn_poker() -> None:
     """1,000 iterations: exploitability under 0.001 (0.00094 measured, as on OpenSpiel's
-    kuhn_poker) and the value within 0.0002 of -1/18 (7e-5 off measured)."""
-    seen, policy = _cfr_run(_kuhn(), 1000, (1000,))
+    kuhn_poker) and the value within 0.0002 of -1/18 (7e-5 off measured); the dealer plays
+    its one equilibrium strategy (Kuhn): bluff a Jack a third of the time after a check,
+    call a bet with a Queen a third of the time, never bet a Queen, always bet or call a King,
+    never call with a Jack; the opener one of its family: bet a Jack with some chance a,
+    a King with 3a, call with a Queen after checking with a + 1/3, never bet a Queen."""
+    game = _kuhn()
+    seen, policy = _cfr_run(game, 1000, (1000,))
     assert seen[1000] < 0.001
-    assert abs(_value(_kuhn(), policy) - KUHN_VALUE) < 2e-4
+    assert abs(_value(game, policy) - KUHN_VALUE) < 2e-4
+    bets = _aggressive(game, policy)
+    dealer = {("J", "check"): 1 / 3, ("Q", "check"): 0, ("K", "check"): 1,
+              ("J", "bet"): 0, ("Q", "bet"): 1 / 3, ("K", "bet"): 1}
+    for key, p in dealer.items():
+        assert bets[key] == pytest.approx(p, abs=0.01), key
+    a = bets[("J", "")]
+    assert 0 < a < 1 / 3
+    assert bets[("K", "")] == pytest.approx(3 * a, abs=0.02)
+    assert bets[("Q", "")] == pytest.approx(0, abs=0.01)
+    assert bets[("Q", "check bet")] == pytest.approx(a + 1 / 3, abs=0.02)
+    assert bets[("J", "check bet")] == pytest.approx(0, abs=0.01)
+    assert bets[("K", "check bet")] == pytest.approx(1, abs=0.01)
 
 
 @pytest.mark.parametrize("returns", ["score", "win"])
