@@ -61,10 +61,14 @@ def load_game(game: str | Path, players: int | None = None,
     """The spec ``game`` (a shipped game's name or a ``.rules`` file) as a pyspiel game at a
     table of ``players`` (the spec's fewest by default) with ``options``; registered with
     pyspiel as ``rulespec_NAME`` on the way."""
-    spec = resolve(str(game)).spec
-    register(spec)
-    return RulespecGame(spec, players, options, returns=returns, numbers=numbers,
-                        dealer=dealer, spec_file=str(game))
+    found = resolve(str(game))
+    register(found.spec)
+    # a spec file by its absolute path (a shipped game by its name): a match unpickled in
+    # another folder makes its game again from the same file
+    here = found.path.resolve()
+    spec_file = str(here) if Path(str(game)).resolve() == here else str(game)
+    return RulespecGame(found.spec, players, options, returns=returns, numbers=numbers,
+                        dealer=dealer, spec_file=spec_file)
 
 
 def register(spec: CheckedSpec) -> str:
@@ -199,7 +203,8 @@ class RulespecGame(pyspiel.Game):  # type: ignore[misc]
             num_players=n,
             min_utility=lo,
             max_utility=hi,
-            utility_sum=1.0 if returns == "win" else 0.0,
+            # a spec's totals may sum to anything: a general-sum game declares no sum
+            utility_sum=1.0 if returns == "win" else None,
             max_game_length=length)
         # every parameter, the options' defaults included: the game's string is the same
         # whether it was made here or by pyspiel.load_game from that string

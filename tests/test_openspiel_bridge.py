@@ -6,6 +6,7 @@ registered under names of their own."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -27,6 +28,15 @@ def test_openspiel_random_simulation_test_passes(game: str) -> None:
     g = load_game(game, players=spec.min_players, options=_short(game))
     pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
 
+
+
+def test_score_returns_are_general_sum_with_no_declared_sum() -> None:
+    """``returns="score"``: each seat's total, which may sum to anything, so the game is
+    general-sum and declares no utility sum (OpenSpiel's own test checks the two agree)."""
+    g = load_game("hearts", players=4, options=_short("hearts"), returns="score")
+    assert g.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert g.utility_sum() is None
+    pyspiel.random_sim_test(g, num_sims=1, serialize=False, verbose=False)
 
 def _play(g: pyspiel.Game, seed: int) -> pyspiel.State:
     rng = random.Random(seed)
@@ -175,3 +185,17 @@ def test_a_number_outside_the_block_is_a_usage_error() -> None:
                 st.apply_action(rng.choice(st.chance_outcomes())[0])
             else:
                 st.apply_action(rng.choice(st.legal_actions()))
+
+
+def test_a_match_of_a_spec_file_unpickles_in_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game loaded from a spec file by a relative path: its states, serialised, are made
+    again from the same file wherever the current folder is then."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    g = load_game("examples/kuhn.rules")
+    st = _play(g, 3)
+    text = pyspiel.serialize_game_and_state(g, st)
+    monkeypatch.chdir(tmp_path)
+    _, again = pyspiel.deserialize_game_and_state(text)
+    assert again.history() == st.history() and again.returns() == st.returns()

@@ -212,3 +212,20 @@ def test_the_figures_are_drawn_in_the_books_language(lang: str, words: tuple[str
         assert word in drawn
     for said in ("the middle of the table", "repeat until", "seat 1"):
         assert said not in drawn
+
+
+@pytest.mark.parametrize("game,decisions", [
+    ("examples/kuhn.rules", {"check", "bet", "call", "fold"}),
+    ("gin-rummy", {"knock", "meld", "done"})])
+def test_the_decisions_table_has_every_decision_the_example_makes(
+        game: str, decisions: set[str]) -> None:
+    """The table lists the decisions a deal played for the book made: the book's few random
+    deals missed Kuhn poker's call and gin rummy's knock, melds and done, which the example
+    deal makes."""
+    found = resolve(str(ROOT / game) if game.endswith(".rules") else game)
+    b = player_book(found.spec, english())
+    tables = [x for x in b.blocks if isinstance(x, Table)
+              and "".join(r.text for r in x.header[1]) == "what you may do"]
+    assert len(tables) == 1
+    names = {"".join(r.text for r in row[0]) for row in tables[0].rows}
+    assert decisions <= names, names

@@ -289,8 +289,12 @@ def _deal(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
 
 
 def _offered(facts: BookFacts, action: str) -> bool:
-    """Whether the book's settings make this decision (a deal played for the book made it)."""
-    return bool(facts.met.get(action)) or not facts.tables
+    """Whether the book's settings make this decision: a deal played for the book made it,
+    one of the random deals or the example (the few random deals of a small game, or of a
+    long one, may all miss a decision the example makes)."""
+    return bool(facts.met.get(action)) or not facts.tables or (
+        facts.example is not None
+        and any(t.event.get("action") == action for t in facts.example.events))
 
 
 def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
