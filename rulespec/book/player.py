@@ -469,32 +469,53 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
                             "them if the players agree to it before the match.")))
     for o in options:
-        # the rule in words first; the option's name after, for the table that sets it
-        out.add(Paragraph(inline(prose(w.text(o.doc or "")).rstrip("."), " (", code(o.name),
-                                 ")."), clause(o.span)))
+        # the rule in the players' words; the option's name and value only where a table sets
+        # it, never as a heading nor as the name of a choice
+        out.add(Paragraph(inline(prose(w.text(o.doc or ""))), clause(o.span)))
         items = _values(o, w)
         if items:
             out.add(Bullets(tuple((i, None) for i in items)))
 
 
+def _setting(o: OptionInfo, value: str) -> Run:
+    """What a table sets to play a value of an option: ``turnup_eight = bottom``."""
+    return code(f"{o.name} = {value}")
+
+
 def _values(o: OptionInfo, w: Words) -> list[Inline]:
-    items: list[Inline] = []
+    """An option's values for players: the default first, each other value by its own words
+    (its name only where it has none), then the setting that plays it."""
     if o.kind == "int":
         lo, hi = o.bounds if o.bounds is not None else (None, None)
-        items.append(w.say("from {lo} to {hi}; the default is {default}", lo=str(lo),
-                           hi=str(hi), default=code(show(o.default))) if lo is not None
-                     else w.say("a whole number; the default is {default}",
-                                default=code(show(o.default))))
-        return items
-    for v in o.values:
+        default = w.digits(show(o.default))
+        if lo is None:
+            return [w.say("The default is {default}; a table sets another number with "
+                          "{setting}.", default=default, setting=_setting(o, "N"))]
+        return [w.say("The default is {default}; a table sets another, from {lo} to {hi}, "
+                      "with {setting}.", default=default, lo=str(lo), hi=str(hi),
+                      setting=_setting(o, "N"))]
+    if o.kind == "bool":
+        if o.default is True:
+            return [w.say("Played by default; a table that leaves it out sets {setting}.",
+                          setting=_setting(o, "false"))]
+        return [w.say("Not played by default; a table that plays it sets {setting}.",
+                      setting=_setting(o, "true"))]
+    default = str(o.default).split("(")[0]
+    ordered = sorted(o.values, key=lambda v: str(v) != default)
+    items: list[Inline] = []
+    for v in ordered:
         text = o.value_doc(v)
         params = o.value_params(v) if o.kind == "enum" else ()
-        name = (code(f"{v}({', '.join(q.name for q in params)})") if params else
-                strong(w.word("yes") if v is True else w.word("no")) if o.kind == "bool"
-                else code(show(v)))
-        default = str(o.default).split("(")[0] == str(v)
-        mark = w.say(" (the default)") if default else ()
-        items.append((name, *mark, *inline(": " + prose(w.text(text)) if text else "")))
+        value = f"{v}({', '.join(q.name for q in params)})" if params else show(v)
+        said: Inline = inline(prose(w.text(text)).rstrip(".")) if text else (code(value),)
+        if str(v) == default:
+            # a default that takes numbers says them: ante(1) is "k = 1"
+            args = ", ".join(f"{k} = {show(a)}" for k, a in o.split(o.default)[1].items())
+            items.append(w.say("By default: {rule} ({args}).", rule=said, args=args) if args
+                         else w.say("By default: {rule}.", rule=said))
+        else:
+            items.append(w.say("{rule} (a table sets {setting}).", rule=said,
+                               setting=_setting(o, value)))
     return items
 
 
