@@ -39,7 +39,7 @@ from rulespec.book.document import (
 )
 from rulespec.book.english import show
 from rulespec.book.example import table_figure
-from rulespec.book.facts import BookFacts, Example, Progress, book_facts
+from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
 from rulespec.book.player_example import example_lines, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
@@ -53,6 +53,8 @@ _W = Callable[[Block], None]
 #: the anchors of the sections that count as the rules (the example, the variations and the
 #: hints aside), for the word counts of issue 27
 RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring", "the-end")
+#: the anchors' start of the sections on what a deal yields besides the scores (rules too)
+YIELDS = "yields-"
 _SENTENCE = re.compile(r"(?<=[.!?؟])\s+")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -66,7 +68,7 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     w = words or english()
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
-    for part in (_game, _players_and_cards, _deal, _play, _scoring, _end, _example,
+    for part in (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
                  _variations):
         part(spec, facts, w, out)
     _hints(spec, w, out)
@@ -232,9 +234,13 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
-    if spec.deck.french:
+    if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
+    elif spec.deck.french:
+        # a game without a Joker does not name one
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
     # seats counted from 1, as players count them (the records count from 0)
     fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1)
     if fig is not None:
@@ -261,6 +267,8 @@ def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
         return w.word("hands dealt")
     if key == "left over":
         return w.word("not dealt to a hand")
+    if key == RANKS_KEY:
+        return w.word("the pack")
     if key.endswith(" each") and not several:
         return w.word("cards each")
     if key.endswith(" each"):
@@ -426,6 +434,22 @@ def _scoring(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     _tables(spec, facts, w, out, scoring=True)
 
 
+def _yields(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
+    """After Scoring: each section of the spec that declares what a deal yields besides the
+    scores (a ``result``: chips won, a pot carried over), under its own title, in its words."""
+    found: list[ast.SectionDecl] = []
+    section: ast.SectionDecl | None = None
+    for it in spec.items:
+        if isinstance(it, ast.SectionDecl):
+            section = it
+        elif isinstance(it, ast.ResultDecl) and section is not None and section.doc \
+                and section not in found:
+            found.append(section)
+    for i, s in enumerate(found, start=1):
+        _h(out, w.text(s.title), f"{YIELDS}{i}")
+        out.para(w.text(s.doc or ""), clause(s.span))
+
+
 def _end(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The end of the match"), "the-end")
     if spec.match.doc:
@@ -544,7 +568,7 @@ def rules_words(book: Book) -> tuple[int, int]:
             continue
         # a word holds a letter: the numbers of a table (52, 7, 2♠) are not words
         n = sum(1 for t in _text_of(b).split() if _LETTER.search(t))
-        if where in RULES_SECTIONS:
+        if where in RULES_SECTIONS or where.startswith(YIELDS):
             rules += n
         elif where == "example":
             example += n
