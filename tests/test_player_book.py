@@ -229,3 +229,29 @@ def test_the_decisions_table_has_every_decision_the_example_makes(
     assert len(tables) == 1
     names = {"".join(r.text for r in row[0]) for row in tables[0].rows}
     assert decisions <= names, names
+
+
+def test_a_pack_is_said_by_its_ranks() -> None:
+    """The pack column of Players and cards: each suit's run of ranks from the Ace, the Joker
+    and the copies, worked out from the shuffle's cards; a pack those signs cannot say is
+    left out."""
+    from rulespec.book.facts import pack_text
+
+    suits = "CDHS"
+    short = [r + s for s in suits for r in "AKQJT9876"]
+    assert pack_text([*short, "JK"]) == "A–6 + JK"
+    assert pack_text(short * 2) == "A–6 ×2"
+    assert pack_text(short[1:]) is None  # a suit without its Ace
+    assert pack_text([c for c in short if c[1] != "S"]) is None  # three suits
+
+
+def test_newtons_pot_has_a_section_after_scoring() -> None:
+    """A spec section that declares what a deal yields besides the scores (Newton's chips) is a
+    section of the book of its own, after Scoring, counted with the rules."""
+    b = book("abracadabra-newton", "en")[0]
+    anchors = [x.anchor for x in b.blocks if isinstance(x, Heading) and x.level == 1]
+    at = anchors.index("scoring")
+    assert anchors[at + 1].startswith("yields-") and anchors[at + 2] == "the-end"
+    deal = anchors.index("the-deal")
+    told = [x for x in b.blocks[deal:] if isinstance(x, Paragraph)][0]
+    assert "pot" not in "".join(r.text for r in told.text)

@@ -83,6 +83,36 @@ class TableFacts:
     rows: Mapping[str, tuple[tuple[object, ...], ...]]
 
 
+#: the count of a table that says which cards its pack holds (``A–6 + JK``)
+RANKS_KEY = "pack"
+_RANK_ORDER = "AKQJT98765432"
+
+
+def pack_text(cards: list[str]) -> str | None:
+    """The cards of a shuffle in a few signs: each suit's ranks as a run from the Ace down
+    (``A–6``), the Joker (``+ JK``) and how many copies of each card (``×2``); None for a pack
+    these signs cannot say (suits that differ, a gap in a run, cards not French)."""
+    jokers = sum(c == "JK" for c in cards)
+    french = [c for c in cards if c != "JK"]
+    counted = collections.Counter(french)
+    copies = set(counted.values())
+    if len(copies) != 1 or any(len(c) != 2 or c[0] not in _RANK_ORDER for c in counted):
+        return None
+    suits: dict[str, set[str]] = {}
+    for c in counted:
+        suits.setdefault(c[1], set()).add(c[0])
+    ranks = {frozenset(r) for r in suits.values()}
+    if len(suits) != 4 or len(ranks) != 1:
+        return None
+    run = len(next(iter(ranks)))
+    if set(_RANK_ORDER[:run]) != next(iter(ranks)) or run < 2:
+        return None
+    text = f"A–{_RANK_ORDER[run - 1]}"
+    n = copies.pop()
+    text += f" ×{n}" if n > 1 else ""
+    return text + (f" + JK ×{jokers}" if jokers > 1 else " + JK" if jokers else "")
+
+
 @attrs.frozen
 class Told:
     """One event of a deal played for the book, with what it did."""
@@ -383,6 +413,9 @@ class _Worker:
                 dealt += n * len(seats)
         if counts:
             counts["left over"] = str(len(cards) - dealt)
+            pack = pack_text([str(c) for c in cards])
+            if pack is not None:
+                counts = {RANKS_KEY: pack, **counts}
         return len(cards), counts
 
     @staticmethod

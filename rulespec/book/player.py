@@ -39,7 +39,7 @@ from rulespec.book.document import (
 )
 from rulespec.book.english import show
 from rulespec.book.example import table_figure
-from rulespec.book.facts import BookFacts, Example, Progress, book_facts
+from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
 from rulespec.book.player_example import example_lines, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
@@ -53,6 +53,8 @@ _W = Callable[[Block], None]
 #: the anchors of the sections that count as the rules (the example, the variations and the
 #: hints aside), for the word counts of issue 27
 RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring", "the-end")
+#: the anchors' start of the sections on what a deal yields besides the scores (rules too)
+YIELDS = "yields-"
 _SENTENCE = re.compile(r"(?<=[.!?؟])\s+")
 _LETTER = re.compile(r"[^\W\d_]")
 
@@ -66,7 +68,7 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     w = words or english()
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
-    for part in (_game, _players_and_cards, _deal, _play, _scoring, _end, _example,
+    for part in (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
                  _variations):
         part(spec, facts, w, out)
     _hints(spec, w, out)
@@ -232,9 +234,13 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
-    if spec.deck.french:
+    if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
+    elif spec.deck.french:
+        # a game without a Joker does not name one
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
     # seats counted from 1, as players count them (the records count from 0)
     fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1)
     if fig is not None:
@@ -261,6 +267,8 @@ def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
         return w.word("hands dealt")
     if key == "left over":
         return w.word("not dealt to a hand")
+    if key == RANKS_KEY:
+        return w.word("the pack")
     if key.endswith(" each") and not several:
         return w.word("cards each")
     if key.endswith(" each"):
@@ -430,6 +438,22 @@ def _scoring(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     _tables(spec, facts, w, out, scoring=True)
 
 
+def _yields(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
+    """After Scoring: each section of the spec that declares what a deal yields besides the
+    scores (a ``result``: chips won, a pot carried over), under its own title, in its words."""
+    found: list[ast.SectionDecl] = []
+    section: ast.SectionDecl | None = None
+    for it in spec.items:
+        if isinstance(it, ast.SectionDecl):
+            section = it
+        elif isinstance(it, ast.ResultDecl) and section is not None and section.doc \
+                and section not in found:
+            found.append(section)
+    for i, s in enumerate(found, start=1):
+        _h(out, w.text(s.title), f"{YIELDS}{i}")
+        out.para(w.text(s.doc or ""), clause(s.span))
+
+
 def _end(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The end of the match"), "the-end")
     if spec.match.doc:
@@ -473,32 +497,53 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
                             "them if the players agree to it before the match.")))
     for o in options:
-        # the rule in words first; the option's name after, for the table that sets it
-        out.add(Paragraph(inline(prose(w.text(o.doc or "")).rstrip("."), " (", code(o.name),
-                                 ")."), clause(o.span)))
+        # the rule in the players' words; the option's name and value only where a table sets
+        # it, never as a heading nor as the name of a choice
+        out.add(Paragraph(inline(prose(w.text(o.doc or ""))), clause(o.span)))
         items = _values(o, w)
         if items:
             out.add(Bullets(tuple((i, None) for i in items)))
 
 
+def _setting(o: OptionInfo, value: str) -> Run:
+    """What a table sets to play a value of an option: ``turnup_eight = bottom``."""
+    return code(f"{o.name} = {value}")
+
+
 def _values(o: OptionInfo, w: Words) -> list[Inline]:
-    items: list[Inline] = []
+    """An option's values for players: the default first, each other value by its own words
+    (its name only where it has none), then the setting that plays it."""
     if o.kind == "int":
         lo, hi = o.bounds if o.bounds is not None else (None, None)
-        items.append(w.say("from {lo} to {hi}; the default is {default}", lo=str(lo),
-                           hi=str(hi), default=code(show(o.default))) if lo is not None
-                     else w.say("a whole number; the default is {default}",
-                                default=code(show(o.default))))
-        return items
-    for v in o.values:
+        default = w.digits(show(o.default))
+        if lo is None:
+            return [w.say("The default is {default}; a table sets another number with "
+                          "{setting}.", default=default, setting=_setting(o, "N"))]
+        return [w.say("The default is {default}; a table sets another, from {lo} to {hi}, "
+                      "with {setting}.", default=default, lo=str(lo), hi=str(hi),
+                      setting=_setting(o, "N"))]
+    if o.kind == "bool":
+        if o.default is True:
+            return [w.say("Played by default; a table that leaves it out sets {setting}.",
+                          setting=_setting(o, "false"))]
+        return [w.say("Not played by default; a table that plays it sets {setting}.",
+                      setting=_setting(o, "true"))]
+    default = str(o.default).split("(")[0]
+    ordered = sorted(o.values, key=lambda v: str(v) != default)
+    items: list[Inline] = []
+    for v in ordered:
         text = o.value_doc(v)
         params = o.value_params(v) if o.kind == "enum" else ()
-        name = (code(f"{v}({', '.join(q.name for q in params)})") if params else
-                strong(w.word("yes") if v is True else w.word("no")) if o.kind == "bool"
-                else code(show(v)))
-        default = str(o.default).split("(")[0] == str(v)
-        mark = w.say(" (the default)") if default else ()
-        items.append((name, *mark, *inline(": " + prose(w.text(text)) if text else "")))
+        value = f"{v}({', '.join(q.name for q in params)})" if params else show(v)
+        said: Inline = inline(prose(w.text(text)).rstrip(".")) if text else (code(value),)
+        if str(v) == default:
+            # a default that takes numbers says them: ante(1) is "k = 1"
+            args = ", ".join(f"{k} = {show(a)}" for k, a in o.split(o.default)[1].items())
+            items.append(w.say("By default: {rule} ({args}).", rule=said, args=args) if args
+                         else w.say("By default: {rule}.", rule=said))
+        else:
+            items.append(w.say("{rule} (a table sets {setting}).", rule=said,
+                               setting=_setting(o, value)))
     return items
 
 
@@ -527,7 +572,7 @@ def rules_words(book: Book) -> tuple[int, int]:
             continue
         # a word holds a letter: the numbers of a table (52, 7, 2♠) are not words
         n = sum(1 for t in _text_of(b).split() if _LETTER.search(t))
-        if where in RULES_SECTIONS:
+        if where in RULES_SECTIONS or where.startswith(YIELDS):
             rules += n
         elif where == "example":
             example += n
