@@ -18,12 +18,14 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import attrs
 
+from rulespec.bots.base import Bot
+from rulespec.bots.registry import bot_class, make_bot
 from rulespec.columns import GameColumns
-from rulespec.engine.chance import pick_at
+from rulespec.engine.chance import sample_event
 from rulespec.engine.events import Event
 from rulespec.engine.game import Game, Tables
 from rulespec.engine.state import CHANCE, State
@@ -34,28 +36,8 @@ from rulespec.loading import game_for, resolve, shipped_name
 from rulespec.records import FORMAT, copy_spec
 from rulespec.shown import escape_line
 
-if TYPE_CHECKING:
-    from rulespec.bots.base import Bot
-
 __all__ = ["MAX_MATCH_EVENTS", "GameStats", "SimulationLimitError", "SimulationSummary",
            "play_random_game", "sample_event", "simulate"]
-
-
-def sample_event(legal: list[Event], rng: random.Random,
-                 weights: Callable[[], list[tuple[Event, int]]] | None = None) -> Event:
-    """One event drawn uniformly: a permutation for a shuffle template, else a legal event;
-    at a pick, given ``weights`` (a State's ``chance_weights``), one outcome drawn by its
-    weight (without them, uniformly among the values)."""
-    if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
-        ev = dict(legal[0])
-        cards = list(ev["cards"])
-        rng.shuffle(cards)
-        ev["cards"] = cards
-        return ev
-    if weights is not None and "chance" in legal[0] and legal[0]["chance"] == "pick":
-        outcomes = weights()
-        return pick_at(outcomes, rng.randrange(sum(w for _, w in outcomes)))
-    return legal[rng.randrange(len(legal))]
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -142,12 +124,7 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
             raise SimulationLimitError(
                 f"the match did not end within {max_events} events (the simulation's limit; "
                 f"--max-events sets it)")
-        if bots is None or state.to_move == CHANCE:
-            ev = sample_event(state.legal_actions(), rng, state.chance_weights)
-        else:
-            seat = state.to_move
-            assert isinstance(seat, int)
-            ev = state.legal_actions()[bots[seat].act(state, seat)]
+        ev = _next_event(state, rng, bots)
         if state.current_player() == CHANCE:
             chances[ev["chance"]] += 1
         else:
@@ -168,6 +145,15 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
                       {k: tuple(v) for k, v in sums.items()},
                       tuple(res.get("team_totals") or ()), tuple(res.get("team_winners") or ()))
     return stats, events
+
+
+def _next_event(state: State, rng: random.Random, bots: Sequence[Bot] | None) -> Event:
+    """The next event: a chance outcome drawn from ``rng``; a decision drawn uniformly, or the
+    seat's bot's."""
+    seat = state.to_move
+    if bots is None or type(seat) is not int:
+        return sample_event(state.legal_actions(), rng, state.chance_weights)
+    return state.legal_actions()[bots[seat].act(state, seat)]
 
 
 def _add_result(sums: dict[str, list[int]], name: str, value: object) -> None:
@@ -310,8 +296,6 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
 
 def _make_bots(names: tuple[str, ...], g: Any, seed: int, index: int) -> list[Bot]:
     """Game ``index``'s bots, one a seat, each with its own generator (:func:`bot_rng`)."""
-    from rulespec.bots.registry import make_bot
-
     return [make_bot(name, q, bot_rng(seed, index, q), g) for q, name in enumerate(names)]
 
 
@@ -329,8 +313,6 @@ def bot_names(bots: Sequence[str] | None, players: int) -> tuple[str, ...] | Non
     if len(names) != players:
         raise ConfigurationError(f"{len(names)} bots for {players} players: name one bot for "
                                  f"every seat, or one a seat")
-    from rulespec.bots.registry import bot_class
-
     for name in dict.fromkeys(names):
         bot_class(name)
     if all(isinstance(n, str) and n.strip() == "random" for n in names):
@@ -383,23 +365,16 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
     game_for(spec, players, opts, dealer)  # validate the table before starting any worker
     names = bot_names(bots, players)
     opts = spec.canonical_options(opts)  # a parametric value as records carry it: free(1,5)
-    rec_dir = None
-    if records is not None:
-        Path(records).mkdir(parents=True, exist_ok=True)
-        rec_dir = str(records)
-    if workers <= 1 and backend == "local":
-        size = 1
-    else:
-        size = max(1, min(50, games // (max(1, workers) * 4) or 1))
+    rec_dir = None if records is None else str(records)
+    if rec_dir is not None:
+        Path(rec_dir).mkdir(parents=True, exist_ok=True)
+    size = 1 if workers <= 1 and backend == "local" else \
+        max(1, min(50, games // (max(1, workers) * 4) or 1))
     workers = max(1, min(workers, -(-games // size)))
     jobs = ((game, players, opts, dealer, seed, a, b, rec_dir, max_events, names, per_game)
             for a, b in _chunks(games, size))
-    if backend == "ray":
-        parts = _run_ray(jobs, workers)
-    elif workers <= 1:
-        parts = map(_run_chunk, jobs)
-    else:
-        parts = _run_pool(jobs, workers)
+    parts = _run_ray(jobs, workers) if backend == "ray" else \
+        map(_run_chunk, jobs) if workers <= 1 else _run_pool(jobs, workers)
     tally = _Tally(players)
     # the clauses the games can enter: the covering table's (it compiles every definition)
     columns = GameColumns(players, compiled=frozenset(

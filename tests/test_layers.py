@@ -21,10 +21,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("rulespec.spans", "rulespec.shown", "rulespec.files", "rulespec.errors"),
     ("rulespec.lang",),
     ("rulespec.engine",),
-    ("rulespec.loading", "rulespec.records", "rulespec.protocol", "rulespec.simulate",
-     "rulespec.columns"),
+    ("rulespec.loading", "rulespec.records", "rulespec.protocol", "rulespec.bots",
+     "rulespec.bridge", "rulespec.simulate", "rulespec.columns"),
     ("rulespec.verify", "rulespec.book", "rulespec.sidebyside", "rulespec.testing",
-     "rulespec.adapters", "rulespec.report"),
+     "rulespec.adapters", "rulespec.report", "rulespec.openspiel", "rulespec.pettingzoo"),
     ("rulespec.cli", "rulespec.cli_options", "rulespec.cli_progress", "rulespec.cli_simulate",
      "rulespec.__main__", "rulespec"),
 ]
@@ -33,7 +33,8 @@ LAYERS: list[tuple[str, ...]] = [
 HOMES = {
     "lark": ("rulespec.lang.parser", "rulespec.lang.syntax_errors", "rulespec.lang.lalr_cache"),
     "hypothesis": ("rulespec.verify", "rulespec.testing"),
-    "pyspiel": ("rulespec.adapters.openspiel",),
+    # the adapter drives OpenSpiel's games for verify; the bridge makes a spec one of them
+    "pyspiel": ("rulespec.adapters.openspiel", "rulespec.openspiel"),
     "rlcard": ("rulespec.adapters.rlcard", "rulespec.adapters.rlcard_gin_rummy"),
     "matplotlib": ("rulespec.report.plots",),
 }

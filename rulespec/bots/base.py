@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from rulespec.bots.determinize import forget_others_choices, resample
+from rulespec.engine.chance import sample_event
 from rulespec.engine.events import Event, canonical_key
 from rulespec.engine.state import State
-from rulespec.simulate import sample_event
 
 __all__ = ["MAX_PLAYOUT_EVENTS", "REWARDS", "Bot", "deal_over", "event_key", "playout",
            "rewards", "seat_state", "world"]

@@ -29,10 +29,10 @@ import random
 
 from rulespec.bots.base import deal_over, event_key, playout, rewards, seat_state, world
 from rulespec.bots.players import _check_reward
+from rulespec.engine.chance import sample_event
 from rulespec.engine.game import Game
 from rulespec.engine.state import CHANCE, State
 from rulespec.errors import ConfigurationError
-from rulespec.simulate import sample_event
 
 __all__ = ["IsmctsBot"]
 

@@ -10,6 +10,7 @@ each with its weight (:func:`pick_outcomes`).
 from __future__ import annotations
 
 import collections
+import random
 import reprlib
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -20,7 +21,7 @@ from rulespec.engine.machine import ChanceStop, Fn, Running, Values
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 
 __all__ = ["apply_chance", "chance_template", "listed_weights", "pick_at", "pick_outcomes",
-           "probabilities", "uniform_outcomes", "weighted_outcomes"]
+           "probabilities", "sample_event", "uniform_outcomes", "weighted_outcomes"]
 
 
 
@@ -203,3 +204,20 @@ def probabilities(weights: list[tuple[Event, int]]) -> list[tuple[Event, float]]
     sum to 1 to float precision; as fractions, exactly)."""
     total = sum(w for _, w in weights)
     return [(e, float(Fraction(w, total))) for e, w in weights]
+
+
+def sample_event(legal: list[Event], rng: random.Random,
+                 weights: Callable[[], list[tuple[Event, int]]] | None = None) -> Event:
+    """One event drawn uniformly: a permutation for a shuffle template, else a legal event;
+    at a pick, given ``weights`` (a State's ``chance_weights``), one outcome drawn by its
+    weight (without them, uniformly among the values)."""
+    if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
+        ev = dict(legal[0])
+        cards = list(ev["cards"])
+        rng.shuffle(cards)
+        ev["cards"] = cards
+        return ev
+    if weights is not None and "chance" in legal[0] and legal[0]["chance"] == "pick":
+        outcomes = weights()
+        return pick_at(outcomes, rng.randrange(sum(w for _, w in outcomes)))
+    return legal[rng.randrange(len(legal))]

@@ -224,13 +224,9 @@ class State:
         return m.size() if type(m) is LegalMap else len(m)
 
     def legal_event(self, k: int) -> Event:
-        """The ``k``-th event of :meth:`legal_actions` (canonical order, H5), without the
-        others where they are not written yet (a hand's thousands of subsets): for a driver
-        that plays by :meth:`legal_count` and :meth:`apply_index` and tells some events."""
-        m = self._legal_now()
-        n = m.size() if type(m) is LegalMap else len(m)
-        if not (isinstance(k, int) and 0 <= k < n):
-            raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
+        """The ``k``-th event of :meth:`legal_actions` (canonical order, H5), without writing
+        the others where they are kept unwritten (a hand's thousands of subsets)."""
+        m = _indexed(self._legal_now(), k)
         if type(m) is LegalMap and m.order is None and m.lazy is not None:
             return m.lazy.event(k)
         return self.legal_actions()[k]
@@ -242,10 +238,7 @@ class State:
         ordering is applied with :meth:`apply`."""
         if self.winners is not None:
             raise IllegalActionError("the match is over")
-        m = self._legal_now()
-        n = m.size() if type(m) is LegalMap else len(m)
-        if not (isinstance(k, int) and 0 <= k < n):
-            raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
+        m = _indexed(self._legal_now(), k)
         if self.to_move == CHANCE:
             self.apply(self.legal_actions()[k])
             return
@@ -781,3 +774,11 @@ _event_of = operator.itemgetter(0)
 
 def _cited(e: ast.Expr | None) -> list[ast.Cited]:
     return [x for x in walk.descendants(e) if isinstance(x, ast.Cited)]
+
+
+def _indexed(m: dict[str, LegalEntry], k: object) -> dict[str, LegalEntry]:
+    """The legal map ``m``, once ``k`` is checked to be an index into it."""
+    n = m.size() if type(m) is LegalMap else len(m)
+    if not (isinstance(k, int) and 0 <= k < n):
+        raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
+    return m
