@@ -28,6 +28,7 @@ the ids of :mod:`rulespec.bridge.actions`, the tensors :mod:`rulespec.bridge.ten
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Mapping
@@ -72,7 +73,11 @@ def load_game(game: str | Path, players: int | None = None,
 
 
 def register(spec: CheckedSpec) -> str:
-    """Register ``spec`` with pyspiel under ``rulespec_NAME`` (once) and give that name."""
+    """Register ``spec`` with pyspiel under ``rulespec_NAME`` (once) and give that name.
+
+    A second spec of the same name (an edited copy of a shipped game, say) is registered
+    under ``rulespec_NAME_`` and the first 8 hex digits of a digest of the spec, so that
+    neither shadows the other in one process."""
     name = short_name(spec)
     if name not in pyspiel.registered_names():
         def __init__(self: RulespecGame, params: Mapping[str, Any] | None = None) -> None:
@@ -115,8 +120,24 @@ def _from_param(v: object) -> object:
 
 def short_name(spec: CheckedSpec) -> str:
     """The name the spec is registered under: ``rulespec_`` and its name, in the letters,
-    digits and underscores pyspiel's names are made of."""
-    return "rulespec_" + "".join(c if c.isalnum() else "_" for c in spec.name.lower())
+    digits and underscores pyspiel's names are made of; with a digest of the spec after it
+    where another spec of the same name came first (see :func:`register`)."""
+    known = _names.get(id(spec))
+    if known is not None and known[0] is spec:
+        return known[1]
+    name = "rulespec_" + "".join(c if c.isalnum() else "_" for c in spec.name.lower())
+    first = _holders.setdefault(name, spec)
+    if first is not spec and first != spec:
+        digest = hashlib.sha256(repr(spec).encode()).hexdigest()[:8]
+        name = f"{name}_{digest}"
+    _names[id(spec)] = (spec, name)
+    return name
+
+
+#: the name each spec met so far goes by, by its id (the spec kept, so the id stays its own)
+_names: dict[int, tuple[CheckedSpec, str]] = {}
+#: the first spec met under each plain name
+_holders: dict[str, CheckedSpec] = {}
 
 
 def _cards_in_play(state: Any) -> int:

@@ -113,6 +113,20 @@ def test_registered_under_a_name_of_its_own() -> None:
         type(mine) is not type(theirs)
 
 
+def test_two_specs_of_one_name_each_keep_their_own(tmp_path: Path) -> None:
+    # an edited copy of a spec: the same name, another title
+    kuhn = Path(__file__).parent.parent / "examples" / "kuhn.rules"
+    edited = tmp_path / "kuhn.rules"
+    edited.write_text(kuhn.read_text().replace('title "Kuhn poker"', 'title "Kuhn, mine"'))
+    a = load_game(kuhn).get_type().short_name
+    b = load_game(edited).get_type().short_name
+    assert a == "rulespec_kuhn" and b.startswith("rulespec_kuhn_") and len(b) == len(a) + 9
+    # each name loads its own spec through pyspiel, and the first keeps its plain name
+    assert pyspiel.load_game(b).get_type().long_name == "Kuhn, mine (rulespec)"
+    assert pyspiel.load_game(a).get_type().long_name == "Kuhn poker (rulespec)"
+    assert load_game(kuhn).get_type().short_name == a
+
+
 def test_action_strings_say_what_the_id_means() -> None:
     g = load_game("whist", players=4)
     st = g.new_initial_state()
