@@ -47,8 +47,9 @@ from rulespec.bridge.actions import ActionScheme, BridgeError
 from rulespec.bridge.steps import TERMINAL, Steps, match_returns
 from rulespec.bridge.tensor import Layout
 from rulespec.engine.game import Game as EngineGame
+from rulespec.engine.game import tables_of
 from rulespec.lang.model import CheckedSpec
-from rulespec.loading import game_for, normalise_options, resolve
+from rulespec.loading import normalise_options, resolve
 
 __all__ = ["LENGTH_CAP", "RulespecGame", "RulespecState", "load_game", "register"]
 
@@ -204,7 +205,7 @@ class RulespecGame(pyspiel.Game):  # type: ignore[misc]
         self.spec = spec
         #: where the spec is read from again (a shipped game's name, or its file)
         self.spec_file = spec_file if spec_file is not None else spec.name
-        self.engine: EngineGame = game_for(spec, n, opts, dealer)
+        self.engine: EngineGame = tables_of(spec, watch=True).game(n, opts, dealer)
         self.scheme = ActionScheme(spec, numbers)
         self.returns_kind = returns
         first = self.engine.new_initial_state()

@@ -41,8 +41,9 @@ except ImportError as e:  # pragma: no cover - in the test dependencies
 from rulespec.bridge.actions import ActionScheme, BridgeError
 from rulespec.bridge.steps import TERMINAL, Steps, match_returns
 from rulespec.bridge.tensor import Layout
+from rulespec.engine.game import tables_of
 from rulespec.lang.model import CheckedSpec
-from rulespec.loading import game_for, normalise_options, resolve
+from rulespec.loading import normalise_options, resolve
 
 __all__ = ["RulespecEnv", "SingleAgentEnv", "env"]
 
@@ -72,7 +73,8 @@ class RulespecEnv(AECEnv):  # type: ignore[misc]
             raise BridgeError(f"returns is 'win' or 'score', not {returns!r}")
         n = players if players is not None else spec.min_players
         self.spec = spec
-        self.engine = game_for(spec, n, dict(normalise_options(spec, options or {})), 0)
+        self.engine = tables_of(spec, watch=True).game(
+            n, dict(normalise_options(spec, options or {})), 0)
         self.scheme = ActionScheme(spec)
         self.layout = Layout.of(self.engine.new_initial_state())
         self.returns_kind = returns

@@ -12,6 +12,8 @@ import pyspiel
 import pytest
 
 from rulespec.bridge.actions import ActionScheme, BridgeError
+from rulespec.engine.chance import sample_event
+from rulespec.engine.game import tables_of
 from rulespec.loading import resolve, shipped_games
 from rulespec.openspiel import load_game
 
@@ -213,3 +215,56 @@ def test_a_match_of_a_spec_file_unpickles_in_another_folder(
     monkeypatch.chdir(tmp_path)
     _, again = pyspiel.deserialize_game_and_state(text)
     assert again.history() == st.history() and again.returns() == st.returns()
+
+
+def _trick_pairs(game: str, seed: int, wanted: int) -> list[tuple[str, str, str, str]]:
+    """At decisions of a random match, pairs of plays that leave a third seat the same
+    observation: that seat's observation and information strings after each."""
+    g = load_game(game, players=4)
+    rng = random.Random(seed)
+    st = g.new_initial_state()
+    out: list[tuple[str, str, str, str]] = []
+    while not st.is_terminal() and len(out) < wanted:
+        if st.is_chance_node():
+            o = st.chance_outcomes()
+            st.apply_action(o[rng.randrange(len(o))][0])
+            continue
+        acts = st.legal_actions()
+        q = (st.current_player() + 2) % 4
+        after = []
+        for a in acts:
+            c = st.clone()
+            c.apply_action(a)
+            after.append((c.observation_string(q), c.information_state_string(q)))
+        seen: dict[str, str] = {}
+        for obs, info in after:
+            if obs in seen:
+                out.append((obs, obs, seen[obs], info))
+                break
+            seen[obs] = info
+        st.apply_action(acts[rng.randrange(len(acts))])
+    return out
+
+
+def test_the_last_card_of_a_trick_is_in_every_seats_information() -> None:
+    # two last cards of a trick that leave a seat the same view (the trick gathered face
+    # down, the same winner): the seat saw the card played, so its information tells them
+    # apart (the engine's table compiled to watch its moves)
+    pairs = _trick_pairs("whist", 3, 3)
+    assert len(pairs) == 3
+    for obs_a, obs_b, info_a, info_b in pairs:
+        assert obs_a == obs_b and info_a != info_b
+
+
+def test_a_plain_table_notes_no_glimpse() -> None:
+    spec = resolve("whist").spec
+    plain = tables_of(spec).game(4, {}, 0).new_initial_state()
+    watched = tables_of(spec, watch=True).game(4, {}, 0).new_initial_state()
+    rng = random.Random(1)
+    for st in (plain, watched):
+        st.glimpsed = []
+        ev = sample_event(st.legal_actions(), rng, st.chance_weights)
+        st.apply(ev)  # the shuffle, then the deal
+    assert plain.glimpsed == []
+    # the deal was seen: each seat its own thirteen cards and the turned-up trump
+    assert watched.glimpsed and all(len(m) >= 13 for m in watched.glimpsed[-1])

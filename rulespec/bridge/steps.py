@@ -12,11 +12,11 @@ choice of cards one decision event holding the set. Here each is taken a step at
   id, several where it holds a list; the event is applied when its last id is taken.
 
 Each seat's information is what it observed after every event (the observation the engine
-gives it, from the zones' visibility) and its own events: kept as a running digest, so that
-two histories that the seat cannot tell apart give the same string, at a fixed length. It is
-what the engine lets a seat observe, the state at each decision and chance point (the
-protocol's ``observe``): a card shown and put away within one event, as the last card of a
-trick is when the trick is gathered as it falls, is not in it.
+gives it, from the zones' visibility), the cards it saw within the event (the engine's table
+compiled to watch: after each statement that moved cards, the cards of the seat's
+observation, so that the last card of a trick, gathered face down by the event that plays it,
+is seen) and its own events: kept as a running digest, so that two histories that the seat
+cannot tell apart give the same string, at a fixed length.
 """
 
 from __future__ import annotations
@@ -188,7 +188,12 @@ class Steps:
         self._engine_apply(done[0], seat)
 
     def _engine_apply(self, event: Event, seat: int | None) -> None:
-        self.state.apply(event)
+        glimpses: list[tuple[tuple[str, ...], ...]] = []
+        self.state.glimpsed = glimpses  # what each seat sees within the event (steps' doc)
+        try:
+            self.state.apply(event)
+        finally:
+            self.state.glimpsed = None
         self.events.append(event)
         self._encoded = None
         mine = json.dumps(event, sort_keys=True, separators=(",", ":"))
@@ -197,11 +202,17 @@ class Steps:
         for q in range(len(self.digests)):
             view = self.state.observation(q)
             seen = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+            # the moments within the event, each once where the seat saw no change: a move
+            # of cards it cannot see adds nothing it could tell
+            moments = [m for i, m in enumerate(g[q] for g in glimpses)
+                       if i == 0 or m != glimpses[i - 1][q]]
             if q == seat:
                 seen = mine + seen
+            seen = json.dumps(moments, separators=(",", ":")) + seen
             self.digests[q] = hashlib.sha256((self.digests[q] + seen).encode()).hexdigest()
             cards = self.met[q] = set() if new_deal else set(self.met[q])
             cards.update(_cards_in(view["zones"]))
+            cards.update(c for m in moments for c in m)
         self._settle()
 
     # ---- what a seat knows --------------------------------------------------------------------

@@ -35,7 +35,7 @@ class Game:
 
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
                  dealer: int = 0, coverage: bool = False, keep_sources: bool = False,
-                 table: Table | None = None) -> None:
+                 table: Table | None = None, watch: bool = False) -> None:
         if table is None:
             table = Table.of(spec, players, options, dealer)
         self.spec = spec
@@ -45,8 +45,7 @@ class Game:
         #: set every state of this game adds the clauses it enters to
         self.compiled_clauses: set[str] = set()
         self.cover: set[str] | None = set() if coverage else None
-        self.players = table.players
-        self.dealer = table.dealer
+        self.players, self.dealer = table.players, table.dealer
         self.options: dict[str, object] = dict(table.options)
         self.hands = table.hands
         if coverage:
@@ -70,8 +69,11 @@ class Game:
         procs: list[tuple[str, tuple[str, ...], ast.Block, ast.Span | None]] = [
             (p.name, tuple(x.name for x in p.params), p.body, p.span) for p in spec.procs]
         procs += [("#deal", (), spec.deal.body, None), ("#match", (), spec.match.body, None)]
+        #: compiled to note what every seat sees after each statement that moves cards
+        #: (memory.glimpse; the bridge's information sees the last card of a trick so)
+        self.watch = watch
         self.procs: dict[str, Procedure] = compile_procedures(
-            self._ec, procs, self.compiled_clauses, self.cover)
+            self._ec, procs, self.compiled_clauses, self.cover, watch)
         self.var_inits = [(v.name, v.per_player, self._ec.expr(v.init, frozenset()))
                            for v in spec.vars]
         if spec.directed:
@@ -158,9 +160,11 @@ class Tables:
     forgotten first). With ``coverage``, the games record the clauses play enters."""
 
     def __init__(self, spec: CheckedSpec, coverage: bool = False,
-                 max_games: int = MAX_TABLES_PER_SPEC) -> None:
+                 max_games: int = MAX_TABLES_PER_SPEC, watch: bool = False) -> None:
         self.spec = spec
         self.coverage = coverage
+        #: the games are compiled to watch their moves (see Game's ``watch``)
+        self.watch = watch
         self.max_games = max_games
         self._requests: collections.OrderedDict[tuple[int, str, int], Table | str] = \
             collections.OrderedDict()
@@ -173,7 +177,7 @@ class Tables:
               dealer: int = 0) -> Table:
         """The validated table; ConfigurationError (the same each time) when the spec
         refuses it."""
-        if self.coverage:
+        if self.coverage or self.watch:
             # validated once per process: a covering cache asks the process's plain one
             return tables_of(self.spec).table(players, options, dealer)
         opts = options or {}
@@ -213,7 +217,8 @@ class Tables:
         if g is not None:
             self._games.move_to_end(t.key)
             return g
-        g = Game(self.spec, players, dealer=dealer, coverage=self.coverage, table=t)
+        g = Game(self.spec, players, dealer=dealer, coverage=self.coverage, table=t,
+                 watch=self.watch)
         self.compiles += 1
         if len(self._games) >= self.max_games:
             self._games.popitem(last=False)
@@ -230,14 +235,20 @@ class Tables:
 _BY_SPEC: collections.OrderedDict[int, Tables] = collections.OrderedDict()
 
 
-def tables_of(spec: CheckedSpec) -> Tables:
-    """The process's cache of ``spec``'s plain (not covering) tables."""
-    t = _BY_SPEC.get(id(spec))
+def tables_of(spec: CheckedSpec, watch: bool = False) -> Tables:
+    """The process's cache of ``spec``'s plain (not covering) tables; with ``watch``, of its
+    tables compiled to watch their moves (a cache of their own)."""
+    cache = _WATCHING if watch else _BY_SPEC
+    t = cache.get(id(spec))
     if t is None or t.spec is not spec:
-        t = Tables(spec)
-        if len(_BY_SPEC) >= _MAX_SPECS:
-            _BY_SPEC.popitem(last=False)
-        _BY_SPEC[id(spec)] = t
+        t = Tables(spec, watch=watch)
+        if len(cache) >= _MAX_SPECS:
+            cache.popitem(last=False)
+        cache[id(spec)] = t
     else:
-        _BY_SPEC.move_to_end(id(spec))
+        cache.move_to_end(id(spec))
     return t
+
+
+#: the process's watching tables, by spec, as _BY_SPEC
+_WATCHING: collections.OrderedDict[int, Tables] = collections.OrderedDict()

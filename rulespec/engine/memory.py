@@ -6,10 +6,26 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
+from rulespec.engine.observe import zones_seen
 from rulespec.lang.builtins import EmptyError
 
-__all__ = ["recalled", "remembered", "seen_now"]
+__all__ = ["glimpse", "recalled", "remembered", "seen_now"]
+
+
+def glimpse(st: Any) -> None:
+    """Within an event, after a statement that moved cards, on a table compiled to watch
+    (Game's ``watch``) and a state whose ``glimpsed`` is a list: append what each seat sees
+    at this moment, its observation's cards in card order. A card shown and put away by one
+    event (the last card of a trick, gathered face down) is seen at the glimpse between."""
+    out = st.glimpsed
+    if out is None:
+        return
+    game = st.game
+    zones, z, v, teams, order = game.spec.zones, st.z, st.v, st.teams_now, game.spec.deck.order
+    out.append(tuple(tuple(sorted(seen_now(zones_seen(zones, z, v, q, teams)), key=order.get))
+                     for q in range(game.players)))
 
 
 def seen_now(zones: Mapping[str, object]) -> set[str]:

@@ -72,7 +72,7 @@ class State:
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
                  "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
-                 "work", "left", "in_play", "memory")
+                 "work", "left", "in_play", "memory", "glimpsed")
 
     def __init__(self, game: GameRules) -> None:
         self.game = game
@@ -88,8 +88,6 @@ class State:
         self.winners: list[int] | None = None
         #: events applied in the deal being played (max_events bounds it)
         self.deal_events = 0
-        #: the zones and variables as the last finished deal left them, before the next deal
-        #: clears them (for tests and tools that check a deal's scoring)
         #: called with this state at each deal end, after its scores are added (tests look
         #: at the hands and variables as they were then); None costs nothing
         self.on_deal_end: Callable[[State], None] | None = None
@@ -97,6 +95,9 @@ class State:
         #: ended) and is not kept: ``deals`` then holds the last entry only, and a match of a
         #: million deals runs in the memory of one (simulate streams its summaries so)
         self.deal_sink: Callable[[JSONObject], None] | None = None
+        #: on a table compiled to watch (Game's ``watch``): set to a list, it is given what
+        #: every seat sees after each move (memory.glimpse); None: not noted
+        self.glimpsed: list[tuple[tuple[str, ...], ...]] | None = None
         self._legal: dict[str, LegalEntry] | None = None
         #: the entries of the events legal_actions last handed out (by the events' ids, when
         #: there are many)
@@ -359,10 +360,10 @@ class State:
         c._legal = self._legal
         c._given = self._given
         c._results_open = self._results_open
-        c.work = self.work
-        c.left = self.left
+        c.work, c.left = self.work, self.left
         c.in_play = self.in_play
         c.memory = self.memory
+        c.glimpsed = None if self.glimpsed is None else list(self.glimpsed)
         if self.game.binds_zones:
             # the legal entries hold this state's zones: the clone lists its own
             c._legal = None

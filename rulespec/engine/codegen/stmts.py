@@ -63,6 +63,7 @@ from rulespec.engine.machine import (
     hold_choice,
     together_seats,
 )
+from rulespec.engine.memory import glimpse
 from rulespec.lang import ast
 from rulespec.lang.clauses import clause_id, pick_arms
 from rulespec.lang.model import BoundBuiltin
@@ -74,12 +75,14 @@ __all__ = ["compile_procedures"]
 
 def compile_procedures(ec: ExprCompiler, procs: Sequence[tuple[str, tuple[str, ...], ast.Block,
                                                                 ast.Span | None]],
-                       compiled: set[str], cover: set[str] | None) -> dict[str, Procedure]:
+                       compiled: set[str], cover: set[str] | None,
+                       watch: bool = False) -> dict[str, Procedure]:
     """Every procedure of a table, by name: ``procs`` is (name, parameters, body, span), the
-    deal and the match included under the names ``#deal`` and ``#match``."""
+    deal and the match included under the names ``#deal`` and ``#match``. With ``watch``,
+    each statement that moves cards is followed by a glimpse (memory.glimpse)."""
     out = {name: Procedure(name, params) for name, params, _, _ in procs}
     for name, _, body, span in procs:
-        _StmtCompiler(ec, compiled, cover, out).compile(out[name], body, span)
+        _StmtCompiler(ec, compiled, cover, out, watch).compile(out[name], body, span)
     return out
 
 
@@ -87,7 +90,7 @@ class _StmtCompiler:
     """Compiles one procedure: statements to instructions, instructions to a function."""
 
     def __init__(self, ec: ExprCompiler, compiled: set[str], cover: set[str] | None,
-                 procs: dict[str, Procedure]) -> None:
+                 procs: dict[str, Procedure], watch: bool = False) -> None:
         self.ec = ec
         self.compiled = compiled
         self.cover = cover
@@ -96,6 +99,8 @@ class _StmtCompiler:
         self.binds_zones = False
         self._slot = 0
         self._objects: dict[str, object] = {}
+        #: the name of memory.glimpse in the generated code, where the table watches its moves
+        self.glimpse = self._obj(glimpse) if watch else None
         #: the spec calls seen_by: each stop first has the seats note what they see, and each
         #: deal starts with nothing remembered (other specs compile as before)
         self.remembers = BoundBuiltin("seen_by") in ec.spec.resolution.bindings.values()
@@ -119,6 +124,8 @@ class _StmtCompiler:
             if self.remembers:
                 self._memory(s)
             local = self.stmt(s, local, loops)
+            if self.glimpse is not None and isinstance(s, (ast.Move, ast.Fill, ast.DealCards)):
+                self.ins.append(Py((f"{self.glimpse}(st)",), s.span))
         return local
 
     def _memory(self, s: ast.Stmt) -> None:
