@@ -10,9 +10,10 @@ for each field they write.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeAlias, cast
 
 from rulespec.errors import IllegalActionError, RecordError
@@ -23,7 +24,7 @@ from rulespec.lang.decks import Deck
 __all__ = ["Event", "JSONObject", "JSONValue", "FIELD_CACHE_MAX", "MAX_EVENT_DEPTH",
            "canonical_key", "cards_event_key", "encode", "event_key", "field_json", "json_value",
            "loose_key", "normalise_decision", "normalise_value", "set_and_json", "subset_in_order",
-           "subset_sets", "SubsetSets", "too_deep"]
+           "subset_sets", "SubsetAxis", "SubsetSets", "too_deep"]
 
 #: a value that JSON carries (what the protocol and records exchange); ``Any`` stands for the
 #: recursion, which mypy's aliases cannot spell without losing ``dict``'s invariance
@@ -155,7 +156,21 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     every one so far, in order), and a mask says which set each subset is. They come in
     another order than :func:`subsets` gives them: an enumerator only keys its events by them,
     and distinct elements give distinct sets. Doubling makes all 2**n: a few of them (3 cards
-    of 13 to pass, 286 of 8,192) are made one by one."""
+    of 13 to pass, 286 of 8,192) are made one by one. Without ``own``, for distinct card
+    codes or suits, nothing is made until read: the sets and texts are
+    :class:`SubsetAxis` sequences, one set worked out where one is indexed (a playout applies
+    one event of thousands), all of them made as here where they are gone through."""
+    if not own and _distinct_texts(tuple(xs), order):
+        axis = SubsetAxis(xs, lo, hi, order,
+                          lambda: _subset_sets_made(xs, lo, hi, cache, own, order))
+        return SubsetSets((tuple(xs), lo, hi, own), None, axis, axis.texts, ordered=True)
+    return _subset_sets_made(xs, lo, hi, cache, own, order)
+
+
+def _subset_sets_made(xs: Sequence[object], lo: int, hi: int,
+                      cache: dict[tuple[object, ...], tuple[tuple[object, ...], str]],
+                      own: bool, order: Mapping[str, int]) -> SubsetSets:
+    """:func:`subset_sets`, every set made."""
     xs, n, key = tuple(xs), len(xs), (tuple(xs), lo, hi, own)
     check_size(count := sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
                "the list of subsets")
@@ -200,6 +215,100 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
         place = [place[m] for m in keep]
     return SubsetSets(key, subs, list(map(sets.__getitem__, place)),
                       list(map(texts.__getitem__, place)))
+
+
+class SubsetAxis(Sequence[list[object]]):
+    """What ``subset_sets(xs, lo, hi, cache, False)`` lists for distinct card codes or suits
+    (its ``sets``; :attr:`texts` its texts), unwritten: the ``k``-th set in the order of the
+    texts worked out when asked, so that a decision over a hand's 8,192 subsets, of which a
+    playout applies one, is counted and indexed without 8,192 lists and texts being made.
+
+    The order (see :func:`_text_order`): the sets whose first element (in canonical order) is
+    ``j`` come in the order of ``j``'s quoted text, each group being ``j`` with every set of
+    the elements after ``j`` in this same order, and the empty set comes last. So the
+    ``k``-th set is found element by element: the group it falls in by counting each group's
+    sets, sizes ``lo`` to ``hi`` allowed."""
+
+    def __init__(self, xs: Sequence[object], lo: int, hi: int,
+                 order: Mapping[str, int] = TEXT_ORDER,
+                 whole: Callable[[], SubsetSets] | None = None) -> None:
+        n = len(xs)
+        #: what makes every set and text at once (where they are gone through), and them
+        self._whole = whole
+        self._made: SubsetSets | None = None
+        self.lo, self.hi = max(lo, 0), min(hi, n)
+        self.total = _sizes(n, self.lo, self.hi)
+        check_size(self.total, "the list of subsets")
+        #: the elements in canonical order, and their JSON texts
+        self.elements = sorted(xs, key=lambda x: order[cast("str", x)])
+        quoted = [f'"{x}"' for x in self.elements]
+        self.quoted = quoted
+        #: for each place (and -1 for none yet, at index 0): the places after it, in the order
+        #: of their texts
+        self.after = [sorted(range(j + 1, n), key=quoted.__getitem__) for j in range(-1, n)]
+        self.texts = _SubsetTexts(self)
+
+    def __len__(self) -> int:
+        return self.total
+
+    def places(self, k: int) -> list[int]:
+        """The places, ascending, of the ``k``-th set's elements."""
+        if not 0 <= k < self.total:
+            raise IndexError(k)
+        n, lo, hi, out, j = len(self.elements), self.lo, self.hi, [], -1
+        while True:
+            for i in self.after[j + 1]:
+                # the sets of group i: i, with a set of the n-1-i elements after it
+                g = _sizes(n - 1 - i, lo - 1, hi - 1)
+                if k < g:
+                    out.append(i)
+                    j, lo, hi = i, lo - 1, hi - 1
+                    break
+                k -= g
+            else:
+                return out  # the empty set of what is left: the group's last
+
+    def __getitem__(self, k: int) -> list[object]:  # type: ignore[override]
+        els = self.elements
+        return [els[i] for i in self.places(k)]
+
+    def made(self) -> SubsetSets:
+        """Every set and text, made at once (by :func:`subset_sets`'s own ways, or one by
+        one where no maker was given), kept."""
+        if self._made is None:
+            if self._whole is not None:
+                self._made = self._whole()
+            else:
+                ks = range(self.total)
+                self._made = SubsetSets((), None, [self[k] for k in ks],
+                                        [self.texts[k] for k in ks], ordered=True)
+        return self._made
+
+    def __iter__(self) -> Iterator[list[object]]:
+        return iter(self.made().sets)
+
+
+class _SubsetTexts(Sequence[str]):
+    """The texts of a :class:`SubsetAxis`'s sets, each made when asked."""
+
+    def __init__(self, axis: SubsetAxis) -> None:
+        self.axis = axis
+
+    def __len__(self) -> int:
+        return self.axis.total
+
+    def __getitem__(self, k: int) -> str:  # type: ignore[override]
+        q = self.axis.quoted
+        return "[" + ",".join(q[i] for i in self.axis.places(k)) + "]"
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.axis.made().texts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sizes(m: int, lo: int, hi: int) -> int:
+    """How many subsets of ``m`` elements have ``lo`` to ``hi`` elements."""
+    return sum(math.comb(m, t) for t in range(max(lo, 0), min(hi, m) + 1))
 
 
 def _subset_sets_one_by_one(xs: tuple[object, ...], lo: int, hi: int,

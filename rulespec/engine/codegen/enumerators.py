@@ -666,6 +666,10 @@ def _freeze(x: object) -> object:
 
 #: the most values a generator's source may hold for its enumerator to remember events by it
 MEMO_KEY_MAX = 512
+#: the fewest subsets a decision lists lazily though its source is short enough to remember
+#: its events by (3 cards of 13 to pass: 286): each hand comes once in a playout, so
+#: remembering its hundreds of events costs what listing them does, and a playout applies one
+LAZY_MIN = 64
 
 
 def _memoised(body: _Body, gen_vars: list[str]) -> list[str] | None:
@@ -749,7 +753,8 @@ def _all_at_once(nest: _Nest) -> list[str] | None:
 
 def _lazy_lines(w: _Write) -> list[str]:
     """For the enumerator :func:`_all_at_once` writes, where its source is too long to be
-    remembered (thousands of a hand's subsets, in canonical order): the lines that return a
+    remembered (thousands of a hand's subsets, in canonical order) or longer than LAZY_MIN
+    (a hand's 286 passes, seldom met twice): the lines that return a
     lazy :class:`LegalMap` instead, which builds what is asked of it (the events for
     ``legal_actions``, one entry for ``apply_index``, one key for ``apply``) and its keys and
     entries only when a reader needs the whole map. A playout reads one event of 4,096; the
@@ -758,7 +763,8 @@ def _lazy_lines(w: _Write) -> list[str]:
     if not (w.entry.startswith("(") and w.entry.endswith(tail)):
         return []
     event = w.entry[1:-len(tail)]
-    return ["if _ck is None and _s0.ordered and not out and len(_s0):",
+    return [f"if (_ck is None or len(_s0) > {LAZY_MIN}) and _s0.ordered and not out "
+            "and len(_s0):",
             "    hit = _LegalMap()",
             f"    hit.lazy = _LazySets(lambda _sj0: {w.key},",
             f"                         lambda: [{event} for _sf0 in _s0.sets],",

@@ -44,10 +44,17 @@ import attrs
 from rulespec.engine.codegen.enumerators import _lazy_subsets, _level_test, _levels, _names_in
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.codegen.pyexec import READS_STATE, pyname
-from rulespec.engine.events import json_value, set_and_json, subset_in_order, subset_sets
+from rulespec.engine.events import (
+    SubsetAxis,
+    _distinct_texts,
+    json_value,
+    set_and_json,
+    subset_in_order,
+    subset_sets,
+)
 from rulespec.engine.machine import MEMO_MAX, LazyProduct, LegalMap
 from rulespec.lang import ast, walk
-from rulespec.lang.builtins import check_size
+from rulespec.lang.builtins import TEXT_ORDER, check_size
 from rulespec.lang.model import BoundBuiltin
 from rulespec.lang.types import Bool, Card, Int, Suit
 from rulespec.lang.types import element as element_of
@@ -236,6 +243,8 @@ class _LazyEnumerator:
         self.sets_of = cast("Callable[..., Any]", rt.get("_subset_sets", subset_sets))
         self.in_order = cast("Callable[..., Any]", rt.get("_subset_in_order", subset_in_order))
         self.setjv = cast("Callable[..., Any]", rt.get("_setjv", set_and_json))
+        #: the texts' order of the spec's cards and suits (a declared deck's own)
+        self.order = TEXT_ORDER if ec.spec.deck.french else ec.spec.deck.text_order
         axis_names, by_field = shape.axis_names, shape.by_field
         self.names = tuple((f.name, axis_names.index(f.name), by_field[f.name][1], None)
                            if f.name in by_field else (f.name, -1, False, shape.fixed[f.name])
@@ -300,6 +309,12 @@ class _LazyEnumerator:
             functools.partial(self.in_order, xs, lo, hi)
         mk = (xs, lo, hi)
         hit = self.memo.get(mk)
+        if hit is None and self.accept is None and _distinct_texts(xs, self.order):
+            # a hand's subsets, unwritten: each set worked out when an event is asked for
+            axis = SubsetAxis(xs, lo, hi, self.order)
+            if not axis:
+                return None
+            hit = (axis, axis.texts, None)
         lists = self.shape.lists
         count = _number_count(xs, lo, hi) if hit is None and self.accept is None and \
             distinct else None
