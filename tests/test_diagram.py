@@ -14,6 +14,7 @@ import pytest
 
 from rulespec.book.diagram import Diagram, phase_diagram
 from rulespec.book.facts import book_facts
+from rulespec.book.labels import if_clause, truth
 from rulespec.book.layout import table_picture
 from rulespec.book.svg import bidi_safe, fill, same, text_px
 from rulespec.lang import ast, walk
@@ -489,3 +490,15 @@ def test_a_translation_is_untrusted_text() -> None:
     assert fill("{who.__class__} {0} {who}", who="the dealer") == "{who.__class__} {0} the dealer"
     texts = words_drawn(parse(phase_diagram(spec, hostile).svg))
     assert "{who.__class__}" in texts and "<class" not in texts and "{ <&> }" in texts
+
+
+def test_a_condition_the_spec_leaves_unsaid_is_said_by_its_decisions_text() -> None:
+    """Vändåtta's blocked deal: the pass decision's own text says when (its only "If ..."
+    sentence), and a house rule's number is said as a player would ("a target is set")."""
+    alt = phase_diagram(resolve("vandatta").spec).alt
+    assert "if every player passes in turn with no card played or drawn by anyone" in alt
+    assert "a target is set" in alt and "the agreed number of deals has been played" in alt
+    assert if_clause("Pass. If all pass, the deal ends. Then go on.") == "all pass"
+    assert if_clause("If a, b. If c, d.") == ""  # which one, the text does not say
+    assert truth("Связан ли игрок объявлением") == "игрок связан объявлением"
+    assert truth("Есть ли у игрока число") == "у игрока есть число"

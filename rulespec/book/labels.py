@@ -33,7 +33,7 @@ from rulespec.lang.model import (
     pos,
 )
 
-__all__ = ["Labels", "first_clause", "if_clause"]
+__all__ = ["Labels", "first_clause", "if_clause", "truth"]
 
 # the end of a first clause: a colon, a semicolon (Persian's too), a dash between spaces
 _CLAUSE_END = re.compile(r"(:|;|؛| — | – )\s")
@@ -135,7 +135,7 @@ class Labels:
             case ast.Compare(op="==", left=ast.Name() as o,
                              right=ast.Name() | ast.StrLit() as v) if self._value_doc(o, v):
                 # a house rule's setting said by what that value means at the table
-                return _truth(self.gist(self._value_doc(o, v), 60))
+                return truth(self.gist(self._value_doc(o, v), 60))
             case ast.Compare(op=">", left=ast.Name() as o, right=ast.IntLit(value=0)) \
                     if self._option(o):
                 return fill(self.w("a {option} is set"), option=self.name(o.id))
@@ -163,7 +163,7 @@ class Labels:
             case ast.Name() | ast.Index(target=ast.Name()):
                 return self._var_words(e)
             case ast.Call(func=f) if f in self.spec.def_named:
-                return _truth(self.gist(self.spec.def_named[f].doc, 90))
+                return truth(self.gist(self.spec.def_named[f].doc, 90))
         return UNSAID
 
     def _value_doc(self, o: ast.Name, v: ast.Name | ast.StrLit) -> str | None:
@@ -210,7 +210,7 @@ class Labels:
         v = self.vars.get(n.id)
         if not isinstance(b, BoundVar) or v is None or not v.doc:
             return UNSAID
-        return _truth(self.gist(v.doc, 90))
+        return truth(self.gist(v.doc, 90))
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
@@ -221,7 +221,7 @@ def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
     return [e]
 
 
-def _truth(text: str) -> str:
+def truth(text: str) -> str:
     """A truth's text as a condition: "Whether the deal is over" is "the deal is over"."""
     for lead in ("Whether ", "If ", "آیا ", "اینکه "):
         if text.startswith(lead):
