@@ -14,6 +14,7 @@ import pytest
 
 from rulespec.book.diagram import Diagram, phase_diagram
 from rulespec.book.facts import book_facts
+from rulespec.book.labels import if_clause, truth
 from rulespec.book.layout import table_picture
 from rulespec.book.svg import bidi_safe, fill, same, text_px
 from rulespec.lang import ast, walk
@@ -104,9 +105,11 @@ def test_shipped_game_diagram(game: str) -> None:
     actions = reached_actions(spec)
     assert actions <= set(spec.action_names())
     assert actions, "every shipped game has decisions"
-    missing = actions - drawn_actions(root)
+    # a decision is drawn by its name in words ("choose suit"), as the book names it
+    said = {a.replace("_", " ") for a in actions}
+    missing = said - drawn_actions(root)
     assert not missing, f"no decision box for {sorted(missing)}"
-    for name in actions:
+    for name in said:
         assert re.search(rf"\b{re.escape(name)}\b", d.alt), f"alt text does not name {name}"
     desc = root.find("s:desc", NS)
     assert desc is not None and desc.text == d.alt
@@ -279,7 +282,8 @@ def test_deep_detail_is_folded_but_every_decision_is_named(tmp_path: Path) -> No
     check_in_bounds(root)
     names = reached_actions(spec)
     assert len(names) == 31
-    assert drawn_actions(root) == names  # folded boxes still list their decisions
+    # folded boxes still list their decisions
+    assert drawn_actions(root) == {n.replace("_", " ") for n in names}
     assert "(folded)" in " ".join(root.itertext())
     assert len(root.findall(".//s:g[@class]", NS)) <= 60
     for n in names:
@@ -355,13 +359,14 @@ def words_drawn(root: ET.Element) -> str:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_word_goes_through_words(game: str) -> None:
-    """A translated book passes its catalog lookup: no English word is drawn without it (the
-    action names, the spec's identifiers, are the only words left as they are)."""
+    """A translated book passes its catalog lookup: no English word is drawn without it, not
+    even a decision's name (drawn in words, as the book names it)."""
     spec = resolve(game).spec
     root = parse(phase_diagram(spec, CROSSED).svg)
     left = set(re.findall(r"[A-Za-z_]+", words_drawn(root))) - set(spec.action_names())
     assert {w for w in left if set(w) != {"x"}} == set()
-    assert reached_actions(spec) <= drawn_actions(root)  # the picture is still whole
+    # the picture is still whole
+    assert {CROSSED(a.replace("_", " ")) for a in reached_actions(spec)} <= drawn_actions(root)
 
 
 #: what a label read word by word off an expression looks like: a one-letter local, a size,
@@ -397,7 +402,7 @@ def test_right_to_left_text_starts_at_the_right_of_its_box() -> None:
     assert "direction" not in ltr.svg
     root = parse(rtl.svg)
     check_in_bounds(root)
-    assert drawn_actions(root) == drawn_actions(parse(ltr.svg))
+    assert drawn_actions(root) == {PERSIAN(a) for a in drawn_actions(parse(ltr.svg))}
     for g in root.iter(f"{{{SVG_NS}}}g"):
         box = g.find("s:rect", NS)
         if box is None:
@@ -485,3 +490,15 @@ def test_a_translation_is_untrusted_text() -> None:
     assert fill("{who.__class__} {0} {who}", who="the dealer") == "{who.__class__} {0} the dealer"
     texts = words_drawn(parse(phase_diagram(spec, hostile).svg))
     assert "{who.__class__}" in texts and "<class" not in texts and "{ <&> }" in texts
+
+
+def test_a_condition_the_spec_leaves_unsaid_is_said_by_its_decisions_text() -> None:
+    """Vändåtta's blocked deal: the pass decision's own text says when (its only "If ..."
+    sentence), and a house rule's number is said as a player would ("a target is set")."""
+    alt = phase_diagram(resolve("vandatta").spec).alt
+    assert "if every player passes in turn with no card played or drawn by anyone" in alt
+    assert "a target is set" in alt and "the agreed number of deals has been played" in alt
+    assert if_clause("Pass. If all pass, the deal ends. Then go on.") == "all pass"
+    assert if_clause("If a, b. If c, d.") == ""  # which one, the text does not say
+    assert truth("Связан ли игрок объявлением") == "игрок связан объявлением"
+    assert truth("Есть ли у игрока число") == "у игрока есть число"

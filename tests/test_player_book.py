@@ -255,3 +255,20 @@ def test_newtons_pot_has_a_section_after_scoring() -> None:
     deal = anchors.index("the-deal")
     told = [x for x in b.blocks[deal:] if isinstance(x, Paragraph)][0]
     assert "pot" not in "".join(r.text for r in told.text)
+
+
+def test_the_example_tells_what_a_turn_made_true() -> None:
+    """Lappen is announced for a player as their turn passes on, with no decision of theirs:
+    the example says so on a line after that turn, in the spec's words."""
+    for lang, said in (("en", "bound by a lappen announcement"),
+                       ("ru", "связан объявлением лаппен")):
+        b = book("vandatta", lang)[0]
+        at = next(i for i, x in enumerate(b.blocks)
+                  if isinstance(x, Heading) and x.anchor == "example")
+        lines = next(x for x in b.blocks[at:] if isinstance(x, Bullets)).items
+        texts = ["".join(r.text for r in i) for i, _ in lines]
+        notes = [k for k, t in enumerate(texts) if said in t]
+        assert notes, texts
+        # right after the turn it happened in: that turn's player's line
+        seat = texts[notes[0]].split()[1].rstrip(":")
+        assert re.match(rf"(Turn|Ход) \d+, (seat|место) {seat}:", texts[notes[0] - 1])

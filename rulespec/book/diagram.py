@@ -22,7 +22,7 @@ import attrs
 from attrs import frozen
 
 from rulespec.book.english import say, say_pick
-from rulespec.book.labels import Labels
+from rulespec.book.labels import Labels, if_clause
 from rulespec.book.svg import (
     OTHERWISE,
     Decision,
@@ -171,6 +171,10 @@ class _Builder:
         self.sites: dict[str, int] = {}
         #: the labels of the procedures drawn that no other call refers to
         self.once: set[str] = set()
+        #: the texts around the walk (a step's, a decision's, a procedure's), innermost last:
+        #: the condition their only conditional sentence states, where their block has one
+        #: condition the spec gives no words (else "")
+        self.ifs: list[str] = []
         for node in (spec.match.body, spec.deal.body, *(p.body for p in spec.procs)):
             for n in walk.descendants(node):
                 if isinstance(n, ast.CallStmt):
@@ -212,9 +216,39 @@ class _Builder:
         words (an ``else`` drawn alone among them too)."""
         out: list[tuple[str, _T]] = []
         for c, x in shown:
+            if c is not None and not self.lab.whole(c) and self.ifs and self.ifs[-1]:
+                # the step's or decision's own words for it, said once
+                out.append((self.ifs[-1], x))
+                self.ifs[-1] = ""
+                continue
             out.append((self.lab.cond(c) if c is not None
                         else OTHERWISE if out else "", x))
         return out
+
+    def within(self, doc: str | None, body: ast.Block, ctx: _Ctx) -> list[Node]:
+        """``body`` drawn inside the text ``doc`` (a step's, a decision's, a procedure's)."""
+        lone = sum(1 for _ in self._unsaid_ifs(body)) == 1
+        self.ifs.append(if_clause(self.w(doc)) if doc and lone else "")
+        try:
+            return self.block(body, ctx)
+        finally:
+            self.ifs.pop()
+
+    def _unsaid_ifs(self, b: ast.Block) -> Iterator[ast.If]:
+        """The outermost ``if``s of ``b`` whose conditions the spec does not wholly say, not
+        counting those inside a text of their own (a step's, a decision's)."""
+        for st in b.stmts:
+            if isinstance(st, ast.If):
+                arms = _branches(st)
+                if any(c is not None and not self.lab.whole(c) for c, _ in arms):
+                    yield st
+                    continue
+                for _, arm in arms:
+                    yield from self._unsaid_ifs(arm)
+            elif isinstance(st, (ast.While, ast.Loop, ast.For, ast.Repeat)):
+                yield from self._unsaid_ifs(st.body)
+            elif isinstance(st, ast.Step) and not st.doc:
+                yield from self._unsaid_ifs(st.body)
 
     def proc_words(self, p: ast.ProcDecl) -> str:
         """A procedure as the picture names it: the first clause of its text, else its
@@ -272,7 +306,7 @@ class _Builder:
             return self._run_deal()
         if isinstance(s, ast.Step):
             # the decisions inside are drawn where they are, under the step's title
-            return self._titled(self.w(s.title), self.block(s.body, ctx))
+            return self._titled(self.w(s.title), self.within(s.doc, s.body, ctx))
         return []  # no other statement holds a decision
 
     def _titled(self, title: str, body: list[Node]) -> list[Node]:
@@ -338,7 +372,7 @@ class _Builder:
         """What ends a ``loop``: the actions that break out of it, or the deal or match."""
         exits = list(dict.fromkeys(_breaks(body, None)))
         if exits:
-            named = [e for e in exits if e]
+            named = [self.lab.name(e) for e in exits if e]
             if named and len(named) == len(exits):
                 actions = named[0]
                 for n in named[1:]:
@@ -370,7 +404,7 @@ class _Builder:
             return [Ref(self.t("{procedure} (again, as drawn earlier)", procedure=name))]
         self.expanded.add(s.name)
         self.stack.append(s.name)
-        body = self.block(p.body, self._proc_ctx(p, s, ctx))
+        body = self.within(p.doc, p.body, self._proc_ctx(p, s, ctx))
         self.stack.pop()
         if len(body) == 1 and isinstance(body[0], Decision):
             return [attrs.evolve(body[0], title=body[0].title or name)]
@@ -384,15 +418,17 @@ class _Builder:
         who = self.who(s.seat, ctx)
         actions: dict[str, str] = {}
         for a in s.alternatives:
-            actions.setdefault(a.action, self.lab.gist(a.doc))
+            actions.setdefault(self.lab.name(a.action), self.lab.gist(a.doc))
         after: list[Node] = []
         for a in s.alternatives:
             # what an alternative leads to is drawn only where it decides or ends something
             # (or where it leaves something to a pick: a roll of the die is what it does)
             picks = self.reaches(a.body, (ast.Pick,))
-            nodes = [n for n in self.block(a.body, ctx) if picks or not isinstance(n, Steps)]
+            nodes = [n for n in self.within(a.doc, a.body, ctx)
+                     if picks or not isinstance(n, Steps)]
             if nodes:
-                after.append(Frame("after", self.t("after {action}", action=a.action),
+                after.append(Frame("after", self.t("after {action}",
+                                                   action=self.lab.name(a.action)),
                                    tuple(nodes)))
         row: tuple[Node, ...] = ()
         if after:
@@ -410,19 +446,19 @@ class _Builder:
         inner = _Ctx({**ctx.env, var: _Who(self.t("the player"))}, ctx.in_deal)
         actions: dict[str, str] = {}
         for a in s.alternatives:
-            actions.setdefault(a.action, self.lab.gist(a.doc))
+            actions.setdefault(self.lab.name(a.action), self.lab.gist(a.doc))
         after: list[Node] = []
         for a in s.alternatives:
             # carried out, not shown: a pass of cards stays face down (only its effect is seen)
             lines = [Line(self.t("once all have chosen, every {action} is carried out together",
-                                 action=a.action))]
+                                 action=self.lab.name(a.action)))]
             for st in a.body.stmts:
                 # the body's moves said: here they are the point, not bookkeeping
                 if isinstance(st, ast.Move) and not self._move_text(st):
                     lines.append(Line(self._goes_to(st.dst, inner)))
                 else:
                     lines += self.lines(st, inner)
-            label = self.t("then, after {action}", action=a.action) \
+            label = self.t("then, after {action}", action=self.lab.name(a.action)) \
                 if len(s.alternatives) > 1 else self.t("then")
             after.append(Frame("after", label, (Steps(tuple(lines)),)))
         row: tuple[Node, ...] = (after[0],) if len(after) == 1 else (Row(tuple(after)),)

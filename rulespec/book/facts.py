@@ -124,6 +124,9 @@ class Told:
     gained: tuple[tuple[str, int, tuple[str, ...]], ...]
     #: every zone just after the event, for a chance event (what was dealt); else None
     zones: Zones | None
+    #: each player's truth the spec explains (a per-player yes/no it gives a text) that the
+    #: event made true: (name, seat)
+    raised: tuple[tuple[str, int], ...] = ()
 
 
 @attrs.frozen
@@ -295,6 +298,8 @@ class _Worker:
         self.counters = [v.name for v in spec.vars if v.per_player and
                          isinstance(v.type, ast.TypeName) and v.type.name == "int"]
         self.held = [z.name for z in spec.zones if z.per_player and not z.per_team]
+        self.truths = [v.name for v in spec.vars if v.per_player and v.doc and
+                       isinstance(v.type, ast.TypeName) and v.type.name == "bool"]
         #: the flags an ``end deal`` may raise (read once: every deal played asks)
         self.flags = {e.flag for e in end_deals(spec) if e.flag}
         #: how many terms the scoring adds up (0 where it is not a sum of terms)
@@ -582,9 +587,13 @@ class _Worker:
                 _apply(st, ev, k)
                 continue
             had = {name: [list(h) for h in st.z[name]] for name in self.held}
+            was = {n: tuple(st.v[n]) for n in self.truths}
             _apply(st, ev, k)
+            raised = tuple((n, q) for n in self.truths
+                           for q, (a, b) in enumerate(zip(was[n], st.v[n], strict=True))
+                           if b is True and a is not True)
             told.append(Told(ev, self._counts(st), self._gained(st, had),
-                             self._snapshot(st) if "chance" in ev else None))
+                             self._snapshot(st) if "chance" in ev else None, raised))
         flags = self.flags
         result = st.deals[-1] if st.deals else None
         return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),

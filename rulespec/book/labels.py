@@ -33,12 +33,15 @@ from rulespec.lang.model import (
     pos,
 )
 
-__all__ = ["Labels", "first_clause"]
+__all__ = ["Labels", "first_clause", "if_clause", "truth"]
 
 # the end of a first clause: a colon, a semicolon (Persian's too), a dash between spaces
 _CLAUSE_END = re.compile(r"(:|;|؛| — | – )\s")
 _SENTENCE_END = re.compile(r"[.!?؟](\s|$)")
 _COMMA = re.compile(r"[,،] ")
+#: how a conditional sentence starts, in the books' languages
+_IF_LEADS = ("If ", "When ", "Если ", "Когда ", "اگر ", "وقتی ")
+_SENTENCES = re.compile(r"(?<=[.!?؟])\s+")
 
 
 def first_clause(doc: str | None, limit: int = 64) -> str:
@@ -64,6 +67,18 @@ def first_clause(doc: str | None, limit: int = 64) -> str:
     return text.rstrip()
 
 
+def if_clause(text: str | None) -> str:
+    """The condition a text's only conditional sentence states: "If every player passes in
+    turn, the deal is blocked" gives "every player passes in turn". Empty when the text has
+    no such sentence or several (which one a condition is, the text does not say)."""
+    found = [s[len(lead):] for s in _SENTENCES.split(" ".join(CITATION.sub("", text or "").split()))
+             for lead in _IF_LEADS if s.startswith(lead)]
+    if len(found) != 1:
+        return ""
+    clause = re.split(r"[,،] ", found[0])[0].rstrip(" .;:؛")
+    return short(lower_first(clause), 90)
+
+
 def _depth(text: str) -> int:
     """How many brackets are open at the end of ``text`` (a comma inside them is no clause's
     end)."""
@@ -77,7 +92,7 @@ class Labels:
         self.spec = spec
         self.w = words
         self.vars = {v.name: v for v in spec.vars}
-        self.options = {o.name for o in spec.options}
+        self.options = {o.name: o for o in spec.options}
 
     def gist(self, doc: str | None, limit: int = 64) -> str:
         """The first clause of one of the spec's texts, translated whole before it is cut."""
@@ -103,6 +118,10 @@ class Labels:
             text = fill(self.w("{condition}, with further conditions"), condition=text)
         return text
 
+    def whole(self, e: ast.Expr) -> bool:
+        """Whether the spec gives words for all of ``e``."""
+        return all(self.said(c) for c in _conjuncts(e))
+
     def said(self, e: ast.Expr) -> str:
         """``e`` whole in the spec's words, or :data:`UNSAID`."""
         e = walk.uncite(e)
@@ -113,6 +132,16 @@ class Labels:
                     return UNSAID
                 key = "{a} and {b}" if isinstance(e, ast.And) else "{a}, or {b}"
                 return fill(self.w(key), a=left, b=right)
+            case ast.Compare(op="==", left=ast.Name() as o,
+                             right=ast.Name() | ast.StrLit() as v) if self._value_doc(o, v):
+                # a house rule's setting said by what that value means at the table
+                return truth(self.gist(self._value_doc(o, v), 60))
+            case ast.Compare(op=">", left=ast.Name() as o, right=ast.IntLit(value=0)) \
+                    if self._option(o):
+                return fill(self.w("a {option} is set"), option=self.name(o.id))
+            case ast.Compare(op=">=", left=ast.Name(id="deals_played"), right=ast.Name() as o) \
+                    if self._option(o):
+                return self.w("the agreed number of deals has been played")
             case ast.Compare(op="==" | "!=" as op, left=ast.Name() as o,
                              right=ast.Name() | ast.StrLit() as v) if self._option(o):
                 key = "the {option} rule is {value}" if op == "==" \
@@ -134,8 +163,15 @@ class Labels:
             case ast.Name() | ast.Index(target=ast.Name()):
                 return self._var_words(e)
             case ast.Call(func=f) if f in self.spec.def_named:
-                return _truth(self.gist(self.spec.def_named[f].doc, 90))
+                return truth(self.gist(self.spec.def_named[f].doc, 90))
         return UNSAID
+
+    def _value_doc(self, o: ast.Name, v: ast.Name | ast.StrLit) -> str | None:
+        """The text the spec gives the value ``v`` of the option ``o`` (None: none)."""
+        info = self.options.get(o.id)
+        if info is None or not self._option(o):
+            return None
+        return info.value_doc(v.id if isinstance(v, ast.Name) else v.value)
 
     def _option(self, n: ast.Name) -> bool:
         return isinstance(self.spec.resolution.bindings.get(pos(n.span)), BoundOption)
@@ -174,7 +210,7 @@ class Labels:
         v = self.vars.get(n.id)
         if not isinstance(b, BoundVar) or v is None or not v.doc:
             return UNSAID
-        return _truth(self.gist(v.doc, 90))
+        return truth(self.gist(v.doc, 90))
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
@@ -185,9 +221,18 @@ def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
     return [e]
 
 
-def _truth(text: str) -> str:
+def truth(text: str) -> str:
     """A truth's text as a condition: "Whether the deal is over" is "the deal is over"."""
-    for lead in ("Whether ", "If "):
+    for lead in ("Whether ", "If ", "آیا ", "اینکه "):
         if text.startswith(lead):
-            return text[len(lead):]
+            text = text[len(lead):]
+            break
+    # Persian "... or not", Russian "is the player bound" (a question's particle): a statement
+    text = text.removesuffix(" یا نه")
+    head, sep, rest = text.partition(" ли ")
+    if sep and " " not in head:
+        # the verb after the subject ("у игрока есть"; a preposition stays with its noun)
+        words = rest.split(" ")
+        n = 2 if len(words[0]) <= 2 and len(words) > 2 else 1
+        text = " ".join([*words[:n], lower_first(head), *words[n:]])
     return lower_first(text)

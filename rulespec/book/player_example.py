@@ -14,7 +14,9 @@ from rulespec.book.document import Inline, Run, code, em, inline
 from rulespec.book.example import event_fields
 from rulespec.book.facts import Example, Told
 from rulespec.book.i18n import Words
+from rulespec.book.labels import first_clause, truth
 from rulespec.book.reading import clause, prose
+from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
@@ -69,11 +71,13 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
     told as taken)."""
     order = spec.deck.order or CARD_ORDER
     actions = {a.name: a for a in spec.actions}
+    sets = _set_by(spec)
     lines: list[tuple[Inline, str | None]] = []
     turn: list[Run] = []
     seat: object = None
     turns = moves = 0
     src: str | None = None
+    noted = _Notes(spec, w)
     for t in ex.events:
         ev = t.event
         if "chance" in ev:
@@ -83,6 +87,7 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
         if ev["seat"] != seat:
             if turn:
                 lines.append((tuple(turn), src))
+                lines += noted.flush()
             turns, moves, seat = turns + 1, 0, ev["seat"]
             if turns > EXAMPLE_TURNS:
                 turn = []
@@ -91,12 +96,16 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
             info = actions.get(str(ev["action"]))
             src = clause(info.span) if info else None
         moves += 1
+        # what the move made true that the decision itself does not set (a rule applied as
+        # the turn passes on): told on a line after the turn
+        noted.add([r for r in t.raised if r[0] not in sets.get(str(ev["action"]), set())])
         if moves <= EXAMPLE_MOVES:
             turn += [*inline(";" if moves > 1 else ""), *_move(spec, t, w, order, hands)]
         elif moves == EXAMPLE_MOVES + 1:
             turn += inline("; …")
     if turn:
         lines.append((tuple(turn), src))
+        lines += noted.flush()
     if not ex.ended:
         lines.append((w.say("… the deal had not ended after {n} events, and is not told "
                             "further.", n=str(ex.length)), None))
@@ -105,6 +114,53 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
         lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
                             n=str(ex.length)), None))
     return _ending(spec, lines, ex, w)
+
+
+class _Notes:
+    """The lines that tell what a turn made true for a player, in the spec's words: the
+    truth's whole text the first time, its first clause after."""
+
+    def __init__(self, spec: CheckedSpec, w: Words) -> None:
+        self.docs = {v.name: v.doc for v in spec.vars if v.doc}
+        self.w = w
+        self.told: set[str] = set()
+        self.pending: list[tuple[str, int]] = []
+
+    def add(self, raised: list[tuple[str, int]]) -> None:
+        self.pending += [r for r in raised if r not in self.pending]
+
+    def flush(self) -> list[tuple[Inline, str | None]]:
+        out: list[tuple[Inline, str | None]] = []
+        for name, q in self.pending:
+            text = prose(self.w.text(self.docs[name]))
+            state = truth(text.rstrip(".") if name not in self.told else first_clause(text, 90))
+            self.told.add(name)
+            said = self.w.word("Seat {seat} now: {state}.", seat=str(q + 1), state=state)
+            out.append(((em(said),), None))
+        self.pending = []
+        return out
+
+
+def _set_by(spec: CheckedSpec) -> dict[str, set[str]]:
+    """The variables each decision sets, in its own body and the procedures it calls."""
+    procs = spec.proc_named
+
+    def sets(body: object, seen: set[str]) -> set[str]:
+        out: set[str] = set()
+        for n in walk.descendants(body):
+            if isinstance(n, ast.Set):
+                out.add(n.name)
+            elif isinstance(n, ast.CallStmt) and n.name in procs and n.name not in seen:
+                seen.add(n.name)
+                out |= sets(procs[n.name].body, seen)
+        return out
+
+    found: dict[str, set[str]] = {}
+    for body in (spec.match.body, spec.deal.body, *(p.body for p in spec.procs)):
+        for n in walk.descendants(body):
+            if isinstance(n, ast.Alternative):
+                found.setdefault(n.action, set()).update(sets(n.body, set()))
+    return found
 
 
 def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
