@@ -104,15 +104,21 @@ def _meld_positions(cards: tuple[str, ...], order: tuple[int, ...], rank_of: Map
                 if _is_set([cards[i] for i in pos], rank_of, suit_of):
                     out.add(pos)
     suits = {suit_of[c] for c in cards if suit_of[c] is not None}
+    n = len(order)
     for s in suits:
-        for i in range(len(order)):
-            for j in range(i + 3, len(order) + 1):
-                stretch = order[i:j]
-                if len(set(stretch)) != len(stretch) or \
-                        any((s, r) not in by_suit_rank for r in stretch):
-                    break
-                for pos in itertools.product(*(by_suit_rank[s, r] for r in stretch)):
-                    out.add(tuple(sorted(pos)))
+        for i in range(n - 2):
+            # the stretch of the run order from i grown a rank at a time while the suit holds
+            # each rank and none comes twice: each of three ranks or more is a run
+            if (s, order[i]) not in by_suit_rank or (s, order[i + 1]) not in by_suit_rank:
+                continue
+            ranks: set[int] = set()
+            j = i
+            while j < n and order[j] not in ranks and (s, order[j]) in by_suit_rank:
+                ranks.add(order[j])
+                j += 1
+                if j - i >= 3:
+                    for pos in itertools.product(*(by_suit_rank[s, r] for r in order[i:j])):
+                        out.add(tuple(sorted(pos)))
     got = tuple(sorted(out))
     if len(_MELD_CACHE) < _CACHE_MAX:
         _MELD_CACHE[key] = got
