@@ -160,11 +160,29 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     codes or suits, nothing is made until read: the sets and texts are
     :class:`SubsetAxis` sequences, one set worked out where one is indexed (a playout applies
     one event of thousands), all of them made as here where they are gone through."""
-    if not own and _distinct_texts(tuple(xs), order):
-        axis = SubsetAxis(xs, lo, hi, order,
-                          lambda: _subset_sets_made(xs, lo, hi, cache, own, order))
-        return SubsetSets((tuple(xs), lo, hi, own), None, axis, axis.texts, ordered=True)
+    xs = tuple(xs)  # the zone as it is now: the sets may be made after it has changed
+    if not own and _distinct_texts(xs, order):
+        # the same hand asked again (a simultaneous decision lists it at every seat's turn)
+        # finds the axis it made, and the sets once made
+        axes = cast("dict[tuple[object, ...], SubsetSets]",
+                    cache.setdefault(_AXES, {}))  # type: ignore[call-overload, arg-type]
+        key = (xs, lo, hi)
+        got = axes.get(key)
+        if got is None:
+            axis = SubsetAxis(xs, lo, hi, order,
+                              lambda: _subset_sets_made(xs, lo, hi, cache, own, order))
+            got = SubsetSets((xs, lo, hi, own), None, axis, axis.texts, ordered=True)
+            if len(axes) >= _AXES_MAX:
+                del axes[next(iter(axes))]  # the oldest
+            axes[key] = got
+        return got
     return _subset_sets_made(xs, lo, hi, cache, own, order)
+
+
+#: the key, in a field's cache, of its hands' subset axes (see subset_sets), and how many
+#: it keeps (each may hold thousands of sets once made)
+_AXES = ("#subset axes",)
+_AXES_MAX = 16
 
 
 def _subset_sets_made(xs: Sequence[object], lo: int, hi: int,
@@ -239,14 +257,20 @@ class SubsetAxis(Sequence[list[object]]):
         self.lo, self.hi = max(lo, 0), min(hi, n)
         self.total = _sizes(n, self.lo, self.hi)
         check_size(self.total, "the list of subsets")
-        #: the elements in canonical order, and their JSON texts
-        self.elements = sorted(xs, key=lambda x: order[cast("str", x)])
-        quoted = [f'"{x}"' for x in self.elements]
-        self.quoted = quoted
-        #: for each place (and -1 for none yet, at index 0): the places after it, in the order
-        #: of their texts
-        self.after = [sorted(range(j + 1, n), key=quoted.__getitem__) for j in range(-1, n)]
+        self._xs, self._order = xs, order
+        #: the elements in canonical order, their JSON texts, and for each place (and -1 for
+        #: none yet, at index 0) the places after it in the order of their texts: worked
+        #: out when a first set is (a driver that lists them all never needs them)
+        self.elements: list[object] = []
+        self.quoted: list[str] = []
+        self.after: list[list[int]] = []
         self.texts = _SubsetTexts(self)
+
+    def _prepare(self) -> None:
+        n, order = len(self._xs), self._order
+        self.elements = sorted(self._xs, key=lambda x: order[cast("str", x)])
+        quoted = self.quoted = [f'"{x}"' for x in self.elements]
+        self.after = [sorted(range(j + 1, n), key=quoted.__getitem__) for j in range(-1, n)]
 
     def __len__(self) -> int:
         return self.total
@@ -255,6 +279,8 @@ class SubsetAxis(Sequence[list[object]]):
         """The places, ascending, of the ``k``-th set's elements."""
         if not 0 <= k < self.total:
             raise IndexError(k)
+        if not self.after:
+            self._prepare()
         n, lo, hi, out, j = len(self.elements), self.lo, self.hi, [], -1
         while True:
             for i in self.after[j + 1]:
@@ -269,8 +295,11 @@ class SubsetAxis(Sequence[list[object]]):
                 return out  # the empty set of what is left: the group's last
 
     def __getitem__(self, k: int) -> list[object]:  # type: ignore[override]
+        if self._made is not None:  # made already: read, not worked out again
+            return self._made.sets[k]
+        places = self.places(k)
         els = self.elements
-        return [els[i] for i in self.places(k)]
+        return [els[i] for i in places]
 
     def made(self) -> SubsetSets:
         """Every set and text, made at once (by :func:`subset_sets`'s own ways, or one by
@@ -298,8 +327,12 @@ class _SubsetTexts(Sequence[str]):
         return self.axis.total
 
     def __getitem__(self, k: int) -> str:  # type: ignore[override]
+        made = self.axis._made
+        if made is not None:
+            return made.texts[k]
+        places = self.axis.places(k)
         q = self.axis.quoted
-        return "[" + ",".join(q[i] for i in self.axis.places(k)) + "]"
+        return "[" + ",".join(q[i] for i in places) + "]"
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.axis.made().texts)

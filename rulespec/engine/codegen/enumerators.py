@@ -719,6 +719,8 @@ def _memoised(body: _Body, gen_vars: list[str]) -> list[str] | None:
             f"{ind}            _MEMO_N[0] = len(hit)",
             f"{ind}        _MEMO[_ck] = hit",
             f"{ind}if not out:", f"{ind}    return hit",
+            # a remembered lazy map (_lazy_lines) written before its entries are read
+            f"{ind}if hit.lazy is not None:", f"{ind}    hit.lazy.write(st, hit)",
             f"{ind}for k, e in hit.items():", f"{ind}    if k not in out:",
             f"{ind}        out[k] = e"]
     return out + _FOOTER
@@ -770,6 +772,14 @@ def _lazy_lines(w: _Write) -> list[str]:
             f"                         lambda: [{event} for _sf0 in _s0.sets],",
             "                         _s0.sets, _s0.texts, _alt,",
             f"                         lambda _sf0: {event})",
+            # remembered as an eager map is (a simultaneous decision lists a seat's hand at
+            # every seat's turn): one map, its events made once, written once if ever
+            "    if _ck is not None:",
+            "        _MEMO_N[0] += len(_s0)",
+            "        if _MEMO_N[0] > _MEMO_MAX:",
+            "            _MEMO.clear()",
+            "            _MEMO_N[0] = len(_s0)",
+            "        _MEMO[_ck] = hit",
             "    return hit"]
 
 
