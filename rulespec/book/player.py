@@ -41,6 +41,7 @@ from rulespec.book.english import show
 from rulespec.book.example import table_figure
 from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
+from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.player_example import example_lines, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.lang import ast, walk
@@ -55,7 +56,7 @@ _W = Callable[[Block], None]
 RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring", "the-end")
 #: the anchors' start of the sections on what a deal yields besides the scores (rules too)
 YIELDS = "yields-"
-_SENTENCE = re.compile(r"(?<=[.!?؟])\s+")
+_SENTENCE = SENTENCE_BREAK  # not after an abbreviation: "(см. «Варианты»)" is one sentence
 _LETTER = re.compile(r"[^\W\d_]")
 
 
