@@ -236,11 +236,11 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
     if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
     elif spec.deck.french:
         # a game without a Joker does not name one
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
     # seats counted from 1, as players count them (the records count from 0)
     fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1)
