@@ -287,7 +287,13 @@ def native_game(spec: CheckedSpec, players: int, options: Mapping[str, object] |
     got = _GAMES.get(key)
     if got is not None and got[0] is spec:
         return got[1]
-    build = _native(spec, table, typed)
+    missing = toolchain_missing()
+    if missing is not None:
+        build = NativeBuild(tables_of(spec).game(players, options, dealer), missing)
+    else:
+        build = _native(spec, table, typed)
+        if not build.native:  # the process's own Python game of the table
+            build.game = tables_of(spec).game(players, options, dealer)
     if len(_GAMES) >= _GAMES_MAX:
         _GAMES.popitem(last=False)
     _GAMES[key] = (spec, build)
@@ -295,10 +301,6 @@ def native_game(spec: CheckedSpec, players: int, options: Mapping[str, object] |
 
 
 def _native(spec: CheckedSpec, table: Table, typed: bool) -> NativeBuild:
-    missing = toolchain_missing()
-    if missing is not None:
-        return NativeBuild(tables_of(spec).game(table.players, table.options, table.dealer),
-                           missing)
     # built once in Python, keeping every text that passes the door
     python = Game(spec, table.players, dealer=table.dealer, keep_sources=True, table=table)
     texts: list[tuple[str, str, list[str]]] = []
