@@ -53,14 +53,18 @@ from rulespec.errors import ConfigurationError
 from rulespec.files import write_atomic
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["CACHE_ENV", "NativeBuild", "cache_dir", "module_source", "native_game",
-           "toolchain_missing"]
+__all__ = ["CACHE_ENV", "OPT_ENV", "NativeBuild", "cache_dir", "canonical", "module_source",
+           "native_game", "toolchain_missing"]
 
 #: the environment variable that names the folder of built modules
 CACHE_ENV = "RULESPEC_NATIVE_CACHE"
-#: the C compiler's optimisation: -O1 builds in about half -O2's time and ran as fast (the
-#: generated code calls the CPython API almost everywhere; there are few loops of C to optimise)
-_CFLAGS = ("-O1", "-shared", "-fPIC", "-DNDEBUG", "-fno-strict-aliasing", "-w")
+#: the environment variable that sets the C compiler's optimisation (-O0 to -O3)
+OPT_ENV = "RULESPEC_NATIVE_OPT"
+#: the optimisation by default: -O1 builds in half -O2's time (7 s against 15 s for hearts'
+#: 90,000 lines of C) and plays as fast (the code calls the CPython API almost everywhere:
+#: there are few loops of C to optimise); -O0 builds in 2 s
+_OPT = "-O1"
+_CFLAGS = ("-shared", "-fPIC", "-DNDEBUG", "-fno-strict-aliasing", "-w")
 #: Cython's directives for the generated module: its annotations, if any, are not C types; and
 #: bounds stay checked (the generated code relies on IndexError from an empty zone)
 _DIRECTIVES = ("language_level=3", "annotation_typing=False")
@@ -110,6 +114,13 @@ def _compiler() -> list[str]:
     return shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
 
 
+def _cflags() -> list[str]:
+    opt = os.environ.get(OPT_ENV) or _OPT
+    if opt not in ("-O0", "-O1", "-O2", "-O3"):
+        raise ConfigurationError(f"{OPT_ENV} is one of -O0, -O1, -O2, -O3, not {opt!r}")
+    return [opt, *_CFLAGS]
+
+
 def _cython_version() -> str | None:
     try:
         return importlib.metadata.version("Cython")
@@ -131,7 +142,7 @@ def toolchain_missing() -> str | None:
 
 
 # ---- the module's text ---------------------------------------------------------------------
-def _canonical(full: str) -> tuple[str, list[str]]:
+def canonical(full: str) -> tuple[str, list[str]]:
     """``full`` with its cache names renamed in order of appearance, and the names it had."""
     seen: dict[str, str] = {}
 
@@ -192,7 +203,7 @@ def module_source(texts: list[tuple[str, str, list[str]]], typed: bool = True) -
 def _key(source: str) -> str:
     h = hashlib.sha256()
     for part in (source, _cython_version() or "", sys.version, sysconfig.get_platform(),
-                 " ".join(_compiler() + list(_CFLAGS))):
+                 " ".join(_compiler() + _cflags())):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:24]
@@ -222,7 +233,7 @@ def _build(source: str, name: str, folder: Path) -> Path:
         pyx, c, so = work / f"{name}.pyx", work / f"{name}.c", work / (name + suffix)
         write_atomic(pyx, source)
         _run([sys.executable, "-m", "cython", "-3", str(pyx), "-o", str(c)], "Cython")
-        _run([*_compiler(), *_CFLAGS, f"-I{sysconfig.get_paths()['include']}", str(c), "-o",
+        _run([*_compiler(), *_cflags(), f"-I{sysconfig.get_paths()['include']}", str(c), "-o",
               str(so)], "the C compiler")
         # the text beside the module, for reading; then the module itself, renamed whole
         os.replace(pyx, folder / f"{name}.pyx")
@@ -255,7 +266,7 @@ def _running(module: types.ModuleType, index: Mapping[str, int],
     """While open, the door asks ``module``'s factories for each text it knows; a text it
     does not know (none should come) runs in Python, and is noted in ``missed``."""
     def runner(full: str, name: str, glb: dict[str, object]) -> Any:
-        text, caches = _canonical(full)
+        text, caches = canonical(full)
         k = index.get(text)
         if k is not None:
             try:
@@ -306,7 +317,7 @@ def _native(spec: CheckedSpec, table: Table, typed: bool) -> NativeBuild:
     texts: list[tuple[str, str, list[str]]] = []
     index: dict[str, int] = {}
     for _, original in python.sources:
-        full = _canonical(original)[0]
+        full = canonical(original)[0]
         if full not in index:
             index[full] = len(texts)
             fn = re.search(r"^def (\w+)\(", full, re.MULTILINE)
@@ -314,9 +325,9 @@ def _native(spec: CheckedSpec, table: Table, typed: bool) -> NativeBuild:
             names = sorted(n for n in _globals_read(full) if not hasattr(builtins, n))
             texts.append((full, fn.group(1), names))
     source = module_source(texts, typed)
-    name = "_rulespec_native_" + _key(source)
     start = time.perf_counter()
     try:
+        name = "_rulespec_native_" + _key(source)
         path = _build(source, name, cache_dir())
         module = _load(name, path)
     except (ConfigurationError, OSError, ImportError) as e:
