@@ -283,7 +283,7 @@ def _running(module: types.ModuleType, index: Mapping[str, int],
 
 
 #: native games built in this process, by spec and table (each holds its spec)
-_GAMES: collections.OrderedDict[tuple[int, tuple[object, ...], bool],
+_GAMES: collections.OrderedDict[tuple[int, tuple[object, ...], bool, str],
                                 tuple[CheckedSpec, NativeBuild]] = collections.OrderedDict()
 _GAMES_MAX = 16
 
@@ -294,7 +294,7 @@ def native_game(spec: CheckedSpec, players: int, options: Mapping[str, object] |
     game and why not. ``typed`` gives Cython the C types the generated code's shape shows
     (the state's dicts, a procedure's ``pc``)."""
     table = tables_of(spec).table(players, options, dealer)
-    key = (id(spec), table.key, typed)
+    key = (id(spec), table.key, typed, os.environ.get(OPT_ENV) or _OPT)
     got = _GAMES.get(key)
     if got is not None and got[0] is spec:
         return got[1]
