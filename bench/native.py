@@ -116,7 +116,7 @@ def native_sides(env: dict[str, str]) -> dict[str, Callable[[int, int], tuple[fl
         if not b.native:
             env["native"] = f"not built: {b.reason}"
             return out
-        env[f"{label} build"] = f"{b.seconds:.1f} s" if b.seconds else "cached"
+        env[f"{label} build"] = f"{b.seconds:.1f} s" if b.seconds else "found in the cache"
         out[label] = (lambda g: lambda n, s: index_games(g, n, s))(b.game)
     os.environ.pop(native.OPT_ENV, None)
     return out

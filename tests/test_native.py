@@ -129,6 +129,19 @@ def test_a_missing_compiler_falls_back_to_python(monkeypatch: pytest.MonkeyPatch
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_failed_build_falls_back_to_python(monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    """A compiler that fails (``false``): the reason says so, nothing is left in the cache,
+    and the game is the Python engine's."""
+    monkeypatch.setenv("CC", "false")
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path))
+    spec = resolve("vandatta").spec
+    b = native.native_game(spec, 3, {}, 2)
+    assert b.reason is not None and "the C compiler failed" in b.reason, b.reason
+    assert b.game is game_for(spec, 3, {}, 2)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_module_is_the_same_text_each_build(cache: Path) -> None:
     """Two builds of a table make the same module (the enumerators' cache names, numbered by
     the process, are renamed in each text): the second finds it on disk."""

@@ -82,7 +82,7 @@ _HEAD = re.compile(r"^(?P<ind> +)V = st\.v; Z = st\.z(?P<L>; L = F\.L)?(?P<pc>; 
 class NativeBuild:
     """What :func:`native_game` made: the ``game``, and ``reason`` (one line) when it is the
     Python engine's because no native module could be built or loaded; ``seconds`` the build
-    took (0 when the module came from the cache)."""
+    took (0 when the module was found in the cache)."""
 
     def __init__(self, game: Game, reason: str | None, seconds: float = 0.0,
                  module: Path | None = None, missed: int = 0) -> None:
@@ -221,12 +221,13 @@ def _run(cmd: list[str], what: str) -> None:
         raise ConfigurationError(f"{what} failed: {first.strip()[:200]}")
 
 
-def _build(source: str, name: str, folder: Path) -> Path:
-    """The extension module ``name`` built from ``source`` in ``folder`` (kept there)."""
+def _build(source: str, name: str, folder: Path) -> tuple[Path, bool]:
+    """The extension module ``name`` built from ``source`` in ``folder`` (kept there), and
+    whether it was built now (False: found there)."""
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     target = folder / (name + suffix)
     if target.is_file():
-        return target
+        return target, False
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=folder))
     try:
@@ -240,7 +241,7 @@ def _build(source: str, name: str, folder: Path) -> Path:
         os.replace(so, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return target
+    return target, True
 
 
 #: the modules loaded in this process, by name (an extension module loads once a process)
@@ -328,11 +329,11 @@ def _native(spec: CheckedSpec, table: Table, typed: bool) -> NativeBuild:
     start = time.perf_counter()
     try:
         name = "_rulespec_native_" + _key(source)
-        path = _build(source, name, cache_dir())
+        path, fresh = _build(source, name, cache_dir())
         module = _load(name, path)
     except (ConfigurationError, OSError, ImportError) as e:
         return NativeBuild(python, f"the native build failed ({e})")
-    seconds = time.perf_counter() - start
+    seconds = time.perf_counter() - start if fresh else 0.0
     missed: list[str] = []
     with _running(module, index, missed):
         game = Game(spec, table.players, dealer=table.dealer, keep_sources=True, table=table)
