@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from rulespec import RuleRuntimeError, check_text
 from rulespec.cli import main
 from rulespec.engine import native
 from rulespec.engine.game import Game
@@ -110,6 +111,39 @@ def test_the_cli_chooses_the_engine(cache: Path) -> None:
     assert all(r.exit_code == 0 for r in outs), [r.output for r in outs]
     assert outs[0].stdout == outs[1].stdout
     assert "playing in Python" not in outs[1].output
+
+
+RISKY = """
+game t title "T"
+players 2
+winner lowest total
+zone stock: shared visible to nobody
+def zero(p: int) = 0
+var n: int = 0
+procedure risky(k: int) {
+  set n = k // (n - k + 3)
+  set n = k // (n - 3)
+}
+deal {
+  risky(3)
+  end deal scoring zero
+}
+match {
+  run deal
+  end match winners [0]
+}
+"""
+
+
+def test_a_runtime_error_names_the_procedure(cache: Path) -> None:
+    """A rule's runtime error in native code is the rule's RuleRuntimeError, at the
+    procedure it happens in (the Python engine names the statement)."""
+    b = native.native_game(check_text(RISKY, "t.rules"), 2)
+    assert b.native, b.reason
+    with pytest.raises(RuleRuntimeError, match="division by zero") as info:
+        b.game.new_initial_state()
+    assert info.value.span is not None and info.value.span.source == "t.rules"
+    assert info.value.span.line == RISKY.splitlines().index("procedure risky(k: int) {") + 1
 
 
 def test_a_missing_compiler_falls_back_to_python(monkeypatch: pytest.MonkeyPatch,
