@@ -2,6 +2,7 @@
 hearts, side by side in one run.
 
     python bench/native.py [--games 300] [--rounds 3] [--no-runtime] [--json]
+    python bench/native.py --instructions [--games 20]
 
 The table is the one OpenSpiel's ``hearts`` plays (``verify --engine openspiel:hearts``'s
 settings: one deal, the pass direction drawn at random, the queen of spades breaks hearts), and
@@ -24,19 +25,26 @@ draws it):
   included, played in C++, one Python call a game: OpenSpiel's speed without Python.
 
 Rounds take turns side by side and each side keeps its fastest; games per second and the ratio
-to ``python`` are printed. An OpenSpiel deal is a chance event per card and a pass is three
-actions, one card each; the spec's deal is one shuffle and a pass one decision among the 286
-sets of three cards: the games are the same, the events are not (events per second are shown).
+to ``python`` are printed. With ``--instructions``, each side instead plays ``--games`` games
+in a child under valgrind's callgrind, which counts the instructions of those games alone
+(bench/instructions.py's method: the warm-up excluded, string hashes fixed): a count that other
+work on the machine does not move, where one round's timing moves by a tenth.
+
+An OpenSpiel deal is a chance event per card and a pass is three actions, one card each; the
+spec's deal is one shuffle and a pass one decision among the 286 sets of three cards: the games
+are the same, the events are not (events per second are shown).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import importlib.machinery
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -44,6 +52,7 @@ import sysconfig
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -224,14 +233,91 @@ def run(games: int, rounds: int, seed: int, with_runtime: bool) -> dict[str, Any
             "sides": rows, "notes": notes}
 
 
+# ---- instructions, under callgrind ---------------------------------------------------------
+#: the sides counted: a child each (the runtime ones in the compiled copy)
+COUNTED = ("python", "native", "runtime", "runtime+native", "pyspiel", "pyspiel-c++")
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def child(side: str, games: int) -> None:
+    """The child's work: build or load, warm up, collect garbage, then ``games`` games of
+    ``side`` through ``sys.call_tracing``, the one call callgrind counts."""
+    if side.startswith("pyspiel"):
+        play = pyspiel_sides()[side]
+        play(2, 99)
+        gc.collect()
+        sys.call_tracing(play, (games, 1))
+        return
+    spec = resolve("hearts").spec
+    if side.endswith("native"):
+        b = native.native_game(spec, 4, OPTIONS, 0)
+        assert b.native, b.reason
+        g = b.game
+    else:
+        g = game_for(spec, 4, OPTIONS, 0)
+    index_games(g, 2, 99)
+    gc.collect()
+    sys.call_tracing(index_games, (g, games, 1))
+
+
+def instructions(side: str, games: int) -> int:
+    """Instructions ``side``'s ``games`` games execute (warm-up excluded)."""
+    script, cwd, env = Path(__file__), ROOT, dict(os.environ, PYTHONHASHSEED="0")
+    if side.startswith("runtime"):
+        root = runtime_copy()
+        (root / "bench").mkdir(exist_ok=True)
+        script = root / "bench" / "native_child.py"
+        shutil.copyfile(Path(__file__), script)
+        cwd, env["PYTHONPATH"] = root, str(root)
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           "--collect-atstart=no", "--toggle-collect=_PyEval_CallTracing", sys.executable,
+           str(script), "--child", side, "--games", str(games)]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env,
+                         cwd=str(cwd))
+    found = _COLLECTED.findall(out.stderr)
+    if out.returncode != 0 or not found or not int(found[-1]):
+        raise SystemExit(f"callgrind counted nothing for {side}:\n{out.stderr[-3000:]}")
+    return int(found[-1])
+
+
+def count_all(games: int) -> dict[str, Any]:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind: apt-get install valgrind")
+    native.native_game(resolve("hearts").spec, 4, OPTIONS, 0)  # built once, before the children
+    runtime_copy()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        got = dict(zip(COUNTED, pool.map(lambda s: instructions(s, games), COUNTED),
+                       strict=True))
+    per = {k: n / games for k, n in got.items()}
+    return {"game": "hearts, one deal (OpenSpiel's table)", "games": games,
+            "sides": {k: {"minstr_per_game": round(v / 1e6, 2),
+                          "python_over_side": round(per["python"] / v, 2)}
+                      for k, v in per.items()}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-runtime", action="store_true")
+    ap.add_argument("--instructions", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.child:
+        child(a.child, a.games)
+        return
+    if a.instructions:
+        counted = count_all(a.games)
+        if a.json:
+            print(json.dumps(counted, indent=2))
+            return
+        print(f"{counted['game']}: instructions a game, {a.games} games a side")
+        for k, r in counted["sides"].items():
+            print(f"{k:16} {r['minstr_per_game']:>10.2f}M   python/side "
+                  f"{r['python_over_side']:>7.2f}")
+        return
     out = run(a.games, a.rounds, a.seed, not a.no_runtime)
     if a.json:
         print(json.dumps(out, indent=2))
