@@ -235,7 +235,8 @@ def run(games: int, rounds: int, seed: int, with_runtime: bool) -> dict[str, Any
 
 # ---- instructions, under callgrind ---------------------------------------------------------
 #: the sides counted: a child each (the runtime ones in the compiled copy)
-COUNTED = ("python", "native", "runtime", "runtime+native", "pyspiel", "pyspiel-c++")
+COUNTED = ("python", "native", "native-untyped", "native-O2", "runtime", "runtime+native",
+           "pyspiel", "pyspiel-c++")
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
@@ -249,8 +250,10 @@ def child(side: str, games: int) -> None:
         sys.call_tracing(play, (games, 1))
         return
     spec = resolve("hearts").spec
-    if side.endswith("native"):
-        b = native.native_game(spec, 4, OPTIONS, 0)
+    if "native" in side:
+        if side == "native-O2":
+            os.environ[native.OPT_ENV] = "-O2"
+        b = native.native_game(spec, 4, OPTIONS, 0, typed=side != "native-untyped")
         assert b.native, b.reason
         g = b.game
     else:
@@ -283,7 +286,7 @@ def instructions(side: str, games: int) -> int:
 def count_all(games: int) -> dict[str, Any]:
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind: apt-get install valgrind")
-    native.native_game(resolve("hearts").spec, 4, OPTIONS, 0)  # built once, before the children
+    native_sides({})  # each table built once, before the children
     runtime_copy()
     with ThreadPoolExecutor(max_workers=2) as pool:
         got = dict(zip(COUNTED, pool.map(lambda s: instructions(s, games), COUNTED),

@@ -4,7 +4,7 @@ Every procedure, enumerator and expression of a table is Python source that runs
 door, :func:`~rulespec.engine.codegen.pyexec.exec_source`. :func:`native_game` builds the
 table twice. The first build runs as always and keeps every text that passed the door
 (``keep_sources``, which also compiles every definition, so none is left to compile in play).
-Those texts become ONE Cython module: each text inside a factory ``_mk_K(_G)`` that reads the
+Those texts become ONE Cython module: each text inside a factory ``_mk_K(_G, _CN)`` that reads the
 globals the text names out of the dict ``_G`` the compiler would have handed to ``exec`` (so
 they become the closure's cells: per function, as each exec had its own globals) and returns
 the function. The second build asks the module's factories for its functions in place of
@@ -14,8 +14,16 @@ and every record are the Python engine's own: only the generated functions are n
 The module is cached on disk by a hash of its text, Cython's and Python's versions and the
 compiler's command (:func:`cache_dir`; ``RULESPEC_NATIVE_CACHE`` overrides the folder), built
 in a folder of its own and renamed into place, so two processes building at once never load
-half a file. Where Cython, a C compiler or Python's headers are missing, or the build fails,
-:func:`native_game` gives the Python engine's game and a one-line reason.
+half a file. The folder is trusted as the package is: a module found there is loaded and run,
+so it is made readable and writable by its owner alone. Where Cython, a C compiler or Python's
+headers are missing, or the build fails, :func:`native_game` gives the Python engine's game and
+a one-line reason.
+
+The C types (``typed``) are those the generated code's shape shows without asking the checker:
+the state's values and zones and a frame's locals are exact dicts, a procedure's ``pc`` a C
+integer. A spec's variables live in those dicts, so the types the checker knows of them (ints,
+bools, cards) cannot reach C without a generator that lays the state out otherwise
+(docs/architecture.md, "A native backend?").
 
 What it does not keep: a runtime error in native code names the procedure or expression it
 happens in, not the line (Cython's tracebacks do not carry the generated line numbers that
@@ -228,7 +236,8 @@ def _build(source: str, name: str, folder: Path) -> tuple[Path, bool]:
     target = folder / (name + suffix)
     if target.is_file():
         return target, False
-    folder.mkdir(parents=True, exist_ok=True)
+    # the owner's alone: a module found in it is run (a folder given that exists keeps its mode)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=folder))
     try:
         pyx, c, so = work / f"{name}.pyx", work / f"{name}.c", work / (name + suffix)
