@@ -176,6 +176,19 @@ def test_a_failed_build_falls_back_to_python(monkeypatch: pytest.MonkeyPatch,
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_cache_folder_others_can_write_is_not_used(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    """A module found in the cache is loaded and run: a folder others may write to is
+    refused, and nothing is built or loaded from it."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv(native.CACHE_ENV, str(shared))
+    b = native.native_game(resolve("vandatta").spec, 3, {}, 0)
+    assert b.reason is not None and "not yours alone" in b.reason, b.reason
+    assert list(shared.iterdir()) == []
+
+
 def test_the_module_is_the_same_text_each_build(cache: Path) -> None:
     """Two builds of a table make the same module (the enumerators' cache names, numbered by
     the process, are renamed in each text): the second finds it on disk."""

@@ -32,6 +32,7 @@ happens in, not the line (Cython's tracebacks do not carry the generated line nu
 
 from __future__ import annotations
 
+import atexit
 import builtins
 import collections
 import hashlib
@@ -59,7 +60,9 @@ from rulespec.engine.game import Game, tables_of
 from rulespec.engine.table import Table
 from rulespec.errors import ConfigurationError
 from rulespec.files import write_atomic
+from rulespec.lang.lalr_cache import cache_folder
 from rulespec.lang.model import CheckedSpec
+from rulespec.shown import escape_line as shown
 
 __all__ = ["CACHE_ENV", "OPT_ENV", "NativeBuild", "cache_dir", "canonical", "module_source",
            "native_game", "toolchain_missing"]
@@ -108,13 +111,25 @@ class NativeBuild:
 
 
 def cache_dir() -> Path:
-    """The folder of built modules: ``$RULESPEC_NATIVE_CACHE``, else ``rulespec/native``
-    under the user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    """The folder of built modules: ``$RULESPEC_NATIVE_CACHE``, else ``native`` in the
+    folder where rulespec keeps what it works out once (``$RULESPEC_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/rulespec``, else ``~/.cache/rulespec``: the parser's tables' folder);
+    where that keeps nothing (set empty, or no home), a temporary folder of this process."""
     given = os.environ.get(CACHE_ENV)
     if given:
         return Path(given)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "rulespec" / "native"
+    kept = cache_folder()
+    if kept is not None:
+        return kept / "native"
+    if not _TEMPORARY:
+        _TEMPORARY.append(Path(tempfile.mkdtemp(prefix="rulespec-native-")))
+        # a module loaded stays loaded when its file goes (Linux, macOS)
+        atexit.register(shutil.rmtree, _TEMPORARY[0], True)
+    return _TEMPORARY[0]
+
+
+#: the folder of this process's modules where none are kept (made once)
+_TEMPORARY: list[Path] = []
 
 
 def _compiler() -> list[str]:
@@ -234,10 +249,14 @@ def _build(source: str, name: str, folder: Path) -> tuple[Path, bool]:
     whether it was built now (False: found there)."""
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     target = folder / (name + suffix)
-    if target.is_file():
-        return target, False
     # the owner's alone: a module found in it is run (a folder given that exists keeps its mode)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    mine = folder.stat()
+    if mine.st_uid != os.getuid() or mine.st_mode & 0o022:
+        raise ConfigurationError(f"the folder {shown(str(folder))} is not yours alone, and "
+                                 "a module found there would be run")
+    if target.is_file():
+        return target, False
     work = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=folder))
     try:
         pyx, c, so = work / f"{name}.pyx", work / f"{name}.c", work / (name + suffix)
