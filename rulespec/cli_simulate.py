@@ -84,6 +84,8 @@ def warn_native(game: str, players: int | None, options: dict[str, bool | int | 
     does: its table is built here once, and the runs after find it in this process or on
     disk."""
     spec = resolve(game).spec
+    if players is None and spec.min_players != spec.max_players:
+        return  # simulate says how many players to name
     why = native_game(spec, players or spec.min_players, options, dealer).reason
     if why:
         click.echo(f"--engine native: {why}; playing in Python", err=True)
