@@ -39,10 +39,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))  # bench/engines.py
 
 from engines import settings_of  # noqa: E402
+from playouts import fast_games  # noqa: E402
 
-from rulespec.engine.state import CHANCE  # noqa: E402
 from rulespec.loading import game_for, resolve  # noqa: E402
-from rulespec.simulate import sample_event  # noqa: E402
 
 #: the OpenSpiel C++ games a spec plays, by the name OpenSpiel gives them
 OPENSPIEL_GAMES = ("hearts", "spades", "oh_hell", "skat", "euchre", "gin_rummy", "crazy_eights")
@@ -75,20 +74,9 @@ def settings(name: str) -> tuple[str, int, dict[str, Any], Any]:
 def engine_games(spec: str, players: int, options: Mapping[str, Any], games: int,
                  seed: int) -> tuple[float, int]:
     """Seconds and steps of ``games`` random games on the engine: ``legal_count`` and
-    ``apply_index`` at a decision, ``sample_event`` at chance."""
+    ``apply_index`` at a decision, ``sample_event`` at chance (by the outcomes' weights)."""
     g = game_for(resolve(spec).spec, players, options, 0)
-    steps = 0
-    start = time.perf_counter()
-    for i in range(games):
-        st = g.new_initial_state()
-        rng = random.Random(seed * 100_003 + i)
-        while st.to_move is not None:
-            if st.to_move == CHANCE:
-                st.apply(sample_event(st.legal_actions(), rng, st.chance_weights))
-            else:
-                st.apply_index(rng.randrange(st.legal_count()))
-            steps += 1
-    return time.perf_counter() - start, steps
+    return fast_games(lambda _: g.new_initial_state(), games, seed, weighted=True)
 
 
 def pyspiel_games(game: Any, games: int, seed: int) -> tuple[float, int]:

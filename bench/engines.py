@@ -37,10 +37,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/playouts.py
 
-from playouts import pyspiel_playouts  # noqa: E402
+from playouts import fast_games, pyspiel_playouts  # noqa: E402
 
 from rulespec.adapters import ENGINES, engine_adapter  # noqa: E402
-from rulespec.engine.state import CHANCE  # noqa: E402
 from rulespec.loading import game_for, resolve  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402
@@ -74,20 +73,10 @@ def rulespec_games(spec: str, players: int, options: Mapping[str, Any], games: i
 
 def index_games(spec: str, players: int, options: Mapping[str, Any], games: int,
                 seed: int) -> tuple[float, int]:
-    """Seconds and events of ``games`` playouts through the engine's fast path."""
+    """Seconds and events of ``games`` playouts through the engine's fast path, the dealer
+    turning round game by game."""
     g = [game_for(resolve(spec).spec, players, options, d) for d in range(players)]
-    events = 0
-    start = time.perf_counter()
-    for i in range(games):
-        st = g[i % players].new_initial_state()
-        rng = random.Random(seed * 100_003 + i)
-        while st.to_move is not None:
-            if st.to_move == CHANCE:
-                st.apply(sample_event(st.legal_actions(), rng))
-            else:
-                st.apply_index(rng.randrange(st.legal_count()))
-            events += 1
-    return time.perf_counter() - start, events
+    return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)
 
 
 def engine_games(adapter: Any, players: int, options: Mapping[str, Any], games: int,

@@ -43,7 +43,6 @@ import hashlib
 import importlib.machinery
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -59,11 +58,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.playouts import fast_games  # noqa: E402
 from rulespec.engine import native  # noqa: E402
 from rulespec.engine.game import Game  # noqa: E402
-from rulespec.engine.state import CHANCE  # noqa: E402
 from rulespec.loading import game_for, resolve  # noqa: E402
-from rulespec.simulate import sample_event  # noqa: E402
 
 #: OpenSpiel hearts' table (rulespec/adapters/openspiel.py's Hearts: its usual options)
 OPTIONS: dict[str, Any] = {"deals": 1, "pass_rotation": "random", "qs_breaks_hearts": True}
@@ -77,18 +75,7 @@ SCALE = {"pyspiel": 10, "pyspiel-sim": 2, "pyspiel-c++": 40}
 
 def index_games(g: Game, games: int, seed: int) -> tuple[float, int]:
     """Seconds and events of ``games`` random games through the fast path."""
-    events = 0
-    start = time.perf_counter()
-    for i in range(games):
-        st = g.new_initial_state()
-        rng = random.Random(seed * 100_003 + i)
-        while st.to_move is not None:
-            if st.to_move == CHANCE:
-                st.apply(sample_event(st.legal_actions(), rng))
-            else:
-                st.apply_index(rng.randrange(st.legal_count()))
-            events += 1
-    return time.perf_counter() - start, events
+    return fast_games(lambda _: g.new_initial_state(), games, seed)
 
 
 def pyspiel_sides() -> dict[str, Callable[[int, int], tuple[float, int]]]:

@@ -25,13 +25,14 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulespec.engine.game import Game  # noqa: E402
-from rulespec.engine.state import CHANCE  # noqa: E402
+from rulespec.engine.state import CHANCE, State  # noqa: E402
 from rulespec.loading import game_for, resolve  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402
@@ -62,25 +63,34 @@ def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any]
     return time.perf_counter() - start, events
 
 
+def fast_games(new_state: Callable[[int], State], games: int, seed: int, first: int = 0,
+               weighted: bool = False) -> tuple[float, int]:
+    """Seconds and events of random games on the engine's fast path (``legal_count`` and
+    ``apply_index`` at each decision, an event drawn by ``sample_event`` at chance, by the
+    outcomes' weights where ``weighted``): game ``i`` (``first`` on) from ``new_state(i)``
+    with its own generator, ``seed * 100_003 + i``. Every bench's index side is this loop."""
+    events = 0
+    start = time.perf_counter()
+    for i in range(first, first + games):
+        st = new_state(i)
+        rng = random.Random(seed * 100_003 + i)
+        while st.to_move is not None:
+            if st.to_move == CHANCE:
+                st.apply(sample_event(st.legal_actions(), rng,
+                                      st.chance_weights if weighted else None))
+            else:
+                st.apply_index(rng.randrange(st.legal_count()))
+            events += 1
+    return time.perf_counter() - start, events
+
+
 def index_playouts(game: str, players: int, options: dict[str, Any], games: int,
                    seed: int, first: int = 0) -> tuple[float, int]:
     """The same games through the engine's fast path: ``legal_count`` and ``apply_index`` at
     each decision, events only for chance (the same draws of the generator, so the same
     games)."""
-    spec = resolve(game).spec
-    g = game_for(spec, players, options, 0)
-    events = 0
-    start = time.perf_counter()
-    for i in range(first, first + games):
-        st = g.new_initial_state()
-        rng = random.Random(seed * 100_003 + i)
-        while st.to_move is not None:
-            if st.to_move == CHANCE:
-                st.apply(sample_event(st.legal_actions(), rng))
-            else:
-                st.apply_index(rng.randrange(st.legal_count()))
-            events += 1
-    return time.perf_counter() - start, events
+    g = game_for(resolve(game).spec, players, options, 0)
+    return fast_games(lambda _: g.new_initial_state(), games, seed, first)
 
 
 def compile_seconds(game: str, players: int, repeat: int = 5) -> float:
