@@ -13,7 +13,8 @@ by side:
 - ``engine``: the engine itself driven from Python the way its users do: pyspiel's
   ``legal_actions``/``chance_outcomes``/``apply_action``, or RLCard's game loop.
 
-The policies draw from their own seeded generators, so the games differ from side to side: the
+The sides draw from seeds of their own (the same deal on two sides would let the second find
+the first's events remembered), so the games differ from side to side: the
 figures are games and events per second, and the ratios are of games per second, and of events
 per second (a spec's game may be a whole match where the engine's is one deal, as in spades;
 an OpenSpiel deal is a chance event per card where the spec shuffles once, so neither ratio is
@@ -122,8 +123,8 @@ def compare(name: str, games: int, seed: int, rounds: int) -> dict[str, Any]:
         "index": lambda n, s: index_games(spec, players, options, n, s),
         "engine": lambda n, s: engine_games(adapter, players, options, n, s),
     }
-    for run in sides.values():
-        run(2, seed + 99)  # warm: the engine compiles its tables once
+    for k, run in enumerate(sides.values()):
+        run(2, seed + 99 + 10**6 * k)  # warm: the engine compiles its tables once
     best = {k: (float("inf"), 0) for k in sides}
     for r in range(rounds):
         took = {k: [0.0, 0] for k in sides}
@@ -131,7 +132,9 @@ def compare(name: str, games: int, seed: int, rounds: int) -> dict[str, Any]:
             n = min(CHUNK, games - first)
             order = list(sides) if k % 2 == 0 else list(reversed(sides))
             for side in order:
-                t, e = sides[side](n, seed + 1000 * r + first)
+                # each side its own seeds: the same deal on two sides would let the second
+                # find the first's events remembered (the engine keys them by hand)
+                t, e = sides[side](n, seed + 1000 * r + first + 10**6 * list(sides).index(side))
                 took[side][0] += t
                 took[side][1] += e
         for side, (t, e) in took.items():
