@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rulespec.engine.game import Game  # noqa: E402
 from rulespec.engine.state import CHANCE, State  # noqa: E402
-from rulespec.loading import game_for, resolve  # noqa: E402
+from rulespec.loading import resolve  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402
 from tests.oracles.abracadabra import AbracadabraOracle  # noqa: E402
@@ -89,8 +89,17 @@ def index_playouts(game: str, players: int, options: dict[str, Any], games: int,
     """The same games through the engine's fast path: ``legal_count`` and ``apply_index`` at
     each decision, events only for chance (the same draws of the generator, so the same
     games)."""
-    g = game_for(resolve(game).spec, players, options, 0)
+    # a table compiled for this side alone: the engine side's table remembers the events of
+    # the hands it met, the same deals, and this side would find them (or leave them) there
+    key = (game, players, json.dumps(options, sort_keys=True))
+    g = _INDEX_GAMES.get(key)
+    if g is None:
+        g = _INDEX_GAMES[key] = Game(resolve(game).spec, players, options)
     return fast_games(lambda _: g.new_initial_state(), games, seed, first)
+
+
+#: the index side's own tables (see index_playouts)
+_INDEX_GAMES: dict[tuple[str, int, str], Game] = {}
 
 
 def compile_seconds(game: str, players: int, repeat: int = 5) -> float:

@@ -172,9 +172,12 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
             axis = SubsetAxis(xs, lo, hi, order,
                               lambda: _subset_sets_made(xs, lo, hi, cache, own, order))
             got = SubsetSets((xs, lo, hi, own), None, axis, axis.texts, ordered=True)
-            if len(axes) >= _AXES_MAX:
-                del axes[next(iter(axes))]  # the oldest
-            axes[key] = got
+            if axis.total <= _AXES_KEPT_MOST:
+                # a long one is not kept: thousands of sets held from decision to decision
+                # cost the garbage collector more than making them again would
+                if len(axes) >= _AXES_MAX:
+                    del axes[next(iter(axes))]  # the oldest
+                axes[key] = got
         return got
     return _subset_sets_made(xs, lo, hi, cache, own, order)
 
@@ -183,6 +186,8 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
 #: it keeps (each may hold thousands of sets once made)
 _AXES = ("#subset axes",)
 _AXES_MAX = 16
+#: the most sets an axis may have to be kept
+_AXES_KEPT_MOST = 512
 
 
 def _subset_sets_made(xs: Sequence[object], lo: int, hi: int,
@@ -264,7 +269,6 @@ class SubsetAxis(Sequence[list[object]]):
         self.elements: list[object] = []
         self.quoted: list[str] = []
         self.after: list[list[int]] = []
-        self.texts = _SubsetTexts(self)
 
     def _prepare(self) -> None:
         n, order = len(self._xs), self._order
@@ -274,6 +278,12 @@ class SubsetAxis(Sequence[list[object]]):
 
     def __len__(self) -> int:
         return self.total
+
+    @property
+    def texts(self) -> _SubsetTexts:
+        """The sets' texts, as a sequence of their own (made anew: the axis holds none, so
+        that the two make no cycle, which only the garbage collector could free)."""
+        return _SubsetTexts(self)
 
     def places(self, k: int) -> list[int]:
         """The places, ascending, of the ``k``-th set's elements."""
@@ -307,6 +317,7 @@ class SubsetAxis(Sequence[list[object]]):
         if self._made is None:
             if self._whole is not None:
                 self._made = self._whole()
+                self._whole = None  # it holds the field's cache, which may hold this axis
             else:
                 ks = range(self.total)
                 self._made = SubsetSets((), None, [self[k] for k in ks],
