@@ -17,7 +17,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from rulespec.book.document import Book, Bullets, Figure, Heading, Paragraph, Table
+from rulespec.book.document import Book, Bullets, Figure, Heading, Inline, Paragraph, Table
 from rulespec.book.html import to_html
 from rulespec.book.i18n import CatalogError, Words, english, words_for
 from rulespec.book.player import player_book, rules_words
@@ -272,3 +272,31 @@ def test_the_example_tells_what_a_turn_made_true() -> None:
         # right after the turn it happened in: that turn's player's line
         seat = texts[notes[0]].split()[1].rstrip(":")
         assert re.match(rf"(Turn|Ход) \d+, (seat|место) {seat}:", texts[notes[0] - 1])
+
+
+def _example_lines(b: Book) -> list[Inline]:
+    at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Heading) and x.anchor == "example")
+    return [i for i, _ in next(x for x in b.blocks[at:] if isinstance(x, Bullets)).items]
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ru"])
+@pytest.mark.parametrize("game", SEEDS)
+def test_the_example_speaks_players_words(game: str, lang: str) -> None:
+    """The example deal names a decision and its choices in words, never by the record's
+    identifiers (``choose_suit``, a field's name in code, a zone's ``left_up``)."""
+    for line in _example_lines(book(game, lang)[0]):
+        assert not [r for r in line if r.kind == "code"], line
+        text = "".join(r.text for r in line)
+        assert "_" not in text and " true" not in text and " false" not in text, text
+
+
+def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
+    """A trick gathered to its winner is numbered, with the winner's count so far; cards a
+    rule sends where everyone sees them (failed bid cards to the centre) are noted."""
+    texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
+    numbered = [int(m.group(1)) for t in texts for m in re.finditer(r"\(trick (\d+) to seat", t)]
+    assert numbered == list(range(1, 14))
+    assert any("(to the centre:" in t for t in texts)
+    # Vändåtta has no tricks: nothing is numbered there
+    van = ["".join(r.text for r in i) for i in _example_lines(book("vandatta", "en")[0])]
+    assert not [t for t in van if "(trick" in t]
