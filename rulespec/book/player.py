@@ -57,6 +57,9 @@ RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring"
 YIELDS = "yields-"
 _SENTENCE = re.compile(r"(?<=[.!?؟])\s+")
 _LETTER = re.compile(r"[^\W\d_]")
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                 "seventeen", "eighteen", "nineteen", "twenty")
 
 
 def player_book(spec: CheckedSpec, words: Words | None = None, players: int | None = None,
@@ -177,17 +180,29 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     if spec.doc:
         out.para(w.text(spec.doc))
     lo, hi = spec.min_players, spec.max_players
-    who = (w.word("For {n} players.", n=lo) if lo == hi
-           else w.word("For {lo} to {hi} players.", lo=lo, hi=hi))
-    win = (w.word("The lowest total at the end of the match wins.") if spec.winner == "lowest"
-           else w.word("The highest total at the end of the match wins."))
-    out.para(f"{who} {win}")
+    # what the game's own opening (or its match's text, for the winner) says already is not
+    # said again: judged on the spec's own texts, so alike in every language
+    told = " ".join(x for x in (spec.doc, spec.match.doc) if x).lower()
+    who = "" if _names_number(spec.doc or "", hi) else (
+        w.word("For {n} players.", n=lo) if lo == hi
+        else w.word("For {lo} to {hi} players.", lo=lo, hi=hi))
+    win = "" if f"{spec.winner} total" in told else (
+        w.word("The lowest total at the end of the match wins.") if spec.winner == "lowest"
+        else w.word("The highest total at the end of the match wins."))
+    if who or win:
+        out.para(" ".join(x for x in (who, win) if x))
     if facts.players is not None or facts.options:
         setting = ", ".join(f"{k} = {show(v)}" for k, v in facts.options.items())
         size = (w.word("{n} players", n=facts.players) if facts.players is not None
                 else w.word("every table"))
         out.add(Paragraph((strong(w.word("This book is for:")), *inline(" ", size),
                            *inline(f", {setting}" if setting else ""), *inline("."))))
+
+
+def _names_number(text: str, n: int) -> bool:
+    """Whether an English text names the number ``n``, in digits or in words."""
+    said = {str(n), *([_NUMBER_WORDS[n]] if n < len(_NUMBER_WORDS) else [])}
+    return any(re.search(rf"(?<![\w-]){x}(?![\w-])", text.lower()) for x in said)
 
 
 def _seen(z: ast.ZoneDecl, w: Words) -> str:
