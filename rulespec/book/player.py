@@ -321,14 +321,17 @@ def _offered(facts: BookFacts, action: str) -> bool:
 
 
 def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
+    """Play, in the order a player reads it: the turn's steps, what may be played (the
+    spec's tables of play), the decisions, one row each, the phases' figure, then the other
+    rules of play (a procedure without steps), each under its section's title where that
+    section is its own."""
     _h(out, w.word("Play"), "play")
-    for pr in spec.procs:
-        if not steps_of(pr.body.stmts) and not _decides(pr, facts):
-            continue
-        if pr.doc:
-            out.para(w.text(pr.doc), clause(pr.span))
-        _steps(spec, pr.body, w, out)
-    rows: list[tuple[Inline, ...]] = []
+    told = [pr for pr in spec.procs if steps_of(pr.body.stmts) or _decides(pr, facts)]
+    stepped = [pr for pr in told if steps_of(pr.body.stmts)]
+    for pr in stepped:
+        _proc(spec, pr, w, out)
+    _tables(spec, facts, w, out, scoring=False)
+    rows: dict[str, tuple[Inline, list[str]]] = {}
     seen: set[str] = set()
     together = False
     for m in walk_play(spec):
@@ -345,19 +348,61 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
                        "choices are carried out once everyone has chosen.")
                 if m.together is not None and not together else "")
         together = together or m.together is not None
-        rows.append((_decision_name(m.alt.action, w),
-                     inline(" ".join(x for x in (kept, note) if x))))
-    _tables(spec, facts, w, out, scoring=False)
+        # a decision of several alternatives (the declarer's and the others', an eight's
+        # play) is one row: its texts one after another
+        name = _decision_name(m.alt.action, w)
+        texts = rows.setdefault(m.alt.action, (name, []))[1]
+        # a text the row says already, in other words around it, is not said again
+        texts.extend(x for x in (kept, note)
+                     if x and x.rstrip(".").lower() not in " ".join(texts).lower())
     if rows:
         out.add(Paragraph(w.say("The decisions a player makes, in the order a deal meets "
                                 "them; everything else is done by the rules:")))
         out.add(Table((inline(w.word("decision")), inline(w.word("what you may do"))),
-                      tuple(rows)))
-        out.define(" ".join(str(r[1][0].text) for r in rows if r[1]))
+                      tuple((name, inline(" ".join(texts))) for name, texts in rows.values())))
+        out.define(" ".join(" ".join(texts) for _, texts in rows.values()))
     # a book of these settings draws the decisions they offer, not a variation's
     hidden = frozenset(a.name for a in spec.actions if not _offered(facts, a.name))
     d = phase_diagram(spec, w.any, direction_of(w), hidden)
     out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
+    sections = _sections_of(spec)
+    headed: set[str] = set()
+    for pr in told:
+        if pr in stepped:
+            continue
+        section = sections.get(pr.name)
+        if section is not None and section.title not in headed:
+            headed.add(section.title)
+            out.add(Heading(2, inline(w.text(section.title)), f"play-{len(headed)}"))
+        _proc(spec, pr, w, out)
+
+
+def _proc(spec: CheckedSpec, pr: ast.ProcDecl, w: Words, out: _Writer) -> None:
+    if pr.doc:
+        out.para(w.text(pr.doc), clause(pr.span))
+    _steps(spec, pr.body, w, out)
+
+
+def _sections_of(spec: CheckedSpec) -> dict[str, ast.SectionDecl]:
+    """The procedures of a section of their own (no deal, no match, no procedure with steps
+    in it: a section on one rule of play, Lappen, say), by name, with that section."""
+    found: dict[str, ast.SectionDecl] = {}
+    section: ast.SectionDecl | None = None
+    members: dict[int, list[object]] = {}
+    heads: dict[int, ast.SectionDecl] = {}
+    for it in spec.items:
+        if isinstance(it, ast.SectionDecl):
+            section = it
+            heads[id(it)] = it
+            members[id(it)] = []
+        elif section is not None:
+            members[id(section)].append(it)
+    for key, items in members.items():
+        if any(isinstance(x, (ast.DealDecl, ast.MatchDecl)) or isinstance(x, ast.ProcDecl)
+               and steps_of(x.body.stmts) for x in items):
+            continue
+        found.update((x.name, heads[key]) for x in items if isinstance(x, ast.ProcDecl))
+    return found
 
 
 def _decision_name(action: str, w: Words) -> Inline:
