@@ -203,9 +203,11 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         if q == ev["seat"] and held and plain:
             out += [*inline(" →"), *_cards(cards, order)]
         elif q == ev["seat"] and held:
-            note(w.word("(then takes {n} cards:", n=str(len(cards))), cards)
+            note(w.word("(then takes a card:") if len(cards) == 1 else
+                 w.word("(then takes {n} cards:", n=str(len(cards))), cards)
         elif held:
-            note(w.word("(seat {seat} takes {n} cards:", seat=str(q + 1), n=str(len(cards))),
+            note(w.word("(seat {seat} takes a card:", seat=str(q + 1)) if len(cards) == 1 else
+                 w.word("(seat {seat} takes {n} cards:", seat=str(q + 1), n=str(len(cards))),
                  cards)
         elif set(cards) <= own:
             continue  # the move's own cards, laid where everyone sees them: told by the move
