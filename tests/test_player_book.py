@@ -347,3 +347,16 @@ def test_play_reads_from_top_to_bottom(game: str) -> None:
         assert isinstance(first, Paragraph)
         said = "".join(r.text for r in first.text)
         assert said.startswith("What happens when a player's turn passes on")
+
+
+@pytest.mark.parametrize("game", SEEDS)
+def test_the_table_figure_names_zones_in_words(game: str) -> None:
+    """The table before the first play names each zone in words (its term or its text's first
+    words), never by its identifier ("left_down"), and shows a hand in the book's order."""
+    fig = next(x for x in book(game, "en")[0].blocks if isinstance(x, Figure))
+    drawn = re.findall(r">([^<>]+)<", fig.svg)
+    assert not [t for t in drawn if "_" in t], drawn
+    hand = [t.strip() for t in drawn[drawn.index("hand (only its owner sees it):") + 1:]][:5]
+    ranks, suits = "23456789TJQKA", "♣♦♥♠"
+    key = [(suits.index(c[1]), ranks.index(c[0])) for c in hand]
+    assert len(key) == 5 and key == sorted(key), hand

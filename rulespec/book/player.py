@@ -41,7 +41,7 @@ from rulespec.book.english import show
 from rulespec.book.example import table_figure
 from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
-from rulespec.book.player_example import example_lines, zone_word
+from rulespec.book.player_example import example_lines, zone_said, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec, OptionInfo
@@ -257,7 +257,8 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
     # seats counted from 1, as players count them (the records count from 0)
-    fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1)
+    fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,
+                       names=lambda name: zone_said(spec, name, w))
     if fig is not None:
         out.add(Figure(fig.svg, fig.alt, w.say("The table just before the first play of the "
                                                "example deal.")))

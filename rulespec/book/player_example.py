@@ -23,7 +23,7 @@ from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "example_lines", "zone_word"]
+__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "example_lines", "zone_said", "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line), and the moves of
 #: one turn
@@ -56,7 +56,7 @@ def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> In
     """What a chance event did: each hand's cards, and what lies elsewhere."""
     parts: list[Run] = list(w.say("The deal."))
     for name, z in (t.zones or {}).items():
-        zone = cap(_zone_said(spec, name, w))
+        zone = cap(zone_said(spec, name, w))
         if z and isinstance(z[0], list):
             for q, h in enumerate(z):
                 if isinstance(h, list) and h:
@@ -213,13 +213,13 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
             continue  # the move's own cards, laid where everyone sees them: told by the move
         elif q != ev["seat"] or _collects(ev, cards) or public(zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
-                        zone=_zone_said(spec, zone, w)), cards)
+                        zone=zone_said(spec, zone, w)), cards)
     for zone, cards, _ in t.shared:
         z = spec.zone_named.get(zone)
         if cards and not set(cards) & own and z is not None and z.visibility == "all" \
                 and zone != rounds.zone:
             # cards a rule sent where everyone sees them (failed cards to the centre)
-            note(w.word("(to the {zone}:", zone=_zone_said(spec, zone, w)), cards)
+            note(w.word("(to the {zone}:", zone=zone_said(spec, zone, w)), cards)
     return out
 
 
@@ -289,19 +289,41 @@ def _fields(ev: Mapping[str, object], w: Words, order: Mapping[str, int]) -> lis
     return out
 
 
-def _zone_said(spec: CheckedSpec, name: str, w: Words) -> str:
-    """A zone in a note of the example: its term, else the few words its text starts with
-    ("The declarer's right row: ..." is "the declarer's right row"), else its name in
-    words."""
+def zone_said(spec: CheckedSpec, name: str, w: Words) -> str:
+    """A zone as a player says it: its term, else the few words its text starts with where
+    they do not hold its name ("The declarer's right row: ..." for ``right_up`` is "the
+    declarer's right row"), else its name in words (:func:`zone_word`)."""
     z = spec.zone_named.get(name)
     said = name.replace("_", " ")
-    if z is not None and z.doc and not any(t.word.lower().startswith(said.lower())
-                                           for t in spec.terms):
-        text = prose(w.text(z.doc))
-        for head in (_HEAD.split(text, 1)[0], _COMMA.split(text, 1)[0]):
-            if len(head.split()) <= 4:
-                return head[:1].lower() + head[1:]
-    return zone_word(spec, name, w)
+    if z is None or not z.doc or any(t.word.lower().startswith(said.lower())
+                                     for t in spec.terms):
+        return zone_word(spec, name, w)
+    # judged on the spec's own text, so alike in every language
+    english = _head(prose(z.doc))
+    head = _head(prose(w.text(z.doc)))
+    if english is None or head is None or _plainly(english, said):
+        return zone_word(spec, name, w)
+    return head[:1].lower() + head[1:]
+
+
+def _plainly(head: str, name: str) -> bool:
+    """Whether a zone's text starts with its name alone, an article's or an owner's word
+    before it ("The stock", "A player's hand"): the name says as much, in fewer words."""
+    words, named = head.lower().split(), name.lower().split()
+    if words[-len(named):] != named:
+        return False
+    before = words[:-len(named)]
+    return not before or len(before) <= 2 and (before[-1] in ("a", "an", "the", "each")
+                                               or before[-1].endswith("'s"))
+
+
+def _head(text: str) -> str | None:
+    """The few words a text starts with, up to its first colon, full stop or bracket (else its
+    first comma), or None where they are more than four."""
+    for head in (_HEAD.split(text, 1)[0], _COMMA.split(text, 1)[0]):
+        if len(head.split()) <= 4:
+            return head.strip()
+    return None
 
 
 def _collects(ev: Mapping[str, object], cards: tuple[str, ...]) -> bool:
