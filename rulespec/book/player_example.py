@@ -107,7 +107,8 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
         # the turn passes on): told on a line after the turn
         noted.add([r for r in t.raised if r[0] not in sets.get(str(ev["action"]), set())])
         if moves <= EXAMPLE_MOVES:
-            turn += [*inline(";" if moves > 1 else ""), *_move(spec, t, w, order, hands, rounds)]
+            turn += [*inline(w.marks(";") if moves > 1 else ""),
+                     *_move(spec, t, w, order, hands, rounds)]
         elif moves == EXAMPLE_MOVES + 1:
             turn += inline("; …")
     if turn:
@@ -271,7 +272,7 @@ def _fields(ev: Mapping[str, object], w: Words, order: Mapping[str, int]) -> lis
         vals = v if isinstance(v, list) else [v]
         cards = bool(vals) and all(card(x) for x in vals)
         named = not cards and (len(fields) > 1 or isinstance(v, bool))
-        out += inline(", " if i or named else " ")
+        out += inline(w.marks(", ") if i or named else " ")
         if named:
             out += inline(w.word("{field}:", field=w.any(words(k))), " ")
         if not vals:
