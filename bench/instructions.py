@@ -19,6 +19,13 @@ differently outside the games (a large dict resized in one warm-up and not the o
 teardown) moved that difference by up to 3% with nothing but the path the script was run by.
 Needs valgrind (``apt-get install valgrind``). Slow: a child runs about fifty times slower than
 it would alone, so the default plays 10 games a table, and ``--jobs`` children run at once.
+
+    python bench/instructions.py --engine openspiel:hearts [--engine rlcard:uno ...]
+
+counts instead, beside ``bench/engines.py``'s timings, the instructions of ``--games`` random
+games of an engine game on rulespec's index path and on the engine itself driven from Python
+(pyspiel's API, or RLCard's game loop), per game: the games differ from side to side (each
+side draws its own), so the ratio is of the mean cost of a game.
 """
 
 from __future__ import annotations
@@ -61,12 +68,29 @@ def play(side: str, game: str, players: int, games: int) -> None:
     sys.call_tracing(playouts, (impl, game, players, {}, games, 1))
 
 
-def count(side: str, game: str, players: int, games: int) -> int:
+def play_engine(side: str, name: str, games: int) -> None:
+    """The child's work for an engine game: the warm-up, then ``games`` games on rulespec's
+    index path (``index``) or on the engine itself (``engine``), as bench/engines.py plays."""
+    from engines import engine_games, index_games, settings_of
+
+    spec, players, options, adapter = settings_of(name)
+    if side == "index":
+        index_games(spec, players, options, 2, 99)
+        gc.collect()
+        sys.call_tracing(index_games, (spec, players, options, games, 1))
+        return
+    engine_games(adapter, players, options, 2, 99)
+    gc.collect()
+    sys.call_tracing(engine_games, (adapter, players, options, games, 1))
+
+
+def count(side: str, game: str, players: int, games: int, engine: bool = False) -> int:
     """Instructions a child executes playing ``games`` games of ``side``, warm-up excluded."""
+    child = ["--child-engine", side, "--engine", game] if engine else \
+        ["--child", side, "--game", game, "--players", str(players)]
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
            "--collect-atstart=no", "--toggle-collect=_PyEval_CallTracing", sys.executable,
-           __file__, "--child", side, "--game", game, "--players", str(players),
-           "--games", str(games)]
+           __file__, *child, "--games", str(games)]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONHASHSEED": "0"})
     found = _COLLECTED.findall(out.stderr)
@@ -87,6 +111,17 @@ def measure(game: str, players: int, games: int, jobs: int) -> dict[str, Any]:
             "index_over_oracle": round(cost["index"] / cost["oracle"], 3)}
 
 
+def measure_engine(name: str, games: int) -> dict[str, Any]:
+    """Millions of instructions a game costs on rulespec's index path and on the engine."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        index, engine = pool.map(lambda side: count(side, name, 0, games, engine=True),
+                                 ("index", "engine"))
+    return {"engine_game": name, "games": games,
+            "index_minstr_per_game": round(index / games / 1e6, 2),
+            "engine_minstr_per_game": round(engine / games / 1e6, 2),
+            "index_over_engine": round(index / engine, 3)}
+
+
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     from playouts import ORACLES, tables
 
@@ -98,13 +133,29 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=2, help="children at once (default 2)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--engine", action="append", default=None,
+                    help="an engine game of bench/engines.py (repeatable): count it instead")
     ap.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
+    ap.add_argument("--child-engine", choices=("index", "engine"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         play(args.child, args.game, int(args.players), args.games)
         return []
+    if args.child_engine:
+        play_engine(args.child_engine, args.engine[0], args.games)
+        return []
     if shutil.which("valgrind") is None:
         raise SystemExit("bench/instructions.py needs valgrind: apt-get install valgrind")
+    if args.engine:
+        runs = [measure_engine(n, args.games) for n in args.engine]
+        for r in runs:
+            if not args.json:
+                print(f"{r['engine_game']:24} index path {r['index_minstr_per_game']}M a game, "
+                      f"engine {r['engine_minstr_per_game']}M a game; index/engine "
+                      f"{r['index_over_engine']}", flush=True)
+        if args.json:
+            print(json.dumps(runs, indent=2))
+        return runs
     runs = []
     for game in list(ORACLES) if args.game == "all" else [args.game]:
         for p in tables(game, args.players):

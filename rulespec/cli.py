@@ -206,9 +206,14 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
                    "side by side; the page goes to --report or GAME-compare.html.")
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
               help="The bot that decides: once for every seat, or once per seat.")
+@click.option("--engine", type=click.Choice(["python", "native"]), default="python",
+              show_default=True,
+              help="'native' compiles the table's code with Cython (an experiment; Python where "
+                   "it cannot be built).")
 def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[str, ...],
              dealer: int, records: str | None, workers: int, backend: str, max_events: int,
-             as_json: bool, report: str | None, compare: bool, bots: tuple[str, ...]) -> None:
+             as_json: bool, report: str | None, compare: bool, bots: tuple[str, ...],
+             engine: str) -> None:
     """Play GAMES random games of GAME and summarise them (docs/simulate.md)."""
     from rich.console import Console
     from rich.markup import escape
@@ -234,6 +239,9 @@ def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[
         prog.advance(task, k)
         beat(f"simulate: {played[0]}/{total} games")
 
+    if engine == "native":
+        with _reported():
+            cs.warn_native(game, players, settings[0][1], dealer)
     summaries = []
     made, page = None, ""
     try:
@@ -247,7 +255,7 @@ def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[
                 summaries.append((label, cs.call_simulate(
                     game, players, games, seed, options, bots=bots, per_game=wants_report,
                     dealer=dealer, records=records, workers=workers, backend=backend,
-                    progress=advance, max_events=max_events)))
+                    progress=advance, max_events=max_events, engine=engine)))
             made = cs.report_of(game, summaries) if wants_report else None
             if made is not None:
                 page = report or cs.default_report_path(game)

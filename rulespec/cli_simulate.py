@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rulespec.cli_options import option_text, parse_option
+from rulespec.engine.native import native_game
 from rulespec.errors import ConfigurationError, RulespecError
 from rulespec.files import write_atomic
 from rulespec.loading import resolve
@@ -23,9 +24,9 @@ from rulespec.shown import escape_line as shown
 from rulespec.simulate import SimulationSummary
 from rulespec.simulate import simulate as simulate_games
 
-__all__ = ["Setting", "call_simulate", "default_report_path", "print_comparison", "print_results",
-           "print_sentences", "print_summary", "report_json", "report_of", "settings_of",
-           "write_report"]
+__all__ = ["Setting", "call_simulate", "default_report_path", "print_comparison",
+           "print_results", "print_sentences", "print_summary", "report_json", "report_of",
+           "settings_of", "warn_native", "write_report"]
 
 #: a setting: its label (``scoring=pagat``; empty for a single run) and its options
 Setting = tuple[str, dict[str, bool | int | str]]
@@ -75,6 +76,19 @@ def call_simulate(game: str, players: int | None, games: int, seed: int,
         kw["bots"] = list(bots)
     run: Callable[..., SimulationSummary] = simulate_games
     return run(game, players, games, seed, options, per_game=per_game, **kw)
+
+
+def warn_native(game: str, players: int | None, options: dict[str, bool | int | str],
+                dealer: int) -> None:
+    """Say (on stderr, one line) why ``--engine native`` plays ``game`` in Python, if it
+    does: its table is built here once, and the runs after find it in this process or on
+    disk."""
+    spec = resolve(game).spec
+    if players is None and spec.min_players != spec.max_players:
+        return  # simulate says how many players to name
+    why = native_game(spec, players or spec.min_players, options, dealer).reason
+    if why:
+        click.echo(f"--engine native: {why}; playing in Python", err=True)
 
 
 def report_of(game: str, summaries: Sequence[tuple[str, SimulationSummary]]

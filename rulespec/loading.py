@@ -19,14 +19,15 @@ from typing import cast
 import attrs
 
 from rulespec.engine.game import Game, tables_of
-from rulespec.errors import RecordError
+from rulespec.engine.native import native_game
+from rulespec.errors import ConfigurationError, RecordError
 from rulespec.files import why_not_regular
 from rulespec.lang.checker import check_file
 from rulespec.lang.model import CheckedSpec
 from rulespec.lang.sources import GAMES_DIR, MAX_SPEC_BYTES, is_file
 
-__all__ = ["Resolved", "Trust", "game_for", "normalise_options", "resolve", "shipped_games",
-           "shipped_name"]
+__all__ = ["ENGINES", "Resolved", "Trust", "game_for", "normalise_options", "resolve",
+           "shipped_games", "shipped_name"]
 
 
 
@@ -174,12 +175,23 @@ def normalise_options(spec: CheckedSpec,
     return cast("dict[str, int | str | bool]", spec.check_options(options))
 
 
+#: the engines a table can be played by: the generated Python, or that code compiled to a
+#: native module (rulespec.engine.native; the Python engine where none can be built)
+ENGINES = ("python", "native")
+
+
 def game_for(spec: CheckedSpec, players: object, options: Mapping[str, object],
-             dealer: object) -> Game:
+             dealer: object, engine: str = "python") -> Game:
     """A compiled :class:`Game` for a table of a record or a request: the table validated
-    once and compiled once per process (:func:`rulespec.engine.game.tables_of`)."""
+    once and compiled once per process (:func:`rulespec.engine.game.tables_of`); with
+    ``engine="native"``, its generated code compiled to a native module
+    (:func:`rulespec.engine.native.native_game`, which says why when it plays in Python)."""
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordError("'players' is a number")
     if not isinstance(dealer, int) or isinstance(dealer, bool):
         raise RecordError("'dealer' is a seat number")
+    if engine == "native":
+        return native_game(spec, players, options, dealer).game
+    if engine != "python":
+        raise ConfigurationError(f"no engine {engine!r}: {' or '.join(ENGINES)}")
     return tables_of(spec).game(players, options, dealer)

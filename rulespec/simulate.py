@@ -232,18 +232,19 @@ def _mean(total: int | float, n: int) -> float:
 #: a chunk of games for one worker: game, players, options, dealer, seed, the games
 #: ``start <= i < stop``, the records folder (None: keep no records), the most events a
 #: match, the bots (None: random play), and whether to note each game's first seat and
-#: clauses (``per_game``)
+#: clauses (``per_game``), and the engine that plays (loading.ENGINES)
 _Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None, int,
-               tuple[str, ...] | None, bool]
+               tuple[str, ...] | None, bool, str]
 
 
 def _run_chunk(args: _Chunk) -> list[GameStats]:
     (game, players, options, dealer, seed, start, stop, records, max_events, bots,
-     per_game) = args
+     per_game, engine) = args
     found = resolve(game)
     path, spec = found.path, found.spec
+    # a covering table marks clauses from its Python code: it is the Python engine's
     g = _covering(spec).game(players, options, dealer) if per_game else \
-        game_for(spec, players, options, dealer)
+        game_for(spec, players, options, dealer, engine)
     out = []
     copied: dict[str, str] = {}
     def write(i: int, events: list[dict[str, object]]) -> Path:
@@ -335,8 +336,10 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
              records: str | Path | None = None, workers: int = 1, backend: str = "local",
              progress: Callable[[int], None] | None = None,
              max_events: int = MAX_MATCH_EVENTS,
-             bots: Sequence[str] | None = None, per_game: bool = False) -> SimulationSummary:
-    """Play ``games`` games, random or played by ``bots``, and summarise them.
+             bots: Sequence[str] | None = None, per_game: bool = False,
+             engine: str = "python") -> SimulationSummary:
+    """Play ``games`` games, random or played by ``bots``, and summarise them; the same by
+    either ``engine`` (``"python"`` or ``"native"``, :func:`rulespec.loading.game_for`).
 
     ``bots`` names one bot for every seat or one a seat (:mod:`rulespec.bots`:
     ``"ismcts:iterations=200"``, ``"random"``, ``"MODULE:ATTR"``); each game's bots are made
@@ -362,7 +365,7 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
             raise ConfigurationError(f"{spec.name} is played by {spec.player_counts(' to ')} "
                                      "players: say how many with --players")
         players = spec.min_players
-    game_for(spec, players, opts, dealer)  # validate the table before starting any worker
+    game_for(spec, players, opts, dealer, engine)  # validated (built) before any worker starts
     names = bot_names(bots, players)
     opts = spec.canonical_options(opts)  # a parametric value as records carry it: free(1,5)
     rec_dir = None if records is None else str(records)
@@ -371,8 +374,8 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
     size = 1 if workers <= 1 and backend == "local" else \
         max(1, min(50, games // (max(1, workers) * 4) or 1))
     workers = max(1, min(workers, -(-games // size)))
-    jobs = ((game, players, opts, dealer, seed, a, b, rec_dir, max_events, names, per_game)
-            for a, b in _chunks(games, size))
+    jobs = ((game, players, opts, dealer, seed, a, b, rec_dir, max_events, names, per_game,
+             engine) for a, b in _chunks(games, size))
     parts = _run_ray(jobs, workers) if backend == "ray" else \
         map(_run_chunk, jobs) if workers <= 1 else _run_pool(jobs, workers)
     tally = _Tally(players)

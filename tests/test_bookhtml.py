@@ -233,7 +233,7 @@ def test_suits_and_cards_keep_their_letters_and_names() -> None:
     html = to_html(sample_book())
     assert '<span class="suit suit-H">♥ hearts</span>' in html
     assert '<span class="suit suit-S">♠ spades</span>' in html
-    assert '<span class="card suit-H" dir="ltr">T♥</span>' in html
+    assert '<span class="card suit-H" dir="ltr">10♥</span>' in html
     assert '<span class="card suit-C" dir="ltr">7♣</span>' in html
     assert '<span class="card" dir="ltr">JK</span>' in html
     css = html[html.index("<style>"):html.index("</style>")]

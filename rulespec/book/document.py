@@ -156,10 +156,11 @@ SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 def card_text(code_: str) -> str:
-    """A card code with its suit symbol (``T♥``; the Joker stays ``JK``), the letter kept so the
-    suit never rests on colour or the symbol alone."""
+    """A card code with its suit symbol (``10♥``: the ten as players write it, not the code's
+    ``T``; the Joker stays ``JK``), the letter kept so the suit never rests on colour or the
+    symbol alone."""
     if len(code_) == 2 and code_[1] in SUIT_SYMBOL and code_ != "JK":
-        return f"{code_[0]}{SUIT_SYMBOL[code_[1]]}"
+        return f"{'10' if code_[0] == 'T' else code_[0]}{SUIT_SYMBOL[code_[1]]}"
     return code_
 
 

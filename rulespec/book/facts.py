@@ -296,6 +296,9 @@ class _Worker:
         self._plays: dict[tuple[int, str, int], _Played] = {}
         self._cuts: dict[tuple[int, str, int], _Cut] = {}
         self._example: tuple[int, State] | None = None
+        #: the definition that scores a deal, and its terms, read once (each deal asks)
+        d = scoring_def(spec)
+        self._scoring = None if d is None else (d.params[0].name, [e for _, e in terms(d.body)])
         # each player's counters (taken, stake...): one that changes for a single player
         # in a line of the example says what the line did (who won the trick)
         self.counters = [v.name for v in spec.vars if v.per_player and
@@ -479,7 +482,8 @@ class _Worker:
             # deal after is played only as long as it could still win
             cut = best[0][3] if best is not None and best[0][:3] <= top else None
             self.step()
-            d = self.play(n, start, seed, tell=True, cut=cut)
+            # told only once chosen: what each event did is worked out for one deal, not 40
+            d = self.play(n, start, seed, tell=False, cut=cut)
             if d is None or not d.ended:
                 continue  # longer than the best so far, or than any example should be
             at_work = sum(1 for i in range(len(d.score_terms[0]) if d.score_terms else 0)
@@ -487,7 +491,10 @@ class _Worker:
             key = (int(d.flagged), -len(d.kinds), -at_work, d.length)
             if best is None or key < best[0]:
                 best = (key, d)
-        chosen = best[1] if best is not None else self.play(n, start, EXAMPLE_SEED, tell=True)
+        seed = best[1].seed if best is not None else EXAMPLE_SEED
+        # played again, told: the same seed plays the same deal
+        self._plays.pop((n, json.dumps(dict(start.game.options), sort_keys=True), seed), None)
+        chosen = self.play(n, start, seed, tell=True)
         picture = None
         if chosen.made:
             most = collections.Counter(chosen.made).most_common(1)[0][0]
@@ -517,8 +524,8 @@ class _Worker:
     def play(self, players: int, start: State, seed: int, tell: bool,
              cut: int | None = None) -> _Played | None:
         """The deal played from ``start`` by ``seed``'s random choices, once per table and
-        seed; with what each event did when it may be told (``tell``: the example's
-        candidates, played before any other deal at their table). None once it has made
+        seed; with what each event did when it may be told (``tell``: the example chosen,
+        played again so, its candidates having been played untold). None once it has made
         ``cut`` events without ending: :meth:`kinds` plays such a deal on from where it
         stopped, and a deal asked for whole again is played again."""
         key = (players, json.dumps(dict(start.game.options), sort_keys=True), seed)
@@ -529,7 +536,7 @@ class _Worker:
                 return None
             self._plays[key] = whole
         played = self._plays[key]
-        assert played.told or not tell, "an example's candidate is played first as one"
+        assert played.told or not tell, "the example is played again to be told"
         return played
 
     def kinds(self, game: Game, start: State, seed: int) -> frozenset[str]:
@@ -644,9 +651,8 @@ class _Worker:
     def _score_terms(self, st: State) -> tuple[tuple[object, ...], ...] | None:
         """Each term of the scoring definition for each seat in ``st``, a state at the end of
         a deal (None when the scoring is not a sum of terms)."""
-        d = scoring_def(self.spec)
-        if d is None:
+        if self._scoring is None:
             return None
-        param = d.params[0].name
-        return tuple(tuple(st.game.evaluate(e, st, {param: q}) for _, e in terms(d.body))
+        param, parts = self._scoring
+        return tuple(tuple(st.game.evaluate(e, st, {param: q}) for e in parts)
                      for q in range(st.game.players))

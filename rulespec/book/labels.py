@@ -33,15 +33,22 @@ from rulespec.lang.model import (
     pos,
 )
 
-__all__ = ["Labels", "first_clause", "if_clause", "truth"]
+__all__ = ["SENTENCE_BREAK", "Labels", "first_clause", "if_clause", "truth"]
 
 # the end of a first clause: a colon, a semicolon (Persian's too), a dash between spaces
 _CLAUSE_END = re.compile(r"(:|;|؛| — | – )\s")
-_SENTENCE_END = re.compile(r"[.!?؟](\s|$)")
+#: abbreviations whose full stop ends no sentence ("(см. «Варианты»)", "e.g."), written as
+#: lookbehinds of fixed width: before a full stop (_NOT_ABBREVIATED) and after it (_AFTER_...)
+_ABBREVIATIONS = ("см", "ср", "напр", "т", "т. е", "т.е", "e.g", "i.e", "cf")
+_NOT_ABBREVIATED = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS)
+_NOT_AFTER_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
+_SENTENCE_END = re.compile(_NOT_ABBREVIATED + r"[.!?؟](\s|$)")
 _COMMA = re.compile(r"[,،] ")
 #: how a conditional sentence starts, in the books' languages
 _IF_LEADS = ("If ", "When ", "Если ", "Когда ", "اگر ", "وقتی ")
-_SENTENCES = re.compile(r"(?<=[.!?؟])\s+")
+#: where one sentence ends and the next begins (the books' prose is split into sentences so)
+SENTENCE_BREAK = re.compile(r"(?<=[.!?؟])" + _NOT_AFTER_ABBREVIATION + r"\s+")
+_SENTENCES = SENTENCE_BREAK
 
 
 def first_clause(doc: str | None, limit: int = 64) -> str:

@@ -15,6 +15,7 @@ its catalogs, the book's own through rulespec's (``say``/``word`` calls, extract
 
 from __future__ import annotations
 
+import itertools
 import re
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -41,6 +42,7 @@ from rulespec.book.english import show
 from rulespec.book.example import table_figure
 from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
+from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.player_example import example_lines, zone_said, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.lang import ast, walk
@@ -55,7 +57,7 @@ _W = Callable[[Block], None]
 RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring", "the-end")
 #: the anchors' start of the sections on what a deal yields besides the scores (rules too)
 YIELDS = "yields-"
-_SENTENCE = re.compile(r"(?<=[.!?؟])\s+")
+_SENTENCE = SENTENCE_BREAK  # not after an abbreviation: "(см. «Варианты»)" is one sentence
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                  "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -148,7 +150,19 @@ class _Writer:
         self.said.update(kept)
         if not kept and not lead:
             return
-        self.blocks.append(Paragraph((*lead, *inline(" ".join(kept))), source))
+        run: list[str] = []
+        for s in kept:
+            listed = _as_list(s)
+            if listed is None:
+                run.append(s)
+                continue
+            # a list written as one sentence ("adds up five parts: a; b; c; and d") as a list
+            head, items = listed
+            self.blocks.append(Paragraph((*lead, *inline(" ".join([*run, head]))), source))
+            self.blocks.append(Bullets(tuple((inline(i), source) for i in items)))
+            run, lead = [], ()
+        if run or lead:
+            self.blocks.append(Paragraph((*lead, *inline(" ".join(run))), source))
         self.define(" ".join(kept))
 
     def define(self, text: str) -> None:
@@ -169,6 +183,40 @@ class _Writer:
             self.blocks.append(Heading(1, inline(self.w.word("More words of the game")),
                                        "words"))
             self.define(" ".join(t[0] for t in self.terms))
+
+
+#: what joins the last item of a list written as a sentence, in the books' languages
+_LAST_AND = ("and ", "и ", "а также ", "و ")
+
+
+def _as_list(sentence: str) -> tuple[str, list[str]] | None:
+    """A sentence that lists three things or more after a colon, separated by semicolons
+    ("Their score adds up five parts: the bonus; the cards; and the suit bonus."): the part up
+    to the colon, and the items (the last without its "and" and full stop); None for any other
+    sentence. Colons and semicolons inside brackets do not count."""
+    depth, cut, parts = 0, -1, []
+    for i, ch in enumerate(sentence):
+        if ch in "([«":
+            depth += 1
+        elif ch in ")]»":
+            depth -= 1
+        elif depth == 0 and ch == ":" and cut < 0:
+            cut = i
+            parts.append(i + 1)
+        elif depth == 0 and ch in ";؛" and cut >= 0:
+            parts.append(i + 1)
+    if cut < 0 or len(parts) < 3:
+        return None
+    bounds = [*parts, len(sentence) + 1]
+    items = [sentence[a:b - 1].strip() for a, b in itertools.pairwise(bounds)]
+    last = items[-1].rstrip(".")
+    for word in _LAST_AND:
+        if last.startswith(word):
+            last = last[len(word):]
+    items[-1] = last
+    if not all(items):
+        return None
+    return sentence[:cut + 1], items
 
 
 def _h(out: _Writer, text: str, anchor: str) -> None:
@@ -250,11 +298,11 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
     if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
     elif spec.deck.french:
         # a game without a Joker does not name one
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 down to "
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
     # seats counted from 1, as players count them (the records count from 0)
     fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,

@@ -212,7 +212,7 @@ def _components(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
                             f"{_seen(z, _SEEN)}): ", prose(z.doc)),
                      clause(z.span)) for z in spec.zones)))
     if spec.deck.french:
-        w(Paragraph(inline("Cards are written by rank and suit: A (Ace), K, Q, J, T (ten), 9 "
+        w(Paragraph(inline("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 "
                            "down to 2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is "
                            "the Joker.")))
     else:

@@ -24,10 +24,11 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from rulespec.bridge.actions import ActionScheme, BridgeError
 from rulespec.engine.events import Event
+from rulespec.engine.memory import seen_now
 from rulespec.engine.state import State
 
 __all__ = ["Steps", "TERMINAL", "match_returns"]
@@ -210,9 +211,15 @@ class Steps:
                 seen = mine + seen
             seen = json.dumps(moments, separators=(",", ":")) + seen
             self.digests[q] = hashlib.sha256((self.digests[q] + seen).encode()).hexdigest()
-            cards = self.met[q] = set() if new_deal else set(self.met[q])
-            cards.update(_cards_in(view["zones"]))
-            cards.update(c for m in moments for c in m)
+            # each set replaced when it grows, never changed (clones share them)
+            cards = seen_now(view["zones"])
+            for m in moments:
+                cards.update(m)
+            had = set() if new_deal else self.met[q]
+            if not cards <= had:
+                self.met[q] = had | cards
+            elif new_deal:
+                self.met[q] = had
         self._settle()
 
     # ---- what a seat knows --------------------------------------------------------------------
@@ -244,20 +251,6 @@ def _replayed(origin: tuple[Callable[..., Steps], tuple[object, ...]],
     steps = make(*args)
     steps.replay(history)
     return steps
-
-
-def _cards_in(zones: object) -> Iterator[str]:
-    """The cards named in a seat's view of the zones (the lists it sees; counts are not
-    cards)."""
-    if isinstance(zones, dict):
-        for z in zones.values():
-            yield from _cards_in(z)
-    elif isinstance(zones, list):
-        for x in zones:
-            if isinstance(x, str):
-                yield x
-            elif isinstance(x, list):
-                yield from _cards_in(x)
 
 
 def match_returns(state: State, kind: str) -> list[float]:

@@ -37,10 +37,10 @@ def seen_now(zones: Mapping[str, object]) -> set[str]:
         if not isinstance(entry, list):
             continue
         for x in entry:
-            if isinstance(x, str):
+            if type(x) is str:
                 out.add(x)
-            elif isinstance(x, list):
-                out.update(c for c in x if isinstance(c, str))
+            elif type(x) is list:
+                out.update(x)  # a pile's cards (a zone holds cards alone)
     return out
 
 

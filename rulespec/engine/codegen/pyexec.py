@@ -14,6 +14,7 @@ import itertools
 import linecache
 import re
 import types
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from rulespec.engine.machine import MAX_WORK
@@ -21,8 +22,8 @@ from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast
 from rulespec.lang.builtins import LimitError
 
-__all__ = ["CATCH", "READS_STATE", "exec_source", "overcall", "overproc", "overwork", "pyname",
-           "runtime_error"]
+__all__ = ["CATCH", "READS_STATE", "RUNNERS", "exec_source", "overcall", "overproc", "overwork",
+           "pyname", "runtime_error"]
 
 
 def pyname(n: str) -> str:
@@ -51,6 +52,10 @@ def _commentable(text: str) -> str:
     rest of the name into the program (style.md habit 14)."""
     return text if text.isascii() and text.isprintable() else ascii(text)
 
+
+#: what runs a generated text in Python's place (rulespec.engine.native, while it builds a
+#: game): ``runner(full_text, name, globals)`` gives the function, or None to leave it to exec
+RUNNERS: list[Callable[[str, str, dict[str, object]], Any]] = []
 
 #: code compiled from each generated text, by the text: the tables of one spec mostly generate
 #: the same functions (a book compiles a table for each player count), and Python's compiler
@@ -99,6 +104,12 @@ def exec_source(text: str, name: str, glb: dict[str, object], span: ast.Span,
         for old in _REGISTERED[:_REGISTERED_MAX // 2]:
             linecache.cache.pop(old, None)
         del _REGISTERED[:_REGISTERED_MAX // 2]
+    if RUNNERS:
+        fn = RUNNERS[-1](full, name, glb)
+        if fn is not None:
+            if sources is not None:
+                sources.append((filename, full))
+            return fn
     ns: dict[str, object] = {}
     try:
         code = _compiled(full, filename)

@@ -64,7 +64,7 @@ from rulespec.engine.machine import (
     together_seats,
 )
 from rulespec.engine.memory import glimpse
-from rulespec.lang import ast
+from rulespec.lang import ast, walk
 from rulespec.lang.clauses import clause_id, pick_arms
 from rulespec.lang.model import BoundBuiltin
 from rulespec.lang.types import Int
@@ -101,6 +101,7 @@ class _StmtCompiler:
         self._objects: dict[str, object] = {}
         #: the name of memory.glimpse in the generated code, where the table watches its moves
         self.glimpse = self._obj(glimpse) if watch else None
+        self.revealed: set[str | None] | None = None
         #: the spec calls seen_by: each stop first has the seats note what they see, and each
         #: deal starts with nothing remembered (other specs compile as before)
         self.remembers = BoundBuiltin("seen_by") in ec.spec.resolution.bindings.values()
@@ -124,9 +125,31 @@ class _StmtCompiler:
             if self.remembers:
                 self._memory(s)
             local = self.stmt(s, local, loops)
-            if self.glimpse is not None and isinstance(s, (ast.Move, ast.Fill, ast.DealCards)):
+            if self.glimpse is not None and self._shows(s):
                 self.ins.append(Py((f"{self.glimpse}(st)",), s.span))
         return local
+
+    def _shows(self, s: ast.Stmt) -> bool:
+        """Whether ``s`` moves cards where some seat may see them (a glimpse after it may
+        show something): not into a zone visible to nobody that is never revealed."""
+        match s:
+            case ast.Move(dst=z) | ast.Fill(zone=z):
+                name = _zone_named(z)
+            case ast.DealCards(zone=zn):
+                name = zn
+            case _:
+                return False
+        zd = self.ec.spec.zone_named.get(name) if name is not None else None
+        return zd is None or zd.visibility != "nobody" or name in self._revealed()
+
+    def _revealed(self) -> set[str | None]:
+        """The zones a ``reveal`` may lay face up (None: one it names otherwise)."""
+        if self.revealed is None:
+            spec = self.ec.spec
+            self.revealed = {_zone_named(x.zone) for x in walk.descendants(
+                (spec.procs, spec.deal, spec.match)) if isinstance(x, ast.Reveal)}
+        return self.revealed if None not in self.revealed else \
+            {zd.name for zd in self.ec.spec.zones}
 
     def _memory(self, s: ast.Stmt) -> None:
         """For a spec that calls ``seen_by``: before a stop, each seat notes the cards it sees
@@ -570,3 +593,11 @@ class _StmtCompiler:
     def _obj_fn(self, var: str) -> Fn:
         """The seat of a decision read from the local ``var``."""
         return lambda st, L: L[var]
+
+
+def _zone_named(e: ast.Expr) -> str | None:
+    """The zone ``e`` names (``ZONE`` or ``ZONE[i]``), or None for any other expression."""
+    e = walk.uncited(e)
+    if isinstance(e, ast.Index):
+        e = walk.uncited(e.target)
+    return e.id if isinstance(e, ast.Name) else None
