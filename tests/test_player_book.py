@@ -326,7 +326,7 @@ def test_the_generator_note_is_out_of_the_readers_way() -> None:
 @pytest.mark.parametrize("game", SEEDS)
 def test_play_reads_from_top_to_bottom(game: str) -> None:
     """Play: what may be played before the decisions, each decision in one row (the
-    declarer's and the others' alike), and a rule of a section of its own (Vändåtta's
+    declarer's and the others' alike) named in words, and a rule of a section of its own (Vändåtta's
     lappen) after them, under that section's title."""
     b = book(game, "en")[0]
     at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Heading) and x.anchor == "play")
@@ -337,6 +337,8 @@ def test_play_reads_from_top_to_bottom(game: str) -> None:
     decisions = tables[-1]
     names = ["".join(r.text for r in row[0][:1]) for row in decisions.rows]
     assert len(names) == len(set(names)), names
+    # named in words, as the example names them: no record's identifier beside them
+    assert not [r for row in decisions.rows for r in row[0] if r.kind == "code"]
     if game == "vandatta":
         assert tables[0].caption and "".join(r.text for r in tables[0].caption) == \
             "What may be played"

@@ -456,10 +456,8 @@ def _sections_of(spec: CheckedSpec) -> dict[str, ast.SectionDecl]:
 
 def _decision_name(action: str, w: Words) -> Inline:
     """A decision by its name in words, in the book's language (the catalog's word for it),
-    with the record's name beside it where the two differ (the example tells it so)."""
-    said = action.replace("_", " ")
-    word = w.any(said)
-    return (strong(word),) if word == action else (strong(word), *inline(" "), code(action))
+    as the example deal names it too; its name in the records is the reference's."""
+    return (strong(w.any(action.replace("_", " "))),)
 
 
 def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
