@@ -220,7 +220,7 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         if cards and not set(cards) & own and z is not None and z.visibility == "all" \
                 and zone != rounds.zone:
             # cards a rule sent where everyone sees them (failed cards to the centre)
-            note(w.word("(to the {zone}:", zone=zone_said(spec, zone, w)), cards)
+            note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)), cards)
     return out
 
 
@@ -310,10 +310,10 @@ def zone_said(spec: CheckedSpec, name: str, w: Words) -> str:
 def _plainly(head: str, name: str) -> bool:
     """Whether a zone's text starts with its name alone, an article's or an owner's word
     before it ("The stock", "A player's hand"): the name says as much, in fewer words."""
-    words, named = head.lower().split(), name.lower().split()
-    if words[-len(named):] != named:
+    said, named = head.lower().split(), name.lower().split()
+    if said[-len(named):] != named:
         return False
-    before = words[:-len(named)]
+    before = said[:-len(named)]
     return not before or len(before) <= 2 and (before[-1] in ("a", "an", "the", "each")
                                                or before[-1].endswith("'s"))
 
