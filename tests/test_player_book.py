@@ -362,3 +362,15 @@ def test_the_table_figure_names_zones_in_words(game: str) -> None:
     ranks, suits = "23456789TJQKA", "♣♦♥♠"
     key = [(suits.index(c[1]), ranks.index(c[0])) for c in hand]
     assert len(key) == 5 and key == sorted(key), hand
+
+
+@pytest.mark.parametrize("game", SEEDS)
+def test_a_seed_book_shows_no_setting_or_identifier(game: str) -> None:
+    """A house rule is told in the players' words ("Played by default."), not by the setting
+    software plays it with (``dummy = true``: the reference's); no code anywhere."""
+    b = book(game, "en")[0]
+    runs = [r for x in b.blocks if isinstance(x, (Paragraph, Bullets, Table))
+            for r in (x.text if isinstance(x, Paragraph) else
+                      [r for i, _ in x.items for r in i] if isinstance(x, Bullets) else
+                      [r for row in (x.header, *x.rows) for c in row for r in c])]
+    assert not [r.text for r in runs if r.kind == "code"]

@@ -618,23 +618,20 @@ def _setting(o: OptionInfo, value: str) -> Run:
 
 
 def _values(o: OptionInfo, w: Words) -> list[Inline]:
-    """An option's values for players: the default first, each other value by its own words
-    (its name only where it has none), then the setting that plays it."""
+    """An option's values for players: the default first, then each other value by its own
+    words. The setting that plays a value in software (``turnup_eight = bottom``) is the
+    reference's; it is named here only for a value the spec gives no words."""
     if o.kind == "int":
         lo, hi = o.bounds if o.bounds is not None else (None, None)
         default = w.digits(show(o.default))
         if lo is None:
-            return [w.say("The default is {default}; a table sets another number with "
-                          "{setting}.", default=default, setting=_setting(o, "N"))]
-        return [w.say("The default is {default}; a table sets another, from {lo} to {hi}, "
-                      "with {setting}.", default=default, lo=str(lo), hi=str(hi),
-                      setting=_setting(o, "N"))]
+            return [w.say("The default is {default}; the players may agree on another number.",
+                          default=default)]
+        return [w.say("The default is {default}; the players may agree on another, from {lo} "
+                      "to {hi}.", default=default, lo=str(lo), hi=str(hi))]
     if o.kind == "bool":
-        if o.default is True:
-            return [w.say("Played by default; a table that leaves it out sets {setting}.",
-                          setting=_setting(o, "false"))]
-        return [w.say("Not played by default; a table that plays it sets {setting}.",
-                      setting=_setting(o, "true"))]
+        return [w.say("Played by default.") if o.default is True
+                else w.say("Not played by default.")]
     default = str(o.default).split("(")[0]
     ordered = sorted(o.values, key=lambda v: str(v) != default)
     items: list[Inline] = []
@@ -648,6 +645,8 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
             args = ", ".join(f"{k} = {show(a)}" for k, a in o.split(o.default)[1].items())
             items.append(w.say("By default: {rule} ({args}).", rule=said, args=args) if args
                          else w.say("By default: {rule}.", rule=said))
+        elif text:
+            items.append((*said, *inline(".")))
         else:
             items.append(w.say("{rule} (a table sets {setting}).", rule=said,
                                setting=_setting(o, value)))
