@@ -201,6 +201,8 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         held = zone in hands or not hands
         if gathered is not None and (q, cards) == gathered[1:3]:
             continue
+        if q == ev["seat"] and set(cards) <= own:
+            continue  # the move's own cards, laid among the mover's: told by the move
         if q == ev["seat"] and held and plain:
             out += [*inline(" →"), *_cards(cards, order)]
         elif q == ev["seat"] and held:
@@ -210,8 +212,6 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
             note(w.word("(seat {seat} takes a card:", seat=str(q + 1)) if len(cards) == 1 else
                  w.word("(seat {seat} takes {n} cards:", seat=str(q + 1), n=str(len(cards))),
                  cards)
-        elif set(cards) <= own:
-            continue  # the move's own cards, laid where everyone sees them: told by the move
         elif q != ev["seat"] or _collects(ev, cards) or public(zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
                         zone=zone_said(spec, zone, w)), cards)
@@ -260,7 +260,7 @@ def _own(ev: Mapping[str, object]) -> set[str]:
 
 def _fields(ev: Mapping[str, object], w: Words, order: Mapping[str, int]) -> list[Run]:
     """A move's choices as a player says them: the cards alone, any other choice by its name
-    where the move has several or it is a yes or no ("pile: yes")."""
+    where the move has several, or it is a yes or no ("pile: yes") or a list ("tricks: 3 5")."""
     out: list[Run] = []
     fields = [(k, v) for k, v in sorted(ev.items()) if k not in ("seat", "action")]
 
@@ -271,7 +271,8 @@ def _fields(ev: Mapping[str, object], w: Words, order: Mapping[str, int]) -> lis
     for i, (k, v) in enumerate(fields):
         vals = v if isinstance(v, list) else [v]
         cards = bool(vals) and all(card(x) for x in vals)
-        named = not cards and (len(fields) > 1 or isinstance(v, bool))
+        # a yes or no, or a list of numbers ("tricks: 3 5 9"), says what it is of
+        named = not cards and (len(fields) > 1 or isinstance(v, (bool, list)))
         out += inline(w.marks(", ") if i or named else " ")
         if named:
             out += inline(w.word("{field}:", field=w.any(words(k))), " ")
