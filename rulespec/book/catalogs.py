@@ -40,8 +40,8 @@ _BOOK = Path(__file__).resolve().parent
 
 def spec_template(spec_file: Path) -> Catalog:
     """A template catalog of a spec's prose (every message, none translated), and of the names
-    a book shows in words: its zones' and its decisions' (``left_down`` as "left down"), which
-    a translated book draws in its figures and names in its tables."""
+    a book shows in words: its zones', its decisions' and their choices' (``left_down`` as
+    "left down"), which a translated book draws in its figures and names in its tables."""
     cat = Catalog(project=spec_file.stem, fuzzy=False)
     name = spec_file.name
     text = spec_file.read_text(encoding="utf-8")
@@ -55,13 +55,16 @@ def spec_template(spec_file: Path) -> Catalog:
 
 
 def names(text: str, source_name: str) -> list[tuple[str, int]]:
-    """The names of a spec's zones and decisions, in words, with their lines, in order."""
+    """The names of a spec's zones, decisions and their choices, in words, with their lines,
+    in order."""
     out: list[tuple[str, int]] = []
     for node in walk.descendants(parse(text, source_name).items):
         if isinstance(node, ast.ZoneDecl):
             out.append((node.name.replace("_", " "), node.span.line))
         elif isinstance(node, ast.Alternative):
             out.append((node.action.replace("_", " "), node.span.line))
+            # a decision's choices by name, as the example deal says them ("pile: yes")
+            out.extend((f.name.replace("_", " "), node.span.line) for f in node.fields)
     return out
 
 

@@ -127,6 +127,9 @@ class Told:
     #: each player's truth the spec explains (a per-player yes/no it gives a text) that the
     #: event made true: (name, seat)
     raised: tuple[tuple[str, int], ...] = ()
+    #: the cards the event brought into each shared zone, and those it took from it:
+    #: (zone, gained, lost)
+    shared: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 @attrs.frozen
@@ -301,6 +304,7 @@ class _Worker:
         self.counters = [v.name for v in spec.vars if v.per_player and
                          isinstance(v.type, ast.TypeName) and v.type.name == "int"]
         self.held = [z.name for z in spec.zones if z.per_player and not z.per_team]
+        self.common = [z.name for z in spec.zones if not z.per_player and not z.per_team]
         self.truths = [v.name for v in spec.vars if v.per_player and v.doc and
                        isinstance(v.type, ast.TypeName) and v.type.name == "bool"]
         #: the flags an ``end deal`` may raise (read once: every deal played asks)
@@ -594,13 +598,15 @@ class _Worker:
                 _apply(st, ev, k)
                 continue
             had = {name: [list(h) for h in st.z[name]] for name in self.held}
+            lay = {name: list(st.z[name]) for name in self.common}
             was = {n: tuple(st.v[n]) for n in self.truths}
             _apply(st, ev, k)
             raised = tuple((n, q) for n in self.truths
                            for q, (a, b) in enumerate(zip(was[n], st.v[n], strict=True))
                            if b is True and a is not True)
             told.append(Told(ev, self._counts(st), self._gained(st, had),
-                             self._snapshot(st) if "chance" in ev else None, raised))
+                             self._snapshot(st) if "chance" in ev else None, raised,
+                             self._shared(st, lay)))
         flags = self.flags
         result = st.deals[-1] if st.deals else None
         return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),
@@ -625,6 +631,21 @@ class _Worker:
                 new = collections.Counter(b) - collections.Counter(a)
                 if new:
                     out.append((name, q, tuple(new.elements())))
+        return tuple(out)
+
+    def _shared(self, st: State, lay: Mapping[str, list[str]]
+                ) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+        """What the event did to each shared zone: the cards it brought there and those it
+        took away (a trick gathered, failed cards sent to the centre)."""
+        out = []
+        for name, was in lay.items():
+            now = st.z[name]
+            if now == was:
+                continue
+            a: collections.Counter[str] = collections.Counter(was)
+            b: collections.Counter[str] = collections.Counter(str(c) for c in now)
+            out.append((name, tuple(str(c) for c in (b - a).elements()),
+                        tuple(str(c) for c in (a - b).elements())))
         return tuple(out)
 
     def _score_terms(self, st: State) -> tuple[tuple[object, ...], ...] | None:

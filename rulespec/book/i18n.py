@@ -38,6 +38,8 @@ _LOCALE = Path(__file__).resolve().parent / "locale"
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 #: the digits of the languages that do not write 0-9
 _DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
+#: the comma and the semicolon of the languages that do not write "," and ";"
+_MARKS = {"fa": str.maketrans(",;", "،؛")}
 
 
 class CatalogError(RulespecError):
@@ -123,6 +125,11 @@ class Words:
         out = self.spec.gettext(message)
         return out if out != message or message in self.known_spec else \
             self.digits(self._look(self.prose, message, self.known))
+
+    def marks(self, text: str) -> str:
+        """Commas and semicolons as the book's language writes them (Persian ``،`` ``؛``)."""
+        table = _MARKS.get(self.lang)
+        return text.translate(table) if table else text
 
     def digits(self, text: str) -> str:
         """Numbers in the digits of the book's language (Persian writes ۰۱۲…۹)."""

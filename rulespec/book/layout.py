@@ -21,6 +21,7 @@ import attrs
 from rulespec.book.document import SUIT_SYMBOL
 from rulespec.book.svg import Diagram, Words, bidi_safe, escape_xml, fill, same, text_px
 from rulespec.lang import ast
+from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["table_picture"]
@@ -69,9 +70,10 @@ def _card(code: str) -> str:
     return code
 
 
-def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, words: Words
-                ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, words: Words,
+                names: Words | None = None) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     out: list[tuple[str, tuple[str, ...], str]] = []
+    said = names or words
     for z in spec.zones:
         if z.per_team:
             # a team's pile lies on the table, between its players
@@ -79,15 +81,18 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, w
             assert isinstance(piles, list)
             for t, pile in enumerate(piles):
                 _zone_line(out, z, fill(words("{zone} of team {team}"),
-                    zone=words(z.name), team=t), pile, words)
+                    zone=said(z.name), team=t), pile, words)
             continue
         if z.per_player != (seat is not None):
             continue
         cards = zones[z.name]
         if seat is not None:
             assert isinstance(cards, list)
-            cards = cards[seat]
-        _zone_line(out, z, words(z.name), cards, words)
+            # a player's own cards in the order the book writes them, suit by suit (a pile in
+            # the middle keeps its order: its top card is the one that counts)
+            order = spec.deck.order or CARD_ORDER
+            cards = sorted(cards[seat], key=lambda c: order.get(str(c), 0))
+        _zone_line(out, z, said(z.name), cards, words)
     return tuple(out)
 
 
@@ -109,15 +114,18 @@ def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, nam
 
 def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, dealer: int,
                   title: str, moment: str, words: Words = same,
-                  direction: str = "ltr", first_seat: int = 0) -> Diagram:
+                  direction: str = "ltr", first_seat: int = 0,
+                  names: Words | None = None) -> Diagram:
     """The table as ``zones`` (a state's zones: a list per shared zone, a list of lists per
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
     when this is ("just before the first play"), for the alt text. Its words go through
-    ``words``; ``direction="rtl"`` sets its text right to left."""
+    ``words``, a zone's name through ``names`` where given (a player's book says it in
+    words, "the declarer's right row"); ``direction="rtl"`` sets its text right to left."""
     seats = [_Box(fill(words("seat {seat} (dealer)") if q == dealer else words("seat {seat}"),
-                       seat=q + first_seat), _zone_lines(spec, zones, q, words))
+                       seat=q + first_seat), _zone_lines(spec, zones, q, words, names))
              for q in range(hands)]
-    middle = _Box(words("the middle of the table"), _zone_lines(spec, zones, None, words))
+    middle = _Box(words("the middle of the table"),
+                  _zone_lines(spec, zones, None, words, names))
     rtl = direction == "rtl"
     # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and
     # bottom rows (a long table)

@@ -110,7 +110,7 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
     """The book as one Markdown page. ``figures`` names the file of each figure, in order
     (:func:`figure_files`); a figure without one is left to the HTML page, and only its
     caption is written."""
-    out = [f"# {_md_text(book.title)}\n", f"<!-- {book.generator_note} -->\n"]
+    out = [f"# {_md_text(book.title)}\n"]
     n_fig = 0
     for b in book.blocks:
         if isinstance(b, Heading):
@@ -150,6 +150,9 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
                 out.append(f"*{caption} (The picture is in the HTML edition of this "
                            "book.)*\n")
     out += _md_sources(book)
+    # how the page was made is for its maintainers, not its readers: at the very end, out of
+    # the way of a reader who reads the page as text
+    out.append(f"<!-- {book.generator_note} -->")
     return "\n".join(out).rstrip() + "\n"
 
 

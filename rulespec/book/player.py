@@ -43,7 +43,7 @@ from rulespec.book.example import table_figure
 from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, book_facts
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
-from rulespec.book.player_example import example_lines, zone_word
+from rulespec.book.player_example import example_lines, zone_said, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec, OptionInfo
@@ -59,6 +59,9 @@ RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring"
 YIELDS = "yields-"
 _SENTENCE = SENTENCE_BREAK  # not after an abbreviation: "(см. «Варианты»)" is one sentence
 _LETTER = re.compile(r"[^\W\d_]")
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                 "seventeen", "eighteen", "nineteen", "twenty")
 
 
 def player_book(spec: CheckedSpec, words: Words | None = None, players: int | None = None,
@@ -225,17 +228,29 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     if spec.doc:
         out.para(w.text(spec.doc))
     lo, hi = spec.min_players, spec.max_players
-    who = (w.word("For {n} players.", n=lo) if lo == hi
-           else w.word("For {lo} to {hi} players.", lo=lo, hi=hi))
-    win = (w.word("The lowest total at the end of the match wins.") if spec.winner == "lowest"
-           else w.word("The highest total at the end of the match wins."))
-    out.para(f"{who} {win}")
+    # what the game's own opening (or its match's text, for the winner) says already is not
+    # said again: judged on the spec's own texts, so alike in every language
+    told = " ".join(x for x in (spec.doc, spec.match.doc) if x).lower()
+    who = "" if _names_number(spec.doc or "", hi) else (
+        w.word("For {n} players.", n=lo) if lo == hi
+        else w.word("For {lo} to {hi} players.", lo=lo, hi=hi))
+    win = "" if f"{spec.winner} total" in told else (
+        w.word("The lowest total at the end of the match wins.") if spec.winner == "lowest"
+        else w.word("The highest total at the end of the match wins."))
+    if who or win:
+        out.para(" ".join(x for x in (who, win) if x))
     if facts.players is not None or facts.options:
         setting = ", ".join(f"{k} = {show(v)}" for k, v in facts.options.items())
         size = (w.word("{n} players", n=facts.players) if facts.players is not None
                 else w.word("every table"))
         out.add(Paragraph((strong(w.word("This book is for:")), *inline(" ", size),
                            *inline(f", {setting}" if setting else ""), *inline("."))))
+
+
+def _names_number(text: str, n: int) -> bool:
+    """Whether an English text names the number ``n``, in digits or in words."""
+    said = {str(n), *([_NUMBER_WORDS[n]] if n < len(_NUMBER_WORDS) else [])}
+    return any(re.search(rf"(?<![\w-]){x}(?![\w-])", text.lower()) for x in said)
 
 
 def _seen(z: ast.ZoneDecl, w: Words) -> str:
@@ -290,7 +305,8 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
     # seats counted from 1, as players count them (the records count from 0)
-    fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1)
+    fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,
+                       names=lambda name: zone_said(spec, name, w))
     if fig is not None:
         out.add(Figure(fig.svg, fig.alt, w.say("The table just before the first play of the "
                                                "example deal.")))
@@ -354,14 +370,17 @@ def _offered(facts: BookFacts, action: str) -> bool:
 
 
 def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
+    """Play, in the order a player reads it: the turn's steps, what may be played (the
+    spec's tables of play), the decisions, one row each, the phases' figure, then the other
+    rules of play (a procedure without steps), each under its section's title where that
+    section is its own."""
     _h(out, w.word("Play"), "play")
-    for pr in spec.procs:
-        if not steps_of(pr.body.stmts) and not _decides(pr, facts):
-            continue
-        if pr.doc:
-            out.para(w.text(pr.doc), clause(pr.span))
-        _steps(spec, pr.body, w, out)
-    rows: list[tuple[Inline, ...]] = []
+    told = [pr for pr in spec.procs if steps_of(pr.body.stmts) or _decides(pr, facts)]
+    stepped = [pr for pr in told if steps_of(pr.body.stmts)]
+    for pr in stepped:
+        _proc(spec, pr, w, out)
+    _tables(spec, facts, w, out, scoring=False)
+    rows: dict[str, tuple[Inline, list[str]]] = {}
     seen: set[str] = set()
     together = False
     for m in walk_play(spec):
@@ -378,27 +397,67 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
                        "choices are carried out once everyone has chosen.")
                 if m.together is not None and not together else "")
         together = together or m.together is not None
-        rows.append((_decision_name(m.alt.action, w),
-                     inline(" ".join(x for x in (kept, note) if x))))
-    _tables(spec, facts, w, out, scoring=False)
+        # a decision of several alternatives (the declarer's and the others', an eight's
+        # play) is one row: its texts one after another
+        name = _decision_name(m.alt.action, w)
+        texts = rows.setdefault(m.alt.action, (name, []))[1]
+        # a text the row says already, in other words around it, is not said again
+        texts.extend(x for x in (kept, note)
+                     if x and x.rstrip(".").lower() not in " ".join(texts).lower())
     if rows:
         out.add(Paragraph(w.say("The decisions a player makes, in the order a deal meets "
                                 "them; everything else is done by the rules:")))
         out.add(Table((inline(w.word("decision")), inline(w.word("what you may do"))),
-                      tuple(rows)))
-        out.define(" ".join(str(r[1][0].text) for r in rows if r[1]))
+                      tuple((name, inline(" ".join(texts))) for name, texts in rows.values())))
+        out.define(" ".join(" ".join(texts) for _, texts in rows.values()))
     # a book of these settings draws the decisions they offer, not a variation's
     hidden = frozenset(a.name for a in spec.actions if not _offered(facts, a.name))
     d = phase_diagram(spec, w.any, direction_of(w), hidden)
     out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
+    sections = _sections_of(spec)
+    headed: set[str] = set()
+    for pr in told:
+        if pr in stepped:
+            continue
+        section = sections.get(pr.name)
+        if section is not None and section.title not in headed:
+            headed.add(section.title)
+            out.add(Heading(2, inline(w.text(section.title)), f"play-{len(headed)}"))
+        _proc(spec, pr, w, out)
+
+
+def _proc(spec: CheckedSpec, pr: ast.ProcDecl, w: Words, out: _Writer) -> None:
+    if pr.doc:
+        out.para(w.text(pr.doc), clause(pr.span))
+    _steps(spec, pr.body, w, out)
+
+
+def _sections_of(spec: CheckedSpec) -> dict[str, ast.SectionDecl]:
+    """The procedures of a section of their own (no deal, no match, no procedure with steps
+    in it: a section on one rule of play, Lappen, say), by name, with that section."""
+    found: dict[str, ast.SectionDecl] = {}
+    section: ast.SectionDecl | None = None
+    members: dict[int, list[object]] = {}
+    heads: dict[int, ast.SectionDecl] = {}
+    for it in spec.items:
+        if isinstance(it, ast.SectionDecl):
+            section = it
+            heads[id(it)] = it
+            members[id(it)] = []
+        elif section is not None:
+            members[id(section)].append(it)
+    for key, items in members.items():
+        if any(isinstance(x, (ast.DealDecl, ast.MatchDecl)) or isinstance(x, ast.ProcDecl)
+               and steps_of(x.body.stmts) for x in items):
+            continue
+        found.update((x.name, heads[key]) for x in items if isinstance(x, ast.ProcDecl))
+    return found
 
 
 def _decision_name(action: str, w: Words) -> Inline:
     """A decision by its name in words, in the book's language (the catalog's word for it),
-    with the record's name beside it where the two differ (the example tells it so)."""
-    said = action.replace("_", " ")
-    word = w.any(said)
-    return (strong(word),) if word == action else (strong(word), *inline(" "), code(action))
+    as the example deal names it too; its name in the records is the reference's."""
+    return (strong(w.any(action.replace("_", " "))),)
 
 
 def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
@@ -559,23 +618,20 @@ def _setting(o: OptionInfo, value: str) -> Run:
 
 
 def _values(o: OptionInfo, w: Words) -> list[Inline]:
-    """An option's values for players: the default first, each other value by its own words
-    (its name only where it has none), then the setting that plays it."""
+    """An option's values for players: the default first, then each other value by its own
+    words. The setting that plays a value in software (``turnup_eight = bottom``) is the
+    reference's; it is named here only for a value the spec gives no words."""
     if o.kind == "int":
         lo, hi = o.bounds if o.bounds is not None else (None, None)
         default = w.digits(show(o.default))
         if lo is None:
-            return [w.say("The default is {default}; a table sets another number with "
-                          "{setting}.", default=default, setting=_setting(o, "N"))]
-        return [w.say("The default is {default}; a table sets another, from {lo} to {hi}, "
-                      "with {setting}.", default=default, lo=str(lo), hi=str(hi),
-                      setting=_setting(o, "N"))]
+            return [w.say("The default is {default}; the players may agree on another number.",
+                          default=default)]
+        return [w.say("The default is {default}; the players may agree on another, from {lo} "
+                      "to {hi}.", default=default, lo=str(lo), hi=str(hi))]
     if o.kind == "bool":
-        if o.default is True:
-            return [w.say("Played by default; a table that leaves it out sets {setting}.",
-                          setting=_setting(o, "false"))]
-        return [w.say("Not played by default; a table that plays it sets {setting}.",
-                      setting=_setting(o, "true"))]
+        return [w.say("Played by default.") if o.default is True
+                else w.say("Not played by default.")]
     default = str(o.default).split("(")[0]
     ordered = sorted(o.values, key=lambda v: str(v) != default)
     items: list[Inline] = []
@@ -589,6 +645,8 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
             args = ", ".join(f"{k} = {show(a)}" for k, a in o.split(o.default)[1].items())
             items.append(w.say("By default: {rule} ({args}).", rule=said, args=args) if args
                          else w.say("By default: {rule}.", rule=said))
+        elif text:
+            items.append((*said, *inline(".")))
         else:
             items.append(w.say("{rule} (a table sets {setting}).", rule=said,
                                setting=_setting(o, value)))

@@ -1,17 +1,20 @@
-"""The example deal of a player's book, told turn by turn: each turn on a line, numbered, with
-the cards it brought to a player, and a note in italics where something happens that the moves
-alone do not show (a player's count changes: a trick won, a bid made; cards a player takes on
-someone else's move, a penalty or an Ace's draw, with the move that caused it).
+"""The example deal of a player's book, told turn by turn in a player's words: each turn on a
+line, numbered, each decision by its name in words and its choices as a player says them
+("declare, pile: yes"), with the cards it brought to a player, and a note in italics where
+something happens that the moves alone do not show (a trick gathered to its winner, numbered,
+with the winner's count; cards a player takes on someone else's move, a penalty or an Ace's
+draw; cards a rule sends where everyone sees them, failed cards to the centre).
 
 The deal was played once, by :mod:`rulespec.book.facts`; nothing here runs the game.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
-from rulespec.book.document import Inline, Run, code, em, inline
-from rulespec.book.example import event_fields
+from rulespec.book.document import Inline, Run, em, inline
+from rulespec.book.english import cap, words
 from rulespec.book.facts import Example, Told
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
@@ -20,12 +23,15 @@ from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "example_lines", "zone_word"]
+__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "example_lines", "zone_said", "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line), and the moves of
 #: one turn
 EXAMPLE_TURNS = 80
 EXAMPLE_MOVES = 12
+#: where a zone's text's first words end (a zone named by them in a note)
+_HEAD = re.compile(r"[:;.(]")
+_COMMA = re.compile(r"[,،]")
 
 
 def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
@@ -50,7 +56,7 @@ def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> In
     """What a chance event did: each hand's cards, and what lies elsewhere."""
     parts: list[Run] = list(w.say("The deal."))
     for name, z in (t.zones or {}).items():
-        zone = zone_word(spec, name, w)
+        zone = cap(zone_said(spec, name, w))
         if z and isinstance(z[0], list):
             for q, h in enumerate(z):
                 if isinstance(h, list) and h:
@@ -78,6 +84,7 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
     turns = moves = 0
     src: str | None = None
     noted = _Notes(spec, w)
+    rounds = _Rounds(ex.hands)
     for t in ex.events:
         ev = t.event
         if "chance" in ev:
@@ -100,7 +107,8 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
         # the turn passes on): told on a line after the turn
         noted.add([r for r in t.raised if r[0] not in sets.get(str(ev["action"]), set())])
         if moves <= EXAMPLE_MOVES:
-            turn += [*inline(";" if moves > 1 else ""), *_move(spec, t, w, order, hands)]
+            turn += [*inline(w.marks(";") if moves > 1 else ""),
+                     *_move(spec, t, w, order, hands, rounds)]
         elif moves == EXAMPLE_MOVES + 1:
             turn += inline("; …")
     if turn:
@@ -164,12 +172,14 @@ def _set_by(spec: CheckedSpec) -> dict[str, set[str]]:
 
 
 def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
-          hands: frozenset[str]) -> list[Run]:
-    """One move: the decision, and the cards it brought: into the mover's hand (a draw:
-    ``→ 3♣``; after a move of another kind, said as taken), into another player's hand
-    (taken), or to another player's other cards (a trick won: "to seat 2's won cards")."""
+          hands: frozenset[str], rounds: _Rounds) -> list[Run]:
+    """One move, as a player says it: the decision by its name in words and its choices, and
+    the cards it brought: into the mover's hand (a draw: ``→ 3♣``; after a move of another
+    kind, said as taken), into another player's hand (taken), a round of the table gathered to
+    one player (a trick won, numbered), to another player's other cards, or to a zone everyone
+    sees (failed cards to the centre)."""
     ev = t.event
-    out: list[Run] = [*inline(" "), code(str(ev["action"])), *inline(*event_fields(ev))]
+    out: list[Run] = [*inline(" ", w.any(words(str(ev["action"])))), *_fields(ev, w, order)]
 
     def public(zone: str) -> bool:
         # the mover's own cards laid where everyone sees them (a row turned up) are told;
@@ -177,24 +187,145 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         z = spec.zone_named.get(zone)
         return z is not None and z.visibility == "all"
 
+    def note(text: str, cards: tuple[str, ...]) -> None:
+        out.extend([*inline(" "), em(text), *_cards(cards, order), em(")")])
+
     plain = not [k for k in ev if k not in ("seat", "action")]
+    own = _own(ev)
+    gathered = rounds.gathered(t)
+    if gathered is not None:
+        zone, q, cards, n, k = gathered
+        note(w.word("({zone} {n} to seat {seat}, who now has {k}:", zone=zone_word(spec, zone, w),
+                    n=str(n), seat=str(q + 1), k=str(k)), cards)
     for zone, q, cards in t.gained:
         held = zone in hands or not hands
+        if gathered is not None and (q, cards) == gathered[1:3]:
+            continue
+        if q == ev["seat"] and set(cards) <= own:
+            continue  # the move's own cards, laid among the mover's: told by the move
         if q == ev["seat"] and held and plain:
-            out += [*inline(" → "), *_cards(cards, order)]
+            out += [*inline(" →"), *_cards(cards, order)]
         elif q == ev["seat"] and held:
-            out += [*inline(" "), em(w.word("(then takes {n} cards:", n=str(len(cards)))),
-                    *_cards(cards, order), em(")")]
+            note(w.word("(then takes a card:") if len(cards) == 1 else
+                 w.word("(then takes {n} cards:", n=str(len(cards))), cards)
         elif held:
-            out += [*inline(" "), em(w.word("(seat {seat} takes {n} cards:", seat=str(q + 1),
-                                            n=str(len(cards)))),
-                    *_cards(cards, order), em(")")]
+            note(w.word("(seat {seat} takes a card:", seat=str(q + 1)) if len(cards) == 1 else
+                 w.word("(seat {seat} takes {n} cards:", seat=str(q + 1), n=str(len(cards))),
+                 cards)
         elif q != ev["seat"] or _collects(ev, cards) or public(zone):
-            # another's trick won, or the mover's own: the cards of the move with others'
-            out += [*inline(" "), em(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
-                                            zone=zone_word(spec, zone, w))),
-                    *_cards(cards, order), em(")")]
+            note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
+                        zone=zone_said(spec, zone, w)), cards)
+    for zone, cards, _ in t.shared:
+        z = spec.zone_named.get(zone)
+        if cards and not set(cards) & own and z is not None and z.visibility == "all" \
+                and zone != rounds.zone:
+            # cards a rule sent where everyone sees them (failed cards to the centre)
+            note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)), cards)
     return out
+
+
+class _Rounds:
+    """The rounds of the table gathered to one player, numbered (the tricks of a trick-taking
+    game): a shared zone that a move empties, its cards one from each hand, the move's own
+    last among them, all going to one player's zone. Each player's count of them is kept."""
+
+    def __init__(self, hands: int) -> None:
+        self.hands = hands
+        self.zone: str | None = None
+        self.n = 0
+        self.won: dict[int, int] = {}
+
+    def gathered(self, t: Told) -> tuple[str, int, tuple[str, ...], int, int] | None:
+        """The round this move gathered: (its zone, to whom, its cards, its number, the
+        player's count), or None."""
+        own = _own(t.event)
+        for zone, cards, lost in t.shared:
+            # the zone held the round but the move's card, which joined it and left with it
+            if cards or not lost or self.zone not in (zone, None):
+                continue
+            for _, q, got in t.gained:
+                mine = own & set(got)
+                if len(got) == self.hands and mine and sorted(got) == sorted([*lost, *mine]):
+                    self.zone, self.n = zone, self.n + 1
+                    self.won[q] = self.won.get(q, 0) + 1
+                    return zone, q, got, self.n, self.won[q]
+        return None
+
+
+def _own(ev: Mapping[str, object]) -> set[str]:
+    """The cards a move names (those it plays or lays)."""
+    return {str(x) for k, v in ev.items() if k not in ("seat", "action")
+            for x in (v if isinstance(v, list) else [v])}
+
+
+def _fields(ev: Mapping[str, object], w: Words, order: Mapping[str, int]) -> list[Run]:
+    """A move's choices as a player says them: the cards alone, any other choice by its name
+    where the move has several, or it is a yes or no ("pile: yes") or a list ("tricks: 3 5")."""
+    out: list[Run] = []
+    fields = [(k, v) for k, v in sorted(ev.items()) if k not in ("seat", "action")]
+
+    def card(x: object) -> bool:
+        return isinstance(x, str) and (x in order or x == "JK"
+                                       or len(x) == 2 and x[1] in "CDHS")
+
+    for i, (k, v) in enumerate(fields):
+        vals = v if isinstance(v, list) else [v]
+        cards = bool(vals) and all(card(x) for x in vals)
+        # a yes or no, or a list of numbers ("tricks: 3 5 9"), says what it is of
+        named = not cards and (len(fields) > 1 or isinstance(v, (bool, list)))
+        out += inline(w.marks(", ") if i or named else " ")
+        if named:
+            out += inline(w.word("{field}:", field=w.any(words(k))), " ")
+        if not vals:
+            out += inline(w.word("none"))
+        for j, x in enumerate(vals):
+            out += inline(" ") if j else ()
+            if card(x):
+                out.append(Run("card", str(x)))
+            elif isinstance(x, str) and x in ("C", "D", "H", "S"):
+                out.append(Run("suit", x))
+            elif isinstance(x, bool):
+                out += inline(w.word("yes") if x else w.word("no"))
+            else:
+                out += inline(w.digits(str(x)))
+    return out
+
+
+def zone_said(spec: CheckedSpec, name: str, w: Words) -> str:
+    """A zone as a player says it: its term, else the few words its text starts with where
+    they do not hold its name ("The declarer's right row: ..." for ``right_up`` is "the
+    declarer's right row"), else its name in words (:func:`zone_word`)."""
+    z = spec.zone_named.get(name)
+    said = name.replace("_", " ")
+    if z is None or not z.doc or any(t.word.lower().startswith(said.lower())
+                                     for t in spec.terms):
+        return zone_word(spec, name, w)
+    # judged on the spec's own text, so alike in every language
+    english = _head(prose(z.doc))
+    head = _head(prose(w.text(z.doc)))
+    if english is None or head is None or _plainly(english, said):
+        return zone_word(spec, name, w)
+    return head[:1].lower() + head[1:]
+
+
+def _plainly(head: str, name: str) -> bool:
+    """Whether a zone's text starts with its name alone, an article's or an owner's word
+    before it ("The stock", "A player's hand"): the name says as much, in fewer words."""
+    said, named = head.lower().split(), name.lower().split()
+    if said[-len(named):] != named:
+        return False
+    before = said[:-len(named)]
+    return not before or len(before) <= 2 and (before[-1] in ("a", "an", "the", "each")
+                                               or before[-1].endswith("'s"))
+
+
+def _head(text: str) -> str | None:
+    """The few words a text starts with, up to its first colon, full stop or bracket (else its
+    first comma), or None where they are more than four."""
+    for head in (_HEAD.split(text, 1)[0], _COMMA.split(text, 1)[0]):
+        if len(head.split()) <= 4:
+            return head.strip()
+    return None
 
 
 def _collects(ev: Mapping[str, object], cards: tuple[str, ...]) -> bool:
