@@ -434,7 +434,7 @@ def _proc(spec: CheckedSpec, pr: ast.ProcDecl, w: Words, out: _Writer) -> None:
 
 def _sections_of(spec: CheckedSpec) -> dict[str, ast.SectionDecl]:
     """The procedures of a section of their own (no deal, no match, no procedure with steps
-    in it: a section on one rule of play, Lappen, say), by name, with that section."""
+    in it: a section on one rule of play, a penalty rule, say), by name, with that section."""
     found: dict[str, ast.SectionDecl] = {}
     section: ast.SectionDecl | None = None
     members: dict[int, list[object]] = {}
