@@ -19,6 +19,7 @@ from babel.messages.mofile import write_mo
 
 from rulespec.book.document import Book, Bullets, Figure, Heading, Inline, Paragraph, Table
 from rulespec.book.html import to_html
+from rulespec.book.facts import book_facts
 from rulespec.book.i18n import CatalogError, Words, english, words_for
 from rulespec.book.player import player_book, rules_words
 from rulespec.loading import resolve
@@ -297,6 +298,16 @@ def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
     numbered = [int(m.group(1)) for t in texts for m in re.finditer(r"\(trick (\d+) to seat", t)]
     assert numbered == list(range(1, 14))
     assert any("(to the centre:" in t for t in texts)
+    # every card the deal sent to the centre is told there, even one named like the card the
+    # move played (two packs: seat 3's failed J♠ bid card as seat 4 plays the J♠)
+    spec = resolve("abracadabra").spec
+    ex = book_facts(spec).example
+    assert ex is not None
+    sent = sorted(c for t in ex.events for zone, cards, _ in t.shared if zone == "centre"
+                  for c in cards)
+    told = sorted(c for t in texts for m in re.finditer(r"\(to the centre:([^)]*)\)", t)
+                  for c in m.group(1).replace("*", "").split())
+    assert told == sent and sent
     # Vändåtta has no tricks: nothing is numbered there
     van = ["".join(r.text for r in i) for i in _example_lines(book("vandatta", "en")[0])]
     assert not [t for t in van if "(trick" in t]

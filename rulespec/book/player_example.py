@@ -215,12 +215,16 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         elif q != ev["seat"] or _collects(ev, cards) or public(zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
                         zone=zone_said(spec, zone, w)), cards)
+    # the move's own cards, unless the round gathered them: a card of the same name that a
+    # rule sends to the centre in that move is another card (two packs), and is told
+    placed = own - set(gathered[2]) if gathered is not None else own
     for zone, cards, _ in t.shared:
         z = spec.zone_named.get(zone)
-        if cards and not set(cards) & own and z is not None and z.visibility == "all" \
+        sent = tuple(c for c in cards if c not in placed)
+        if sent and len(sent) == len(cards) and z is not None and z.visibility == "all" \
                 and zone != rounds.zone:
             # cards a rule sent where everyone sees them (failed cards to the centre)
-            note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)), cards)
+            note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)), sent)
     return out
 
 
