@@ -22,6 +22,7 @@ from rulespec.book.diagram import phase_diagram
 from rulespec.book.example import table_figure
 from rulespec.book.facts import book_facts
 from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
+from rulespec.book.reading import scoring_parts
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec
 from rulespec.lang.parser import parse, texts
@@ -58,13 +59,16 @@ def names(text: str, source_name: str) -> list[tuple[str, int]]:
     """The names of a spec's zones, decisions and their choices, in words, with their lines,
     in order."""
     out: list[tuple[str, int]] = []
-    for node in walk.descendants(parse(text, source_name).items):
+    items = parse(text, source_name).items
+    for node in walk.descendants(items):
         if isinstance(node, ast.ZoneDecl):
             out.append((node.name.replace("_", " "), node.span.line))
         elif isinstance(node, ast.Alternative):
             out.append((node.action.replace("_", " "), node.span.line))
             # a decision's choices by name, as the example deal says them ("pile: yes")
             out.extend((f.name.replace("_", " "), node.span.line) for f in node.fields)
+    # the parts of a score, by name, as the example's score lines label them
+    out.extend(scoring_parts(items))
     return out
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import attrs
 
-from rulespec.book.document import SUIT_SYMBOL
+from rulespec.book.document import card_text
 from rulespec.book.svg import Diagram, Words, bidi_safe, escape_xml, fill, same, text_px
 from rulespec.lang import ast
 from rulespec.lang.cards import CARD_ORDER
@@ -65,9 +65,9 @@ def _px(text: str) -> int:
 
 
 def _card(code: str) -> str:
-    if len(code) == 2 and code[1] in SUIT_SYMBOL and code != "JK":
-        return code[0] + SUIT_SYMBOL[code[1]]
-    return code
+    # the picture writes a card as the book's text does (the ten as 10: "T♣" reads as an
+    # ace, туз, to a Russian reader)
+    return card_text(code)
 
 
 def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, words: Words,

@@ -23,7 +23,6 @@ from pathlib import Path
 
 import attrs
 
-from rulespec.book.diagram import phase_diagram
 from rulespec.book.document import (
     Block,
     Book,
@@ -405,15 +404,12 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         texts.extend(x for x in (kept, note)
                      if x and x.rstrip(".").lower() not in " ".join(texts).lower())
     if rows:
-        out.add(Paragraph(w.say("The decisions a player makes, in the order a deal meets "
-                                "them; everything else is done by the rules:")))
+        out.add(Paragraph(w.say("The decisions you make in a deal, in the order they come:")))
         out.add(Table((inline(w.word("decision")), inline(w.word("what you may do"))),
                       tuple((name, inline(" ".join(texts))) for name, texts in rows.values())))
         out.define(" ".join(" ".join(texts) for _, texts in rows.values()))
-    # a book of these settings draws the decisions they offer, not a variation's
-    hidden = frozenset(a.name for a in spec.actions if not _offered(facts, a.name))
-    d = phase_diagram(spec, w.any, direction_of(w), hidden)
-    out.add(Figure(d.svg, d.alt, w.say("The phases of a deal and the decisions in them.")))
+    # no phase diagram here: readers of six rounds found it said less, and less clearly, than
+    # the sections that follow; it is the implementer's reference's (sections.py)
     sections = _sections_of(spec)
     headed: set[str] = set()
     for pr in told:

@@ -18,7 +18,7 @@ from rulespec.book.english import cap, words
 from rulespec.book.facts import Example, Told
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
-from rulespec.book.reading import clause, prose
+from rulespec.book.reading import clause, part_name, prose, scoring_def, terms
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
@@ -349,7 +349,14 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
     scores = entry["scores"]
     assert isinstance(scores, list)
     lines.append((w.say("The deal ends."), None))
-    if ex.score_terms is not None:
+    labels = _part_labels(spec, w)
+    if ex.score_terms is not None and labels is not None:
+        # each part by its name, so that a reader checks a score without counting parts
+        for q, parts in enumerate(ex.score_terms):
+            lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1),
+                                sum=_labelled(parts, labels),
+                                total=str(scores[q])), None))
+    elif ex.score_terms is not None:
         for q, parts in enumerate(ex.score_terms):
             lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1),
                                 sum=_sum(parts),
@@ -370,6 +377,30 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
                 else w.digits(str(value)))
         lines.append((w.say("{what}: {values}.", what=what, values=told), None))
     return lines
+
+
+def _part_labels(spec: CheckedSpec, w: Words) -> list[tuple[str, str]] | None:
+    """The scoring's parts, each with its sign and its name in the book's language; None
+    unless every part has a name (:func:`~rulespec.book.reading.part_name`)."""
+    d = scoring_def(spec)
+    if d is None:
+        return None
+    named = [(sign, part_name(e, d.params[0].name)) for sign, e in terms(d.body)]
+    if any(n is None for _, n in named):
+        return None
+    return [(sign, w.any(str(n))) for sign, n in named]
+
+
+def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]]) -> str:
+    """Parts added up, each after its name: ``success bonus 40 + tricks taken 11``; a part
+    the scoring subtracts after a minus sign, a negative part with its own."""
+    out = ""
+    for i, ((sign, label), x) in enumerate(zip(labels, parts, strict=True)):
+        n = int(x) if isinstance(x, (int, bool)) else 0
+        said = f"{label} {'−' if n < 0 else ''}{abs(n)}"
+        out += (f"− {said}" if sign == "-" else said) if i == 0 else \
+            f" {'−' if sign == '-' else '+'} {said}"
+    return out
 
 
 def _sum(parts: tuple[object, ...]) -> str:

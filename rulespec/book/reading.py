@@ -28,7 +28,8 @@ from rulespec.shown import escape_line
 
 __all__ = ["BOOK_SIZES", "CITATION", "Met", "book_sizes", "citations", "cited", "clause",
            "end_deals", "example_sizes", "guard_options", "in_play_order", "option_conjuncts",
-           "option_names", "prose", "reads_locals", "ref_key", "scoring_def", "steps_of",
+           "option_names", "part_name", "prose", "reads_locals", "ref_key", "scoring_def",
+           "scoring_parts", "steps_of",
            "terms", "walk_play"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -280,6 +281,39 @@ def terms(e: ast.Expr) -> list[tuple[str, ast.Expr]]:
         right = terms(e.right) if e.op == "+" else [("-", e.right)]
         return terms(e.left) + right
     return [("+", e)]
+
+
+def part_name(e: ast.Expr, param: str) -> str | None:
+    """A part of a player's score by its name in words, where the spec names it: a
+    definition of the player (``success_bonus(p)``: "success bonus") or a per-player value
+    (``taken[p]``: "taken"); None for any other expression."""
+    if isinstance(e, ast.Cited):
+        return part_name(e.expr, param)
+    if isinstance(e, ast.Call) and e.args and all(isinstance(a, ast.Name) and a.id == param
+                                                  for a in e.args):
+        return e.func.replace("_", " ")
+    if isinstance(e, ast.Index) and isinstance(e.target, ast.Name) \
+            and isinstance(e.index, ast.Name) and e.index.id == param:
+        return e.target.id.replace("_", " ")
+    return None
+
+
+def scoring_parts(items: tuple[object, ...]) -> list[tuple[str, int]]:
+    """The names of the parts of the scoring definitions a deal's end names (``end deal
+    scoring score``), from the spec's items alone (a catalog is extracted from a parse):
+    each sum's parts that have a name (:func:`part_name`), with the line of its
+    definition."""
+    defs = {d.name: d for d in items if isinstance(d, ast.DefDecl)}
+    out: list[tuple[str, int]] = []
+    for x in walk.descendants(items):
+        d = defs.get(x.scoring) if isinstance(x, ast.EndDeal) else None
+        if d is None or len(d.params) != 1:
+            continue
+        for _, e in terms(d.body):
+            name = part_name(e, d.params[0].name)
+            if name is not None and name not in [n for n, _ in out]:
+                out.append((name, d.span.line))
+    return out
 
 
 def scoring_def(spec: CheckedSpec) -> ast.DefDecl | None:
