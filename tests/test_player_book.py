@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import io
 import os
+import random
 import re
 import subprocess
 import sys
@@ -18,8 +19,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
 from rulespec.book.document import Book, Bullets, Figure, Heading, Inline, Paragraph, Table
-from rulespec.book.html import to_html
 from rulespec.book.facts import book_facts
+from rulespec.book.html import to_html
 from rulespec.book.i18n import CatalogError, Words, english, words_for
 from rulespec.book.player import player_book, rules_words
 from rulespec.loading import resolve
@@ -388,3 +389,39 @@ def test_a_seed_book_shows_no_setting_or_identifier(game: str) -> None:
                       [r for i, _ in x.items for r in i] if isinstance(x, Bullets) else
                       [r for row in (x.header, *x.rows) for c in row for r in c])]
     assert not [r.text for r in runs if r.kind == "code"]
+
+
+def test_a_player_who_can_go_out_in_the_example_does() -> None:
+    """The example's play is random except that a player who can empty their hand in one
+    move does (round 6: a random seat kept 4♠ 4♦ it could go out with, and readers looked
+    for the rule that forbade it); checked against every legal event tried on a copy."""
+    from rulespec.book.facts import GO_OUT_CARDS, _apply, _draw
+    from rulespec.loading import game_for
+
+    spec = resolve("vandatta").spec
+    game = game_for(spec, 4, {}, 0)
+    checked = 0
+    for seed in range(6):
+        st, rng = game.new_initial_state(), random.Random(seed)
+        while not st.is_terminal() and not st.deals:
+            q = st.to_move
+            can = []
+            if isinstance(q, int) and q >= 0 and 0 < len(st.z["hand"][q]) <= GO_OUT_CARDS:
+                for k in range(st.legal_count()):
+                    trial = st.clone()
+                    trial.apply_index(k)
+                    if not trial.z["hand"][q]:
+                        can.append(k)
+            ev, k, out = _draw(st, rng, ["hand"])
+            if can:
+                checked += 1
+                assert out and k in can, (seed, ev)
+            else:
+                assert not out
+            _apply(st, ev, k)
+    assert checked >= 6
+    ex = book_facts(spec).example
+    assert ex is not None and ex.went_out
+    assert "except that a player who can go out does" in " ".join(
+        "".join(r.text for r in x.text) for x in book("vandatta", "en")[0].blocks
+        if isinstance(x, Paragraph))

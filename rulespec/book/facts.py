@@ -14,7 +14,7 @@ import collections
 import json
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import overload
 
 import attrs
@@ -152,6 +152,8 @@ class _Played:
     #: the scoring definition's terms for each seat, as the deal ended (None without a
     #: scoring of several terms, or a deal that did not end)
     score_terms: tuple[tuple[object, ...], ...] | None
+    #: a player went out by :func:`_going_out`, not by a random choice
+    went_out: bool = False
 
 
 @attrs.frozen
@@ -185,6 +187,8 @@ class Example:
     #: the decision made most often, and the table just before it was first made (None when
     #: the deal made no decision)
     picture: tuple[str, Zones, int, int] | None
+    #: a player went out because they could, not by a random choice (the book says so)
+    went_out: bool = False
 
 
 @attrs.frozen
@@ -252,15 +256,56 @@ def shown_after(seconds: float, progress: Progress) -> Progress:
     return tell
 
 
-def _draw(st: State, rng: random.Random) -> tuple[Event, int | None]:
+def _draw(st: State, rng: random.Random, hands: Sequence[str] = ()
+          ) -> tuple[Event, int | None, bool]:
     """The event ``rng`` draws now, as :func:`sample_event` draws it from ``legal_actions``,
     and at a decision its index: a decision's events are counted, and only the drawn one
     is written (a declarer's thousands of subsets are not, where the engine keeps them
-    unwritten)."""
+    unwritten). A player who can empty their hands (``hands``: the zones the deal fills for
+    each player) in one move does (:func:`_going_out`): random play that keeps a card it
+    could go out with reads to a player as a rule they missed. The third value says whether
+    it was such a move."""
     if st.to_move == CHANCE:
-        return sample_event(st.legal_actions(), rng, st.chance_weights), None
+        return sample_event(st.legal_actions(), rng, st.chance_weights), None, False
+    out = _going_out(st, hands) if hands else None
+    if out is not None:
+        return st.legal_event(out), out, True
     k = rng.randrange(st.legal_count())
-    return st.legal_event(k), k
+    return st.legal_event(k), k, False
+
+
+#: a hand of more cards than this is not looked at for a move that empties it: a move of
+#: one rank's cards empties at most a few (cost: only such hands' moves are written)
+GO_OUT_CARDS = 4
+#: nor a decision of more events than this
+GO_OUT_EVENTS = 64
+
+
+def _going_out(st: State, hands: Sequence[str]) -> int | None:
+    """The index of the first legal event that empties the mover's hands, or None: looked
+    for only in a hand of at most GO_OUT_CARDS cards and a decision of at most GO_OUT_EVENTS
+    events; an event is tried on a copy only if it names every card held."""
+    q = st.to_move
+    if not isinstance(q, int) or q < 0:
+        return None
+    held = [str(c) for z in hands for c in st.z[z][q]]
+    if not held or len(held) > GO_OUT_CARDS:
+        return None
+    n = st.legal_count()
+    if n < 2 or n > GO_OUT_EVENTS:
+        return None
+    want = collections.Counter(held)
+    for k in range(n):
+        ev = st.legal_event(k)
+        named = collections.Counter(str(x) for key, v in ev.items() if key not in ("seat", "action")
+                                    for x in (v if isinstance(v, list) else [v]))
+        if named & want != want:
+            continue
+        trial = st.clone()
+        trial.apply_index(k)
+        if not any(trial.z[z][q] for z in hands):
+            return k
+    return None
 
 
 def _apply(st: State, ev: Event, k: int | None) -> None:
@@ -304,6 +349,10 @@ class _Worker:
         self.counters = [v.name for v in spec.vars if v.per_player and
                          isinstance(v.type, ast.TypeName) and v.type.name == "int"]
         self.held = [z.name for z in spec.zones if z.per_player and not z.per_team]
+        #: the zones the deal fills for each player: a player who can empty them goes out
+        per_player = {z.name for z in spec.zones if z.per_player}
+        self.dealt = sorted({x.zone for x in walk.descendants(spec.deal.body)
+                             if isinstance(x, ast.DealCards) and x.zone in per_player})
         self.common = [z.name for z in spec.zones if not z.per_player and not z.per_team]
         self.truths = [v.name for v in spec.vars if v.per_player and v.doc and
                        isinstance(v.type, ast.TypeName) and v.type.name == "bool"]
@@ -501,7 +550,7 @@ class _Worker:
             picture = (most, chosen.before[most], start.game.hands, start.game.dealer)
         return Example(n, start.game.hands, chosen.seed, chosen.length, chosen.events,
                        chosen.counters, chosen.last, chosen.ended, chosen.terminal,
-                       chosen.result, chosen.score_terms, picture)
+                       chosen.result, chosen.score_terms, picture, chosen.went_out)
 
     def off(self) -> frozenset[ast.Alternative]:
         """The alternatives an option conjunct of their guard rules out at the example's
@@ -557,7 +606,7 @@ class _Worker:
         # the same choices as _play's, with the same draws from rng, so the same decisions
         while (not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS
                and not made >= offered):
-            ev, k = _draw(st, rng)
+            ev, k, _ = _draw(st, rng, self.dealt)
             if k is not None:
                 made.add(str(ev["action"]))
             length += 1
@@ -584,10 +633,12 @@ class _Worker:
         made: dict[str, int] = {}
         before: dict[str, Zones] = {}
         length = 0
+        went_out = False
         while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
             if cut is not None and length >= cut:
                 return _Cut(st, rng, frozenset(made), length)
-            ev, k = _draw(st, rng)
+            ev, k, out = _draw(st, rng, self.dealt)
+            went_out = went_out or out
             if k is not None:
                 a = str(ev["action"])
                 if tell and a not in made:
@@ -613,7 +664,7 @@ class _Worker:
                        st.is_terminal(), result,
                        any(st.deals[0].get(f) for f in flags) if st.deals else False,
                        frozenset(made), made, before,
-                       self._score_terms(ended[-1]) if ended else None)
+                       self._score_terms(ended[-1]) if ended else None, went_out)
 
     def _counts(self, st: State) -> dict[str, tuple[object, ...]]:
         return {n: tuple(st.v[n]) for n in self.counters}

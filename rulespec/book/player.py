@@ -569,7 +569,14 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     if ex is None:
         return
     _h(out, w.word("An example deal"), "example")
+    # a player who could empty their hand did (facts._going_out): the book says so, since
+    # the rest is chance
     out.add(Paragraph(w.say(
+        "A deal at a table of {n}, every choice drawn at random except that a player who can "
+        "go out does, played by the rules of this book, turn by turn; seat 1 deals, and the "
+        "seats are numbered clockwise from there. A note in italics says where a move sent "
+        "cards that the move itself does not show.", n=str(ex.players)) if ex.went_out else
+        w.say(
         "A deal at a table of {n}, every choice drawn at random, played by the rules of this "
         "book, turn by turn; seat 1 deals, and the seats are numbered clockwise from there. A "
         "note in italics says where a move sent cards that the move itself does not show.",
