@@ -248,6 +248,17 @@ def test_a_pack_is_said_by_its_ranks() -> None:
     assert pack_text(short * 2) == "A–6 ×2"
     assert pack_text(short[1:]) is None  # a suit without its Ace
     assert pack_text([c for c in short if c[1] != "S"]) is None  # three suits
+    # and in the book, in players' words, sizes alike in one row (round 6: "A–9" read as
+    # Ace to 9, "A–2 ×2" as a sign; thirteen rows for Vändåtta)
+    for game, cells in (("vandatta", [["2 to 5", "52", "one pack", "7", "38, 31, 24, 17"],
+                                      ["6 to 14", "104", "2 packs", "7",
+                                       "62, 55, 48, 41, 34, 27, 20, 13, 6"]]),
+                        ("abracadabra", [["2", "24", "A K Q J 10 9 of each suit", "12", "0"],
+                                         ["3", "37", "A K Q J 10 9 8 7 6 of each suit and the "
+                                          "Joker", "12", "1"],
+                                         ["4", "53", "one pack and the Joker", "13", "1"]])):
+        table = next(x for x in book(game, "en")[0].blocks if isinstance(x, Table))
+        assert [["".join(r.text for r in c) for c in row] for row in table.rows] == cells
 
 
 def test_newtons_pot_has_a_section_after_scoring() -> None:

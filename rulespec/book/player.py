@@ -39,7 +39,7 @@ from rulespec.book.document import (
 )
 from rulespec.book.english import show
 from rulespec.book.example import table_figure
-from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, book_facts
+from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, TableFacts, book_facts
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.player_example import example_lines, zone_said, zone_word
@@ -268,11 +268,13 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     if all(t.counts.get("hands dealt") == str(t.players) for t in facts.tables if not t.options):
         columns = [k for k in columns if k != "hands dealt"]
     rows = []
-    for t in facts.tables:
-        if t.options:
-            continue  # a table an option opens is a variation's
-        rows.append((inline(w.digits(str(t.players))), inline(w.digits(str(t.cards))),
-                     *(inline(w.digits(t.counts.get(k, "–"))) for k in columns)))
+    for g in _alike(facts, columns):
+        t = g[0]
+        run = (str(t.players) if len(g) == 1 else
+               w.word("{lo} to {hi}", lo=str(t.players), hi=str(g[-1].players)))
+        rows.append((inline(w.digits(run)), inline(w.digits(str(t.cards))),
+                     *(inline(w.digits(_count_said(k, [x.counts.get(k, "–") for x in g], w)))
+                       for k in columns)))
     several = sum(k.endswith(" each") for k in columns) > 1
     head = (inline(w.word("players")), inline(w.word("cards")),
             *(inline(_count_heading(spec, k, w, several)) for k in columns))
@@ -323,6 +325,54 @@ def _held_at_start(facts: BookFacts) -> set[str] | None:
         if cards:
             held.add(name)
     return held
+
+
+def _alike(facts: BookFacts, columns: list[str]) -> list[list[TableFacts]]:
+    """The tables of Players and cards in runs of sizes alike but for the cards left over:
+    one row each ("2 to 5"; round 6: thirteen rows for two packs). A table an option opens
+    is a variation's, left out."""
+    groups: list[list[TableFacts]] = []
+    same = [k for k in columns if k != "left over"]
+    for t in facts.tables:
+        if t.options:
+            continue
+        last = groups[-1][-1] if groups else None
+        if last is not None and last.players + 1 == t.players and last.cards == t.cards \
+                and all(last.counts.get(k) == t.counts.get(k) for k in same):
+            groups[-1].append(t)
+        else:
+            groups.append([t])
+    return groups
+
+
+def _count_said(key: str, values: list[str], w: Words) -> str:
+    """A cell of Players and cards for tables alike (the cards left over listed), the pack
+    in players' words (:func:`_pack_said`)."""
+    if key == RANKS_KEY:
+        return _pack_said(values[0], w)
+    return w.marks(", ".join(dict.fromkeys(values)))
+
+
+def _pack_said(text: str, w: Words) -> str:
+    """The pack of :func:`~rulespec.book.facts.pack_text` as players say it: "one pack", "two
+    packs", "A K Q J 10 9 of each suit", the Joker by name (round 6: "A–9" read as Ace, 2,
+    3 ... 9; "A–2 ×2" as a sign, not two packs)."""
+    m = re.fullmatch(r"A–(\w)(?: ×(\d+))?(?: \+ JK(?: ×(\d+))?)?", text)
+    if m is None:
+        return text
+    low, copies, jokers = m.group(1), int(m.group(2) or 1), m.group(3)
+    order = "AKQJT98765432"
+    if low == "2":
+        said = w.word("one pack") if copies == 1 else w.word("{n} packs", n=str(copies))
+    else:
+        ranks = " ".join("10" if r == "T" else r for r in order[:order.index(low) + 1])
+        said = w.word("{ranks} of each suit", ranks=ranks)
+        if copies > 1:
+            said = w.word("{pack}, {n} of each card", pack=said, n=str(copies))
+    if "JK" in text:
+        said = (w.word("{pack} and the Joker", pack=said) if jokers is None else
+                w.word("{pack} and {n} Jokers", pack=said, n=jokers))
+    return said
 
 
 def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
