@@ -18,7 +18,7 @@ from rulespec.book.english import cap, words
 from rulespec.book.facts import Example, Told
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
-from rulespec.book.reading import clause, part_name, prose, scoring_def, terms
+from rulespec.book.reading import clause, part_name, prose, scoring_def, steps_of, terms
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
@@ -85,13 +85,18 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
     src: str | None = None
     noted = _Notes(spec, w)
     rounds = _Rounds(ex.hands)
+    stage = _steps_of_actions(spec)
+    last: int | None = None
     for t in ex.events:
         ev = t.event
         if "chance" in ev:
             if t.zones is not None and not lines and not turn:
                 lines.append((_dealt(spec, t, w, order), clause(spec.deal.span)))
             continue
-        if ev["seat"] != seat:
+        phase = stage.get(str(ev["action"]))
+        if ev["seat"] != seat or (phase is not None and last is not None and phase != last):
+            # a turn is one player's moves in a row within one step of the deal: the last
+            # exposure and the first lead are two (round 6)
             if turn:
                 lines.append((tuple(turn), src))
                 lines += noted.flush()
@@ -102,6 +107,7 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
             turn = [*w.say("Turn {n}, seat {seat}:", n=str(turns), seat=str(int(str(seat)) + 1))]
             info = actions.get(str(ev["action"]))
             src = clause(info.span) if info else None
+        last = phase if phase is not None else last
         moves += 1
         # what the move made true that the decision itself does not set (a rule applied as
         # the turn passes on): told on a line after the turn
@@ -147,6 +153,25 @@ class _Notes:
             out.append(((em(said),), None))
         self.pending = []
         return out
+
+
+def _steps_of_actions(spec: CheckedSpec) -> dict[str, int]:
+    """Each decision's step of the deal (its number in the deal block's steps), found in the
+    step's body and the procedures it calls; a decision in no step, or in several, has none."""
+    procs = spec.proc_named
+    found: dict[str, set[int]] = {}
+
+    def visit(body: object, i: int, seen: set[str]) -> None:
+        for n in walk.descendants(body):
+            if isinstance(n, ast.Alternative):
+                found.setdefault(n.action, set()).add(i)
+            elif isinstance(n, ast.CallStmt) and n.name in procs and n.name not in seen:
+                seen.add(n.name)
+                visit(procs[n.name].body, i, seen)
+
+    for i, step in enumerate(steps_of(spec.deal.body)):
+        visit(step.body, i, set())
+    return {a: next(iter(s)) for a, s in found.items() if len(s) == 1}
 
 
 def _set_by(spec: CheckedSpec) -> dict[str, set[str]]:
@@ -206,11 +231,11 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         if q == ev["seat"] and held and plain:
             out += [*inline(" →"), *_cards(cards, order)]
         elif q == ev["seat"] and held:
-            note(w.word("(then takes a card:") if len(cards) == 1 else
-                 w.word("(then takes {n} cards:", n=str(len(cards))), cards)
+            note(w.word("(then draws a card:") if len(cards) == 1 else
+                 w.word("(then draws {n} cards:", n=str(len(cards))), cards)
         elif held:
-            note(w.word("(seat {seat} takes a card:", seat=str(q + 1)) if len(cards) == 1 else
-                 w.word("(seat {seat} takes {n} cards:", seat=str(q + 1), n=str(len(cards))),
+            note(w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
+                 w.word("(seat {seat} draws {n} cards:", seat=str(q + 1), n=str(len(cards))),
                  cards)
         elif q != ev["seat"] or _collects(ev, cards) or public(zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
