@@ -75,6 +75,10 @@ def run_check(tree: Path, game: str, out: Path, cold: bool) -> float:
 
 def _timed(tree: Path, args: list[str], out: Path, cold: bool) -> float:
     env = dict(os.environ, PYTHONPATH=str(tree))
+    # bytecode written by the warm-up and read after, as an installed package's is (pip
+    # compiles it): a shell that sets PYTHONDONTWRITEBYTECODE would time Python compiling
+    # every module of both trees on every run instead
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if cold:
         env["RULESPEC_CACHE_DIR"] = tempfile.mkdtemp(dir=out.parent)
     start = time.perf_counter()

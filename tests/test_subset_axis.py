@@ -84,3 +84,30 @@ def test_an_axis_is_freed_when_its_decision_is() -> None:
             assert gone() is None
     finally:
         gc.enable()
+
+
+@given(st.lists(st.integers(-3, 120), max_size=10, unique=True), st.integers(-1, 11),
+       st.integers(-1, 11), st.booleans())
+def test_the_kth_set_of_numbers_alone_is_the_kth_of_all(xs: list[int], lo: int, hi: int,
+                                                        made_first: bool) -> None:
+    """Sets of distinct numbers (bid cards' values: "[1,10]" before "[1,2]", a number's
+    digits the start of another's) in the order of their JSON texts, the k-th worked out
+    alone and all of them made at once, against every mask sorted by its text."""
+    from rulespec.engine.codegen.lazy import _number_count, _number_sets_of
+    from rulespec.engine.events import NumberSubsetAxis
+
+    out = []
+    for mask in range(1 << len(xs)):
+        s = sorted(x for i, x in enumerate(xs) if mask >> i & 1)
+        if lo <= len(s) <= hi:
+            out.append((s, "[" + ",".join(map(str, s)) + "]"))
+    out.sort(key=lambda p: p[1])
+    # made at once by doubling where the engine would, else one by one
+    whole = (lambda: _number_sets_of(tuple(xs), lo, hi)) \
+        if _number_count(tuple(xs), lo, hi) is not None else None
+    axis = NumberSubsetAxis(xs, lo, hi, whole)
+    if made_first:
+        assert list(axis) == [s for s, _ in out] and list(axis.texts) == [t for _, t in out]
+    assert len(axis) == len(out)
+    assert [axis[k] for k in range(len(axis))] == [s for s, _ in out]
+    assert [axis.texts[k] for k in range(len(axis))] == [t for _, t in out]

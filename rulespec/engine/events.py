@@ -24,7 +24,7 @@ from rulespec.lang.decks import Deck
 __all__ = ["Event", "JSONObject", "JSONValue", "FIELD_CACHE_MAX", "MAX_EVENT_DEPTH",
            "canonical_key", "cards_event_key", "encode", "event_key", "field_json", "json_value",
            "loose_key", "normalise_decision", "normalise_value", "set_and_json", "subset_in_order",
-           "subset_sets", "SubsetAxis", "SubsetSets", "too_deep"]
+           "subset_sets", "NumberSubsetAxis", "SubsetAxis", "SubsetSets", "too_deep"]
 
 #: a value that JSON carries (what the protocol and records exchange); ``Any`` stands for the
 #: recursion, which mypy's aliases cannot spell without losing ``dict``'s invariance
@@ -347,6 +347,105 @@ class _SubsetTexts(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.axis.made().texts)
+
+
+class NumberSubsetAxis(Sequence[list[int]]):
+    """The sets of distinct numbers (bid cards' values) that ``subsets(xs, lo, hi)`` makes,
+    in the order of their JSON texts (``[1,10,2]`` before ``[1,2]``), unwritten: the
+    ``k``-th set and text worked out when asked, as :class:`SubsetAxis` does for cards, so
+    that a declarer's 8,192 sets are not made to apply one of them.
+
+    A text is ``[``, then each element's digits followed by ``,`` or, for the last, ``]``
+    (``]`` alone for the empty set). No such piece begins another, so two sets' texts
+    compare as their first differing pieces do: the ``k``-th set is found piece by piece,
+    each candidate piece sorted by its text and counted by the sets that begin with it."""
+
+    def __init__(self, xs: Sequence[int], lo: int, hi: int,
+                 whole: Callable[[], tuple[list[list[int]], list[str]]] | None = None) -> None:
+        #: what makes every set and text at once, for a driver that goes through them all
+        self._whole = whole
+        self._made: tuple[list[list[int]], list[str]] | None = None
+        self.elements = sorted(xs)
+        self.lo, self.hi = max(lo, 0), min(hi, len(self.elements))
+        self.total = _sizes(len(self.elements), self.lo, self.hi)
+        check_size(self.total, "the list of subsets")
+
+    def __len__(self) -> int:
+        return self.total
+
+    def _walk(self, k: int) -> tuple[list[int], str]:
+        if not 0 <= k < self.total:
+            raise IndexError(k)
+        els, n = self.elements, len(self.elements)
+        out: list[int] = []
+        text, after = "[", 0  # the places from ``after`` on may follow
+        while True:
+            t = len(out)
+            pieces: list[tuple[str, int, int]] = []  # (piece, place or -1, sets it begins)
+            if t == 0 and self.lo == 0:
+                pieces.append(("]", -1, 1))
+            for i in range(after, n):
+                left = n - 1 - i
+                if self.lo <= t + 1 <= self.hi:
+                    pieces.append((f"{els[i]}]", i, 1))
+                more = _sizes(left, self.lo - t - 1, self.hi - t - 1) - \
+                    (1 if self.lo <= t + 1 <= self.hi else 0)
+                if more > 0:
+                    pieces.append((f"{els[i]},", i, more))
+            pieces.sort()
+            for chosen in pieces:
+                if k < chosen[2]:
+                    break
+                k -= chosen[2]
+            else:  # pragma: no cover - k < total is counted above
+                raise AssertionError("a set past the last")
+            piece, i, _ = chosen
+            text += piece
+            if i >= 0:
+                out.append(els[i])
+            if piece.endswith("]"):
+                return out, text
+            after = i + 1
+
+    def __getitem__(self, k: int) -> list[int]:  # type: ignore[override]
+        if self._made is not None:
+            return self._made[0][k]
+        return self._walk(k)[0]
+
+    def made(self) -> tuple[list[list[int]], list[str]]:
+        """Every set and text, made at once (by ``whole``, or one by one), kept."""
+        if self._made is None:
+            if self._whole is not None:
+                self._made, self._whole = self._whole(), None
+            else:
+                walked = [self._walk(k) for k in range(self.total)]
+                self._made = [s for s, _ in walked], [t for _, t in walked]
+        return self._made
+
+    def __iter__(self) -> Iterator[list[int]]:
+        return iter(self.made()[0])
+
+    @property
+    def texts(self) -> Sequence[str]:
+        """The sets' texts, each worked out when asked."""
+        return _NumberTexts(self)
+
+
+class _NumberTexts(Sequence[str]):
+    """The texts of a :class:`NumberSubsetAxis`'s sets."""
+
+    def __init__(self, axis: NumberSubsetAxis) -> None:
+        self.axis = axis
+
+    def __len__(self) -> int:
+        return self.axis.total
+
+    def __getitem__(self, k: int) -> str:  # type: ignore[override]
+        made = self.axis._made
+        return made[1][k] if made is not None else self.axis._walk(k)[1]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.axis.made()[1])
 
 
 @functools.lru_cache(maxsize=4096)

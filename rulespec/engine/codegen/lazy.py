@@ -45,6 +45,7 @@ from rulespec.engine.codegen.enumerators import _lazy_subsets, _level_test, _lev
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.codegen.pyexec import READS_STATE, pyname
 from rulespec.engine.events import (
+    NumberSubsetAxis,
     SubsetAxis,
     _distinct_texts,
     json_value,
@@ -103,6 +104,13 @@ def _number_sets(xs: tuple[object, ...], lo: int, hi: int
     keep = [m for m in range(len(sets)) if lo <= m.bit_count() <= hi]
     keep.sort(key=texts.__getitem__)
     return [sets[m] for m in keep], [texts[m] for m in keep]
+
+
+def _number_sets_of(xs: tuple[int, ...], lo: int, hi: int) -> tuple[list[list[int]], list[str]]:
+    """:func:`_number_sets`, for a :class:`NumberSubsetAxis` that makes them all at once."""
+    got = _number_sets(xs, lo, hi)
+    assert got is not None, "made only where _number_count counted them"
+    return cast("tuple[list[list[int]], list[str]]", got)
 
 
 def _subsets_source(ec: ExprCompiler, g: ast.Generator,
@@ -345,10 +353,10 @@ class _LazyEnumerator:
         """The axes of distinct numbers' sets, made when first read."""
         got = self.memo.get(mk)
         if got is None:
-            xs, lo, hi = cast("tuple[tuple[object, ...], int, int]", mk)
-            sets, texts = cast("tuple[list[list[object]], list[str]]",
-                               _number_sets(xs, lo, hi))
-            got = self.remember(mk, (sets, texts, None))
+            # unwritten: a playout applies one of a declarer's 8,192 sets (issue 29)
+            xs, lo, hi = cast("tuple[tuple[int, ...], int, int]", mk)
+            axis = NumberSubsetAxis(xs, lo, hi, functools.partial(_number_sets_of, xs, lo, hi))
+            got = self.remember(mk, (cast("Sequence[list[object]]", axis), axis.texts, None))
         return tuple((got[0], got[1]) if al is None else al for al in self.shape.lists)
 
     def made(self, st: Any, L: dict[str, object], xs: tuple[object, ...], lo: int, hi: int,
