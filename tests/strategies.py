@@ -72,6 +72,7 @@ ABRACADABRA_OPTIONS: dict[str, list[Any]] = {
     "pile_exposure_scope": ["unbid_pile", "whole_suit"],
     "pile_bonus_per_card": [4, 3, 0],
     "exposures_combinable": [True, False],
+    "empty_pile_exposure": [True, False],
     "abracadabra_call": ["automatic", "required_else_card_fails"],
     "dummy_controller": ["trick_leader", "second_player", "alternating"],
     "dummy_credit": ["full", "tricks_only"],

@@ -43,6 +43,9 @@ Readings chosen where the brief and the resolutions leave the meaning open (A13,
 * ``exposures_combinable = false`` (ABR-9): the declarer may not both move cards to the right
   row (non-empty ``expose``) and expose the pile in the same ``declare``.  It does not
   restrict non-declarers.
+* ``empty_pile_exposure = false``: a player whose pile is empty (a declarer who placed every
+  bid card of their suit) may not expose it (``pile`` true).  By default they may, and the
+  suit bonus is m(p) = 4 all the same.
 * ``dummy`` is accepted for every table size, but ``true`` only with ``players = 2``.
   Options that do not concern the table (for example ``three_player_joker`` at four players)
   are accepted and have no effect.
@@ -191,6 +194,7 @@ BOOL_OPTIONS: tuple[str, ...] = (
     "must_trump_when_void",
     "right_row_exposure",
     "exposures_combinable",
+    "empty_pile_exposure",
     "three_player_joker",
 )
 DEFAULTS: dict[str, Any] = {
@@ -207,6 +211,7 @@ DEFAULTS: dict[str, Any] = {
     "pile_exposure_scope": "unbid_pile",
     "pile_bonus_per_card": 4,
     "exposures_combinable": True,
+    "empty_pile_exposure": True,
     "abracadabra_call": "automatic",
     "dummy_controller": "trick_leader",
     "dummy_credit": "full",
@@ -691,6 +696,8 @@ class AbracadabraOracle:
                 raise ValueError("illegal declare: right_row_exposure = false (ABR-8)")
             if expose and pile and not cfg.opts["exposures_combinable"]:
                 raise ValueError("illegal declare: exposures_combinable = false (ABR-9)")
+        if pile and not cfg.opts["empty_pile_exposure"] and len(d.named[seat]) == cfg.ntricks:
+            raise ValueError("illegal declare: empty_pile_exposure = false, and the pile is empty")
 
         def commit() -> None:
             for v in expose:
@@ -1015,6 +1022,8 @@ class AbracadabraOracle:
         if not cfg.opts["right_row_exposure"]:
             row_mask = 0  # only the empty exposure (ABR-8 option)
         combinable = cfg.opts["exposures_combinable"]
+        # an empty pile (every bid card placed) may be exposed only under empty_pile_exposure
+        pile_ok = cfg.opts["empty_pile_exposure"] or len(d.named[seat]) < cfg.ntricks
         out: list[Event] = []
         # The expose list's text is followed by ',"pile":', and list texts are prefix-free,
         # so the order is: expose text first, then false before true.
@@ -1022,6 +1031,6 @@ class AbracadabraOracle:
             if mask & ~row_mask:
                 continue
             out.append({"seat": seat, "action": "declare", "expose": list(combo), "pile": False})
-            if combinable or not combo:
+            if pile_ok and (combinable or not combo):
                 out.append({"seat": seat, "action": "declare", "expose": list(combo), "pile": True})
         return out

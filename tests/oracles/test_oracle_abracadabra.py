@@ -250,6 +250,30 @@ def test_abr1_exposures_combinable_false() -> None:
     o.apply({"seat": 2, "action": "declare", "expose": [], "pile": True})
 
 
+@pytest.mark.parametrize("allowed", [True, False])
+def test_empty_pile_exposure(allowed: bool) -> None:
+    """A declarer who placed all 12 bid cards has an empty pile: by default they may still
+    expose it (4 points a card); under empty_pile_exposure = false they may not."""
+    o = new(2, {"empty_pile_exposure": allowed}, dealer=1)
+    o.apply({"chance": "shuffle", "cards": o.legal()[0]["cards"]})
+    do(o, 0, "choose_suit", suit="S")
+    do(o, 1, "choose_suit", suit="H")
+    o.apply({"seat": 0, "action": "bid", "tricks": 12})
+    o.apply({"seat": 1, "action": "pass"})
+    o.apply({"seat": 0, "action": "place", "tricks": list(range(1, 13))})
+    if o.to_move() == 0:  # no card left over: the declarer names trumps
+        o.apply({"seat": 0, "action": "name_trump", "suit": "S"})
+    o.apply({"seat": 1, "action": "place", "tricks": [1]})
+    piles = {e["pile"] for e in o.legal() if e["action"] == "declare"}
+    assert piles == ({False, True} if allowed else {False})
+    if not allowed:
+        with pytest.raises(ValueError):
+            o.apply({"seat": 0, "action": "declare", "expose": [], "pile": True})
+    o.apply({"seat": 0, "action": "declare", "expose": [], "pile": allowed})
+    # the other player's pile holds cards: they may always expose it
+    assert {e["pile"] for e in o.legal()} == {False, True}
+
+
 # ----------------------------------------------------------------------------- Example ABR-2
 
 # 3 players: P1 = 0 (hearts), P2 = 1 (spades), P3 = 2 (clubs, declarer); P3 deals.
