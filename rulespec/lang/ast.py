@@ -571,6 +571,8 @@ class OptionDecl:
     doc: str | None
     #: ``int in LO..HI``: the values an integer option may take, both included
     bounds: tuple[int, int] | None = None
+    #: the house rule's name in the players' words (``"Ace on Ace"``): the first of two strings
+    title: str | None = None
     span: Span = _span()
 
 
