@@ -264,7 +264,8 @@ def test_an_option_with_two_strings_has_a_title_and_a_doc() -> None:
     text = ('game g title "G"\nplayers 2\n'
             'option ace_on_ace: bool = true [VAN-7] "Ace on Ace" "An Ace may go on an Ace."\n'
             'option lappen: int in 0..9 = 3 "Penalty cards."\n'
-            'option pay: {ante(k: int in 0..9) "k chips.", none} = ante(1) "Stake" "What is paid."\n')
+            'option pay: {ante(k: int in 0..9) "k chips.", none} = ante(1)\n'
+            '  "Stake" "What is paid."\n')
     spec = parse(text, "t")
     titled, plain, call = spec.items[2:]
     assert (titled.title, titled.doc, titled.ref) == ("Ace on Ace", "An Ace may go on an Ace.",
