@@ -272,20 +272,12 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def option_decl(
         self, meta: Meta, c: list[Token | ast.TypeExpr | _Bounds | int | str | None]
     ) -> ast.OptionDecl:
-        name, typ, rng, default, ref, texts = c
+        name, typ, rng, default, ref, *texts = c  # "Title" "doc", or "doc" alone
+        title, doc = cast("list[str | None]", texts if texts[1] is not None else [None, texts[0]])
         bounds = (rng.lo, rng.hi) if isinstance(rng, _Bounds) else None
-        title, doc = cast("tuple[str | None, str]", texts) if texts is not None else (None, None)
         return ast.OptionDecl(str(name), cast(ast.TypeExpr, typ),
-                              cast("int | str | ast.ValueCall", default),
-                              cast("str | None", ref), doc, bounds, title=title,
-                              span=self._span(meta))
-
-    def option_texts(self, c: list[str | None]) -> tuple[str | None, str]:
-        # "Title" "doc", or only "doc"
-        return c[0], cast(str, c[1])
-
-    def option_title(self, c: list[Token]) -> str:
-        return _unquote(str(c[0]))
+                              cast("int | str | ast.ValueCall", default), cast("str | None", ref),
+                              doc, bounds, title=title, span=self._span(meta))
 
     def int_range(self, c: list[int]) -> _Bounds:
         return _Bounds(c[0], c[1])
