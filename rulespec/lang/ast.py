@@ -563,6 +563,9 @@ class ImportDecl:
 
 @frozen
 class OptionDecl:
+    """``option NAME: TYPE [in LO..HI] = DEFAULT [REF] ["TITLE"] ["DOC"]``: a house rule with its
+    default; of two strings the first is the title (the rule's name), one string is the doc."""
+
     name: str
     type: TypeExpr
     #: a literal, or a value with its arguments (``ante(1)``)
