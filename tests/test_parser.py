@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 import rulespec
-from rulespec.errors import RulespecError, SpecSyntaxError
+from rulespec.errors import RulespecError, SpecCheckError, SpecSyntaxError
 from rulespec.lang.checker import check_text
 from rulespec.lang.parser import parse
 from rulespec.lang.pretty import pretty
@@ -258,3 +258,36 @@ def test_a_file_that_is_not_utf8_is_a_syntax_error(tmp_path: Path,
     d = info.value.diagnostics[0]
     assert d.span is not None and (d.span.line, d.span.column) == (2, 6)
     assert d.message == "this file is not UTF-8 text: byte 0xe9 cannot be read"
+
+
+def test_an_option_with_two_strings_has_a_title_and_a_doc() -> None:
+    text = ('game g title "G"\nplayers 2\n'
+            'option ace_on_ace: bool = true [VAN-7] "Ace on Ace" "An Ace may go on an Ace."\n'
+            'option lappen: int in 0..9 = 3 "Penalty cards."\n'
+            'option pay: {ante(k: int in 0..9) "k chips.", none} = ante(1)\n'
+            '  "Stake" "What is paid."\n')
+    spec = parse(text, "t")
+    titled, plain, call = spec.items[2:]
+    assert (titled.title, titled.doc, titled.ref) == ("Ace on Ace", "An Ace may go on an Ace.",
+                                                      "VAN-7")
+    assert (plain.title, plain.doc) == (None, "Penalty cards.")
+    assert (call.title, call.doc) == ("Stake", "What is paid.")
+    assert parse(pretty(spec), "pretty") == spec
+    assert '"Ace on Ace" "An Ace may go on an Ace."' in pretty(spec)
+
+
+def test_an_option_title_must_name_the_rule() -> None:
+    base = ('game g title "G"\nplayers 2\nwinner lowest total\n'
+            'option fine: int in 0..9 = 3 TITLE "The fine."\n'
+            'def score(p: int) = fine\ndeal { end deal scoring score }\n'
+            'match { run deal\n end match winners seats }\n')
+    checked = check_text(base.replace("TITLE", '"Fine"'))
+    assert checked.options[0].title == "Fine"
+    for title, message in (('""', "option 'fine' has an empty title"),
+                           ('"Fine."', "the title 'Fine.' of option 'fine' ends in a period")):
+        with pytest.raises(SpecCheckError) as info:
+            check_text(base.replace("TITLE", title))
+        d = info.value.diagnostics[0]
+        assert d.message == message
+        assert d.hint is not None
+        assert (d.span.line, d.span.column) == (4, 1)

@@ -39,9 +39,10 @@ def book(game: str, lang: str) -> tuple[Book, frozenset[str]]:
     return player_book(found.spec, words), frozenset(words.missing)
 
 
-def _prose(b: Book) -> list[str]:
-    """The book's sentences of prose: paragraphs and list items outside the example deal."""
-    out: list[str] = []
+def _prose(b: Book, values: frozenset[str] = frozenset()) -> list[str]:
+    """The book's sentences of prose: paragraphs and list items outside the example deal, and
+    outside the sentences of ``values`` that say a house rule's default in its paragraph."""
+    out: list[tuple[str, str]] = []
     where = ""
     for x in b.blocks:
         if isinstance(x, Heading):
@@ -49,12 +50,14 @@ def _prose(b: Book) -> list[str]:
         elif where == "example" or where == "variations" and isinstance(x, Bullets):
             continue  # the example's lines, and an option's values (a table as a list)
         elif isinstance(x, Paragraph):
-            out.append("".join(r.text for r in x.text))
+            out.append((where, "".join(r.text for r in x.text)))
         elif isinstance(x, Bullets):
-            out.extend("".join(r.text for r in i) for i, _ in x.items)
+            out.extend((where, "".join(r.text for r in i)) for i, _ in x.items)
     sentences = []
-    for text in out:
-        sentences += [s.strip() for s in re.split(r"(?<=[.!?؟])\s+", text) if len(s.split()) > 3]
+    for where, text in out:
+        sentences += [s.strip() for s in re.split(r"(?<=[.!?؟])\s+", text) if len(s.split()) > 3
+                      # a house rule's default is its value, said alike for each rule
+                      and not (where == "variations" and s.strip() in values)]
     return sentences
 
 
@@ -68,7 +71,12 @@ def test_the_rules_fit_in_ten_minutes(game: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "fa", "ru"])
 @pytest.mark.parametrize("game", SEEDS)
 def test_no_sentence_is_said_twice(game: str, lang: str) -> None:
-    sentences = _prose(book(game, lang)[0])
+    found = resolve(game)
+    w = words_for(lang, [found.path, *map(Path, found.spec.sources)])
+    said = [w.say("Played by default."), w.say("Not played by default.")]
+    said += [w.say("The default is {default}; the players may agree on another number.",
+                   default=w.digits(str(o.default))) for o in found.spec.options if o.kind == "int"]
+    sentences = _prose(book(game, lang)[0], frozenset("".join(r.text for r in x) for x in said))
     twice = {s for s in sentences if sentences.count(s) > 1}
     assert not twice, twice
 
@@ -436,3 +444,68 @@ def test_a_player_who_can_go_out_in_the_example_does() -> None:
     assert "except that a player who can go out does" in " ".join(
         "".join(r.text for r in x.text) for x in book("vandatta", "en")[0].blocks
         if isinstance(x, Paragraph))
+
+
+def _variations(b: Book) -> list[Paragraph | Bullets]:
+    """The blocks of a book's Variations, its opening sentence left out."""
+    out: list[Paragraph | Bullets] = []
+    where = ""
+    for x in b.blocks:
+        if isinstance(x, Heading):
+            where = x.anchor
+        elif where == "variations" and isinstance(x, (Paragraph, Bullets)):
+            out.append(x)
+    return out[1:]
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ru"])
+@pytest.mark.parametrize("game", SEEDS)
+def test_each_variation_is_a_named_house_rule(game: str, lang: str) -> None:
+    """Issue 27: each option of a seed game reads as a house rule, its title in bold first, and
+    a table agrees on a number without the range a program would check ("from 0 to 100")."""
+    b, _ = book(game, lang)
+    found = resolve(game)
+    w = words_for(lang, [found.path, *map(Path, found.spec.sources)])
+    titles = [w.text(o.title) + "." for o in found.spec.options if o.title]
+    paragraphs = [x for x in _variations(b) if isinstance(x, Paragraph)]
+    assert paragraphs
+    heads = [p.text[0] for p in paragraphs]
+    assert all(r.kind == "strong" for r in heads), [r.text for r in heads]
+    assert {r.text for r in heads} <= set(titles)
+    text = " ".join("".join(r.text for r in i) for x in _variations(b)
+                    for i in ([x.text] if isinstance(x, Paragraph) else [i for i, _ in x.items]))
+    for o in found.spec.options:
+        if o.bounds is not None:
+            lo, hi = (w.digits(str(n)) for n in o.bounds)
+            assert not re.search(rf"\b{lo}\D{{1,6}}{hi}\b", text), (o.name, lo, hi)
+    if lang == "en":
+        assert not re.search(r"from \d+ to \d+", text)
+
+
+def test_a_titled_option_says_its_default_before_its_text() -> None:
+    from rulespec.lang.checker import check_text
+
+    spec = check_text(
+        'game g title "G"\nplayers 2\nwinner lowest total\n'
+        'option ace_on_ace: bool = true "Ace on Ace" "An Ace may be played on an Ace."\n'
+        'option plain: bool = false "With this rule, an eight counts double."\n'
+        'option penalty: int in 0..100 = 3 "Lappen penalty" "Cards drawn for a fault."\n'
+        'def score(p: int) = if ace_on_ace and plain then penalty else 0\n'
+        'deal { end deal scoring score }\nmatch { run deal\n end match winners seats }\n')
+    b = player_book(spec, english())
+    said = ["".join(r.text for r in x.text) for x in _variations(b) if isinstance(x, Paragraph)]
+    assert said == ["Ace on Ace. Played by default. An Ace may be played on an Ace.",
+                    "With this rule, an eight counts double.",
+                    "Lappen penalty. Cards drawn for a fault. The default is 3; the players may "
+                    "agree on another number."]
+    first = [x for x in _variations(b) if isinstance(x, Paragraph)][0].text[0]
+    assert (first.kind, first.text) == ("strong", "Ace on Ace.")
+
+
+def test_the_catalog_template_takes_option_titles() -> None:
+    from rulespec.book.catalogs import spec_template
+
+    found = resolve("vandatta")
+    template = spec_template(found.path)
+    for o in found.spec.options:
+        assert o.title and o.title in template, o.name

@@ -659,10 +659,28 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     for o in options:
         # the rule in the players' words; the option's name and value only where a table sets
         # it, never as a heading nor as the name of a choice
-        out.add(Paragraph(inline(prose(w.text(o.doc or ""))), clause(o.span)))
-        items = _values(o, w)
+        text = inline(prose(w.text(o.doc or "")))
+        if o.title:
+            out.add(Paragraph(_house_rule(o, text, w), clause(o.span)))
+            items = _values(o, w) if o.kind == "enum" else []
+        else:
+            out.add(Paragraph(text, clause(o.span)))
+            items = _values(o, w)
         if items:
             out.add(Bullets(tuple((i, None) for i in items)))
+
+
+def _house_rule(o: OptionInfo, text: Inline, w: Words) -> Inline:
+    """A titled option as a house rule: its name in bold, then for a yes/no rule whether it is
+    played by default before what it does (a reader should not work out which way is the
+    default from "With this rule, ... Without this rule, ..."), for a number what it does and
+    then its default; an enumeration's values follow as a list."""
+    head = strong(w.text(o.title or "") + ".")
+    if o.kind == "bool":
+        return (head, *inline(" "), *_values(o, w)[0], *inline(" "), *text)
+    if o.kind == "int":
+        return (head, *inline(" "), *text, *inline(" "), *_values(o, w)[0])
+    return (head, *inline(" "), *text)
 
 
 def _setting(o: OptionInfo, value: str) -> Run:
@@ -673,15 +691,12 @@ def _setting(o: OptionInfo, value: str) -> Run:
 def _values(o: OptionInfo, w: Words) -> list[Inline]:
     """An option's values for players: the default first, then each other value by its own
     words. The setting that plays a value in software (``turnup_eight = bottom``) is the
-    reference's; it is named here only for a value the spec gives no words."""
+    reference's; it is named here only for a value the spec gives no words. A number's range
+    is the reference's too: a table agrees on a number, it does not look up a setting's bounds
+    ("from 0 to 100000" reads like a program's, issue 27)."""
     if o.kind == "int":
-        lo, hi = o.bounds if o.bounds is not None else (None, None)
-        default = w.digits(show(o.default))
-        if lo is None:
-            return [w.say("The default is {default}; the players may agree on another number.",
-                          default=default)]
-        return [w.say("The default is {default}; the players may agree on another, from {lo} "
-                      "to {hi}.", default=default, lo=str(lo), hi=str(hi))]
+        return [w.say("The default is {default}; the players may agree on another number.",
+                      default=w.digits(show(o.default)))]
     if o.kind == "bool":
         return [w.say("Played by default.") if o.default is True
                 else w.say("Not played by default.")]
@@ -694,7 +709,8 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
         value = f"{v}({', '.join(q.name for q in params)})" if params else show(v)
         said: Inline = inline(prose(w.text(text)).rstrip(".")) if text else (code(value),)
         if str(v) == default:
-            # a default that takes numbers says them: ante(1) is "k = 1"
+            # a default that takes numbers says them: ante(1) is "k = 1", the letter the
+            # value's text uses ("Each player puts k chips into the pot")
             args = ", ".join(f"{k} = {show(a)}" for k, a in o.split(o.default)[1].items())
             items.append(w.say("By default: {rule} ({args}).", rule=said, args=args) if args
                          else w.say("By default: {rule}.", rule=said))

@@ -563,6 +563,9 @@ class ImportDecl:
 
 @frozen
 class OptionDecl:
+    """``option NAME: TYPE [in LO..HI] = DEFAULT [REF] ["TITLE"] ["DOC"]``: a house rule with its
+    default; of two strings the first is the title (the rule's name), one string is the doc."""
+
     name: str
     type: TypeExpr
     #: a literal, or a value with its arguments (``ante(1)``)
@@ -571,6 +574,8 @@ class OptionDecl:
     doc: str | None
     #: ``int in LO..HI``: the values an integer option may take, both included
     bounds: tuple[int, int] | None = None
+    #: the house rule's name in the players' words (``"Ace on Ace"``): the first of two strings
+    title: str | None = None
     span: Span = _span()
 
 

@@ -182,6 +182,8 @@ class OptionInfo:
     params: tuple[tuple[str, tuple[ParamInfo, ...]], ...] = ()
     #: what each value of an enumerated option means for the players, where the spec says
     value_docs: tuple[tuple[int | str | bool, str], ...] = ()
+    #: the house rule's name in the players' words (``"Ace on Ace"``), where the spec gives one
+    title: str | None = None
 
     def value_doc(self, name: object) -> str | None:
         """The text the spec gives value ``name`` (None if it gives none)."""

@@ -272,12 +272,12 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def option_decl(
         self, meta: Meta, c: list[Token | ast.TypeExpr | _Bounds | int | str | None]
     ) -> ast.OptionDecl:
-        name, typ, rng, default, ref, doc = c
+        name, typ, rng, default, ref, *texts = c  # "Title" "doc", or "doc" alone
+        title, doc = cast("list[str | None]", texts if texts[1] is not None else [None, texts[0]])
         bounds = (rng.lo, rng.hi) if isinstance(rng, _Bounds) else None
         return ast.OptionDecl(str(name), cast(ast.TypeExpr, typ),
-                              cast("int | str | ast.ValueCall", default),
-                              cast("str | None", ref), cast("str | None", doc), bounds,
-                              span=self._span(meta))
+                              cast("int | str | ast.ValueCall", default), cast("str | None", ref),
+                              doc, bounds, title=title, span=self._span(meta))
 
     def int_range(self, c: list[int]) -> _Bounds:
         return _Bounds(c[0], c[1])

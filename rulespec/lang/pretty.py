@@ -258,9 +258,11 @@ def pretty_item(it: ast.Item) -> str:
             return f"winner {d} total"
         case ast.ImportDecl(path=p):
             return f"import {_q(p)}"
-        case ast.OptionDecl(name=n, type=t, default=dv, ref=r, doc=d, bounds=b):
+        case ast.OptionDecl(name=n, type=t, default=dv, ref=r, doc=d, bounds=b, title=ti):
             rng = f" in {b[0]}..{b[1]}" if b is not None else ""
-            return f"option {n}: {_type(t)}{rng} = {_lit(dv)}{_ref(r)}{_doc(d)}"
+            # a title is the first of two strings: it never stands without the doc
+            texts = f" {_q(ti)} {_q(d or '')}" if ti is not None else _doc(d)
+            return f"option {n}: {_type(t)}{rng} = {_lit(dv)}{_ref(r)}{texts}"
         case ast.EnumDecl(name=n, values=vs, doc=d):
             return f"enum {n}: {_type(vs)}{_doc(d)}"
         case ast.RequireDecl(cond=c, message=m):

@@ -320,7 +320,21 @@ class DeclarationChecker:
                 self.sym.error(t.span, f"option {o.name!r} has an unknown type",
                                "use bool, int, or a set of values such as {a, b}")
                 info = OptionInfo(o.name, "int", (), 0, o.ref, o.doc, o.span)
-        self.sym.options[o.name] = info
+        self.sym.options[o.name] = self._titled(o, info)
+
+    def _titled(self, o: ast.OptionDecl, info: OptionInfo) -> OptionInfo:
+        """The option with its title, the house rule's name: a heading the player's book sets in
+        bold and ends with its own period, so it holds words and does not end in one."""
+        title = o.title
+        if title is None:
+            return info
+        if not title.strip():
+            self.sym.error(o.span, f"option {o.name!r} has an empty title",
+                           'name the house rule, as in "Ace on Ace", or drop the first string')
+        elif title.rstrip().endswith("."):
+            self.sym.error(o.span, f"the title {title!r} of option {o.name!r} ends in a period",
+                           "a title is a name, not a sentence: the book adds the period")
+        return attrs.evolve(info, title=title)
 
     def _declare_parametric(self, o: ast.OptionDecl,
                             items: tuple[int | str | ast.ParamValue, ...]) -> OptionInfo:
