@@ -44,12 +44,40 @@ def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
     return w.any(said)
 
 
+#: the ranks in a suit's order, for runs of cards
+_RANKS = "23456789TJQKA"
+#: the fewest cards of a suit in a row written as a run, ``2♣–A♣`` (a bid suit taken whole)
+RUN_AT_LEAST = 5
+
+
 def _cards(cards: tuple[str, ...], order: Mapping[str, int]) -> list[Run]:
+    """Cards in the deck's order; five or more of one suit with ranks in a row written as a
+    run from the first to the last (``2♣–A♣``: a suit taken whole is not thirteen cards)."""
+    ranked = sorted(cards, key=lambda x: order.get(x, 0))
+    groups: list[list[str]] = []
+    for c in ranked:
+        last = groups[-1][-1] if groups else None
+        if last is not None and _next_in_suit(last, c):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
     runs: list[Run] = []
-    for c in sorted(cards, key=lambda x: order.get(x, 0)):
-        runs.extend(inline(" "))
-        runs.append(Run("card", c))
+    for g in groups:
+        shown = [g[0], "–", g[-1]] if len(g) >= RUN_AT_LEAST else g
+        for c in shown:
+            if c == "–":
+                runs.extend(inline("–"))
+                continue
+            if not runs or runs[-1].text != "–":
+                runs.extend(inline(" "))
+            runs.append(Run("card", c))
     return runs
+
+
+def _next_in_suit(a: str, b: str) -> bool:
+    """Whether card ``b`` is the card after ``a`` in its suit (``9♣`` then ``T♣``)."""
+    return (len(a) == len(b) == 2 and a[1] == b[1] and a[0] in _RANKS and b[0] in _RANKS
+            and _RANKS.index(b[0]) == _RANKS.index(a[0]) + 1)
 
 
 def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> Inline:
@@ -378,8 +406,10 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
     if ex.score_terms is not None and labels is not None:
         # each part by its name, so that a reader checks a score without counting parts
         for q, parts in enumerate(ex.score_terms):
-            lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1),
-                                sum=_labelled(parts, labels),
+            said = _labelled(parts, labels)
+            lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1), sum=said,
+                                total=str(scores[q])) if said else
+                          w.say("Seat {seat}: {total}", seat=str(q + 1),
                                 total=str(scores[q])), None))
     elif ex.score_terms is not None:
         for q, parts in enumerate(ex.score_terms):
@@ -418,12 +448,15 @@ def _part_labels(spec: CheckedSpec, w: Words) -> list[tuple[str, str]] | None:
 
 def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]]) -> str:
     """Parts added up, each after its name: ``success bonus 40 + tricks taken 11``; a part
-    the scoring subtracts after a minus sign, a negative part with its own."""
+    the scoring subtracts after a minus sign, a negative part with its own; a part of 0 left
+    out (the example's words are counted), so that a score of nothing is no sum at all."""
     out = ""
-    for i, ((sign, label), x) in enumerate(zip(labels, parts, strict=True)):
+    for (sign, label), x in zip(labels, parts, strict=True):
         n = int(x) if isinstance(x, (int, bool)) else 0
+        if not n:
+            continue
         said = f"{label} {'−' if n < 0 else ''}{abs(n)}"
-        out += (f"− {said}" if sign == "-" else said) if i == 0 else \
+        out += (f"− {said}" if sign == "-" else said) if not out else \
             f" {'−' if sign == '-' else '+'} {said}"
     return out
 
