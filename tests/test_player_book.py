@@ -320,7 +320,8 @@ def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
     texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
     numbered = [int(m.group(1)) for t in texts for m in re.finditer(r"\(trick (\d+) to seat", t)]
     assert numbered == list(range(1, 14))
-    assert any("(to the centre:" in t for t in texts)
+    # each failed card with the seat it came from (round 7: whose is the A♠?)
+    assert any("(to the centre, from seat " in t for t in texts)
     # every card the deal sent to the centre is told there, even one named like the card the
     # move played (two packs: seat 3's failed J♠ bid card as seat 4 plays the J♠)
     spec = resolve("abracadabra").spec
@@ -328,7 +329,8 @@ def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
     assert ex is not None
     sent = sorted(c for t in ex.events for zone, cards, _ in t.shared if zone == "centre"
                   for c in cards)
-    told = sorted(c for t in texts for m in re.finditer(r"\(to the centre:([^)]*)\)", t)
+    told = sorted(c for t in texts
+                  for m in re.finditer(r"\(to the centre, from seat \d:([^)]*)\)", t)
                   for c in m.group(1).replace("*", "").split())
     assert told == sent and sent
     # Vändåtta has no tricks: nothing is numbered there

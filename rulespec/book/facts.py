@@ -130,6 +130,8 @@ class Told:
     #: the cards the event brought into each shared zone, and those it took from it:
     #: (zone, gained, lost)
     shared: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    #: the cards the event took from each player's zones: (zone, seat, cards)
+    lost: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
 
 
 @attrs.frozen
@@ -657,7 +659,7 @@ class _Worker:
                            if b is True and a is not True)
             told.append(Told(ev, self._counts(st), self._gained(st, had),
                              self._snapshot(st) if "chance" in ev else None, raised,
-                             self._shared(st, lay)))
+                             self._shared(st, lay), self._gained(st, had, lost=True)))
         flags = self.flags
         result = st.deals[-1] if st.deals else None
         return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),
@@ -669,8 +671,10 @@ class _Worker:
     def _counts(self, st: State) -> dict[str, tuple[object, ...]]:
         return {n: tuple(st.v[n]) for n in self.counters}
 
-    def _gained(self, st: State, had: Mapping[str, list[list[str]]]
+    def _gained(self, st: State, had: Mapping[str, list[list[str]]], lost: bool = False
                 ) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+        """The cards each player's zones gained since ``had`` (with ``lost``, those they
+        lost), zone by zone and seat by seat."""
         out: list[tuple[str, int, tuple[str, ...]]] = []
         for name, was in had.items():
             now = st.z[name]
@@ -679,7 +683,8 @@ class _Worker:
             for q, (a, b) in enumerate(zip(was, now, strict=True)):
                 if a == b:
                     continue  # most events leave most zones alone: no need to count
-                new = collections.Counter(b) - collections.Counter(a)
+                new = (collections.Counter(a) - collections.Counter(b) if lost else
+                       collections.Counter(b) - collections.Counter(a))
                 if new:
                     out.append((name, q, tuple(new.elements())))
         return tuple(out)

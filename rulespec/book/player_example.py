@@ -115,6 +115,7 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
     rounds = _Rounds(ex.hands)
     stage = _steps_of_actions(spec)
     last: int | None = None
+    closed = 0  # the rounds gathered when the turn began
     for t in ex.events:
         ev = t.event
         if "chance" in ev:
@@ -122,9 +123,13 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
                 lines.append((_dealt(spec, t, w, order), clause(spec.deal.span)))
             continue
         phase = stage.get(str(ev["action"]))
-        if ev["seat"] != seat or (phase is not None and last is not None and phase != last):
-            # a turn is one player's moves in a row within one step of the deal: the last
-            # exposure and the first lead are two (round 6)
+        if ev["seat"] != seat or (phase is not None and last is not None and phase != last) \
+                or rounds.n != closed:
+            # a turn is one player's moves in a row within one step of the deal, and a round
+            # gathered (a trick won) ends it: the last exposure and the first lead are two
+            # turns (round 6), and so are the card that wins a trick and the next lead
+            # (round 7)
+            closed = rounds.n
             if turn:
                 lines.append((tuple(turn), src))
                 lines += noted.flush()
@@ -276,8 +281,32 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         sent = tuple(c for c in cards if c not in placed)
         if sent and len(sent) == len(cards) and z is not None and z.visibility == "all" \
                 and zone != rounds.zone:
-            # cards a rule sent where everyone sees them (failed cards to the centre)
-            note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)), sent)
+            # cards a rule sent where everyone sees them (failed cards to the centre), each
+            # player's said with whose they were (round 7: whose is the A♠ in the centre?)
+            for owner, mine in _owners(t, sent):
+                note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)) if owner is None
+                     else w.word("(to the {zone}, from seat {seat}:",
+                                 zone=zone_word(spec, zone, w), seat=str(owner + 1)), mine)
+    return out
+
+
+def _owners(t: Told, cards: tuple[str, ...]) -> list[tuple[int | None, tuple[str, ...]]]:
+    """``cards`` by the player whose zones the move took each from (None: from no
+    player's), in seat order, the cards of no player's last."""
+    left = list(cards)
+    out: list[tuple[int | None, tuple[str, ...]]] = []
+    for q in sorted({q for _, q, _ in t.lost}):
+        gone = [c for _, p, got in t.lost if p == q for c in got]
+        mine = []
+        for c in list(left):
+            if c in gone:
+                gone.remove(c)
+                left.remove(c)
+                mine.append(c)
+        if mine:
+            out.append((q, tuple(mine)))
+    if left:
+        out.append((None, tuple(left)))
     return out
 
 
@@ -422,6 +451,13 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
         said = ", ".join(w.word("seat {seat} {score}", seat=str(q + 1), score=str(x))
                          for q, x in enumerate(scores))
         lines.append((w.say("Scores: {scores}.", scores=said), None))
+    if ex.terminal:
+        # the match of the book's settings is this one deal: its results (a pot that its
+        # winner takes) read wrong unless the reader knows it ended (round 7)
+        best = (min if spec.winner == "lowest" else max)(scores)
+        won = [str(q + 1) for q, x in enumerate(scores) if x == best]
+        lines.append((w.say("This deal was the whole match; the winner: seat {seats}.",
+                            seats=w.marks(", ").join(won)), None))
     for r in spec.results:
         value = entry.get(r.name)
         if not r.doc or value is None:
