@@ -63,6 +63,14 @@ def test_the_rules_fit_in_ten_minutes(game: str) -> None:
     assert example < EXAMPLE_AT_MOST, example
 
 
+@pytest.mark.parametrize("lang", ["fa", "ru"])
+def test_the_translated_rules_fit_too(lang: str) -> None:
+    """Issue 27 counts each language's book: Vändåtta's Persian and Russian fit as the English does."""
+    rules, example = rules_words(book("vandatta", lang)[0])
+    assert rules < RULES_AT_MOST["vandatta"], rules
+    assert example < EXAMPLE_AT_MOST, example
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "ru"])
 @pytest.mark.parametrize("game", SEEDS)
 def test_no_sentence_is_said_twice(game: str, lang: str) -> None:
