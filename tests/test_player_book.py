@@ -65,7 +65,7 @@ def test_the_rules_fit_in_ten_minutes(game: str) -> None:
 
 @pytest.mark.parametrize("lang", ["fa", "ru"])
 def test_the_translated_rules_fit_too(lang: str) -> None:
-    """Issue 27 counts each language's book: Vändåtta's Persian and Russian fit as the English does."""
+    """Issue 27 counts each language's book: Vändåtta's Persian and Russian fit, as English does."""
     rules, example = rules_words(book("vandatta", lang)[0])
     assert rules < RULES_AT_MOST["vandatta"], rules
     assert example < EXAMPLE_AT_MOST, example
