@@ -388,7 +388,8 @@ def test_labels_read_as_a_players_words(game: str) -> None:
 def test_vandatta_is_drawn_in_its_own_words() -> None:
     root = parse(phase_diagram(resolve("vandatta").spec).svg)
     text = " ".join(" ".join(t.itertext()) for t in root.iter(f"{{{SVG_NS}}}text"))
-    for said in ("Shuffle and deal", "Play, draw or pass", "Play one card the top card allows",
+    for said in ("Shuffle and deal", "Play, draw or pass",
+                 "Play a card or a group that the top card allows",
                  "if the player's hand is empty:", "the deal ends (blocked)",
                  "only if the player's hand is in lappen state", "The deal passes"):
         assert said in text
