@@ -153,11 +153,18 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
     if turn:
         lines.append((tuple(turn), src))
         lines += noted.flush()
+    return _after(spec, lines, ex, turns > EXAMPLE_TURNS, w)
+
+
+def _after(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example, cut: bool,
+           w: Words) -> list[tuple[Inline, str | None]]:
+    """The lines after the turns told: where the telling stopped (``cut``: before the deal's
+    end), then the deal's end."""
     if not ex.ended:
         lines.append((w.say("… the deal had not ended after {n} events, and is not told "
                             "further.", n=str(ex.length)), None))
         return lines
-    if turns > EXAMPLE_TURNS:
+    if cut:
         lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
                             n=str(ex.length)), None))
     return _ending(spec, lines, ex, w)
