@@ -76,7 +76,8 @@ def test_the_rules_fit_in_ten_minutes(game: str, lang: str) -> None:
 def test_no_sentence_is_said_twice(game: str, lang: str) -> None:
     found = resolve(game)
     w = words_for(lang, [found.path, *map(Path, found.spec.sources)])
-    said = [w.say("Played by default."), w.say("Not played by default.")]
+    said = [w.say("In the rules above; a house rule leaves it out."),
+            w.say("Not in the rules above; a house rule adds it.")]
     said += [w.say("The default is {default}; the players may agree on another number.",
                    default=w.digits(str(o.default))) for o in found.spec.options if o.kind == "int"]
     sentences = _prose(book(game, lang)[0], frozenset("".join(r.text for r in x) for x in said))
@@ -259,11 +260,11 @@ def test_a_pack_is_said_by_its_ranks() -> None:
     assert pack_text(short * 2) == "A–6 ×2"
     assert pack_text(short[1:]) is None  # a suit without its Ace
     assert pack_text([c for c in short if c[1] != "S"]) is None  # three suits
-    # and in the book, in players' words, sizes alike in one row (round 6: "A–9" read as
-    # Ace to 9, "A–2 ×2" as a sign; thirteen rows for Vändåtta)
-    for game, cells in (("vandatta", [["2 to 5", "52", "one pack", "7", "38, 31, 24, 17"],
-                                      ["6 to 14", "104", "2 packs", "7",
-                                       "62, 55, 48, 41, 34, 27, 20, 13, 6"]]),
+    # and in the book, in players' words (round 6: "A–9" read as Ace to 9, "A–2 ×2" as a
+    # sign), a row for each size whose cards left over differ (round 7)
+    for game, cells in (("vandatta", [[str(n), "52", "one pack", "7", str(52 - 7 * n)]
+                                      for n in range(2, 6)] +
+                         [[str(n), "104", "2 packs", "7", str(104 - 7 * n)] for n in range(6, 15)]),
                         ("abracadabra", [["2", "24", "A K Q J 10 9 of each suit", "12", "0"],
                                          ["3", "37", "A K Q J 10 9 8 7 6 of each suit and the "
                                           "Joker", "12", "1"],
@@ -499,7 +500,8 @@ def test_a_titled_option_says_its_default_before_its_text() -> None:
         'deal { end deal scoring score }\nmatch { run deal\n end match winners seats }\n')
     b = player_book(spec, english())
     said = ["".join(r.text for r in x.text) for x in _variations(b) if isinstance(x, Paragraph)]
-    assert said == ["Ace on Ace. Played by default. An Ace may be played on an Ace.",
+    assert said == ["Ace on Ace. In the rules above; a house rule leaves it out. An Ace may be "
+                    "played on an Ace.",
                     "With this rule, an eight counts double.",
                     "Lappen penalty. Cards drawn for a fault. The default is 3; the players may "
                     "agree on another number."]

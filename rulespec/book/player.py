@@ -328,11 +328,12 @@ def _held_at_start(facts: BookFacts) -> set[str] | None:
 
 
 def _alike(facts: BookFacts, columns: list[str]) -> list[list[TableFacts]]:
-    """The tables of Players and cards in runs of sizes alike but for the cards left over:
-    one row each ("2 to 5"; round 6: thirteen rows for two packs). A table an option opens
-    is a variation's, left out."""
+    """The tables of Players and cards in runs of sizes alike in every column: one row each
+    ("2 to 5"). Sizes whose cards left over differ keep a row each (round 7: "38, 31, 24,
+    17" in one cell left readers guessing which went with which size). A table an option
+    opens is a variation's, left out."""
     groups: list[list[TableFacts]] = []
-    same = [k for k in columns if k != "left over"]
+    same = columns
     for t in facts.tables:
         if t.options:
             continue
@@ -698,8 +699,11 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
         return [w.say("The default is {default}; the players may agree on another number.",
                       default=w.digits(show(o.default)))]
     if o.kind == "bool":
-        return [w.say("Played by default.") if o.default is True
-                else w.say("Not played by default.")]
+        # where the default stands, in the book's own terms: a rule of the book's that a
+        # table may leave out, or one it may add (round 7: "Played by default" read as an
+        # optional extra among the house rules)
+        return [w.say("In the rules above; a house rule leaves it out.") if o.default is True
+                else w.say("Not in the rules above; a house rule adds it.")]
     default = str(o.default).split("(")[0]
     ordered = sorted(o.values, key=lambda v: str(v) != default)
     items: list[Inline] = []
@@ -709,11 +713,14 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
         value = f"{v}({', '.join(q.name for q in params)})" if params else show(v)
         said: Inline = inline(prose(w.text(text)).rstrip(".")) if text else (code(value),)
         if str(v) == default:
-            # a default that takes numbers says them: ante(1) is "k = 1", the letter the
-            # value's text uses ("Each player puts k chips into the pot")
-            args = ", ".join(f"{k} = {show(a)}" for k, a in o.split(o.default)[1].items())
-            items.append(w.say("By default: {rule} ({args}).", rule=said, args=args) if args
-                         else w.say("By default: {rule}.", rule=said))
+            # a default that takes numbers says them: ante(1) is "agreed: 1" after "an agreed
+            # number of chips"; several by their names in words ("low 1, high 3")
+            given = o.split(o.default)[1]
+            args = (w.digits(show(next(iter(given.values())))) if len(given) == 1 else
+                    w.marks(", ").join(f"{w.any(k.replace('_', ' '))} {w.digits(show(a))}"
+                                       for k, a in given.items()))
+            items.append(w.say("By default: {rule}; agreed: {args}.", rule=said, args=args)
+                         if args else w.say("By default: {rule}.", rule=said))
         elif text:
             items.append((*said, *inline(".")))
         else:
