@@ -166,15 +166,26 @@ class _Writer:
 
     def define(self, text: str) -> None:
         """After a block that uses terms not yet defined: their definitions, as a list."""
-        low = text.lower()
-        found = [t for t in self.terms if re.search(rf"(?<!\w){re.escape(t[0].lower())}(?!\w)",
-                                                     low)]
+        found = self._used(text, self.terms)
+        # a term a definition uses is defined with it ("eight" says "ordinary card"; round 7:
+        # it was defined ten uses later)
+        more = found
+        while more:
+            rest = [t for t in self.terms if t not in found]
+            more = self._used(" ".join(str(m) for _, m, _ in more), rest)
+            found = found + more
         if not found:
             return
         self.terms = [t for t in self.terms if t not in found]
         self.said.update(meaning for _, meaning, _ in found)
         self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
                                          for word, meaning, src in found)))
+
+    @staticmethod
+    def _used(text: str, terms: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """The terms of ``terms`` that ``text`` uses (as whole words, in any case)."""
+        low = text.lower()
+        return [t for t in terms if re.search(rf"(?<!\w){re.escape(t[0].lower())}(?!\w)", low)]
 
     def terms_left(self) -> None:
         """The terms no paragraph used, at the end (a book always defines every term)."""
