@@ -643,11 +643,13 @@ def mutated_conversations(seeds: Seeds) -> st.SearchStrategy[Input]:
 def _game_options() -> dict[str, dict[str, tuple[str, ...]]]:
     """Each shipped game's options and the values its spec names for each (numbers for an
     integer option, ``name(args)`` for a parametric value)."""
-    from rulespec.loading import resolve
+    from rulespec.loading import resolve, shipped_games
     from rulespec.verify.schedule import option_values
 
     out: dict[str, dict[str, tuple[str, ...]]] = {}
-    for game in GAMES:
+    # every shipped game a seed record may name, the classic games' included (a record of
+    # crazy-eights names its game, not a file beside it)
+    for game in dict.fromkeys([*GAMES, *shipped_games()]):
         values = option_values(resolve(game).spec)
         out[game] = {name: tuple(str(v).lower() if isinstance(v, bool) else str(v)
                                  for v in vs) for name, vs in values.items()}
