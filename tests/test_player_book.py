@@ -516,3 +516,17 @@ def test_the_catalog_template_takes_option_titles() -> None:
     template = spec_template(found.path)
     for o in found.spec.options:
         assert o.title and o.title in template, o.name
+
+
+def test_the_example_shows_a_move_that_gives_others_cards() -> None:
+    """Of deals alike in the decisions they show, the example is one in which a decision
+    gave another player cards (round 8: Vändåtta's example had no Ace making the others
+    draw), and cards drawn after a shuffle within a turn are told (an Ace's draws from a
+    stock made again were not)."""
+    texts = ["".join(r.text for r in i) for i in _example_lines(book("vandatta", "en")[0])]
+    aces = [t for t in texts if re.search(r"play A[♠♥♦♣].*\(seat \d draws a card:", t)]
+    assert aces
+    for t in texts:
+        # every Ace played is followed, before the next move, by the others' draws
+        for m in re.finditer(r"play A[♠♥♦♣]([^;]*)", t):
+            assert "draws a card:" in m.group(1), t

@@ -156,6 +156,8 @@ class _Played:
     score_terms: tuple[tuple[object, ...], ...] | None
     #: a player went out by :func:`_going_out`, not by a random choice
     went_out: bool = False
+    #: a decision gave another player cards (an Ace that makes the others draw)
+    gave: bool = False
 
 
 @attrs.frozen
@@ -524,14 +526,15 @@ class _Worker:
         if found is None:
             return None
         n, start = found
-        best: tuple[tuple[int, int, int, int], _Played] | None = None
+        best: tuple[tuple[int, int, int, int, int], _Played] | None = None
         # the best key a deal can have but for its length: no flag, every decision the
-        # table compiles made, every term of the score at work
-        top = (0, -len(self._offered(self.game(n, self.options))), -self.terms)
+        # table compiles made, every term of the score at work, a decision that gave another
+        # player cards (round 8: Vändåtta's example showed no Ace making the others draw)
+        top = (0, -len(self._offered(self.game(n, self.options))), -self.terms, -1)
         for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + EXAMPLE_TRIES):
             # once a deal has that key, a deal longer than it cannot come before it: each
             # deal after is played only as long as it could still win
-            cut = best[0][3] if best is not None and best[0][:3] <= top else None
+            cut = best[0][4] if best is not None and best[0][:4] <= top else None
             self.step()
             # told only once chosen: what each event did is worked out for one deal, not 40
             d = self.play(n, start, seed, tell=False, cut=cut)
@@ -539,7 +542,7 @@ class _Worker:
                 continue  # longer than the best so far, or than any example should be
             at_work = sum(1 for i in range(len(d.score_terms[0]) if d.score_terms else 0)
                           if any(row[i] not in (0, None, False) for row in d.score_terms or ()))
-            key = (int(d.flagged), -len(d.kinds), -at_work, d.length)
+            key = (int(d.flagged), -len(d.kinds), -at_work, -int(d.gave), d.length)
             if best is None or key < best[0]:
                 best = (key, d)
         seed = best[1].seed if best is not None else EXAMPLE_SEED
@@ -635,12 +638,14 @@ class _Worker:
         made: dict[str, int] = {}
         before: dict[str, Zones] = {}
         length = 0
-        went_out = False
+        went_out = gave = False
         while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
             if cut is not None and length >= cut:
                 return _Cut(st, rng, frozenset(made), length)
             ev, k, out = _draw(st, rng, self.dealt)
             went_out = went_out or out
+            mover = st.to_move
+            sizes = self._sizes(st) if k is not None and not gave and self.dealt else None
             if k is not None:
                 a = str(ev["action"])
                 if tell and a not in made:
@@ -649,11 +654,13 @@ class _Worker:
             length += 1
             if length > details:
                 _apply(st, ev, k)
+                gave = gave or self._gave(st, sizes, mover)
                 continue
             had = {name: [list(h) for h in st.z[name]] for name in self.held}
             lay = {name: list(st.z[name]) for name in self.common}
             was = {n: tuple(st.v[n]) for n in self.truths}
             _apply(st, ev, k)
+            gave = gave or self._gave(st, sizes, mover)
             raised = tuple((n, q) for n in self.truths
                            for q, (a, b) in enumerate(zip(was[n], st.v[n], strict=True))
                            if b is True and a is not True)
@@ -666,7 +673,17 @@ class _Worker:
                        st.is_terminal(), result,
                        any(st.deals[0].get(f) for f in flags) if st.deals else False,
                        frozenset(made), made, before,
-                       self._score_terms(ended[-1]) if ended else None, went_out)
+                       self._score_terms(ended[-1]) if ended else None, went_out, gave)
+
+    def _sizes(self, st: State) -> list[int]:
+        """How many cards each player holds in the zones the deal fills."""
+        return [sum(len(st.z[z][q]) for z in self.dealt) for q in range(len(st.z[self.dealt[0]]))]
+
+    def _gave(self, st: State, sizes: list[int] | None, mover: object) -> bool:
+        """Whether the decision just applied (``sizes`` before it, None for none looked at)
+        gave a player other than ``mover`` cards."""
+        return sizes is not None and any(n > sizes[q] for q, n in enumerate(self._sizes(st))
+                                         if q != mover)
 
     def _counts(self, st: State) -> dict[str, tuple[object, ...]]:
         return {n: tuple(st.v[n]) for n in self.counters}

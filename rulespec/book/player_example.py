@@ -121,6 +121,10 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
         if "chance" in ev:
             if t.zones is not None and not lines and not turn:
                 lines.append((_dealt(spec, t, w, order), clause(spec.deal.span)))
+            elif turn and t.gained:
+                # a shuffle within a turn (the stock made again) and the cards drawn after
+                # it: told with the turn (round 8: an Ace's draws went untold)
+                turn += _shuffled(t, seat, w, order)
             continue
         phase = stage.get(str(ev["action"]))
         if ev["seat"] != seat or (phase is not None and last is not None and phase != last) \
@@ -294,6 +298,18 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
                 note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)) if owner is None
                      else w.word("(to the {zone}, from seat {seat}:",
                                  zone=zone_word(spec, zone, w), seat=str(owner + 1)), mine)
+    return out
+
+
+def _shuffled(t: Told, seat: object, w: Words, order: Mapping[str, int]) -> list[Run]:
+    """A shuffle in the middle of a turn, and the cards each player drew after it."""
+    out: list[Run] = [*inline(" "), em(w.word("(a shuffle)"))]
+    for _, q, cards in t.gained:
+        said = (w.word("(then draws a card:") if q == seat and len(cards) == 1 else
+                w.word("(then draws {n} cards:", n=str(len(cards))) if q == seat else
+                w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
+                w.word("(seat {seat} draws {n} cards:", seat=str(q + 1), n=str(len(cards))))
+        out.extend([*inline(" "), em(said), *_cards(cards, order), em(")")])
     return out
 
 
