@@ -530,3 +530,20 @@ def test_the_example_shows_a_move_that_gives_others_cards() -> None:
         # every Ace played is followed, before the next move, by the others' draws
         for m in re.finditer(r"play A[SHDC]([^;]*)", t):
             assert "draws a card:" in m.group(1), t
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ru"])
+def test_a_yes_no_house_rule_reads_as_its_two_ways(lang: str) -> None:
+    """A yes/no rule whose text says "With this rule, ... Without this rule, ..." (in the
+    book's language) is told as an enumeration's values, the default first (round 8: the
+    status line before it read the wrong way round)."""
+    blocks = _variations(book("vandatta", lang)[0])
+    w = words_for(lang, [resolve("vandatta").path])
+    heads = ["".join(r.text for r in x.text) for x in blocks if isinstance(x, Paragraph)]
+    i = next(k for k, x in enumerate(blocks) if isinstance(x, Paragraph)
+             and "".join(r.text for r in x.text) == w.text("Drawing at will") + ".")
+    ways = blocks[i + 1]
+    assert isinstance(ways, Bullets) and len(ways.items) == 2
+    said = ["".join(r.text for r in item) for item, _ in ways.items]
+    assert said[0].startswith(w.say("By default: {rule}.", rule="")[0].text[:4])
+    assert w.word("With this rule, ") not in " ".join(heads + said)

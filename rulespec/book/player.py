@@ -44,8 +44,9 @@ from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.player_example import example_lines, zone_said, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
+from rulespec.book.variations import house_rules
 from rulespec.lang import ast, walk
-from rulespec.lang.model import CheckedSpec, OptionInfo
+from rulespec.lang.model import CheckedSpec
 
 __all__ = ["player_book", "reference_name", "rules_words"]
 
@@ -648,96 +649,15 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     out.add(Bullets(tuple(example_lines(spec, ex, w, hands)), ordered=False))
 
 
-def _reads(spec: CheckedSpec) -> set[str]:
-    """The options some rule reads (an option no rule reads changes nothing in play)."""
-    names = set(spec.option_names)
-    read: set[str] = set()
-    for it in spec.items:
-        if isinstance(it, ast.OptionDecl):
-            continue
-        read.update(x.id for x in walk.descendants(it)
-                    if isinstance(x, ast.Name) and x.id in names)
-    return read
-
-
 def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
-    read = _reads(spec)
-    options = [o for o in spec.options if o.name in read and o.doc]
-    if not options:
+    blocks = house_rules(spec, w)
+    if not blocks:
         return
     _h(out, w.word("Variations"), "variations")
     out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
                             "them if the players agree to it before the match.")))
-    for o in options:
-        # the rule in the players' words; the option's name and value only where a table sets
-        # it, never as a heading nor as the name of a choice
-        text = inline(prose(w.text(o.doc or "")))
-        if o.title:
-            out.add(Paragraph(_house_rule(o, text, w), clause(o.span)))
-            items = _values(o, w) if o.kind == "enum" else []
-        else:
-            out.add(Paragraph(text, clause(o.span)))
-            items = _values(o, w)
-        if items:
-            out.add(Bullets(tuple((i, None) for i in items)))
-
-
-def _house_rule(o: OptionInfo, text: Inline, w: Words) -> Inline:
-    """A titled option as a house rule: its name in bold, then for a yes/no rule whether it is
-    played by default before what it does (a reader should not work out which way is the
-    default from "With this rule, ... Without this rule, ..."), for a number what it does and
-    then its default; an enumeration's values follow as a list."""
-    head = strong(w.text(o.title or "") + ".")
-    if o.kind == "bool":
-        return (head, *inline(" "), *_values(o, w)[0], *inline(" "), *text)
-    if o.kind == "int":
-        return (head, *inline(" "), *text, *inline(" "), *_values(o, w)[0])
-    return (head, *inline(" "), *text)
-
-
-def _setting(o: OptionInfo, value: str) -> Run:
-    """What a table sets to play a value of an option: ``turnup_eight = bottom``."""
-    return code(f"{o.name} = {value}")
-
-
-def _values(o: OptionInfo, w: Words) -> list[Inline]:
-    """An option's values for players: the default first, then each other value by its own
-    words. The setting that plays a value in software (``turnup_eight = bottom``) is the
-    reference's; it is named here only for a value the spec gives no words. A number's range
-    is the reference's too: a table agrees on a number, it does not look up a setting's bounds
-    ("from 0 to 100000" reads like a program's, issue 27)."""
-    if o.kind == "int":
-        return [w.say("The default is {default}; the players may agree on another number.",
-                      default=w.digits(show(o.default)))]
-    if o.kind == "bool":
-        # where the default stands, in the book's own terms: a rule of the book's that a
-        # table may leave out, or one it may add (round 7: "Played by default" read as an
-        # optional extra among the house rules)
-        return [w.say("In the rules above; a house rule leaves it out.") if o.default is True
-                else w.say("Not in the rules above; a house rule adds it.")]
-    default = str(o.default).split("(")[0]
-    ordered = sorted(o.values, key=lambda v: str(v) != default)
-    items: list[Inline] = []
-    for v in ordered:
-        text = o.value_doc(v)
-        params = o.value_params(v) if o.kind == "enum" else ()
-        value = f"{v}({', '.join(q.name for q in params)})" if params else show(v)
-        said: Inline = inline(prose(w.text(text)).rstrip(".")) if text else (code(value),)
-        if str(v) == default:
-            # a default that takes numbers says them: ante(1) is "agreed: 1" after "an agreed
-            # number of chips"; several by their names in words ("low 1, high 3")
-            given = o.split(o.default)[1]
-            args = (w.digits(show(next(iter(given.values())))) if len(given) == 1 else
-                    w.marks(", ").join(f"{w.any(k.replace('_', ' '))} {w.digits(show(a))}"
-                                       for k, a in given.items()))
-            items.append(w.say("By default: {rule}; agreed: {args}.", rule=said, args=args)
-                         if args else w.say("By default: {rule}.", rule=said))
-        elif text:
-            items.append((*said, *inline(".")))
-        else:
-            items.append(w.say("{rule} (a table sets {setting}).", rule=said,
-                               setting=_setting(o, value)))
-    return items
+    for b in blocks:
+        out.add(b)
 
 
 def _pct(x: float) -> str:
