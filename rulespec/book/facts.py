@@ -529,7 +529,7 @@ class _Worker:
         best: tuple[tuple[int, int, int, int, int], _Played] | None = None
         # the best key a deal can have but for its length: no flag, every decision the
         # table compiles made, every term of the score at work, a decision that gave another
-        # player cards (round 8: Vändåtta's example showed no Ace making the others draw)
+        # player cards (round 8: an example showed no card making the others draw)
         top = (0, -len(self._offered(self.game(n, self.options))), -self.terms, -1)
         for seed in range(EXAMPLE_SEED, EXAMPLE_SEED + EXAMPLE_TRIES):
             # once a deal has that key, a deal longer than it cannot come before it: each
