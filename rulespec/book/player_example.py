@@ -485,7 +485,12 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
         value = entry.get(r.name)
         if not r.doc or value is None:
             continue
-        what = _first(prose(w.text(r.doc)))
+        if ex.terminal and not any(value if isinstance(value, list) else [value]):
+            continue  # nothing left for a next deal when the match is over (round 8)
+        # after the match's last deal, the whole text: what it adds then (a pot its winner
+        # takes) is why the numbers are what they are (round 9: why did seat 4 gain 7?)
+        what = (prose(w.text(r.doc)).rstrip(".") if ex.terminal else
+                _first(prose(w.text(r.doc))))
         told = (", ".join(w.word("seat {seat} {score}", seat=str(q + 1), score=str(x))
                           for q, x in enumerate(value)) if isinstance(value, list)
                 else w.digits(str(value)))
