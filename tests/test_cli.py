@@ -575,3 +575,24 @@ def test_every_command_means_the_same_file_by_the_same_name(
         "game"] == "minimal"
     assert resolve("vandatta").shipped and not resolve("./vandatta.rules").shipped
     assert resolve(Path("vandatta.rules")).spec.name == "minimal"
+
+
+def test_the_command_line_collects_young_objects_less_often() -> None:
+    """The command line owns its process and sets the collector's young threshold (a third of
+    a protocol playout went to collecting short-lived lists at the default); importing and
+    using the library leaves it alone."""
+    import gc
+
+    from rulespec.cli import GC_YOUNG
+    from rulespec.loading import game_for, resolve
+
+    was = gc.get_threshold()
+    try:
+        gc.set_threshold(700, *was[1:])
+        game_for(resolve("hearts").spec, 4, {}, 0).new_initial_state()
+        assert gc.get_threshold()[0] == 700  # the library alone: untouched
+        res = CliRunner().invoke(main, ["check", "hearts"])
+        assert res.exit_code == 0, res.output
+        assert gc.get_threshold() == (GC_YOUNG, *was[1:])
+    finally:
+        gc.set_threshold(*was)
