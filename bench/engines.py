@@ -163,7 +163,17 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--engine", action="append", default=None,
                     help="only this engine game (repeatable; default: every adapter)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--default-gc", action="store_true",
+                    help="leave Python's collector at its defaults (the command line sets the "
+                         "young generation's threshold to cli.GC_YOUNG, as this bench does "
+                         "by default, for every side alike)")
     args = ap.parse_args(argv)
+    if not args.default_gc:
+        import gc
+
+        from rulespec.cli import GC_YOUNG
+
+        gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     names = args.engine or sorted(ENGINES)
     results = [compare(n, args.games, args.seed, args.rounds) for n in names]
     if args.json:
