@@ -337,18 +337,22 @@ class SubsetAxis(Sequence[list[object]]):
         sets: list[list[object]] = []
         texts: list[str] = []
 
-        def walk(j: int, lo: int, hi: int, chosen: list[int]) -> None:
-            if hi > 0:
+        def walk(j: int, lo: int, hi: int, chosen: list[object], text: str) -> None:
+            # ``chosen`` and ``text`` (its text less the closing bracket) so far
+            if hi == 1:
+                # the last element: each a set of its own, no call deeper
+                for i in after[j + 1] if lo <= 1 else ():
+                    sets.append([*chosen, els[i]])
+                    texts.append(f"{text}{quoted[i]}]")
+            elif hi > 1:
                 for i in after[j + 1]:
                     if _sizes(n - 1 - i, lo - 1, hi - 1):
-                        chosen.append(i)
-                        walk(i, lo - 1, hi - 1, chosen)
-                        chosen.pop()
+                        walk(i, lo - 1, hi - 1, [*chosen, els[i]], f"{text}{quoted[i]},")
             if lo <= 0 <= hi:
-                sets.append([els[i] for i in chosen])
-                texts.append("[" + ",".join(quoted[i] for i in chosen) + "]")
+                sets.append(list(chosen))
+                texts.append(text.removesuffix(",") + "]")
 
-        walk(-1, self.lo, self.hi, [])
+        walk(-1, self.lo, self.hi, [], "[")
         return sets, texts
 
     def __iter__(self) -> Iterator[list[object]]:
