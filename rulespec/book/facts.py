@@ -40,7 +40,7 @@ from rulespec.loading import game_for, normalise_options
 from rulespec.simulate import sample_event
 
 __all__ = ["DEFAULT_DEALS", "EXAMPLE_LINES", "EXAMPLE_MAX_EVENTS", "EXAMPLE_SEED",
-           "EXAMPLE_TRIES", "BookFacts", "Example", "Progress", "TableFacts", "Told",
+           "EXAMPLE_TRIES", "RANK_ORDER", "BookFacts", "Example", "Progress", "TableFacts", "Told",
            "book_facts", "shown_after"]
 
 #: the seed of the book's example deal when no other is chosen: fixed, so the committed books
@@ -85,7 +85,8 @@ class TableFacts:
 
 #: the count of a table that says which cards its pack holds (``A–6 + JK``)
 RANKS_KEY = "pack"
-_RANK_ORDER = "AKQJT98765432"
+#: the French ranks from the Ace down, as card codes write them (the ten as T)
+RANK_ORDER = "AKQJT98765432"
 
 
 def pack_text(cards: list[str]) -> str | None:
@@ -96,7 +97,7 @@ def pack_text(cards: list[str]) -> str | None:
     french = [c for c in cards if c != "JK"]
     counted = collections.Counter(french)
     copies = set(counted.values())
-    if len(copies) != 1 or any(len(c) != 2 or c[0] not in _RANK_ORDER for c in counted):
+    if len(copies) != 1 or any(len(c) != 2 or c[0] not in RANK_ORDER for c in counted):
         return None
     suits: dict[str, set[str]] = {}
     for c in counted:
@@ -105,9 +106,9 @@ def pack_text(cards: list[str]) -> str | None:
     if len(suits) != 4 or len(ranks) != 1:
         return None
     run = len(next(iter(ranks)))
-    if set(_RANK_ORDER[:run]) != next(iter(ranks)) or run < 2:
+    if set(RANK_ORDER[:run]) != next(iter(ranks)) or run < 2:
         return None
-    text = f"A–{_RANK_ORDER[run - 1]}"
+    text = f"A–{RANK_ORDER[run - 1]}"
     n = copies.pop()
     text += f" ×{n}" if n > 1 else ""
     return text + (f" + JK ×{jokers}" if jokers > 1 else " + JK" if jokers else "")

@@ -39,7 +39,15 @@ from rulespec.book.document import (
 )
 from rulespec.book.english import show
 from rulespec.book.example import table_figure
-from rulespec.book.facts import RANKS_KEY, BookFacts, Example, Progress, TableFacts, book_facts
+from rulespec.book.facts import (
+    RANK_ORDER,
+    RANKS_KEY,
+    BookFacts,
+    Example,
+    Progress,
+    TableFacts,
+    book_facts,
+)
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.player_example import example_lines, zone_said, zone_word
@@ -374,7 +382,7 @@ def _pack_said(text: str, w: Words) -> str:
     if m is None:
         return text
     low, copies, jokers = m.group(1), int(m.group(2) or 1), m.group(3)
-    order = "AKQJT98765432"
+    order = RANK_ORDER
     if low == "2":
         said = w.word("one pack") if copies == 1 else w.word("{n} packs", n=str(copies))
     else:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from rulespec.book.document import Inline, Run, em, inline
 from rulespec.book.english import cap, words
-from rulespec.book.facts import Example, Told
+from rulespec.book.facts import RANK_ORDER, Example, Told
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
 from rulespec.book.reading import clause, part_name, prose, scoring_def, steps_of, terms
@@ -44,8 +44,8 @@ def zone_word(spec: CheckedSpec, name: str, w: Words) -> str:
     return w.any(said)
 
 
-#: the ranks in a suit's order, for runs of cards
-_RANKS = "23456789TJQKA"
+#: the ranks in a suit's order from the 2 up, for runs of cards
+_RANKS = RANK_ORDER[::-1]
 #: the fewest cards of a suit in a row written as a run, ``2♣–A♣`` (a bid suit taken whole)
 RUN_AT_LEAST = 5
 
