@@ -43,12 +43,16 @@ def test_a_book_compiles_each_table_once_and_plays_each_deal_once(
     spec = check_file(resolve("vandatta").path)  # a spec of its own: no table compiled yet
     compiled: list[tuple[int, str]] = []
     played: list[tuple[int, str, int]] = []
+    covering: list[int] = []  # the example's table, compiled to note the rules entered
     init, play = Game.__init__, facts._Worker._play
 
     def counted_init(self: Game, spec: object, players: int,
                      options: Mapping[str, object] | None = None, *args: object,
                      **kwargs: object) -> None:
-        compiled.append((players, json.dumps(dict(options or {}), sort_keys=True)))
+        if kwargs.get("coverage"):
+            covering.append(players)
+        else:
+            compiled.append((players, json.dumps(dict(options or {}), sort_keys=True)))
         init(self, spec, players, options, *args, **kwargs)  # type: ignore[arg-type]
 
     def counted_play(self: facts._Worker, start: State, seed: int, tell: bool,
@@ -68,6 +72,9 @@ def test_a_book_compiles_each_table_once_and_plays_each_deal_once(
     told = re.search(r"A deal at a table of (\d+), .*?\(seed (\d+),", to_markdown(book))
     assert told is not None
     example = (int(told[1]), int(told[2]))
+    # the told deal is played at its table compiled once more, noting the rules each event
+    # enters (what drew a player's penalty cards), and only that one
+    assert covering == [example[0]]
     assert sum(1 for p, _, seed in played if (p, seed) == example) == 2
     others = [d for d in played if (d[0], d[2]) != example]
     assert others and len(others) == len(set(others))

@@ -291,10 +291,7 @@ def test_the_example_tells_what_a_turn_made_true() -> None:
     for lang, said in (("en", "the player is in lappen"),
                        ("ru", "игрок находится в лаппен")):
         b = book("vandatta", lang)[0]
-        at = next(i for i, x in enumerate(b.blocks)
-                  if isinstance(x, Heading) and x.anchor == "example")
-        lines = next(x for x in b.blocks[at:] if isinstance(x, Bullets)).items
-        texts = ["".join(r.text for r in i) for i, _ in lines]
+        texts = ["".join(r.text for r in i) for i in _example_lines(b)]
         notes = [k for k, t in enumerate(texts) if said in t]
         assert notes, texts
         # right after the turn it happened in: that turn's player's line
@@ -303,8 +300,11 @@ def test_the_example_tells_what_a_turn_made_true() -> None:
 
 
 def _example_lines(b: Book) -> list[Inline]:
+    """The example's lines, in the lists before and after its figure."""
     at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Heading) and x.anchor == "example")
-    return [i for i, _ in next(x for x in b.blocks[at:] if isinstance(x, Bullets)).items]
+    end = next((i for i, x in enumerate(b.blocks) if i > at and isinstance(x, Heading)),
+               len(b.blocks))
+    return [i for x in b.blocks[at:end] if isinstance(x, Bullets) for i, _ in x.items]
 
 
 @pytest.mark.parametrize("lang", ["en", "fa", "ru"])

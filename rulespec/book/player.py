@@ -325,12 +325,6 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         # a game without a Joker does not name one
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
-    # seats counted from 1, as players count them (the records count from 0)
-    fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,
-                       names=lambda name: zone_said(spec, name, w))
-    if fig is not None:
-        out.add(Figure(fig.svg, fig.alt, w.say("The table just before the first play of the "
-                                               "example deal.")))
 
 
 def _held_at_start(facts: BookFacts) -> set[str] | None:
@@ -643,18 +637,32 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     # a player who could empty their hand did (facts._going_out): the book says so, since
     # the rest is chance
     out.add(Paragraph(w.say(
-        "A deal at a table of {n}, every choice drawn at random except that a player who can "
-        "go out does, played by the rules of this book, turn by turn; seat 1 deals, and the "
-        "seats are numbered clockwise from there. A note in italics says where a move sent "
-        "cards that the move itself does not show.", n=str(ex.players)) if ex.went_out else
+        "A deal at a table of {n}, played by the rules of this book, every choice drawn at "
+        "random except that a player who can go out does; seat 1 deals, and the seats are "
+        "numbered clockwise. A note in italics tells what a move did that the move itself does "
+        "not show.", n=str(ex.players)) if ex.went_out else
         w.say(
-        "A deal at a table of {n}, every choice drawn at random, played by the rules of this "
-        "book, turn by turn; seat 1 deals, and the seats are numbered clockwise from there. A "
-        "note in italics says where a move sent cards that the move itself does not show.",
+        "A deal at a table of {n}, played by the rules of this book, every choice drawn at "
+        "random; seat 1 deals, and the seats are numbered clockwise. A note in italics tells "
+        "what a move did that the move itself does not show.",
         n=str(ex.players))))
     # the zones the deal fills for each player: cards a move brings there are taken
     hands = frozenset(k[:-5] for t in facts.tables for k in t.counts if k.endswith(" each"))
-    out.add(Bullets(tuple(example_lines(spec, ex, w, hands)), ordered=False))
+    at: list[int] = []
+    lines = example_lines(spec, ex, w, hands,
+                          (ex.picture[0], at) if ex.picture is not None else None)
+    # the table as it lies just before the first play, in the example where that comes
+    # (rounds 8 and 9: a figure in "Players and cards" was far from the deal it shows);
+    # seats counted from 1, as players count them (the records count from 0)
+    fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,
+                       names=lambda name: zone_said(spec, name, w))
+    if fig is None or not at:
+        out.add(Bullets(tuple(lines), ordered=False))
+        return
+    out.add(Bullets(tuple(lines[:at[0]]), ordered=False))
+    out.add(Figure(fig.svg, fig.alt, w.say("The table just before the first play of the "
+                                           "example deal.")))
+    out.add(Bullets(tuple(lines[at[0]:]), ordered=False))
 
 
 def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:

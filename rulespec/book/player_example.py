@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from rulespec.book.causes import named_values
 from rulespec.book.document import Inline, Run, em, inline
 from rulespec.book.english import cap, words
 from rulespec.book.facts import RANK_ORDER, Example, Told
@@ -98,66 +99,167 @@ def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> In
     return tuple(parts)
 
 
-def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str] = frozenset()
+def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str] = frozenset(),
+                  mark: tuple[str, list[int]] | None = None
                   ) -> list[tuple[Inline, str | None]]:
     """The example's lines: the deal, then each turn (the moves of one player in a row);
     ``hands`` are the zones the deal fills for each player (cards a move brings there are
-    told as taken)."""
-    order = spec.deck.order or CARD_ORDER
-    actions = {a.name: a for a in spec.actions}
-    sets = _set_by(spec)
-    lines: list[tuple[Inline, str | None]] = []
-    turn: list[Run] = []
-    seat: object = None
-    turns = moves = 0
-    src: str | None = None
-    noted = _Notes(spec, w)
-    rounds = _Rounds(ex.hands)
-    stage = _steps_of_actions(spec)
-    last: int | None = None
-    closed = 0  # the rounds gathered when the turn began
+    told as taken). With ``mark`` (a decision and a list), the index of the line where that
+    decision is first made is added to the list (the table's figure goes before it)."""
+    told = _Teller(spec, ex, w, hands)
     for t in ex.events:
-        ev = t.event
+        if not told.event(t, mark):
+            break
+    told.end_turn(False)
+    return _after(spec, told.lines, ex, told.turns > EXAMPLE_TURNS, w)
+
+
+class _Teller:
+    """The example's lines as they are told, event by event."""
+
+    def __init__(self, spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str]) -> None:
+        self.spec, self.w, self.hands = spec, w, hands
+        self.order = spec.deck.order or CARD_ORDER
+        self.actions = {a.name: a for a in spec.actions}
+        self.sets = _set_by(spec)
+        self.stage = _steps_of_actions(spec)
+        self.lines: list[tuple[Inline, str | None]] = []
+        self.turn: list[Run] = []
+        self.seat: object = None
+        self.turns = self.moves = 0
+        self.src: str | None = None
+        self.noted = _Notes(spec, w)
+        self.rounds = _Rounds(ex.hands)
+        self.settled = _Settled(spec, w, self.order)
+        self.last: int | None = None  # the step of the deal of the last move
+        self.closed = 0  # the rounds gathered when the turn began
+        self.instead: tuple[str, ...] = ()
+
+    def end_turn(self, step_over: bool) -> None:
+        """The turn told, what it made true for a player, and at a step's end what the step
+        settled that the game's words name (round 9: who declared, what is D?)."""
+        if self.turn:
+            self.lines.append((tuple([*self.turn, *_chose(self.instead, self.w)]), self.src))
+            self.lines.extend(self.noted.flush())
+        if step_over:
+            self.lines.extend(self.settled.flush())
+
+    def event(self, t: Told, mark: tuple[str, list[int]] | None) -> bool:
+        """One event told; False once the example has told as many turns as it tells."""
+        ev, w = t.event, self.w
         if "chance" in ev:
-            if t.zones is not None and not lines and not turn:
-                lines.append((_dealt(spec, t, w, order), clause(spec.deal.span)))
-            elif turn and t.gained:
-                # a shuffle within a turn (the stock made again) and the cards drawn after
-                # it: told with the turn (round 8: an Ace's draws went untold)
-                turn += _shuffled(t, seat, w, order)
-            continue
-        phase = stage.get(str(ev["action"]))
-        if ev["seat"] != seat or (phase is not None and last is not None and phase != last) \
-                or rounds.n != closed:
+            # the deal; a shuffle within a turn (the stock made again) and the cards drawn
+            # after it, told with the turn (round 8: an Ace's draws went untold)
+            if t.zones is not None and not self.lines and not self.turn:
+                self.lines.append((_dealt(self.spec, t, w, self.order),
+                                   clause(self.spec.deal.span)))
+            elif self.turn and t.gained:
+                self.turn += _shuffled(self.spec, t, self.seat, w, self.order)
+            return True
+        phase = self.stage.get(str(ev["action"]))
+        step_over = phase is not None and self.last is not None and phase != self.last
+        if ev["seat"] != self.seat or step_over or self.rounds.n != self.closed:
             # a turn is one player's moves in a row within one step of the deal, and a round
             # gathered (a trick won) ends it: the last exposure and the first lead are two
             # turns (round 6), and so are the card that wins a trick and the next lead
             # (round 7)
-            closed = rounds.n
-            if turn:
-                lines.append((tuple(turn), src))
-                lines += noted.flush()
-            turns, moves, seat = turns + 1, 0, ev["seat"]
-            if turns > EXAMPLE_TURNS:
-                turn = []
-                break
-            turn = [*w.say("Turn {n}, seat {seat}:", n=str(turns), seat=str(int(str(seat)) + 1))]
-            info = actions.get(str(ev["action"]))
-            src = clause(info.span) if info else None
-        last = phase if phase is not None else last
-        moves += 1
+            self.closed = self.rounds.n
+            self.end_turn(step_over)
+            if mark is not None and ev["action"] == mark[0] and not mark[1]:
+                mark[1].append(len(self.lines))  # the figure goes before this turn
+            self.turns, self.moves, self.seat = self.turns + 1, 0, ev["seat"]
+            if self.turns > EXAMPLE_TURNS:
+                self.turn = []
+                return False
+            self.turn = [*w.say("Turn {n}, seat {seat}:", n=str(self.turns),
+                                seat=str(int(str(self.seat)) + 1))]
+            info = self.actions.get(str(ev["action"]))
+            self.src = clause(info.span) if info else None
+        self.last = phase if phase is not None else self.last
+        self.moves += 1
         # what the move made true that the decision itself does not set (a rule applied as
         # the turn passes on): told on a line after the turn
-        noted.add([r for r in t.raised if r[0] not in sets.get(str(ev["action"]), set())])
-        if moves <= EXAMPLE_MOVES:
-            turn += [*inline(w.marks(";") if moves > 1 else ""),
-                     *_move(spec, t, w, order, hands, rounds)]
-        elif moves == EXAMPLE_MOVES + 1:
-            turn += inline("; …")
-    if turn:
-        lines.append((tuple(turn), src))
-        lines += noted.flush()
-    return _after(spec, lines, ex, turns > EXAMPLE_TURNS, w)
+        self.noted.add([r for r in t.raised
+                        if r[0] not in self.sets.get(str(ev["action"]), set())])
+        self.settled.add(t.settled)
+        self.instead = t.instead
+        if self.moves <= EXAMPLE_MOVES:
+            self.turn += [*inline(w.marks(";") if self.moves > 1 else ""),
+                          *_move(self.spec, t, w, self.order, self.hands, self.rounds)]
+        elif self.moves == EXAMPLE_MOVES + 1:
+            self.turn += inline("; …")
+        return True
+
+
+def _chose(instead: tuple[str, ...], w: Words) -> list[Run]:
+    """A turn that ended on a decision without choices (a pass) while a card could have
+    been played: said to be a choice (round 9: a pass with a card to play read as a
+    mistake)."""
+    if not instead:
+        return []
+    said = w.marks(", ").join(w.any(words(a)) for a in instead)
+    return [*inline(" "), em(w.word("(by choice: {decision} was allowed too)", decision=said))]
+
+
+class _Settled:
+    """The table's values that the game's words name (the declarer, B), as a step of the
+    deal leaves them: kept as the moves change them, told when the step ends."""
+
+    def __init__(self, spec: CheckedSpec, w: Words, order: Mapping[str, int]) -> None:
+        self.named = named_values(spec)
+        self.seats = _seat_values(spec)
+        self.w = w
+        self.order = order
+        self.pending: dict[str, object] = {}
+
+    def add(self, settled: tuple[tuple[str, object], ...]) -> None:
+        self.pending.update(settled)
+
+    def flush(self) -> list[tuple[Inline, str | None]]:
+        parts: list[Run] = []
+        for name, value in self.pending.items():
+            if value is None or name not in self.named:
+                continue
+            # (not "word": a name the catalog's extractor takes for the book's function)
+            term = self.w.text(self.named[name])
+            term = term[:1].upper() + term[1:]
+            if parts:
+                parts.append(em(self.w.marks("; ")))
+            if name in self.seats and isinstance(value, int):
+                parts.append(em(self.w.word("{term}: seat {seat}", term=term,
+                                            seat=str(value + 1))))
+            elif isinstance(value, str) and value in ("C", "D", "H", "S"):
+                parts += [em(f"{term}: "), Run("suit", value)]
+            elif isinstance(value, str) and value in self.order:
+                parts += [em(f"{term}: "), Run("card", value)]
+            else:
+                parts.append(em(f"{term}: {self.w.digits(str(value))}"))
+        self.pending = {}
+        if not parts:
+            return []
+        # one stretch of italics where nothing else comes between (a card would)
+        merged: list[Run] = []
+        for r in (*parts, em(".")):
+            if merged and r.kind == "em" and merged[-1].kind == "em":
+                merged[-1] = em(merged[-1].text + r.text)
+            else:
+                merged.append(r)
+        return [(tuple(merged), None)]
+
+
+def _seat_values(spec: CheckedSpec) -> set[str]:
+    """The table's values that hold a seat: the player a decision is asked of (``choose
+    declarer``), or an index of something each player has (``hand[declarer]``)."""
+    per_player = {z.name for z in spec.zones if z.per_player} | {
+        v.name for v in spec.vars if v.per_player}
+    out: set[str] = set()
+    for n in walk.descendants(spec.items):
+        if isinstance(n, ast.Choose) and isinstance(n.seat, ast.Name):
+            out.add(n.seat.id)
+        elif isinstance(n, ast.Index) and isinstance(n.index, ast.Name) and \
+                isinstance(n.target, ast.Name) and n.target.id in per_player:
+            out.add(n.index.id)
+    return out
 
 
 def _after(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example, cut: bool,
@@ -250,22 +352,19 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     ev = t.event
     out: list[Run] = [*inline(" ", w.any(words(str(ev["action"])))), *_fields(ev, w, order)]
 
-    def public(zone: str) -> bool:
-        # the mover's own cards laid where everyone sees them (a row turned up) are told;
-        # those laid face down for themselves (bid cards placed) are the move itself
-        z = spec.zone_named.get(zone)
-        return z is not None and z.visibility == "all"
+    def note(text: str, cards: tuple[str, ...], tail: str = ")") -> None:
+        out.extend([*inline(" "), em(text), *_cards(cards, order), em(tail)])
 
-    def note(text: str, cards: tuple[str, ...]) -> None:
-        out.extend([*inline(" "), em(text), *_cards(cards, order), em(")")])
-
+    why = _why(spec, t, w)
     plain = not [k for k in ev if k not in ("seat", "action")]
     own = _own(ev)
     gathered = rounds.gathered(t)
     if gathered is not None:
         zone, q, cards, n, k = gathered
-        note(w.word("({zone} {n} to seat {seat}, who now has {k}:", zone=zone_word(spec, zone, w),
-                    n=str(n), seat=str(q + 1), k=str(k)), cards)
+        # the trick's cards before its winner's count (round 9: "who now has 1: 7♣ 8♣" read
+        # as one trick of four cards)
+        note(w.word("({zone} {n}:", zone=zone_word(spec, zone, w), n=str(n)), cards,
+             w.word(", to seat {seat}, who now has {k})", seat=str(q + 1), k=str(k)))
     for zone, q, cards in t.gained:
         held = zone in hands or not hands
         if gathered is not None and (q, cards) == gathered[1:3]:
@@ -276,12 +375,12 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
             out += [*inline(" →"), *_cards(cards, order)]
         elif q == ev["seat"] and held:
             note(w.word("(then draws a card:") if len(cards) == 1 else
-                 w.word("(then draws {n} cards:", n=str(len(cards))), cards)
+                 w.word("(then draws {n} cards:", n=str(len(cards))), cards, why)
         elif held:
             note(w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
                  w.word("(seat {seat} draws {n} cards:", seat=str(q + 1), n=str(len(cards))),
-                 cards)
-        elif q != ev["seat"] or _collects(ev, cards) or public(zone):
+                 cards, why)
+        elif q != ev["seat"] or _collects(ev, cards) or _public(spec, zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
                         zone=zone_said(spec, zone, w)), cards)
     # the move's own cards, unless the round gathered them: a card of the same name that a
@@ -298,10 +397,49 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
                 note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)) if owner is None
                      else w.word("(to the {zone}, from seat {seat}:",
                                  zone=zone_word(spec, zone, w), seat=str(owner + 1)), mine)
+    return out + _raised(spec, t, w)
+
+
+def _raised(spec: CheckedSpec, t: Told, w: Words) -> list[Run]:
+    """A truth of the whole table that a word of the game names, which the event made true
+    (an extra turn; round 9: the Ace's extra turn went unmarked), in the spec's words."""
+    docs = {v.name: v.doc for v in spec.vars if v.doc}
+    out: list[Run] = []
+    for name in t.raised_all:
+        said = name.replace("_", " ").lower()
+        if name in docs and any(term.word.lower().startswith(said) for term in spec.terms):
+            out += [*inline(" "), em("(" + truth(prose(w.text(docs[name]))).rstrip(".") + ")")]
     return out
 
 
-def _shuffled(t: Told, seat: object, w: Words, order: Mapping[str, int]) -> list[Run]:
+def _public(spec: CheckedSpec, zone: str) -> bool:
+    """Whether a zone lies where everyone sees it: the mover's own cards laid there (a row
+    turned up) are told; those laid face down for themselves (bid cards placed) are the move
+    itself."""
+    z = spec.zone_named.get(zone)
+    return z is not None and z.visibility == "all"
+
+
+def _why(spec: CheckedSpec, t: Told, w: Words) -> str:
+    """The end of a note of cards drawn: the rule that drew them where it is not the
+    decision's own (the penalty drawn as the turn passes on; round 9: why did seat 1 draw
+    three cards?), its first sentence, then the closing bracket."""
+    procs = spec.proc_named
+    for r in t.rules:
+        doc = procs[r].doc if r in procs else None
+        if doc:
+            rule = _first_sentence(prose(w.text(doc)))
+            return w.marks("; ") + rule[:1].lower() + rule[1:] + ")"
+    return ")"
+
+
+def _first_sentence(text: str) -> str:
+    """A text's first sentence, without its full stop."""
+    return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")
+
+
+def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping[str, int]
+              ) -> list[Run]:
     """A shuffle in the middle of a turn, and the cards each player drew after it."""
     out: list[Run] = [*inline(" "), em(w.word("(a shuffle)"))]
     for _, q, cards in t.gained:
@@ -310,7 +448,7 @@ def _shuffled(t: Told, seat: object, w: Words, order: Mapping[str, int]) -> list
                 w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
                 w.word("(seat {seat} draws {n} cards:", seat=str(q + 1), n=str(len(cards))))
         out.extend([*inline(" "), em(said), *_cards(cards, order), em(")")])
-    return out
+    return out + _raised(spec, t, w)
 
 
 def _owners(t: Told, cards: tuple[str, ...]) -> list[tuple[int | None, tuple[str, ...]]]:
@@ -454,6 +592,14 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
     scores = entry["scores"]
     assert isinstance(scores, list)
     lines.append((w.say("The deal ends."), None))
+    # who succeeded, before the scores that pay them (round 9: the score lines did not say)
+    for term, values in ex.verdicts:
+        who = [str(q + 1) for q, x in enumerate(values) if x]
+        said = w.text(term)
+        said = said[:1].upper() + said[1:]
+        lines.append((w.say("{term}: nobody.", term=said) if not who else
+                      w.say("{term}: seat {seats}.", term=said, seats=w.marks(", ").join(who)),
+                      None))
     labels = _part_labels(spec, w)
     if ex.score_terms is not None and labels is not None:
         # each part by its name, so that a reader checks a score without counting parts
