@@ -547,3 +547,23 @@ def test_a_yes_no_house_rule_reads_as_its_two_ways(lang: str) -> None:
     said = ["".join(r.text for r in item) for item, _ in ways.items]
     assert said[0].startswith(w.say("By default: {rule}.", rule="")[0].text[:4])
     assert w.word("With this rule, ") not in " ".join(heads + said)
+
+
+@pytest.mark.parametrize("lang,term,text,used", [
+    ("ru", "обычная карта", "играют обычную карту", True),
+    ("ru", "взятка", "он взял две взятки", True),
+    ("ru", "туз", "после тузов", True),
+    ("ru", "туз", "тузик", True),  # a noun's every ending: a crude stem, tested as such
+    ("ru", "взятка", "он взял карту", False),
+    ("fa", "دست", "دست‌ها را", True),
+    ("fa", "دست", "دستور", False),
+    ("en", "trick", "two tricks", True),
+    ("en", "trick", "trickster", False),
+])
+def test_a_term_is_found_in_its_other_forms(lang: str, term: str, text: str,
+                                            used: bool) -> None:
+    """A term is defined where first used in any of its forms (round 9: «обычную карту» did
+    not count as «обычная карта», defined far below its first use)."""
+    from rulespec.book.player import term_pattern
+
+    assert bool(re.search(term_pattern(term, lang), text.lower())) is used

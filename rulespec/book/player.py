@@ -190,11 +190,13 @@ class _Writer:
         self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
                                          for word, meaning, src in found)))
 
-    @staticmethod
-    def _used(text: str, terms: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
-        """The terms of ``terms`` that ``text`` uses (as whole words, in any case)."""
+    def _used(self, text: str, terms: list[tuple[str, str, str]]
+              ) -> list[tuple[str, str, str]]:
+        """The terms of ``terms`` that ``text`` uses, as whole words in any case and in any of
+        their forms (round 9: a Russian «обычную карту» did not count as a use of «обычная
+        карта», which was defined far below its first use)."""
         low = text.lower()
-        return [t for t in terms if re.search(rf"(?<!\w){re.escape(t[0].lower())}(?!\w)", low)]
+        return [t for t in terms if re.search(term_pattern(t[0], self.w.lang), low)]
 
     def terms_left(self) -> None:
         """The terms no paragraph used, at the end (a book always defines every term)."""
@@ -202,6 +204,35 @@ class _Writer:
             self.blocks.append(Heading(1, inline(self.w.word("More words of the game")),
                                        "words"))
             self.define(" ".join(t[0] for t in self.terms))
+
+
+#: the endings a Russian word drops for its other forms: an adjective's two letters, a
+#: noun's vowel or soft sign (a noun ending in a consonant keeps it all)
+_RU_ADJECTIVE = ("ая", "яя", "ое", "ее", "ый", "ий", "ой", "ые", "ие")
+_RU_VOWELS = "аяоеьйиы"
+#: the endings a Persian word takes (a plural, the ezafe, a pronoun), after a zero-width
+#: non-joiner or not
+_FA_ENDINGS = r"(?:\u200c?(?:هایشان|هایش|هایی|های|ها|ای|ی|ش))?"
+
+
+def term_pattern(word: str, lang: str) -> str:
+    """A regular expression for a term of the game in a lower-cased text of ``lang``, in any
+    of its forms: an English plural, a Russian case ending, a Persian plural or ezafe."""
+    words = word.lower().split()
+    if lang == "ru":
+        stems = []
+        for x in words:
+            if len(x) >= 5 and x.endswith(_RU_ADJECTIVE):
+                x = x[:-2]
+            elif len(x) >= 4 and x[-1] in _RU_VOWELS:
+                x = x[:-1]
+            stems.append(re.escape(x) + r"\w*")
+        body = r"\s+".join(stems)
+    elif lang == "fa":
+        body = r"\s+".join(re.escape(x) + _FA_ENDINGS for x in words)
+    else:
+        body = r"\s+".join(re.escape(x) for x in words) + r"(?:s|es)?"
+    return rf"(?<!\w){body}(?!\w)"
 
 
 #: what joins the last item of a list written as a sentence, in the books' languages
