@@ -319,10 +319,12 @@ def test_the_example_speaks_players_words(game: str, lang: str) -> None:
 
 
 def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
-    """A trick gathered to its winner is numbered, with the winner's count so far; cards a
-    rule sends where everyone sees them (failed bid cards to the centre) are noted."""
+    """A trick gathered to its winner is numbered, its cards then its winner with their
+    count so far; cards a rule sends where everyone sees them (failed bid cards to the
+    centre) are noted."""
     texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
-    numbered = [int(m.group(1)) for t in texts for m in re.finditer(r"\(trick (\d+) to seat", t)]
+    numbered = [int(m.group(1)) for t in texts
+                for m in re.finditer(r"\(trick (\d+):[^()]*, to seat \d, who now has \d+\)", t)]
     assert numbered == list(range(1, 14))
     # each failed card with the seat it came from (round 7: whose is the A♠?)
     assert any("(to the centre, from seat " in t for t in texts)
@@ -567,3 +569,58 @@ def test_a_term_is_found_in_its_other_forms(lang: str, term: str, text: str,
     from rulespec.book.player import term_pattern
 
     assert bool(re.search(term_pattern(term, lang), text.lower())) is used
+
+
+def test_the_example_says_what_the_auction_settled_and_who_succeeded() -> None:
+    """After the auction, the example names the declarer and B as the bids made them (round
+    9: who declared, what is D?); before the scores, who succeeded, as the score lines pay
+    them (a success bonus to each successful seat, to no other)."""
+    texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
+    bids = [(int(m.group(1)), int(m.group(2))) for t in texts
+            for m in re.finditer(r"^Turn \d+, seat (\d): bid (\d+)", t)]
+    settled = [t for t in texts if t.startswith("Declarer: ")]
+    assert bids and len(settled) == 1
+    seat, top = max(bids, key=lambda b: b[1])
+    assert settled[0] == f"Declarer: seat {seat}; B: {top}."
+    # told after the last bid and before the first card is laid
+    at = texts.index(settled[0])
+    assert re.match(r"Turn \d+, seat \d: (bid|pass)", texts[at - 1])
+    for game in ("abracadabra", "abracadabra-newton"):
+        texts = ["".join(r.text for r in i) for i in _example_lines(book(game, "en")[0])]
+        said = [t for t in texts if t.startswith("Success: ")]
+        assert len(said) == 1
+        winners = set(re.findall(r"\d", said[0]))
+        paid = {m.group(1) for t in texts
+                for m in re.finditer(r"^Seat (\d): success bonus", t)}
+        assert winners == paid and paid  # an example where someone succeeds (round 9)
+
+
+def test_the_example_names_the_rule_that_drew_cards_and_a_pass_by_choice() -> None:
+    """Cards drawn by a rule outside the decision (the lappen penalty as the turn passes on)
+    are told with that rule's words; an Ace's extra turn is said; a pass while a card could
+    be played is said to be a choice (round 9: all three read as mistakes or went unseen)."""
+    texts = ["".join(r.text for r in i) for i in _example_lines(book("vandatta", "en")[0])]
+    penalties = [t for t in texts if re.search(r"then draws 3 cards:[^)]*penalty cards", t)]
+    assert penalties
+    assert any("extra turn that their own Ace gave them" in t for t in texts)
+    passes = [t for t in texts if t.endswith("pass (by choice: play was allowed too)")]
+    assert passes
+    # an Ace's draws are the Ace's own: no rule is named for them
+    for t in texts:
+        for m in re.finditer(r"play A[SHDC♠♥♦♣]([^;]*)", t):
+            assert "penalty" not in m.group(1), t
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ru"])
+def test_the_table_figure_stands_in_the_example(lang: str) -> None:
+    """The table as it lies before the first play is drawn inside the example, before the
+    turn it precedes (rounds 8 and 9: it stood in Players and cards, far from the deal)."""
+    b = book("abracadabra", lang)[0]
+    at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Heading) and x.anchor == "example")
+    end = next(i for i, x in enumerate(b.blocks) if i > at and isinstance(x, Heading))
+    figures = [i for i, x in enumerate(b.blocks) if isinstance(x, Figure)]
+    assert len(figures) == 1 and at < figures[0] < end
+    after = b.blocks[figures[0] + 1]
+    assert isinstance(after, Bullets)
+    first = "".join(r.text for r in after.items[0][0])
+    assert re.search(r"\d", first)  # a turn of the example, numbered
