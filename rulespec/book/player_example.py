@@ -134,12 +134,14 @@ class _Teller:
         self.last: int | None = None  # the step of the deal of the last move
         self.closed = 0  # the rounds gathered when the turn began
         self.instead: tuple[str, ...] = ()
+        self.chosen: set[tuple[str, ...]] = set()  # the choices said to be choices
 
     def end_turn(self, step_over: bool) -> None:
         """The turn told, what it made true for a player, and at a step's end what the step
         settled that the game's words name (round 9: who declared, what is D?)."""
         if self.turn:
-            self.lines.append((tuple([*self.turn, *_chose(self.instead, self.w)]), self.src))
+            self.lines.append((tuple([*self.turn, *_chose(self.instead, self.w, self.chosen)]),
+                               self.src))
             self.lines.extend(self.noted.flush())
         if step_over:
             self.lines.extend(self.settled.flush())
@@ -191,14 +193,15 @@ class _Teller:
         return True
 
 
-def _chose(instead: tuple[str, ...], w: Words) -> list[Run]:
+def _chose(instead: tuple[str, ...], w: Words, said: set[tuple[str, ...]]) -> list[Run]:
     """A turn that ended on a decision without choices (a pass) while a card could have
     been played: said to be a choice (round 9: a pass with a card to play read as a
-    mistake)."""
-    if not instead:
+    mistake), the first time only (``said``: what was said so)."""
+    if not instead or instead in said:
         return []
-    said = w.marks(", ").join(w.any(words(a)) for a in instead)
-    return [*inline(" "), em(w.word("(by choice: {decision} was allowed too)", decision=said))]
+    said.add(instead)
+    other = w.marks(", ").join(w.any(words(a)) for a in instead)
+    return [*inline(" "), em(w.word("(by choice: {decision} was allowed too)", decision=other))]
 
 
 class _Settled:
@@ -253,13 +256,28 @@ def _seat_values(spec: CheckedSpec) -> set[str]:
     per_player = {z.name for z in spec.zones if z.per_player} | {
         v.name for v in spec.vars if v.per_player}
     out: set[str] = set()
+
+    def name(e: object) -> str | None:
+        while isinstance(e, ast.Cited):  # ``choose maker [ES-2]``
+            e = e.expr
+        return e.id if isinstance(e, ast.Name) else None
+
     for n in walk.descendants(spec.items):
-        if isinstance(n, ast.Choose) and isinstance(n.seat, ast.Name):
-            out.add(n.seat.id)
-        elif isinstance(n, ast.Index) and isinstance(n.index, ast.Name) and \
-                isinstance(n.target, ast.Name) and n.target.id in per_player:
-            out.add(n.index.id)
+        if isinstance(n, ast.Choose):
+            found = name(n.seat)
+        elif isinstance(n, ast.Index) and name(n.target) in per_player:
+            found = name(n.index)
+        elif isinstance(n, ast.Call) and n.func in _OF_A_SEAT and len(n.args) == 1:
+            found = name(n.args[0])  # ``partner(maker)``
+        else:
+            continue
+        if found is not None:
+            out.add(found)
     return out
+
+
+#: the builtins whose one argument is a seat
+_OF_A_SEAT = frozenset({"left_of", "right_of", "seats_from", "team_of", "partner"})
 
 
 def _after(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example, cut: bool,
