@@ -624,3 +624,20 @@ def test_the_table_figure_stands_in_the_example(lang: str) -> None:
     assert isinstance(after, Bullets)
     first = "".join(r.text for r in after.items[0][0])
     assert re.search(r"\d", first)  # a turn of the example, numbered
+
+
+@pytest.mark.parametrize("question,statement", [
+    ("Whether the deal is over.", "the deal is over."),
+    ("Находится ли игрок в лаппен.", "игрок находится в лаппен."),
+    ("Есть ли у игрока карта.", "у игрока есть карта."),
+    # a subject with a clause of its own: the verb after it (round 10's book said "игрок,
+    # делает чья очередь ходить")
+    ("Делает ли игрок, чья очередь ходить, дополнительный ход.",
+     "игрок, чья очередь ходить, делает дополнительный ход."),
+    ("آیا بازیکن در نوبت اضافه است", "بازیکن در نوبت اضافه است"),
+])
+def test_a_question_of_the_spec_reads_as_a_statement(question: str, statement: str) -> None:
+    """A truth's text, written as a question ("Whether ..."), is told as a statement."""
+    from rulespec.book.labels import truth
+
+    assert truth(question) == statement

@@ -241,5 +241,9 @@ def truth(text: str) -> str:
         # the verb after the subject ("у игрока есть"; a preposition stays with its noun)
         words = rest.split(" ")
         n = 2 if len(words[0]) <= 2 and len(words) > 2 else 1
+        if words[0].endswith(","):
+            # a subject with a clause of its own ("игрок, чья очередь ходить, делает"): the
+            # verb after the clause's closing comma
+            n = next((i + 1 for i in range(1, len(words)) if words[i].endswith(",")), n)
         text = " ".join([*words[:n], lower_first(head), *words[n:]])
     return lower_first(text)

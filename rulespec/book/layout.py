@@ -71,7 +71,8 @@ def _card(code: str) -> str:
 
 
 def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, words: Words,
-                names: Words | None = None) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+                names: Words | None = None, digits: Words = same
+                ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     out: list[tuple[str, tuple[str, ...], str]] = []
     said = names or words
     for z in spec.zones:
@@ -81,7 +82,7 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, w
             assert isinstance(piles, list)
             for t, pile in enumerate(piles):
                 _zone_line(out, z, fill(words("{zone} of team {team}"),
-                    zone=said(z.name), team=t), pile, words)
+                    zone=said(z.name), team=digits(str(t))), pile, words, digits)
             continue
         if z.per_player != (seat is not None):
             continue
@@ -92,12 +93,12 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, w
             # the middle keeps its order: its top card is the one that counts)
             order = spec.deck.order or CARD_ORDER
             cards = sorted(cards[seat], key=lambda c: order.get(str(c), 0))
-        _zone_line(out, z, said(z.name), cards, words)
+        _zone_line(out, z, said(z.name), cards, words, digits)
     return tuple(out)
 
 
 def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, name: str,
-               cards: object, words: Words) -> None:
+               cards: object, words: Words, digits: Words = same) -> None:
     """One pile of the picture, as its visibility lets it be shown (none when empty)."""
     assert isinstance(cards, list)
     if not cards:
@@ -106,7 +107,7 @@ def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, nam
     label = fill(words(seen), zone=name) if seen else name
     if z.visibility == "nobody":
         key = "{count} card face down" if len(cards) == 1 else "{count} cards face down"
-        out.append((label, (), fill(words(key), count=len(cards))))
+        out.append((label, (), fill(words(key), count=digits(str(len(cards))))))
     else:
         # top card last, as the zones keep them; a pile reads bottom to top
         out.append((label, tuple(str(c) for c in cards), ""))
@@ -115,17 +116,20 @@ def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, nam
 def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, dealer: int,
                   title: str, moment: str, words: Words = same,
                   direction: str = "ltr", first_seat: int = 0,
-                  names: Words | None = None) -> Diagram:
+                  names: Words | None = None, digits: Words = same) -> Diagram:
     """The table as ``zones`` (a state's zones: a list per shared zone, a list of lists per
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
     when this is ("just before the first play"), for the alt text. Its words go through
     ``words``, a zone's name through ``names`` where given (a player's book says it in
-    words, "the declarer's right row"); ``direction="rtl"`` sets its text right to left."""
+    words, "the declarer's right row"), its numbers through ``digits`` (Persian writes
+    ۰۱۲…۹; round 9: the figure said «جایگاه 3» where the text says «جایگاه ۳»);
+    ``direction="rtl"`` sets its text right to left."""
     seats = [_Box(fill(words("seat {seat} (dealer)") if q == dealer else words("seat {seat}"),
-                       seat=q + first_seat), _zone_lines(spec, zones, q, words, names))
+                       seat=digits(str(q + first_seat))),
+                  _zone_lines(spec, zones, q, words, names, digits))
              for q in range(hands)]
     middle = _Box(words("the middle of the table"),
-                  _zone_lines(spec, zones, None, words, names))
+                  _zone_lines(spec, zones, None, words, names, digits))
     rtl = direction == "rtl"
     # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and
     # bottom rows (a long table)

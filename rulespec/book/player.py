@@ -686,7 +686,7 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     # (rounds 8 and 9: a figure in "Players and cards" was far from the deal it shows);
     # seats counted from 1, as players count them (the records count from 0)
     fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,
-                       names=lambda name: zone_said(spec, name, w))
+                       names=lambda name: zone_said(spec, name, w), digits=w.digits)
     if fig is None or not at:
         out.add(Bullets(tuple(lines), ordered=False))
         return

@@ -458,8 +458,15 @@ def _first_sentence(text: str) -> str:
 
 def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping[str, int]
               ) -> list[Run]:
-    """A shuffle in the middle of a turn, and the cards each player drew after it."""
-    out: list[Run] = [*inline(" "), em(w.word("(a shuffle)"))]
+    """A shuffle in the middle of a turn, said as which pile made which (round 9: "(a
+    shuffle)" did not say the discard pile made a new stock), and the cards each player drew
+    after it."""
+    source = next((z for z, got, lost in t.shared if lost and not got), None)
+    made = next((z for z, got, _ in t.shared if got), None)
+    said = (w.word("(the {source} is shuffled into the {zone})",
+                   source=zone_word(spec, source, w), zone=zone_word(spec, made, w))
+            if source is not None and made is not None else w.word("(a shuffle)"))
+    out: list[Run] = [*inline(" "), em(said)]
     for _, q, cards in t.gained:
         said = (w.word("(then draws a card:") if q == seat and len(cards) == 1 else
                 w.word("(then draws {n} cards:", n=str(len(cards))) if q == seat else
@@ -635,8 +642,8 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
         lines.append((w.say("Each score adds up the parts the scoring rules list, in their "
                             "order."), None))
     else:
-        said = ", ".join(w.word("seat {seat} {score}", seat=str(q + 1), score=str(x))
-                         for q, x in enumerate(scores))
+        said = w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1),
+                                         score=_signed(x)) for q, x in enumerate(scores))
         lines.append((w.say("Scores: {scores}.", scores=said), None))
     if ex.terminal:
         # the match of the book's settings is this one deal: its results (a pot that its
@@ -655,8 +662,9 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
         # takes) is why the numbers are what they are (round 9: why did seat 4 gain 7?)
         what = (prose(w.text(r.doc)).rstrip(".") if ex.terminal else
                 _first(prose(w.text(r.doc))))
-        told = (", ".join(w.word("seat {seat} {score}", seat=str(q + 1), score=str(x))
-                          for q, x in enumerate(value)) if isinstance(value, list)
+        told = (w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1),
+                                          score=_signed(x)) for q, x in enumerate(value))
+                if isinstance(value, list)
                 else w.digits(str(value)))
         lines.append((w.say("{what}: {values}.", what=what, values=told), None))
     return lines
@@ -697,6 +705,11 @@ def _sum(parts: tuple[object, ...]) -> str:
         out += (f"{'−' if n < 0 else ''}{abs(n)}" if i == 0 else
                 f" {'−' if n < 0 else '+'} {abs(n)}")
     return out
+
+
+def _signed(x: object) -> str:
+    """A number as a reader writes it, a negative one with a minus sign (not a hyphen)."""
+    return f"−{-x}" if isinstance(x, int) and not isinstance(x, bool) and x < 0 else str(x)
 
 
 def _first(text: str) -> str:
