@@ -617,14 +617,7 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
     scores = entry["scores"]
     assert isinstance(scores, list)
     lines.append((w.say("The deal ends."), None))
-    # who succeeded, before the scores that pay them (round 9: the score lines did not say)
-    for term, values in ex.verdicts:
-        who = [str(q + 1) for q, x in enumerate(values) if x]
-        said = w.text(term)
-        said = said[:1].upper() + said[1:]
-        lines.append((w.say("{term}: nobody.", term=said) if not who else
-                      w.say("{term}: seat {seats}.", term=said, seats=w.marks(", ").join(who)),
-                      None))
+    lines += _verdicts(ex, w)
     labels = _part_labels(spec, w)
     if ex.score_terms is not None and labels is not None:
         # each part by its name, so that a reader checks a score without counting parts
@@ -668,6 +661,20 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
                 else w.digits(str(value)))
         lines.append((w.say("{what}: {values}.", what=what, values=told), None))
     return lines
+
+
+def _verdicts(ex: Example, w: Words) -> list[tuple[Inline, str | None]]:
+    """Who succeeded, before the scores that pay them (round 9: the score lines did not
+    say): each per-player yes or no the scoring reads that a word of the game names."""
+    out: list[tuple[Inline, str | None]] = []
+    for term, values in ex.verdicts:
+        who = [str(q + 1) for q, x in enumerate(values) if x]
+        said = w.text(term)
+        said = said[:1].upper() + said[1:]
+        out.append((w.say("{term}: nobody.", term=said) if not who else
+                    w.say("{term}: seat {seats}.", term=said, seats=w.marks(", ").join(who)),
+                    None))
+    return out
 
 
 def _part_labels(spec: CheckedSpec, w: Words) -> list[tuple[str, str]] | None:
