@@ -14,12 +14,13 @@ import collections
 import json
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import overload
 
 import attrs
 
 from rulespec.book.causes import Causes
+from rulespec.book.choosing import apply, draw
 from rulespec.book.reading import (
     book_sizes,
     end_deals,
@@ -30,7 +31,7 @@ from rulespec.book.reading import (
     terms,
     walk_play,
 )
-from rulespec.engine import CHANCE, Game, State
+from rulespec.engine import Game, State
 from rulespec.engine.events import Event
 from rulespec.engine.table import Table
 from rulespec.errors import RulespecError
@@ -38,7 +39,6 @@ from rulespec.lang import ast, walk
 from rulespec.lang.clauses import clause_id
 from rulespec.lang.model import CheckedSpec
 from rulespec.loading import game_for, normalise_options
-from rulespec.simulate import sample_event
 
 __all__ = ["DEFAULT_DEALS", "EXAMPLE_LINES", "EXAMPLE_MAX_EVENTS", "EXAMPLE_SEED",
            "EXAMPLE_TRIES", "RANK_ORDER", "BookFacts", "Example", "Progress", "TableFacts", "Told",
@@ -172,7 +172,7 @@ class _Played:
     #: the scoring definition's terms for each seat, as the deal ended (None without a
     #: scoring of several terms, or a deal that did not end)
     score_terms: tuple[tuple[object, ...], ...] | None
-    #: a player went out by :func:`_going_out`, not by a random choice
+    #: a player went out by :func:`~rulespec.book.choosing.going_out`, not by a random choice
     went_out: bool = False
     #: a decision gave another player cards (an Ace that makes the others draw)
     gave: bool = False
@@ -281,66 +281,6 @@ def shown_after(seconds: float, progress: Progress) -> Progress:
             progress(done, total)
 
     return tell
-
-
-def _draw(st: State, rng: random.Random, hands: Sequence[str] = ()
-          ) -> tuple[Event, int | None, bool]:
-    """The event ``rng`` draws now, as :func:`sample_event` draws it from ``legal_actions``,
-    and at a decision its index: a decision's events are counted, and only the drawn one
-    is written (a declarer's thousands of subsets are not, where the engine keeps them
-    unwritten). A player who can empty their hands (``hands``: the zones the deal fills for
-    each player) in one move does (:func:`_going_out`): random play that keeps a card it
-    could go out with reads to a player as a rule they missed. The third value says whether
-    it was such a move."""
-    if st.to_move == CHANCE:
-        return sample_event(st.legal_actions(), rng, st.chance_weights), None, False
-    out = _going_out(st, hands) if hands else None
-    if out is not None:
-        return st.legal_event(out), out, True
-    k = rng.randrange(st.legal_count())
-    return st.legal_event(k), k, False
-
-
-#: a hand of more cards than this is not looked at for a move that empties it: a move of
-#: one rank's cards empties at most a few (cost: only such hands' moves are written)
-GO_OUT_CARDS = 4
-#: nor a decision of more events than this
-GO_OUT_EVENTS = 64
-
-
-def _going_out(st: State, hands: Sequence[str]) -> int | None:
-    """The index of the first legal event that empties the mover's hands, or None: looked
-    for only in a hand of at most GO_OUT_CARDS cards and a decision of at most GO_OUT_EVENTS
-    events; an event is tried on a copy only if it names every card held."""
-    q = st.to_move
-    if not isinstance(q, int) or q < 0:
-        return None
-    held = [str(c) for z in hands for c in st.z[z][q]]
-    if not held or len(held) > GO_OUT_CARDS:
-        return None
-    n = st.legal_count()
-    if n < 2 or n > GO_OUT_EVENTS:
-        return None
-    want = collections.Counter(held)
-    for k in range(n):
-        ev = st.legal_event(k)
-        named = collections.Counter(str(x) for key, v in ev.items() if key not in ("seat", "action")
-                                    for x in (v if isinstance(v, list) else [v]))
-        if named & want != want:
-            continue
-        trial = st.clone()
-        trial.apply_index(k)
-        if not any(trial.z[z][q] for z in hands):
-            return k
-    return None
-
-
-def _apply(st: State, ev: Event, k: int | None) -> None:
-    """The event :func:`_draw` drew applied: by its index at a decision."""
-    if k is None:
-        st.apply(ev)
-    else:
-        st.apply_index(k)
 
 
 def _freeze(v: object) -> object:
@@ -570,11 +510,8 @@ class _Worker:
             d = self.play(n, start, seed, tell=False, cut=cut)
             if d is None or not d.ended:
                 continue  # longer than the best so far, or than any example should be
-            at_work = sum(1 for i in range(len(d.score_terms[0]) if d.score_terms else 0)
-                          if any(row[i] not in (0, None, False) for row in d.score_terms or ()))
-            key = (int(d.flagged), -len(d.kinds), -at_work, -int(d.gave), d.length)
-            if best is None or key < best[0]:
-                best = (key, d)
+            if best is None or self._key(d) < best[0]:
+                best = (self._key(d), d)
         seed = best[1].seed if best is not None else EXAMPLE_SEED
         # played again, told: the same seed plays the same deal, at a table that notes the
         # rules each event enters (what drew a player's penalty cards)
@@ -591,6 +528,15 @@ class _Worker:
                        chosen.counters, chosen.last, chosen.ended, chosen.terminal,
                        chosen.result, chosen.score_terms, picture, chosen.went_out,
                        chosen.verdicts)
+
+    def _key(self, d: _Played) -> tuple[int, int, int, int, int]:
+        """How an example candidate ranks, smallest first: no flag, the most kinds of
+        decision, the most terms of the score at work, a decision that gave another player
+        cards, the fewest events."""
+        at_work = sum(1 for i in range(len(d.score_terms[0]) if d.score_terms else 0)
+                      if any(row[i] not in (0, None, False) for row in d.score_terms or ()))
+        return (int(d.flagged), -len(d.kinds), -at_work, -int(d.gave), d.length)
+
 
     def off(self) -> frozenset[ast.Alternative]:
         """The alternatives an option conjunct of their guard rules out at the example's
@@ -646,11 +592,11 @@ class _Worker:
         # the same choices as _play's, with the same draws from rng, so the same decisions
         while (not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS
                and not made >= offered):
-            ev, k, _ = _draw(st, rng, self.dealt)
+            ev, k, _ = draw(st, rng, self.dealt)
             if k is not None:
                 made.add(str(ev["action"]))
             length += 1
-            _apply(st, ev, k)
+            apply(st, ev, k)
         return frozenset(made)
 
     def _offered(self, game: Game) -> set[str]:
@@ -677,7 +623,7 @@ class _Worker:
         while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
             if cut is not None and length >= cut:
                 return _Cut(st, rng, frozenset(made), length)
-            ev, k, out = _draw(st, rng, self.dealt)
+            ev, k, out = draw(st, rng, self.dealt)
             went_out = went_out or out
             mover = st.to_move
             sizes = self._sizes(st) if k is not None and not gave and self.dealt else None
@@ -688,7 +634,7 @@ class _Worker:
                 made[a] = made.get(a, 0) + 1
             length += 1
             if length > details:
-                _apply(st, ev, k)
+                apply(st, ev, k)
                 gave = gave or self._gave(st, sizes, mover)
                 continue
             had = {name: [list(h) for h in st.z[name]] for name in self.held}
@@ -699,7 +645,7 @@ class _Worker:
             cover = self._cover if tell else None
             if cover is not None:
                 cover.clear()
-            _apply(st, ev, k)
+            apply(st, ev, k)
             gave = gave or self._gave(st, sizes, mover)
             raised = tuple((n, q) for n in self.truths
                            for q, (a, b) in enumerate(zip(was[n], st.v[n], strict=True))

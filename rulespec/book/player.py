@@ -33,6 +33,7 @@ from rulespec.book.document import (
     Paragraph,
     Run,
     Table,
+    card_text,
     code,
     inline,
     strong,
@@ -582,9 +583,27 @@ def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring
         caption = (inline(w.text(tb.title)) if same else
                    w.say("{title}, with {n} players:", title=w.text(tb.title),
                          n=str(first.players)))
-        rows = [tuple(_cell(v, w) for v in row) for row in first.rows[tb.name]]
+        ranks = _by_rank(first.rows[tb.name])
+        rows = [tuple(inline(ranks[i]) if ranks and j == 0 else _cell(v, w)
+                      for j, v in enumerate(row)) for i, row in enumerate(first.rows[tb.name])]
         out.add(Table(tuple(inline(w.text(c.heading)) for c in tb.columns),
                       tuple(_merged(rows)), caption=caption, source=clause(tb.span)))
+
+
+#: the fewest rows of one suit's cards that make a table's first column a list of ranks
+BY_RANK = 6
+
+
+def _by_rank(rows: tuple[tuple[object, ...], ...]) -> list[str]:
+    """A table's first column written as ranks ("2", "10", "K") where it lists one suit's
+    cards, a suit standing for every suit (round 10: "2♠–7♠" under "card (any suit)" read
+    as if only spades scored); else nothing."""
+    firsts = [r[0] if r else None for r in rows]
+    suits = {c[-1] for c in firsts if isinstance(c, str) and len(c) == 2 and c[1] in "CDHS"}
+    if len(rows) < BY_RANK or len(suits) != 1 or not all(
+            isinstance(c, str) and len(c) == 2 and c[-1] in suits for c in firsts):
+        return []
+    return [card_text(str(c))[:-1] for c in firsts]
 
 
 def _merged(rows: list[tuple[Inline, ...]]) -> list[tuple[Inline, ...]]:
