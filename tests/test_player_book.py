@@ -641,3 +641,19 @@ def test_a_question_of_the_spec_reads_as_a_statement(question: str, statement: s
     from rulespec.book.labels import truth
 
     assert truth(question) == statement
+
+
+def test_the_players_table_gives_the_stock_as_play_starts() -> None:
+    """Where the cards not dealt to a hand lie in several piles as play starts (the stock and
+    the card turned up), the table gives each pile, as the example deal starts with them
+    (round 10: "24 not dealt to a hand" against a stock of 23)."""
+    b = book("vandatta", "en")[0]
+    table = next(x for x in b.blocks if isinstance(x, Table))
+    head = ["".join(r.text for r in c) for c in table.header]
+    assert "stock when play starts" in head and "not dealt to a hand" not in head
+    row = next(r for r in table.rows if "".join(x.text for x in r[0]) == "4")
+    stock = "".join(x.text for x in row[head.index("stock when play starts")])
+    pile = "".join(x.text for x in row[head.index("discard pile when play starts")])
+    assert (stock, pile) == ("23", "1")
+    dealt = "".join(r.text for r in _example_lines(b)[0])
+    assert "Stock: 23 cards." in dealt

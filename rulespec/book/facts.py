@@ -31,7 +31,7 @@ from rulespec.book.reading import (
     terms,
     walk_play,
 )
-from rulespec.engine import Game, State
+from rulespec.engine import CHANCE, Game, State
 from rulespec.engine.events import Event
 from rulespec.engine.table import Table
 from rulespec.errors import RulespecError
@@ -39,6 +39,7 @@ from rulespec.lang import ast, walk
 from rulespec.lang.clauses import clause_id
 from rulespec.lang.model import CheckedSpec
 from rulespec.loading import game_for, normalise_options
+from rulespec.simulate import sample_event
 
 __all__ = ["DEFAULT_DEALS", "EXAMPLE_LINES", "EXAMPLE_MAX_EVENTS", "EXAMPLE_SEED",
            "EXAMPLE_TRIES", "RANK_ORDER", "BookFacts", "Example", "Progress", "TableFacts", "Told",
@@ -55,6 +56,8 @@ EXAMPLE_MAX_EVENTS = 2000
 #: bonus that random bids earn in one deal of thirty (round 9: an example where nobody
 #: succeeded never showed the heart of the game)
 EXAMPLE_MORE_TRIES = 200
+#: the deals tried for the piles as play starts (Facts' "at play" counts)
+AT_PLAY_TRIES = 5
 #: random deals per table size played to find the decisions met
 DEFAULT_DEALS = 6
 #: lines of the example told before it is cut short (a long deal is played to its end all the
@@ -445,10 +448,31 @@ class _Worker:
                 dealt += n * len(seats)
         if counts:
             counts["left over"] = str(len(cards) - dealt)
+            counts.update(self._at_play(st, len(cards) - dealt))
             pack = pack_text([str(c) for c in cards])
             if pack is not None:
                 counts = {RANKS_KEY: pack, **counts}
         return len(cards), counts
+
+    def _at_play(self, st: State, left: int) -> dict[str, str]:
+        """The shared piles when play starts, where they hold every card the deal left over
+        (the stock and the card turned up: round 10 read 24 left over and a stock of 23):
+        ``"ZONE at play"``, its number of cards; nothing where other cards lie there (a
+        second pack)."""
+        for seed in range(AT_PLAY_TRIES):
+            # a few deals, the first whose piles hold the cards left over as dealt (a card
+            # turned up may make everyone draw)
+            rng, at = random.Random(seed), st.clone()
+            for _ in range(EXAMPLE_MAX_EVENTS):
+                if at.to_move != CHANCE:
+                    break
+                at.apply(sample_event(at.legal_actions(), rng, at.chance_weights))
+            piles = {z: len(at.z[z]) for z in self.common if at.z[z]}
+            if sum(piles.values()) == left:
+                # one pile is what "left over" says already
+                return {f"{z} at play": str(n) for z, n in piles.items()} \
+                    if len(piles) > 1 else {}
+        return {}
 
     @staticmethod
     def table_rows(tb: ast.TableDecl, st: State) -> tuple[tuple[object, ...], ...]:
