@@ -262,9 +262,12 @@ def test_a_pack_is_said_by_its_ranks() -> None:
     assert pack_text([c for c in short if c[1] != "S"]) is None  # three suits
     # and in the book, in players' words (round 6: "A–9" read as Ace to 9, "A–2 ×2" as a
     # sign), a row for each size whose cards left over differ (round 7)
-    for game, cells in (("vandatta", [[str(n), "52", "one pack", "7", str(52 - 7 * n)]
+    # (Vändåtta's cards not dealt as the piles they make when play starts: the stock, and
+    # the card turned up)
+    for game, cells in (("vandatta", [[str(n), "52", "one pack", "7", str(51 - 7 * n), "1"]
                                       for n in range(2, 6)] +
-                         [[str(n), "104", "2 packs", "7", str(104 - 7 * n)] for n in range(6, 15)]),
+                         [[str(n), "104", "2 packs", "7", str(103 - 7 * n), "1"]
+                          for n in range(6, 15)]),
                         ("abracadabra", [["2", "24", "A K Q J 10 9 of each suit", "12", "0"],
                                          ["3", "37", "A K Q J 10 9 8 7 6 of each suit and the "
                                           "Joker", "12", "1"],
@@ -422,7 +425,9 @@ def test_a_player_who_can_go_out_in_the_example_does() -> None:
     """The example's play is random except that a player who can empty their hand in one
     move does (round 6: a random seat kept 4♠ 4♦ it could go out with, and readers looked
     for the rule that forbade it); checked against every legal event tried on a copy."""
-    from rulespec.book.facts import GO_OUT_CARDS, _apply, _draw
+    from rulespec.book.choosing import GO_OUT_CARDS
+    from rulespec.book.choosing import apply as _apply
+    from rulespec.book.choosing import draw as _draw
     from rulespec.loading import game_for
 
     spec = resolve("vandatta").spec
@@ -657,3 +662,20 @@ def test_the_players_table_gives_the_stock_as_play_starts() -> None:
     assert (stock, pile) == ("23", "1")
     dealt = "".join(r.text for r in _example_lines(b)[0])
     assert "Stock: 23 cards." in dealt
+
+
+def test_a_russian_book_writes_the_ranks_as_russian_players_do() -> None:
+    """Т К Д В for туз, король, дама, валет in the Russian books, in the text, the tables and
+    the figure (rounds 9 and 10: the Latin A K Q J read as foreign), the suit's colour kept
+    in HTML; the other languages keep A K Q J."""
+    from rulespec.book.markdown import figure_files, to_markdown
+
+    b = book("abracadabra", "ru")[0]
+    md = to_markdown(b)
+    assert not re.search(r"(?<![A-Za-z])[AKQJ][♠♥♦♣]", md)
+    assert re.search(r"Т[♠♥♦♣]", md) and "Т (туз)" in md
+    svg = "".join(text for _, text in figure_files(b, "x"))
+    assert not re.search(r"(?<![A-Za-z])[AKQJ][♠♥♦♣]", svg) and re.search(r"[ТКДВ][♠♥♦♣]", svg)
+    html = to_html(b)
+    assert re.search(r'class="card suit-[CDHS]" dir="ltr">[ТКДВ][♠♥♦♣]<', html)
+    assert re.search(r"(?<![A-Za-z])[AKQJ][♠♥♦♣]", to_markdown(book("abracadabra", "fa")[0]))

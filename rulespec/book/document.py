@@ -155,13 +155,27 @@ RTL_LANGUAGES = frozenset({"fa", "ar", "he", "ur", "ps", "ckb", "yi", "dv"})
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
+#: the rank letters a book's language writes for the court cards and the Ace, where they are
+#: not A K Q J (a Russian player writes туз, король, дама, валет as Т К Д В)
+RANK_LETTERS: dict[str, dict[str, str]] = {"ru": {"A": "Т", "K": "К", "Q": "Д", "J": "В"}}
+
+
 def card_text(code_: str) -> str:
     """A card code with its suit symbol (``10♥``: the ten as players write it, not the code's
     ``T``; the Joker stays ``JK``), the letter kept so the suit never rests on colour or the
-    symbol alone."""
+    symbol alone. A card run may carry its rank as the book's language writes it after a bar
+    (``QS|Д``: ``Д♠``)."""
+    code_, _, rank = code_.partition("|")
     if len(code_) == 2 and code_[1] in SUIT_SYMBOL and code_ != "JK":
-        return f"{'10' if code_[0] == 'T' else code_[0]}{SUIT_SYMBOL[code_[1]]}"
+        return f"{rank or ('10' if code_[0] == 'T' else code_[0])}{SUIT_SYMBOL[code_[1]]}"
     return code_
+
+
+def card_in(code_: str, lang: str) -> str:
+    """A card code as a card run of a book in ``lang`` holds it: with its rank letter after a
+    bar where the language writes another (:data:`RANK_LETTERS`)."""
+    letter = RANK_LETTERS.get(lang, {}).get(code_[:1])
+    return f"{code_}|{letter}" if letter and len(code_) == 2 and code_ != "JK" else code_
 
 
 def suit_text(letter: str) -> str:

@@ -109,7 +109,8 @@ def _run(r: Run, w: _Words) -> str:
         cls = f" suit-{r.text[:1]}" if r.text[:1] in SUIT_SYMBOL else ""
         return f'<span class="suit{cls}">{_e(suit_text(r.text))}</span>'
     if r.kind == "card":
-        suit = r.text[1:] if len(r.text) == 2 and r.text != "JK" else ""
+        code = r.text.partition("|")[0]
+        suit = code[1:] if len(code) == 2 and code != "JK" else ""
         cls = f" suit-{suit}" if suit in SUIT_SYMBOL else ""
         return f'<span class="card{cls}" dir="ltr">{_e(card_text(r.text))}</span>'
     return _text(r.text, w)

@@ -71,7 +71,7 @@ def _card(code: str) -> str:
 
 
 def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, words: Words,
-                names: Words | None = None, digits: Words = same
+                names: Words | None = None, digits: Words = same, card: Words = same
                 ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     out: list[tuple[str, tuple[str, ...], str]] = []
     said = names or words
@@ -82,7 +82,7 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, w
             assert isinstance(piles, list)
             for t, pile in enumerate(piles):
                 _zone_line(out, z, fill(words("{zone} of team {team}"),
-                    zone=said(z.name), team=digits(str(t))), pile, words, digits)
+                    zone=said(z.name), team=digits(str(t))), pile, words, digits, card)
             continue
         if z.per_player != (seat is not None):
             continue
@@ -93,12 +93,12 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, w
             # the middle keeps its order: its top card is the one that counts)
             order = spec.deck.order or CARD_ORDER
             cards = sorted(cards[seat], key=lambda c: order.get(str(c), 0))
-        _zone_line(out, z, said(z.name), cards, words, digits)
+        _zone_line(out, z, said(z.name), cards, words, digits, card)
     return tuple(out)
 
 
 def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, name: str,
-               cards: object, words: Words, digits: Words = same) -> None:
+               cards: object, words: Words, digits: Words = same, card: Words = same) -> None:
     """One pile of the picture, as its visibility lets it be shown (none when empty)."""
     assert isinstance(cards, list)
     if not cards:
@@ -110,13 +110,14 @@ def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, nam
         out.append((label, (), fill(words(key), count=digits(str(len(cards))))))
     else:
         # top card last, as the zones keep them; a pile reads bottom to top
-        out.append((label, tuple(str(c) for c in cards), ""))
+        out.append((label, tuple(card(str(c)) for c in cards), ""))
 
 
 def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, dealer: int,
                   title: str, moment: str, words: Words = same,
                   direction: str = "ltr", first_seat: int = 0,
-                  names: Words | None = None, digits: Words = same) -> Diagram:
+                  names: Words | None = None, digits: Words = same,
+                  card: Words = same) -> Diagram:
     """The table as ``zones`` (a state's zones: a list per shared zone, a list of lists per
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
     when this is ("just before the first play"), for the alt text. Its words go through
@@ -126,10 +127,10 @@ def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, deale
     ``direction="rtl"`` sets its text right to left."""
     seats = [_Box(fill(words("seat {seat} (dealer)") if q == dealer else words("seat {seat}"),
                        seat=digits(str(q + first_seat))),
-                  _zone_lines(spec, zones, q, words, names, digits))
+                  _zone_lines(spec, zones, q, words, names, digits, card))
              for q in range(hands)]
     middle = _Box(words("the middle of the table"),
-                  _zone_lines(spec, zones, None, words, names, digits))
+                  _zone_lines(spec, zones, None, words, names, digits, card))
     rtl = direction == "rtl"
     # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and
     # bottom rows (a long table)
@@ -223,7 +224,8 @@ def _draw(out: list[str], b: _Box, x: int, y: int, cls: str, rtl: bool) -> None:
         spans = [f'<tspan class="rst-zone">{esc(label)}:</tspan>']
         if cards:
             for c in cards:
-                red = len(c) == 2 and c[1] in _RED
+                code = c.partition("|")[0]
+                red = len(code) == 2 and code[1] in _RED
                 spans.append(f'<tspan class="{"rst-red" if red else "rst-card"}"> '
                              f'{esc(_card(c))}</tspan>')
         else:

@@ -24,6 +24,7 @@ from pathlib import Path
 import attrs
 
 from rulespec.book.document import (
+    RANK_LETTERS,
     Block,
     Book,
     Bullets,
@@ -33,6 +34,7 @@ from rulespec.book.document import (
     Paragraph,
     Run,
     Table,
+    card_in,
     card_text,
     code,
     inline,
@@ -93,7 +95,7 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     # a player's book names no clause: the reference does
     suits = {"C": w.word("clubs"), "D": w.word("diamonds"), "H": w.word("hearts"),
              "S": w.word("spades")}
-    blocks = tuple(_localised(_unsourced(b), suits) for b in out.blocks)
+    blocks = tuple(_localised(_unsourced(b), suits, w.lang) for b in out.blocks)
     labels = (("contents", w.word("Contents")), ("skip", w.word("Skip to the rules")),
               ("table", w.word("Table")), ("clause", w.word("spec clause")))
     return Book(w.text(spec.title), blocks, lang=w.lang, labels=labels,
@@ -122,11 +124,14 @@ def _unsourced(b: Block) -> Block:
     return b
 
 
-def _localised(b: Block, suits: Mapping[str, str]) -> Block:
-    """A block with its suits named in the book's language (``H червы``, document.suit_text)."""
+def _localised(b: Block, suits: Mapping[str, str], lang: str) -> Block:
+    """A block with its suits named in the book's language (``H червы``, document.suit_text)
+    and its cards' ranks written as it writes them (``QS|Д``, document.card_text)."""
     def runs(text: Inline) -> Inline:
         return tuple(Run("suit", f"{r.text} {suits[r.text]}")
-                     if r.kind == "suit" and r.text in suits else r for r in text)
+                     if r.kind == "suit" and r.text in suits else
+                     Run("card", card_in(r.text, lang)) if r.kind == "card" else r
+                     for r in text)
     if isinstance(b, Paragraph):
         return attrs.evolve(b, text=runs(b.text))
     if isinstance(b, Bullets):
@@ -416,7 +421,9 @@ def _pack_said(text: str, w: Words) -> str:
     if low == "2":
         said = w.word("one pack") if copies == 1 else w.word("{n} packs", n=str(copies))
     else:
-        ranks = " ".join("10" if r == "T" else r for r in order[:order.index(low) + 1])
+        letters = RANK_LETTERS.get(w.lang, {})
+        ranks = " ".join("10" if r == "T" else letters.get(r, r)
+                         for r in order[:order.index(low) + 1])
         said = w.word("{ranks} of each suit", ranks=ranks)
         if copies > 1:
             said = w.word("{pack}, {n} of each card", pack=said, n=str(copies))
@@ -589,7 +596,7 @@ def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring
         caption = (inline(w.text(tb.title)) if same else
                    w.say("{title}, with {n} players:", title=w.text(tb.title),
                          n=str(first.players)))
-        ranks = _by_rank(first.rows[tb.name])
+        ranks = _by_rank(first.rows[tb.name], w.lang)
         rows = [tuple(inline(ranks[i]) if ranks and j == 0 else _cell(v, w)
                       for j, v in enumerate(row)) for i, row in enumerate(first.rows[tb.name])]
         out.add(Table(tuple(inline(w.text(c.heading)) for c in tb.columns),
@@ -600,7 +607,7 @@ def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring
 BY_RANK = 6
 
 
-def _by_rank(rows: tuple[tuple[object, ...], ...]) -> list[str]:
+def _by_rank(rows: tuple[tuple[object, ...], ...], lang: str) -> list[str]:
     """A table's first column written as ranks ("2", "10", "K") where it lists one suit's
     cards, a suit standing for every suit (round 10: "2♠–7♠" under "card (any suit)" read
     as if only spades scored); else nothing."""
@@ -609,7 +616,7 @@ def _by_rank(rows: tuple[tuple[object, ...], ...]) -> list[str]:
     if len(rows) < BY_RANK or len(suits) != 1 or not all(
             isinstance(c, str) and len(c) == 2 and c[-1] in suits for c in firsts):
         return []
-    return [card_text(str(c))[:-1] for c in firsts]
+    return [card_text(card_in(str(c), lang))[:-1] for c in firsts]
 
 
 def _merged(rows: list[tuple[Inline, ...]]) -> list[tuple[Inline, ...]]:
@@ -711,7 +718,8 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     # (rounds 8 and 9: a figure in "Players and cards" was far from the deal it shows);
     # seats counted from 1, as players count them (the records count from 0)
     fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,
-                       names=lambda name: zone_said(spec, name, w), digits=w.digits)
+                       names=lambda name: zone_said(spec, name, w), digits=w.digits,
+                       card=lambda c: card_in(c, w.lang))
     if fig is None or not at:
         out.add(Bullets(tuple(lines), ordered=False))
         return
