@@ -110,7 +110,7 @@ def test_the_legal_plays_and_decisions_are_tables() -> None:
     assert ("top card of the discard pile", "you may play") in heads
     assert ("decision", "what you may do") in heads
     text = to_html(b)
-    assert "an ordinary card of the Ace&#x27;s suit; any other Ace" in text
+    assert "an ordinary card of the Ace&#x27;s suit, or a group led by one; any other Ace" in text
 
 
 def test_newton_says_there_is_no_starting_stock() -> None:

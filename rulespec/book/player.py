@@ -90,8 +90,12 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     _hints(spec, w, out)
     out.terms_left()
     if reference:
-        out.add(Paragraph(w.say("The exact rules, for implementers and referees, are in "
-                                "{reference}.", reference=Run("link", reference))))
+        # a player needs nothing more (round 10: a link to a file the reader lacked read as
+        # a missing part of the book)
+        out.add(Paragraph(w.say("A player needs nothing beyond this book. Programmers and "
+                                "referees who want every rule in exact form will find it in a "
+                                "separate reference, {reference}.",
+                                reference=Run("link", reference))))
     # a player's book names no clause: the reference does
     suits = {"C": w.word("clubs"), "D": w.word("diamonds"), "H": w.word("hearts"),
              "S": w.word("spades")}
