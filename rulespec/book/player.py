@@ -742,6 +742,9 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
                             "them if the players agree to it before the match.")))
     for b in blocks:
         out.add(b)
+    # a word only the house rules use (the dummy) is defined with them, not in an appendix
+    # (round 10: "More words of the game" held the dummy alone)
+    out.define(" ".join(_text_of(b) for b in blocks))
 
 
 def _pct(x: float) -> str:

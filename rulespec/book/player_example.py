@@ -392,12 +392,12 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         if q == ev["seat"] and held and plain:
             out += [*inline(" →"), *_cards(cards, order)]
         elif q == ev["seat"] and held:
-            note(w.word("(then draws a card:") if len(cards) == 1 else
-                 w.word("(then draws {n} cards:", n=str(len(cards))), cards, why)
+            note(f"({why}:" if why else w.word("(then draws a card:") if len(cards) == 1 else
+                 w.word("(then draws {n} cards:", n=str(len(cards))), cards)
         elif held:
             note(w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
                  w.word("(seat {seat} draws {n} cards:", seat=str(q + 1), n=str(len(cards))),
-                 cards, why)
+                 cards)
         elif q != ev["seat"] or _collects(ev, cards) or _public(spec, zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
                         zone=zone_said(spec, zone, w)), cards)
@@ -438,17 +438,20 @@ def _public(spec: CheckedSpec, zone: str) -> bool:
     return z is not None and z.visibility == "all"
 
 
-def _why(spec: CheckedSpec, t: Told, w: Words) -> str:
-    """The end of a note of cards drawn: the rule that drew them where it is not the
-    decision's own (the penalty drawn as the turn passes on; round 9: why did seat 1 draw
-    three cards?), its first sentence, then the closing bracket."""
+def _why(spec: CheckedSpec, t: Told, w: Words) -> str | None:
+    """The rule that drew a player's cards where it is not the decision's own (the penalty
+    drawn as the turn passes on; round 9: why did seat 1 draw three cards?), as the head of
+    its text says it ("the player draws the lappen penalty cards"), or None."""
     procs = spec.proc_named
     for r in t.rules:
         doc = procs[r].doc if r in procs else None
         if doc:
-            rule = _first_sentence(prose(w.text(doc)))
-            return w.marks("; ") + rule[:1].lower() + rule[1:] + ")"
-    return ")"
+            # round 10: the whole sentence, "(three by default) from the stock, one at a
+            # time", buried the cards it drew
+            text = re.sub(r" \([^()]*\)", "", prose(w.text(doc)))
+            rule = re.split(r"[,;:.]", text, maxsplit=1)[0].strip()
+            return rule[:1].lower() + rule[1:]
+    return None
 
 
 def _first_sentence(text: str) -> str:
