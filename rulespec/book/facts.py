@@ -540,7 +540,7 @@ class _Worker:
         # played again, told: the same seed plays the same deal, at a table that notes the
         # rules each event enters (what drew a player's penalty cards)
         self._plays.pop((n, json.dumps(dict(start.game.options), sort_keys=True), seed), None)
-        covering = Game(self.spec, n, self.options, coverage=True,
+        covering = Game(self.spec, n, self.options, trace=True,
                         table=self.game(n, self.options).table)
         self._cover = covering.cover
         chosen = self.play(n, covering.new_initial_state(), seed, tell=True)

@@ -35,16 +35,17 @@ class Game:
 
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
                  dealer: int = 0, coverage: bool = False, keep_sources: bool = False,
-                 table: Table | None = None, watch: bool = False) -> None:
+                 table: Table | None = None, watch: bool = False, trace: bool = False) -> None:
         if table is None:
             table = Table.of(spec, players, options, dealer)
         self.spec = spec
         #: the validated table (given by a cache that validated it, or validated here)
         self.table = table
         #: clause ids (rulespec.lang.clauses) this table compiles, and, with ``coverage=True``, the
-        #: set every state of this game adds the clauses it enters to
+        #: set every state of this game adds the clauses it enters to (with ``trace=True``, the
+        #: statements' clauses only)
         self.compiled_clauses: set[str] = set()
-        self.cover: set[str] | None = set() if coverage else None
+        self.cover: set[str] | None = set() if coverage or trace else None
         self.players, self.dealer = table.players, table.dealer
         self.options: dict[str, object] = dict(table.options)
         self.hands = table.hands
@@ -56,7 +57,11 @@ class Game:
                            spec, self.players)
         else:
             self.compiled_clauses.update(table.require_clauses)
-        self._ec = ExprCompiler(spec, self.players, self.options, self.hands, cover=self.cover,
+        # ``trace``: the statements' clauses marked as play enters them (a procedure, an if's
+        # arm), not the expressions' arms, so that the enumerators stay as fast as play's (a
+        # rulebook tells which rule an event entered; the coverage report needs every arm)
+        self._ec = ExprCompiler(spec, self.players, self.options, self.hands,
+                                cover=self.cover if coverage else None,
                                 compiled=self.compiled_clauses, keep_sources=keep_sources)
         #: the declared bounds at this table: (low, high) of a deal's scores, and the most
         #: events a deal may have (None where the spec declares none)
