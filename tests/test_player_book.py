@@ -681,3 +681,19 @@ def test_a_russian_book_writes_the_ranks_as_russian_players_do() -> None:
     html = to_html(b)
     assert re.search(r'class="card suit-[CDHS]" dir="ltr">[ТКДВ][♠♥♦♣]<', html)
     assert re.search(r"(?<![A-Za-z])[AKQJ][♠♥♦♣]", to_markdown(book("abracadabra", "fa")[0]))
+
+
+def test_newtons_example_shows_the_stakes_that_make_the_pot() -> None:
+    """Each player's stake is told at the deal's end, so a reader sees where a chip gain
+    comes from (round 11: "pot 12, stake 9, so +3" had to be worked out): the one successful
+    seat gains the others' stakes."""
+    texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra-newton",
+                                                                     "en")[0])]
+    stake = next(t for t in texts if t.startswith("Stake: "))
+    stakes = [int(x) for x in re.findall(r"seat \d (\d+)", stake)]
+    won = next(t for t in texts if t.startswith("Success: "))
+    seats = [int(x) for x in re.findall(r"\d", won)]
+    gains = next(t for t in texts if t.startswith("Each player's net gain in chips"))
+    gain = {int(q): int(x.replace("−", "-")) for q, x in re.findall(r"seat (\d) (−?\d+)", gains)}
+    assert len(stakes) == 4 and len(seats) == 1
+    assert gain[seats[0]] == sum(stakes) - stakes[seats[0] - 1]

@@ -136,11 +136,19 @@ class Causes:
                 out[str(other["action"])] = None
         return tuple(out)
 
-    def verdicts(self, st: State) -> tuple[tuple[str, tuple[bool, ...]], ...]:
+    def verdicts(self, st: State) -> tuple[tuple[str, tuple[bool | int, ...]], ...]:
         """Each per-player yes/no that a word of the game names (``def success(p)`` and the
-        word "success"), for each seat in ``st``, a state at the end of a deal."""
+        word "success"), and each per-player number it names (``var stake``, "stake"), for
+        each seat in ``st``, a state at the end of a deal."""
         words = {t.word.lower(): t.word for t in self.spec.terms}
-        out = []
+        out: list[tuple[str, tuple[bool | int, ...]]] = []
+        for v in self.spec.vars:
+            word = words.get(v.name.replace("_", " ").lower())
+            if word is not None and v.per_player and isinstance(v.type, ast.TypeName) \
+                    and v.type.name == "int":
+                # what makes up a result (the stakes of a pot shared: round 11 could not see
+                # where +3 came from)
+                out.append((word, tuple(int(x) for x in st.v[v.name])))
         for d in self.spec.defs:
             word = words.get(d.name.replace("_", " ").lower())
             if word is None or d.name not in self.scoring_uses or len(d.params) != 1 or not (

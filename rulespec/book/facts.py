@@ -181,7 +181,7 @@ class _Played:
     gave: bool = False
     #: each per-player yes/no a word of the game names (success), as the deal ended: the
     #: word and each seat's value
-    verdicts: tuple[tuple[str, tuple[bool, ...]], ...] = ()
+    verdicts: tuple[tuple[str, tuple[bool | int, ...]], ...] = ()
 
 
 @attrs.frozen
@@ -218,7 +218,7 @@ class Example:
     #: a player went out because they could, not by a random choice (the book says so)
     went_out: bool = False
     #: each per-player yes/no a word of the game names (success), as the deal ended
-    verdicts: tuple[tuple[str, tuple[bool, ...]], ...] = ()
+    verdicts: tuple[tuple[str, tuple[bool | int, ...]], ...] = ()
 
 
 @attrs.frozen

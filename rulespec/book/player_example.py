@@ -51,10 +51,11 @@ _RANKS = RANK_ORDER[::-1]
 RUN_AT_LEAST = 5
 
 
-def _cards(cards: tuple[str, ...], order: Mapping[str, int]) -> list[Run]:
-    """Cards in the deck's order; five or more of one suit with ranks in a row written as a
-    run from the first to the last (``2♣–A♣``: a suit taken whole is not thirteen cards)."""
-    ranked = sorted(cards, key=lambda x: order.get(x, 0))
+def _cards(cards: tuple[str, ...], order: Mapping[str, int] | None) -> list[Run]:
+    """Cards in the deck's order (``order``; None: as given, a trick's in the order played);
+    five or more of one suit with ranks in a row written as a run from the first to the last
+    (``2♣–A♣``: a suit taken whole is not thirteen cards)."""
+    ranked = list(cards) if order is None else sorted(cards, key=lambda x: order.get(x, 0))
     groups: list[list[str]] = []
     for c in ranked:
         last = groups[-1][-1] if groups else None
@@ -370,8 +371,9 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     ev = t.event
     out: list[Run] = [*inline(" ", w.any(words(str(ev["action"])))), *_fields(ev, w, order)]
 
-    def note(text: str, cards: tuple[str, ...], tail: str = ")") -> None:
-        out.extend([*inline(" "), em(text), *_cards(cards, order), em(tail)])
+    def note(text: str, cards: tuple[str, ...], tail: str = ")", played: bool = False) -> None:
+        out.extend([*inline(" "), em(text), *_cards(cards, None if played else order),
+                    em(tail)])
 
     why = _why(spec, t, w)
     plain = not [k for k in ev if k not in ("seat", "action")]
@@ -381,8 +383,9 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         zone, q, cards, n, k = gathered
         # the trick's cards before its winner's count (round 9: "who now has 1: 7♣ 8♣" read
         # as one trick of four cards)
+        # in the order played (round 11: sorted, the lead was lost)
         note(w.word("({zone} {n}:", zone=zone_word(spec, zone, w), n=str(n)), cards,
-             w.word(", to seat {seat}, who now has {k})", seat=str(q + 1), k=str(k)))
+             w.word(", to seat {seat}, who now has {k})", seat=str(q + 1), k=str(k)), True)
     for zone, q, cards in t.gained:
         held = zone in hands or not hands
         if gathered is not None and (q, cards) == gathered[1:3]:
@@ -671,9 +674,15 @@ def _verdicts(ex: Example, w: Words) -> list[tuple[Inline, str | None]]:
     say): each per-player yes or no the scoring reads that a word of the game names."""
     out: list[tuple[Inline, str | None]] = []
     for term, values in ex.verdicts:
-        who = [str(q + 1) for q, x in enumerate(values) if x]
         said = w.text(term)
         said = said[:1].upper() + said[1:]
+        if not all(isinstance(x, bool) for x in values):
+            # a number each player has (a stake): seat by seat
+            each = w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1),
+                                             score=_signed(x)) for q, x in enumerate(values))
+            out.append((w.say("{term}: {values}.", term=said, values=each), None))
+            continue
+        who = [str(q + 1) for q, x in enumerate(values) if x]
         out.append((w.say("{term}: nobody.", term=said) if not who else
                     w.say("{term}: seat {seats}.", term=said, seats=w.marks(", ").join(who)),
                     None))

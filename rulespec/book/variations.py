@@ -104,6 +104,10 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
     reference's; it is named here only for a value the spec gives no words. A number's range
     is the reference's too: a table agrees on a number, it does not look up a setting's bounds
     ("from 0 to 100000" reads like a program's, issue 27)."""
+    if o.kind == "int" and o.default == 0:
+        # a number whose default is 0 is one the rules above do without (an elimination
+        # score; round 10: "The default is 0" read as everyone out at 0)
+        return [w.say("By default there is none; the players may agree on a number.")]
     if o.kind == "int":
         return [w.say("The default is {default}; the players may agree on another number.",
                       default=w.digits(show(o.default)))]
