@@ -30,7 +30,9 @@ class Game:
     """A checked spec at one table: player count, options and first dealer fixed.
 
     Build it once and call :meth:`new_initial_state` for each match; the compiled rules are
-    shared by every state.
+    shared by every state. With ``coverage``, every clause play enters is added to
+    :attr:`cover`; with ``trace``, only the statements' (a procedure, an if's arm), so that the
+    enumerators stay play's own lazy ones (a rulebook tells which rule drew a player's cards).
     """
 
     def __init__(self, spec: CheckedSpec, players: int, options: Mapping[str, object] | None = None,
@@ -41,9 +43,8 @@ class Game:
         self.spec = spec
         #: the validated table (given by a cache that validated it, or validated here)
         self.table = table
-        #: clause ids (rulespec.lang.clauses) this table compiles, and, with ``coverage=True``, the
-        #: set every state of this game adds the clauses it enters to (with ``trace=True``, the
-        #: statements' clauses only)
+        #: clause ids this table compiles, and the set its states add the clauses they enter to:
+        #: all (``coverage``), or only statements' (``trace``: enumerators stay fast)
         self.compiled_clauses: set[str] = set()
         self.cover: set[str] | None = set() if coverage or trace else None
         self.players, self.dealer = table.players, table.dealer
@@ -57,9 +58,6 @@ class Game:
                            spec, self.players)
         else:
             self.compiled_clauses.update(table.require_clauses)
-        # ``trace``: the statements' clauses marked as play enters them (a procedure, an if's
-        # arm), not the expressions' arms, so that the enumerators stay as fast as play's (a
-        # rulebook tells which rule an event entered; the coverage report needs every arm)
         self._ec = ExprCompiler(spec, self.players, self.options, self.hands,
                                 cover=self.cover if coverage else None,
                                 compiled=self.compiled_clauses, keep_sources=keep_sources)
