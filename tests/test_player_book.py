@@ -697,3 +697,17 @@ def test_newtons_example_shows_the_stakes_that_make_the_pot() -> None:
     gain = {int(q): int(x.replace("−", "-")) for q, x in re.findall(r"seat (\d) (−?\d+)", gains)}
     assert len(stakes) == 4 and len(seats) == 1
     assert gain[seats[0]] == sum(stakes) - stakes[seats[0] - 1]
+
+
+def test_a_number_by_table_size_has_a_column_for_each_size() -> None:
+    """A two-column table whose rows differ by table size (the success bonus) is one table
+    with a column for each size, "–" where a size has no such row (round 11: the bonus for
+    two and three players was left to arithmetic)."""
+    b = book("abracadabra-newton", "en")[0]
+    table = next(x for x in b.blocks if isinstance(x, Table)
+                 and "".join(r.text for r in x.header[0]) == "successful players")
+    head = ["".join(r.text for r in c) for c in table.header]
+    assert head[1:] == [f"{n} players at the table" for n in (2, 3, 4)]
+    rows = [["".join(r.text for r in c) for c in row] for row in table.rows]
+    assert rows == [["1", "20", "30", "40"], ["2", "10", "20", "30"], ["3", "–", "10", "20"],
+                    ["4", "–", "–", "10"]]

@@ -35,7 +35,6 @@ from rulespec.book.document import (
     Run,
     Table,
     card_in,
-    card_text,
     code,
     inline,
     strong,
@@ -51,6 +50,7 @@ from rulespec.book.facts import (
     TableFacts,
     book_facts,
 )
+from rulespec.book.grids import by_rank, by_size, cell, merged, scores_table
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.player_example import example_lines, zone_said, zone_word
@@ -578,12 +578,6 @@ def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
     return bool(alts) and (not only_a_choice or any(_offered(facts, a.action) for a in alts))
 
 
-def _scores(tb: ast.TableDecl) -> bool:
-    """Whether a declared table is about scoring (it goes with Scoring, else with Play)."""
-    said = " ".join([tb.title, tb.doc or "", *(c.heading for c in tb.columns)]).lower()
-    return any(word in said for word in ("point", "score"))
-
-
 def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring: bool
             ) -> None:
     """The tables the spec declares for the book, as the first table size works them out."""
@@ -592,72 +586,25 @@ def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring
     first = next((t for t in facts.tables if t.players == size and not t.options),
                  facts.tables[0] if facts.tables else None)
     for tb in spec.tables:
-        if first is None or tb.name not in first.rows or _scores(tb) != scoring:
+        if first is None or tb.name not in first.rows or scores_table(tb) != scoring:
             continue
         if tb.doc:
             out.para(w.text(tb.doc), clause(tb.span))
         same = all(t.rows.get(tb.name) == first.rows[tb.name] for t in facts.tables)
+        sizes = [t for t in facts.tables if not t.options and tb.name in t.rows]
+        if not same and len(tb.columns) == 2 and len(sizes) > 1:
+            # a number by table size: a column for each size (round 11: the bonus for two
+            # and three players was left to the reader's arithmetic)
+            out.add(by_size(tb, sizes, w))
+            continue
         caption = (inline(w.text(tb.title)) if same else
                    w.say("{title}, with {n} players:", title=w.text(tb.title),
                          n=str(first.players)))
-        ranks = _by_rank(first.rows[tb.name], w.lang)
-        rows = [tuple(inline(ranks[i]) if ranks and j == 0 else _cell(v, w)
+        ranks = by_rank(first.rows[tb.name], w.lang)
+        rows = [tuple(inline(ranks[i]) if ranks and j == 0 else cell(v, w)
                       for j, v in enumerate(row)) for i, row in enumerate(first.rows[tb.name])]
         out.add(Table(tuple(inline(w.text(c.heading)) for c in tb.columns),
-                      tuple(_merged(rows)), caption=caption, source=clause(tb.span)))
-
-
-#: the fewest rows of one suit's cards that make a table's first column a list of ranks
-BY_RANK = 6
-
-
-def _by_rank(rows: tuple[tuple[object, ...], ...], lang: str) -> list[str]:
-    """A table's first column written as ranks ("2", "10", "K") where it lists one suit's
-    cards, a suit standing for every suit (round 10: "2♠–7♠" under "card (any suit)" read
-    as if only spades scored); else nothing."""
-    firsts = [r[0] if r else None for r in rows]
-    suits = {c[-1] for c in firsts if isinstance(c, str) and len(c) == 2 and c[1] in "CDHS"}
-    if len(rows) < BY_RANK or len(suits) != 1 or not all(
-            isinstance(c, str) and len(c) == 2 and c[-1] in suits for c in firsts):
-        return []
-    return [card_text(card_in(str(c), lang))[:-1] for c in firsts]
-
-
-def _merged(rows: list[tuple[Inline, ...]]) -> list[tuple[Inline, ...]]:
-    """A table's rows with each run of rows that differ only in their first cell made one:
-    its first cells joined, as a range from the first to the last where the run is long
-    (``2♥–A♥ | 1`` for thirteen rows of 1 point)."""
-    out: list[tuple[Inline, ...]] = []
-    run: list[tuple[Inline, ...]] = []
-    for row in [*rows, ()]:
-        if run and row and row[1:] == run[0][1:]:
-            run.append(row)
-            continue
-        if len(run) > 2:
-            out.append(((*run[0][0], *inline("–"), *run[-1][0]), *run[0][1:]))
-        elif run:
-            firsts: list[Run] = []
-            for i, r in enumerate(run):
-                firsts += [*inline(", " if i else ""), *r[0]]
-            out.append((tuple(firsts), *run[0][1:]))
-        run = [row] if row else []
-    return out
-
-
-def _cell(v: object, w: Words) -> Inline:
-    if isinstance(v, (list, tuple)):
-        runs: list[Run] = []
-        for i, x in enumerate(v):
-            runs.extend(inline(" ") if i else ())
-            runs.extend(_cell(x, w))
-        return tuple(runs)
-    if isinstance(v, str) and (v == "JK" or len(v) == 2 and v[1] in "CDHS"):
-        return (Run("card", v),)
-    if isinstance(v, str) and v in ("C", "D", "H", "S"):
-        return (Run("suit", v),)
-    if isinstance(v, str):
-        return inline(w.text(v))
-    return inline("–" if v is None else w.digits(show(v)))
+                      tuple(merged(rows)), caption=caption, source=clause(tb.span)))
 
 
 def _scoring(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
@@ -745,10 +692,6 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     # a word only the house rules use (the dummy) is defined with them, not in an appendix
     # (round 10: "More words of the game" held the dummy alone)
     out.define(" ".join(_text_of(b) for b in blocks))
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.0f}%"
 
 
 def _hints(spec: CheckedSpec, w: Words, out: _Writer) -> None:
