@@ -157,7 +157,8 @@ SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 #: the rank letters a book's language writes for the court cards and the Ace, where they are
 #: not A K Q J (a Russian player writes туз, король, дама, валет as Т К Д В)
-RANK_LETTERS: dict[str, dict[str, str]] = {"ru": {"A": "Т", "K": "К", "Q": "Д", "J": "В"}}
+RANK_LETTERS: dict[str, dict[str, str]] = {
+    "ru": {"A": "Т", "K": "К", "Q": "Д", "J": "В", "JK": "Дж"}}
 
 
 def card_text(code_: str) -> str:
@@ -168,14 +169,15 @@ def card_text(code_: str) -> str:
     code_, _, rank = code_.partition("|")
     if len(code_) == 2 and code_[1] in SUIT_SYMBOL and code_ != "JK":
         return f"{rank or ('10' if code_[0] == 'T' else code_[0])}{SUIT_SYMBOL[code_[1]]}"
-    return code_
+    return rank or code_
 
 
 def card_in(code_: str, lang: str) -> str:
     """A card code as a card run of a book in ``lang`` holds it: with its rank letter after a
     bar where the language writes another (:data:`RANK_LETTERS`)."""
-    letter = RANK_LETTERS.get(lang, {}).get(code_[:1])
-    return f"{code_}|{letter}" if letter and len(code_) == 2 and code_ != "JK" else code_
+    letters = RANK_LETTERS.get(lang, {})
+    letter = letters.get(code_) if code_ == "JK" else letters.get(code_[:1])
+    return f"{code_}|{letter}" if letter and len(code_) == 2 else code_
 
 
 def suit_text(letter: str) -> str:
