@@ -423,13 +423,15 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
 
 def _raised(spec: CheckedSpec, t: Told, w: Words) -> list[Run]:
     """A truth of the whole table that a word of the game names, which the event made true
-    (an extra turn; round 9: the Ace's extra turn went unmarked), in the spec's words."""
-    docs = {v.name: v.doc for v in spec.vars if v.doc}
+    (an extra turn; round 9: the Ace's extra turn went unmarked), by that word."""
     out: list[Run] = []
     for name in t.raised_all:
         said = name.replace("_", " ").lower()
-        if name in docs and any(term.word.lower().startswith(said) for term in spec.terms):
-            out += [*inline(" "), em("(" + truth(prose(w.text(docs[name]))).rstrip(".") + ")")]
+        for term in spec.terms:
+            if term.word.lower().startswith(said):
+                # the word itself (round 12: the truth's whole text crowded the turn)
+                out += [*inline(" "), em(f"({w.text(term.word)})")]
+                break
     return out
 
 
