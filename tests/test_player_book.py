@@ -108,7 +108,13 @@ def test_the_legal_plays_and_decisions_are_tables() -> None:
     heads = [tuple("".join(r.text for r in c) for c in x.header) for x in b.blocks
              if isinstance(x, Table)]
     assert ("top card of the discard pile", "you may play") in heads
-    assert ("decision", "what you may do") in heads
+    # the decisions each by name, a long rule as a list of its sentences (rounds 10 to 13)
+    names = _decision_names(b)
+    assert names == ["play", "draw", "pass"]
+    at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Paragraph)
+              and x.text[0].kind == "strong" and x.text[0].text == "play")
+    points = b.blocks[at + 1]
+    assert isinstance(points, Bullets) and len(points.items) >= 3
     text = to_html(b)
     assert "an ordinary card of the Ace&#x27;s suit, or a group led by one; any other Ace" in text
 
@@ -241,11 +247,22 @@ def test_the_decisions_table_has_every_decision_the_example_makes(
     deal makes."""
     found = resolve(str(ROOT / game) if game.endswith(".rules") else game)
     b = player_book(found.spec, english())
-    tables = [x for x in b.blocks if isinstance(x, Table)
-              and "".join(r.text for r in x.header[1]) == "what you may do"]
-    assert len(tables) == 1
-    names = {"".join(r.text for r in row[0]) for row in tables[0].rows}
+    names = set(_decision_names(b))
     assert decisions <= names, names
+
+
+def _decision_names(b: Book) -> list[str]:
+    """The decisions a player's book lists after "The decisions you make in a deal", each a
+    paragraph led by its name in bold."""
+    at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Paragraph) and
+              "".join(r.text for r in x.text).startswith("The decisions you make in a deal"))
+    names = []
+    for x in b.blocks[at + 1:]:
+        if isinstance(x, Heading):
+            break
+        if isinstance(x, Paragraph) and x.text and x.text[0].kind == "strong":
+            names.append(x.text[0].text)
+    return names
 
 
 def test_a_pack_is_said_by_its_ranks() -> None:
@@ -370,7 +387,7 @@ def test_the_generator_note_is_out_of_the_readers_way() -> None:
 
 @pytest.mark.parametrize("game", SEEDS)
 def test_play_reads_from_top_to_bottom(game: str) -> None:
-    """Play: what may be played before the decisions, each decision in one row (the
+    """Play: what may be played before the decisions, each decision said once (the
     declarer's and the others' alike) named in words, and a rule of a section of its own (Vändåtta's
     lappen) after them, under that section's title."""
     b = book(game, "en")[0]
@@ -379,17 +396,19 @@ def test_play_reads_from_top_to_bottom(game: str) -> None:
                and i > at)
     part = b.blocks[at + 1:end]
     tables = [x for x in part if isinstance(x, Table)]
-    decisions = tables[-1]
-    names = ["".join(r.text for r in row[0][:1]) for row in decisions.rows]
-    assert len(names) == len(set(names)), names
+    names = _decision_names(b)
+    assert names and len(names) == len(set(names)), names
     # named in words, as the example names them: no record's identifier beside them
-    assert not [r for row in decisions.rows for r in row[0] if r.kind == "code"]
+    heads = [x for x in part if isinstance(x, Paragraph) and x.text[0].kind == "strong"]
+    assert not [r for x in heads for r in x.text if r.kind == "code"]
+    last = part.index(heads[-1])
     if game == "vandatta":
         assert tables[0].caption and "".join(r.text for r in tables[0].caption) == \
             "What may be played"
+        assert part.index(tables[0]) < part.index(heads[0])
         lappen = next(i for i, x in enumerate(part) if isinstance(x, Heading))
         assert "".join(r.text for r in part[lappen].text) == "Lappen"
-        assert part.index(decisions) < lappen
+        assert last < lappen
         first = part[lappen + 1]
         assert isinstance(first, Paragraph)
         said = "".join(r.text for r in first.text)

@@ -519,8 +519,7 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
                      if x and x.rstrip(".").lower() not in " ".join(texts).lower())
     if rows:
         out.add(Paragraph(w.say("The decisions you make in a deal, in the order they come:")))
-        out.add(Table((inline(w.word("decision")), inline(w.word("what you may do"))),
-                      tuple((name, inline(" ".join(texts))) for name, texts in rows.values())))
+        _decisions(rows, out)
         out.define(" ".join(" ".join(texts) for _, texts in rows.values()))
     # no phase diagram here: readers of six rounds found it said less, and less clearly, than
     # the sections that follow; it is the implementer's reference's (sections.py)
@@ -534,6 +533,23 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
             headed.add(section.title)
             out.add(Heading(2, inline(w.text(section.title)), f"play-{len(headed)}"))
         _proc(spec, pr, w, out)
+
+
+#: the most sentences a decision's rule is said in on one line; a longer one is a list
+DECISION_LINE = 2
+
+
+def _decisions(rows: Mapping[str, tuple[Inline, list[str]]], out: _Writer) -> None:
+    """Each decision by its name and what you may do: on its line where that is a sentence or
+    two, else as a list of its sentences, one rule a point (rounds 10 to 13: going out, the
+    Ace and the eight crowded into one table cell read as one wall of text)."""
+    for name, texts in rows.values():
+        said = [x for t in texts for x in _SENTENCE.split(t) if x.strip()]
+        if len(said) <= DECISION_LINE:
+            out.add(Paragraph((*name, *inline(": ", " ".join(said)))))
+            continue
+        out.add(Paragraph((*name, *inline(":"))))
+        out.add(Bullets(tuple((inline(x), None) for x in said)))
 
 
 def _proc(spec: CheckedSpec, pr: ast.ProcDecl, w: Words, out: _Writer) -> None:
