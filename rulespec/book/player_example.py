@@ -157,7 +157,8 @@ class _Teller:
                 self.lines.append((_dealt(self.spec, t, w, self.order),
                                    clause(self.spec.deal.span)))
             elif self.turn and t.gained:
-                self.turn += _shuffled(self.spec, t, self.seat, w, self.order)
+                self.turn += _shuffled(self.spec, t, self.seat, w, self.order,
+                                       self.rounds.hands)
             return True
         phase = self.stage.get(str(ev["action"]))
         step_over = phase is not None and self.last is not None and phase != self.last
@@ -386,7 +387,9 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         # in the order played (round 11: sorted, the lead was lost)
         note(w.word("({zone} {n}:", zone=zone_word(spec, zone, w), n=str(n)), cards,
              w.word(", to seat {seat}, who now has {k})", seat=str(q + 1), k=str(k)), True)
-    for zone, q, cards in t.gained:
+    # the others' cards in the order they came, clockwise from the mover's left (round 14:
+    # an Ace's draws told in seat order read against "to the left")
+    for zone, q, cards in _from_left(t.gained, ev["seat"], rounds.hands):
         held = zone in hands or not hands
         if gathered is not None and (q, cards) == gathered[1:3]:
             continue
@@ -464,8 +467,15 @@ def _first_sentence(text: str) -> str:
     return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")
 
 
-def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping[str, int]
-              ) -> list[Run]:
+def _from_left(gained: tuple[tuple[str, int, tuple[str, ...]], ...], seat: object, hands: int
+               ) -> list[tuple[str, int, tuple[str, ...]]]:
+    """Cards gained, seat by seat clockwise from ``seat``'s left, ``seat`` itself last."""
+    mover = seat if isinstance(seat, int) else -1
+    return sorted(gained, key=lambda g: (g[1] - mover - 1) % max(hands, 1))
+
+
+def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping[str, int],
+              hands: int) -> list[Run]:
     """A shuffle in the middle of a turn, said as which pile made which (round 9: "(a
     shuffle)" did not say the discard pile made a new stock), and the cards each player drew
     after it."""
@@ -475,7 +485,7 @@ def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping
                    source=zone_word(spec, source, w), zone=zone_word(spec, made, w))
             if source is not None and made is not None else w.word("(a shuffle)"))
     out: list[Run] = [*inline(" "), em(said)]
-    for _, q, cards in t.gained:
+    for _, q, cards in _from_left(t.gained, seat, hands):
         said = (w.word("(then draws a card:") if q == seat and len(cards) == 1 else
                 w.word("(then draws {n} cards:", n=str(len(cards))) if q == seat else
                 w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
