@@ -285,10 +285,14 @@ def test_a_pack_is_said_by_its_ranks() -> None:
                                       for n in range(2, 6)] +
                          [[str(n), "104", "2 packs", "7", str(103 - 7 * n), "1"]
                           for n in range(6, 15)]),
-                        ("abracadabra", [["2", "24", "A K Q J 10 9 of each suit", "12", "0"],
+                        # (and the bid pack beside it: a pile of more cards than the deal
+                        # left, a pack of its own; rounds 12 to 14 looked for its size)
+                        ("abracadabra", [["2", "24", "A K Q J 10 9 of each suit", "12", "0",
+                                          "48"],
                                          ["3", "37", "A K Q J 10 9 8 7 6 of each suit and the "
-                                          "Joker", "12", "1"],
-                                         ["4", "53", "one pack and the Joker", "13", "1"]])):
+                                          "Joker", "12", "1", "48"],
+                                         ["4", "53", "one pack and the Joker", "13", "1",
+                                          "52"]])):
         table = next(x for x in book(game, "en")[0].blocks if isinstance(x, Table))
         assert [["".join(r.text for r in c) for c in row] for row in table.rows] == cells
 

@@ -457,8 +457,8 @@ class _Worker:
     def _at_play(self, st: State, left: int) -> dict[str, str]:
         """The shared piles when play starts, where they hold every card the deal left over
         (the stock and the card turned up: round 10 read 24 left over and a stock of 23):
-        ``"ZONE at play"``, its number of cards; nothing where other cards lie there (a
-        second pack)."""
+        ``"ZONE at play"``, its number of cards; where a pile holds more cards than the deal
+        left (a second pack), that pile alone, as ``"ZONE pack at play"``."""
         for seed in range(AT_PLAY_TRIES):
             # a few deals, the first whose piles hold the cards left over as dealt (a card
             # turned up may make everyone draw)
@@ -472,6 +472,10 @@ class _Worker:
                 # one pile is what "left over" says already
                 return {f"{z} at play": str(n) for z, n in piles.items()} \
                     if len(piles) > 1 else {}
+            if seed == AT_PLAY_TRIES - 1 or any(n > left for n in piles.values()):
+                # a pile of more cards than the deal left: a pack of its own (Abracadabra's
+                # bid pack: rounds 12 to 14 looked for its size in Players and cards)
+                return {f"{z} pack at play": str(n) for z, n in piles.items() if n > left}
         return {}
 
     @staticmethod

@@ -327,7 +327,7 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         columns.extend(k for k in t.counts if k not in columns)
     # the piles as play starts say where the cards not dealt to a hand are (round 10: 24 left
     # over, a stock of 23): the sum of them is not said again
-    if any(k.endswith(" at play") for k in columns):
+    if any(k.endswith(" at play") and not k.endswith(" pack at play") for k in columns):
         columns = [k for k in columns if k != "left over"]
     # "hands dealt" says nothing the players column does not, where every player is dealt one
     if all(t.counts.get("hands dealt") == str(t.players) for t in facts.tables if not t.options):
@@ -445,7 +445,10 @@ def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
     if key == RANKS_KEY:
         return w.word("the pack")
     if key.endswith(" at play"):
-        return w.word("{zone} when play starts", zone=zone_word(spec, key[:-8], w))
+        zone = key.removesuffix(" pack at play").removesuffix(" at play")
+        # the zone as its text names it ("the bid pack" for bid_piles), without an article
+        said = zone_said(spec, zone, w).removeprefix("the ")
+        return w.word("{zone} when play starts", zone=said)
     if key.endswith(" each") and not several:
         return w.word("cards each")
     if key.endswith(" each"):
