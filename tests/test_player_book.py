@@ -322,7 +322,7 @@ def test_the_example_tells_what_a_turn_made_true() -> None:
         seat = texts[notes[0]].split()[1].rstrip(":")
         # (a Russian turn is numbered without «Ход», a word Russian players keep for a card
         # played: round 14)
-        assert re.match(rf"(Turn \d+, seat|\d+\. Место) {seat}:", texts[notes[0] - 1])
+        assert re.match(rf"(Turn|№) \d+, (seat|место) {seat}:", texts[notes[0] - 1])
 
 
 def _example_lines(b: Book) -> list[Inline]:
