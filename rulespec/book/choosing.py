@@ -5,7 +5,7 @@ missed); and chance as :func:`~rulespec.simulate.sample_event` draws it. Used by
 
 Tried and left (round 10): the example played by :class:`~rulespec.bots.GreedyBot` (each move
 tried in two random playouts) bid and laid cards no more sensibly to a reader's eye, and made
-an Abracadabra book four times slower to write.
+a trick-taking game's book four times slower to write.
 """
 
 from __future__ import annotations

@@ -473,8 +473,8 @@ class _Worker:
                 return {f"{z} at play": str(n) for z, n in piles.items()} \
                     if len(piles) > 1 else {}
             if seed == AT_PLAY_TRIES - 1 or any(n > left for n in piles.values()):
-                # a pile of more cards than the deal left: a pack of its own (Abracadabra's
-                # bid pack: rounds 12 to 14 looked for its size in Players and cards)
+                # a pile of more cards than the deal left: a pack of its own (a second pack,
+                # of bid cards: rounds 12 to 14 looked for its size in Players and cards)
                 return {f"{z} pack at play": str(n) for z, n in piles.items() if n > left}
         return {}
 

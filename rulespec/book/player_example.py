@@ -449,7 +449,7 @@ def _public(spec: CheckedSpec, zone: str) -> bool:
 def _why(spec: CheckedSpec, t: Told, w: Words) -> str | None:
     """The rule that drew a player's cards where it is not the decision's own (the penalty
     drawn as the turn passes on; round 9: why did seat 1 draw three cards?), as the head of
-    its text says it ("the player draws the lappen penalty cards"), or None."""
+    its text says it ("the player draws the penalty cards"), or None."""
     procs = spec.proc_named
     for r in t.rules:
         doc = procs[r].doc if r in procs else None
