@@ -69,9 +69,10 @@ class Causes:
 
     def changed(self, st: State, was: Mapping[str, object]
                 ) -> tuple[tuple[tuple[str, object], ...], tuple[str, ...]]:
-        """The named values an event changed (with their values now), and the truths it made
-        true, ``was`` being :meth:`values` before it."""
-        return (tuple((n, _freeze(st.v[n])) for n in self.named if st.v[n] != was[n]),
+        """The named values after an event (all of them: a step that sets one to the value it
+        had, the first seat as declarer, has still settled it), and the truths it made true,
+        ``was`` being :meth:`values` before it."""
+        return (tuple((n, _freeze(st.v[n])) for n in self.named),
                 tuple(n for n in self.truths if st.v[n] is True and was[n] is not True))
 
     def rules(self, cover: set[str], action: str) -> tuple[str, ...]:

@@ -141,8 +141,8 @@ class Told:
     shared: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     #: the cards the event took from each player's zones: (zone, seat, cards)
     lost: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
-    #: the table's values the game's words name (the declarer, B) that the event changed:
-    #: (name, value after)
+    #: the table's values the game's words name (the declarer, B), after the event:
+    #: (name, value)
     settled: tuple[tuple[str, object], ...] = ()
     #: the table's truths the spec explains (a yes/no for the whole table, ``extra``) that
     #: the event made true

@@ -111,7 +111,7 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
     for t in ex.events:
         if not told.event(t, mark):
             break
-    told.end_turn(False)
+    told.end_turn(None)
     return _after(spec, told.lines, ex, told.turns > EXAMPLE_TURNS, w)
 
 
@@ -137,15 +137,16 @@ class _Teller:
         self.instead: tuple[str, ...] = ()
         self.chosen: set[tuple[str, ...]] = set()  # the choices said to be choices
 
-    def end_turn(self, step_over: bool) -> None:
-        """The turn told, what it made true for a player, and at a step's end what the step
-        settled that the game's words name (round 9: who declared, what is D?)."""
+    def end_turn(self, step_over: range | None) -> None:
+        """The turn told, what it made true for a player, and where steps of the deal are
+        over (``step_over``, their numbers), what they set that the game's words name (round
+        9: who declared, what is D?)."""
         if self.turn:
             self.lines.append((tuple([*self.turn, *_chose(self.instead, self.w, self.chosen)]),
                                self.src))
             self.lines.extend(self.noted.flush())
-        if step_over:
-            self.lines.extend(self.settled.flush())
+        if step_over is not None:
+            self.lines.extend(self.settled.flush(step_over))
 
     def event(self, t: Told, mark: tuple[str, list[int]] | None) -> bool:
         """One event told; False once the example has told as many turns as it tells."""
@@ -161,8 +162,9 @@ class _Teller:
                                        self.rounds.hands)
             return True
         phase = self.stage.get(str(ev["action"]))
-        step_over = phase is not None and self.last is not None and phase != self.last
-        if ev["seat"] != self.seat or step_over or self.rounds.n != self.closed:
+        step_over = (range(self.last, phase) if phase is not None and self.last is not None
+                     and phase != self.last else None)
+        if ev["seat"] != self.seat or step_over is not None or self.rounds.n != self.closed:
             # a turn is one player's moves in a row within one step of the deal, and a round
             # gathered (a trick won) ends it: the last exposure and the first lead are two
             # turns (round 6), and so are the card that wins a trick and the next lead
@@ -215,15 +217,19 @@ class _Settled:
         self.seats = _seat_values(spec)
         self.w = w
         self.order = order
-        self.pending: dict[str, object] = {}
+        self.now: dict[str, object] = {}
+        #: the values each step of the deal sets, in its body and the procedures it calls
+        self.set_in = [_sets(spec, step.body, set()) for step in steps_of(spec.deal.body)]
 
     def add(self, settled: tuple[tuple[str, object], ...]) -> None:
-        self.pending.update(settled)
+        self.now.update(settled)
 
-    def flush(self) -> list[tuple[Inline, str | None]]:
+    def flush(self, steps: range) -> list[tuple[Inline, str | None]]:
+        """What the steps ``steps`` set that the game's words name, as they left it."""
+        done = {n for i in steps if 0 <= i < len(self.set_in) for n in self.set_in[i]}
         parts: list[Run] = []
-        for name, value in self.pending.items():
-            if value is None or name not in self.named:
+        for name, value in self.now.items():
+            if value is None or name not in self.named or name not in done:
                 continue
             # (not "word": a name the catalog's extractor takes for the book's function)
             term = self.w.text(self.named[name])
@@ -239,7 +245,6 @@ class _Settled:
                 parts += [em(f"{term}: "), Run("card", value)]
             else:
                 parts.append(em(f"{term}: {self.w.digits(str(value))}"))
-        self.pending = {}
         if not parts:
             return []
         # one stretch of italics where nothing else comes between (a card would)
@@ -340,25 +345,26 @@ def _steps_of_actions(spec: CheckedSpec) -> dict[str, int]:
     return {a: next(iter(s)) for a, s in found.items() if len(s) == 1}
 
 
+def _sets(spec: CheckedSpec, body: object, seen: set[str]) -> set[str]:
+    """The variables ``body`` sets, itself and in the procedures it calls."""
+    procs = spec.proc_named
+    out: set[str] = set()
+    for n in walk.descendants(body):
+        if isinstance(n, ast.Set):
+            out.add(n.name)
+        elif isinstance(n, ast.CallStmt) and n.name in procs and n.name not in seen:
+            seen.add(n.name)
+            out |= _sets(spec, procs[n.name].body, seen)
+    return out
+
+
 def _set_by(spec: CheckedSpec) -> dict[str, set[str]]:
     """The variables each decision sets, in its own body and the procedures it calls."""
-    procs = spec.proc_named
-
-    def sets(body: object, seen: set[str]) -> set[str]:
-        out: set[str] = set()
-        for n in walk.descendants(body):
-            if isinstance(n, ast.Set):
-                out.add(n.name)
-            elif isinstance(n, ast.CallStmt) and n.name in procs and n.name not in seen:
-                seen.add(n.name)
-                out |= sets(procs[n.name].body, seen)
-        return out
-
     found: dict[str, set[str]] = {}
     for body in (spec.match.body, spec.deal.body, *(p.body for p in spec.procs)):
         for n in walk.descendants(body):
             if isinstance(n, ast.Alternative):
-                found.setdefault(n.action, set()).update(sets(n.body, set()))
+                found.setdefault(n.action, set()).update(_sets(spec, n.body, set()))
     return found
 
 
