@@ -736,3 +736,17 @@ def test_a_number_by_table_size_has_a_column_for_each_size() -> None:
     rows = [["".join(r.text for r in c) for c in row] for row in table.rows]
     assert rows == [["1", "20", "30", "40"], ["2", "10", "20", "30"], ["3", "–", "10", "20"],
                     ["4", "–", "–", "10"]]
+
+
+def test_a_step_tells_what_it_set_even_unchanged() -> None:
+    """What a step of the deal sets that the game's words name is told when the step ends,
+    whatever it was before: the first seat as declarer is the value the deal starts from,
+    and was left out when only changes were told."""
+    from rulespec.book.player_example import _Settled
+
+    spec = resolve("abracadabra-newton").spec
+    told = _Settled(spec, english(), {})
+    told.add((("declarer", 0), ("contract", 5), ("pot", 0)))
+    text = "".join(r.text for line, _ in told.flush(range(1, 3)) for r in line)
+    assert text == "Declarer: seat 1; D: 5."
+    assert told.flush(range(3, 4)) == []  # the tricks set neither
