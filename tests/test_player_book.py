@@ -418,7 +418,7 @@ def test_play_reads_from_top_to_bottom(game: str) -> None:
         first = part[lappen + 1]
         assert isinstance(first, Paragraph)
         said = "".join(r.text for r in first.text)
-        assert said.startswith("If your turn ends with a hand you could empty in one play")
+        assert said.startswith("If your turn ends with a hand one play could empty")
 
 
 @pytest.mark.parametrize("game", SEEDS)
