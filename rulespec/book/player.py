@@ -338,7 +338,7 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         run = (str(t.players) if len(g) == 1 else
                w.word("{lo} to {hi}", lo=str(t.players), hi=str(g[-1].players)))
         rows.append((inline(w.digits(run)), inline(w.digits(str(t.cards))),
-                     *(inline(w.digits(_count_said(k, [x.counts.get(k, "–") for x in g], w)))
+                     *(inline(_count_said(k, [x.counts.get(k, "–") for x in g], w))
                        for k in columns)))
     several = sum(k.endswith(" each") for k in columns) > 1
     head = (inline(w.word("players")), inline(w.word("cards")),
@@ -410,7 +410,7 @@ def _count_said(key: str, values: list[str], w: Words) -> str:
     in players' words (:func:`_pack_said`)."""
     if key == RANKS_KEY:
         return _pack_said(values[0], w)
-    return w.marks(", ".join(dict.fromkeys(values)))
+    return w.digits(w.marks(", ".join(dict.fromkeys(values))))
 
 
 def _pack_said(text: str, w: Words) -> str:
@@ -422,19 +422,22 @@ def _pack_said(text: str, w: Words) -> str:
         return text
     low, copies, jokers = m.group(1), int(m.group(2) or 1), m.group(3)
     order = RANK_ORDER
+    ranks = ""
     if low == "2":
         said = w.word("one pack") if copies == 1 else w.word("{n} packs", n=str(copies))
     else:
         letters = RANK_LETTERS.get(w.lang, {})
         ranks = " ".join("10" if r == "T" else letters.get(r, r)
                          for r in order[:order.index(low) + 1])
-        said = w.word("{ranks} of each suit", ranks=ranks)
+        # the ranks as cards are written, "10" in every language, put in last (round 15: a
+        # Persian "۱۰" here and "10♣" in the example)
+        said = w.word("{ranks} of each suit", ranks="\x00")
         if copies > 1:
             said = w.word("{pack}, {n} of each card", pack=said, n=str(copies))
     if "JK" in text:
         said = (w.word("{pack} and the Joker", pack=said) if jokers is None else
                 w.word("{pack} and {n} Jokers", pack=said, n=jokers))
-    return said
+    return said.replace("\x00", ranks)
 
 
 def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
