@@ -11,7 +11,7 @@ The deal was played once, by :mod:`rulespec.book.facts`; nothing here runs the g
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rulespec.book.causes import named_values
 from rulespec.book.document import Inline, Run, em, inline
@@ -659,9 +659,7 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
         lines.append((w.say("Each score adds up the parts the scoring rules list, in their "
                             "order."), None))
     else:
-        said = w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1),
-                                         score=_signed(x)) for q, x in enumerate(scores))
-        lines.append((w.say("Scores: {scores}.", scores=said), None))
+        lines.append((w.say("Scores: {scores}.", scores=_by_seat(scores, w)), None))
     if ex.terminal:
         # the match of the book's settings is this one deal: its results (a pot that its
         # winner takes) read wrong unless the reader knows it ended (round 7)
@@ -679,9 +677,7 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
         # takes) is why the numbers are what they are (round 9: why did seat 4 gain 7?)
         what = (prose(w.text(r.doc)).rstrip(".") if ex.terminal else
                 _first(prose(w.text(r.doc))))
-        told = (w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1),
-                                          score=_signed(x)) for q, x in enumerate(value))
-                if isinstance(value, list)
+        told = (_by_seat(value, w) if isinstance(value, list)
                 else w.digits(str(value)))
         lines.append((w.say("{what}: {values}.", what=what, values=told), None))
     return lines
@@ -696,9 +692,8 @@ def _verdicts(ex: Example, w: Words) -> list[tuple[Inline, str | None]]:
         said = said[:1].upper() + said[1:]
         if not all(isinstance(x, bool) for x in values):
             # a number each player has (a stake): seat by seat
-            each = w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1),
-                                             score=_signed(x)) for q, x in enumerate(values))
-            out.append((w.say("{term}: {values}.", term=said, values=each), None))
+            out.append((w.say("{term}: {values}.", term=said, values=_by_seat(values, w)),
+                        None))
             continue
         who = [str(q + 1) for q, x in enumerate(values) if x]
         out.append((w.say("{term}: nobody.", term=said) if not who else
@@ -742,6 +737,12 @@ def _sum(parts: tuple[object, ...]) -> str:
         out += (f"{'−' if n < 0 else ''}{abs(n)}" if i == 0 else
                 f" {'−' if n < 0 else '+'} {abs(n)}")
     return out
+
+
+def _by_seat(values: Sequence[object], w: Words) -> str:
+    """A number for each seat, as the example's lines say them: "seat 1 −1, seat 2 3"."""
+    return w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1), score=_signed(x))
+                              for q, x in enumerate(values))
 
 
 def _signed(x: object) -> str:
