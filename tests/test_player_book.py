@@ -428,7 +428,7 @@ def test_the_table_figure_names_zones_in_words(game: str) -> None:
     fig = next(x for x in book(game, "en")[0].blocks if isinstance(x, Figure))
     drawn = re.findall(r">([^<>]+)<", fig.svg)
     assert not [t for t in drawn if "_" in t], drawn
-    hand = [t.strip() for t in drawn[drawn.index("hand (only its owner sees it):") + 1:]][:5]
+    hand = [t.strip() for t in drawn[drawn.index("hand (hidden from the others):") + 1:]][:5]
     ranks, suits = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"], "♣♦♥♠"
     key = [(suits.index(c[-1]), ranks.index(c[:-1])) for c in hand]
     assert len(key) == 5 and key == sorted(key), hand

@@ -31,6 +31,7 @@ from rulespec.book.reading import (
     terms,
     walk_play,
 )
+from rulespec.book.worked import Working, worked
 from rulespec.engine import CHANCE, Game, State
 from rulespec.engine.events import Event
 from rulespec.engine.table import Table
@@ -182,6 +183,8 @@ class _Played:
     #: each per-player yes/no a word of the game names (success), as the deal ended: the
     #: word and each seat's value
     verdicts: tuple[tuple[str, tuple[bool | int, ...]], ...] = ()
+    #: each seat's score parts worked out (:func:`~rulespec.book.worked.worked`), told only
+    score_worked: tuple[tuple[Working | None, ...], ...] | None = None
 
 
 @attrs.frozen
@@ -219,6 +222,8 @@ class Example:
     went_out: bool = False
     #: each per-player yes/no a word of the game names (success), as the deal ended
     verdicts: tuple[tuple[str, tuple[bool | int, ...]], ...] = ()
+    #: each seat's score parts worked out, where a sum or a count lies beneath them
+    score_worked: tuple[tuple[Working | None, ...], ...] | None = None
 
 
 @attrs.frozen
@@ -555,7 +560,7 @@ class _Worker:
         return Example(n, start.game.hands, chosen.seed, chosen.length, chosen.events,
                        chosen.counters, chosen.last, chosen.ended, chosen.terminal,
                        chosen.result, chosen.score_terms, picture, chosen.went_out,
-                       chosen.verdicts)
+                       chosen.verdicts, chosen.score_worked)
 
     def _key(self, d: _Played) -> tuple[int, int, int, int, int]:
         """How an example candidate ranks, smallest first: no flag, the most kinds of
@@ -692,7 +697,8 @@ class _Worker:
                        any(st.deals[0].get(f) for f in flags) if st.deals else False,
                        frozenset(made), made, before,
                        self._score_terms(ended[-1]) if ended else None, went_out, gave,
-                       self.causes.verdicts(ended[-1]) if ended and tell else ())
+                       self.causes.verdicts(ended[-1]) if ended and tell else (),
+                       self._score_worked(ended[-1]) if ended and tell else None)
 
     def _sizes(self, st: State) -> list[int]:
         """How many cards each player holds in the zones the deal fills."""
@@ -739,6 +745,15 @@ class _Worker:
             out.append((name, tuple(str(c) for c in (b - a).elements()),
                         tuple(str(c) for c in (a - b).elements())))
         return tuple(out)
+
+    def _score_worked(self, st: State) -> tuple[tuple[Working | None, ...], ...] | None:
+        """Each seat's score parts worked out in ``st``, a state at the end of a deal, where
+        a sum or a count lies beneath them (None when the scoring is not a sum of terms)."""
+        if self._scoring is None:
+            return None
+        param, parts = self._scoring
+        return tuple(tuple(worked(self.spec, st, e, {param: q}) for e in parts)
+                     for q in range(st.game.players))
 
     def _score_terms(self, st: State) -> tuple[tuple[object, ...], ...] | None:
         """Each term of the scoring definition for each seat in ``st``, a state at the end of

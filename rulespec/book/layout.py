@@ -34,8 +34,8 @@ _PAD = 8
 _GAP = 14
 _MARGIN = 12
 _RED = frozenset({"H", "D"})
-_SEEN = {"owner": "{zone} (only its owner sees it)",
-         "team": "{zone} (only its owner's team sees it)"}
+_SEEN = {"owner": "{zone} (hidden from the others)",
+         "team": "{zone} (hidden from the other team)"}
 
 
 @attrs.frozen

@@ -451,6 +451,10 @@ def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
         zone = key.removesuffix(" pack at play").removesuffix(" at play")
         # the zone as its text names it ("the bid pack" for bid_piles), without an article
         said = zone_said(spec, zone, w).removeprefix("the ")
+        if key.endswith(" pack at play"):
+            # a second pack is counted as laid out, before anyone takes from it (round 15:
+            # "48 when play starts" for two players, who take two of its suits)
+            return said
         return w.word("{zone} when play starts", zone=said)
     if key.endswith(" each") and not several:
         return w.word("cards each")

@@ -20,6 +20,7 @@ from rulespec.book.facts import RANK_ORDER, Example, Told
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
 from rulespec.book.reading import clause, part_name, prose, scoring_def, steps_of, terms
+from rulespec.book.worked import Token, Working
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
@@ -645,8 +646,10 @@ def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Examp
     labels = _part_labels(spec, w)
     if ex.score_terms is not None and labels is not None:
         # each part by its name, so that a reader checks a score without counting parts
+        order = spec.deck.order or CARD_ORDER
         for q, parts in enumerate(ex.score_terms):
-            said = _labelled(parts, labels)
+            said = _labelled(parts, labels, ex.score_worked[q] if ex.score_worked else None,
+                             w, order)
             lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1), sum=said,
                                 total=str(scores[q])) if said else
                           w.say("Seat {seat}: {total}", seat=str(q + 1),
@@ -691,9 +694,11 @@ def _verdicts(ex: Example, w: Words) -> list[tuple[Inline, str | None]]:
         said = w.text(term)
         said = said[:1].upper() + said[1:]
         if not all(isinstance(x, bool) for x in values):
-            # a number each player has (a stake): seat by seat
-            out.append((w.say("{term}: {values}.", term=said, values=_by_seat(values, w)),
-                        None))
+            # a number each player has (a stake): seat by seat, and the sum (round 15: the
+            # pot the stakes make was worked out by hand)
+            out.append((w.say("{term}: {values}; {total} in all.", term=said,
+                              values=_by_seat(values, w),
+                              total=w.digits(_signed(sum(int(x) for x in values)))), None))
             continue
         who = [str(q + 1) for q, x in enumerate(values) if x]
         out.append((w.say("{term}: nobody.", term=said) if not who else
@@ -714,19 +719,40 @@ def _part_labels(spec: CheckedSpec, w: Words) -> list[tuple[str, str]] | None:
     return [(sign, w.any(str(n))) for sign, n in named]
 
 
-def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]]) -> str:
+def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]],
+              workings: tuple[Working | None, ...] | None, w: Words,
+              order: Mapping[str, int]) -> Inline:
     """Parts added up, each after its name: ``success bonus 40 + tricks taken 11``; a part
     the scoring subtracts after a minus sign, a negative part with its own; a part of 0 left
-    out (the example's words are counted), so that a score of nothing is no sum at all."""
-    out = ""
-    for (sign, label), x in zip(labels, parts, strict=True):
+    out (the example's words are counted), so that a score of nothing is no sum at all. A
+    part made by a sum or a count is worked out after it, with the cards counted: ``rank
+    bonus 4 (2 × 2: 5♠ 5♦)`` (round 15: the score lines could not be checked)."""
+    out: list[Run] = []
+    for i, ((sign, label), x) in enumerate(zip(labels, parts, strict=True)):
         n = int(x) if isinstance(x, (int, bool)) else 0
         if not n:
             continue
-        said = f"{label} {'−' if n < 0 else ''}{abs(n)}"
-        out += (f"− {said}" if sign == "-" else said) if not out else \
+        said = f"{label} {'−' if n < 0 else ''}{w.digits(str(abs(n)))}"
+        said = (f"− {said}" if sign == "-" else said) if not out else \
             f" {'−' if sign == '-' else '+'} {said}"
-    return out
+        out.extend(inline(said))
+        how = workings[i] if workings is not None else None
+        if how is not None:
+            tokens, cards = how
+            out.extend(inline(" (" + " ".join(_token(t, w) for t in tokens)
+                              .replace("( ", "(").replace(" )", ")")))
+            if cards:
+                out.extend(inline(":"))
+                out.extend(_cards(cards, order))
+            out.extend(inline(")"))
+    return tuple(out)
+
+
+def _token(t: Token, w: Words) -> str:
+    """A token of a part's working as the book writes it."""
+    if isinstance(t, int):
+        return w.digits(_signed(t))
+    return str(t[1]) if isinstance(t, tuple) else t
 
 
 def _sum(parts: tuple[object, ...]) -> str:

@@ -1,0 +1,43 @@
+"""A score part worked out in the example (rulespec.book.worked) adds up to the part's value,
+and the cards it names are the ones counted."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulespec.book.facts import book_facts
+from rulespec.book.worked import Token
+from rulespec.loading import resolve
+
+
+def _value(tokens: tuple[Token, ...]) -> int:
+    text = " ".join(str(t) if not isinstance(t, tuple) else "0" for t in tokens)
+    out = eval(text.replace("×", "*").replace("−", "-"), {"__builtins__": {}})  # noqa: S307
+    assert isinstance(out, int)
+    return out
+
+
+@pytest.mark.parametrize("game", ["abracadabra", "abracadabra-newton", "hearts"])
+def test_each_worked_part_adds_up_to_its_value(game: str) -> None:
+    ex = book_facts(resolve(game).spec).example
+    assert ex is not None and ex.score_terms is not None and ex.score_worked is not None
+    seen = 0
+    for values, workings in zip(ex.score_terms, ex.score_worked, strict=True):
+        for value, how in zip(values, workings, strict=True):
+            if how is None:
+                continue
+            tokens, cards = how
+            assert _value(tokens) == value
+            seen += 1
+            # a count of cards names as many cards as it counts
+            counts = [t for t in tokens if isinstance(t, int)]
+            if cards:
+                assert len(cards) in counts
+    assert seen >= 1  # the success bonus, a rank or suit bonus, face values, card points
+
+
+def test_a_part_of_plain_values_is_not_worked_out() -> None:
+    """Tricks taken is a value the line says already: nothing beneath it to work out."""
+    ex = book_facts(resolve("abracadabra-newton").spec).example
+    assert ex is not None and ex.score_worked is not None
+    assert all(w[1] is None for w in ex.score_worked)  # trick points: taken[p]
