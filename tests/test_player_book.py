@@ -350,7 +350,7 @@ def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
     centre) are noted."""
     texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
     numbered = [int(m.group(1)) for t in texts
-                for m in re.finditer(r"\(trick (\d+):[^()]*, to seat \d, who now has \d+\)", t)]
+                for m in re.finditer(r"\(trick (\d+):[^()]*, to seat \d: tricks now \d+\)", t)]
     assert numbered == list(range(1, 14))
     # each failed card with the seat it came from (round 7: whose is the A♠?)
     assert any("(to the centre, from seat " in t for t in texts)
@@ -362,7 +362,7 @@ def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
     sent = sorted(c for t in ex.events for zone, cards, _ in t.shared if zone == "centre"
                   for c in cards)
     told = sorted(c for t in texts
-                  for m in re.finditer(r"\(to the centre, from seat \d:([^)]*)\)", t)
+                  for m in re.finditer(r"\(to the centre, from seat \d's left row:([^)]*)\)", t)
                   for c in m.group(1).replace("*", "").split())
     assert told == sent and sent
     # Vändåtta has no tricks: nothing is numbered there

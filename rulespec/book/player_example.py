@@ -11,16 +11,16 @@ The deal was played once, by :mod:`rulespec.book.facts`; nothing here runs the g
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from rulespec.book.causes import named_values
 from rulespec.book.document import Inline, Run, em, inline
 from rulespec.book.english import cap, words
+from rulespec.book.example_end import ending
 from rulespec.book.facts import RANK_ORDER, Example, Told
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
-from rulespec.book.reading import clause, part_name, prose, scoring_def, steps_of, terms
-from rulespec.book.worked import Token, Working
+from rulespec.book.reading import clause, prose, steps_of
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
@@ -299,7 +299,7 @@ def _after(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Exampl
     if cut:
         lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
                             n=str(ex.length)), None))
-    return _ending(spec, lines, ex, w)
+    return ending(spec, lines, ex, w, _cards)
 
 
 class _Notes:
@@ -393,7 +393,9 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         # as one trick of four cards)
         # in the order played (round 11: sorted, the lead was lost)
         note(w.word("({zone} {n}:", zone=zone_word(spec, zone, w), n=str(n)), cards,
-             w.word(", to seat {seat}, who now has {k})", seat=str(q + 1), k=str(k)), True)
+             # the count by its noun (round 15: "who now has 1" read as "1 what?")
+             w.word(", to seat {seat}: {zone}s now {k})", seat=str(q + 1), k=str(k),
+                    zone=zone_word(spec, zone, w)), True)
     # the others' cards in the order they came, clockwise from the mover's left (round 14:
     # an Ace's draws told in seat order read against "to the left")
     for zone, q, cards in _from_left(t.gained, ev["seat"], rounds.hands):
@@ -417,18 +419,33 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     # the move's own cards, unless the round gathered them: a card of the same name that a
     # rule sends to the centre in that move is another card (two packs), and is told
     placed = own - set(gathered[2]) if gathered is not None else own
+    for text, cards in _sent(spec, t, w, placed, rounds.zone):
+        note(text, cards)
+    return out + _raised(spec, t, w)
+
+
+def _sent(spec: CheckedSpec, t: Told, w: Words, placed: set[str], gathered: str | None
+          ) -> list[tuple[str, tuple[str, ...]]]:
+    """The cards a rule sent where everyone sees them in move ``t`` (failed cards to the
+    centre), but for the move's own (``placed``) and the round gathered (zone ``gathered``):
+    each note's opening words and its cards."""
+    out: list[tuple[str, tuple[str, ...]]] = []
     for zone, cards, _ in t.shared:
         z = spec.zone_named.get(zone)
         sent = tuple(c for c in cards if c not in placed)
         if sent and len(sent) == len(cards) and z is not None and z.visibility == "all" \
-                and zone != rounds.zone:
+                and zone != gathered:
             # cards a rule sent where everyone sees them (failed cards to the centre), each
             # player's said with whose they were (round 7: whose is the A♠ in the centre?)
-            for owner, mine in _owners(t, sent):
-                note(w.word("(to the {zone}:", zone=zone_word(spec, zone, w)) if owner is None
-                     else w.word("(to the {zone}, from seat {seat}:",
-                                 zone=zone_word(spec, zone, w), seat=str(owner + 1)), mine)
-    return out + _raised(spec, t, w)
+            # and from which of their places (round 15: a bid card sent to the centre read
+            # as a playing card thrown away)
+            for owner, source, mine in _owners(t, sent):
+                where = zone_word(spec, zone, w)
+                out.append((w.word("(to the {zone}:", zone=where) if owner is None else
+                            w.word("(to the {zone}, from seat {seat}'s {source}:", zone=where,
+                                   seat=str(owner + 1),
+                                   source=_unowned(zone_said(spec, source, w))), mine))
+    return out
 
 
 def _raised(spec: CheckedSpec, t: Told, w: Words) -> list[Run]:
@@ -501,13 +518,14 @@ def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping
     return out + _raised(spec, t, w)
 
 
-def _owners(t: Told, cards: tuple[str, ...]) -> list[tuple[int | None, tuple[str, ...]]]:
-    """``cards`` by the player whose zones the move took each from (None: from no
+def _owners(t: Told, cards: tuple[str, ...]
+            ) -> list[tuple[int | None, str, tuple[str, ...]]]:
+    """``cards`` by the player and the zone the move took each from (None and "": from no
     player's), in seat order, the cards of no player's last."""
     left = list(cards)
-    out: list[tuple[int | None, tuple[str, ...]]] = []
-    for q in sorted({q for _, q, _ in t.lost}):
-        gone = [c for _, p, got in t.lost if p == q for c in got]
+    out: list[tuple[int | None, str, tuple[str, ...]]] = []
+    for q, zone in sorted({(q, z) for z, q, _ in t.lost}):
+        gone = [c for z, p, got in t.lost if p == q and z == zone for c in got]
         mine = []
         for c in list(left):
             if c in gone:
@@ -515,9 +533,9 @@ def _owners(t: Told, cards: tuple[str, ...]) -> list[tuple[int | None, tuple[str
                 left.remove(c)
                 mine.append(c)
         if mine:
-            out.append((q, tuple(mine)))
+            out.append((q, zone, tuple(mine)))
     if left:
-        out.append((None, tuple(left)))
+        out.append((None, "", tuple(left)))
     return out
 
 
@@ -605,6 +623,13 @@ def zone_said(spec: CheckedSpec, name: str, w: Words) -> str:
     return head[:1].lower() + head[1:]
 
 
+def _unowned(said: str) -> str:
+    """A zone as said after its owner's seat: "a player's left row" is "left row" in "from
+    seat 3's left row" (Persian «ردیف چپِ بازیکن», Russian «левый ряд игрока» alike)."""
+    said = re.sub(r"^(?:(?:a|an|each|the) [\w-]+'s |the )", "", said)
+    return re.sub(r"(?:\u0650? بازیکن| игрока)$", "", said)
+
+
 def _plainly(head: str, name: str) -> bool:
     """Whether a zone's text starts with its name alone, an article's or an owner's word
     before it ("The stock", "A player's hand"): the name says as much, in fewer words."""
@@ -630,155 +655,3 @@ def _collects(ev: Mapping[str, object], cards: tuple[str, ...]) -> bool:
     it won), not the move itself (bid cards laid in a row)."""
     played = {str(x) for v in ev.values() for x in (v if isinstance(v, list) else [v])}
     return bool(played & set(cards)) and len(cards) > len(played & set(cards))
-
-
-def _ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example,
-            w: Words) -> list[tuple[Inline, str | None]]:
-    """The deal's end: each seat's score, as the sum of its parts where the scoring adds
-    parts up, and each other result the spec records (chips won, say), in its own words."""
-    entry = ex.result
-    if entry is None or not isinstance(entry.get("scores"), list):
-        return lines
-    scores = entry["scores"]
-    assert isinstance(scores, list)
-    lines.append((w.say("The deal ends."), None))
-    lines += _verdicts(ex, w)
-    labels = _part_labels(spec, w)
-    if ex.score_terms is not None and labels is not None:
-        # each part by its name, so that a reader checks a score without counting parts
-        order = spec.deck.order or CARD_ORDER
-        for q, parts in enumerate(ex.score_terms):
-            said = _labelled(parts, labels, ex.score_worked[q] if ex.score_worked else None,
-                             w, order)
-            lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1), sum=said,
-                                total=str(scores[q])) if said else
-                          w.say("Seat {seat}: {total}", seat=str(q + 1),
-                                total=str(scores[q])), None))
-    elif ex.score_terms is not None:
-        for q, parts in enumerate(ex.score_terms):
-            lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1),
-                                sum=_sum(parts),
-                                total=str(scores[q])), None))
-        lines.append((w.say("Each score adds up the parts the scoring rules list, in their "
-                            "order."), None))
-    else:
-        lines.append((w.say("Scores: {scores}.", scores=_by_seat(scores, w)), None))
-    if ex.terminal:
-        # the match of the book's settings is this one deal: its results (a pot that its
-        # winner takes) read wrong unless the reader knows it ended (round 7)
-        best = (min if spec.winner == "lowest" else max)(scores)
-        won = [str(q + 1) for q, x in enumerate(scores) if x == best]
-        lines.append((w.say("This deal was the whole match; the winner: seat {seats}.",
-                            seats=w.marks(", ").join(won)), None))
-    for r in spec.results:
-        value = entry.get(r.name)
-        if not r.doc or value is None:
-            continue
-        if ex.terminal and not any(value if isinstance(value, list) else [value]):
-            continue  # nothing left for a next deal when the match is over (round 8)
-        # after the match's last deal, the whole text: what it adds then (a pot its winner
-        # takes) is why the numbers are what they are (round 9: why did seat 4 gain 7?)
-        what = (prose(w.text(r.doc)).rstrip(".") if ex.terminal else
-                _first(prose(w.text(r.doc))))
-        told = (_by_seat(value, w) if isinstance(value, list)
-                else w.digits(str(value)))
-        lines.append((w.say("{what}: {values}.", what=what, values=told), None))
-    return lines
-
-
-def _verdicts(ex: Example, w: Words) -> list[tuple[Inline, str | None]]:
-    """Who succeeded, before the scores that pay them (round 9: the score lines did not
-    say): each per-player yes or no the scoring reads that a word of the game names."""
-    out: list[tuple[Inline, str | None]] = []
-    for term, values in ex.verdicts:
-        said = w.text(term)
-        said = said[:1].upper() + said[1:]
-        if not all(isinstance(x, bool) for x in values):
-            # a number each player has (a stake): seat by seat, and the sum (round 15: the
-            # pot the stakes make was worked out by hand)
-            out.append((w.say("{term}: {values}; {total} in all.", term=said,
-                              values=_by_seat(values, w),
-                              total=w.digits(_signed(sum(int(x) for x in values)))), None))
-            continue
-        who = [str(q + 1) for q, x in enumerate(values) if x]
-        out.append((w.say("{term}: nobody.", term=said) if not who else
-                    w.say("{term}: seat {seats}.", term=said, seats=w.marks(", ").join(who)),
-                    None))
-    return out
-
-
-def _part_labels(spec: CheckedSpec, w: Words) -> list[tuple[str, str]] | None:
-    """The scoring's parts, each with its sign and its name in the book's language; None
-    unless every part has a name (:func:`~rulespec.book.reading.part_name`)."""
-    d = scoring_def(spec)
-    if d is None:
-        return None
-    named = [(sign, part_name(e, d.params[0].name)) for sign, e in terms(d.body)]
-    if any(n is None for _, n in named):
-        return None
-    return [(sign, w.any(str(n))) for sign, n in named]
-
-
-def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]],
-              workings: tuple[Working | None, ...] | None, w: Words,
-              order: Mapping[str, int]) -> Inline:
-    """Parts added up, each after its name: ``success bonus 40 + tricks taken 11``; a part
-    the scoring subtracts after a minus sign, a negative part with its own; a part of 0 left
-    out (the example's words are counted), so that a score of nothing is no sum at all. A
-    part made by a sum or a count is worked out after it, with the cards counted: ``rank
-    bonus 4 (2 × 2: 5♠ 5♦)`` (round 15: the score lines could not be checked)."""
-    out: list[Run] = []
-    for i, ((sign, label), x) in enumerate(zip(labels, parts, strict=True)):
-        n = int(x) if isinstance(x, (int, bool)) else 0
-        if not n:
-            continue
-        said = f"{label} {'−' if n < 0 else ''}{w.digits(str(abs(n)))}"
-        said = (f"− {said}" if sign == "-" else said) if not out else \
-            f" {'−' if sign == '-' else '+'} {said}"
-        out.extend(inline(said))
-        how = workings[i] if workings is not None else None
-        if how is not None:
-            tokens, cards = how
-            out.extend(inline(" (" + " ".join(_token(t, w) for t in tokens)
-                              .replace("( ", "(").replace(" )", ")")))
-            if cards:
-                out.extend(inline(":"))
-                out.extend(_cards(cards, order))
-            out.extend(inline(")"))
-    return tuple(out)
-
-
-def _token(t: Token, w: Words) -> str:
-    """A token of a part's working as the book writes it."""
-    if isinstance(t, int):
-        return w.digits(_signed(t))
-    return str(t[1]) if isinstance(t, tuple) else t
-
-
-def _sum(parts: tuple[object, ...]) -> str:
-    """Parts added up as a reader writes them: ``40 + 11 − 24``."""
-    out = ""
-    for i, x in enumerate(parts):
-        n = int(x) if isinstance(x, (int, bool)) else 0
-        out += (f"{'−' if n < 0 else ''}{abs(n)}" if i == 0 else
-                f" {'−' if n < 0 else '+'} {abs(n)}")
-    return out
-
-
-def _by_seat(values: Sequence[object], w: Words) -> str:
-    """A number for each seat, as the example's lines say them: "seat 1 −1, seat 2 3"."""
-    return w.marks(", ").join(w.word("seat {seat} {score}", seat=str(q + 1), score=_signed(x))
-                              for q, x in enumerate(values))
-
-
-def _signed(x: object) -> str:
-    """A number as a reader writes it, a negative one with a minus sign (not a hyphen)."""
-    return f"−{-x}" if isinstance(x, int) and not isinstance(x, bool) and x < 0 else str(x)
-
-
-def _first(text: str) -> str:
-    """A text's first clause (up to its first colon or full stop), for a label."""
-    for mark in (":", ". "):
-        if mark in text:
-            text = text.split(mark, 1)[0]
-    return text.rstrip(".")

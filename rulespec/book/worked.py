@@ -112,8 +112,11 @@ def _work(spec: CheckedSpec, st: State, e: ast.Expr, env: dict[str, object], dep
             else:
                 return None
         if e.func == "count":
-            # the cards counted are named (a seat counted is not: the count says enough)
-            return Worked([len(counted)], [x for x in counted if isinstance(x, str)])
+            # a count of cards names them; a count of anything else (the players who
+            # succeeded, which the line before says) is a plain value
+            if any(not isinstance(x, str) for x in counted):
+                return None
+            return Worked([len(counted)], [str(x) for x in counted])
         return Worked(_added(values), [])
     return None
 
