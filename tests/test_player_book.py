@@ -750,3 +750,27 @@ def test_a_step_tells_what_it_set_even_unchanged() -> None:
     text = "".join(r.text for line, _ in told.flush(range(1, 3)) for r in line)
     assert text == "Declarer: seat 1; D: 5."
     assert told.flush(range(3, 4)) == []  # the tricks set neither
+
+
+def test_the_example_says_who_would_succeed_as_a_trick_changes_it() -> None:
+    """Round 16: "seat 2 reaches 5 tricks, then fails by taking a 6th" went unsaid. A trick
+    that changes who would succeed, were the deal to end then, says so after its count; no
+    other line does."""
+    texts = ["".join(r.text for r in i)
+             for i in _example_lines(book("abracadabra-newton", "en")[0])]
+    noted = [t for t in texts if "(success so far:" in t]
+    assert noted and all("(trick " in t for t in noted)
+    # the last such note names the players the deal's end calls successful
+    ends = [t for t in texts if t.startswith("Success:")]
+    assert ends and noted[-1].split("(success so far: ")[1].split(")")[0] in ends[0]
+
+
+def test_emphasis_keeps_its_spaces_outside_the_asterisks() -> None:
+    """Round 16: a Russian note that starts with a space and a dash ("* — месту 4)*") is no
+    emphasis in CommonMark: the spaces go outside the asterisks."""
+    from rulespec.book.document import em
+    from rulespec.book.markdown import md_inline
+
+    assert md_inline((em(" — месту 4)"),)) == " *— месту 4)*"
+    assert md_inline((em("(trick 1: "),)) == "*(trick 1:* "
+    assert md_inline((em(" "),)) == " "

@@ -165,6 +165,13 @@ class Causes:
                 out.append((word, tuple(bool(x) for x in values)))
         return tuple(out)
 
+    def verdicts_now(self, st: State) -> tuple[tuple[str, tuple[bool, ...]], ...]:
+        """The per-player yes/no of :meth:`verdicts` (success) as they stand in ``st``,
+        a state in the middle of a deal: what the end would say if it came now."""
+        return tuple((word, tuple(bool(x) for x in values))
+                     for word, values in self.verdicts(st)
+                     if all(isinstance(x, bool) for x in values))
+
 
 def _uses(spec: CheckedSpec, names: Sequence[str]) -> set[str]:
     """The definitions ``names`` read, directly or through others."""

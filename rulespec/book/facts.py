@@ -154,6 +154,9 @@ class Told:
     #: at a decision without choices (a pass), the other decisions the player could make then
     #: (a card could be played): their names; empty where none or not looked at
     instead: tuple[str, ...] = ()
+    #: each per-player yes/no a word of the game names (success), had the deal ended just
+    #: after the event: the word and each seat's value
+    verdicts: tuple[tuple[str, tuple[bool, ...]], ...] = ()
 
 
 @attrs.frozen
@@ -689,7 +692,8 @@ class _Worker:
                 ev, self._counts(st), self._gained(st, had),
                 self._snapshot(st) if "chance" in ev else None, raised,
                 self._shared(st, lay), self._gained(st, had, lost=True),
-                *self.causes.changed(st, was_all), rules, instead))
+                *self.causes.changed(st, was_all), rules, instead,
+                self.causes.verdicts_now(st) if tell else ()))
         flags = self.flags
         result = st.deals[-1] if st.deals else None
         return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),

@@ -67,7 +67,12 @@ def md_inline(text: Inline) -> str:
         elif r.kind == "strong":
             out.append(f"**{_md_text(r.text)}**")
         elif r.kind == "em":
-            out.append(f"*{_md_text(r.text)}*")
+            # spaces at either end outside the asterisks: "* — to seat 4)*" is no emphasis
+            # in CommonMark (round 16: a Russian note's italics broke on its dash)
+            body = r.text.strip()
+            lead, tail = r.text[:len(r.text) - len(r.text.lstrip())], \
+                r.text[len(r.text.rstrip()):]
+            out.append(f"{lead}*{_md_text(body)}*{tail}" if body else r.text)
         elif r.kind == "suit":
             out.append(_md_text(suit_text(r.text)))
         elif r.kind == "link":

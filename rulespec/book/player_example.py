@@ -396,6 +396,7 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
              # the count by its noun (round 15: "who now has 1" read as "1 what?")
              w.word(", to seat {seat}: {zone}s now {k})", seat=str(q + 1), k=str(k),
                     zone=zone_word(spec, zone, w)), True)
+    out += _so_far(t, rounds, gathered is not None, w)
     # the others' cards in the order they came, clockwise from the mover's left (round 14:
     # an Ace's draws told in seat order read against "to the left")
     for zone, q, cards in _from_left(t.gained, ev["seat"], rounds.hands):
@@ -404,6 +405,8 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
             continue
         if q == ev["seat"] and set(cards) <= own:
             continue  # the move's own cards, laid among the mover's: told by the move
+        if q == ev["seat"] and _of_suit_named(ev, cards):
+            continue  # a suit chosen and its cards taken: "choose suit ♣" says it
         if q == ev["seat"] and held and plain:
             out += [*inline(" →"), *_cards(cards, order)]
         elif q == ev["seat"] and held:
@@ -422,6 +425,23 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     for text, cards in _sent(spec, t, w, placed, rounds.zone):
         note(text, cards)
     return out + _raised(spec, t, w)
+
+
+def _so_far(t: Told, rounds: _Rounds, gathered: bool, w: Words) -> list[Run]:
+    """Who would succeed were the deal to end now, after a round that changed it (round 16:
+    "seat 2 reaches 5 tricks, then fails by taking a 6th" went unsaid)."""
+    was, rounds.verdicts = rounds.verdicts, t.verdicts
+    out: list[Run] = []
+    if not gathered or was is None:
+        return out
+    for (term, before), (_, now) in zip(was, t.verdicts, strict=False):
+        if before != now:
+            who = [str(q + 1) for q, x in enumerate(now) if x]
+            out.extend([*inline(" "), em(
+                w.word("({term} so far: seat {seats})", term=w.text(term),
+                       seats=w.marks(", ").join(who)) if who else
+                w.word("({term} so far: nobody)", term=w.text(term)))])
+    return out
 
 
 def _sent(spec: CheckedSpec, t: Told, w: Words, placed: set[str], gathered: str | None
@@ -549,6 +569,8 @@ class _Rounds:
         self.zone: str | None = None
         self.n = 0
         self.won: dict[int, int] = {}
+        #: the players' yes/no (success) had the deal ended after the last event
+        self.verdicts: tuple[tuple[str, tuple[bool, ...]], ...] | None = None
 
     def gathered(self, t: Told) -> tuple[str, int, tuple[str, ...], int, int] | None:
         """The round this move gathered: (its zone, to whom, its cards, its number, the
@@ -565,6 +587,13 @@ class _Rounds:
                     self.won[q] = self.won.get(q, 0) + 1
                     return zone, q, got, self.n, self.won[q]
         return None
+
+
+def _of_suit_named(ev: Mapping[str, object], cards: tuple[str, ...]) -> bool:
+    """Whether the move names a suit (``suit: C``) and ``cards`` are all of it."""
+    named = {v for k, v in ev.items() if k not in ("seat", "action")
+             and isinstance(v, str) and len(v) == 1 and v in "CDHS"}
+    return len(named) == 1 and all(len(c) == 2 and c[1] in named for c in cards)
 
 
 def _own(ev: Mapping[str, object]) -> set[str]:

@@ -1,0 +1,187 @@
+"""How fast could a Python engine be? A ceiling for issue 29, measured side by side.
+
+    python bench/ceiling.py [--games 2000] [--rounds 3]
+
+OpenSpiel's hearts written by hand in the representation a typed backend would lower a spec
+to (a card a small int, a hand a 52-bit set, the state a few ints and lists, a legal event an
+index among the set bits), driven from Python exactly as ``bench/engines.py`` drives both
+sides (``legal_count`` and ``apply_index`` at each decision, a sampled outcome at chance),
+against pyspiel's hearts driven the same way and rulespec's index path on the spec.
+
+This is not an engine: nothing here is checked against the rules beyond what a random
+playout needs (follow suit, no heart led until hearts are broken or the hand holds nothing
+else, the two of clubs first, a pass of three cards in a drawn direction, the trick's
+winner leading). It is the least work any Python engine of this design must do per game, so
+its games per second bound from above what a representation change inside the Python engine
+could reach; where even it stays below pyspiel driven from Python, parity in Python is out of
+reach and only a native backend can meet issue 29's bar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/playouts.py
+
+CHANCE = -1
+#: the cards of each suit as a 52-bit set: card ``13 * suit + rank``, clubs first, the two low
+SUIT_MASK = [((1 << 13) - 1) << (13 * s) for s in range(4)]
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+TWO_OF_CLUBS = 0
+QUEEN_OF_SPADES = 13 * SPADES + 10
+
+
+def _kth(m: int, k: int) -> int:
+    """The index of the ``k``-th set bit of ``m``, from the low end."""
+    for _ in range(k):
+        m &= m - 1
+    return (m & -m).bit_length() - 1
+
+
+class Hearts:
+    """One deal of four-player hearts in sets of bits (module docstring)."""
+
+    __slots__ = ("broken", "direction", "hands", "led", "leader", "passed", "passing",
+                 "points", "to_move", "trick", "tricks")
+
+    def __init__(self) -> None:
+        self.hands = [0, 0, 0, 0]
+        self.passed = [0, 0, 0, 0]
+        self.points = [0, 0, 0, 0]
+        self.trick: list[int] = []
+        self.direction = -1  # the pass direction, drawn at the first chance event
+        self.passing = 0  # cards passed so far (12 in all)
+        self.to_move = CHANCE
+        self.leader = 0
+        self.led = -1
+        self.broken = False
+        self.tricks = 0
+
+    # -- chance: the deal, then the pass direction -----------------------------------------
+    def deal(self, rng: random.Random) -> None:
+        """The shuffle and the deal, one chance event."""
+        pack = list(range(52))
+        rng.shuffle(pack)
+        for i, c in enumerate(pack):
+            self.hands[i & 3] |= 1 << c
+        # the direction is a chance event of its own, next
+        self.to_move = CHANCE
+
+    def draw_direction(self, rng: random.Random) -> None:
+        self.direction = rng.randrange(4)
+        if self.direction == 0:  # no pass: play starts
+            self.passing = 12
+            self._start_play()
+        else:
+            self.to_move = 0
+
+    # -- decisions ---------------------------------------------------------------------------
+    def legal_count(self) -> int:
+        q = self.to_move
+        if self.passing < 12:
+            return self.hands[q].bit_count()
+        return self._legal_mask(q).bit_count()
+
+    def apply_index(self, k: int) -> None:
+        q = self.to_move
+        if self.passing < 12:
+            c = _kth(self.hands[q], k)
+            self.hands[q] &= ~(1 << c)
+            self.passed[(q + self.direction) & 3] |= 1 << c
+            self.passing += 1
+            if self.passing % 3 == 0:
+                if self.passing == 12:
+                    for p in range(4):
+                        self.hands[p] |= self.passed[p]
+                    self._start_play()
+                else:
+                    self.to_move = q + 1
+            return
+        c = _kth(self._legal_mask(q), k)
+        self.hands[q] &= ~(1 << c)
+        if not self.trick:
+            self.led = c // 13
+        self.trick.append(c)
+        if c // 13 == HEARTS or c == QUEEN_OF_SPADES:
+            self.broken = True
+        if len(self.trick) < 4:
+            self.to_move = (q + 1) & 3
+            return
+        # the trick is won by the highest card of the suit led
+        best, at = -1, 0
+        for i, x in enumerate(self.trick):
+            if x // 13 == self.led and x > best:
+                best, at = x, i
+        winner = (self.leader + at) & 3
+        self.points[winner] += sum(1 for x in self.trick if x // 13 == HEARTS) + (
+            13 if QUEEN_OF_SPADES in self.trick else 0)
+        self.trick = []
+        self.tricks += 1
+        self.leader = self.to_move = winner if self.tricks < 13 else -2
+
+    def _legal_mask(self, q: int) -> int:
+        hand = self.hands[q]
+        if self.trick:
+            follow = hand & SUIT_MASK[self.led]
+            return follow or hand
+        if self.tricks == 0:
+            return 1 << TWO_OF_CLUBS
+        if not self.broken:
+            other = hand & ~SUIT_MASK[HEARTS]
+            return other or hand
+        return hand
+
+    def _start_play(self) -> None:
+        for p in range(4):
+            if self.hands[p] & 1:
+                self.leader = self.to_move = p
+
+
+def ceiling_games(games: int, seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` random deals of :class:`Hearts`."""
+    events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        st = Hearts()
+        st.deal(rng)
+        st.draw_direction(rng)
+        events += 2
+        while st.to_move >= 0:
+            st.apply_index(rng.randrange(st.legal_count()))
+            events += 1
+    return time.perf_counter() - start, events
+
+
+def main(argv: list[str] | None = None) -> None:
+    import engines
+    from playouts import index_playouts
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    spec, players, options, adapter = engines.settings_of("openspiel:hearts")
+    best = {"ceiling": 0.0, "pyspiel": 0.0, "rulespec": 0.0}
+    for r in range(args.rounds):
+        for side in best:
+            seed = 1000 * r + 7
+            if side == "ceiling":
+                secs, _ = ceiling_games(args.games, seed)
+            elif side == "pyspiel":
+                secs, _ = engines.engine_games(adapter, players, options, args.games, seed)
+            else:
+                secs, _ = index_playouts(spec, players, options, args.games, seed)
+            best[side] = max(best[side], args.games / secs)
+    print("side        games/s  × pyspiel")
+    for side, gps in best.items():
+        print(f"{side:<10} {gps:9.0f}  {gps / best['pyspiel']:8.2f}")
+
+
+if __name__ == "__main__":
+    main()

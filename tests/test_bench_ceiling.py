@@ -1,0 +1,42 @@
+"""bench/ceiling.py's hand-written hearts plays whole deals: every card played once, thirteen
+tricks, the 26 points all taken, so the ceiling it measures is of whole games."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _ceiling():  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("ceiling", BENCH / "ceiling.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_each_deal_is_played_to_its_end() -> None:
+    ceiling = _ceiling()
+    for seed in range(200):
+        rng = random.Random(seed)
+        st = ceiling.Hearts()
+        st.deal(rng)
+        st.draw_direction(rng)
+        plays = 0
+        while st.to_move >= 0:
+            n = st.legal_count()
+            assert n >= 1
+            st.apply_index(rng.randrange(n))
+            plays += 1
+        assert st.tricks == 13 and not any(st.hands) and sum(st.points) == 26
+        assert plays == (52 if st.direction == 0 else 64)
+
+
+def test_the_timing_loop_counts_every_event() -> None:
+    secs, events = _ceiling().ceiling_games(5, 1)
+    assert secs > 0 and 5 * 54 <= events <= 5 * 66
