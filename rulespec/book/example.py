@@ -64,14 +64,15 @@ def example_section(spec: CheckedSpec, facts: BookFacts, w: _W) -> None:
         return
     n = ex.players
     w(Heading(1, inline("An example deal"), "example"))
-    w(Paragraph(inline(f"A deal at a table of {n}, seat 0 dealing, every choice drawn at "
-                       f"random (seed {ex.seed}, the deal of the first {EXAMPLE_TRIES} seeds, or "
-                       "of more until every part of a score is at work, that ends as deals "
-                       "usually do, with the most kinds of decision, in the fewest moves), "
-                       "played by the rules of this book. Each line is a "
-                       "run of decisions of one kind, one round of the table at most (a "
-                       "trick, say), in the order they were made, with the cards each one "
-                       "brought to a player.")))
+    how = (f"the deal given in {ex.given} beside the spec, its choices made by a person"
+           if ex.given is not None else
+           f"every choice drawn at random (seed {ex.seed}, the deal of the first "
+           f"{EXAMPLE_TRIES} seeds, or of more until every part of a score is at work, that "
+           "ends as deals usually do, with the most kinds of decision, in the fewest moves)")
+    w(Paragraph(inline(f"A deal at a table of {n}, seat 0 dealing, {how}, played by the rules "
+                       "of this book. Each line is a run of decisions of one kind, one round of "
+                       "the table at most (a trick, say), in the order they were made, with the "
+                       "cards each one brought to a player.")))
     w(Bullets(tuple(_deal_lines(spec, ex)), ordered=True))
     if ex.score_terms is not None:
         _score_terms(spec, ex.score_terms, n, w)

@@ -21,6 +21,7 @@ import attrs
 
 from rulespec.book.causes import Causes
 from rulespec.book.choosing import apply, draw
+from rulespec.book.given import Given, given_example
 from rulespec.book.reading import (
     book_sizes,
     end_deals,
@@ -35,7 +36,7 @@ from rulespec.book.worked import Working, worked
 from rulespec.engine import CHANCE, Game, State
 from rulespec.engine.events import Event
 from rulespec.engine.table import Table
-from rulespec.errors import RulespecError
+from rulespec.errors import RecordError, RulespecError
 from rulespec.lang import ast, walk
 from rulespec.lang.clauses import clause_id
 from rulespec.lang.model import CheckedSpec
@@ -227,6 +228,9 @@ class Example:
     verdicts: tuple[tuple[str, tuple[bool | int, ...]], ...] = ()
     #: each seat's score parts worked out, where a sum or a count lies beneath them
     score_worked: tuple[tuple[Working | None, ...], ...] | None = None
+    #: the file the deal was given in beside the spec (its choices a person's), or None for
+    #: a deal of random choices
+    given: str | None = None
 
 
 @attrs.frozen
@@ -529,6 +533,36 @@ class _Worker:
         if found is None:
             return None
         n, start = found
+        given = given_example(self.spec, start, self.options)
+        seed = EXAMPLE_SEED if given is not None else self._best_seed(n, start)
+        # played again, told: the same seed plays the same deal, at a table that notes the
+        # rules each event enters (what drew a player's penalty cards)
+        self._plays.pop((n, json.dumps(dict(start.game.options), sort_keys=True), seed), None)
+        covering = Game(self.spec, n, self.options, trace=True,
+                        table=self.game(n, self.options).table)
+        self._cover = covering.cover
+        if given is not None:
+            # a deal given beside the spec, its choices a person's: told as it was played
+            played = self._play(covering.new_initial_state(), seed, True, None, given)
+            assert isinstance(played, _Played)
+            if not played.ended:
+                raise RecordError(f"{given.path.name}: the deal does not end within "
+                                  f"{EXAMPLE_MAX_EVENTS} events")
+            chosen = played
+        else:
+            chosen = self.play(n, covering.new_initial_state(), seed, tell=True)
+        picture = None
+        if chosen.made:
+            most = collections.Counter(chosen.made).most_common(1)[0][0]
+            picture = (most, chosen.before[most], start.game.hands, start.game.dealer)
+        return Example(n, start.game.hands, chosen.seed, chosen.length, chosen.events,
+                       chosen.counters, chosen.last, chosen.ended, chosen.terminal,
+                       chosen.result, chosen.score_terms, picture, chosen.went_out,
+                       chosen.verdicts, chosen.score_worked,
+                       given.path.name if given is not None else None)
+
+    def _best_seed(self, n: int, start: State) -> int:
+        """The seed of the random deal the example tells (:meth:`example`)."""
         best: tuple[tuple[int, int, int, int, int], _Played] | None = None
         # the best key a deal can have but for its length: no flag, every decision the
         # table compiles made, every term of the score at work, a decision that gave another
@@ -548,22 +582,7 @@ class _Worker:
                 continue  # longer than the best so far, or than any example should be
             if best is None or self._key(d) < best[0]:
                 best = (self._key(d), d)
-        seed = best[1].seed if best is not None else EXAMPLE_SEED
-        # played again, told: the same seed plays the same deal, at a table that notes the
-        # rules each event enters (what drew a player's penalty cards)
-        self._plays.pop((n, json.dumps(dict(start.game.options), sort_keys=True), seed), None)
-        covering = Game(self.spec, n, self.options, trace=True,
-                        table=self.game(n, self.options).table)
-        self._cover = covering.cover
-        chosen = self.play(n, covering.new_initial_state(), seed, tell=True)
-        picture = None
-        if chosen.made:
-            most = collections.Counter(chosen.made).most_common(1)[0][0]
-            picture = (most, chosen.before[most], start.game.hands, start.game.dealer)
-        return Example(n, start.game.hands, chosen.seed, chosen.length, chosen.events,
-                       chosen.counters, chosen.last, chosen.ended, chosen.terminal,
-                       chosen.result, chosen.score_terms, picture, chosen.went_out,
-                       chosen.verdicts, chosen.score_worked)
+        return best[1].seed if best is not None else EXAMPLE_SEED
 
     def _key(self, d: _Played) -> tuple[int, int, int, int, int]:
         """How an example candidate ranks, smallest first: no flag, the most kinds of
@@ -643,8 +662,10 @@ class _Worker:
         return {name: [list(x) if isinstance(x, list) else x for x in z]
                 for name, z in st.z.items()}
 
-    def _play(self, start: State, seed: int, tell: bool, cut: int | None) -> _Played | _Cut:
+    def _play(self, start: State, seed: int, tell: bool, cut: int | None,
+              given: Given | None = None) -> _Played | _Cut:
         st, rng = start.clone(), random.Random(seed)
+        put = apply if given is None else given.apply
         # the example tells EXAMPLE_LINES lines at most, each of one chance event or of at
         # most one decision per hand: what the events after those did is never told
         details = (EXAMPLE_LINES + 1) * (start.game.hands + 1) if tell else 0
@@ -659,7 +680,7 @@ class _Worker:
         while not st.is_terminal() and not st.deals and length < EXAMPLE_MAX_EVENTS:
             if cut is not None and length >= cut:
                 return _Cut(st, rng, frozenset(made), length)
-            ev, k, out = draw(st, rng, self.dealt)
+            ev, k, out = draw(st, rng, self.dealt) if given is None else given.next(st)
             went_out = went_out or out
             mover = st.to_move
             sizes = self._sizes(st) if k is not None and not gave and self.dealt else None
@@ -670,7 +691,7 @@ class _Worker:
                 made[a] = made.get(a, 0) + 1
             length += 1
             if length > details:
-                apply(st, ev, k)
+                put(st, ev, k)
                 gave = gave or self._gave(st, sizes, mover)
                 continue
             had = {name: [list(h) for h in st.z[name]] for name in self.held}
@@ -681,7 +702,7 @@ class _Worker:
             cover = self._cover if tell else None
             if cover is not None:
                 cover.clear()
-            apply(st, ev, k)
+            put(st, ev, k)
             gave = gave or self._gave(st, sizes, mover)
             raised = tuple((n, q) for n in self.truths
                            for q, (a, b) in enumerate(zip(was[n], st.v[n], strict=True))
@@ -694,11 +715,9 @@ class _Worker:
                 self._shared(st, lay), self._gained(st, had, lost=True),
                 *self.causes.changed(st, was_all), rules, instead,
                 self.causes.verdicts_now(st) if tell else ()))
-        flags = self.flags
-        result = st.deals[-1] if st.deals else None
         return _Played(seed, tell, length, tuple(told), first, self._counts(st), bool(st.deals),
-                       st.is_terminal(), result,
-                       any(st.deals[0].get(f) for f in flags) if st.deals else False,
+                       st.is_terminal(), st.deals[-1] if st.deals else None,
+                       any(st.deals[0].get(f) for f in self.flags) if st.deals else False,
                        frozenset(made), made, before,
                        self._score_terms(ended[-1]) if ended else None, went_out, gave,
                        self.causes.verdicts(ended[-1]) if ended and tell else (),

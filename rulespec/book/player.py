@@ -677,6 +677,10 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     # a player who could empty their hand did (facts._going_out): the book says so, since
     # the rest is chance
     out.add(Paragraph(w.say(
+        "A deal at a table of {n}, played by the rules of this book, each choice made as a "
+        "thoughtful player might make it; seat 1 deals, and the seats are numbered clockwise. "
+        "A note in italics tells what a move did that the move itself does not show.",
+        n=str(ex.players)) if ex.given is not None else w.say(
         "A deal at a table of {n}, played by the rules of this book, every choice drawn at "
         "random except that a player who can go out does; seat 1 deals, and the seats are "
         "numbered clockwise. A note in italics tells what a move did that the move itself does "

@@ -88,37 +88,48 @@ def _work(spec: CheckedSpec, st: State, e: ast.Expr, env: dict[str, object], dep
         b = right if right is not None else _plain(st, e.right, env)
         if a is None or b is None:
             return None
+        # nothing added or taken away is left out: "2 × 1", not "2 × 1 − 2 × 0" (a right
+        # row with no card lost)
+        if e.op in ("+", "-") and _value(st, e.right, env) == 0:
+            return a
+        if e.op == "+" and _value(st, e.left, env) == 0:
+            return b
         if e.op == "*":  # a sum inside a product is bracketed: 2 × (9 + 11)
             a, b = _bracketed(a), _bracketed(b)
         elif e.op == "-":
             b = _bracketed(b)
         return Worked([*a.tokens, _OPS[e.op], *b.tokens], a.cards + b.cards)
     if isinstance(e, ast.GenCall) and e.func in ("sum", "count"):
-        items = _value(st, e.source, env)
-        if not isinstance(items, (list, tuple)):
-            return None
-        values: list[int] = []
-        counted: list[object] = []
-        for x in items:
-            inner = {**env, e.var: x}
-            if e.cond is not None and _value(st, e.cond, inner) is not True:
-                continue
-            v = _value(st, e.elem, inner)
-            if e.func == "count":
-                if v is True:
-                    counted.append(x)
-            elif isinstance(v, int) and not isinstance(v, bool):
-                values.append(v)
-            else:
-                return None
-        if e.func == "count":
-            # a count of cards names them; a count of anything else (the players who
-            # succeeded, which the line before says) is a plain value
-            if any(not isinstance(x, str) for x in counted):
-                return None
-            return Worked([len(counted)], [str(x) for x in counted])
-        return Worked(_added(values), [])
+        return _gen(st, e, env)
     return None
+
+
+def _gen(st: State, e: ast.GenCall, env: dict[str, object]) -> Worked | None:
+    """A sum's addends, or a count's cards, in ``st``."""
+    items = _value(st, e.source, env)
+    if not isinstance(items, (list, tuple)):
+        return None
+    values: list[int] = []
+    counted: list[object] = []
+    for x in items:
+        inner = {**env, e.var: x}
+        if e.cond is not None and _value(st, e.cond, inner) is not True:
+            continue
+        v = _value(st, e.elem, inner)
+        if e.func == "count":
+            if v is True:
+                counted.append(x)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            values.append(v)
+        else:
+            return None
+    if e.func == "count":
+        # a count of cards names them; a count of anything else (the players who
+        # succeeded, which the line before says) is a plain value
+        if any(not isinstance(x, str) for x in counted):
+            return None
+        return Worked([len(counted)], [str(x) for x in counted])
+    return Worked(_added(values), [])
 
 
 #: a sum of more addends than this is said with equal ones grouped: ``13 × 1 + 13``

@@ -1,0 +1,80 @@
+"""A book's example deal given beside its spec (rulespec.book.given): told when the book is of
+the record's table and options, ignored for another, an error naming the file when it does
+not replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulespec.book.facts import book_facts
+from rulespec.book.given import EXAMPLE_SUFFIX, example_path
+from rulespec.errors import RecordError
+from rulespec.loading import resolve
+from rulespec.records import replay
+
+SEEDS = ["vandatta", "abracadabra", "abracadabra-newton"]
+
+
+@pytest.mark.parametrize("game", SEEDS)
+def test_each_seed_game_gives_an_example_that_replays_and_is_told(game: str) -> None:
+    found = resolve(game)
+    path = example_path(found.spec)
+    assert path is not None and path.exists() and path.name.endswith(EXAMPLE_SUFFIX)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    code, answer = replay(record)
+    assert code == 0 and answer["complete"], answer
+    ex = book_facts(found.spec).example
+    assert ex is not None and ex.given == path.name and ex.ended
+    # every event of the record is the deal told, in order
+    assert [t.event for t in ex.events] == record["events"][:len(ex.events)]
+    assert ex.length == len(record["events"])
+
+
+def test_a_book_of_other_options_tells_a_deal_of_its_own() -> None:
+    spec = resolve("abracadabra-newton").spec
+    ex = book_facts(spec, options={"bidding": "ascending_with_pass"}).example
+    assert ex is not None and ex.given is None
+
+
+def _copy(game: str, folder: Path) -> Path:
+    found = resolve(game)
+    for source in found.spec.sources:
+        p = Path(source)
+        (folder / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    return folder / found.path.name
+
+
+def test_a_given_example_that_does_not_replay_is_an_error_naming_its_file(
+        tmp_path: Path) -> None:
+    rules = _copy("abracadabra-newton", tmp_path)
+    record = json.loads(example_path(resolve("abracadabra-newton").spec)
+                        .read_text(encoding="utf-8"))  # type: ignore[union-attr]
+    bids = [i for i, e in enumerate(record["events"]) if e.get("action") == "bid"]
+    record["events"][bids[0]]["tricks"] = 99  # no such bid
+    given = rules.with_suffix(EXAMPLE_SUFFIX)
+    given.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(RecordError, match=given.name):
+        book_facts(resolve(rules).spec)
+    # cut short: the deal does not end
+    record = json.loads(example_path(resolve("abracadabra-newton").spec)
+                        .read_text(encoding="utf-8"))  # type: ignore[union-attr]
+    record["events"] = record["events"][:10]
+    given.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(RecordError, match="ends before the deal does"):
+        book_facts(resolve(rules).spec)
+    given.write_text("{not json", encoding="utf-8")
+    with pytest.raises(RecordError, match="not JSON"):
+        book_facts(resolve(rules).spec)
+
+
+def test_a_given_example_of_another_table_is_not_told(tmp_path: Path) -> None:
+    rules = _copy("abracadabra-newton", tmp_path)
+    record = json.loads(example_path(resolve("abracadabra-newton").spec)
+                        .read_text(encoding="utf-8"))  # type: ignore[union-attr]
+    record["players"] = 3
+    rules.with_suffix(EXAMPLE_SUFFIX).write_text(json.dumps(record), encoding="utf-8")
+    ex = book_facts(resolve(rules).spec).example
+    assert ex is not None and ex.given is None
