@@ -32,7 +32,7 @@ def house_rules(spec: CheckedSpec, w: Words) -> list[Block]:
             title = strong(w.text(o.title) + ".")
             out.append(Paragraph((title, *inline(" " + lead)) if lead else (title,),
                               clause(o.span)))
-            items = [w.say("By default: {rule}.", rule=default.rstrip(".")),
+            items = [w.say("By default: {rule}.", rule=_after_colon(default.rstrip("."))),
                      inline(other if other.endswith(".") else other + ".")]
         elif o.title:
             out.append(Paragraph(_house_rule(o, text, w), clause(o.span)))
@@ -132,6 +132,8 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
             args = (w.digits(show(next(iter(given.values())))) if len(given) == 1 else
                     w.marks(", ").join(f"{w.any(k.replace('_', ' '))} {w.digits(show(a))}"
                                        for k, a in given.items()))
+            said = inline(_after_colon("".join(r.text for r in said))) \
+                if all(r.kind == "text" for r in said) else said
             items.append(w.say("By default: {rule}; agreed: {args}.", rule=said, args=args)
                          if args else w.say("By default: {rule}.", rule=said))
         elif text:
@@ -140,3 +142,17 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
             items.append(w.say("{rule} (a table sets {setting}).", rule=said,
                                setting=_setting(o, value)))
     return items
+
+
+#: words that keep their capital after a colon: the cards' names, which the books capitalise
+_CAPITALISED = frozenset({"Ace", "Aces", "King", "Kings", "Queen", "Queens", "Jack", "Jacks",
+                          "Joker", "Jokers", "Abracadabra", "Newton"})
+
+
+def _after_colon(text: str) -> str:
+    """A rule's text as it reads after "By default:", its first word in lower case unless a
+    name or a single letter ("one pack", not "One pack"; round 16's Russian reader)."""
+    first = text.split(" ", 1)[0]
+    if first != "A" and (len(first) < 2 or first in _CAPITALISED or not first[1:].islower()):
+        return text  # "A" the article is a word; "D" the number is a name
+    return text[:1].lower() + text[1:]
