@@ -775,11 +775,11 @@ def test_the_example_says_who_would_succeed_as_a_trick_changes_it() -> None:
     other line does."""
     texts = ["".join(r.text for r in i)
              for i in _example_lines(book("abracadabra-newton", "en")[0])]
-    noted = [t for t in texts if "(success so far:" in t]
+    noted = [t for t in texts if "(success if the deal ended now:" in t]
     assert noted and all("(trick " in t for t in noted)
     # the last such note names the players the deal's end calls successful
     ends = [t for t in texts if t.startswith("Success:")]
-    assert ends and noted[-1].split("(success so far: ")[1].split(")")[0] in ends[0]
+    assert ends and noted[-1].split("(success if the deal ended now: ")[1].split(")")[0] in ends[0]
 
 
 def test_emphasis_keeps_its_spaces_outside_the_asterisks() -> None:

@@ -22,10 +22,12 @@ from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.clauses import clause_id
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["INSTEAD_EVENTS", "Causes", "named_values"]
+__all__ = ["INSTEAD_EVENTS", "ONLY", "Causes", "named_values"]
 
 #: a decision of more events than this is not gone through for what else could be played
 INSTEAD_EVENTS = 256
+#: what :meth:`Causes.instead` gives for a decision that was the only one allowed
+ONLY = "(only)"
 
 
 def named_values(spec: CheckedSpec) -> dict[str, str]:
@@ -125,6 +127,8 @@ class Causes:
         if any(k not in ("seat", "action") for k in ev):
             return ()
         n = st.legal_count()
+        if n == 1:
+            return (ONLY,)  # nothing else was allowed (a pass after the third draw)
         if n > INSTEAD_EVENTS:
             return ()
         out: dict[str, None] = {}

@@ -195,10 +195,29 @@ class _Writer:
             found = found + more
         if not found:
             return
+        found = self._before_use(found)
         self.terms = [t for t in self.terms if t not in found]
         self.said.update(meaning for _, meaning, _ in found)
         self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
                                          for word, meaning, src in found)))
+
+    def _before_use(self, found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """``found`` ordered so that a term comes before the definitions that use it (round
+        17: the Joker was defined by the trump indicator, defined just after it); otherwise
+        in the order given."""
+        needs = {t[0]: {u[0] for u in self._used(str(t[1]), found) if u[0] != t[0]}
+                 for t in found}
+        out: list[tuple[str, str, str]] = []
+        left = list(found)
+        while left:
+            done = {t[0] for t in out}
+            # in a cycle (trumps and the trump indicator say each other), the term that waits
+            # on the fewest others first, and of those the one most others wait on
+            ready = min(left, key=lambda t: (len(needs[t[0]] - done),
+                                             -sum(t[0] in needs[u[0]] for u in left)))
+            out.append(ready)
+            left.remove(ready)
+        return out
 
     def _used(self, text: str, terms: list[tuple[str, str, str]]
               ) -> list[tuple[str, str, str]]:
@@ -343,6 +362,14 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     several = sum(k.endswith(" each") for k in columns) > 1
     head = (inline(w.word("players")), inline(w.word("cards")),
             *(inline(_count_heading(spec, k, w, several)) for k in columns))
+    # how cards are written, before the first table that writes them (round 17)
+    if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
+    elif spec.deck.french:
+        # a game without a Joker does not name one
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
     if rows:
         out.add(Table(head, tuple(rows), source=clause(spec.deal.span)))
     sizes = book_sizes(spec, facts.players)
@@ -363,13 +390,6 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
-    if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
-                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
-    elif spec.deck.french:
-        # a game without a Joker does not name one
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
-                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
 
 
 def _held_at_start(facts: BookFacts) -> set[str] | None:

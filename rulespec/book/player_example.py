@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from rulespec.book.causes import named_values
+from rulespec.book.causes import ONLY, named_values
 from rulespec.book.document import Inline, Run, em, inline
 from rulespec.book.english import cap, words
 from rulespec.book.example_end import ending
@@ -135,7 +135,6 @@ class _Teller:
         self.settled = _Settled(spec, w, self.order)
         self.last: int | None = None  # the step of the deal of the last move
         self.closed = 0  # the rounds gathered when the turn began
-        self.instead: tuple[str, ...] = ()
         self.chosen: set[tuple[str, ...]] = set()  # the choices said to be choices
 
     def end_turn(self, step_over: range | None) -> None:
@@ -143,8 +142,7 @@ class _Teller:
         over (``step_over``, their numbers), what they set that the game's words name (round
         9: who declared, what is D?)."""
         if self.turn:
-            self.lines.append((tuple([*self.turn, *_chose(self.instead, self.w, self.chosen)]),
-                               self.src))
+            self.lines.append((tuple(self.turn), self.src))
             self.lines.extend(self.noted.flush())
         if step_over is not None:
             self.lines.extend(self.settled.flush(step_over))
@@ -189,22 +187,28 @@ class _Teller:
         self.noted.add([r for r in t.raised
                         if r[0] not in self.sets.get(str(ev["action"]), set())])
         self.settled.add(t.settled)
-        self.instead = t.instead
         if self.moves <= EXAMPLE_MOVES:
             self.turn += [*inline(w.marks(";") if self.moves > 1 else ""),
-                          *_move(self.spec, t, w, self.order, self.hands, self.rounds)]
+                          *_move(self.spec, t, w, self.order, self.hands, self.rounds),
+                          *_chose(str(ev["action"]), t.instead, w, self.chosen)]
         elif self.moves == EXAMPLE_MOVES + 1:
             self.turn += inline("; …")
         return True
 
 
-def _chose(instead: tuple[str, ...], w: Words, said: set[tuple[str, ...]]) -> list[Run]:
-    """A turn that ended on a decision without choices (a pass) while a card could have
-    been played: said to be a choice (round 9: a pass with a card to play read as a
-    mistake), the first time only (``said``: what was said so)."""
-    if not instead or instead in said:
+def _chose(action: str, instead: tuple[str, ...], w: Words, said: set[tuple[str, ...]]
+           ) -> list[Run]:
+    """A decision without choices (a draw, a pass) made while a card could have been
+    played: said to be a choice (round 9: a pass with a card to play read as a mistake; round
+    17: a draw while holding an eight); one that was the only decision allowed, said to be so
+    (round 17: a pass after three draws with nothing to play on an eight); each the first
+    time only (``said``: what was said so)."""
+    key = (action, *instead)
+    if not instead or key in said:
         return []
-    said.add(instead)
+    said.add(key)
+    if instead == (ONLY,):
+        return [*inline(" "), em(w.word("(nothing else was allowed)"))]
     other = w.marks(", ").join(w.any(words(a)) for a in instead)
     return [*inline(" "), em(w.word("(by choice: {decision} was allowed too)", decision=other))]
 
@@ -438,9 +442,9 @@ def _so_far(t: Told, rounds: _Rounds, gathered: bool, w: Words) -> list[Run]:
         if before != now:
             who = [str(q + 1) for q, x in enumerate(now) if x]
             out.extend([*inline(" "), em(
-                w.word("({term} so far: seat {seats})", term=w.text(term),
+                w.word("({term} if the deal ended now: seat {seats})", term=w.text(term),
                        seats=w.marks(", ").join(who)) if who else
-                w.word("({term} so far: nobody)", term=w.text(term)))])
+                w.word("({term} if the deal ended now: nobody)", term=w.text(term)))])
     return out
 
 
