@@ -231,6 +231,8 @@ class Example:
     #: the file the deal was given in beside the spec (its choices a person's), or None for
     #: a deal of random choices
     given: str | None = None
+    #: the given deal's notes: (the index of the event each follows, its text)
+    notes: tuple[tuple[int, str], ...] = ()
 
 
 @attrs.frozen
@@ -559,7 +561,8 @@ class _Worker:
                        chosen.counters, chosen.last, chosen.ended, chosen.terminal,
                        chosen.result, chosen.score_terms, picture, chosen.went_out,
                        chosen.verdicts, chosen.score_worked,
-                       given.path.name if given is not None else None)
+                       given.path.name if given is not None else None,
+                       tuple(sorted(given.notes.items())) if given is not None else ())
 
     def _best_seed(self, n: int, start: State) -> int:
         """The seed of the random deal the example tells (:meth:`example`)."""

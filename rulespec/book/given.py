@@ -1,8 +1,10 @@
 """A book's example deal given beside its spec: ``GAME.example.json`` next to ``GAME.rules``, a
 record (docs/records.md) of one deal whose choices a person made as a thoughtful player
-would. Random play is honest but teaches nothing (readers' rounds 3 to 16: a declarer bidding
-13 on a weak hand, showing eight cards that only cost chips); a game's author may give the
-deal a player learns from, and the book tells it with the same notes as any other.
+would, with an optional ``notes`` object of the author's sentences, each after an event,
+saying why (translated through the spec's catalogs like its other texts). Random play is
+honest but teaches nothing (readers' rounds 3 to 16: a declarer bidding 13 on a weak hand,
+showing eight cards that only cost chips); a game's author may give the deal a player learns
+from, and the book tells it with the same notes as any other.
 
 The record is read only for the book whose table and options are the record's; it must
 replay from the table's first state to the end of its first deal, each event legal, or the
@@ -24,7 +26,8 @@ from rulespec.files import plain_or_absent, read_bounded
 from rulespec.lang.model import CheckedSpec
 from rulespec.records import FORMAT
 
-__all__ = ["EXAMPLE_SUFFIX", "Given", "given_example"]
+__all__ = ["EXAMPLE_SUFFIX", "Given", "example_notes", "example_path", "given_example",
+           "without_notes"]
 
 #: the file beside a spec that gives its book's example deal
 EXAMPLE_SUFFIX = ".example.json"
@@ -42,11 +45,15 @@ def example_path(spec: CheckedSpec) -> Path | None:
 
 
 class Given:
-    """A given example's events, handed out one by one as the deal is played."""
+    """A given example's events, handed out one by one as the deal is played, and its notes:
+    a sentence of the author's after an event (by its index among the events), saying why
+    a player chose as they did, which no rule of the spec can say."""
 
-    def __init__(self, path: Path, events: Sequence[Event]) -> None:
+    def __init__(self, path: Path, events: Sequence[Event],
+                 notes: Mapping[int, str] | None = None) -> None:
         self.path = path
         self.events = events
+        self.notes = dict(notes or {})
         self.i = 0
 
     def next(self, st: State) -> tuple[Event, int | None, bool]:
@@ -97,6 +104,7 @@ def given_example(spec: CheckedSpec, start: State, options: Mapping[str, object]
     if not isinstance(record, dict) or record.get("format") != FORMAT \
             or not isinstance(record.get("events"), list):
         raise RecordError(f"{path}: the given example is not a {FORMAT} record")
+    notes = example_notes(record, path)
     game = start.game
     if record.get("players") != game.players or record.get("dealer", 0) != game.dealer:
         return None
@@ -106,5 +114,30 @@ def given_example(spec: CheckedSpec, start: State, options: Mapping[str, object]
         raise RecordError(f"{path}: {e}") from None
     if dict(theirs) != dict(options):
         return None
-    return Given(path, record["events"])
+    return Given(path, record["events"], notes)
+
+
+def example_notes(record: Mapping[str, object], path: Path) -> dict[int, str]:
+    """A given example's notes (``"notes": {"12": "Seat 4 leads the Joker: ..."}``, each keyed
+    by the index of the event it follows), checked: a key that is not an event's index or a
+    note that is not text is an error naming the file."""
+    notes = record.get("notes", {})
+    events = record.get("events")
+    n = len(events) if isinstance(events, list) else 0
+    if not isinstance(notes, dict):
+        raise RecordError(f"{path}: 'notes' is an object of event indices and texts")
+    out: dict[int, str] = {}
+    for k, text in notes.items():
+        if not (isinstance(k, str) and k.isdigit() and int(k) < n and isinstance(text, str)
+                and text.strip()):
+            raise RecordError(f"{path}: the note {k!r} is not a text after one of the "
+                              f"{n} events")
+        out[int(k)] = text
+    return out
+
+
+def without_notes(record: Mapping[str, object]) -> dict[str, object]:
+    """A given example as the record it is, its notes left out (``rulespec replay`` reads
+    the rest)."""
+    return {k: v for k, v in record.items() if k != "notes"}
 

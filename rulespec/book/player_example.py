@@ -136,6 +136,9 @@ class _Teller:
         self.last: int | None = None  # the step of the deal of the last move
         self.closed = 0  # the rounds gathered when the turn began
         self.chosen: set[tuple[str, ...]] = set()  # the choices said to be choices
+        #: the author's notes of a given deal, by the index of the event each follows
+        self.notes = dict(ex.notes)
+        self.index = -1  # the event being told
 
     def end_turn(self, step_over: range | None) -> None:
         """The turn told, what it made true for a player, and where steps of the deal are
@@ -150,6 +153,7 @@ class _Teller:
     def event(self, t: Told, mark: tuple[str, list[int]] | None) -> bool:
         """One event told; False once the example has told as many turns as it tells."""
         ev, w = t.event, self.w
+        self.index += 1
         if "chance" in ev:
             # the deal; a shuffle within a turn (the stock made again) and the cards drawn
             # after it, told with the turn (round 8: an Ace's draws went untold)
@@ -191,6 +195,11 @@ class _Teller:
             self.turn += [*inline(w.marks(";") if self.moves > 1 else ""),
                           *_move(self.spec, t, w, self.order, self.hands, self.rounds),
                           *_chose(str(ev["action"]), t.instead, w, self.chosen)]
+            note = self.notes.get(self.index)
+            if note is not None:
+                # why the player chose so, in the author's words (round 18: "why does seat 4
+                # lead the Joker?")
+                self.turn += [*inline(" "), em("(" + w.text(note).rstrip(".") + ")")]
         elif self.moves == EXAMPLE_MOVES + 1:
             self.turn += inline("; …")
         return True
