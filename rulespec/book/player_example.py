@@ -538,7 +538,8 @@ def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping
     after it."""
     source = next((z for z, got, lost in t.shared if lost and not got), None)
     made = next((z for z, got, _ in t.shared if got), None)
-    said = (w.word("(the {source} is shuffled into the {zone})",
+    # why: the pile drawn from has run out (round 19: the reshuffle came out of nowhere)
+    said = (w.word("(the {zone} has run out: the {source} is shuffled into a new one)",
                    source=zone_word(spec, source, w), zone=zone_word(spec, made, w))
             if source is not None and made is not None else w.word("(a shuffle)"))
     out: list[Run] = [*inline(" "), em(said)]
