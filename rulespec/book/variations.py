@@ -146,7 +146,7 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
 
 #: words that keep their capital after a colon: the cards' names, which the books capitalise
 _CAPITALISED = frozenset({"Ace", "Aces", "King", "Kings", "Queen", "Queens", "Jack", "Jacks",
-                          "Joker", "Jokers", "Abracadabra", "Newton"})
+                          "Joker", "Jokers"})
 
 
 def _after_colon(text: str) -> str:
