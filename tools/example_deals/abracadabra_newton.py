@@ -17,6 +17,8 @@ NOTES = {
     "5": "Showing would only add chips to seat 4's stake, so it shows nothing.",
     "6": "Seat 4 needs tricks: it leads the Joker, which wins any trick.",
     "34": "With exactly 4 tricks, seat 4 now plays to lose: it leads a low spade.",
+    "57": "The pot, the 4 antes, goes 2 each to seats 2 and 4, who took exactly 4 tricks: each "
+          "gains 1 chip, and seats 1 and 3 lose their ante.",
 }
 
 
