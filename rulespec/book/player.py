@@ -53,6 +53,7 @@ from rulespec.book.facts import (
 from rulespec.book.grids import by_rank, by_size, cell, merged, scores_table
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
+from rulespec.book.packs import second_pack_zones, second_packs
 from rulespec.book.player_example import example_lines, zone_said, zone_word
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.book.variations import house_rules
@@ -370,6 +371,13 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         # a game without a Joker does not name one
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
                         "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
+    packs = second_packs(facts)
+    if packs and spec.deck.french:
+        # a second pack's cards bear the same names (rounds 15 to 20: a bid card A♠ read as
+        # the A♠ played): the example writes them in angle quotes
+        out.para(w.word("In the example deal a card of {pack} is written in angle quotes, "
+                        "‹2♠›, apart from the playing cards.",
+                        pack=zone_said(spec, packs[0], w)))
     if rows:
         out.add(Table(head, tuple(rows), source=clause(spec.deal.span)))
     sizes = book_sizes(spec, facts.players)
@@ -714,7 +722,8 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     hands = frozenset(k[:-5] for t in facts.tables for k in t.counts if k.endswith(" each"))
     at: list[int] = []
     lines = example_lines(spec, ex, w, hands,
-                          (ex.picture[0], at) if ex.picture is not None else None)
+                          (ex.picture[0], at) if ex.picture is not None else None,
+                          second_pack_zones(spec, second_packs(facts)))
     # the table as it lies just before the first play, in the example where that comes
     # (rounds 8 and 9: a figure in "Players and cards" was far from the deal it shows);
     # seats counted from 1, as players count them (the records count from 0)

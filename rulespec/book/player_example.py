@@ -52,10 +52,13 @@ _RANKS = RANK_ORDER[::-1]
 RUN_AT_LEAST = 5
 
 
-def _cards(cards: tuple[str, ...], order: Mapping[str, int] | None) -> list[Run]:
+def _cards(cards: tuple[str, ...], order: Mapping[str, int] | None,
+           second: bool = False) -> list[Run]:
     """Cards in the deck's order (``order``; None: as given, a trick's in the order played);
     five or more of one suit with ranks in a row written as a run from the first to the last
-    (``2♣–A♣``: a suit taken whole is not thirteen cards)."""
+    (``2♣–A♣``: a suit taken whole is not thirteen cards); with ``second``, cards of a second
+    pack, each card or run in angle quotes (``‹2♠›``, ``‹2♣–A♣›``: square brackets are
+    Markdown's own)."""
     ranked = list(cards) if order is None else sorted(cards, key=lambda x: order.get(x, 0))
     groups: list[list[str]] = []
     for c in ranked:
@@ -67,13 +70,15 @@ def _cards(cards: tuple[str, ...], order: Mapping[str, int] | None) -> list[Run]
     runs: list[Run] = []
     for g in groups:
         shown = [g[0], "–", g[-1]] if len(g) >= RUN_AT_LEAST else g
-        for c in shown:
+        for i, c in enumerate(shown):
             if c == "–":
                 runs.extend(inline("–"))
                 continue
             if not runs or runs[-1].text != "–":
-                runs.extend(inline(" "))
+                runs.extend(inline(" ‹" if second else " "))
             runs.append(Run("card", c))
+            if second and (i == len(shown) - 1 or shown[i + 1] != "–"):
+                runs.extend(inline("›"))
     return runs
 
 
@@ -102,13 +107,15 @@ def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> In
 
 
 def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str] = frozenset(),
-                  mark: tuple[str, list[int]] | None = None
-                  ) -> list[tuple[Inline, str | None]]:
+                  mark: tuple[str, list[int]] | None = None,
+                  second: frozenset[str] = frozenset()) -> list[tuple[Inline, str | None]]:
     """The example's lines: the deal, then each turn (the moves of one player in a row);
     ``hands`` are the zones the deal fills for each player (cards a move brings there are
     told as taken). With ``mark`` (a decision and a list), the index of the line where that
-    decision is first made is added to the list (the table's figure goes before it)."""
+    decision is first made is added to the list (the table's figure goes before it).
+    ``second``: the zones that hold only a second pack's cards (written in angle quotes)."""
     told = _Teller(spec, ex, w, hands)
+    told.rounds.second = second
     for t in ex.events:
         if not told.event(t, mark):
             break
@@ -392,8 +399,10 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     ev = t.event
     out: list[Run] = [*inline(" ", w.any(words(str(ev["action"])))), *_fields(ev, w, order)]
 
-    def note(text: str, cards: tuple[str, ...], tail: str = ")", played: bool = False) -> None:
-        out.extend([*inline(" "), em(text), *_cards(cards, None if played else order),
+    def note(text: str, cards: tuple[str, ...], tail: str = ")", played: bool = False,
+             zone: str = "") -> None:
+        out.extend([*inline(" "), em(text),
+                    *_cards(cards, None if played else order, zone in rounds.second),
                     em(tail)])
 
     why = _why(spec, t, w)
@@ -431,12 +440,12 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
                  cards)
         elif q != ev["seat"] or _collects(ev, cards) or _public(spec, zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
-                        zone=zone_said(spec, zone, w)), cards)
+                        zone=zone_said(spec, zone, w)), cards, zone=zone)
     # the move's own cards, unless the round gathered them: a card of the same name that a
     # rule sends to the centre in that move is another card (two packs), and is told
     placed = own - set(gathered[2]) if gathered is not None else own
-    for text, cards in _sent(spec, t, w, placed, rounds.zone):
-        note(text, cards)
+    for text, cards, zone in _sent(spec, t, w, placed, rounds.zone):
+        note(text, cards, zone=zone)
     return out + _raised(spec, t, w)
 
 
@@ -458,11 +467,11 @@ def _so_far(t: Told, rounds: _Rounds, gathered: bool, w: Words) -> list[Run]:
 
 
 def _sent(spec: CheckedSpec, t: Told, w: Words, placed: set[str], gathered: str | None
-          ) -> list[tuple[str, tuple[str, ...]]]:
+          ) -> list[tuple[str, tuple[str, ...], str]]:
     """The cards a rule sent where everyone sees them in move ``t`` (failed cards to the
     centre), but for the move's own (``placed``) and the round gathered (zone ``gathered``):
-    each note's opening words and its cards."""
-    out: list[tuple[str, tuple[str, ...]]] = []
+    each note's opening words, its cards and the zone they went to."""
+    out: list[tuple[str, tuple[str, ...], str]] = []
     for zone, cards, _ in t.shared:
         z = spec.zone_named.get(zone)
         sent = tuple(c for c in cards if c not in placed)
@@ -477,7 +486,8 @@ def _sent(spec: CheckedSpec, t: Told, w: Words, placed: set[str], gathered: str 
                 out.append((w.word("(to the {zone}:", zone=where) if owner is None else
                             w.word("(to the {zone}, from seat {seat}'s {source}:", zone=where,
                                    seat=str(owner + 1),
-                                   source=_unowned(zone_said(spec, source, w))), mine))
+                                   source=_unowned(zone_said(spec, source, w))), mine,
+                            zone))
     return out
 
 
@@ -583,6 +593,8 @@ class _Rounds:
         self.zone: str | None = None
         self.n = 0
         self.won: dict[int, int] = {}
+        #: the zones that hold only a second pack's cards: their cards are told in angle quotes
+        self.second: frozenset[str] = frozenset()
         #: the players' yes/no (success) had the deal ended after the last event
         self.verdicts: tuple[tuple[str, tuple[bool, ...]], ...] | None = None
 
