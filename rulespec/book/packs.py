@@ -1,4 +1,4 @@
-"""Which zones hold only the cards of a second pack (Abracadabra's bid pack), read from the
+"""Which zones hold only the cards of a second pack (a pack of bid cards), read from the
 spec: the zones its cards can reach through the rules' moves that the playing pack's cannot.
 The example deal writes their cards in angle quotes, ‹2♠›, so that a bid card is not taken for
 the playing card of the same name (rounds 15 to 20: "the bid card A♠ looks exactly like the
