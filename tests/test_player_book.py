@@ -736,10 +736,13 @@ def test_newtons_example_shows_the_stakes_that_make_the_pot() -> None:
     gains = next(t for t in texts if t.startswith("Each player's net gain in chips"))
     gain = {int(q): int(x.replace("−", "-")) for q, x in re.findall(r"seat (\d) (−?\d+)", gains)}
     assert len(stakes) == 4 and seats
-    # the pot split among the successful seats, odd chips carried: each gains its share
-    # less its stake
+    # the pot split among the successful seats: each gains its share less its stake, and
+    # the odd chips go to the match's winner (the deal is the whole match), so that no chip
+    # is left
+    share, odd = divmod(sum(stakes), len(seats))
     for q in seats:
-        assert gain[q] == sum(stakes) // len(seats) - stakes[q - 1]
+        assert gain[q] - (share - stakes[q - 1]) in (0, odd)
+    assert sum(gain.values()) == 0
 
 
 def test_a_number_by_table_size_has_a_column_for_each_size() -> None:
