@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import io
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from babel.messages.pofile import read_po, write_po
 from rulespec.book.diagram import phase_diagram
 from rulespec.book.example import table_figure
 from rulespec.book.facts import book_facts
-from rulespec.book.given import EXAMPLE_SUFFIX, example_notes
+from rulespec.book.given import EXAMPLE_SUFFIX, example_notes, read_example
 from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
 from rulespec.book.reading import scoring_parts
 from rulespec.lang import ast, walk
@@ -57,8 +56,7 @@ def spec_template(spec_file: Path) -> Catalog:
     # the notes of the example deal given beside it, each after its event
     given = spec_file.with_suffix(EXAMPLE_SUFFIX)
     if given.exists():
-        record = json.loads(given.read_text(encoding="utf-8"))
-        for k, note in sorted(example_notes(record, given).items()):
+        for k, note in sorted(example_notes(read_example(given), given).items()):
             if note not in cat:
                 cat.add(note, locations=[(given.name, k)],
                         auto_comments=["a note of the example deal, after event " + str(k)])

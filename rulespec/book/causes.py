@@ -142,9 +142,9 @@ class Causes:
         return tuple(out)
 
     def verdicts(self, st: State) -> tuple[tuple[str, tuple[bool | int, ...]], ...]:
-        """Each per-player yes/no that a word of the game names (``def success(p)`` and the
-        word "success"), and each per-player number it names (``var stake``, "stake"), for
-        each seat in ``st``, a state at the end of a deal."""
+        """Each per-player number that a word of the game names (``var stake``, "stake"),
+        then each per-player yes/no it names (``def success(p)`` and the word "success"),
+        for each seat in ``st``, a state at the end of a deal."""
         words = {t.word.lower(): t.word for t in self.spec.terms}
         out: list[tuple[str, tuple[bool | int, ...]]] = []
         for v in self.spec.vars:
@@ -154,6 +154,16 @@ class Causes:
                 # what makes up a result (the stakes of a pot shared: round 11 could not see
                 # where +3 came from)
                 out.append((word, tuple(int(x) for x in st.v[v.name])))
+        return (*out, *self.verdicts_now(st, words))
+
+    def verdicts_now(self, st: State, words: Mapping[str, str] | None = None
+                     ) -> tuple[tuple[str, tuple[bool, ...]], ...]:
+        """Each per-player yes/no that a word of the game names and the scoring reads, as it
+        stands in ``st``: at the end of a deal, or in the middle of one, what the end would
+        say if it came now."""
+        if words is None:
+            words = {t.word.lower(): t.word for t in self.spec.terms}
+        out: list[tuple[str, tuple[bool, ...]]] = []
         for d in self.spec.defs:
             word = words.get(d.name.replace("_", " ").lower())
             if word is None or d.name not in self.scoring_uses or len(d.params) != 1 or not (
@@ -164,17 +174,9 @@ class Causes:
                                for q in range(st.game.players))
             except RulespecError:
                 continue  # a number not a seat's: not a player's yes or no
-
             if all(isinstance(x, bool) for x in values):
                 out.append((word, tuple(bool(x) for x in values)))
         return tuple(out)
-
-    def verdicts_now(self, st: State) -> tuple[tuple[str, tuple[bool, ...]], ...]:
-        """The per-player yes/no of :meth:`verdicts` (success) as they stand in ``st``,
-        a state in the middle of a deal: what the end would say if it came now."""
-        return tuple((word, tuple(bool(x) for x in values))
-                     for word, values in self.verdicts(st)
-                     if all(isinstance(x, bool) for x in values))
 
 
 def _uses(spec: CheckedSpec, names: Sequence[str]) -> set[str]:

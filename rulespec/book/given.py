@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from rulespec.engine import CHANCE, State
 from rulespec.engine.events import Event, canonical_key
@@ -27,7 +28,7 @@ from rulespec.lang.model import CheckedSpec
 from rulespec.records import FORMAT
 
 __all__ = ["EXAMPLE_SUFFIX", "Given", "example_notes", "example_path", "given_example",
-           "without_notes"]
+           "read_example", "without_notes"]
 
 #: the file beside a spec that gives its book's example deal
 EXAMPLE_SUFFIX = ".example.json"
@@ -95,15 +96,7 @@ def given_example(spec: CheckedSpec, start: State, options: Mapping[str, object]
     path = example_path(spec)
     if path is None or not path.exists():
         return None
-    if not plain_or_absent(path):
-        raise RecordError(f"{path}: the given example is not a plain file")
-    try:
-        record = json.loads(read_bounded(path, _LIMIT, "example record"))
-    except (ValueError, UnicodeDecodeError) as e:
-        raise RecordError(f"{path}: the given example is not JSON ({e})") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT \
-            or not isinstance(record.get("events"), list):
-        raise RecordError(f"{path}: the given example is not a {FORMAT} record")
+    record = read_example(path)
     notes = example_notes(record, path)
     game = start.game
     if record.get("players") != game.players or record.get("dealer", 0) != game.dealer:
@@ -115,6 +108,22 @@ def given_example(spec: CheckedSpec, start: State, options: Mapping[str, object]
     if dict(theirs) != dict(options):
         return None
     return Given(path, record["events"], notes)
+
+
+def read_example(path: Path) -> dict[str, Any]:
+    """The given example at ``path``, read as a record is: a plain file of at most 1 MiB,
+    JSON, with the record's format and a list of events; anything else is an error naming
+    the file. (The book and the catalogs that collect its notes both read it so.)"""
+    if not plain_or_absent(path):
+        raise RecordError(f"{path}: the given example is not a plain file")
+    try:
+        record = json.loads(read_bounded(path, _LIMIT, "example record"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise RecordError(f"{path}: the given example is not JSON ({e})") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT \
+            or not isinstance(record.get("events"), list):
+        raise RecordError(f"{path}: the given example is not a {FORMAT} record")
+    return record
 
 
 def example_notes(record: Mapping[str, object], path: Path) -> dict[int, str]:
