@@ -22,6 +22,7 @@ from rulespec.book.document import Book, Bullets, Figure, Heading, Inline, Parag
 from rulespec.book.facts import book_facts
 from rulespec.book.html import to_html
 from rulespec.book.i18n import CatalogError, Words, english, words_for
+from rulespec.book.markdown import to_markdown
 from rulespec.book.player import player_book, rules_words
 from rulespec.loading import resolve
 
@@ -280,10 +281,11 @@ def test_a_pack_is_said_by_its_ranks() -> None:
     # and in the book, in players' words (round 6: "A–9" read as Ace to 9, "A–2 ×2" as a
     # sign), a row for each size whose cards left over differ (round 7)
     # (Vändåtta's cards not dealt as the piles they make when play starts: the stock, and
-    # the card turned up)
-    for game, cells in (("vandatta", [[str(n), "52", "one pack", "7", str(51 - 7 * n), "1"]
+    # the card turned up; the hand and the card turned up, the same at every size, are said
+    # once in a sentence after the table)
+    for game, cells in (("vandatta", [[str(n), "52", "one pack", str(51 - 7 * n)]
                                       for n in range(2, 6)] +
-                         [[str(n), "104", "2 packs", "7", str(103 - 7 * n), "1"]
+                         [[str(n), "104", "2 packs", str(103 - 7 * n)]
                           for n in range(6, 15)]),
                         # (and the bid pack beside it: a pile of more cards than the deal
                         # left, a pack of its own; rounds 12 to 14 looked for its size)
@@ -295,6 +297,9 @@ def test_a_pack_is_said_by_its_ranks() -> None:
                                           "52"]])):
         table = next(x for x in book(game, "en")[0].blocks if isinstance(x, Table))
         assert [["".join(r.text for r in c) for c in row] for row in table.rows] == cells
+    said = to_markdown(book("vandatta", "en")[0])
+    assert ("At every table: each player is dealt 7 cards; the discard pile holds 1 when play "
+            "starts.") in said
 
 
 def test_newtons_pot_has_a_section_after_scoring() -> None:
@@ -312,14 +317,15 @@ def test_newtons_pot_has_a_section_after_scoring() -> None:
 def test_the_example_tells_what_a_turn_made_true() -> None:
     """Lappen is announced for a player as their turn passes on, with no decision of theirs:
     the example says so on a line after that turn, in the spec's words."""
-    for lang, said in (("en", "the player is in lappen"),
-                       ("ru", "игрок находится в лаппен")):
+    # (said of the seat, not "Seat 4 now: the player is...": round 22)
+    for lang, said in (("en", r"Now the player at seat (\d+) is in lappen"),
+                       ("ru", r"Теперь игрок на месте (\d+) находится в лаппен")):
         b = book("vandatta", lang)[0]
         texts = ["".join(r.text for r in i) for i in _example_lines(b)]
-        notes = [k for k, t in enumerate(texts) if said in t]
+        notes = [k for k, t in enumerate(texts) if re.search(said, t)]
         assert notes, texts
         # right after the turn it happened in: that turn's player's line
-        seat = texts[notes[0]].split()[1].rstrip(":")
+        seat = re.search(said, texts[notes[0]]).group(1)  # type: ignore[union-attr]
         # (a Russian turn is numbered without «Ход», a word Russian players keep for a card
         # played: round 14)
         assert re.match(rf"(Turn|№) \d+, (seat|место) {seat}:", texts[notes[0] - 1])
@@ -385,7 +391,6 @@ def test_the_opening_is_not_said_again(game: str) -> None:
 def test_the_generator_note_is_out_of_the_readers_way() -> None:
     """A Markdown book opens with its title and its first section; how it was made is a
     comment on its last line."""
-    from rulespec.book.markdown import to_markdown
 
     lines = to_markdown(book("vandatta", "en")[0]).splitlines()
     assert lines[0] == "# Vändåtta" and lines[2].startswith("## ")
@@ -700,8 +705,9 @@ def test_the_players_table_gives_the_stock_as_play_starts() -> None:
     assert "stock when play starts" in head and "not dealt to a hand" not in head
     row = next(r for r in table.rows if "".join(x.text for x in r[0]) == "4")
     stock = "".join(x.text for x in row[head.index("stock when play starts")])
-    pile = "".join(x.text for x in row[head.index("discard pile when play starts")])
-    assert (stock, pile) == ("23", "1")
+    assert stock == "23"
+    # the pile of one card at every size, said once beside the table
+    assert "the discard pile holds 1 when play starts" in to_markdown(b)
     dealt = "".join(r.text for r in _example_lines(b)[0])
     assert "Stock: 23 cards." in dealt
 
@@ -710,7 +716,7 @@ def test_a_russian_book_writes_the_ranks_as_russian_players_do() -> None:
     """Т К Д В for туз, король, дама, валет in the Russian books, in the text, the tables and
     the figure (rounds 9 and 10: the Latin A K Q J read as foreign), the suit's colour kept
     in HTML; the other languages keep A K Q J."""
-    from rulespec.book.markdown import figure_files, to_markdown
+    from rulespec.book.markdown import figure_files
 
     b = book("abracadabra", "ru")[0]
     md = to_markdown(b)
@@ -795,3 +801,22 @@ def test_emphasis_keeps_its_spaces_outside_the_asterisks() -> None:
     assert md_inline((em(" — месту 4)"),)) == " *— месту 4)*"
     assert md_inline((em("(trick 1: "),)) == "*(trick 1:* "
     assert md_inline((em(" "),)) == " "
+
+
+def test_a_score_table_puts_the_value_most_cards_share_last() -> None:
+    """Round 22: "2–7 | 1" and "9–K | 1" on either side of "8 | 10" read as if they
+    differed; the cards of the value most share are one row, "any other card", last."""
+    md = to_markdown(book("vandatta", "en")[0])
+    assert "| 8 | 10 |\n| A | 5 |\n| any other card | 1 |" in md
+
+
+def test_a_choice_is_said_at_every_turn_it_is_made() -> None:
+    """Round 22: draws unmarked after the first read as forced; each later one is said in a
+    word, once in its turn."""
+    lines = [x for x in to_markdown(book("vandatta", "en")[0]).splitlines()
+             if x.startswith("- Turn ")]
+    drew = [x for x in lines if "draw →" in x and "8" in x.split(":")[1]]
+    assert any("(by choice: play was allowed too)" in x for x in lines)
+    turn17 = next(x for x in lines if x.startswith("- Turn 17,"))
+    assert turn17.count("*(by choice)*") == 1, turn17
+    assert drew

@@ -36,7 +36,8 @@ __all__ = ["PROSE_KEYWORDS", "CatalogState", "compile_catalog", "extract_rules",
 PROSE_KEYWORDS = {"say": None, "word": None, "N_": None, "words": None, "w": None, "t": None}
 #: the modules whose prose the catalog holds
 _PROSE_MODULES = ("player.py", "player_example.py", "example_end.py", "variations.py",
-                  "grids.py", "diagram.py", "svg.py", "labels.py", "layout.py", "example.py")
+                  "grids.py", "counts.py", "diagram.py", "svg.py", "labels.py", "layout.py",
+                  "example.py")
 _BOOK = Path(__file__).resolve().parent
 
 

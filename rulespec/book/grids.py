@@ -56,10 +56,24 @@ def by_rank(rows: tuple[tuple[object, ...], ...], lang: str) -> list[str]:
     return [card_text(card_in(str(c), lang))[:-1] for c in firsts]
 
 
-def merged(rows: list[tuple[Inline, ...]]) -> list[tuple[Inline, ...]]:
+def merged(rows: list[tuple[Inline, ...]], other: Inline | None = None
+           ) -> list[tuple[Inline, ...]]:
     """A table's rows with each run of rows that differ only in their first cell made one:
     its first cells joined, as a range from the first to the last where the run is long
-    (``2♥–A♥ | 1`` for thirteen rows of 1 point)."""
+    (``2♥–A♥ | 1`` for thirteen rows of 1 point). With ``other`` (a first cell such as "any
+    other card"), the runs that share their cells but lie apart are one last row under it
+    (rounds 22: "2–7 | 1" and "9–K | 1" on either side of "8 | 10" read as if they differed)."""
+    out = _runs(rows)
+    if other is None:
+        return out
+    tails = [r[1:] for r in out]
+    common = max(tails, key=tails.count, default=())
+    if tails.count(common) < 2:
+        return out
+    return [*(r for r in out if r[1:] != common), (other, *common)]
+
+
+def _runs(rows: list[tuple[Inline, ...]]) -> list[tuple[Inline, ...]]:
     out: list[tuple[Inline, ...]] = []
     run: list[tuple[Inline, ...]] = []
     for row in [*rows, ()]:

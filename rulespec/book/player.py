@@ -23,8 +23,8 @@ from pathlib import Path
 
 import attrs
 
+from rulespec.book.counts import players_table
 from rulespec.book.document import (
-    RANK_LETTERS,
     Block,
     Book,
     Bullets,
@@ -42,19 +42,17 @@ from rulespec.book.document import (
 from rulespec.book.english import show
 from rulespec.book.example import table_figure
 from rulespec.book.facts import (
-    RANK_ORDER,
     RANKS_KEY,
     BookFacts,
     Example,
     Progress,
-    TableFacts,
     book_facts,
 )
 from rulespec.book.grids import by_rank, by_size, cell, merged, scores_table
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.packs import second_pack_zones, second_packs
-from rulespec.book.player_example import example_lines, zone_said, zone_word
+from rulespec.book.player_example import example_lines, zone_said
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.book.variations import house_rules
 from rulespec.lang import ast, walk
@@ -342,27 +340,7 @@ def _seen(z: ast.ZoneDecl, w: Words) -> str:
 
 def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("Players and cards"), "players-and-cards")
-    columns: list[str] = []
-    for t in facts.tables:
-        columns.extend(k for k in t.counts if k not in columns)
-    # the piles as play starts say where the cards not dealt to a hand are (round 10: 24 left
-    # over, a stock of 23): the sum of them is not said again
-    if any(k.endswith(" at play") and not k.endswith(" pack at play") for k in columns):
-        columns = [k for k in columns if k != "left over"]
-    # "hands dealt" says nothing the players column does not, where every player is dealt one
-    if all(t.counts.get("hands dealt") == str(t.players) for t in facts.tables if not t.options):
-        columns = [k for k in columns if k != "hands dealt"]
-    rows = []
-    for g in _alike(facts, columns):
-        t = g[0]
-        run = (str(t.players) if len(g) == 1 else
-               w.word("{lo} to {hi}", lo=str(t.players), hi=str(g[-1].players)))
-        rows.append((inline(w.digits(run)), inline(w.digits(str(t.cards))),
-                     *(inline(_count_said(k, [x.counts.get(k, "–") for x in g], w))
-                       for k in columns)))
-    several = sum(k.endswith(" each") for k in columns) > 1
-    head = (inline(w.word("players")), inline(w.word("cards")),
-            *(inline(_count_heading(spec, k, w, several)) for k in columns))
+    table, shared = players_table(spec, facts, w)
     # how cards are written, before the first table that writes them (round 17)
     if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
@@ -378,8 +356,10 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.para(w.word("In the example deal a card of {pack} is written in angle quotes, "
                         "‹2♠›, apart from the playing cards.",
                         pack=zone_said(spec, packs[0], w)))
-    if rows:
-        out.add(Table(head, tuple(rows), source=clause(spec.deal.span)))
+    if table is not None:
+        out.add(table)
+    if shared is not None:
+        out.add(shared)
     sizes = book_sizes(spec, facts.players)
     if facts.players is None and len(sizes) < spec.max_players - spec.min_players + 1:
         out.add(Paragraph(w.say("Tables of {lo} to {hi} players are not worked out here: {cmd} "
@@ -412,83 +392,6 @@ def _held_at_start(facts: BookFacts) -> set[str] | None:
         if cards:
             held.add(name)
     return held
-
-
-def _alike(facts: BookFacts, columns: list[str]) -> list[list[TableFacts]]:
-    """The tables of Players and cards in runs of sizes alike in every column: one row each
-    ("2 to 5"). Sizes whose cards left over differ keep a row each (round 7: "38, 31, 24,
-    17" in one cell left readers guessing which went with which size). A table an option
-    opens is a variation's, left out."""
-    groups: list[list[TableFacts]] = []
-    same = columns
-    for t in facts.tables:
-        if t.options:
-            continue
-        last = groups[-1][-1] if groups else None
-        if last is not None and last.players + 1 == t.players and last.cards == t.cards \
-                and all(last.counts.get(k) == t.counts.get(k) for k in same):
-            groups[-1].append(t)
-        else:
-            groups.append([t])
-    return groups
-
-
-def _count_said(key: str, values: list[str], w: Words) -> str:
-    """A cell of Players and cards for tables alike (the cards left over listed), the pack
-    in players' words (:func:`_pack_said`)."""
-    if key == RANKS_KEY:
-        return _pack_said(values[0], w)
-    return w.digits(w.marks(", ".join(dict.fromkeys(values))))
-
-
-def _pack_said(text: str, w: Words) -> str:
-    """The pack of :func:`~rulespec.book.facts.pack_text` as players say it: "one pack", "two
-    packs", "A K Q J 10 9 of each suit", the Joker by name (round 6: "A–9" read as Ace, 2,
-    3 ... 9; "A–2 ×2" as a sign, not two packs)."""
-    m = re.fullmatch(r"A–(\w)(?: ×(\d+))?(?: \+ JK(?: ×(\d+))?)?", text)
-    if m is None:
-        return text
-    low, copies, jokers = m.group(1), int(m.group(2) or 1), m.group(3)
-    order = RANK_ORDER
-    ranks = ""
-    if low == "2":
-        said = w.word("one pack") if copies == 1 else w.word("{n} packs", n=str(copies))
-    else:
-        letters = RANK_LETTERS.get(w.lang, {})
-        ranks = " ".join("10" if r == "T" else letters.get(r, r)
-                         for r in order[:order.index(low) + 1])
-        # the ranks as cards are written, "10" in every language, put in last (round 15: a
-        # Persian "۱۰" here and "10♣" in the example)
-        said = w.word("{ranks} of each suit", ranks="\x00")
-        if copies > 1:
-            said = w.word("{pack}, {n} of each card", pack=said, n=str(copies))
-    if "JK" in text:
-        said = (w.word("{pack} and the Joker", pack=said) if jokers is None else
-                w.word("{pack} and {n} Jokers", pack=said, n=jokers))
-    return said.replace("\x00", ranks)
-
-
-def _count_heading(spec: CheckedSpec, key: str, w: Words, several: bool) -> str:
-    if key == "hands dealt":
-        return w.word("hands dealt")
-    if key == "left over":
-        return w.word("not dealt to a hand")
-    if key == RANKS_KEY:
-        return w.word("the pack")
-    if key.endswith(" at play"):
-        zone = key.removesuffix(" pack at play").removesuffix(" at play")
-        # the zone as its text names it ("the bid pack" for bid_piles), without an article
-        said = zone_said(spec, zone, w).removeprefix("the ")
-        if key.endswith(" pack at play"):
-            # a second pack is counted as laid out, before anyone takes from it (round 15:
-            # "48 when play starts" for two players, who take two of its suits)
-            return said
-        return w.word("{zone} when play starts", zone=said)
-    if key.endswith(" each") and not several:
-        return w.word("cards each")
-    if key.endswith(" each"):
-        return w.word("cards each ({zone})", zone=zone_word(spec, key[:-5], w))
-    return key
 
 
 def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer) -> None:
@@ -658,7 +561,8 @@ def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring
         rows = [tuple(inline(ranks[i]) if ranks and j == 0 else cell(v, w)
                       for j, v in enumerate(row)) for i, row in enumerate(first.rows[tb.name])]
         out.add(Table(tuple(inline(w.text(c.heading)) for c in tb.columns),
-                      tuple(merged(rows)), caption=caption, source=clause(tb.span)))
+                      tuple(merged(rows, inline(w.word("any other card")) if ranks else None)),
+                      caption=caption, source=clause(tb.span)))
 
 
 def _scoring(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:

@@ -143,6 +143,7 @@ class _Teller:
         self.last: int | None = None  # the step of the deal of the last move
         self.closed = 0  # the rounds gathered when the turn began
         self.chosen: set[tuple[str, ...]] = set()  # the choices said to be choices
+        self.chosen_now: set[tuple[str, ...]] = set()  # and in the turn being told
         #: the author's notes of a given deal, by the index of the event each follows
         self.notes = dict(ex.notes)
         self.index = -1  # the event being told
@@ -187,6 +188,7 @@ class _Teller:
             if self.turns > EXAMPLE_TURNS:
                 self.turn = []
                 return False
+            self.chosen_now = set()
             self.turn = [*w.say("Turn {n}, seat {seat}:", n=str(self.turns),
                                 seat=str(int(str(self.seat)) + 1))]
             info = self.actions.get(str(ev["action"]))
@@ -201,7 +203,8 @@ class _Teller:
         if self.moves <= EXAMPLE_MOVES:
             self.turn += [*inline(w.marks(";") if self.moves > 1 else ""),
                           *_move(self.spec, t, w, self.order, self.hands, self.rounds),
-                          *_chose(str(ev["action"]), t.instead, w, self.chosen)]
+                          *_chose(str(ev["action"]), t.instead, w, self.chosen,
+                                  self.chosen_now)]
             note = self.notes.get(self.index)
             if note is not None:
                 # why the player chose so, in the author's words (round 18: "why does seat 4
@@ -212,16 +215,20 @@ class _Teller:
         return True
 
 
-def _chose(action: str, instead: tuple[str, ...], w: Words, said: set[tuple[str, ...]]
-           ) -> list[Run]:
+def _chose(action: str, instead: tuple[str, ...], w: Words, said: set[tuple[str, ...]],
+           now: set[tuple[str, ...]]) -> list[Run]:
     """A decision without choices (a draw, a pass) made while a card could have been
     played: said to be a choice (round 9: a pass with a card to play read as a mistake; round
     17: a draw while holding an eight); one that was the only decision allowed, said to be so
     (round 17: a pass after three draws with nothing to play on an eight); each the first
-    time only (``said``: what was said so)."""
+    time only (``said``: what was said so); a later choice of the same kind said in a word,
+    once a turn (``now``; round 22: draws unmarked after the first read as forced)."""
     key = (action, *instead)
-    if not instead or key in said:
+    if not instead or key in now or key in said and instead == (ONLY,):
         return []
+    now.add(key)
+    if key in said:
+        return [*inline(" "), em(w.word("(by choice)"))]
     said.add(key)
     if instead == (ONLY,):
         return [*inline(" "), em(w.word("(nothing else was allowed)"))]
@@ -341,10 +348,20 @@ class _Notes:
             text = prose(self.w.text(self.docs[name]))
             state = truth(text.rstrip(".") if name not in self.told else first_clause(text, 90))
             self.told.add(name)
-            said = self.w.word("Seat {seat} now: {state}.", seat=str(q + 1), state=state)
+            said = self._said(state, q)
             out.append(((em(said),), None))
         self.pending = []
         return out
+
+    def _said(self, state: str, q: int) -> str:
+        """A truth about a player said of its seat (round 22: "Seat 4 now: the player is in
+        lappen" read as machine-made)."""
+        w = self.w
+        subject = w.word("the player") + " "
+        if state.startswith(subject):
+            seat = w.word("the player at seat {seat}", seat=str(q + 1))
+            return w.word("Now {state}.", state=seat + " " + state[len(subject):])
+        return w.word("Seat {seat} now: {state}.", seat=str(q + 1), state=state)
 
 
 def _steps_of_actions(spec: CheckedSpec) -> dict[str, int]:
