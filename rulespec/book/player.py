@@ -409,6 +409,9 @@ def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer) -> None:
 
 def _deal(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The deal"), "the-deal")
+    # the words the steps use, defined before them (round 22: B, the lead and the pile came
+    # after the seven steps that use them)
+    out.define(" ".join(prose(w.text(s.doc)) for s in steps_of(spec.deal.body.stmts) if s.doc))
     if spec.deal.doc:
         out.para(w.text(spec.deal.doc), clause(spec.deal.span))
     _steps(spec, spec.deal.body, w, out)
