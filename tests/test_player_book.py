@@ -351,13 +351,20 @@ def test_the_example_speaks_players_words(game: str, lang: str) -> None:
 
 
 def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
-    """A trick gathered to its winner is numbered, its cards then its winner with their
-    count so far; cards a rule sends where everyone sees them (failed bid cards to the
-    centre) are noted."""
+    """A trick gathered to its winner is told on a line of its own, numbered, each card with
+    its player's seat in the order played, then its winner with their count so far (rounds
+    22 and 23: a line a card read as a log); cards a rule sends where everyone sees them
+    (failed bid cards to the centre) are noted."""
     texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
-    numbered = [int(m.group(1)) for t in texts
-                for m in re.finditer(r"\(trick (\d+):[^()]*, to seat \d: tricks now \d+\)", t)]
+    trick = re.compile(r"Trick (\d+): seat (\d) (\S+)(?: \([^()]*\))?(?:, seat (\d) (\S+)"
+                       r"(?: \([^()]*\))?){3} \(seat (\d) takes it: tricks now \d+\)")
+    numbered = [int(m.group(1)) for t in texts if (m := trick.match(t))]
     assert numbered == list(range(1, 14))
+    # the seats in the order of play, clockwise from the leader
+    for t in texts:
+        if (m := trick.match(t)):
+            seats = [int(x) for x in re.findall(r"seat (\d) (?:JK|10[CDHS]|[2-9TJQKA][CDHS])", t)]
+            assert seats == [(seats[0] - 1 + i) % 4 + 1 for i in range(4)], t
     # each failed card with the seat it came from (round 7: whose is the A♠?)
     assert any("(to the centre, from seat " in t for t in texts)
     # every card the deal sent to the centre is told there, even one named like the card the
@@ -786,7 +793,8 @@ def test_the_example_says_who_would_succeed_as_a_trick_changes_it() -> None:
     texts = ["".join(r.text for r in i)
              for i in _example_lines(book("abracadabra-newton", "en")[0])]
     noted = [t for t in texts if "(success if the deal ended now:" in t]
-    assert noted and all("(trick " in t for t in noted)
+    assert noted and all(re.match(r"Trick \d+: ", t) and " takes it: tricks now " in t
+                         for t in noted)
     # the last such note names the players the deal's end calls successful
     ends = [t for t in texts if t.startswith("Success:")]
     assert ends and noted[-1].split("(success if the deal ended now: ")[1].split(")")[0] in ends[0]

@@ -3,7 +3,8 @@ line, numbered, each decision by its name in words and its choices as a player s
 ("declare, pile: yes"), with the cards it brought to a player, and a note in italics where
 something happens that the moves alone do not show (a trick gathered to its winner, numbered,
 with the winner's count; cards a player takes on someone else's move, a penalty or an Ace's
-draw; cards a rule sends where everyone sees them, failed cards to the centre).
+draw; cards a rule sends where everyone sees them, failed cards to the centre). A trick of a
+card from each player is told on one line (:mod:`rulespec.book.tricks_told`).
 
 The deal was played once, by :mod:`rulespec.book.facts`; nothing here runs the game.
 """
@@ -21,6 +22,7 @@ from rulespec.book.facts import RANK_ORDER, Example, Told
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
 from rulespec.book.reading import clause, prose, steps_of
+from rulespec.book.tricks_told import Moved, Played, by_trick
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
@@ -120,7 +122,8 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
         if not told.event(t, mark):
             break
     told.end_turn(None)
-    return _after(spec, told.lines, ex, told.turns > EXAMPLE_TURNS, w)
+    lines = by_trick(told.lines, told.played, w, lambda z: zone_word(spec, z, w))
+    return _after(spec, lines, ex, told.turns > EXAMPLE_TURNS, w)
 
 
 class _Teller:
@@ -147,6 +150,9 @@ class _Teller:
         #: the author's notes of a given deal, by the index of the event each follows
         self.notes = dict(ex.notes)
         self.index = -1  # the event being told
+        #: the turns of one move, by their line's index (a trick's told on one line)
+        self.played: dict[int, Played] = {}
+        self.one: Played | None = None  # the turn being told, while it is of one move
 
     def end_turn(self, step_over: range | None) -> None:
         """The turn told, what it made true for a player, and where steps of the deal are
@@ -154,7 +160,10 @@ class _Teller:
         9: who declared, what is D?)."""
         if self.turn:
             self.lines.append((tuple(self.turn), self.src))
+            if self.one is not None and self.moves == 1:
+                self.played[len(self.lines) - 1] = self.one
             self.lines.extend(self.noted.flush())
+        self.one = None
         if step_over is not None:
             self.lines.extend(self.settled.flush(step_over))
 
@@ -201,15 +210,16 @@ class _Teller:
                         if r[0] not in self.sets.get(str(ev["action"]), set())])
         self.settled.add(t.settled)
         if self.moves <= EXAMPLE_MOVES:
-            self.turn += [*inline(w.marks(";") if self.moves > 1 else ""),
-                          *_move(self.spec, t, w, self.order, self.hands, self.rounds),
-                          *_chose(str(ev["action"]), t.instead, w, self.chosen,
-                                  self.chosen_now)]
+            moved = _move(self.spec, t, w, self.order, self.hands, self.rounds)
+            extra = _chose(str(ev["action"]), t.instead, w, self.chosen, self.chosen_now)
             note = self.notes.get(self.index)
             if note is not None:
                 # why the player chose so, in the author's words (round 18: "why does seat 4
                 # lead the Joker?")
-                self.turn += [*inline(" "), em("(" + w.text(note).rstrip(".") + ")")]
+                extra += [*inline(" "), em("(" + w.text(note).rstrip(".") + ")")]
+            self.turn += [*inline(w.marks(";") if self.moves > 1 else ""), *moved.runs(),
+                          *extra]
+            self.one = Played(int(str(ev["seat"])), str(ev["action"]), moved, extra)
         elif self.moves == EXAMPLE_MOVES + 1:
             self.turn += inline("; …")
         return True
@@ -407,14 +417,14 @@ def _set_by(spec: CheckedSpec) -> dict[str, set[str]]:
 
 
 def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
-          hands: frozenset[str], rounds: _Rounds) -> list[Run]:
+          hands: frozenset[str], rounds: _Rounds) -> Moved:
     """One move, as a player says it: the decision by its name in words and its choices, and
     the cards it brought: into the mover's hand (a draw: ``→ 3♣``; after a move of another
     kind, said as taken), into another player's hand (taken), a round of the table gathered to
     one player (a trick won, numbered), to another player's other cards, or to a zone everyone
     sees (failed cards to the centre)."""
     ev = t.event
-    out: list[Run] = [*inline(" ", w.any(words(str(ev["action"])))), *_fields(ev, w, order)]
+    out: list[Run] = []
 
     def note(text: str, cards: tuple[str, ...], tail: str = ")", played: bool = False,
              zone: str = "") -> None:
@@ -426,15 +436,6 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     plain = not [k for k in ev if k not in ("seat", "action")]
     own = _own(ev)
     gathered = rounds.gathered(t)
-    if gathered is not None:
-        zone, q, cards, n, k = gathered
-        # the trick's cards before its winner's count (round 9: "who now has 1: 7♣ 8♣" read
-        # as one trick of four cards)
-        # in the order played (round 11: sorted, the lead was lost)
-        note(w.word("({zone} {n}:", zone=zone_word(spec, zone, w), n=str(n)), cards,
-             # the count by its noun (round 15: "who now has 1" read as "1 what?")
-             w.word(", to seat {seat}: {zone}s now {k})", seat=str(q + 1), k=str(k),
-                    zone=zone_word(spec, zone, w)), True)
     out += _so_far(t, rounds, gathered is not None, w)
     # the others' cards in the order they came, clockwise from the mover's left (round 14:
     # an Ace's draws told in seat order read against "to the left")
@@ -463,7 +464,24 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     placed = own - set(gathered[2]) if gathered is not None else own
     for text, cards, zone in _sent(spec, t, w, placed, rounds.zone):
         note(text, cards, zone=zone)
-    return out + _raised(spec, t, w)
+    return Moved(inline(" ", w.any(words(str(ev["action"])))), tuple(_fields(ev, w, order)),
+                 _won_note(spec, gathered, w), (*out, *_raised(spec, t, w)),
+                 gathered[:2] + gathered[3:] if gathered is not None else None)
+
+
+def _won_note(spec: CheckedSpec, gathered: tuple[str, int, tuple[str, ...], int, int] | None,
+              w: Words) -> Inline:
+    """The note of a round gathered, on the line of the move that gathered it: its cards in
+    the order played (round 11: sorted, the lead was lost), then its winner and their count
+    (round 9: "who now has 1: 7♣ 8♣" read as one trick of four cards)."""
+    if gathered is None:
+        return ()
+    zone, q, cards, n, k = gathered
+    return (*inline(" "), em(w.word("({zone} {n}:", zone=zone_word(spec, zone, w), n=str(n))),
+            *_cards(cards, None),
+            # the count by its noun (round 15: "who now has 1" read as "1 what?")
+            em(w.word(", to seat {seat}: {zone}s now {k})", seat=str(q + 1), k=str(k),
+                      zone=zone_word(spec, zone, w))))
 
 
 def _so_far(t: Told, rounds: _Rounds, gathered: bool, w: Words) -> list[Run]:
