@@ -43,3 +43,21 @@ def test_the_example_writes_a_bid_card_in_angle_quotes_and_a_playing_card_bare()
             assert "‹" not in m.group(1), t
     # a game of one pack quotes nothing
     assert not any("‹" in t for t in _example_texts("abracadabra-newton"))
+
+
+def test_the_figure_writes_a_bid_card_in_angle_quotes_and_a_playing_card_bare() -> None:
+    """Round 22: the text wrote ‹2♠› and the figure 2♠ for the same bid card."""
+    from rulespec.book.document import Figure
+
+    found = resolve("abracadabra")
+    book = player_book(found.spec, words_for("en", [found.path, *map(Path, found.spec.sources)]))
+    fig = next(b for b in book.blocks if isinstance(b, Figure))
+    lines = dict(re.findall(r'<tspan class="rst-zone">([^<]*):</tspan>((?:<tspan[^>]*>[^<]*'
+                            r'</tspan>)+)', fig.svg))
+    shown = {label: re.findall(r"> ([^<]+)</tspan>", spans) for label, spans in lines.items()}
+    rows = [cards for label, cards in shown.items() if "row" in label or "pile" in label]
+    hands = [cards for label, cards in shown.items() if label.startswith("hand")]
+    assert rows and all(c.startswith("‹") and c.endswith("›") for r in rows for c in r)
+    assert hands and not any("‹" in c for h in hands for c in h)
+    # a quoted heart keeps its colour
+    assert re.search(r'<tspan class="rst-red"> ‹[^›]*♥›</tspan>', fig.svg)

@@ -38,11 +38,12 @@ _W = Callable[[Block], None]
 def table_figure(spec: CheckedSpec, facts: BookFacts, tr: Words = same,
                  direction: str = "ltr", first_seat: int = 0,
                  names: Words | None = None, digits: Words = same,
-                 card: Words = same) -> Figure | None:
+                 card: Words = same, second: frozenset[str] = frozenset()) -> Figure | None:
     """The table of the example deal just before its most frequent decision is first made
     (the first lead, the first play): every zone as it lies then, seat by seat. Its words go
     through ``tr`` (a translated book's catalog lookup), a zone's name through ``names``
-    where given, its text right to left when ``direction`` is ``rtl``."""
+    where given, its text right to left when ``direction`` is ``rtl``; the cards of the zones
+    ``second`` (a second pack's) in angle quotes."""
     if facts.example is None or facts.example.picture is None:
         return None
     most, zones, hands, dealer = facts.example.picture
@@ -50,7 +51,7 @@ def table_figure(spec: CheckedSpec, facts: BookFacts, tr: Words = same,
         decision=tr(words(most)))
     title = fill(tr("{game}: the table {moment}"), game=tr(spec.title), moment=moment)
     d = table_picture(spec, dict(zones), hands, dealer, title, moment, tr, direction,
-                      first_seat, names, digits, card)
+                      first_seat, names, digits, card, second)
     return Figure(d.svg, d.alt, inline(fill(tr(
         "The table {moment}: where the cards lie, seat by seat, with the shared zones in the "
         "middle."), moment=moment)))

@@ -66,12 +66,15 @@ def _px(text: str) -> int:
 
 def _card(code: str) -> str:
     # the picture writes a card as the book's text does (the ten as 10: "T♣" reads as an
-    # ace, туз, to a Russian reader)
+    # ace, туз, to a Russian reader), a second pack's in its angle quotes (:func:`_quoted`)
+    if code.startswith("‹"):
+        return "‹" + card_text(code.strip("‹›")) + "›"
     return card_text(code)
 
 
 def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, words: Words,
-                names: Words | None = None, digits: Words = same, card: Words = same
+                names: Words | None = None, digits: Words = same, card: Words = same,
+                second: frozenset[str] = frozenset()
                 ) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     out: list[tuple[str, tuple[str, ...], str]] = []
     said = names or words
@@ -93,8 +96,15 @@ def _zone_lines(spec: CheckedSpec, zones: dict[str, object], seat: int | None, w
             # the middle keeps its order: its top card is the one that counts)
             order = spec.deck.order or CARD_ORDER
             cards = sorted(cards[seat], key=lambda c: order.get(str(c), 0))
-        _zone_line(out, z, said(z.name), cards, words, digits, card)
+        _zone_line(out, z, said(z.name), cards, words, digits,
+                   _quoted(card) if z.name in second else card)
     return tuple(out)
+
+
+def _quoted(card: Words) -> Words:
+    """A second pack's card as the example's text writes it, in angle quotes (``‹2♠›``;
+    round 22: the figure wrote the bid cards as playing cards)."""
+    return lambda code: "‹" + card(code) + "›"
 
 
 def _zone_line(out: list[tuple[str, tuple[str, ...], str]], z: ast.ZoneDecl, name: str,
@@ -117,7 +127,7 @@ def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, deale
                   title: str, moment: str, words: Words = same,
                   direction: str = "ltr", first_seat: int = 0,
                   names: Words | None = None, digits: Words = same,
-                  card: Words = same) -> Diagram:
+                  card: Words = same, second: frozenset[str] = frozenset()) -> Diagram:
     """The table as ``zones`` (a state's zones: a list per shared zone, a list of lists per
     per-player one) lay: ``hands`` seats around a middle of shared zones. ``moment`` says
     when this is ("just before the first play"), for the alt text. Its words go through
@@ -127,10 +137,10 @@ def table_picture(spec: CheckedSpec, zones: dict[str, object], hands: int, deale
     ``direction="rtl"`` sets its text right to left."""
     seats = [_Box(fill(words("seat {seat} (dealer)") if q == dealer else words("seat {seat}"),
                        seat=digits(str(q + first_seat))),
-                  _zone_lines(spec, zones, q, words, names, digits, card))
+                  _zone_lines(spec, zones, q, words, names, digits, card, second))
              for q in range(hands)]
     middle = _Box(words("the middle of the table"),
-                  _zone_lines(spec, zones, None, words, names, digits, card))
+                  _zone_lines(spec, zones, None, words, names, digits, card, second))
     rtl = direction == "rtl"
     # seat 0 at the bottom, then clockwise: left, top, right; more seats share the top and
     # bottom rows (a long table)
@@ -224,7 +234,7 @@ def _draw(out: list[str], b: _Box, x: int, y: int, cls: str, rtl: bool) -> None:
         spans = [f'<tspan class="rst-zone">{esc(label)}:</tspan>']
         if cards:
             for c in cards:
-                code = c.partition("|")[0]
+                code = c.strip("‹›").partition("|")[0]
                 red = len(code) == 2 and code[1] in _RED
                 spans.append(f'<tspan class="{"rst-red" if red else "rst-card"}"> '
                              f'{esc(_card(c))}</tspan>')

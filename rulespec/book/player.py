@@ -630,15 +630,15 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     # the zones the deal fills for each player: cards a move brings there are taken
     hands = frozenset(k[:-5] for t in facts.tables for k in t.counts if k.endswith(" each"))
     at: list[int] = []
+    second = second_pack_zones(spec, second_packs(facts))
     lines = example_lines(spec, ex, w, hands,
-                          (ex.picture[0], at) if ex.picture is not None else None,
-                          second_pack_zones(spec, second_packs(facts)))
+                          (ex.picture[0], at) if ex.picture is not None else None, second)
     # the table as it lies just before the first play, in the example where that comes
     # (rounds 8 and 9: a figure in "Players and cards" was far from the deal it shows);
     # seats counted from 1, as players count them (the records count from 0)
     fig = table_figure(spec, facts, w.any, direction_of(w), first_seat=1,
                        names=lambda name: zone_said(spec, name, w), digits=w.digits,
-                       card=lambda c: card_in(c, w.lang))
+                       card=lambda c: card_in(c, w.lang), second=second)
     if fig is None or not at:
         out.add(Bullets(tuple(lines), ordered=False))
         return
