@@ -464,7 +464,7 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         texts.extend(x for x in (kept, note)
                      if x and x.rstrip(".").lower() not in " ".join(texts).lower())
     if rows:
-        out.add(Paragraph(w.say("The decisions you make in a deal, in the order they come:")))
+        out.add(Paragraph(w.say("The decisions you make in a deal:")))
         _decisions(rows, out)
         out.define(" ".join(" ".join(texts) for _, texts in rows.values()))
     # no phase diagram here: readers of six rounds found it said less, and less clearly, than
