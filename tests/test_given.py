@@ -5,6 +5,7 @@ not replay."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,36 @@ def test_a_note_that_follows_no_event_is_an_error(tmp_path: Path) -> None:
     rules.with_suffix(EXAMPLE_SUFFIX).write_text(json.dumps(record), encoding="utf-8")
     with pytest.raises(RecordError, match="not a text after one of the"):
         book_facts(resolve(rules).spec)
+
+
+def test_every_hand_is_told_again_as_the_record_leaves_it() -> None:
+    """Round 23: the example could be followed only by rebuilding every hand. Every tenth
+    turn of a deal whose hands grow, the book tells every hand; the engine, replaying the
+    given record, holds exactly those cards then."""
+    from rulespec.book.markdown import to_markdown
+    from rulespec.book.player import player_book
+    from rulespec.records import start
+
+    spec = resolve("vandatta").spec
+    md = to_markdown(player_book(spec))
+    told = {int(m.group(1)): m.group(2) for m in
+            re.finditer(r"^- Hands after turn (\d+): (.*)$", md, re.MULTILINE)}
+    assert sorted(told) == [10, 20]
+    record = without_notes(json.loads(
+        example_path(spec).read_text(encoding="utf-8")))  # type: ignore[union-attr]
+    state = start(record)
+    turns, seat = 0, None
+    for ev in record["events"]:
+        if "chance" not in ev and ev["seat"] != seat:
+            if turns in told:
+                hands = [state.observation(q)["zones"]["hand"][q] for q in range(4)]
+                said = [re.findall(r"(?:10|[2-9AKQJ])[♣♦♥♠]", part) for part in
+                        re.split(r"Seat \d: ", told.pop(turns))[1:]]
+                assert [sorted(h) for h in said] == [
+                    sorted(c.replace("T", "10").translate(_SUITS) for c in h) for h in hands]
+            turns, seat = turns + 1, ev["seat"]
+        state.apply(ev)
+    assert not told
+
+
+_SUITS = str.maketrans("CDHS", "♣♦♥♠")

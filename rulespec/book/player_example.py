@@ -19,6 +19,7 @@ from rulespec.book.document import Inline, Run, em, inline
 from rulespec.book.english import cap, words
 from rulespec.book.example_end import ending
 from rulespec.book.facts import RANK_ORDER, Example, Told
+from rulespec.book.hands_told import Held
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
 from rulespec.book.reading import clause, prose, steps_of
@@ -153,6 +154,7 @@ class _Teller:
         #: the turns of one move, by their line's index (a trick's told on one line)
         self.played: dict[int, Played] = {}
         self.one: Played | None = None  # the turn being told, while it is of one move
+        self.held = Held(hands)
 
     def end_turn(self, step_over: range | None) -> None:
         """The turn told, what it made true for a player, and where steps of the deal are
@@ -163,6 +165,9 @@ class _Teller:
             if self.one is not None and self.moves == 1:
                 self.played[len(self.lines) - 1] = self.one
             self.lines.extend(self.noted.flush())
+            every = self.held.line(self.turns, self.w, lambda cs: _cards(cs, self.order))
+            if every is not None:
+                self.lines.append((every, None))
         self.one = None
         if step_over is not None:
             self.lines.extend(self.settled.flush(step_over))
@@ -172,6 +177,7 @@ class _Teller:
         ev, w = t.event, self.w
         self.index += 1
         if "chance" in ev:
+            self.held.follow(t)
             # the deal; a shuffle within a turn (the stock made again) and the cards drawn
             # after it, told with the turn (round 8: an Ace's draws went untold)
             if t.zones is not None and not self.lines and not self.turn:
@@ -180,6 +186,7 @@ class _Teller:
             elif self.turn and t.gained:
                 self.turn += _shuffled(self.spec, t, self.seat, w, self.order,
                                        self.rounds.hands)
+                self.turn += self._note()
             return True
         phase = self.stage.get(str(ev["action"]))
         step_over = (range(self.last, phase) if phase is not None and self.last is not None
@@ -202,6 +209,8 @@ class _Teller:
                                 seat=str(int(str(self.seat)) + 1))]
             info = self.actions.get(str(ev["action"]))
             self.src = clause(info.span) if info else None
+        # the hands after the turn before this one are told before this move changes them
+        self.held.follow(t)
         self.last = phase if phase is not None else self.last
         self.moves += 1
         # what the move made true that the decision itself does not set (a rule applied as
@@ -212,17 +221,21 @@ class _Teller:
         if self.moves <= EXAMPLE_MOVES:
             moved = _move(self.spec, t, w, self.order, self.hands, self.rounds)
             extra = _chose(str(ev["action"]), t.instead, w, self.chosen, self.chosen_now)
-            note = self.notes.get(self.index)
-            if note is not None:
-                # why the player chose so, in the author's words (round 18: "why does seat 4
-                # lead the Joker?")
-                extra += [*inline(" "), em("(" + w.text(note).rstrip(".") + ")")]
+            extra += self._note()
             self.turn += [*inline(w.marks(";") if self.moves > 1 else ""), *moved.runs(),
                           *extra]
             self.one = Played(int(str(ev["seat"])), str(ev["action"]), moved, extra)
         elif self.moves == EXAMPLE_MOVES + 1:
             self.turn += inline("; …")
         return True
+
+
+    def _note(self) -> list[Run]:
+        """The author's note after the event being told, if any: why the player chose so
+        (round 18: "why does seat 4 lead the Joker?"), or what the cards just drawn mean."""
+        note = self.notes.get(self.index)
+        return [] if note is None else [*inline(" "), em("(" + self.w.text(note).rstrip(".")
+                                                         + ")")]
 
 
 def _chose(action: str, instead: tuple[str, ...], w: Words, said: set[tuple[str, ...]],

@@ -15,7 +15,7 @@ from common import play, save, table
 
 NOTES = {
     "1": "A group: both sixes at once, the first matching the 2♦ by suit.",
-    "48": "Seat 1's last card is an Ace, and nobody may go out by playing an Ace, so seat 1 "
+    "47": "Seat 1's last card is an Ace, and nobody may go out by playing an Ace, so seat 1 "
           "must draw first.",
     "49": "An Ace on an Ace: another extra turn, and the 10♥ takes seat 1 out.",
 }
