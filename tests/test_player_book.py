@@ -828,3 +828,12 @@ def test_a_choice_is_said_at_every_turn_it_is_made() -> None:
     turn17 = next(x for x in lines if x.startswith("- Turn 17,"))
     assert turn17.count("*(by choice)*") == 1, turn17
     assert drew
+
+
+def test_a_right_to_left_markdown_book_isolates_each_card_left_to_right() -> None:
+    """Round 23: in Persian text a group "6♦ 6♠" could read turned about; each card is
+    isolated left to right (U+2066 ... U+2069) as the figures write them, and only there."""
+    fa = to_markdown(book("vandatta", "fa")[0])
+    assert "\u2066" + "6♦" + "\u2069 \u2066" + "6♠" + "\u2069" in fa
+    assert fa.count("\u2066") == fa.count("\u2069")
+    assert "\u2066" not in to_markdown(book("vandatta", "en")[0])
