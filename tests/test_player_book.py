@@ -837,3 +837,14 @@ def test_a_right_to_left_markdown_book_isolates_each_card_left_to_right() -> Non
     assert "\u2066" + "6♦" + "\u2069 \u2066" + "6♠" + "\u2069" in fa
     assert fa.count("\u2066") == fa.count("\u2069")
     assert "\u2066" not in to_markdown(book("vandatta", "en")[0])
+
+
+def test_a_decision_names_the_step_of_the_deal_it_is_made_in() -> None:
+    """Round 23: "place" and "Naming tricks" read as two things. A decision made in one step
+    of the deal, which makes one or two, names that step by its number and title; the
+    decisions of a step that makes many (Vändåtta's turns) do not."""
+    md = to_markdown(book("abracadabra", "en")[0])
+    assert "**place** (step 4, Naming tricks):" in md
+    assert "**declare** (step 5, Exposing):" in md
+    assert "1. **Deal.**" in md and "4. **Naming tricks.**" in md
+    assert "(step " not in to_markdown(book("vandatta", "en")[0])

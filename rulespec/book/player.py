@@ -39,7 +39,7 @@ from rulespec.book.document import (
     inline,
     strong,
 )
-from rulespec.book.english import show
+from rulespec.book.english import show, words
 from rulespec.book.example import table_figure
 from rulespec.book.facts import (
     RANKS_KEY,
@@ -52,7 +52,7 @@ from rulespec.book.grids import by_rank, by_size, cell, merged, scores_table
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.packs import second_pack_zones, second_packs
-from rulespec.book.player_example import example_lines, zone_said
+from rulespec.book.player_example import example_lines, steps_of_actions, zone_said
 from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
 from rulespec.book.variations import house_rules
 from rulespec.lang import ast, walk
@@ -442,6 +442,7 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     rows: dict[str, tuple[Inline, list[str]]] = {}
     seen: set[str] = set()
     together = False
+    in_step = _in_step(spec, w)
     for m in walk_play(spec):
         if not _offered(facts, m.alt.action) or m.alt in facts.off or not m.alt.doc:
             continue
@@ -458,7 +459,7 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         together = together or m.together is not None
         # a decision of several alternatives (the declarer's and the others', an eight's
         # play) is one row: its texts one after another
-        name = _decision_name(m.alt.action, w)
+        name = (*_decision_name(m.alt.action, w), *in_step.get(m.alt.action, ()))
         texts = rows.setdefault(m.alt.action, (name, []))[1]
         # a text the row says already, in other words around it, is not said again
         texts.extend(x for x in (kept, note)
@@ -530,6 +531,23 @@ def _decision_name(action: str, w: Words) -> Inline:
     """A decision by its name in words, in the book's language (the catalog's word for it),
     as the example deal names it too; its name in the records is the reference's."""
     return (strong(w.any(action.replace("_", " "))),)
+
+
+def _in_step(spec: CheckedSpec, w: Words) -> dict[str, Inline]:
+    """Each decision made in one step of the deal that makes one or two, the step by its
+    number and title (" (step 4, Naming tricks)"): the decision's name is the records' word,
+    the step's the book's (round 23: "place" and "Naming tricks" read as two things)."""
+    shown = [s for s in steps_of(spec.deal.body.stmts) if s.doc]
+    every = steps_of(spec.deal.body)
+    stage = steps_of_actions(spec)
+    out: dict[str, Inline] = {}
+    for action, i in stage.items():
+        step = every[i]
+        if step in shown and list(stage.values()).count(i) <= 2 \
+                and words(action) != step.title.lower():
+            out[action] = w.say(" (step {n}, {title})", n=str(shown.index(step) + 1),
+                                title=w.text(step.title).rstrip("."))
+    return out
 
 
 def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:

@@ -28,7 +28,8 @@ from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "example_lines", "zone_said", "zone_word"]
+__all__ = ["EXAMPLE_MOVES", "EXAMPLE_TURNS", "example_lines", "steps_of_actions", "zone_said",
+           "zone_word"]
 
 #: the turns an example tells at most (the rest is summed up in one line), and the moves of
 #: one turn
@@ -135,7 +136,7 @@ class _Teller:
         self.order = spec.deck.order or CARD_ORDER
         self.actions = {a.name: a for a in spec.actions}
         self.sets = _set_by(spec)
-        self.stage = _steps_of_actions(spec)
+        self.stage = steps_of_actions(spec)
         self.lines: list[tuple[Inline, str | None]] = []
         self.turn: list[Run] = []
         self.seat: object = None
@@ -387,7 +388,7 @@ class _Notes:
         return w.word("Seat {seat} now: {state}.", seat=str(q + 1), state=state)
 
 
-def _steps_of_actions(spec: CheckedSpec) -> dict[str, int]:
+def steps_of_actions(spec: CheckedSpec) -> dict[str, int]:
     """Each decision's step of the deal (its number in the deal block's steps), found in the
     step's body and the procedures it calls; a decision in no step, or in several, has none."""
     procs = spec.proc_named
