@@ -285,7 +285,8 @@ class _Settled:
                 continue
             # (not "word": a name the catalog's extractor takes for the book's function)
             term = self.w.text(self.named[name])
-            term = term[:1].upper() + term[1:]
+            # capitalised as the line starts, not after a semicolon (round 23's «; Заказ»)
+            term = term if parts else term[:1].upper() + term[1:]
             if parts:
                 parts.append(em(self.w.marks("; ")))
             if name in self.seats and isinstance(value, int):
