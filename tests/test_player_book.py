@@ -283,10 +283,10 @@ def test_a_pack_is_said_by_its_ranks() -> None:
     # (Vändåtta's cards not dealt as the piles they make when play starts: the stock, and
     # the card turned up; the hand and the card turned up, the same at every size, are said
     # once in a sentence after the table)
-    for game, cells in (("vandatta", [[str(n), "52", "one pack", str(51 - 7 * n)]
-                                      for n in range(2, 6)] +
-                         [[str(n), "104", "2 packs", str(103 - 7 * n)]
-                          for n in range(6, 15)]),
+    # (the stock, the rest of the cards, said once with one size's count: rounds 22 and 23
+    # read thirteen rows as what "one pack up to five, two from six" says)
+    for game, cells in (("vandatta", [["2 to 5", "52", "one pack"],
+                                      ["6 to 14", "104", "2 packs"]]),
                         # (and the bid pack beside it: a pile of more cards than the deal
                         # left, a pack of its own; rounds 12 to 14 looked for its size)
                         ("abracadabra", [["2", "24", "A K Q J 10 9 of each suit", "12", "0",
@@ -299,7 +299,7 @@ def test_a_pack_is_said_by_its_ranks() -> None:
         assert [["".join(r.text for r in c) for c in row] for row in table.rows] == cells
     said = to_markdown(book("vandatta", "en")[0])
     assert ("At every table: each player is dealt 7 cards; the discard pile holds 1 when play "
-            "starts.") in said
+            "starts; the stock holds the rest (23 at a table of 4).") in said
 
 
 def test_newtons_pot_has_a_section_after_scoring() -> None:
@@ -709,12 +709,12 @@ def test_the_players_table_gives_the_stock_as_play_starts() -> None:
     b = book("vandatta", "en")[0]
     table = next(x for x in b.blocks if isinstance(x, Table))
     head = ["".join(r.text for r in c) for c in table.header]
-    assert "stock when play starts" in head and "not dealt to a hand" not in head
-    row = next(r for r in table.rows if "".join(x.text for x in r[0]) == "4")
-    stock = "".join(x.text for x in row[head.index("stock when play starts")])
-    assert stock == "23"
-    # the pile of one card at every size, said once beside the table
-    assert "the discard pile holds 1 when play starts" in to_markdown(b)
+    assert "not dealt to a hand" not in head
+    # the pile of one card at every size, and the stock holding the rest, said once beside
+    # the table, the stock with the example's count
+    md = to_markdown(b)
+    assert "the discard pile holds 1 when play starts" in md
+    assert "the stock holds the rest (23 at a table of 4)" in md
     dealt = "".join(r.text for r in _example_lines(b)[0])
     assert "Stock: 23 cards." in dealt
 

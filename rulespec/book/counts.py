@@ -38,7 +38,13 @@ def players_table(spec: CheckedSpec, facts: BookFacts, w: Words
     groups = _alike(facts, columns)
     several = sum(k.endswith(" each") for k in columns) > 1
     shared = [k for k in columns if len(groups) >= SHARED_ROWS and _shared(k, groups)]
-    columns = [k for k in columns if k not in shared]
+    # a pile that holds the rest of the cards, once the hands and the other piles are
+    # counted, is said so with one size's count, and the sizes alike but for it share a row
+    # (rounds 22 and 23: thirteen rows for what "one pack up to five, two from six" says)
+    rest = [k for k in columns if len(groups) >= SHARED_ROWS and k not in shared
+            and _the_rest(k, columns, [t for g in groups for t in g])]
+    columns = [k for k in columns if k not in shared and k not in rest]
+    groups = _alike(facts, columns) if rest else groups
     rows = []
     for g in groups:
         t = g[0]
@@ -50,11 +56,35 @@ def players_table(spec: CheckedSpec, facts: BookFacts, w: Words
     head = (inline(w.word("players")), inline(w.word("cards")),
             *(inline(_count_heading(spec, k, w, several)) for k in columns))
     table = Table(head, tuple(rows), source=clause(spec.deal.span)) if rows else None
-    if not shared:
+    if not shared and not rest:
         return table, None
     said = [_shared_said(spec, k, groups[0][0].counts[k], w, several) for k in shared]
+    usual = next((t for g in groups for t in g if facts.example is not None
+                  and t.players == facts.example.players), groups[0][0])
+    said += [w.word("the {zone} holds the rest ({n} at a table of {players})",
+                    zone=zone_said(spec, k.removesuffix(" at play"), w).removeprefix("the "),
+                    n=usual.counts[k], players=str(usual.players)) for k in rest]
     return table, Paragraph(w.say("At every table: {counts}.",
                                   counts=w.marks("; ".join(said))), clause(spec.deal.span))
+
+
+def _the_rest(key: str, columns: list[str], sizes: list[TableFacts]) -> bool:
+    """Whether a pile as play starts holds, at every size, the cards the hands and the other
+    piles leave (a stock), by counts that are all plain numbers."""
+    if not key.endswith(" at play") or key.endswith(" pack at play"):
+        return False
+    others = [k for k in columns if k != key and (k.endswith(" each") or (
+        k.endswith(" at play") and not k.endswith(" pack at play")))]
+    for t in sizes:
+        counts = [t.counts.get(k, "") for k in (key, *others)]
+        if not all(c.isdigit() for c in counts):
+            return False
+        pile, *rest = map(int, counts)
+        held = sum(n * (t.players if k.endswith(" each") else 1)
+                   for k, n in zip(others, rest, strict=True))
+        if pile != t.cards - held:
+            return False
+    return True
 
 
 def _shared(key: str, groups: list[list[TableFacts]]) -> bool:
