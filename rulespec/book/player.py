@@ -160,9 +160,11 @@ class _Writer:
     def add(self, b: Block) -> None:
         self.blocks.append(b)
 
-    def para(self, text: str, source: str | None = None, lead: Inline = ()) -> None:
+    def para(self, text: str, source: str | None = None, lead: Inline = (),
+             define: bool = True) -> None:
         """A paragraph of prose, without the sentences already said, and the terms it uses
-        first defined after it."""
+        first defined after it (unless ``define`` is false: an overview, whose terms are
+        defined where the rules first use them)."""
         kept = [s for s in _SENTENCE.split(prose(text)) if s and s not in self.said]
         self.said.update(kept)
         if not kept and not lead:
@@ -180,7 +182,8 @@ class _Writer:
             run, lead = [], ()
         if run or lead:
             self.blocks.append(Paragraph((*lead, *inline(" ".join(run))), source))
-        self.define(" ".join(kept))
+        if define:
+            self.define(" ".join(kept))
 
     def define(self, text: str) -> None:
         """After a block that uses terms not yet defined: their definitions, as a list."""
@@ -304,6 +307,8 @@ def _h(out: _Writer, text: str, anchor: str) -> None:
 def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The game"), "the-game")
     if spec.doc:
+        # (round 24 asked for the words after the opening to go where the rules first use
+        # them; tried, they gathered before the deal's steps instead, as long a list)
         out.para(w.text(spec.doc))
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
@@ -344,11 +349,13 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     # how cards are written, before the first table that writes them (round 17)
     if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
-                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."))
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."),
+                 define=False)
     elif spec.deck.french:
-        # a game without a Joker does not name one
+        # a game without a Joker does not name one (nor is "Ace" here the game's word: the
+        # notation defines no term)
         out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
-                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."))
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."), define=False)
     packs = second_packs(facts)
     if packs and spec.deck.french:
         # a second pack's cards bear the same names (rounds 15 to 20: a bid card A♠ read as
