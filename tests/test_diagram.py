@@ -391,7 +391,7 @@ def test_vandatta_is_drawn_in_its_own_words() -> None:
     for said in ("Shuffle and deal", "Play, draw or pass",
                  "Play a card or a group that the top card allows",
                  "if the player's hand is empty:", "the deal ends (blocked)",
-                 "only if the player's hand is in lappen state", "The deal passes"):
+                 "only if the player's hand is in lappen state", "A deal"):
         assert said in text
     for code in ("quiet", "drew", "players in", "size"):
         assert code not in text
