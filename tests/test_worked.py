@@ -41,3 +41,24 @@ def test_a_part_of_plain_values_is_not_worked_out() -> None:
     ex = book_facts(resolve("abracadabra-newton").spec).example
     assert ex is not None and ex.score_worked is not None
     assert all(w[1] is None for w in ex.score_worked)  # trick points: taken[p]
+
+
+def test_a_score_of_one_value_is_worked_out_whole_with_the_cards_it_adds() -> None:
+    """Round 24: "work out one final score". Vändåtta scores a hand's penalty, one value: the
+    example's end works each out whole, its sum adding up to the score and its cards, the
+    hand left, worth what the penalty table says."""
+    ex = book_facts(resolve("vandatta").spec).example
+    assert ex is not None and ex.score_terms is None and ex.score_worked is not None
+    assert ex.result is not None
+    scores = ex.result["scores"]
+    assert isinstance(scores, list)
+    worth = {"8": 10, "A": 5}
+    told = 0
+    for score, (how,) in zip(scores, ex.score_worked, strict=True):
+        if how is None:
+            continue
+        tokens, cards = how
+        assert _value(tokens) == score
+        assert sum(worth.get(c[0], 1) for c in cards) == score
+        told += 1
+    assert told >= 2  # the players left holding cards

@@ -51,6 +51,14 @@ def ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Exampl
                                 total=str(scores[q])), None))
         lines.append((w.say("Each score adds up the parts the scoring rules list, in their "
                             "order."), None))
+    elif ex.score_worked is not None and any(how for how, *_ in ex.score_worked):
+        # a score of one value worked out whole, with the cards it adds up (round 24: "work
+        # out one final score")
+        order = spec.deck.order or CARD_ORDER
+        for q, (how, *_) in enumerate(ex.score_worked):
+            lines.append(((*w.say("Seat {seat}: {total}", seat=str(q + 1),
+                                  total=str(scores[q])),
+                           *_working(how, w, order, cards)), None))
     else:
         lines.append((w.say("Scores: {scores}.", scores=_by_seat(scores, w)), None))
     if ex.terminal:
@@ -126,16 +134,21 @@ def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]],
         said = (f"− {said}" if sign == "-" else said) if not out else \
             f" {'−' if sign == '-' else '+'} {said}"
         out.extend(inline(said))
-        how = workings[i] if workings is not None else None
-        if how is not None:
-            tokens, counted = how
-            out.extend(inline(" (" + " ".join(_token(t, w) for t in tokens)
-                              .replace("( ", "(").replace(" )", ")")))
-            if counted:
-                out.extend(inline(":"))
-                out.extend(cards(counted, order))
-            out.extend(inline(")"))
+        out += _working(workings[i] if workings is not None else None, w, order, cards)
     return tuple(out)
+
+
+def _working(how: Working | None, w: Words, order: Mapping[str, int], cards: CardRuns
+             ) -> list[Run]:
+    """A working in brackets after its value, ``(2 × 2: 5♠ 5♦)``; nothing for None."""
+    if how is None:
+        return []
+    tokens, counted = how
+    out = [*inline(" (" + " ".join(_token(t, w) for t in tokens)
+                   .replace("( ", "(").replace(" )", ")"))]
+    if counted:
+        out += [*inline(":"), *cards(counted, order)]
+    return [*out, *inline(")")]
 
 
 def _token(t: Token, w: Words) -> str:

@@ -24,6 +24,7 @@ from rulespec.book.choosing import apply, draw
 from rulespec.book.given import Given, given_example
 from rulespec.book.reading import (
     book_sizes,
+    deal_scoring,
     end_deals,
     example_sizes,
     option_conjuncts,
@@ -226,7 +227,8 @@ class Example:
     went_out: bool = False
     #: each per-player yes/no a word of the game names (success), as the deal ended
     verdicts: tuple[tuple[str, tuple[bool | int, ...]], ...] = ()
-    #: each seat's score parts worked out, where a sum or a count lies beneath them
+    #: each seat's score parts worked out, where a sum or a count lies beneath them; where
+    #: the scoring is one value (no parts), that value worked out, one to a seat
     score_worked: tuple[tuple[Working | None, ...], ...] | None = None
     #: the file the deal was given in beside the spec (its choices a person's), or None for
     #: a deal of random choices
@@ -330,6 +332,9 @@ class _Worker:
         #: the definition that scores a deal, and its terms, read once (each deal asks)
         d = scoring_def(spec)
         self._scoring = None if d is None else (d.params[0].name, [e for _, e in terms(d.body)])
+        #: where the scoring is one value (a hand's penalty), that definition, worked out whole
+        whole = None if d is not None else deal_scoring(spec)
+        self._whole = None if whole is None else (whole.params[0].name, whole.body)
         # each player's counters (taken, stake...): one that changes for a single player
         # in a line of the example says what the line did (who won the trick)
         self.counters = [v.name for v in spec.vars if v.per_player and
@@ -774,9 +779,12 @@ class _Worker:
 
     def _score_worked(self, st: State) -> tuple[tuple[Working | None, ...], ...] | None:
         """Each seat's score parts worked out in ``st``, a state at the end of a deal, where
-        a sum or a count lies beneath them (None when the scoring is not a sum of terms)."""
+        a sum or a count lies beneath them; where the scoring is one value, that value worked
+        out whole, the cards it adds up named (None for neither)."""
         if self._scoring is None:
-            return None
+            return None if self._whole is None else tuple(
+                (worked(self.spec, st, self._whole[1], {self._whole[0]: q}, summed=True),)
+                for q in range(st.game.players))
         param, parts = self._scoring
         return tuple(tuple(worked(self.spec, st, e, {param: q}) for e in parts)
                      for q in range(st.game.players))

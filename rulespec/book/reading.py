@@ -27,10 +27,9 @@ from rulespec.lang.model import (
 from rulespec.shown import escape_line
 
 __all__ = ["BOOK_SIZES", "CITATION", "Met", "book_sizes", "citations", "cited", "clause",
-           "end_deals", "example_sizes", "guard_options", "in_play_order", "option_conjuncts",
-           "option_names", "part_name", "prose", "reads_locals", "ref_key", "scoring_def",
-           "scoring_parts", "steps_of",
-           "terms", "walk_play"]
+           "deal_scoring", "end_deals", "example_sizes", "guard_options", "in_play_order",
+           "option_conjuncts", "option_names", "part_name", "prose", "reads_locals", "ref_key",
+           "scoring_def", "scoring_parts", "steps_of", "terms", "walk_play"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -314,6 +313,14 @@ def scoring_parts(items: tuple[object, ...]) -> list[tuple[str, int]]:
             if name is not None and name not in [n for n, _ in out]:
                 out.append((name, d.span.line))
     return out
+
+
+def deal_scoring(spec: CheckedSpec) -> ast.DefDecl | None:
+    """The definition of one parameter (the seat) that scores a deal ending as deals
+    normally do, of one term or several; None where there is none."""
+    defs = spec.def_named
+    return next((defs[e.scoring] for e in end_deals(spec) if e.flag is None
+                 and e.scoring in defs and len(defs[e.scoring].params) == 1), None)
 
 
 def scoring_def(spec: CheckedSpec) -> ast.DefDecl | None:

@@ -45,14 +45,15 @@ _DEPTH = 12
 _OPS = {"+": "+", "-": "−", "*": "×"}
 
 
-def worked(spec: CheckedSpec, st: State, e: ast.Expr, bindings: Mapping[str, object]
-           ) -> Working | None:
+def worked(spec: CheckedSpec, st: State, e: ast.Expr, bindings: Mapping[str, object],
+           summed: bool = False) -> Working | None:
     """The working of ``e`` in ``st`` (a state where a deal has just ended) with
     ``bindings`` for its parameters: its arithmetic as tokens and the cards its counts
-    counted; None where no sum or count lies beneath it, or where working it out would say
+    counted (with ``summed``, the cards its sums added up too: a score that is one sum over
+    a hand); None where no sum or count lies beneath it, or where working it out would say
     no more than its value (a sum of one value)."""
     try:
-        w = _work(spec, st, e, dict(bindings), 0)
+        w = _work(spec, st, e, dict(bindings), 0, summed)
     except (RulespecError, KeyError, TypeError, ValueError, ZeroDivisionError):
         return None  # a part the evaluator cannot take apart: its value alone is told
     if w is None or len(w.tokens) < 2 and not w.cards:
@@ -64,24 +65,24 @@ def _value(st: State, e: ast.Expr, env: Mapping[str, object]) -> object:
     return st.game.evaluate(e, st, env)
 
 
-def _work(spec: CheckedSpec, st: State, e: ast.Expr, env: dict[str, object], depth: int
-          ) -> Worked | None:
+def _work(spec: CheckedSpec, st: State, e: ast.Expr, env: dict[str, object], depth: int,
+          summed: bool = False) -> Worked | None:
     if depth > _DEPTH:
         return None
     if isinstance(e, ast.Cited):
-        return _work(spec, st, e.expr, env, depth)
+        return _work(spec, st, e.expr, env, depth, summed)
     if isinstance(e, ast.IfExpr):
         arm = e.then if _value(st, e.cond, env) is True else e.else_
-        return _work(spec, st, arm, env, depth)
+        return _work(spec, st, arm, env, depth, summed)
     if isinstance(e, ast.Call) and e.func in spec.def_named:
         d = spec.def_named[e.func]
         if len(d.params) != len(e.args):
             return None
         inner = {p.name: _value(st, a, env) for p, a in zip(d.params, e.args, strict=True)}
-        return _work(spec, st, d.body, inner, depth + 1)
+        return _work(spec, st, d.body, inner, depth + 1, summed)
     if isinstance(e, ast.BinOp) and e.op in _OPS:
-        left = _work(spec, st, e.left, env, depth)
-        right = _work(spec, st, e.right, env, depth)
+        left = _work(spec, st, e.left, env, depth, summed)
+        right = _work(spec, st, e.right, env, depth, summed)
         if left is None and right is None:
             return None
         a = left if left is not None else _plain(st, e.left, env)
@@ -100,12 +101,13 @@ def _work(spec: CheckedSpec, st: State, e: ast.Expr, env: dict[str, object], dep
             b = _bracketed(b)
         return Worked([*a.tokens, _OPS[e.op], *b.tokens], a.cards + b.cards)
     if isinstance(e, ast.GenCall) and e.func in ("sum", "count"):
-        return _gen(st, e, env)
+        return _gen(st, e, env, summed)
     return None
 
 
-def _gen(st: State, e: ast.GenCall, env: dict[str, object]) -> Worked | None:
-    """A sum's addends, or a count's cards, in ``st``."""
+def _gen(st: State, e: ast.GenCall, env: dict[str, object], summed: bool = False
+         ) -> Worked | None:
+    """A sum's addends, or a count's cards, in ``st`` (with ``summed``, a sum's cards too)."""
     items = _value(st, e.source, env)
     if not isinstance(items, (list, tuple)):
         return None
@@ -121,6 +123,8 @@ def _gen(st: State, e: ast.GenCall, env: dict[str, object]) -> Worked | None:
                 counted.append(x)
         elif isinstance(v, int) and not isinstance(v, bool):
             values.append(v)
+            if v:
+                counted.append(x)
         else:
             return None
     if e.func == "count":
@@ -129,7 +133,9 @@ def _gen(st: State, e: ast.GenCall, env: dict[str, object]) -> Worked | None:
         if any(not isinstance(x, str) for x in counted):
             return None
         return Worked([len(counted)], [str(x) for x in counted])
-    return Worked(_added(values), [])
+    cards = [str(x) for x in counted] if summed and all(isinstance(x, str) for x in counted) \
+        else []
+    return Worked(_added(values), cards)
 
 
 #: a sum of more addends than this is said with equal ones grouped: ``13 × 1 + 13``
