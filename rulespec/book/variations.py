@@ -32,9 +32,8 @@ def house_rules(spec: CheckedSpec, w: Words) -> list[Block]:
             title = strong(w.text(o.title) + ".")
             out.append(Paragraph((title, *inline(" " + lead)) if lead else (title,),
                               clause(o.span)))
-            # the default is the rule the book tells above: only the other way is listed
-            # (rounds 21 to 24: the defaults said again made Variations longer than the rules)
-            items = [inline(other if other.endswith(".") else other + ".")]
+            items = [w.say("By default: {rule}.", rule=_after_colon(default.rstrip("."))),
+                     inline(other if other.endswith(".") else other + ".")]
         elif o.title:
             out.append(Paragraph(_house_rule(o, text, w), clause(o.span)))
             items = _values(o, w) if o.kind == "enum" else []
@@ -119,15 +118,25 @@ def _values(o: OptionInfo, w: Words) -> list[Inline]:
         return [w.say("In the rules above; a house rule leaves it out.") if o.default is True
                 else w.say("Not in the rules above; a house rule adds it.")]
     default = str(o.default).split("(")[0]
+    ordered = sorted(o.values, key=lambda v: str(v) != default)
     items: list[Inline] = []
-    # the default is the rule the book tells above: only the other values are listed
-    # (rounds 21 to 24: the defaults said again made Variations longer than the rules)
-    for v in [v for v in o.values if str(v) != default]:
+    for v in ordered:
         text = o.value_doc(v)
         params = o.value_params(v) if o.kind == "enum" else ()
         value = f"{v}({', '.join(q.name for q in params)})" if params else show(v)
         said: Inline = inline(prose(w.text(text)).rstrip(".")) if text else (code(value),)
-        if text:
+        if str(v) == default:
+            # a default that takes numbers says them: ante(1) is "agreed: 1" after "an agreed
+            # number of chips"; several by their names in words ("low 1, high 3")
+            given = o.split(o.default)[1]
+            args = (w.digits(show(next(iter(given.values())))) if len(given) == 1 else
+                    w.marks(", ").join(f"{w.any(k.replace('_', ' '))} {w.digits(show(a))}"
+                                       for k, a in given.items()))
+            said = inline(_after_colon("".join(r.text for r in said))) \
+                if all(r.kind == "text" for r in said) else said
+            items.append(w.say("By default: {rule}; agreed: {args}.", rule=said, args=args)
+                         if args else w.say("By default: {rule}.", rule=said))
+        elif text:
             items.append((*said, *inline(".")))
         else:
             items.append(w.say("{rule} (a table sets {setting}).", rule=said,
