@@ -163,8 +163,8 @@ class _Writer:
     def para(self, text: str, source: str | None = None, lead: Inline = (),
              define: bool = True) -> None:
         """A paragraph of prose, without the sentences already said, and the terms it uses
-        first defined after it (unless ``define`` is false: an overview, whose terms are
-        defined where the rules first use them)."""
+        first defined after it (unless ``define`` is false: the book's own words, such as
+        the card notation's "A (Ace)", which are not the game's terms in use)."""
         kept = [s for s in _SENTENCE.split(prose(text)) if s and s not in self.said]
         self.said.update(kept)
         if not kept and not lead:

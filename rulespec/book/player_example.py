@@ -188,6 +188,7 @@ class _Teller:
                 self.turn += _shuffled(self.spec, t, self.seat, w, self.order,
                                        self.rounds.hands)
                 self.turn += self._note()
+                self.one = None  # a turn with a shuffle in it is told on its own line
             return True
         phase = self.stage.get(str(ev["action"]))
         step_over = (range(self.last, phase) if phase is not None and self.last is not None
@@ -229,7 +230,6 @@ class _Teller:
         elif self.moves == EXAMPLE_MOVES + 1:
             self.turn += inline("; …")
         return True
-
 
     def _note(self) -> list[Run]:
         """The author's note after the event being told, if any: why the player chose so
