@@ -88,12 +88,18 @@ def test_no_sentence_is_said_twice(game: str, lang: str) -> None:
 
 @pytest.mark.parametrize("game", SEEDS)
 def test_each_term_is_defined_once_after_its_first_use(game: str) -> None:
+    """Once: in a list after the paragraph that first uses it, or in the step of the deal
+    that first uses it, after the step's text ("**B:** The declarer's bid ...")."""
     b = book(game, "en")[0]
     spec = resolve(game).spec
     defined = [("".join(r.text for r in i[:1])) for x in b.blocks if isinstance(x, Bullets)
                for i, _ in x.items if i and i[0].kind == "strong"]
+    defined += [r.text[:1].lower() + r.text[1:-1] for x in b.blocks
+                if isinstance(x, Bullets) and x.ordered for i, _ in x.items
+                for r in i[1:] if r.kind == "strong" and r.text.endswith(":")]
     for t in spec.terms:
-        assert defined.count(t.word) == 1, t.word
+        word = t.word[:1].lower() + t.word[1:]
+        assert [d[:1].lower() + d[1:] for d in defined].count(word) == 1, t.word
 
 
 @pytest.mark.parametrize("lang", ["fa", "ru"])

@@ -39,7 +39,7 @@ from rulespec.book.document import (
     inline,
     strong,
 )
-from rulespec.book.english import show, words
+from rulespec.book.english import cap, show, words
 from rulespec.book.example import table_figure
 from rulespec.book.facts import (
     RANKS_KEY,
@@ -187,6 +187,14 @@ class _Writer:
 
     def define(self, text: str) -> None:
         """After a block that uses terms not yet defined: their definitions, as a list."""
+        found = self.take(text)
+        if found:
+            self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
+                                             for word, meaning, src in found)))
+
+    def take(self, text: str) -> list[tuple[str, str, str]]:
+        """The terms ``text`` uses not yet defined, with those their definitions use, in the
+        order they are best read, each (word, definition, source): they count as defined."""
         found = self._used(text, self.terms)
         # a term a definition uses is defined with it ("eight" says "ordinary card"; round 7:
         # it was defined ten uses later)
@@ -196,27 +204,28 @@ class _Writer:
             more = self._used(" ".join(str(m) for _, m, _ in more), rest)
             found = found + more
         if not found:
-            return
-        found = self._before_use(found)
+            return []
+        found = self._before_use(found, text.lower())
         self.terms = [t for t in self.terms if t not in found]
         self.said.update(meaning for _, meaning, _ in found)
-        self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
-                                         for word, meaning, src in found)))
+        return found
 
-    def _before_use(self, found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    def _before_use(self, found: list[tuple[str, str, str]], low: str
+                    ) -> list[tuple[str, str, str]]:
         """``found`` ordered so that a term comes before the definitions that use it (round
-        17: the Joker was defined by the trump indicator, defined just after it); otherwise
-        in the order given."""
+        17: the Joker was defined by the trump indicator, defined just after it); a cycle of
+        terms that say one another broken at the one ``low`` (the text) uses first (round 25:
+        the Joker, copying the trump indicator, came before it); otherwise in the order
+        given."""
         needs = {t[0]: {u[0] for u in self._used(str(t[1]), found) if u[0] != t[0]}
                  for t in found}
         out: list[tuple[str, str, str]] = []
         left = list(found)
         while left:
             done = {t[0] for t in out}
-            # in a cycle (trumps and the trump indicator say each other), the term that waits
-            # on the fewest others first, and of those the one most others wait on
-            ready = min(left, key=lambda t: (len(needs[t[0]] - done),
-                                             -sum(t[0] in needs[u[0]] for u in left)))
+            ready = min(left, key=lambda t: (bool(needs[t[0]] - done),
+                                             _first_at(t[0], low, self.w)
+                                             if needs[t[0]] - done else 0))
             out.append(ready)
             left.remove(ready)
         return out
@@ -244,6 +253,12 @@ _RU_VOWELS = "аяоеьйиы"
 #: the endings a Persian word takes (a plural, the ezafe, a pronoun), after a zero-width
 #: non-joiner or not
 _FA_ENDINGS = r"(?:\u200c?(?:هایشان|هایش|هایی|های|ها|ای|ی|ش))?"
+
+
+def _first_at(word: str, low: str, w: Words) -> int:
+    """Where a term is first used in a lower-cased text (its length where it is not)."""
+    m = re.search(term_pattern(word, w.lang), low)
+    return m.start() if m else len(low)
 
 
 def term_pattern(word: str, lang: str) -> str:
@@ -409,18 +424,19 @@ def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer) -> None:
     for s in steps:
         text = prose(w.text(s.doc)) if s.doc else ""
         title = strong(w.text(s.title).rstrip(".") + ".")
-        items.append((inline(title, " " + text), clause(s.span)))
+        # the words a step first uses, defined in it (rounds 22 to 25: a list of them after
+        # the steps came too late, before them too soon)
+        said: list[Run] = []
+        for word, meaning, _ in out.take(text):
+            said += [*inline(" "), strong(cap(word) + ":"), *inline(" " + meaning)]
+        items.append((inline(title, " " + text, *said), clause(s.span)))
         out.said.update(_SENTENCE.split(text))
     if items:
         out.add(Bullets(tuple(items), ordered=True))
-        out.define(" ".join(prose(w.text(s.doc)) for s in steps if s.doc))
 
 
 def _deal(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The deal"), "the-deal")
-    # the words the steps use, defined before them (round 22: B, the lead and the pile came
-    # after the seven steps that use them)
-    out.define(" ".join(prose(w.text(s.doc)) for s in steps_of(spec.deal.body.stmts) if s.doc))
     if spec.deal.doc:
         out.para(w.text(spec.deal.doc), clause(spec.deal.span))
     _steps(spec, spec.deal.body, w, out)
