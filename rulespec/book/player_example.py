@@ -379,8 +379,8 @@ class _Notes:
         return out
 
     def _said(self, state: str, q: int) -> str:
-        """A truth about a player said of its seat (round 22: "Seat 4 now: the player is in
-        lappen" read as machine-made)."""
+        """A truth about a player said of its seat (round 22: "Seat 4 now: the player is
+        ..." read as machine-made)."""
         w = self.w
         subject = w.word("the player") + " "
         if state.startswith(subject):
