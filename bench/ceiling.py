@@ -15,15 +15,21 @@ winner leading). It is the least work any Python engine of this design must do p
 its games per second bound from above what a representation change inside the Python engine
 could reach; where even it stays below pyspiel driven from Python, parity in Python is out of
 reach and only a native backend can meet issue 29's bar.
+
+A second side, ``shaped``, is the same hearts as a generator on the engine's own values
+(dictionaries, card codes, lists), as ``rulespec.engine.kernel`` runs a spec: what a perfect
+lowering that keeps those values could reach.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/playouts.py
@@ -142,6 +148,113 @@ class Hearts:
                 self.leader = self.to_move = p
 
 
+#: the engine's own values: cards as codes, suits as letters (rulespec.lang.cards' tables)
+CODES = [r + s for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                                          "K", "A")]
+_SUIT = {c: c[-1] for c in CODES}
+_RANK = {c: CODES.index(c) % 13 for c in CODES}
+#: the order of the events a card's play writes: by the card's text in JSON
+_KEY = {c: i for i, c in enumerate(sorted(CODES, key=lambda c: f'"{c}"'))}
+
+
+def shaped_match(st: Shaped) -> Any:
+    """One deal of the same hearts as a generator on the engine's own values (the variables
+    and zones in dictionaries, cards as codes, locals as Python's), as the kernel
+    (rulespec.engine.kernel) runs a spec: it yields (seat, legal values) at a decision and
+    is sent the index chosen; a chance event yields the outcomes and is sent one. No checks
+    and no work budget: what the kernel could reach with a perfect lowering that keeps the
+    engine's values."""
+    V, Z = st.v, st.z
+    V["broken"] = False
+    V["trick_number"] = 0
+    for q in range(4):
+        Z["hand"][q] = []
+        Z["won"][q] = []
+    direction = yield (CHANCE, ["left", "right", "across", "hold"])
+    shift = {"left": 1, "across": 2, "right": 3}.get(direction, 0)
+    Z["stock"] = list(CODES)
+    Z["stock"][:] = (yield (CHANCE, "shuffle"))[::-1]
+    for i in range(52):
+        Z["hand"][(i + 1) % 4].append(Z["stock"].pop())
+    if shift:
+        held = []
+        for q in range(4):
+            sets = list(itertools.combinations(sorted(Z["hand"][q], key=_KEY.__getitem__), 3))
+            held.append((q, sets[(yield (q, sets))]))
+        for q, cs in held:
+            for c in cs:
+                Z["hand"][q].remove(c)
+                Z["hand"][(q + shift) % 4].append(c)
+    leader = next(q for q in range(4) if "2C" in Z["hand"][q])
+    for _ in range(13):
+        V["trick_number"] += 1
+        trick: list[str] = []
+        Z["trick"] = trick
+        V["trick_from"] = ()
+        for h in [(leader + j) % 4 for j in range(4)]:
+            hand = Z["hand"][h]
+            if not trick:
+                if V["trick_number"] == 1:
+                    legal = [c for c in hand if c == "2C"]
+                else:
+                    only = all(_SUIT[d] == "H" for d in hand)
+                    legal = [c for c in hand if _SUIT[c] != "H" or V["broken"] or only]
+            else:
+                led = _SUIT[trick[0]]
+                void = not any(_SUIT[d] == led for d in hand)
+                legal = [c for c in hand if _SUIT[c] == led or void]
+            legal.sort(key=_KEY.__getitem__)
+            c = legal[(yield (h, legal))]
+            hand.remove(c)
+            trick.append(c)
+            V["trick_from"] = V["trick_from"] + (h,)
+            if _SUIT[c] == "H" or c == "QS":
+                V["broken"] = True
+        led = _SUIT[trick[0]]
+        power = [_RANK[c] if _SUIT[c] == led else -1 for c in trick]
+        leader = V["trick_from"][power.index(max(power))]
+        Z["won"][leader].extend(trick)
+    st.points = [sum(1 if _SUIT[c] == "H" else 13 if c == "QS" else 0 for c in Z["won"][q])
+                 for q in range(4)]
+
+
+class Shaped:
+    """A match of :func:`shaped_match`, driven by index."""
+
+    def __init__(self) -> None:
+        self.v: dict[str, Any] = {}
+        self.z: dict[str, Any] = {"hand": [[], [], [], []], "won": [[], [], [], []]}
+        self.points: list[int] = []
+        self.gen = shaped_match(self)
+        self.to_move, self.pending = next(self.gen)
+
+    def send(self, x: object) -> None:
+        try:
+            self.to_move, self.pending = self.gen.send(x)
+        except StopIteration:
+            self.to_move = None
+
+
+def shaped_games(games: int, seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` random deals of :class:`Shaped`."""
+    events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        st = Shaped()
+        while st.to_move is not None:
+            if st.to_move != CHANCE:
+                st.send(rng.randrange(len(st.pending)))
+            elif st.pending == "shuffle":
+                cards = list(CODES)
+                rng.shuffle(cards)
+                st.send(cards)
+            else:
+                st.send(st.pending[rng.randrange(len(st.pending))])
+            events += 1
+    return time.perf_counter() - start, events
+
+
 def ceiling_games(games: int, seed: int) -> tuple[float, int]:
     """Seconds and events of ``games`` random deals of :class:`Hearts`."""
     events = 0
@@ -167,12 +280,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
     spec, players, options, adapter = engines.settings_of("openspiel:hearts")
-    best = {"ceiling": 0.0, "pyspiel": 0.0, "rulespec": 0.0}
+    best = {"ceiling": 0.0, "shaped": 0.0, "pyspiel": 0.0, "rulespec": 0.0, "kernel": 0.0}
     for r in range(args.rounds):
         for side in best:
             seed = 1000 * r + 7
             if side == "ceiling":
                 secs, _ = ceiling_games(args.games, seed)
+            elif side == "shaped":
+                secs, _ = shaped_games(args.games, seed)
+            elif side == "kernel":
+                secs, _ = engines.kernel_games(spec, players, options, args.games, seed)
             elif side == "pyspiel":
                 secs, _ = engines.engine_games(adapter, players, options, args.games, seed)
             else:

@@ -40,3 +40,23 @@ def test_each_deal_is_played_to_its_end() -> None:
 def test_the_timing_loop_counts_every_event() -> None:
     secs, events = _ceiling().ceiling_games(5, 1)
     assert secs > 0 and 5 * 54 <= events <= 5 * 66
+
+
+def test_the_shaped_hearts_plays_whole_deals() -> None:
+    ceiling = _ceiling()
+    for seed in range(100):
+        rng = random.Random(seed)
+        st = ceiling.Shaped()
+        while st.to_move is not None:
+            if st.to_move != ceiling.CHANCE:
+                assert st.pending
+                st.send(rng.randrange(len(st.pending)))
+            elif st.pending == "shuffle":
+                cards = list(ceiling.CODES)
+                rng.shuffle(cards)
+                st.send(cards)
+            else:
+                st.send(st.pending[0])
+        assert sum(st.points) == 26 and not any(st.z["hand"])
+    secs, events = ceiling.shaped_games(3, 1)
+    assert secs > 0 and 3 * 54 <= events <= 3 * 66

@@ -1,0 +1,599 @@
+"""A table's procedures lowered to Python generators: the kernel's code (see ``__init__``).
+
+Each procedure that can stop (it decides, draws by chance, runs a deal, or calls one that
+does) becomes a generator function ``_p_NAME(st, *params)``, and every other one a plain function:
+a statement is one line or a few of Python, an ``if``/``for``/``while`` a Python ``if``/
+``for``/``while``, a call ``yield from`` or a call. A stop is a ``yield`` of what the driver
+needs, answered by ``send``:
+
+- a decision whose one alternative binds a single value of a list, each field that value or
+  a constant (``play(card = c) for c in hand[h] if legal(h, c)``) yields ``(seat, values,
+  alternative)``, the values already in canonical order (sorted by the text their events'
+  keys differ in, :func:`sort_text`), and is sent the index of the one chosen;
+- any other decision yields ``(seat, None, stop)``, a :class:`ChooseStop` of the Python
+  engine's own enumerators, and is sent the chosen entry (event, alternative, values);
+- a chance event yields ``(CHANCE, None, stop)`` with its :class:`ChanceStop`, and is sent
+  nothing: the driver has laid the outcome with the engine's own chance functions.
+
+``end deal`` and ``end match`` raise (:class:`DealOver`, :class:`MatchOver`) to the ``run
+deal`` or the top that waits for them. Expressions are the Python engine's own
+(:class:`~rulespec.engine.codegen.exprs.ExprCompiler`): the values are the engine's (cards as
+codes, zones as lists), so the kernel reads and writes the same ``st.v`` and ``st.z``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
+from rulespec.engine.codegen import lazy as lazy_products
+from rulespec.engine.codegen.enumerators import (
+    Later,
+    choose_enumerator,
+    enumerator,
+    keys_distinct,
+    resolver,
+)
+from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
+from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
+from rulespec.engine.events import json_value
+from rulespec.engine.machine import (
+    Alternative,
+    ChanceStop,
+    ChooseStop,
+    deal_cards,
+    fill_zone,
+    move_cards,
+    snapshot,
+    together_seats,
+)
+from rulespec.lang import ast, walk
+from rulespec.lang.builtins import EmptyError
+from rulespec.lang.model import BoundBuiltin, BoundDef
+from rulespec.lang.types import Bool, Card, Int
+from rulespec.lang.types import element as element_of
+
+__all__ = ["DealOver", "MatchOver", "Unsupported", "lower_table", "sort_text"]
+
+
+class Unsupported(Exception):
+    """The kernel does not lower this table (a construct it does not cover yet): play it on
+    the Python engine."""
+
+
+class DealOver(Exception):
+    """``end deal`` ran: the deal's generator unwinds to its ``run deal``."""
+
+
+class MatchOver(Exception):
+    """``end match`` ran: the match's generator unwinds to the top."""
+
+
+def sort_text(value: object, follow: str) -> str:
+    """What orders the events of a decision whose one varying field holds ``value``: its
+    canonical JSON text and the character after it in the key (``,`` or ``}``). Two keys
+    that differ only there compare as these texts do: ``1`` before ``12`` where a ``,``
+    follows (``1,`` < ``12``), as the keys themselves sort."""
+    return json_value(value) + follow
+
+
+
+
+class _Lowering:
+    """Writes every procedure of a table as one Python text (see the module docstring)."""
+
+    def __init__(self, ec: ExprCompiler, procs: dict[str, tuple[tuple[str, ...], ast.Block]]
+                 ) -> None:
+        self.ec = ec
+        self.procs = procs
+        self.lines: list[str] = []
+        self.spans: dict[int, ast.Span] = {}
+        self.objects: dict[str, object] = {}
+        self._slot = 0
+        self.stops = _stopping(procs)
+
+    # ---- text ------------------------------------------------------------------------------
+    def emit(self, line: str, d: int, span: ast.Span | None = None) -> None:
+        if span is not None:
+            self.spans[len(self.lines)] = span
+        self.lines.append("    " * d + line)
+
+    def obj(self, x: object) -> str:
+        name = f"_o{len(self.objects)}"
+        self.objects[name] = x
+        return name
+
+    def src(self, e: ast.Expr, local: frozenset[str], py: frozenset[str] = frozenset()) -> str:
+        """The source of ``e``, the procedure's locals ``local`` read as Python variables."""
+        return self.ec.source(e, frozenset(), local | py)
+
+    def const(self, e: ast.Expr, local: frozenset[str]) -> tuple[bool, object]:
+        return self.ec.const(e, frozenset(), local)
+
+    @staticmethod
+    def locals_dict(local: frozenset[str]) -> str:
+        """A dict of the locals by their spec names: what the engine's enumerators and chance
+        functions read them from (``L``)."""
+        return "{" + ", ".join(f"{n!r}: {pyname(n)}" for n in sorted(local)) + "}"
+
+    def slot(self, kind: str) -> str:
+        self._slot += 1
+        return f"#{kind}{self._slot}"
+
+    # ---- procedures ------------------------------------------------------------------------
+    def procedure(self, name: str, params: tuple[str, ...], body: ast.Block) -> None:
+        self.emit(f"def {_fn(name)}(st{''.join(', ' + pyname(p) for p in params)}):", 1)
+        self.emit("V = st.v; Z = st.z", 2)
+        self.emit("try:", 2)
+        n = len(self.lines)
+        self.block(body, frozenset(params), 3)
+        if name in ("#deal", "#match"):
+            what = "deal" if name == "#deal" else "match"
+            spec = self.ec.spec.deal if name == "#deal" else self.ec.spec.match
+            self.emit(f"_ran_out({what!r}, {self.obj(spec.span)})", 3)
+        elif len(self.lines) == n:
+            self.emit("pass", 3)
+        if name in self.stops:
+            self.emit("if False: yield", 3)  # a generator even where no path stops
+        self.emit(f"except {CATCH} as e:", 2)
+        self.emit("raise _rt(e, _LS.get(e.__traceback__.tb_lineno, _span))", 3)
+
+    def block(self, b: ast.Block, local: frozenset[str], d: int) -> frozenset[str]:
+        for s in b.stmts:
+            local = self.stmt(s, local, d)
+        return local
+
+    def stmt(self, s: ast.Stmt, local: frozenset[str], d: int) -> frozenset[str]:  # noqa: C901
+        sp = s.span
+        match s:
+            case ast.Let(name=n, value=v):
+                self.assign(pyname(n), v, local, d)
+                return local | {n}
+            case ast.Set(name=n, index=idx, value=v):
+                if n in local:
+                    self.assign(pyname(n), v, local, d)
+                elif n == "dealer":
+                    self.emit(f"V['dealer'] = _seat({self.src(v, local)}, _N)", d, sp)
+                else:
+                    target = f"V[{n!r}]" if idx is None else \
+                        f"V[{n!r}][{self.src(idx, local)}]"
+                    self.assign(target, v, local, d)
+            case ast.If():
+                self.if_(s, local, d)
+            case ast.While(cond=c, body=b):
+                ok, val = self.const(c, local)
+                if ok and not val:
+                    return local
+                self.emit("while True:", d, sp)
+                self.tick(sp, d + 1)
+                if not ok:
+                    self.emit(f"if not ({self.src(c, local)}): break", d + 1, c.span)
+                self.block(b, local, d + 1)
+            case ast.Loop(body=b):
+                self.emit("while True:", d, sp)
+                self.tick(sp, d + 1)
+                self.block(b, local, d + 1)
+            case ast.For(var=v, source=src, cond=c, body=b):
+                inner = local | {v}
+                self.emit(f"_s = tuple({self.src(src, local)})", d, src.span)
+                self.emit("st.work -= len(_s)", d)
+                self.emit(f"if st.work < 0: _overwork({self.obj(src.span)})", d)
+                self.emit(f"for {pyname(v)} in _s:", d, sp)
+                if c is not None:
+                    self.emit(f"if not ({self.src(c, inner)}): continue", d + 1, c.span)
+                self.block(b, inner, d + 1)
+                self.emit("pass", d + 1)
+            case ast.Repeat(count=cnt, body=b):
+                self.emit(f"_n = {self.src(cnt, local)}", d, cnt.span)
+                self.emit("st.work -= _n if _n > 0 else 0", d)
+                self.emit(f"if st.work < 0: _overwork({self.obj(cnt.span)})", d)
+                self.emit("for _ in range(_n):", d, sp)
+                self.block(b, local, d + 1)
+                self.emit("pass", d + 1)
+            case ast.Move(what=w, src=a, dst=z, bottom=bottom):
+                what, src_, dst = self.src(w, local), self.src(a, local), self.src(z, local)
+                if what == f"{src_}[-1]":
+                    put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
+                    self.emit(f"_z = {src_}; _c = _z[-1]; _d = {dst}; del _z[-1]; {put}", d, sp)
+                else:
+                    self.emit(f"_move({what}, {src_}, {dst}, {bottom}, {self.obj(sp)})", d, sp)
+            case ast.Fill(zone=z, cards=cs):
+                self.emit(f"_fill(st, {self.src(z, local)}, {self.src(cs, local)})", d, sp)
+            case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
+                self.emit(f"_deal({self.src(cnt, local)}, {self.src(a, local)}, Z[{zn!r}], "
+                          f"{self.src(ss, local)}, {self.obj(sp)})", d, sp)
+            case ast.Shuffle(zone=z):
+                fz = self.ec.expr(z, local)
+                stop = ChanceStop("shuffle", fz, fz, s, deck=self.ec.spec.deck)
+                self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
+                          d, sp)
+            case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
+                kind = "reshuffle" if isinstance(s, ast.Reshuffle) else "bury"
+                stop = ChanceStop(kind, self.ec.expr(a, local), self.ec.expr(z, local), s,
+                                  deck=self.ec.spec.deck)
+                self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
+                          d, sp)
+            case ast.SitOut(seat=q):
+                self.emit(f"V['sitting_out'][_sitter({self.src(q, local)}, _N)] = True", d, sp)
+            case ast.Reveal(zone=z):
+                self.reveal(z, local, d)
+            case ast.Pick():
+                return self.pick(s, local, d)
+            case ast.CallStmt(name=n, args=args):
+                params = self.procs[n][0]
+                binds = "".join(f", {self.src(x, local)}"
+                                for _, x in zip(params, args, strict=True))
+                self.emit("st.work -= 1", d)
+                self.emit("if st.work < 0: _overproc()", d, sp)
+                call = f"{_fn(n)}(st{binds})"
+                self.emit(f"yield from {call}" if n in self.stops else call, d, sp)
+            case ast.Choose():
+                self.choose(s, local, d)
+            case ast.Break():
+                self.emit("break", d)
+            case ast.Continue():
+                self.emit("continue", d)
+            case ast.Return():
+                self.emit("return", d)
+            case ast.EndDeal(flag=flag, scoring=fn):
+                self.emit(f"_end_deal(st, {flag!r}, {self.obj(self.ec.def_fns[fn])}, "
+                          f"{self.obj(s)})", d, sp)
+                self.emit("raise _DealOver", d)
+            case ast.EndMatch(winners=w):
+                self.emit(f"_end_match(st, {self.obj(self.ec.expr(w, local))}, "
+                          f"{self.locals_dict(local)}, {self.obj(s)})", d, sp)
+                self.emit("raise _MatchOver", d)
+            case ast.RunDeal():
+                self.emit("st.deal_events = 0; st.in_deal = True", d, sp)
+                if self.ec.spec.reveals:
+                    self.emit("V['#revealed'] = []", d)
+                if self.ec.spec.sits_out:
+                    self.emit("V['sitting_out'] = [False] * _N", d)
+                if self.ec.spec.results:
+                    self.emit("st.start_deal()", d)
+                self.emit("try:", d)
+                self.emit(f"yield from {_fn('#deal')}(st)", d + 1, sp)
+                self.emit("except _DealOver:", d)
+                self.emit("st.in_deal = False", d + 1)
+            case ast.Step(body=b):
+                self.block(b, local, d)
+            case _:
+                raise Unsupported(f"{type(s).__name__.lower()} at line {sp.line}")
+        return local
+
+    def assign(self, target: str, value: ast.Expr, local: frozenset[str], d: int) -> None:
+        if self.const(value, local)[0] or isinstance(self.ec.type_of(value), SCALAR):
+            self.emit(f"{target} = {self.src(value, local)}", d, value.span)
+        else:
+            # a list value is kept as tuples all the way down, as the engine keeps it
+            self.emit(f"{target} = _snap(st, {self.src(value, local)})", d, value.span)
+
+    def reveal(self, z: ast.Expr, local: frozenset[str], d: int) -> None:
+        """``reveal ZONE[i]``: the pile noted among those laid face up (the engine's own)."""
+        if not isinstance(z, ast.Index):
+            assert isinstance(z, ast.Name), z.span
+            self.emit(f"V['#revealed'].append(({z.id!r}, None))", d, z.span)
+            return
+        assert isinstance(z.target, ast.Name), z.span
+        name = z.target.id
+        i = f"_pile({self.src(z.index, local)}, len(Z[{name!r}]))"
+        self.emit(f"V['#revealed'].append(({name!r}, {i}))", d, z.span)
+
+    def tick(self, span: ast.Span, d: int) -> None:
+        self.emit("st.work -= 1", d)
+        self.emit(f"if st.work < 0: _overwork({self.obj(span)})", d)
+
+    def if_(self, s: ast.If, local: frozenset[str], d: int) -> None:
+        ok, val = self.const(s.cond, local)
+        if ok:
+            if val:
+                self.block(s.then, local, d)
+            elif isinstance(s.else_, ast.If):
+                self.if_(s.else_, local, d)
+            elif s.else_ is not None:
+                self.block(s.else_, local, d)
+            return
+        self.emit(f"if {self.src(s.cond, local)}:", d, s.cond.span)
+        self.block(s.then, local, d + 1)
+        self.emit("pass", d + 1)
+        if s.else_ is None:
+            return
+        self.emit("else:", d)
+        if isinstance(s.else_, ast.If):
+            self.if_(s.else_, local, d + 1)
+        else:
+            self.block(s.else_, local, d + 1)
+        self.emit("pass", d + 1)
+
+    def pick(self, s: ast.Pick, local: frozenset[str], d: int) -> frozenset[str]:
+        if s.source is not None:
+            outcomes = uniform_outcomes(self.ec.expr(s.source, local))
+        else:
+            outcomes = weighted_outcomes(tuple((self.ec.expr(o.value, local),
+                                                self.ec.expr(o.weight, local))
+                                               for o in s.weighted))
+        slot = self.slot("pick")
+        stop = ChanceStop("pick", outcomes, outcomes, s, slot, self.ec.spec.deck)
+        self.emit(f"_Lc = {self.locals_dict(local)}", d)
+        self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, _Lc)", d, s.span)
+        n, got = s.name, f"_Lc.pop({slot!r})"
+        kept = {v.name for v in self.ec.spec.vars} | {r.name for r in self.ec.spec.results}
+        if n in local or (n not in kept and n != "dealer"):
+            self.emit(f"{pyname(n)} = {got}", d, s.span)
+            return local | {n}
+        if n == "dealer":
+            self.emit(f"V['dealer'] = _seat({got}, _N)", d, s.span)
+        else:
+            self.emit(f"V[{n!r}] = {got}", d, s.span)
+        return local
+
+    # ---- decisions -------------------------------------------------------------------------
+    def alternatives(self, s: ast.Choose, local: frozenset[str]) -> list[ast.Alternative]:
+        """The alternatives this table keeps (an option may rule one out)."""
+        out = []
+        for a in s.alternatives:
+            if a.guard is not None:
+                ok, val = self.ec.const(a.guard, frozenset(),
+                                        local | {g.var for g in a.generators})
+                if ok and not val:
+                    continue
+            out.append(a)
+        return out
+
+    def engine_stop(self, s: ast.Choose, alts: list[ast.Alternative], local: frozenset[str],
+                    seat: Callable[..., object]) -> ChooseStop:
+        """The Python engine's own stop for the decision: its enumerators list the events
+        wherever the kernel has no listing of its own, and at the API's edge."""
+        made = []
+        for i, a in enumerate(alts):
+            distinct = keys_distinct(a, s.alternatives)
+            alone = len(s.alternatives) == 1
+
+            def make(a: ast.Alternative = a, distinct: bool = distinct,
+                     alone: bool = alone) -> Callable[..., Any]:
+                eager = enumerator(self.ec, a, local, distinct)
+                return (alone and lazy_products.lazy_enumerator(self.ec, a, local, eager)) \
+                    or eager
+            made.append(Alternative(a.action, Later(make), i, a,
+                                    tuple(g.var for g in a.generators),
+                                    resolver(self.ec, a, local)))
+        # each enumerator compiled when first called (Later): a decision the kernel lists
+        # itself calls it only at the API's edge
+        merged = choose_enumerator(self.ec, alts, local, s.alternatives) \
+            if len(alts) > 1 else None
+        return ChooseStop(seat, tuple(made), s, merged)
+
+    def listing(self, a: ast.Alternative, local: frozenset[str]) -> tuple[str, str] | None:
+        """For an alternative that binds one card or number of a list, each field that
+        value or a constant: the variable, and the character after its field's value in the
+        events' keys (see :func:`sort_text`); else None."""
+        if len(a.generators) != 1:
+            return None
+        g = a.generators[0]
+        t = element_of(self.ec.type_of(g.source))
+        if not isinstance(t, (Card, Int, Bool)):
+            return None
+        names = sorted([f.name for f in a.fields] + ["action", "seat"])
+        first: str | None = None
+        for f in a.fields:
+            e = walk.uncited(f.value)
+            if isinstance(e, ast.Name) and e.id == g.var:
+                if first is None or names.index(f.name) < names.index(first):
+                    first = f.name
+            elif not self.const(f.value, local | {g.var})[0]:
+                return None
+        if first is None:
+            return None
+        i = names.index(first)
+        return g.var, "}" if i == len(names) - 1 else ","
+
+    def listed(self, a: ast.Alternative, local: frozenset[str], var: str, table: str,
+               d: int) -> None:
+        """``_b = `` the values of the alternative's one generator that pass its guard, in
+        canonical order: the guard's definitions unfolded, each test that reads no value
+        (the trick's size, the trick's number) made once as a Python ``if`` around the list,
+        and what the rest reads that no value changes computed once before it; should any
+        of that raise, the guard is tested on each value as written, so that an error is
+        the engine's, where the engine's is."""
+        g = a.generators[0]
+        v = pyname(var)
+        self.emit("try:", d)
+        self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
+        guard = self.unfold(a.guard) if a.guard is not None else None
+        self.branch(guard, local, var, v, table, d + 1, a.span)
+        self.emit(f"except {CATCH}:", d)
+        cond = f" if {self.src(a.guard, local, frozenset({var}))}" if a.guard else ""
+        self.emit(f"_b = sorted(dict.fromkeys([{v} for {v} in {self.src(g.source, local)}"
+                  f"{cond}]), key={table}.__getitem__)", d + 1, a.span)
+
+    def branch(self, guard: ast.Expr | None, local: frozenset[str], var: str, v: str,
+               table: str, d: int, span: ast.Span) -> None:
+        before, inside = _split(guard, var)
+        if before:
+            pre = " and ".join(f"({self.src(c, local)})" for c in before)
+            self.emit(f"if not ({pre}): _b = []", d, span)
+            self.emit("else:", d)
+            d += 1
+        if len(inside) == 1:
+            e = self.unfold(inside[0])
+            if isinstance(e, ast.IfExpr) and not _reads(e.cond, var):
+                self.emit(f"if {self.src(e.cond, local)}:", d, span)
+                self.branch(self.unfold(e.then), local, var, v, table, d + 1, span)
+                self.emit("else:", d)
+                self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span)
+                return
+        self.ec.hoisting(True, fresh=True)
+        try:
+            cond = " and ".join(f"({self.src(c, local, frozenset({var}))})" for c in inside)
+            hoisted = self.ec.hoisted()
+        finally:
+            self.ec.hoisting(False, fresh=True)
+        for n, src in hoisted:
+            self.emit(f"{n} = {src}", d, span)
+        # dict.fromkeys: one event per value, as the engine's map keys them (two packs)
+        self.emit(f"_b = sorted(dict.fromkeys([{v} for {v} in _xs"
+                  f"{' if ' + cond if cond else ''}]), key={table}.__getitem__)", d, span)
+
+    def unfold(self, e: ast.Expr) -> ast.Expr:
+        """``e`` without citations, a call of a definition replaced by its body with the
+        arguments in place of the parameters (the values of the language have no side
+        effects, so an argument written twice is the same value twice)."""
+        e = walk.uncited(e)
+        while isinstance(e, ast.Call):
+            fn = self.ec.resolution.binding(e.span, "call")
+            if not isinstance(fn, BoundDef) or fn.name in self.ec._called:
+                break
+            d = self.ec.defs[fn.name]
+            e = walk.uncited(self.ec._substitute(
+                d.body, {p.name: x for p, x in zip(d.params, e.args, strict=True)}))
+        return e
+
+    def seat_of(self, s: ast.Choose, local: frozenset[str], d: int) -> None:
+        self.emit(f"_q = {self.src(s.seat, local)}", d, s.seat.span)
+        self.emit("if type(_q) is not int or not 0 <= _q < _H: "
+                  f"_bad_seat(_q, {self.obj(s.span)})", d)
+
+    def choose(self, s: ast.Choose, local: frozenset[str], d: int) -> None:
+        if s.together is not None:
+            self.together(s, s.together, local, d)
+            return
+        alts = self.alternatives(s, local)
+        self.seat_of(s, local, d)
+        if len(alts) == 1 and (got := self.listing(alts[0], local)) is not None:
+            var, follow = got
+            a = alts[0]
+            stop = self.engine_stop(s, alts, local, self.ec.expr(s.seat, local))
+            self.listed(a, local, var, self.obj(_SortTexts(follow)), d)
+            self.emit(f"if not _b: _none_legal(_q, {self.obj(s.span)})", d)
+            self.emit(f"{pyname(var)} = _b[(yield (_q, _b, {self.obj(stop)}, "
+                      f"{self.locals_dict(local)}))]", d, s.span)
+            self.block(a.body, local | {var}, d)
+            return
+        stop = self.engine_stop(s, alts, local, self.ec.expr(s.seat, local))
+        self.emit(f"_a, _bd = yield (_q, None, {self.obj(stop)}, {self.locals_dict(local)})",
+                  d, s.span)
+        self.bodies(stop, alts, local, d)
+
+    def bodies(self, stop: ChooseStop, alts: list[ast.Alternative], local: frozenset[str],
+               d: int) -> None:
+        """The body of the alternative ``_a`` chosen, its variables ``_bd`` bound."""
+        for alt, a in zip(stop.alts, alts, strict=True):
+            self.emit(f"if _a is {self.obj(alt)}:", d, a.span)
+            for g in alt.gen_vars:
+                self.emit(f"{pyname(g)} = _bd[{g!r}]", d + 1)
+            self.block(a.body, local | set(alt.gen_vars), d + 1)
+            self.emit("pass", d + 1)
+
+    def together(self, s: ast.Choose, var: str, local: frozenset[str], d: int) -> None:
+        """``choose together``: each seat asked in turn, lowest first, its choice held;
+        then each body in seat order, as the engine plays it (State.ask aside)."""
+        inner = local | {var}
+        alts = self.alternatives(s, inner)
+        stop = self.engine_stop(s, alts, inner, lambda st, L: L[var])
+        self.emit("_held = []", d)
+        self.emit(f"for _q in _tseats({self.src(s.seat, local)}, _H, {self.obj(s.seat.span)}):",
+                  d, s.span)
+        self.emit(f"{pyname(var)} = _q", d + 1)
+        self.emit(f"_held.append((_q, (yield (_q, None, {self.obj(stop)}, "
+                  f"{self.locals_dict(inner)}))))", d + 1, s.span)
+        self.emit("for _q, (_a, _bd) in _held:", d)
+        self.emit(f"{pyname(var)} = _q", d + 1)
+        self.bodies(stop, alts, inner, d + 1)
+
+
+class _SortTexts(dict[object, str]):
+    """Each value's :func:`sort_text`, made once."""
+
+    def __init__(self, follow: str) -> None:
+        super().__init__()
+        self.follow = follow
+
+    def __missing__(self, key: object) -> str:
+        text = self[key] = sort_text(key, self.follow)
+        return text
+
+
+def _split(guard: ast.Expr | None, var: str) -> tuple[list[ast.Expr], list[ast.Expr]]:
+    """The guard's conjuncts that do not read ``var`` (tested once, before the list) and
+    those that do (tested on each value), each in the order written."""
+    parts: list[ast.Expr] = []
+
+    def conj(e: ast.Expr) -> None:
+        e2 = walk.uncited(e)
+        if isinstance(e2, ast.And):
+            conj(e2.left)
+            conj(e2.right)
+        else:
+            parts.append(e)
+    if guard is not None:
+        conj(guard)
+    before: list[ast.Expr] = []
+    for i, c in enumerate(parts):
+        if _reads(c, var):
+            return before, parts[i:]
+        before.append(c)
+    return before, []
+
+
+def _reads(e: ast.Expr, var: str) -> bool:
+    """Whether ``e`` names ``var``."""
+    return any(isinstance(x, ast.Name) and x.id == var for x in walk.descendants(e))
+
+
+def _fn(name: str) -> str:
+    return "_p_" + name.lstrip("#")
+
+
+def _stopping(procs: dict[str, tuple[tuple[str, ...], ast.Block]]) -> set[str]:
+    """The procedures that may stop: those that decide, draw by chance or run a deal, and
+    those that call one that may."""
+    direct: dict[str, set[str]] = {}
+    stops: set[str] = set()
+    for name, (_, body) in procs.items():
+        calls = set()
+        for x in walk.descendants(body):
+            if isinstance(x, (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Pick,
+                              ast.RunDeal)):
+                stops.add(name)
+            elif isinstance(x, ast.CallStmt):
+                calls.add(x.name)
+        direct[name] = calls
+    changed = True
+    while changed:
+        changed = False
+        for name, calls in direct.items():
+            if name not in stops and calls & stops:
+                stops.add(name)
+                changed = True
+    return stops
+
+
+def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., Any]:
+    """The match's generator function ``match(st)`` for the table ``ec`` compiles, with
+    ``runtime`` (the kernel's helpers: ``_end_deal``, ``_end_match``, ``_bind`` ...) among
+    its globals; Unsupported where the table has a construct the kernel does not lower."""
+    spec = ec.spec
+    if ec.team_now is not None:
+        raise Unsupported("teams formed in play")
+    if BoundBuiltin("seen_by") in spec.resolution.bindings.values():
+        raise Unsupported("seen_by")
+    procs: dict[str, tuple[tuple[str, ...], ast.Block]] = {
+        p.name: (tuple(x.name for x in p.params), p.body) for p in spec.procs}
+    procs["#deal"] = ((), spec.deal.body)
+    procs["#match"] = ((), spec.match.body)
+    low = _Lowering(ec, procs)
+    low.emit("def _kernel():", 0)
+    for name, (params, body) in procs.items():
+        low.procedure(name, params, body)
+    low.emit(f"return {_fn('#match')}", 1)
+    text = "\n".join(low.lines) + "\n"
+    extra: dict[str, object] = dict(runtime)
+    extra.update(low.objects)
+    extra.update(_LS={i + 2: sp for i, sp in low.spans.items()}, _move=move_cards,
+                 _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _Empty=EmptyError,
+                 _rt=runtime_error, _overwork=overwork, _overproc=overproc,
+                 _DealOver=DealOver, _MatchOver=MatchOver, _tseats=together_seats,
+                 _H=ec.hands)
+    make = ec.build("_kernel", text, spec.match.span, extra, what="the kernel")
+    return make()  # type: ignore[no-any-return]

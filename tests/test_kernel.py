@@ -1,0 +1,245 @@
+"""The kernel (rulespec.engine.kernel) plays exactly as the Python engine: the same seat to
+move, the same legal events in the same order, the same chance events and the same results,
+game after game on every shipped spec it lowers; its runtime errors are the engine's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulespec import Game, RuleRuntimeError, check_text
+from rulespec.adapters import ENGINES, engine_adapter
+from rulespec.engine.chance import sample_event
+from rulespec.engine.kernel import KernelGame, KernelState, Unsupported
+from rulespec.engine.state import CHANCE, State
+from rulespec.errors import IllegalActionError
+from rulespec.loading import game_for, resolve
+
+SPECS = Path(__file__).parent / "specs"
+
+
+
+def _engine_table(name: str) -> tuple[str, int, dict[str, Any]]:
+    """The table an engine game's adapter plays (bench/engines.py's)."""
+    adapter: Any = engine_adapter(name)
+    return adapter.spec, getattr(adapter, "players", (4,))[0], {**adapter.fixed, **adapter.usual}
+
+
+#: (spec, players, options): every engine game's table, and the seed games' and whist's
+TABLES: list[tuple[str, int, dict[str, Any]]] = [
+    *(_engine_table(n) for n in sorted(ENGINES) if "gin_rummy" not in n),
+    ("hearts", 4, {}),
+    ("whist", 4, {}),
+    ("vandatta", 4, {}),
+    ("vandatta", 9, {}),
+    ("abracadabra", 2, {}),
+    ("abracadabra", 4, {}),
+    ("abracadabra_newton", 3, {}),
+]
+#: gin rummy's meld search makes a game a tenth of a second: behind ``slow``
+SLOW_TABLES = TABLES + [_engine_table("openspiel:gin_rummy")]
+
+
+def lockstep(game: Game, kernel: KernelGame, games: int, seed: int) -> int:
+    """Play ``games`` random games on both, the same choices on each; assert they agree at
+    every event. Returns the events played."""
+    events = 0
+    for i in range(games):
+        rng = random.Random(seed * 100_003 + i)
+        dealer = i % game.players
+        es, ks = game.new_initial_state(dealer), kernel.new_initial_state(dealer)
+        while es.to_move is not None:
+            assert ks.to_move == es.to_move, (i, events)
+            legal = es.legal_actions()
+            assert ks.legal_actions() == legal, (i, events)
+            if es.to_move == CHANCE:
+                assert ks.chance_weights() == es.chance_weights()
+                ev = sample_event(legal, rng, es.chance_weights)
+                es.apply(ev)
+                ks.apply(ev)
+            else:
+                assert ks.legal_count() == es.legal_count() == len(legal)
+                k = rng.randrange(len(legal))
+                es.apply_index(k)
+                ks.apply_index(k)
+            events += 1
+        assert ks.is_terminal()
+        assert (ks.winners, ks.deals, ks.v["totals"]) == (es.winners, es.deals, es.v["totals"])
+        assert ks.engine_state().result() == es.result()
+    return events
+
+
+@pytest.mark.parametrize(("name", "players", "options"), TABLES,
+                         ids=[f"{n}-{p}-{i}" for i, (n, p, _) in enumerate(TABLES)])
+def test_the_kernel_plays_as_the_engine(name: str, players: int,
+                                        options: dict[str, Any]) -> None:
+    game = game_for(resolve(name).spec, players, options, 0)
+    assert lockstep(game, KernelGame(game), 4, 1) > 4 * 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players", "options"), SLOW_TABLES,
+                         ids=[f"{n}-{p}-{i}" for i, (n, p, _) in enumerate(SLOW_TABLES)])
+def test_hundreds_of_games_in_lockstep(name: str, players: int,
+                                       options: dict[str, Any]) -> None:
+    game = game_for(resolve(name).spec, players, options, 0)
+    lockstep(game, KernelGame(game), 200, 2)
+
+
+def test_a_clone_goes_on_alone() -> None:
+    game = game_for(resolve("hearts").spec, 4, {"deals": 1}, 0)
+    ks = KernelGame(game).new_initial_state()
+    rng = random.Random(5)
+    for _ in range(30):
+        if ks.to_move == CHANCE:
+            ks.apply(sample_event(ks.legal_actions(), rng))
+        else:
+            ks.apply_index(rng.randrange(ks.legal_count()))
+    copy = ks.clone()
+    assert copy.legal_actions() == ks.legal_actions()
+    copy.apply_index(0)
+    assert copy.log != ks.log and len(ks.log) == 30
+    es = ks.engine_state()
+    assert isinstance(es, State) and es.legal_actions() == ks.legal_actions()
+    assert es.observation(0) == ks.engine_state().observation(0)
+
+
+def test_wrong_events_are_refused_and_change_nothing() -> None:
+    game = game_for(resolve("hearts").spec, 4, {"deals": 1, "pass_rotation": "no_pass"}, 0)
+    ks = KernelGame(game).new_initial_state()
+    ks.apply(sample_event(ks.legal_actions(), random.Random(1)))
+    n = ks.legal_count()
+    with pytest.raises(IllegalActionError, match=f"there are {n} legal events"):
+        ks.apply_index(n)
+    with pytest.raises(IllegalActionError, match="is not legal now"):
+        ks.apply({"seat": ks.to_move, "action": "play", "card": "nonsense"})
+    assert ks.legal_count() == n and len(ks.log) == 1
+
+
+def test_teams_formed_in_play_are_left_to_the_python_engine() -> None:
+    spec = check_text((SPECS / "ok" / "called_partner.rules").read_text(), "called_partner.rules")
+    with pytest.raises(Unsupported, match="teams formed in play"):
+        KernelGame(Game(spec, spec.min_players))
+
+
+HEAD = """
+game t title "T"
+players 2 to 3
+winner lowest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def zero(p: int) = 0
+"""
+
+#: specs whose play raises a runtime error, and what it says
+FAILING = [
+    ("""
+var n: int = 0
+deal {
+  fill stock with pack(1)
+  set n = 5 // n
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "division by zero"),
+    ("""
+deal {
+  fill stock with pack(1)
+  choose 0 {
+    take(card = c) for c in hand[0] "Take a card." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "no alternative is legal"),
+    ("""
+deal {
+  fill stock with pack(1)
+  move stock[0] from hand[1] to hand[0]
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "not in the zone it is moved from"),
+    ("""
+deal {
+  fill stock with pack(1)
+  choose 0 {
+    go() "Go on." { }
+  }
+}
+match { run deal
+  end match winners [0] }
+""", "the deal ran to its end without 'end deal'"),
+    ("""
+var n: int = 0
+procedure risky(k: int) {
+  if k > 0 {
+    set n = n + 1
+    set n = k // n
+    set n = k // (n - 3)
+  }
+}
+deal {
+  risky(3)
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "division by zero in a procedure"),
+    ("""
+zone pile: shared visible to all
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  move top(stock) from stock to hand[0]
+  choose 0 {
+    take(card = c) for c in hand[0] if rank(top(pile)) == rank(c) "Take a card." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "empty zone or list"),
+    ("""
+var n: int = 0
+deal {
+  loop {
+    set n = n + 1
+    if n > 2000000000 {
+      break
+    }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "loops here go round more than"),
+]
+
+
+@pytest.mark.parametrize(("text", "says"), FAILING, ids=[s for _, s in FAILING])
+def test_a_runtime_error_is_the_engines(text: str, says: str) -> None:
+    spec = check_text(HEAD + text, "t.rules")
+    game = Game(spec, 2)
+    says = says.removesuffix(" in a procedure")
+    with pytest.raises(RuleRuntimeError, match=says) as engine:
+        _play_first(game.new_initial_state)
+    with pytest.raises(RuleRuntimeError, match=says) as kernel:
+        _play_first(KernelGame(game).new_initial_state)
+    # the same words, at the same rule
+    assert str(kernel.value) == str(engine.value)
+    assert kernel.value.span == engine.value.span
+
+
+def _play_first(new: Any) -> None:
+    st: State | KernelState = new()
+    for _ in range(100):
+        if st.to_move is None:
+            return
+        st.apply_index(0) if st.to_move != CHANCE else st.apply(st.legal_actions()[0])
