@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -21,7 +21,7 @@ from rulespec.engine.codegen.pyexec import READS_STATE, exec_source, pyname
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER, SUITS
 from rulespec.lang.decks import Deck
-from rulespec.lang.model import CheckedSpec
+from rulespec.lang.model import BoundDef, CheckedSpec
 
 __all__ = ["INLINE_MAX_NODES", "Gen", "GlobalName", "Inliner", "Known", "Raw", "expanded_sizes",
            "inlining_default", "is_atom"]
@@ -136,6 +136,7 @@ class Inliner:
     _hoisting: bool
     _in_iterable: int
     _tabulating: bool
+    _called: frozenset[str]
 
     def _g(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> Gen:
         raise NotImplementedError
@@ -163,6 +164,19 @@ class Inliner:
         if isinstance(g, Known):
             return g
         return f"{table}[{self._src(self._g(args[0], local, py))}]"
+
+    def body_of_call(self, e: ast.Call) -> ast.Expr | None:
+        """The body of the definition ``e`` calls, the arguments in place of its parameters
+        (the body's other names marked global, its bound variables renamed), where this
+        compiler expands calls of it in place; None for a built-in and for a definition it
+        calls instead (too large, or inlining off). For a caller that looks into a guard (the
+        kernel's listing), not for compiling: the body compiles as the call would."""
+        b = self.spec.resolution.binding(e.span, "call")
+        if not isinstance(b, BoundDef) or not self.inline or b.name in self._called:
+            return None
+        d = self.defs[b.name]
+        return cast(ast.Expr, self._substitute(
+            d.body, {p.name: x for p, x in zip(d.params, e.args, strict=True)}))
 
     def _table(self, d: ast.DefDecl) -> str | None:
         """The global name of the table of ``d``'s values, or None where it has none.

@@ -50,7 +50,7 @@ from rulespec.engine.machine import (
 )
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import EmptyError
-from rulespec.lang.model import BoundBuiltin, BoundDef
+from rulespec.lang.model import BoundBuiltin
 from rulespec.lang.types import Bool, Card, Int
 from rulespec.lang.types import element as element_of
 
@@ -145,7 +145,6 @@ class _Lowering:
         return local
 
     def stmt(self, s: ast.Stmt, local: frozenset[str], d: int) -> frozenset[str]:  # noqa: C901
-        sp = s.span
         match s:
             case ast.Let(name=n, value=v):
                 self.assign(pyname(n), v, local, d)
@@ -154,7 +153,7 @@ class _Lowering:
                 if n in local:
                     self.assign(pyname(n), v, local, d)
                 elif n == "dealer":
-                    self.emit(f"V['dealer'] = _seat({self.src(v, local)}, _N)", d, sp)
+                    self.emit(f"V['dealer'] = _seat({self.src(v, local)}, _N)", d, s.span)
                 else:
                     target = f"V[{n!r}]" if idx is None else \
                         f"V[{n!r}][{self.src(idx, local)}]"
@@ -165,21 +164,21 @@ class _Lowering:
                 ok, val = self.const(c, local)
                 if ok and not val:
                     return local
-                self.emit("while True:", d, sp)
-                self.tick(sp, d + 1)
+                self.emit("while True:", d, s.span)
+                self.tick(s.span, d + 1)
                 if not ok:
                     self.emit(f"if not ({self.src(c, local)}): break", d + 1, c.span)
                 self.block(b, local, d + 1)
             case ast.Loop(body=b):
-                self.emit("while True:", d, sp)
-                self.tick(sp, d + 1)
+                self.emit("while True:", d, s.span)
+                self.tick(s.span, d + 1)
                 self.block(b, local, d + 1)
             case ast.For(var=v, source=src, cond=c, body=b):
                 inner = local | {v}
                 self.emit(f"_s = tuple({self.src(src, local)})", d, src.span)
                 self.emit("st.work -= len(_s)", d)
                 self.emit(f"if st.work < 0: _overwork({self.obj(src.span)})", d)
-                self.emit(f"for {pyname(v)} in _s:", d, sp)
+                self.emit(f"for {pyname(v)} in _s:", d, s.span)
                 if c is not None:
                     self.emit(f"if not ({self.src(c, inner)}): continue", d + 1, c.span)
                 self.block(b, inner, d + 1)
@@ -188,34 +187,35 @@ class _Lowering:
                 self.emit(f"_n = {self.src(cnt, local)}", d, cnt.span)
                 self.emit("st.work -= _n if _n > 0 else 0", d)
                 self.emit(f"if st.work < 0: _overwork({self.obj(cnt.span)})", d)
-                self.emit("for _ in range(_n):", d, sp)
+                self.emit("for _ in range(_n):", d, s.span)
                 self.block(b, local, d + 1)
                 self.emit("pass", d + 1)
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
                 what, src_, dst = self.src(w, local), self.src(a, local), self.src(z, local)
                 if what == f"{src_}[-1]":
                     put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
-                    self.emit(f"_z = {src_}; _c = _z[-1]; _d = {dst}; del _z[-1]; {put}", d, sp)
+                    self.emit(f"_z = {src_}; _c = _z[-1]; _d = {dst}; del _z[-1]; {put}", d, s.span)
                 else:
-                    self.emit(f"_move({what}, {src_}, {dst}, {bottom}, {self.obj(sp)})", d, sp)
+                    self.emit(f"_move({what}, {src_}, {dst}, {bottom}, {self.obj(s.span)})", d,
+                              s.span)
             case ast.Fill(zone=z, cards=cs):
-                self.emit(f"_fill(st, {self.src(z, local)}, {self.src(cs, local)})", d, sp)
+                self.emit(f"_fill(st, {self.src(z, local)}, {self.src(cs, local)})", d, s.span)
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
                 self.emit(f"_deal({self.src(cnt, local)}, {self.src(a, local)}, Z[{zn!r}], "
-                          f"{self.src(ss, local)}, {self.obj(sp)})", d, sp)
+                          f"{self.src(ss, local)}, {self.obj(s.span)})", d, s.span)
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
                 stop = ChanceStop("shuffle", fz, fz, s, deck=self.ec.spec.deck)
                 self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
-                          d, sp)
+                          d, s.span)
             case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
                 kind = "reshuffle" if isinstance(s, ast.Reshuffle) else "bury"
                 stop = ChanceStop(kind, self.ec.expr(a, local), self.ec.expr(z, local), s,
                                   deck=self.ec.spec.deck)
                 self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
-                          d, sp)
+                          d, s.span)
             case ast.SitOut(seat=q):
-                self.emit(f"V['sitting_out'][_sitter({self.src(q, local)}, _N)] = True", d, sp)
+                self.emit(f"V['sitting_out'][_sitter({self.src(q, local)}, _N)] = True", d, s.span)
             case ast.Reveal(zone=z):
                 self.reveal(z, local, d)
             case ast.Pick():
@@ -225,9 +225,9 @@ class _Lowering:
                 binds = "".join(f", {self.src(x, local)}"
                                 for _, x in zip(params, args, strict=True))
                 self.emit("st.work -= 1", d)
-                self.emit("if st.work < 0: _overproc()", d, sp)
+                self.emit("if st.work < 0: _overproc()", d, s.span)
                 call = f"{_fn(n)}(st{binds})"
-                self.emit(f"yield from {call}" if n in self.stops else call, d, sp)
+                self.emit(f"yield from {call}" if n in self.stops else call, d, s.span)
             case ast.Choose():
                 self.choose(s, local, d)
             case ast.Break():
@@ -238,14 +238,14 @@ class _Lowering:
                 self.emit("return", d)
             case ast.EndDeal(flag=flag, scoring=fn):
                 self.emit(f"_end_deal(st, {flag!r}, {self.obj(self.ec.def_fns[fn])}, "
-                          f"{self.obj(s)})", d, sp)
+                          f"{self.obj(s)})", d, s.span)
                 self.emit("raise _DealOver", d)
             case ast.EndMatch(winners=w):
                 self.emit(f"_end_match(st, {self.obj(self.ec.expr(w, local))}, "
-                          f"{self.locals_dict(local)}, {self.obj(s)})", d, sp)
+                          f"{self.locals_dict(local)}, {self.obj(s)})", d, s.span)
                 self.emit("raise _MatchOver", d)
             case ast.RunDeal():
-                self.emit("st.deal_events = 0; st.in_deal = True", d, sp)
+                self.emit("st.deal_events = 0; st.in_deal = True", d, s.span)
                 if self.ec.spec.reveals:
                     self.emit("V['#revealed'] = []", d)
                 if self.ec.spec.sits_out:
@@ -253,13 +253,13 @@ class _Lowering:
                 if self.ec.spec.results:
                     self.emit("st.start_deal()", d)
                 self.emit("try:", d)
-                self.emit(f"yield from {_fn('#deal')}(st)", d + 1, sp)
+                self.emit(f"yield from {_fn('#deal')}(st)", d + 1, s.span)
                 self.emit("except _DealOver:", d)
                 self.emit("st.in_deal = False", d + 1)
             case ast.Step(body=b):
                 self.block(b, local, d)
             case _:
-                raise Unsupported(f"{type(s).__name__.lower()} at line {sp.line}")
+                raise Unsupported(f"{type(s).__name__.lower()} at line {s.span.line}")
         return local
 
     def assign(self, target: str, value: ast.Expr, local: frozenset[str], d: int) -> None:
@@ -440,13 +440,8 @@ class _Lowering:
         arguments in place of the parameters (the values of the language have no side
         effects, so an argument written twice is the same value twice)."""
         e = walk.uncited(e)
-        while isinstance(e, ast.Call):
-            fn = self.ec.resolution.binding(e.span, "call")
-            if not isinstance(fn, BoundDef) or fn.name in self.ec._called:
-                break
-            d = self.ec.defs[fn.name]
-            e = walk.uncited(self.ec._substitute(
-                d.body, {p.name: x for p, x in zip(d.params, e.args, strict=True)}))
+        while isinstance(e, ast.Call) and (body := self.ec.body_of_call(e)) is not None:
+            e = walk.uncited(body)
         return e
 
     def seat_of(self, s: ast.Choose, local: frozenset[str], d: int) -> None:
