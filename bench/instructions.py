@@ -70,14 +70,16 @@ def play(side: str, game: str, players: int, games: int) -> None:
 
 def play_engine(side: str, name: str, games: int) -> None:
     """The child's work for an engine game: the warm-up, then ``games`` games on rulespec's
-    index path (``index``) or on the engine itself (``engine``), as bench/engines.py plays."""
-    from engines import engine_games, index_games, settings_of
+    index path (``index``), on the kernel (``kernel``) or on the engine itself (``engine``), as
+    bench/engines.py plays."""
+    from engines import engine_games, index_games, kernel_games, settings_of
 
     spec, players, options, adapter = settings_of(name)
-    if side == "index":
-        index_games(spec, players, options, 2, 99)
+    if side in ("index", "kernel"):
+        run = index_games if side == "index" else kernel_games
+        run(spec, players, options, 2, 99)
         gc.collect()
-        sys.call_tracing(index_games, (spec, players, options, games, 1))
+        sys.call_tracing(run, (spec, players, options, games, 1))
         return
     engine_games(adapter, players, options, 2, 99)
     gc.collect()
@@ -112,14 +114,24 @@ def measure(game: str, players: int, games: int, jobs: int) -> dict[str, Any]:
 
 
 def measure_engine(name: str, games: int) -> dict[str, Any]:
-    """Millions of instructions a game costs on rulespec's index path and on the engine."""
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        index, engine = pool.map(lambda side: count(side, name, 0, games, engine=True),
-                                 ("index", "engine"))
-    return {"engine_game": name, "games": games,
-            "index_minstr_per_game": round(index / games / 1e6, 2),
-            "engine_minstr_per_game": round(engine / games / 1e6, 2),
-            "index_over_engine": round(index / engine, 3)}
+    """Millions of instructions a game costs on rulespec's index path, on the kernel (where
+    it lowers the table) and on the engine."""
+    from engines import lowers, settings_of
+
+    spec, players, options, _ = settings_of(name)
+    sides = ("index", "engine", "kernel") if lowers(spec, players, options) else \
+        ("index", "engine")
+    with ThreadPoolExecutor(max_workers=len(sides)) as pool:
+        got = dict(zip(sides, pool.map(lambda side: count(side, name, 0, games, engine=True),
+                                       sides), strict=True))
+    out = {"engine_game": name, "games": games,
+           "index_minstr_per_game": round(got["index"] / games / 1e6, 2),
+           "engine_minstr_per_game": round(got["engine"] / games / 1e6, 2),
+           "index_over_engine": round(got["index"] / got["engine"], 3)}
+    if "kernel" in got:
+        out["kernel_minstr_per_game"] = round(got["kernel"] / games / 1e6, 2)
+        out["kernel_over_index"] = round(got["kernel"] / got["index"], 3)
+    return out
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
@@ -136,7 +148,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--engine", action="append", default=None,
                     help="an engine game of bench/engines.py (repeatable): count it instead")
     ap.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
-    ap.add_argument("--child-engine", choices=("index", "engine"), help=argparse.SUPPRESS)
+    ap.add_argument("--child-engine", choices=("index", "engine", "kernel"),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         play(args.child, args.game, int(args.players), args.games)
@@ -150,9 +163,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         runs = [measure_engine(n, args.games) for n in args.engine]
         for r in runs:
             if not args.json:
+                kernel = f", kernel {r['kernel_minstr_per_game']}M a game (kernel/index " \
+                    f"{r['kernel_over_index']})" if "kernel_over_index" in r else ""
                 print(f"{r['engine_game']:24} index path {r['index_minstr_per_game']}M a game, "
                       f"engine {r['engine_minstr_per_game']}M a game; index/engine "
-                      f"{r['index_over_engine']}", flush=True)
+                      f"{r['index_over_engine']}{kernel}", flush=True)
         if args.json:
             print(json.dumps(runs, indent=2))
         return runs
