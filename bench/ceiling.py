@@ -16,9 +16,10 @@ its games per second bound from above what a representation change inside the Py
 could reach; where even it stays below pyspiel driven from Python, parity in Python is out of
 reach and only a native backend can meet issue 29's bar.
 
-A second side, ``shaped``, is the same hearts as a generator on the engine's own values
+Two more sides: ``shaped``, the same hearts as a generator on the engine's own values
 (dictionaries, card codes, lists), as ``rulespec.engine.kernel`` runs a spec: what a perfect
-lowering that keeps those values could reach.
+lowering that keeps those values could reach; ``shaped-ints``, the same code with the cards
+as small ints (the zones still lists): what changing the cards alone would give.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/playouts.py
@@ -148,23 +151,53 @@ class Hearts:
                 self.leader = self.to_move = p
 
 
-#: the engine's own values: cards as codes, suits as letters (rulespec.lang.cards' tables)
-CODES = [r + s for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
-                                          "K", "A")]
-_SUIT = {c: c[-1] for c in CODES}
-_RANK = {c: CODES.index(c) % 13 for c in CODES}
-#: the order of the events a card's play writes: by the card's text in JSON
-_KEY = {c: i for i, c in enumerate(sorted(CODES, key=lambda c: f'"{c}"'))}
+@attrs.frozen
+class Values:
+    """How a :class:`Shaped` deal writes its cards: the pack, and each card's suit, rank and
+    place in the events' order, by card."""
+
+    pack: list[Any]
+    suit: Any
+    rank: Any
+    key: Any
+    two_of_clubs: Any
+    queen_of_spades: Any
+    hearts: Any
+
+
+def _codes() -> Values:
+    """The engine's own values: cards as codes, suits as letters (lang/cards.py's)."""
+    codes = [r + s for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J",
+                                             "Q", "K", "A")]
+    # the order of the events a card's play writes: by the card's text in JSON
+    order = sorted(codes, key=lambda c: f'"{c}"')
+    return Values(codes, {c: c[-1] for c in codes}, {c: codes.index(c) % 13 for c in codes},
+                  {c: order.index(c) for c in codes}, "2C", "QS", "H")
+
+
+def _ints() -> Values:
+    """Cards as small ints (``13 * suit + rank``), in lists indexed by card: what a typed
+    lowering would make of a card, the zones still lists."""
+    codes = _codes()
+    return Values(list(range(52)), [c // 13 for c in range(52)], [c % 13 for c in range(52)],
+                  [codes.key[codes.pack[c]] for c in range(52)], 0, 13 * 3 + 10, 2)
+
+
+CODES = _codes()
+INTS = _ints()
 
 
 def shaped_match(st: Shaped) -> Any:
-    """One deal of the same hearts as a generator on the engine's own values (the variables
-    and zones in dictionaries, cards as codes, locals as Python's), as the kernel
-    (rulespec.engine.kernel) runs a spec: it yields (seat, legal values) at a decision and
-    is sent the index chosen; a chance event yields the outcomes and is sent one. No checks
-    and no work budget: what the kernel could reach with a perfect lowering that keeps the
-    engine's values."""
+    """One deal of the same hearts as a generator on the engine's own shapes (the variables
+    and zones in dictionaries, locals as Python's, cards as ``st.values`` writes them), as
+    the kernel (rulespec.engine.kernel) runs a spec: it yields (seat, legal values) at a
+    decision and is sent the index chosen; a chance event yields the outcomes and is sent
+    one. No checks and no work budget: what the kernel could reach with a perfect lowering
+    that keeps the engine's values (CODES), or changes only the cards to ints (INTS)."""
     V, Z = st.v, st.z
+    rep = st.values
+    SUIT, RANK, KEY = rep.suit, rep.rank, rep.key
+    two, queen, hearts = rep.two_of_clubs, rep.queen_of_spades, rep.hearts
     V["broken"] = False
     V["trick_number"] = 0
     for q in range(4):
@@ -172,56 +205,57 @@ def shaped_match(st: Shaped) -> Any:
         Z["won"][q] = []
     direction = yield (CHANCE, ["left", "right", "across", "hold"])
     shift = {"left": 1, "across": 2, "right": 3}.get(direction, 0)
-    Z["stock"] = list(CODES)
+    Z["stock"] = list(rep.pack)
     Z["stock"][:] = (yield (CHANCE, "shuffle"))[::-1]
     for i in range(52):
         Z["hand"][(i + 1) % 4].append(Z["stock"].pop())
     if shift:
         held = []
         for q in range(4):
-            sets = list(itertools.combinations(sorted(Z["hand"][q], key=_KEY.__getitem__), 3))
+            sets = list(itertools.combinations(sorted(Z["hand"][q], key=KEY.__getitem__), 3))
             held.append((q, sets[(yield (q, sets))]))
         for q, cs in held:
             for c in cs:
                 Z["hand"][q].remove(c)
                 Z["hand"][(q + shift) % 4].append(c)
-    leader = next(q for q in range(4) if "2C" in Z["hand"][q])
+    leader = next(q for q in range(4) if two in Z["hand"][q])
     for _ in range(13):
         V["trick_number"] += 1
-        trick: list[str] = []
+        trick: list[Any] = []
         Z["trick"] = trick
         V["trick_from"] = ()
         for h in [(leader + j) % 4 for j in range(4)]:
             hand = Z["hand"][h]
             if not trick:
                 if V["trick_number"] == 1:
-                    legal = [c for c in hand if c == "2C"]
+                    legal = [c for c in hand if c == two]
                 else:
-                    only = all(_SUIT[d] == "H" for d in hand)
-                    legal = [c for c in hand if _SUIT[c] != "H" or V["broken"] or only]
+                    only = all(SUIT[d] == hearts for d in hand)
+                    legal = [c for c in hand if SUIT[c] != hearts or V["broken"] or only]
             else:
-                led = _SUIT[trick[0]]
-                void = not any(_SUIT[d] == led for d in hand)
-                legal = [c for c in hand if _SUIT[c] == led or void]
-            legal.sort(key=_KEY.__getitem__)
+                led = SUIT[trick[0]]
+                void = not any(SUIT[d] == led for d in hand)
+                legal = [c for c in hand if SUIT[c] == led or void]
+            legal.sort(key=KEY.__getitem__)
             c = legal[(yield (h, legal))]
             hand.remove(c)
             trick.append(c)
             V["trick_from"] = V["trick_from"] + (h,)
-            if _SUIT[c] == "H" or c == "QS":
+            if SUIT[c] == hearts or c == queen:
                 V["broken"] = True
-        led = _SUIT[trick[0]]
-        power = [_RANK[c] if _SUIT[c] == led else -1 for c in trick]
+        led = SUIT[trick[0]]
+        power = [RANK[c] if SUIT[c] == led else -1 for c in trick]
         leader = V["trick_from"][power.index(max(power))]
         Z["won"][leader].extend(trick)
-    st.points = [sum(1 if _SUIT[c] == "H" else 13 if c == "QS" else 0 for c in Z["won"][q])
+    st.points = [sum(1 if SUIT[c] == hearts else 13 if c == queen else 0 for c in Z["won"][q])
                  for q in range(4)]
 
 
 class Shaped:
     """A match of :func:`shaped_match`, driven by index."""
 
-    def __init__(self) -> None:
+    def __init__(self, values: Values = CODES) -> None:
+        self.values = values
         self.v: dict[str, Any] = {}
         self.z: dict[str, Any] = {"hand": [[], [], [], []], "won": [[], [], [], []]}
         self.points: list[int] = []
@@ -235,18 +269,18 @@ class Shaped:
             self.to_move = None
 
 
-def shaped_games(games: int, seed: int) -> tuple[float, int]:
+def shaped_games(games: int, seed: int, values: Values = CODES) -> tuple[float, int]:
     """Seconds and events of ``games`` random deals of :class:`Shaped`."""
     events = 0
     start = time.perf_counter()
     for i in range(games):
         rng = random.Random(seed * 100_003 + i)
-        st = Shaped()
+        st = Shaped(values)
         while st.to_move is not None:
             if st.to_move != CHANCE:
                 st.send(rng.randrange(len(st.pending)))
             elif st.pending == "shuffle":
-                cards = list(CODES)
+                cards = list(values.pack)
                 rng.shuffle(cards)
                 st.send(cards)
             else:
@@ -280,7 +314,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
     spec, players, options, adapter = engines.settings_of("openspiel:hearts")
-    best = {"ceiling": 0.0, "shaped": 0.0, "pyspiel": 0.0, "rulespec": 0.0, "kernel": 0.0}
+    best = {"ceiling": 0.0, "shaped": 0.0, "shaped-ints": 0.0, "pyspiel": 0.0, "rulespec": 0.0,
+            "kernel": 0.0}
     for r in range(args.rounds):
         for side in best:
             seed = 1000 * r + 7
@@ -288,6 +323,8 @@ def main(argv: list[str] | None = None) -> None:
                 secs, _ = ceiling_games(args.games, seed)
             elif side == "shaped":
                 secs, _ = shaped_games(args.games, seed)
+            elif side == "shaped-ints":
+                secs, _ = shaped_games(args.games, seed, INTS)
             elif side == "kernel":
                 secs, _ = engines.kernel_games(spec, players, options, args.games, seed)
             elif side == "pyspiel":

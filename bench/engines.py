@@ -85,11 +85,20 @@ def index_games(spec: str, players: int, options: Mapping[str, Any], games: int,
 def kernel_games(spec: str, players: int, options: Mapping[str, Any], games: int,
                  seed: int) -> tuple[float, int]:
     """Seconds and events of ``games`` playouts on the kernel, the same loop as the index
-    side's (``fast_games``)."""
+    side's (``fast_games``); each table lowered once a process, as the index side's is
+    compiled once."""
     from rulespec.engine.kernel import KernelGame
 
-    g = [KernelGame(game_for(resolve(spec).spec, players, options, d)) for d in range(players)]
+    key = (spec, players, json.dumps(dict(options), sort_keys=True))
+    g = _KERNELS.get(key)
+    if g is None:
+        g = _KERNELS[key] = [KernelGame(game_for(resolve(spec).spec, players, options, d))
+                             for d in range(players)]
     return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)  # type: ignore[arg-type, return-value]
+
+
+#: the kernel side's tables, lowered once (see kernel_games)
+_KERNELS: dict[tuple[str, int, str], list[Any]] = {}
 
 
 def lowers(spec: str, players: int, options: Mapping[str, Any]) -> bool:

@@ -8,6 +8,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
@@ -42,21 +44,23 @@ def test_the_timing_loop_counts_every_event() -> None:
     assert secs > 0 and 5 * 54 <= events <= 5 * 66
 
 
-def test_the_shaped_hearts_plays_whole_deals() -> None:
+@pytest.mark.parametrize("ints", [False, True])
+def test_the_shaped_hearts_plays_whole_deals(ints: bool) -> None:
     ceiling = _ceiling()
+    values = ceiling.INTS if ints else ceiling.CODES
     for seed in range(100):
         rng = random.Random(seed)
-        st = ceiling.Shaped()
+        st = ceiling.Shaped(values)
         while st.to_move is not None:
             if st.to_move != ceiling.CHANCE:
                 assert st.pending
                 st.send(rng.randrange(len(st.pending)))
             elif st.pending == "shuffle":
-                cards = list(ceiling.CODES)
+                cards = list(values.pack)
                 rng.shuffle(cards)
                 st.send(cards)
             else:
                 st.send(st.pending[0])
         assert sum(st.points) == 26 and not any(st.z["hand"])
-    secs, events = ceiling.shaped_games(3, 1)
+    secs, events = ceiling.shaped_games(3, 1, values)
     assert secs > 0 and 3 * 54 <= events <= 3 * 66

@@ -243,3 +243,17 @@ def _play_first(new: Any) -> None:
         if st.to_move is None:
             return
         st.apply_index(0) if st.to_move != CHANCE else st.apply(st.legal_actions()[0])
+
+
+def test_rules_nested_past_pythons_limit_are_left_to_the_engine() -> None:
+    """Python allows 20 nested blocks in a function: the engine's dispatch keeps a loop's body
+    flat, the kernel's generator cannot, so it declines the table rather than fail."""
+    depth = 22
+    loops = "".join(f"for x{i} in [1] {{\n" for i in range(depth))
+    spec = check_text(HEAD + "var n: int = 0\ndeal {\n" + loops + "set n = n + 1\n" +
+                      "}\n" * depth + "end deal scoring zero\n}\n"
+                      "match { run deal\n  end match winners [0] }\n", "t.rules")
+    game = Game(spec, 2)
+    assert game.new_initial_state().v["n"] == 1
+    with pytest.raises(Unsupported, match="nest too deeply"):
+        KernelGame(game)

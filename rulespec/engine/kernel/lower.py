@@ -48,6 +48,7 @@ from rulespec.engine.machine import (
     snapshot,
     together_seats,
 )
+from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import EmptyError
 from rulespec.lang.model import BoundBuiltin
@@ -537,7 +538,8 @@ def _reads(e: ast.Expr, var: str) -> bool:
 
 
 def _fn(name: str) -> str:
-    return "_p_" + name.lstrip("#")
+    """The Python name of a procedure: the deal's and the match's apart from any spec's."""
+    return "_P_" + name[1:] if name.startswith("#") else "_p_" + name
 
 
 def _stopping(procs: dict[str, tuple[tuple[str, ...], ast.Block]]) -> set[str]:
@@ -590,5 +592,10 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
                  _rt=runtime_error, _overwork=overwork, _overproc=overproc,
                  _DealOver=DealOver, _MatchOver=MatchOver, _tseats=together_seats,
                  _H=ec.hands)
-    make = ec.build("_kernel", text, spec.match.span, extra, what="the kernel")
+    try:
+        make = ec.build("_kernel", text, spec.match.span, extra, what="the kernel")
+    except RuleRuntimeError as e:
+        # Python's limit of 20 nested blocks, met sooner in one function than in the
+        # engine's one a procedure
+        raise Unsupported(str(e)) from None
     return make()  # type: ignore[no-any-return]
