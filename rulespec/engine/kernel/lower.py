@@ -39,6 +39,7 @@ from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
 from rulespec.engine.events import json_value
 from rulespec.engine.machine import (
+    MAX_WORK,
     Alternative,
     ChanceStop,
     ChooseStop,
@@ -154,7 +155,7 @@ class _Lowering:
                 if n in local:
                     self.assign(pyname(n), v, local, d)
                 elif n == "dealer":
-                    self.emit(f"V['dealer'] = _seat({self.src(v, local)}, _N)", d, s.span)
+                    self.emit(f"V['dealer'] = _seat({self.src(v, local)}, _N)", d, v.span)
                 else:
                     target = f"V[{n!r}]" if idx is None else \
                         f"V[{n!r}][{self.src(idx, local)}]"
@@ -181,7 +182,9 @@ class _Lowering:
                 self.emit(f"if st.work < 0: _overwork({self.obj(src.span)})", d)
                 self.emit(f"for {pyname(v)} in _s:", d, s.span)
                 if c is not None:
-                    self.emit(f"if not ({self.src(c, inner)}): continue", d + 1, c.span)
+                    # an error in the condition is the loop's, at its source, as the
+                    # engine's ForNext reports it
+                    self.emit(f"if not ({self.src(c, inner)}): continue", d + 1, src.span)
                 self.block(b, inner, d + 1)
                 self.emit("pass", d + 1)
             case ast.Repeat(count=cnt, body=b):
@@ -246,6 +249,9 @@ class _Lowering:
                           f"{self.locals_dict(local)}, {self.obj(s)})", d, s.span)
                 self.emit("raise _MatchOver", d)
             case ast.RunDeal():
+                # a call of the deal, a round of the work budget as any call is
+                self.emit("st.work -= 1", d)
+                self.emit("if st.work < 0: _overproc()", d, s.span)
                 self.emit("st.deal_events = 0; st.in_deal = True", d, s.span)
                 if self.ec.spec.reveals:
                     self.emit("V['#revealed'] = []", d)
@@ -404,9 +410,13 @@ class _Lowering:
         guard = self.unfold(a.guard) if a.guard is not None else None
         self.branch(guard, local, var, v, table, d + 1, a.span)
         self.emit(f"except {CATCH}:", d)
-        cond = f" if {self.src(a.guard, local, frozenset({var}))}" if a.guard else ""
+        # the engine's own order: the tests that read no value first, then each value's
+        before, inside = _split(a.guard, var)
+        pre = " and ".join(f"({self.src(c, local)})" for c in before) or "True"
+        cond = " and ".join(f"({self.src(c, local, frozenset({var}))})" for c in inside)
         self.emit(f"_b = sorted(dict.fromkeys([{v} for {v} in {self.src(g.source, local)}"
-                  f"{cond}]), key={table}.__getitem__)", d + 1, a.span)
+                  f"{' if ' + cond if cond else ''}]), key={table}.__getitem__) if {pre} "
+                  "else []", d + 1, a.span)
 
     def branch(self, guard: ast.Expr | None, local: frozenset[str], var: str, v: str,
                table: str, d: int, span: ast.Span) -> None:
@@ -446,6 +456,9 @@ class _Lowering:
         return e
 
     def seat_of(self, s: ast.Choose, local: frozenset[str], d: int) -> None:
+        # a stop: the work budget full again before the seat and the listing, as the
+        # engine's machine fills it at every stop
+        self.emit("st.work = _MW", d)
         self.emit(f"_q = {self.src(s.seat, local)}", d, s.seat.span)
         self.emit("if type(_q) is not int or not 0 <= _q < _H: "
                   f"_bad_seat(_q, {self.obj(s.span)})", d)
@@ -524,12 +537,9 @@ def _split(guard: ast.Expr | None, var: str) -> tuple[list[ast.Expr], list[ast.E
             parts.append(e)
     if guard is not None:
         conj(guard)
-    before: list[ast.Expr] = []
-    for i, c in enumerate(parts):
-        if _reads(c, var):
-            return before, parts[i:]
-        before.append(c)
-    return before, []
+    # the engine's enumerators test every conjunct that reads no value before the loop,
+    # wherever it is written (enumerators._levels): the same order, so the same errors
+    return [c for c in parts if not _reads(c, var)], [c for c in parts if _reads(c, var)]
 
 
 def _reads(e: ast.Expr, var: str) -> bool:
@@ -591,7 +601,7 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
                  _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _Empty=EmptyError,
                  _rt=runtime_error, _overwork=overwork, _overproc=overproc,
                  _DealOver=DealOver, _MatchOver=MatchOver, _tseats=together_seats,
-                 _H=ec.hands)
+                 _H=ec.hands, _MW=MAX_WORK)
     try:
         make = ec.build("_kernel", text, spec.match.span, extra, what="the kernel")
     except RuleRuntimeError as e:

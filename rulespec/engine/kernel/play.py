@@ -9,6 +9,7 @@ lockstep test does at every step.
 
 from __future__ import annotations
 
+import copy
 import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -21,14 +22,14 @@ from rulespec.engine.chance import (
     probabilities,
 )
 from rulespec.engine.codegen.exprs import ExprCompiler
-from rulespec.engine.events import Event, canonical_key
+from rulespec.engine.events import MAX_EVENT_DEPTH, Event, canonical_key, too_deep
 from rulespec.engine.game import Game
 from rulespec.engine.kernel.lower import MatchOver, lower_table
 from rulespec.engine.machine import MAX_WORK, Alternative, ChanceStop, ChooseStop, LegalMap
 from rulespec.engine.observe import plain
 from rulespec.engine.state import CHANCE, State
 from rulespec.engine.teams import split_scores, winning_members
-from rulespec.errors import IllegalActionError, RuleRuntimeError
+from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 from rulespec.lang import ast
 
 __all__ = ["KernelGame", "KernelState"]
@@ -147,8 +148,9 @@ class KernelState:
 
     def _stopped(self, y: _Stop) -> None:
         """At a chance event or a decision the engine's enumerators list: what the engine
-        checks as it stops there."""
+        checks as it stops there, the work budget full again as at every stop."""
         self._map = None
+        self.work = MAX_WORK
         stop = y[2]
         if type(stop) is ChanceStop:
             if stop.kind in ("reshuffle", "bury") and not stop.src(self, y[3]):
@@ -201,7 +203,7 @@ class KernelState:
         b = y[1]
         if b is not None:
             # the usual decision, written out: a playout's every event but a few
-            if type(k) is not int or not 0 <= k < len(b):
+            if not isinstance(k, int) or not 0 <= k < len(b):
                 raise IllegalActionError(f"there are {len(b)} legal events, not an event {k!r}")
             self.log.append(k)
             self.deal_events += 1
@@ -220,7 +222,7 @@ class KernelState:
                 self._stopped(y)
             return
         n = self.legal_count()
-        if type(k) is not int or not 0 <= k < n:
+        if not isinstance(k, int) or not 0 <= k < n:
             raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
         if y[0] == CHANCE:
             self.apply(self.legal_actions()[k])
@@ -249,9 +251,13 @@ class KernelState:
         y = self._stop
         if y is None:
             raise IllegalActionError("the match is over")
+        if too_deep(event, MAX_EVENT_DEPTH):
+            raise RecordError(f"the event nests lists or objects more than "
+                              f"{MAX_EVENT_DEPTH} levels deep; no legal event does")
         if y[0] == CHANCE:
             apply_chance(y[2], self, y[3], event)
-            self.log.append(dict(event))
+            # a copy all the way down: the caller may change its lists after
+            self.log.append(copy.deepcopy(dict(event)))
             self._counted()
             self._go(None)
             return
@@ -329,15 +335,22 @@ class KernelState:
         stop: ChooseStop = y[2]
         L, seat = y[3], y[0]
         out: dict[str, Any] = {}
-        if stop.legal is not None:
-            stop.legal(self, L, out, seat, stop.alts)
-        else:
-            for alt in stop.alts:
-                got = alt.enum(self, L, out, seat, alt)
-                if got is not None:
-                    if len(stop.alts) > 1:
-                        got.fill(self)
-                    out = got if len(stop.alts) == 1 else dict(got)
+        # what the listing spends is not the rules': a list made at the API's edge (a
+        # decision the kernel lists itself) leaves the budgets as they were
+        budgets = self.work, self.left
+        try:
+            if stop.legal is not None:
+                stop.legal(self, L, out, seat, stop.alts)
+            else:
+                for alt in stop.alts:
+                    got = alt.enum(self, L, out, seat, alt)
+                    if got is not None:
+                        if len(stop.alts) > 1:
+                            got.fill(self)
+                        out = got if len(stop.alts) == 1 else dict(got)
+        finally:
+            if y[1] is not None:
+                self.work, self.left = budgets
         self._map = out
         return out
 
@@ -389,7 +402,9 @@ def _bindings(st: KernelState, alt: Alternative, L: dict[str, object],
 def _end_deal(st: KernelState, flag: str | None, score: Callable[..., object],
               node: ast.EndDeal) -> None:
     """``end deal``: each seat's score added to its total, the deal's entry written
-    (State._end_deal, for the tables the kernel lowers)."""
+    (State._end_deal, for the tables the kernel lowers); a stop, so the work budget is full
+    again for the scoring, as at the engine's stops."""
+    st.work = MAX_WORK
     game = st.game
     n = game.players
     scores, team_scores = split_scores(node, lambda q: score(st, q), n, game.teams,
@@ -426,7 +441,9 @@ def _end_deal(st: KernelState, flag: str | None, score: Callable[..., object],
 
 def _end_match(st: KernelState, winners_of: Callable[..., object], L: dict[str, object],
                node: ast.EndMatch) -> None:
-    """``end match``: the winners checked and kept (State._end_match)."""
+    """``end match``: the winners checked and kept (State._end_match), the work budget full
+    again as at every stop."""
+    st.work = MAX_WORK
     game = st.game
     st._sync_results()
     st._results_open = False
