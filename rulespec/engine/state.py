@@ -54,6 +54,7 @@ from rulespec.engine.machine import (
 )
 from rulespec.engine.memory import recalled, remembered, seen_now
 from rulespec.engine.observe import plain, zones_seen
+from rulespec.engine.result_fields import ResultFields
 from rulespec.engine.teams import split_scores, team_answer, winning_members
 from rulespec.engine.together import together_view
 from rulespec.errors import (
@@ -67,11 +68,11 @@ __all__ = ["CHANCE", "GameRules", "LegalEntry", "State", "canonical_key", "event
 
 CHANCE = "chance"
 
-class State:
+class State(ResultFields):
     """One moment of a match. Mutable; :meth:`clone` gives an independent copy."""
 
     __slots__ = ("game", "v", "z", "stack", "pending", "to_move", "deals", "winners",
-                 "on_deal_end", "deal_sink", "deal_events", "_legal", "_given", "_results_open",
+                 "on_deal_end", "deal_sink", "deal_events", "_legal", "_given",
                  "work", "left", "in_play", "memory", "glimpsed")
 
     def __init__(self, game: GameRules) -> None:
@@ -131,7 +132,7 @@ class State:
         for name, per, f in game.var_inits:
             x = f(st, {})
             st.v[name] = [x] * n if per else x
-        st._reset_results()
+        st.reset_results()
         for z in game.spec.zones:
             owners = game.team_count if z.per_team else n
             st.z[z.name] = [[] for _ in range(owners)] if z.per_player else []
@@ -683,8 +684,7 @@ class State:
         self.stack.pop()
 
     def _end_match(self, op: EndMatch, L: Values) -> None:
-        self._sync_results()
-        self._results_open = False
+        self.close_results()
         winners = op.winners(self, L)
         if op.node.teams:
             assert self.game.teams is not None
@@ -736,8 +736,7 @@ class State:
             self.deals.clear()
         self.deals.append(rec)
         if self.game.result_inits:
-            self._results_open = True
-            self._sync_results()
+            self.open_results()
         if self.on_deal_end is not None:
             self.on_deal_end(self)
         self.v["deals_played"] += 1
@@ -745,28 +744,6 @@ class State:
         while not self.stack[-1].is_deal:
             self.stack.pop()
         self.stack.pop()
-
-
-    # ---- result fields ----------------------------------------------------------------------
-    def _reset_results(self) -> None:
-        """Every result field at its initial value (per player: one per real player)."""
-        for name, per, f in self.game.result_inits:
-            x = f(self, {})
-            self.v[name] = [x] * self.game.players if per else x
-
-    def _sync_results(self) -> None:
-        """While the last deal's entry is open, copy the result fields into it."""
-        if self._results_open:
-            rec = self.deals[-1]
-            for name, _, _ in self.game.result_inits:
-                rec[name] = plain(self.v[name])
-
-    def start_deal(self) -> None:
-        """``run deal`` with result fields: the last deal's entry is final, and the fields
-        start again from their initial values."""
-        self._sync_results()
-        self._results_open = False
-        self._reset_results()
 
 
 #: the event of a legal entry

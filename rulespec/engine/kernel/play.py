@@ -26,7 +26,7 @@ from rulespec.engine.events import MAX_EVENT_DEPTH, Event, canonical_key, too_de
 from rulespec.engine.game import Game
 from rulespec.engine.kernel.lower import MatchOver, lower_table
 from rulespec.engine.machine import MAX_WORK, Alternative, ChanceStop, ChooseStop, LegalMap
-from rulespec.engine.observe import plain
+from rulespec.engine.result_fields import ResultFields
 from rulespec.engine.state import CHANCE, State
 from rulespec.engine.teams import split_scores, winning_members
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
@@ -81,11 +81,13 @@ class KernelGame:
         return KernelState(self, self.game.dealer if dealer is None else dealer)
 
 
-class KernelState:
+class KernelState(ResultFields):
     """A match on the kernel: the index path of :class:`~rulespec.engine.state.State`
     (``to_move``, ``legal_count``, ``apply_index``, chance events by ``legal_actions`` and
     ``apply``), its results (``winners``, ``deals``, ``v['totals']``), and the Python
     engine's state at the same point, by replay (:meth:`engine_state`)."""
+
+    game: Game
 
     def __init__(self, kernel: KernelGame, dealer: int) -> None:
         game = kernel.game
@@ -121,7 +123,7 @@ class KernelState:
             x = f(self, {})
             v[name] = [x] * n if per else x
         self._results_open = False
-        self._reset_results()
+        self.reset_results()
         for zd in game.spec.zones:
             owners = game.team_count if zd.per_team else n
             self.z[zd.name] = [[] for _ in range(owners)] if zd.per_player else []
@@ -300,25 +302,6 @@ class KernelState:
                 c.apply(x)  # type: ignore[arg-type]
         return c
 
-    # ---- result fields (State's own) -----------------------------------------------------------
-    def _reset_results(self) -> None:
-        for name, per, f in self.game.result_inits:
-            x = f(self, {})
-            self.v[name] = [x] * self.game.players if per else x
-
-    def _sync_results(self) -> None:
-        if self._results_open:
-            rec = self.deals[-1]
-            for name, _, _ in self.game.result_inits:
-                rec[name] = plain(self.v[name])
-
-    def start_deal(self) -> None:
-        """``run deal`` with result fields: the last deal's entry is final, and the fields
-        start again from their initial values."""
-        self._sync_results()
-        self._results_open = False
-        self._reset_results()
-
     @property
     def stack(self) -> list[_Top]:
         """The frame the engine's lazy maps read the decision's locals from (``stack[-1].L``)."""
@@ -434,8 +417,7 @@ def _end_deal(st: KernelState, flag: str | None, score: Callable[..., object],
         rec[flag] = True
     st.deals.append(rec)
     if game.result_inits:
-        st._results_open = True
-        st._sync_results()
+        st.open_results()
     st.v["deals_played"] += 1
 
 
@@ -445,8 +427,7 @@ def _end_match(st: KernelState, winners_of: Callable[..., object], L: dict[str, 
     again as at every stop."""
     st.work = MAX_WORK
     game = st.game
-    st._sync_results()
-    st._results_open = False
+    st.close_results()
     winners: Any = winners_of(st, L)
     if node.teams:
         assert game.teams is not None
