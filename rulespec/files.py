@@ -19,7 +19,7 @@ from typing import BinaryIO
 
 from rulespec.shown import escape_line
 
-__all__ = ["plain_or_absent", "read_bounded", "read_stream", "why_no_folder_to_write",
+__all__ = ["exists", "plain_or_absent", "read_bounded", "read_stream", "why_no_folder_to_write",
            "why_not_regular", "why_not_writable", "write_atomic"]
 
 
@@ -164,6 +164,15 @@ def why_no_folder_to_write(folder: Path) -> str | None:
     except OSError as e:
         return str(e.strerror or e)
     return None
+
+
+def exists(path: Path) -> bool:
+    """Whether there is a file at ``path``; False for a name the system cannot hold (past its
+    length limit: a spec's name near 255 bytes, a companion's suffix longer than ``.rules``)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def plain_or_absent(path: Path) -> bool:

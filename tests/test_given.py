@@ -82,6 +82,17 @@ def test_a_given_example_of_another_table_is_not_told(tmp_path: Path) -> None:
     assert ex is not None and ex.given is None
 
 
+def test_a_spec_whose_example_name_is_too_long_for_the_system_has_none(tmp_path: Path) -> None:
+    """A spec's file name near the system's limit of 255 bytes: the example's name beside it,
+    longer by its suffix, is one no file can have, so there is none (the fuzzer's find: the
+    system's error escaped ``rulespec doc``)."""
+    rules = tmp_path / ("x" * 249 + ".rules")
+    rules.write_text((Path(__file__).parent / "specs" / "ok" / "called_partner.rules")
+                     .read_text(encoding="utf-8"), encoding="utf-8")
+    ex = book_facts(resolve(rules).spec).example
+    assert ex is not None and ex.given is None
+
+
 @pytest.mark.parametrize("game", SEEDS)
 def test_the_authors_notes_follow_their_events_in_every_language(game: str) -> None:
     """Each note of a given example is told after its event, translated in fa and ru (the

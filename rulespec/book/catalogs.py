@@ -24,6 +24,7 @@ from rulespec.book.facts import book_facts
 from rulespec.book.given import EXAMPLE_SUFFIX, example_notes, read_example
 from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
 from rulespec.book.reading import scoring_parts
+from rulespec.files import exists
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec
 from rulespec.lang.parser import parse, texts
@@ -56,7 +57,7 @@ def spec_template(spec_file: Path) -> Catalog:
             cat.add(word, locations=[(name, line)], auto_comments=["a name of the spec, in words"])
     # the notes of the example deal given beside it, each after its event
     given = spec_file.with_suffix(EXAMPLE_SUFFIX)
-    if given.exists():
+    if exists(given):
         for k, note in sorted(example_notes(read_example(given), given).items()):
             if note not in cat:
                 cat.add(note, locations=[(given.name, k)],

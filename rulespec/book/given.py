@@ -23,7 +23,7 @@ from typing import Any
 from rulespec.engine import CHANCE, State
 from rulespec.engine.events import Event, canonical_key
 from rulespec.errors import IllegalActionError, RecordError, RulespecError
-from rulespec.files import plain_or_absent, read_bounded
+from rulespec.files import exists, plain_or_absent, read_bounded
 from rulespec.lang.model import CheckedSpec
 from rulespec.records import FORMAT
 
@@ -94,7 +94,9 @@ def given_example(spec: CheckedSpec, start: State, options: Mapping[str, object]
     options (a book of a variation tells a deal of its own). A record that cannot be read is
     an error naming the file."""
     path = example_path(spec)
-    if path is None or not path.exists():
+    # exists(): a name the system cannot hold (the example's suffix is longer than the
+    # spec's) has no example
+    if path is None or not exists(path):
         return None
     record = read_example(path)
     notes = example_notes(record, path)

@@ -27,6 +27,7 @@ import attrs
 
 from rulespec.book.document import Inline, Run, inline
 from rulespec.errors import RulespecError
+from rulespec.files import exists
 
 __all__ = ["LANGUAGES", "CatalogError", "Words", "english", "prose_catalog_path",
            "spec_catalog_path", "words_for"]
@@ -63,12 +64,12 @@ def prose_catalog_path(lang: str, compiled: bool = True) -> Path:
 
 def _load(po: Path, mo: Path) -> gettext.NullTranslations | None:
     """A compiled catalog, or None where none was written; refuses one older than its source."""
-    if not mo.exists():
-        if po.exists():
+    if not exists(mo):
+        if exists(po):
             raise CatalogError(f"{po}: this catalog is not compiled",
                                hint="run `rulespec catalog compile` (or reinstall the package)")
         return None
-    if po.exists() and po.stat().st_mtime > mo.stat().st_mtime + 1:
+    if exists(po) and po.stat().st_mtime > mo.stat().st_mtime + 1:
         raise CatalogError(f"{mo}: this compiled catalog is older than {po.name}",
                            hint="run `rulespec catalog compile` (or reinstall the package)")
     try:
@@ -198,7 +199,7 @@ def words_for(lang: str, spec_files: Iterable[Path]) -> Words:
              for f in dict.fromkeys(spec_files)]
     files.append((prose_catalog_path(lang, False), prose_catalog_path(lang)))
     loaded = [_load(po, mo) for po, mo in files]
-    known = [frozenset(_translated(mo)) if mo.exists() else frozenset() for _, mo in files]
+    known = [frozenset(_translated(mo)) if exists(mo) else frozenset() for _, mo in files]
     return Words(lang, _chain(loaded[:-1]), _chain(loaded[-1:]), known=known[-1],
                  known_spec=frozenset().union(*known[:-1]))
 
