@@ -267,18 +267,33 @@ class SubsetAxis(Sequence[list[object]]):
         self.total = _sizes(n, self.lo, self.hi)
         check_size(self.total, "the list of subsets")
         self._xs, self._order = xs, order
-        #: the elements in canonical order, their JSON texts, and for each place (and -1 for
-        #: none yet, at index 0) the places after it in the order of their texts: worked
-        #: out when a first set is (a driver that lists them all never needs them)
+        #: the elements in canonical order, their JSON texts, and the places in the order
+        #: of their texts: worked out when a first set is (a driver that lists them all
+        #: never needs them)
         self.elements: list[object] = []
         self.quoted: list[str] = []
-        self.after: list[list[int]] = []
+        self._by_text: list[int] | None = None
+        #: for each place (and -1 for none yet, at index 0) the places after it in the order
+        #: of their texts, each worked out when first needed (:meth:`after`): one set's
+        #: places visit a few of them, not all n + 1
+        self._after: list[list[int] | None] = []
 
     def _prepare(self) -> None:
         n, order = len(self._xs), self._order
         self.elements = sorted(self._xs, key=lambda x: order[cast("str", x)])
         quoted = self.quoted = [f'"{x}"' for x in self.elements]
-        self.after = [sorted(range(j + 1, n), key=quoted.__getitem__) for j in range(-1, n)]
+        self._by_text = sorted(range(n), key=quoted.__getitem__)
+        self._after = [None] * (n + 1)
+
+    def after(self, j: int) -> list[int]:
+        """The places after place ``j`` (-1: all of them), in the order of their texts."""
+        if self._by_text is None:
+            self._prepare()
+        got = self._after[j + 1]
+        if got is None:
+            assert self._by_text is not None
+            got = self._after[j + 1] = [i for i in self._by_text if i > j]
+        return got
 
     def __len__(self) -> int:
         return self.total
@@ -293,11 +308,11 @@ class SubsetAxis(Sequence[list[object]]):
         """The places, ascending, of the ``k``-th set's elements."""
         if not 0 <= k < self.total:
             raise IndexError(k)
-        if not self.after:
+        if self._by_text is None:
             self._prepare()
         n, lo, hi, out, j = len(self.elements), self.lo, self.hi, [], -1
         while True:
-            for i in self.after[j + 1]:
+            for i in self.after(j):
                 # the sets of group i: i, with a set of the n-1-i elements after it
                 g = _sizes(n - 1 - i, lo - 1, hi - 1)
                 if k < g:
@@ -331,9 +346,12 @@ class SubsetAxis(Sequence[list[object]]):
         """Every set and its text in order, by going through the groups depth first (each
         group's sets after its first element, the empty set last): no set sorted, no set
         searched for by its number (for 3 cards of 13 to pass, 286 sets of 8,192)."""
-        if not self.after:
+        if self._by_text is None:
             self._prepare()
-        n, els, quoted, after = len(self.elements), self.elements, self.quoted, self.after
+        n, els, quoted = len(self.elements), self.elements, self.quoted
+        # every list, all being gone through; the recursive walk below is a cycle, which must
+        # not hold the axis (it would wait for the garbage collector)
+        after = [self.after(j) for j in range(-1, n)]
         sets: list[list[object]] = []
         texts: list[str] = []
 
