@@ -104,9 +104,7 @@ SCALAR = (Int, Bool, Suit, Card, Str, NoneT, EnumOf)
 
 #: sources not worth a temporary: a name, or one subscript of the state or the locals
 _CHEAP = re.compile(r"^(?:\w+|[VZL]\[[^\[\]()]*\])$")
-_NAME = re.compile(r"^_h\d+$")
-#: a Python name bound inside an enumerator's loops (see ExprCompiler.hoisting)
-_BOUND_INSIDE = re.compile(r"\b(?:v|t\d+)_\w")
+_NONE: frozenset[str] = frozenset()
 
 
 class ExprCompiler(Inliner):
@@ -157,6 +155,7 @@ class ExprCompiler(Inliner):
         #: name of the temporary computed once before the loops (see :meth:`hoisting`)
         self._hoist: dict[str, str] = {}
         self._hoisting = False
+        self._fixed: frozenset[str] = frozenset()  # see hoisting
         #: above zero while a comprehension's iterable is compiled (no ``:=`` there)
         self._in_iterable = 0
         self.globals: dict[str, object] = dict(_RUNTIME_GLOBALS)
@@ -227,19 +226,19 @@ class ExprCompiler(Inliner):
         return exec_source(text, name, glb, span, what or name,  # type: ignore[no-any-return]
                            self.sources)
 
-    def hoisting(self, on: bool, fresh: bool = False) -> None:
+    def hoisting(self, on: bool, fresh: bool = False, fixed: frozenset[str] = _NONE) -> None:
         """Start (``on``) or pause collecting loop-invariant subexpressions; ``fresh``
-        forgets those collected so far (a new enumerator).
-
-        While on, every compound subexpression whose source names no variable bound inside
-        the loops (a generator's, a comprehension's or an inlined parameter's: ``v_*`` and
-        ``t*_*``) becomes a temporary ``_hK``, computed once before the loops. The legal
-        moves of a shedding game test every group of cards against the same top card; the
-        card's rank and suit are then read once, not once per group. Coverage marks are side
-        effects, so nothing is hoisted with coverage on."""
+        forgets those collected so far (a new enumerator). While on, every compound
+        subexpression whose source names no variable bound inside the loops (a generator's,
+        a comprehension's or an inlined parameter's: ``v_*`` and ``t*_*``, but the names in
+        ``fixed``, the kernel's procedure locals) becomes a temporary ``_hK``, computed once
+        before the loops. The legal moves of a shedding game test every group of cards
+        against the same top card; the card's rank and suit are then read once, not once
+        per group. Coverage marks are side effects: nothing is hoisted with coverage on."""
         if fresh:
             self._hoist = {}
         self._hoisting = on and self.cover is None
+        self._fixed = fixed if on else frozenset()
 
     def fresh(self, base: str) -> str:
         """A new temporary's name, ``base#K``: no spec name, and no other temporary, is it."""
@@ -358,8 +357,7 @@ class ExprCompiler(Inliner):
 
     def _g(self, e: ast.Expr, local: frozenset[str], py: frozenset[str]) -> Gen:
         g = self._g_node(e, local, py)
-        if self._hoisting and type(g) is str and not _CHEAP.match(g) \
-                and not _BOUND_INSIDE.search(g) and "_NP(" not in g:
+        if self._hoisting and type(g) is str and not _CHEAP.match(g) and self.hoistable(g):
             return self.invariant(g)
         return g
 

@@ -116,6 +116,9 @@ def _expanded_sizes(defs: Sequence[ast.DefDecl]) -> dict[str, int]:
 
 #: a temporary computed before an enumerator's loops (see ExprCompiler.hoisting)
 _NAME = re.compile(r"^_h\d+$")
+#: a Python name bound inside an enumerator's loops (see ExprCompiler.hoisting): a
+#: generator's or comprehension's ``v_*``, an inlined parameter's ``t*_*``
+_BOUND_INSIDE = re.compile(r"\b(?:v|t\d+)_\w+")
 
 
 class Inliner:
@@ -134,6 +137,7 @@ class Inliner:
     _uses: dict[str, dict[str, int]]
     _inlining: list[str]
     _hoisting: bool
+    _fixed: frozenset[str]
     _in_iterable: int
     _tabulating: bool
     _called: frozenset[str]
@@ -145,6 +149,18 @@ class Inliner:
         raise NotImplementedError
 
     def fresh(self, base: str) -> str:
+        raise NotImplementedError
+
+    def hoistable(self, g: Gen) -> bool:
+        """Whether ``g`` is source no loop of the enumerator being compiled changes, while
+        hoisting is on (see ExprCompiler.hoisting): it names no variable bound inside them
+        but the ones hoisting was told are fixed (the kernel's procedure locals)."""
+        if not self._hoisting or type(g) is not str or "_NP(" in g:
+            return False
+        fixed = self._fixed
+        return not any(m.group(0) not in fixed for m in _BOUND_INSIDE.finditer(g))
+
+    def invariant(self, src: str) -> str:
         raise NotImplementedError
 
     # A call of a definition is expanded in place: parameters become the argument expressions,
@@ -234,6 +250,11 @@ class Inliner:
             elif _NAME.match(ga):
                 # already one Python name (a temporary computed before the loops)
                 mapping[prm.name] = Raw(ga)  # type: ignore[assignment]
+            elif self.hoistable(ga):
+                # the same for each value the loops go through (``hand[h]`` in a guard on
+                # each card of it): a temporary before them, so that what the body reads
+                # of it is hoisted too (``may_play(hand[h], c)``'s "holds the suit led")
+                mapping[prm.name] = Raw(self.invariant(cast(str, ga)))  # type: ignore[assignment]
             else:
                 fresh = self.fresh(prm.name)
                 lets.append((fresh, a))

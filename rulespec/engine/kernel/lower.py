@@ -434,7 +434,8 @@ class _Lowering:
                 self.emit("else:", d)
                 self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span)
                 return
-        self.ec.hoisting(True, fresh=True)
+        # the procedure's locals are Python variables the listing does not change
+        self.ec.hoisting(True, fresh=True, fixed=frozenset(map(pyname, local)))
         try:
             cond = " and ".join(f"({self.src(c, local, frozenset({var}))})" for c in inside)
             hoisted = self.ec.hoisted()

@@ -9,7 +9,6 @@ lockstep test does at every step.
 
 from __future__ import annotations
 
-import copy
 import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -22,7 +21,7 @@ from rulespec.engine.chance import (
     probabilities,
 )
 from rulespec.engine.codegen.exprs import ExprCompiler
-from rulespec.engine.events import MAX_EVENT_DEPTH, Event, canonical_key, too_deep
+from rulespec.engine.events import MAX_EVENT_DEPTH, Event, canonical_key, json_copy, too_deep
 from rulespec.engine.game import Game
 from rulespec.engine.kernel.lower import MatchOver, lower_table
 from rulespec.engine.machine import MAX_WORK, Alternative, ChanceStop, ChooseStop, LegalMap
@@ -241,7 +240,9 @@ class KernelState(ResultFields):
             return []
         if y[0] == CHANCE:
             got = chance_template(y[2], self, y[3])
-            events = got if isinstance(got, list) else [got]
+            if not isinstance(got, list):
+                return [got]  # a shuffle's one template: nothing to sort
+            events = got
             by_key = {canonical_key(e): e for e in events}
             return [by_key[k] for k in sorted(by_key)]
         return [e[0] for e in self._entries()]
@@ -259,7 +260,7 @@ class KernelState(ResultFields):
         if y[0] == CHANCE:
             apply_chance(y[2], self, y[3], event)
             # a copy all the way down: the caller may change its lists after
-            self.log.append(copy.deepcopy(dict(event)))
+            self.log.append(json_copy(dict(event)))  # type: ignore[arg-type]
             self._counted()
             self._go(None)
             return
