@@ -139,6 +139,107 @@ def melds(cards: Sequence[str], order: Sequence[int], rank_of: Mapping[str, int]
     return tuple(out)
 
 
+class _Layouts:
+    """The search for the least deadwood over one hand: ``least(left)`` answers it for the
+    cards of ``left`` (a bit for each place in the hand), any part of the hand, each answer
+    remembered by the cards still to place."""
+
+    __slots__ = ("best", "cards", "context", "holding", "place", "values")
+
+    def __init__(self, cards: tuple[str, ...], values: tuple[int, ...],
+                 context: tuple[tuple[int, ...], Mapping[str, int], Mapping[str, object]]
+                 ) -> None:
+        self.cards, self.values, self.context = cards, values, context
+        n = len(cards)
+        self.holding: list[list[tuple[int, _Meld]]] = [[] for _ in range(n)]
+        for pos in _meld_positions(cards, *context):
+            mask = 0
+            for i in pos:
+                mask |= 1 << i
+            self.holding[pos[0]].append((mask, pos))
+        #: for each cards-still-to-place: their least deadwood, what is left after the first
+        #: one is placed, and the meld it went into (None: left out)
+        self.best: dict[int, tuple[int, int, _Meld | None]] = {0: (0, 0, None)}
+        #: each card's place, for a hand of distinct cards (the others answer only for
+        #: themselves)
+        self.place = {c: i for i, c in enumerate(cards)} if len(set(cards)) == n else None
+
+    def least(self, left: int) -> int:
+        """The least deadwood of the cards of ``left``; melds tried before leaving a card
+        out, each card's melds in position order (the first layout found is kept)."""
+        best = self.best
+        got = best.get(left)
+        if got is not None:
+            return got[0]
+        if len(best) > MAX_STEPS:
+            raise MeldError(f"the deadwood of {len(self.cards)} cards needs more than "
+                            f"{MAX_STEPS} steps of search")
+        # the lowest card still to place is placed now
+        i = (left & -left).bit_length() - 1
+        choice: tuple[int, int, _Meld | None] | None = None
+        for mask, pos in self.holding[i]:
+            if mask & left == mask:
+                total = self.least(left & ~mask)
+                if choice is None or total < choice[0]:
+                    choice = (total, left & ~mask, pos)
+        rest = self.least(left & ~(1 << i)) + self.values[i]
+        if choice is None or rest < choice[0]:
+            choice = (rest, left & ~(1 << i), None)
+        best[left] = choice
+        return choice[0]
+
+    def part(self, cards: tuple[str, ...], values: tuple[int, ...]) -> int | None:
+        """The bits of ``cards`` (distinct, each with the same value here) in this hand, or
+        None where they are not a part of it."""
+        place = self.place
+        if place is None:
+            return None
+        left, mine = 0, self.values
+        for c, v in zip(cards, values, strict=True):
+            i = place.get(c)
+            if i is None or mine[i] != v or left >> i & 1:
+                return None
+            left |= 1 << i
+        return left
+
+
+#: the last few searches: a rule asks the deadwood of a hand less each of its cards in turn
+#: (may a player knock by discarding it?), each a part of one hand (see _part_of_recent)
+_RECENT: list[_Layouts] = []
+_RECENT_MAX: Final = 4
+
+
+def _part_of_recent(cards: tuple[str, ...], values: tuple[int, ...],
+                    context: tuple[tuple[int, ...], Mapping[str, int], Mapping[str, object]]
+                    ) -> tuple[_Layouts, int] | None:
+    """A recent search that answers for ``cards``, with their bits there: one whose hand holds
+    them all, or, for a hand that is a recent one with one card changed (the same hand less
+    another card), a search over the two together, which answers for every such hand after."""
+    for lay in _RECENT:
+        if lay.context == context:
+            left = lay.part(cards, values)
+            if left is not None:
+                return lay, left
+    for lay in _RECENT:
+        if lay.context != context or lay.place is None or len(lay.cards) != len(cards):
+            continue
+        new = [i for i, c in enumerate(cards) if c not in lay.place]
+        if len(new) != 1:
+            continue
+        k = new[0]
+        union = _Layouts((*lay.cards, cards[k]), (*lay.values, values[k]), context)
+        left = union.part(cards, values)
+        if left is not None:
+            _remember(union)
+            return union, left
+    return None
+
+
+def _remember(lay: _Layouts) -> None:
+    _RECENT.insert(0, lay)
+    del _RECENT[_RECENT_MAX:]
+
+
 def _search(cards: tuple[str, ...], values: tuple[int, ...], order: tuple[int, ...],
             rank_of: Mapping[str, int], suit_of: Mapping[str, object]
             ) -> tuple[int, tuple[tuple[str, ...], ...]]:
@@ -148,40 +249,13 @@ def _search(cards: tuple[str, ...], values: tuple[int, ...], order: tuple[int, .
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    n = len(cards)
-    holding: list[list[tuple[int, _Meld]]] = [[] for _ in range(n)]
-    for pos in _meld_positions(cards, order, rank_of, suit_of):
-        mask = 0
-        for i in pos:
-            mask |= 1 << i
-        holding[pos[0]].append((mask, pos))
-    best: dict[int, tuple[int, int, _Meld | None]] = {0: (0, 0, None)}
-
-    def least(left: int) -> int:
-        # ``left``: the cards still to place, a bit each; the lowest one is placed now
-        if left in best:
-            return best[left][0]
-        if len(best) > MAX_STEPS:
-            raise MeldError(f"the deadwood of {n} cards needs more than {MAX_STEPS} steps "
-                            f"of search")
-        i = (left & -left).bit_length() - 1
-        choice: tuple[int, int, _Meld | None] | None = None
-        for mask, pos in holding[i]:
-            if mask & left == mask:
-                got = least(left & ~mask)
-                if choice is None or got < choice[0]:
-                    choice = (got, left & ~mask, pos)
-        rest = least(left & ~(1 << i)) + values[i]
-        if choice is None or rest < choice[0]:
-            choice = (rest, left & ~(1 << i), None)
-        best[left] = choice
-        return choice[0]
-
-    left = (1 << n) - 1
-    total = least(left)
+    lay = _Layouts(cards, values, (order, rank_of, suit_of))
+    left = (1 << len(cards)) - 1
+    total = lay.least(left)
+    _remember(lay)
     laid: list[tuple[str, ...]] = []
     while left:
-        _, left, placed = best[left]
+        _, left, placed = lay.best[left]
         if placed is not None:
             laid.append(tuple(cards[i] for i in placed))
     out = (total, tuple(laid))
@@ -204,7 +278,15 @@ def deadwood(cards: Sequence[str], values: Sequence[int], order: Sequence[int],
              ) -> int:
     """The least total of ``values`` (one for each card, in order) over the cards left out of
     melds that share no card; runs follow ``order``."""
-    return _search(*_args(cards, values, order, "deadwood"), rank_of, suit_of)[0]
+    cards, values, order = _args(cards, values, order, "deadwood")
+    found = _part_of_recent(cards, values, (order, rank_of, suit_of))
+    if found is not None:
+        lay, left = found
+        try:
+            return lay.least(left)
+        except MeldError:
+            pass  # the larger hand searched past the limit: this one alone may not
+    return _search(cards, values, order, rank_of, suit_of)[0]
 
 
 def best_melds(cards: Sequence[str], values: Sequence[int], order: Sequence[int],
