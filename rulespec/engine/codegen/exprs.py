@@ -35,6 +35,7 @@ from rulespec.engine.codegen.inline import (
     inlining_default,
     is_atom,
 )
+from rulespec.engine.codegen.loopinv import loop_lines
 from rulespec.engine.codegen.pyexec import (
     exec_source,
     overcall,
@@ -634,7 +635,6 @@ class ExprCompiler(Inliner):
         free = sorted({n.id for n in pyast.walk(pyast.Tuple([tree.elt, *comp.ifs], pyast.Load()))
                        if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load)}
                       - stored - {var} - set(self.globals) - _PY_BUILTINS)
-        ind = "        "
         it = comp.iter
         spends = isinstance(it, pyast.Call) and isinstance(it.func, pyast.Name) and \
             it.func.id == "_spend" and len(it.args) == 2
@@ -647,18 +647,10 @@ class ExprCompiler(Inliner):
             assert isinstance(it, pyast.Call)
             it = it.args[1]
             lines += ["    st.left -= len(_xs)", "    if st.left < 0:", "        _spend(st, _xs)"]
-        lines.append(f"    for {var} in _xs:")
-        for test in comp.ifs:
-            lines.append(f"{ind}if not ({pyast.unparse(test)}): continue")
-        elt = pyast.unparse(tree.elt)
-        if every is None:
-            # an empty list's first element: the IndexError that [...][0] would raise
-            lines += [f"{ind}return {elt}", "    raise IndexError('first of an empty list')"]
-            what = "first([...])"
-        else:
-            lines += [f"{ind}if {'not ' if every else ''}({elt}): return {not every}",
-                      f"    return {every}"]
-            what = f"{'all' if every else 'any'}(...)"
+        # the test's (and all/any's element's) invariants computed once (loopinv), not
+        # with coverage on: its marks are side effects
+        lines += loop_lines(var, comp.ifs, tree.elt, every, stored, self.cover is None)
+        what = "first([...])" if every is None else f"{'all' if every else 'any'}(...)"
         name = f"_sc{len(self._short)}"
         self._short.append(name)
         self.globals[name] = exec_source("\n".join(lines) + "\n", "_sc", self.globals, e.span,
