@@ -28,7 +28,11 @@ from __future__ import annotations
 
 import ast as pyast
 
-__all__ = ["loop_lines"]
+__all__ = ["HOIST", "loop_lines"]
+
+#: whether invariants are hoisted at all (a switch for tests and measures: the plain loops
+#: are the reference the hoisted ones must agree with)
+HOIST = True
 
 #: Python nodes with a scope of their own: an invariant is taken whole or not at all from them
 _SCOPES = (pyast.Lambda, pyast.GeneratorExp, pyast.ListComp, pyast.SetComp, pyast.DictComp)
@@ -49,7 +53,7 @@ def loop_lines(var: str, ifs: list[pyast.expr], elt: pyast.expr, every: bool | N
     in the loop's generated expression (its variable, a nested comprehension's, a lambda's
     parameter, an inlined parameter's ``:=``)."""
     plain = _loop(var, [pyast.unparse(t) for t in ifs], pyast.unparse(elt), every, "    ")
-    if not hoist:
+    if not (hoist and HOIST):
         return plain
     # the test of every element; the element too where each one is tested (all/any)
     hot = [*ifs, elt] if every is not None else list(ifs)
