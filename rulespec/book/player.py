@@ -425,10 +425,11 @@ def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer) -> None:
         text = prose(w.text(s.doc)) if s.doc else ""
         title = strong(w.text(s.title).rstrip(".") + ".")
         # the words a step first uses, defined in it (rounds 22 to 25: a list of them after
-        # the steps came too late, before them too soon)
+        # the steps came too late, before them too soon), each on a line of its own (rounds
+        # 26 and 27: three of them run into the step's text crammed it)
         said: list[Run] = []
         for word, meaning, _ in out.take(text):
-            said += [*inline(" "), strong(cap(word) + ":"), *inline(" " + meaning)]
+            said += [Run("break", " "), strong(cap(word) + ":"), *inline(" " + meaning)]
         items.append((inline(title, " " + text, *said), clause(s.span)))
         out.said.update(_SENTENCE.split(text))
     if items:
@@ -696,11 +697,17 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     _h(out, w.word("Variations"), "variations")
     out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
                             "them if the players agree to it before the match.")))
-    for b in blocks:
-        out.add(b)
     # a word only the house rules use (the dummy) is defined with them, not in an appendix
-    # (round 10: "More words of the game" held the dummy alone)
-    out.define(" ".join(_text_of(b) for b in blocks))
+    # (round 10: "More words of the game" held the dummy alone), after the first rule that
+    # uses it (round 27: after the last, it read as a stray line)
+    told: list[str] = []
+    for b in blocks:
+        if told and isinstance(b, Paragraph) and b.text[:1] and b.text[0].kind == "strong":
+            out.define(" ".join(told))  # the rule before, told whole: its title, its ways
+            told = []
+        out.add(b)
+        told.append(_text_of(b))
+    out.define(" ".join(told))
 
 
 def _hints(spec: CheckedSpec, w: Words, out: _Writer) -> None:
