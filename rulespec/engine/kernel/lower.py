@@ -23,8 +23,11 @@ codes, zones as lists), so the kernel reads and writes the same ``st.v`` and ``s
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
+
+import attrs
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
 from rulespec.engine.codegen import lazy as lazy_products
@@ -53,7 +56,7 @@ from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import EmptyError
 from rulespec.lang.model import BoundBuiltin
-from rulespec.lang.types import Bool, Card, Int
+from rulespec.lang.types import Bool, Card, Int, Suit
 from rulespec.lang.types import element as element_of
 
 __all__ = ["DealOver", "MatchOver", "Unsupported", "lower_table", "sort_text"]
@@ -372,14 +375,14 @@ class _Lowering:
         return ChooseStop(seat, tuple(made), s, merged)
 
     def listing(self, a: ast.Alternative, local: frozenset[str]) -> tuple[str, str] | None:
-        """For an alternative that binds one card or number of a list, each field that
+        """For an alternative that binds one card, suit or number of a list, each field that
         value or a constant: the variable, and the character after its field's value in the
         events' keys (see :func:`sort_text`); else None."""
         if len(a.generators) != 1:
             return None
         g = a.generators[0]
         t = element_of(self.ec.type_of(g.source))
-        if not isinstance(t, (Card, Int, Bool)):
+        if not isinstance(t, (Card, Int, Bool, Suit)):
             return None
         names = sorted([f.name for f in a.fields] + ["action", "seat"])
         first: str | None = None
@@ -396,8 +399,8 @@ class _Lowering:
         return g.var, "}" if i == len(names) - 1 else ","
 
     def listed(self, a: ast.Alternative, local: frozenset[str], var: str, table: str,
-               d: int) -> None:
-        """``_b = `` the values of the alternative's one generator that pass its guard, in
+               d: int, out: str = "_b") -> None:
+        """``_b = `` (``out``) the values of the alternative's one generator that pass its guard, in
         canonical order: the guard's definitions unfolded, each test that reads no value
         (the trick's size, the trick's number) made once as a Python ``if`` around the list,
         and what the rest reads that no value changes computed once before it; should any
@@ -408,31 +411,31 @@ class _Lowering:
         self.emit("try:", d)
         self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
         guard = self.unfold(a.guard) if a.guard is not None else None
-        self.branch(guard, local, var, v, table, d + 1, a.span)
+        self.branch(guard, local, var, v, table, d + 1, a.span, out)
         self.emit(f"except {CATCH}:", d)
         # the engine's own order: the tests that read no value first, then each value's
         before, inside = _split(a.guard, var)
         pre = " and ".join(f"({self.src(c, local)})" for c in before) or "True"
         cond = " and ".join(f"({self.src(c, local, frozenset({var}))})" for c in inside)
-        self.emit(f"_b = sorted(dict.fromkeys([{v} for {v} in {self.src(g.source, local)}"
+        self.emit(f"{out} = sorted(dict.fromkeys([{v} for {v} in {self.src(g.source, local)}"
                   f"{' if ' + cond if cond else ''}]), key={table}.__getitem__) if {pre} "
                   "else []", d + 1, a.span)
 
     def branch(self, guard: ast.Expr | None, local: frozenset[str], var: str, v: str,
-               table: str, d: int, span: ast.Span) -> None:
+               table: str, d: int, span: ast.Span, out: str = "_b") -> None:
         before, inside = _split(guard, var)
         if before:
             pre = " and ".join(f"({self.src(c, local)})" for c in before)
-            self.emit(f"if not ({pre}): _b = []", d, span)
+            self.emit(f"if not ({pre}): {out} = []", d, span)
             self.emit("else:", d)
             d += 1
         if len(inside) == 1:
             e = self.unfold(inside[0])
             if isinstance(e, ast.IfExpr) and not _reads(e.cond, var):
                 self.emit(f"if {self.src(e.cond, local)}:", d, span)
-                self.branch(self.unfold(e.then), local, var, v, table, d + 1, span)
+                self.branch(self.unfold(e.then), local, var, v, table, d + 1, span, out)
                 self.emit("else:", d)
-                self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span)
+                self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span, out)
                 return
         # the procedure's locals are Python variables the listing does not change
         self.ec.hoisting(True, fresh=True, fixed=frozenset(map(pyname, local)))
@@ -444,7 +447,7 @@ class _Lowering:
         for n, src in hoisted:
             self.emit(f"{n} = {src}", d, span)
         # dict.fromkeys: one event per value, as the engine's map keys them (two packs)
-        self.emit(f"_b = sorted(dict.fromkeys([{v} for {v} in _xs"
+        self.emit(f"{out} = sorted(dict.fromkeys([{v} for {v} in _xs"
                   f"{' if ' + cond if cond else ''}]), key={table}.__getitem__)", d, span)
 
     def unfold(self, e: ast.Expr) -> ast.Expr:
@@ -481,9 +484,74 @@ class _Lowering:
             self.block(a.body, local | {var}, d)
             return
         stop = self.engine_stop(s, alts, local, self.ec.expr(s.seat, local))
+        order = _blocks([self.template(a, local) for a in alts]) if len(alts) > 1 else None
+        if order is not None:
+            self.listed_all(s, alts, order, stop, local, d)
+            return
         self.emit(f"_a, _bd = yield (_q, None, {self.obj(stop)}, {self.locals_dict(local)})",
                   d, s.span)
         self.bodies(stop, alts, local, d)
+
+    def template(self, a: ast.Alternative, local: frozenset[str]) -> _Template | None:
+        """What an alternative's events' keys hold before the one value that varies (the
+        whole key for an alternative without a generator, the seat a mark that is the same
+        for every alternative of the decision), where the kernel lists the alternative
+        itself; else None."""
+        got = self.listing(a, local) if a.generators else None
+        if a.generators and got is None:
+            return None
+        var = got[0] if got is not None else None
+        parts: dict[str, str | None] = {"action": json_value(a.action), "seat": "\x00"}
+        for f in a.fields:
+            e = walk.uncited(f.value)
+            if isinstance(e, ast.Name) and e.id == var:
+                parts[f.name] = None
+                continue
+            ok, value = self.const(f.value, local | ({var} if var else set()))
+            if not ok:
+                return None
+            parts[f.name] = json_value(value)
+        text = "{"
+        for i, name in enumerate(sorted(parts)):
+            text += ("," if i else "") + json_value(name) + ":"
+            if parts[name] is None:
+                return _Template(text, got)
+            text += cast(str, parts[name])
+        return _Template(text + "}", None)
+
+    def listed_all(self, s: ast.Choose, alts: list[ast.Alternative], order: list[list[int]],
+                   stop: ChooseStop, local: frozenset[str], d: int) -> None:
+        """A decision of several alternatives the kernel lists itself: each alternative's
+        values (or, without a generator, whether its guard holds) in the order written, as
+        the engine's enumerators test them, then the events in canonical order, block by
+        block (``order``: the alternatives whose events come first first; a block of
+        several, one event that each would write, goes to the first that holds), each an
+        (alternative, value) pair; the body of the one chosen."""
+        got = [self.listing(a, local) if a.generators else None for a in alts]
+        for i, a in enumerate(alts):
+            g = got[i]
+            if g is not None:
+                self.listed(a, local, g[0], self.obj(_SortTexts(g[1])), d, f"_b{i}")
+            else:
+                self.emit(f"_b{i} = {self.src(a.guard, local) if a.guard else 'True'}", d,
+                          a.span)
+        self.emit("_b = []", d)
+        for block in order:
+            if got[block[0]] is not None:
+                self.emit(f"_b += [({block[0]}, _x) for _x in _b{block[0]}]", d)
+                continue
+            for j, i in enumerate(block):
+                self.emit(f"{'el' if j else ''}if _b{i}: _b.append(({i}, None))", d)
+        self.emit(f"if not _b: _none_legal(_q, {self.obj(s.span)})", d)
+        self.emit(f"_a, _v = _b[(yield (_q, _b, {self.obj(stop)}, "
+                  f"{self.locals_dict(local)}))]", d, s.span)
+        for i, a in enumerate(alts):
+            g = got[i]
+            self.emit(f"if _a == {i}:", d, a.span)
+            if g is not None:
+                self.emit(f"{pyname(g[0])} = _v", d + 1)
+            self.block(a.body, local | ({g[0]} if g is not None else set()), d + 1)
+            self.emit("pass", d + 1)
 
     def bodies(self, stop: ChooseStop, alts: list[ast.Alternative], local: frozenset[str],
                d: int) -> None:
@@ -510,6 +578,40 @@ class _Lowering:
         self.emit("for _q, (_a, _bd) in _held:", d)
         self.emit(f"{pyname(var)} = _q", d + 1)
         self.bodies(stop, alts, inner, d + 1)
+
+
+@attrs.frozen
+class _Template:
+    """An alternative's events' keys up to the value its generator binds (``listing``: the
+    variable and the character after its value), or whole (``listing`` None)."""
+
+    text: str
+    listing: tuple[str, str] | None
+
+
+def _blocks(templates: list[_Template | None]) -> list[list[int]] | None:
+    """The alternatives (by their places) in the canonical order of their events, where the
+    order is known from the templates alone: any two differ in a character before either
+    varies. Alternatives without a generator whose events are one and the same make one
+    block, in the order written (the first that holds writes the event, as the engine's
+    enumerators keep the first). None where the order is known only from the values."""
+    if any(t is None for t in templates):
+        return None
+    ts = cast("list[_Template]", templates)
+    blocks: list[list[int]] = []
+    for i, t in enumerate(ts):
+        for b in blocks:
+            u = ts[b[0]]
+            if t.text == u.text and t.listing is None and u.listing is None:
+                b.append(i)
+                break
+        else:
+            blocks.append([i])
+    for x, y in itertools.combinations(blocks, 2):
+        tx, ty = ts[x[0]].text, ts[y[0]].text
+        if not any(p != q for p, q in zip(tx, ty, strict=False)):
+            return None  # one is the other's beginning: the values decide
+    return sorted(blocks, key=lambda b: ts[b[0]].text)
 
 
 class _SortTexts(dict[object, str]):
