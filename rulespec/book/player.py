@@ -322,9 +322,10 @@ def _h(out: _Writer, text: str, anchor: str) -> None:
 def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The game"), "the-game")
     if spec.doc:
-        # (round 24 asked for the words after the opening to go where the rules first use
-        # them; tried, they gathered before the deal's steps instead, as long a list)
-        out.para(w.text(spec.doc))
+        # the words of the game defined where the rules first use them, not after the
+        # opening (rounds 25 to 27: the list there said the opening again); round 24 had
+        # found them gathered before the deal's steps, since then defined in each step
+        out.para(w.text(spec.doc), define=False)
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
     # said again: judged on the spec's own texts, so alike in every language
