@@ -289,6 +289,31 @@ deal {
 match { run deal
   end match winners [0] }
 """, "empty zone or list in a second alternative's values"),
+    ("""
+deal {
+  fill stock with pack(1)
+  deal 2 from stock to hand of seats
+  choose 0 {
+    give(cards = set_of(cs)) for cs in subsets(hand[0], 3, 3) "Give." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "no alternative is legal in a decision over a hand's subsets"),
+    ("""
+var n: int = 0
+deal {
+  fill stock with pack(1)
+  deal 2 from stock to hand of seats
+  choose together q in seats {
+    give(cards = set_of(cs)) for cs in subsets(hand[q], 1, 1) if 5 // n > 0 "Give." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "division by zero in the guard of a decision over a hand's subsets"),
 ]
 
 
@@ -340,6 +365,53 @@ match { run deal
         kernel.apply_index(k)
         assert kernel.v["totals"] == engine.v["totals"]
         assert engine.v["totals"][0] == [3, 4, 4, 4, 1][k]  # pass, the cards, wait: first
+
+
+@pytest.mark.parametrize("packs", [1, 2])
+def test_a_hands_subsets_listed_by_the_kernel(packs: int) -> None:
+    """A decision over a hand's subsets, alone and together: the kernel lists a hand of
+    distinct cards itself (counted, the one chosen worked out from its number), a hand
+    holding a card twice by the engine's enumerator; both play as the engine does."""
+    spec = check_text(HEAD + f"""
+zone pile: shared visible to all
+deal {{
+  fill stock with pack({packs})
+  shuffle stock
+  deal 12 from stock to hand of seats
+  choose together q in seats {{
+    give(cards = set_of(cs)) for cs in subsets(hand[q], 2, 2) "Give two." {{
+      move cs from hand[q] to pile
+    }}
+  }}
+  choose 0 {{
+    show(cards = set_of(cs), open = true) for cs in subsets(hand[0], 0, 3) "Show." {{
+      move cs from hand[0] to pile
+    }}
+  }}
+  end deal scoring zero
+}}
+match {{ run deal
+  end match winners [0] }}
+""", "t.rules")
+    game = Game(spec, 2)
+    rng = random.Random(packs)
+    for _ in range(20):
+        engine: State = game.new_initial_state()
+        kernel = KernelGame(game).new_initial_state()
+        while engine.to_move is not None:
+            assert kernel.to_move == engine.to_move
+            if engine.to_move == CHANCE:
+                e = engine.legal_actions()[0]
+                engine.apply(e)
+                kernel.apply(e)
+                continue
+            assert kernel.legal_count() == engine.legal_count()
+            assert kernel.legal_actions() == engine.legal_actions()
+            k = rng.randrange(engine.legal_count())
+            engine.apply_index(k)
+            kernel.apply_index(k)
+            assert kernel.z["pile"] == engine.z["pile"]
+        assert kernel.to_move is None
 
 
 def _play_first(new: Any) -> None:

@@ -40,7 +40,7 @@ from rulespec.engine.codegen.enumerators import (
 )
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
-from rulespec.engine.events import json_value
+from rulespec.engine.events import SubsetAxis, distinct_texts, json_value
 from rulespec.engine.machine import (
     MAX_WORK,
     Alternative,
@@ -484,6 +484,11 @@ class _Lowering:
             self.block(a.body, local | {var}, d)
             return
         stop = self.engine_stop(s, alts, local, self.ec.expr(s.seat, local))
+        if len(alts) == 1 and (sub := self.subsets(alts[0], local)) is not None:
+            self.subsets_listed(s, alts[0], stop, local, d)
+            self.emit(f"{pyname(sub)} = _x if _lz else _x[1][{sub!r}]", d)
+            self.block(alts[0].body, local | {sub}, d)
+            return
         order = _blocks([self.template(a, local) for a in alts]) if len(alts) > 1 else None
         if order is not None:
             self.listed_all(s, alts, order, stop, local, d)
@@ -573,11 +578,66 @@ class _Lowering:
         self.emit(f"for _q in _tseats({self.src(s.seat, local)}, _H, {self.obj(s.seat.span)}):",
                   d, s.span)
         self.emit(f"{pyname(var)} = _q", d + 1)
+        sub = self.subsets(alts[0], inner) if len(alts) == 1 else None
+        if sub is not None:
+            # a hand's subsets, listed by the kernel (see subsets_listed)
+            self.subsets_listed(s, alts[0], stop, inner, d + 1)
+            self.emit("_held.append((_q, _lz, _x))", d + 1)
+            self.emit("for _q, _lz, _x in _held:", d)
+            self.emit(f"{pyname(var)} = _q", d + 1)
+            self.emit(f"{pyname(sub)} = _x if _lz else _x[1][{sub!r}]", d + 1)
+            self.block(alts[0].body, inner | {sub}, d + 1)
+            self.emit("pass", d + 1)
+            return
         self.emit(f"_held.append((_q, (yield (_q, None, {self.obj(stop)}, "
                   f"{self.locals_dict(inner)}))))", d + 1, s.span)
         self.emit("for _q, (_a, _bd) in _held:", d)
         self.emit(f"{pyname(var)} = _q", d + 1)
         self.bodies(stop, alts, inner, d + 1)
+
+    def subsets(self, a: ast.Alternative, local: frozenset[str]) -> str | None:
+        """For an alternative over a hand's subsets whose variable only its set field reads
+        (``pass(cards = set_of(cs)) for cs in subsets(hand[q], 3, 3)``), every other field a
+        constant: the variable; else None."""
+        if resolver(self.ec, a, local) is None:
+            return None
+        var = a.generators[0].var
+        for f in a.fields:
+            e = walk.uncited(f.value)
+            if not (isinstance(e, ast.Call) and e.func == "set_of") and \
+                    not self.const(f.value, local | {var})[0]:
+                return None
+        return var
+
+    def subsets_listed(self, s: ast.Choose, a: ast.Alternative, stop: ChooseStop,
+                       local: frozenset[str], d: int) -> None:
+        """The stop of a decision over a hand's subsets (see :meth:`subsets`), leaving
+        ``_lz, _x``: for a hand of distinct cards (or suits), the kernel's own listing, the
+        hand's subsets in the order of their sets' texts, which is their events' (a
+        SubsetAxis: counted without a set made, the one chosen worked out from its number),
+        and the subset chosen, in the hand's order (``_lz`` true); for any other hand, the
+        engine's enumerator and the entry it sends (``_lz`` false). The guard, then the
+        hand and the sizes, are evaluated in the engine's order, at its stop."""
+        src = walk.uncited(a.generators[0].source)
+        assert isinstance(src, ast.Call)
+        xs, lo, hi = (self.src(x, local) for x in src.args)
+        order = self.obj(self.ec.spec.deck.text_order)
+        guard = self.src(a.guard, local) if a.guard is not None else "True"
+        self.emit(f"if {guard}:", d, a.span)
+        self.emit(f"_xs = tuple({xs}); _lo = {lo}; _hi = {hi}", d + 1, a.span)
+        self.emit(f"_b = _Axis(_xs, _lo, _hi, {order}) if _distinct(_xs, {order}) else None",
+                  d + 1, a.span)
+        self.emit("else:", d)
+        self.emit("_b = []", d + 1)
+        self.emit("_lz = _b is not None", d)
+        self.emit("if _lz:", d)
+        self.emit(f"if not len(_b): _none_legal(_q, {self.obj(s.span)})", d + 1)
+        self.emit(f"_x = set(_b[(yield (_q, _b, {self.obj(stop)}, "
+                  f"{self.locals_dict(local)}))])", d + 1, a.span)
+        self.emit("_x = tuple(_c for _c in _xs if _c in _x)", d + 1)
+        self.emit("else:", d)
+        self.emit(f"_x = yield (_q, None, {self.obj(stop)}, {self.locals_dict(local)})",
+                  d + 1, a.span)
 
 
 @attrs.frozen
@@ -704,7 +764,7 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
                  _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _Empty=EmptyError,
                  _rt=runtime_error, _overwork=overwork, _overproc=overproc,
                  _DealOver=DealOver, _MatchOver=MatchOver, _tseats=together_seats,
-                 _H=ec.hands, _MW=MAX_WORK)
+                 _H=ec.hands, _MW=MAX_WORK, _Axis=SubsetAxis, _distinct=distinct_texts)
     try:
         make = ec.build("_kernel", text, spec.match.span, extra, what="the kernel")
     except RuleRuntimeError as e:
