@@ -192,9 +192,10 @@ class _Writer:
             self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
                                              for word, meaning, src in found)))
 
-    def take(self, text: str) -> list[tuple[str, str, str]]:
+    def take(self, text: str, peek: bool = False) -> list[tuple[str, str, str]]:
         """The terms ``text`` uses not yet defined, with those their definitions use, in the
-        order they are best read, each (word, definition, source): they count as defined."""
+        order they are best read, each (word, definition, source): they count as defined
+        (unless ``peek``)."""
         found = self._used(text, self.terms)
         # a term a definition uses is defined with it ("eight" says "ordinary card"; round 7:
         # it was defined ten uses later)
@@ -206,6 +207,8 @@ class _Writer:
         if not found:
             return []
         found = self._before_use(found, text.lower())
+        if peek:
+            return found
         self.terms = [t for t in self.terms if t not in found]
         self.said.update(meaning for _, meaning, _ in found)
         return found
@@ -322,10 +325,14 @@ def _h(out: _Writer, text: str, anchor: str) -> None:
 def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The game"), "the-game")
     if spec.doc:
-        # the words of the game defined where the rules first use them, not after the
-        # opening (rounds 25 to 27: the list there said the opening again); round 24 had
-        # found them gathered before the deal's steps, since then defined in each step
+        # the words the opening uses, defined in a section of their own after it (round 28:
+        # moved to where the rules first use them, eight of them crowded the deal's first
+        # step; readers asked for a section of terms, round 27 for no list under the
+        # opening that said it again); the rest where the rules first use them
         out.para(w.text(spec.doc), define=False)
+        if out.take(prose(w.text(spec.doc)), peek=True):
+            _h(out, w.word("Words of the game"), "words-of-the-game")
+            out.define(prose(w.text(spec.doc)))
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
     # said again: judged on the spec's own texts, so alike in every language
