@@ -31,6 +31,7 @@ import attrs
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
 from rulespec.engine.codegen import lazy as lazy_products
+from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.enumerators import (
     Later,
     choose_enumerator,
@@ -273,11 +274,13 @@ class _Lowering:
         return local
 
     def assign(self, target: str, value: ast.Expr, local: frozenset[str], d: int) -> None:
+        # what the value's inlined definitions compute more than once, computed once
+        src = share_common(self.src(value, local))
         if self.const(value, local)[0] or isinstance(self.ec.type_of(value), SCALAR):
-            self.emit(f"{target} = {self.src(value, local)}", d, value.span)
+            self.emit(f"{target} = {src}", d, value.span)
         else:
             # a list value is kept as tuples all the way down, as the engine keeps it
-            self.emit(f"{target} = _snap(st, {self.src(value, local)})", d, value.span)
+            self.emit(f"{target} = _snap(st, {src})", d, value.span)
 
     def reveal(self, z: ast.Expr, local: frozenset[str], d: int) -> None:
         """``reveal ZONE[i]``: the pile noted among those laid face up (the engine's own)."""
