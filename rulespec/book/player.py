@@ -83,8 +83,16 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     w = words or english()
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
-    for part in (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
-                 _variations):
+    # a word only the house rules use (the dummy) goes with the opening's words (rounds 27
+    # to 29: defined among the house rules, it read as a stray line there): found by
+    # writing the book once
+    parts = (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
+             _variations)
+    first = _Writer(spec, w)
+    for part in parts:
+        part(spec, facts, w, first)
+    out.early = first.in_variations
+    for part in parts:
         part(spec, facts, w, out)
     _hints(spec, w, out)
     out.terms_left()
@@ -156,6 +164,11 @@ class _Writer:
         # a term's first sentence defines it; the rest are rules the book says in their place
         self.terms = [(w.text(t.word), _SENTENCE.split(prose(w.text(t.meaning)))[0],
                        clause(t.span)) for t in spec.terms]
+        #: while the house rules are written, and the words first defined among them; the
+        #: words to define with the opening's (those of a first writing's house rules)
+        self.variations = False
+        self.in_variations: list[str] = []
+        self.early: list[str] = []
 
     def add(self, b: Block) -> None:
         self.blocks.append(b)
@@ -188,6 +201,8 @@ class _Writer:
     def define(self, text: str) -> None:
         """After a block that uses terms not yet defined: their definitions, as a list."""
         found = self.take(text)
+        if self.variations:
+            self.in_variations += [word for word, _, _ in found]
         if found:
             self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
                                              for word, meaning, src in found)))
@@ -330,9 +345,10 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         # step; readers asked for a section of terms, round 27 for no list under the
         # opening that said it again); the rest where the rules first use them
         out.para(w.text(spec.doc), define=False)
-        if out.take(prose(w.text(spec.doc)), peek=True):
+        said = " ".join([prose(w.text(spec.doc)), *out.early])
+        if out.take(said, peek=True):
             _h(out, w.word("Words of the game"), "words-of-the-game")
-            out.define(prose(w.text(spec.doc)))
+            out.define(said)
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
     # said again: judged on the spec's own texts, so alike in every language
@@ -708,6 +724,7 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     # a word only the house rules use (the dummy) is defined with them, not in an appendix
     # (round 10: "More words of the game" held the dummy alone), after the first rule that
     # uses it (round 27: after the last, it read as a stray line)
+    out.variations = True
     told: list[str] = []
     for b in blocks:
         if told and isinstance(b, Paragraph) and b.text[:1] and b.text[0].kind == "strong":
