@@ -260,6 +260,60 @@ deal {
 match { run deal
   end match winners [0] }
 """, "loops here go round more than"),
+    ("""
+var n: int = 0
+deal {
+  fill stock with pack(1)
+  move top(stock) from stock to hand[0]
+  choose 0 {
+    take(card = c) for c in hand[0] if rank(c) == 99 "Take." { }
+    pass() if 5 // n > 0 "Pass." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "division by zero in the guard of a decision's second alternative"),
+    ("""
+var n: int = 0
+zone pile: shared visible to all
+deal {
+  fill stock with pack(1)
+  move top(stock) from stock to hand[0]
+  choose 0 {
+    pass() if n == 0 "Pass." { }
+    take(card = c) for c in hand[0] if rank(top(pile)) == rank(c) "Take." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "empty zone or list in a second alternative's values"),
+    ("""
+deal {
+  fill stock with pack(1)
+  deal 2 from stock to hand of seats
+  choose 0 {
+    give(cards = set_of(cs)) for cs in subsets(hand[0], 3, 3) "Give." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "no alternative is legal in a decision over a hand's subsets"),
+    ("""
+var n: int = 0
+deal {
+  fill stock with pack(1)
+  deal 2 from stock to hand of seats
+  choose together q in seats {
+    give(cards = set_of(cs)) for cs in subsets(hand[q], 1, 1) if 5 // n > 0 "Give." { }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "division by zero in the guard of a decision over a hand's subsets"),
 ]
 
 
@@ -275,6 +329,89 @@ def test_a_runtime_error_is_the_engines(text: str, says: str) -> None:
     # the same words, at the same rule
     assert str(kernel.value) == str(engine.value)
     assert kernel.value.span == engine.value.span
+
+
+def test_several_alternatives_listed_by_the_kernel() -> None:
+    """A decision of several alternatives (a card of a hand, or one of two events): the
+    kernel lists it itself, in the engine's order, and of two alternatives that write one
+    and the same event the first that holds is the one played, as the engine keeps it."""
+    spec = check_text(HEAD + """
+var n: int = 0
+def got(p: int) = n
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  choose 0 {
+    wait() if n == 0 "First." { set n = 1 }
+    take(card = c) for c in hand[0] if rank(c) != 99 "Take." { set n = 4 }
+    wait() "Second." { set n = 2 }
+    pass() if size(hand[0]) > 0 "Pass." { set n = 3 }
+  }
+  end deal scoring got
+}
+match { run deal
+  end match winners [0] }
+""", "t.rules")
+    game = Game(spec, 2)
+    for k in range(5):
+        engine: State = game.new_initial_state()
+        kernel = KernelGame(game).new_initial_state()
+        engine.apply(engine.legal_actions()[0])
+        kernel.apply(kernel.legal_actions()[0])
+        assert kernel._stop is not None and kernel._stop[1] is not None  # listed by the kernel
+        assert kernel.legal_count() == engine.legal_count() == 5
+        engine.apply_index(k)
+        kernel.apply_index(k)
+        assert kernel.v["totals"] == engine.v["totals"]
+        assert engine.v["totals"][0] == [3, 4, 4, 4, 1][k]  # pass, the cards, wait: first
+
+
+@pytest.mark.parametrize("packs", [1, 2])
+def test_a_hands_subsets_listed_by_the_kernel(packs: int) -> None:
+    """A decision over a hand's subsets, alone and together: the kernel lists a hand of
+    distinct cards itself (counted, the one chosen worked out from its number), a hand
+    holding a card twice by the engine's enumerator; both play as the engine does."""
+    spec = check_text(HEAD + f"""
+zone pile: shared visible to all
+deal {{
+  fill stock with pack({packs})
+  shuffle stock
+  deal 12 from stock to hand of seats
+  choose together q in seats {{
+    give(cards = set_of(cs)) for cs in subsets(hand[q], 2, 2) "Give two." {{
+      move cs from hand[q] to pile
+    }}
+  }}
+  choose 0 {{
+    show(cards = set_of(cs), open = true) for cs in subsets(hand[0], 0, 3) "Show." {{
+      move cs from hand[0] to pile
+    }}
+  }}
+  end deal scoring zero
+}}
+match {{ run deal
+  end match winners [0] }}
+""", "t.rules")
+    game = Game(spec, 2)
+    rng = random.Random(packs)
+    for _ in range(20):
+        engine: State = game.new_initial_state()
+        kernel = KernelGame(game).new_initial_state()
+        while engine.to_move is not None:
+            assert kernel.to_move == engine.to_move
+            if engine.to_move == CHANCE:
+                e = engine.legal_actions()[0]
+                engine.apply(e)
+                kernel.apply(e)
+                continue
+            assert kernel.legal_count() == engine.legal_count()
+            assert kernel.legal_actions() == engine.legal_actions()
+            k = rng.randrange(engine.legal_count())
+            engine.apply_index(k)
+            kernel.apply_index(k)
+            assert kernel.z["pile"] == engine.z["pile"]
+        assert kernel.to_move is None
 
 
 def _play_first(new: Any) -> None:

@@ -325,7 +325,7 @@ def test_the_example_tells_what_a_turn_made_true() -> None:
     the example says so on a line after that turn, in the spec's words."""
     # (said of the seat, not "Seat 4 now: the player is...": round 22)
     for lang, said in (("en", r"Now the player at seat (\d+) is in lappen"),
-                       ("ru", r"Теперь игрок на месте (\d+) находится в лаппен")):
+                       ("ru", r"Теперь игрок на месте (\d+) находится на выходе")):
         b = book("vandatta", lang)[0]
         texts = ["".join(r.text for r in i) for i in _example_lines(b)]
         notes = [k for k, t in enumerate(texts) if re.search(said, t)]
@@ -693,7 +693,7 @@ def test_the_table_figure_stands_in_the_example(lang: str) -> None:
 
 @pytest.mark.parametrize("question,statement", [
     ("Whether the deal is over.", "the deal is over."),
-    ("Находится ли игрок в лаппен.", "игрок находится в лаппен."),
+    ("Находится ли игрок на выходе.", "игрок находится на выходе."),
     ("Есть ли у игрока карта.", "у игрока есть карта."),
     # a subject with a clause of its own: the verb after it (round 10's book said "игрок,
     # делает чья очередь ходить")

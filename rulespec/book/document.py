@@ -18,14 +18,15 @@ import attrs
 __all__ = ["RTL_LANGUAGES", "SUIT_SYMBOL", "Book", "Bullets", "Code", "Figure", "Heading", "Inline",
            "Paragraph", "Run", "Table", "card_text", "code", "em", "inline", "strong", "suit_text"]
 
-RunKind = Literal["text", "code", "strong", "em", "suit", "card", "link"]
+RunKind = Literal["text", "code", "strong", "em", "suit", "card", "link", "break"]
 
 
 @attrs.frozen
 class Run:
     """A stretch of text of one kind. ``suit`` holds a suit letter (C, D, H, S) and ``card`` a
     card code (``TH``, ``JK``): renderers draw them with their symbols; ``link`` holds a relative
-    address (another book), shown as itself and linked to it."""
+    address (another book), shown as itself and linked to it; ``break`` (its text a space, for
+    whatever reads the runs as plain text) starts a new line in the same block."""
 
     kind: RunKind
     text: str

@@ -103,6 +103,8 @@ def _run(r: Run, w: _Words) -> str:
         return f"<strong>{_text(r.text, w)}</strong>"
     if r.kind == "em":
         return f"<em>{_text(r.text, w)}</em>"
+    if r.kind == "break":
+        return "<br>"
     if r.kind == "link":  # an address shown as itself: left to right in any page
         return f'<a class="address" href="{_e(r.text)}" dir="ltr">{_e(r.text)}</a>'
     if r.kind == "suit":

@@ -83,8 +83,16 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     w = words or english()
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
-    for part in (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
-                 _variations):
+    # a word only the house rules use (the dummy) goes with the opening's words (rounds 27
+    # to 29: defined among the house rules, it read as a stray line there): found by
+    # writing the book once
+    parts = (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
+             _variations)
+    first = _Writer(spec, w)
+    for part in parts:
+        part(spec, facts, w, first)
+    out.early = first.in_variations
+    for part in parts:
         part(spec, facts, w, out)
     _hints(spec, w, out)
     out.terms_left()
@@ -156,6 +164,11 @@ class _Writer:
         # a term's first sentence defines it; the rest are rules the book says in their place
         self.terms = [(w.text(t.word), _SENTENCE.split(prose(w.text(t.meaning)))[0],
                        clause(t.span)) for t in spec.terms]
+        #: while the house rules are written, and the words first defined among them; the
+        #: words to define with the opening's (those of a first writing's house rules)
+        self.variations = False
+        self.in_variations: list[str] = []
+        self.early: list[str] = []
 
     def add(self, b: Block) -> None:
         self.blocks.append(b)
@@ -188,13 +201,16 @@ class _Writer:
     def define(self, text: str) -> None:
         """After a block that uses terms not yet defined: their definitions, as a list."""
         found = self.take(text)
+        if self.variations:
+            self.in_variations += [word for word, _, _ in found]
         if found:
             self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
                                              for word, meaning, src in found)))
 
-    def take(self, text: str) -> list[tuple[str, str, str]]:
+    def take(self, text: str, peek: bool = False) -> list[tuple[str, str, str]]:
         """The terms ``text`` uses not yet defined, with those their definitions use, in the
-        order they are best read, each (word, definition, source): they count as defined."""
+        order they are best read, each (word, definition, source): they count as defined
+        (unless ``peek``)."""
         found = self._used(text, self.terms)
         # a term a definition uses is defined with it ("eight" says "ordinary card"; round 7:
         # it was defined ten uses later)
@@ -206,6 +222,8 @@ class _Writer:
         if not found:
             return []
         found = self._before_use(found, text.lower())
+        if peek:
+            return found
         self.terms = [t for t in self.terms if t not in found]
         self.said.update(meaning for _, meaning, _ in found)
         return found
@@ -322,9 +340,15 @@ def _h(out: _Writer, text: str, anchor: str) -> None:
 def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The game"), "the-game")
     if spec.doc:
-        # (round 24 asked for the words after the opening to go where the rules first use
-        # them; tried, they gathered before the deal's steps instead, as long a list)
-        out.para(w.text(spec.doc))
+        # the words the opening uses, defined in a section of their own after it (round 28:
+        # moved to where the rules first use them, eight of them crowded the deal's first
+        # step; readers asked for a section of terms, round 27 for no list under the
+        # opening that said it again); the rest where the rules first use them
+        out.para(w.text(spec.doc), define=False)
+        said = " ".join([prose(w.text(spec.doc)), *out.early])
+        if out.take(said, peek=True):
+            _h(out, w.word("Words of the game"), "words-of-the-game")
+            out.define(said)
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
     # said again: judged on the spec's own texts, so alike in every language
@@ -425,10 +449,11 @@ def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer) -> None:
         text = prose(w.text(s.doc)) if s.doc else ""
         title = strong(w.text(s.title).rstrip(".") + ".")
         # the words a step first uses, defined in it (rounds 22 to 25: a list of them after
-        # the steps came too late, before them too soon)
+        # the steps came too late, before them too soon), each on a line of its own (rounds
+        # 26 and 27: three of them run into the step's text crammed it)
         said: list[Run] = []
         for word, meaning, _ in out.take(text):
-            said += [*inline(" "), strong(cap(word) + ":"), *inline(" " + meaning)]
+            said += [Run("break", " "), strong(cap(word) + ":"), *inline(" " + meaning)]
         items.append((inline(title, " " + text, *said), clause(s.span)))
         out.said.update(_SENTENCE.split(text))
     if items:
@@ -696,11 +721,18 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     _h(out, w.word("Variations"), "variations")
     out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
                             "them if the players agree to it before the match.")))
-    for b in blocks:
-        out.add(b)
     # a word only the house rules use (the dummy) is defined with them, not in an appendix
-    # (round 10: "More words of the game" held the dummy alone)
-    out.define(" ".join(_text_of(b) for b in blocks))
+    # (round 10: "More words of the game" held the dummy alone), after the first rule that
+    # uses it (round 27: after the last, it read as a stray line)
+    out.variations = True
+    told: list[str] = []
+    for b in blocks:
+        if told and isinstance(b, Paragraph) and b.text[:1] and b.text[0].kind == "strong":
+            out.define(" ".join(told))  # the rule before, told whole: its title, its ways
+            told = []
+        out.add(b)
+        told.append(_text_of(b))
+    out.define(" ".join(told))
 
 
 def _hints(spec: CheckedSpec, w: Words, out: _Writer) -> None:

@@ -24,7 +24,8 @@ from rulespec.lang.decks import Deck
 __all__ = ["Event", "JSONObject", "JSONValue", "FIELD_CACHE_MAX", "MAX_EVENT_DEPTH",
            "canonical_key", "cards_event_key", "encode", "event_key", "field_json", "json_value",
            "loose_key", "normalise_decision", "normalise_value", "set_and_json", "subset_in_order",
-           "subset_sets", "NumberSubsetAxis", "SubsetAxis", "SubsetSets", "json_copy", "too_deep"]
+           "subset_sets", "NumberSubsetAxis", "SubsetAxis", "SubsetSets", "distinct_texts",
+           "json_copy", "too_deep"]
 
 #: a value that JSON carries (what the protocol and records exchange); ``Any`` stands for the
 #: recursion, which mypy's aliases cannot spell without losing ``dict``'s invariance
@@ -161,7 +162,7 @@ def subset_sets(xs: Sequence[object], lo: int, hi: int,
     :class:`SubsetAxis` sequences, one set worked out where one is indexed (a playout applies
     one event of thousands), all of them made as here where they are gone through."""
     xs = tuple(xs)  # the zone as it is now: the sets may be made after it has changed
-    if not own and _distinct_texts(xs, order):
+    if not own and distinct_texts(xs, order):
         # the same hand asked again (a simultaneous decision lists it at every seat's turn)
         # finds the axis it made, and the sets once made
         axes = cast("dict[tuple[object, ...], SubsetSets]",
@@ -201,7 +202,7 @@ def _subset_sets_made(xs: Sequence[object], lo: int, hi: int,
     xs, n, key = tuple(xs), len(xs), (tuple(xs), lo, hi, own)
     check_size(count := sum(math.comb(n, k) for k in range(max(0, lo), min(n, hi) + 1)),
                "the list of subsets")
-    if not _distinct_texts(xs, order) or count * 4 < 1 << n:
+    if not distinct_texts(xs, order) or count * 4 < 1 << n:
         return _subset_sets_one_by_one(xs, lo, hi, cache, own, key, order)
     places = sorted(range(n), key=lambda i: order[cast("str", xs[i])])
     # every set (and its text, all but the closing bracket) by its mask of places in
@@ -549,14 +550,14 @@ def subset_in_order(xs: Sequence[object], lo: int, hi: int,
     """The subset of ``subsets(xs, lo, hi)`` whose set is ``chosen``, as the generator gives
     it (in the order of ``xs``; the first such subset, where ``xs`` repeats an element)."""
     xs = tuple(xs)
-    if _distinct_texts(xs, order):
+    if distinct_texts(xs, order):
         picked = set(chosen)
         return tuple(x for x in xs if x in picked)
     want = list(chosen)
     return next(c for c in subsets(xs, lo, hi) if list(sorted_distinct(c, order)) == want)
 
 
-def _distinct_texts(xs: tuple[object, ...], order: Mapping[str, int] = TEXT_ORDER) -> bool:
+def distinct_texts(xs: tuple[object, ...], order: Mapping[str, int] = TEXT_ORDER) -> bool:
     """Whether ``xs`` holds distinct card codes or suit letters (at least one, at most 60)
     of the deck whose order is ``order`` (the French deck's: TEXT_ORDER)."""
     return 0 < len(xs) <= 60 and all(type(x) is str and x in order for x in xs) and \

@@ -518,6 +518,14 @@ def snapshot(st: Running, x: object) -> object:
 def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom: bool,
                span: ast.Span) -> None:
     """``move WHAT from SRC to DST [to bottom]``."""
+    if type(what) is str and src.count(what) == 1:
+        # one card, one copy of it: the usual move (a card played), without the loop
+        src.remove(what)
+        if bottom:
+            dst.insert(0, what)
+        else:
+            dst.append(what)
+        return
     # a snapshot: "move hand[p] from hand[p] to ..." moves the whole zone
     cards = (what,) if isinstance(what, str) else tuple(what)
     for c in cards:

@@ -34,7 +34,7 @@ Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "meld_guard", "mul", "multi_groups",
-           "seat", "pile", "set_of", "sitter", "spend", "sub", "total", "turns_back"]
+           "respend", "seat", "pile", "set_of", "sitter", "spend", "sub", "total", "turns_back"]
 
 
 class EmptyError(Exception):
@@ -475,10 +475,29 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
        _count=count_true),
 )}
 
+class Budgeted(Spending, Protocol):
+    """A running state with its work budget too (``work``: the steps of the rules left
+    before the next event, which a called definition spends)."""
+
+    work: int
+
+
+def respend(st: Budgeted, left: int, work: int) -> bool:
+    """Whether the budgets (``st.left``, ``st.work``) hold ``left`` and ``work`` more, and
+    if so, those spent: what evaluating again a value read from a temporary would have spent
+    (codegen/cse.py). Where they do not, nothing is spent, and the caller evaluates it again,
+    to stop where that evaluation stops."""
+    if st.left >= left and st.work >= work:
+        st.left -= left
+        st.work -= work
+        return True
+    return False
+
+
 #: every runtime name generated code may use, gathered from the table (plus the arithmetic
 #: helpers)
 RUNTIME_HELPERS: Mapping[str, object] = {
     "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend, "_sitter": sitter,
-    "_pile": pile,
+    "_pile": pile, "_rs": respend,
     "_multi_groups": multi_groups,
     **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}

@@ -2,7 +2,16 @@
 
 Inlined definitions repeat their arguments: a shedding game's guard reads ``rank(first(g))``
 several times for one group. :func:`share_common` binds the first evaluation of each repeated
-subscript or ``len(...)`` to a temporary with ``:=`` where it dominates the others.
+subscript, ``len(...)`` or call to a temporary with ``:=`` where it dominates the others.
+
+Inlined definitions repeat whole computations too: spades' score of a deal reads a
+partnership's contract (a sum over its members) in the test of "made", in the points for
+it, in the overtricks, the bags ... seventy sums where five differ. A call is shared like a
+subscript; one that spends the work budget (its text names ``st``: a comprehension's
+source, a called definition) has what its first evaluation spent measured, and each reuse
+spends as much again (``_rs``, :func:`rulespec.lang.builtins.respend`), or, where the budget
+would not hold it, evaluates it again as written, to stop where the plain expression stops:
+the budget left, and the error where it runs out, are the plain expression's.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ def share_common(src: str) -> str:
     evaluation dominates it (came before it on every path: the left side of ``and``/``or``,
     the test of ``if``/``else``, an earlier argument) reads the temporary, so an error is
     raised by the same evaluation as before, and nothing is evaluated that was not."""
-    if src.count("[") + src.count("len(") < 2:
+    if src.count("[") + src.count("(") < 2:
         return src  # nothing could be read twice (compiling many tables, this is most tests)
     got = _SHARED.get(src)
     if got is None:
@@ -54,6 +63,7 @@ def _share(src: str) -> str:
     if not sharer.used:
         return src
     body = _Unbind(sharer.used).visit(body)
+    body = _Measured(sharer.used & sharer.costly).visit(body)
     body = _Forward(body).visit(body)
     return pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
 
@@ -71,6 +81,8 @@ class _Sharer:
         self.alias: dict[str, str] = {}
         #: whether each node (by id) holds no ``:=`` and nothing evaluated apart
         self._pure: dict[int, bool] = {}
+        #: the temporaries of calls that spend the work budget (see the module docstring)
+        self.costly: set[str] = set()
 
     def _key(self, e: pyast.expr) -> str:
         """A text that two expressions share only when they compute the same value."""
@@ -83,6 +95,8 @@ class _Sharer:
                 return f"{self._key(val)}[{self._key(sl)}]"
             case pyast.Call(func=f, args=args, keywords=[]):
                 return f"{self._key(f)}({','.join(self._key(a) for a in args)})"
+            case _ if any(isinstance(x, _OPAQUE) for x in pyast.walk(e)):
+                return "#" + _alpha_dump(e, self.alias)
             case _:
                 return "#" + pyast.dump(e)
 
@@ -99,23 +113,37 @@ class _Sharer:
             return e
         key = self._key(e) if self._candidate(e) else None
         if key is not None and key in avail:
-            self.used.add(avail[key])
-            return pyast.Name(avail[key], pyast.Load())
+            name = avail[key]
+            self.used.add(name)
+            if name not in self.costly:
+                return pyast.Name(name, pyast.Load())
+            # spend again what the first evaluation spent, or evaluate it again as written
+            again = pyast.Call(pyast.Name("_rs", pyast.Load()), [
+                pyast.Name(x, pyast.Load()) for x in ("st", name + "l", name + "w")], [])
+            return pyast.IfExp(again, pyast.Name(name, pyast.Load()), e)
+        whole = e
         e = self._children(e, avail)
         if key is None:
             return e
         name = self.names.setdefault(key, f"_x{len(self.names)}")
+        if isinstance(whole, pyast.Call) and "st" in _names(whole):
+            self.costly.add(name)
         avail[key] = name
         return pyast.NamedExpr(pyast.Name(name, pyast.Store()), e)
 
     def _candidate(self, e: pyast.expr) -> bool:
         if isinstance(e, pyast.Subscript):
-            pass
-        elif not (isinstance(e, pyast.Call) and isinstance(e.func, pyast.Name)
-                  and e.func.id == "len" and len(e.args) == 1 and not e.keywords):
+            # nothing inside that binds a name or is evaluated apart
+            return self._is_pure(e)
+        if not (isinstance(e, pyast.Call) and isinstance(e.func, pyast.Name)):
             return False
-        # nothing inside that binds a name or is evaluated apart
-        return self._is_pure(e)
+        if e.func.id == "len" and len(e.args) == 1 and not e.keywords:
+            return self._is_pure(e)
+        # a call of the runtime (a sum, a definition, a loop's function): a comprehension
+        # inside is evaluated with it, but nothing in it may bind a name for the rest, nor
+        # be called for what it does
+        return not any(isinstance(x, (pyast.NamedExpr, pyast.Lambda)) or (
+            isinstance(x, pyast.Name) and x.id in _EFFECTS) for x in pyast.walk(e))
 
     def _children(self, e: pyast.expr, avail: dict[str, str]) -> pyast.expr:
         """``e`` with its parts rewritten, in the order Python evaluates them; a part that
@@ -158,6 +186,62 @@ class _Sharer:
             case _:
                 # anything else (a name, a constant, an f-string...) is left as it is
                 return e
+
+
+#: runtime functions called for what they do, never shared: an option's missing parameter
+#: (always raises), a coverage mark, the budget's own spending again
+_EFFECTS = frozenset({"_NP", "_CV", "_COV", "_rs"})
+
+
+def _names(e: pyast.AST) -> set[str]:
+    return {x.id for x in pyast.walk(e) if isinstance(x, pyast.Name)}
+
+
+def _alpha_dump(e: pyast.expr, alias: dict[str, str]) -> str:
+    """``e``'s dump with the names its comprehensions bind numbered in order and the names
+    bound by ``:=`` outside it read as what they hold: two inlined copies of one sum (each
+    with fresh names for its variable) dump alike."""
+    bound: dict[str, str] = {}
+    for node in pyast.walk(e):
+        if isinstance(node, pyast.comprehension):
+            for t in pyast.walk(node.target):
+                if isinstance(t, pyast.Name):
+                    bound.setdefault(t.id, f"${len(bound)}")
+
+    class _Rename(pyast.NodeTransformer):
+        def visit_Name(self, node: pyast.Name) -> pyast.Name:
+            return pyast.Name(bound.get(node.id) or alias.get(node.id, node.id), node.ctx)
+
+    return pyast.dump(_Rename().visit(pyast.parse(pyast.unparse(e), mode="eval").body))
+
+
+class _Measured(pyast.NodeTransformer):
+    """The first evaluation of a costly temporary ``_xN`` with what it spent measured:
+    ``(_xNl := st.left, _xNw := st.work, _xN := value, _xNl := _xNl - st.left,
+    _xNw := _xNw - st.work)[2]``."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+
+    def visit_NamedExpr(self, node: pyast.NamedExpr) -> pyast.expr:
+        node.value = self.visit(node.value)
+        n = node.target.id
+        if n not in self.names:
+            return node
+
+        def bind(name: str, value: pyast.expr) -> pyast.NamedExpr:
+            return pyast.NamedExpr(pyast.Name(name, pyast.Store()), value)
+
+        def budget(attr: str) -> pyast.Attribute:
+            return pyast.Attribute(pyast.Name("st", pyast.Load()), attr, pyast.Load())
+
+        return pyast.Subscript(pyast.Tuple([
+            bind(n + "l", budget("left")), bind(n + "w", budget("work")), node,
+            bind(n + "l", pyast.BinOp(pyast.Name(n + "l", pyast.Load()), pyast.Sub(),
+                                       budget("left"))),
+            bind(n + "w", pyast.BinOp(pyast.Name(n + "w", pyast.Load()), pyast.Sub(),
+                                       budget("work")))], pyast.Load()),
+            pyast.Constant(2), pyast.Load())
 
 
 class _Forward(pyast.NodeTransformer):

@@ -47,7 +47,7 @@ from rulespec.engine.codegen.pyexec import READS_STATE, pyname
 from rulespec.engine.events import (
     NumberSubsetAxis,
     SubsetAxis,
-    _distinct_texts,
+    distinct_texts,
     json_value,
     set_and_json,
     subset_in_order,
@@ -317,7 +317,7 @@ class _LazyEnumerator:
             functools.partial(self.in_order, xs, lo, hi)
         mk = (xs, lo, hi)
         hit = self.memo.get(mk)
-        if hit is None and self.accept is None and _distinct_texts(xs, self.order):
+        if hit is None and self.accept is None and distinct_texts(xs, self.order):
             # a hand's subsets, unwritten: each set worked out when an event is asked for
             axis = SubsetAxis(xs, lo, hi, self.order)
             if not axis:

@@ -28,6 +28,7 @@ from typing import assert_never
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
 from rulespec.engine.codegen import lazy as lazy_products
+from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.emit import (
     CallProc,
     Emitter,
@@ -181,13 +182,15 @@ class _StmtCompiler:
                 index: ast.Expr | None = None) -> None:
         if index is not None:
             target = f"{target}[{self._src(index, local)}]"
+        # what the value's inlined definitions compute more than once, computed once
+        src = share_common(self._src(value, local))
         if self.ec.const(value, local)[0] or isinstance(self.ec.type_of(value), SCALAR):
             # a number, a truth value, a card, a constant... (never a list): stored as it is
-            self.ins.append(Py((f"{target} = {self._src(value, local)}",), value.span))
+            self.ins.append(Py((f"{target} = {src}",), value.span))
             return
         # a list value (a zone, or a list of zones) is stored as tuples all the way down: a
         # snapshot, as the language says, which later moves do not change and a clone may share
-        self.ins.append(Py((f"{target} = _snap(st, {self._src(value, local)})",), value.span))
+        self.ins.append(Py((f"{target} = _snap(st, {src})",), value.span))
 
     def _lay_face_up(self, z: ast.Expr, local: frozenset[str]) -> Py:
         """``reveal ZONE[i]``: the pile (name, i) is noted among those laid face up (the

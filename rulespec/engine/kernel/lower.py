@@ -23,11 +23,15 @@ codes, zones as lists), so the kernel reads and writes the same ``st.v`` and ``s
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
+
+import attrs
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
 from rulespec.engine.codegen import lazy as lazy_products
+from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.enumerators import (
     Later,
     choose_enumerator,
@@ -37,7 +41,7 @@ from rulespec.engine.codegen.enumerators import (
 )
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
-from rulespec.engine.events import json_value
+from rulespec.engine.events import SubsetAxis, distinct_texts, json_value
 from rulespec.engine.machine import (
     MAX_WORK,
     Alternative,
@@ -53,7 +57,7 @@ from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast, walk
 from rulespec.lang.builtins import EmptyError
 from rulespec.lang.model import BoundBuiltin
-from rulespec.lang.types import Bool, Card, Int
+from rulespec.lang.types import Bool, Card, Int, Suit
 from rulespec.lang.types import element as element_of
 
 __all__ = ["DealOver", "MatchOver", "Unsupported", "lower_table", "sort_text"]
@@ -270,11 +274,13 @@ class _Lowering:
         return local
 
     def assign(self, target: str, value: ast.Expr, local: frozenset[str], d: int) -> None:
+        # what the value's inlined definitions compute more than once, computed once
+        src = share_common(self.src(value, local))
         if self.const(value, local)[0] or isinstance(self.ec.type_of(value), SCALAR):
-            self.emit(f"{target} = {self.src(value, local)}", d, value.span)
+            self.emit(f"{target} = {src}", d, value.span)
         else:
             # a list value is kept as tuples all the way down, as the engine keeps it
-            self.emit(f"{target} = _snap(st, {self.src(value, local)})", d, value.span)
+            self.emit(f"{target} = _snap(st, {src})", d, value.span)
 
     def reveal(self, z: ast.Expr, local: frozenset[str], d: int) -> None:
         """``reveal ZONE[i]``: the pile noted among those laid face up (the engine's own)."""
@@ -372,14 +378,14 @@ class _Lowering:
         return ChooseStop(seat, tuple(made), s, merged)
 
     def listing(self, a: ast.Alternative, local: frozenset[str]) -> tuple[str, str] | None:
-        """For an alternative that binds one card or number of a list, each field that
+        """For an alternative that binds one card, suit or number of a list, each field that
         value or a constant: the variable, and the character after its field's value in the
         events' keys (see :func:`sort_text`); else None."""
         if len(a.generators) != 1:
             return None
         g = a.generators[0]
         t = element_of(self.ec.type_of(g.source))
-        if not isinstance(t, (Card, Int, Bool)):
+        if not isinstance(t, (Card, Int, Bool, Suit)):
             return None
         names = sorted([f.name for f in a.fields] + ["action", "seat"])
         first: str | None = None
@@ -396,8 +402,8 @@ class _Lowering:
         return g.var, "}" if i == len(names) - 1 else ","
 
     def listed(self, a: ast.Alternative, local: frozenset[str], var: str, table: str,
-               d: int) -> None:
-        """``_b = `` the values of the alternative's one generator that pass its guard, in
+               d: int, out: str = "_b") -> None:
+        """``_b = `` (``out``) the values of the alternative's one generator that pass its guard, in
         canonical order: the guard's definitions unfolded, each test that reads no value
         (the trick's size, the trick's number) made once as a Python ``if`` around the list,
         and what the rest reads that no value changes computed once before it; should any
@@ -408,31 +414,31 @@ class _Lowering:
         self.emit("try:", d)
         self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
         guard = self.unfold(a.guard) if a.guard is not None else None
-        self.branch(guard, local, var, v, table, d + 1, a.span)
+        self.branch(guard, local, var, v, table, d + 1, a.span, out)
         self.emit(f"except {CATCH}:", d)
         # the engine's own order: the tests that read no value first, then each value's
         before, inside = _split(a.guard, var)
         pre = " and ".join(f"({self.src(c, local)})" for c in before) or "True"
         cond = " and ".join(f"({self.src(c, local, frozenset({var}))})" for c in inside)
-        self.emit(f"_b = sorted(dict.fromkeys([{v} for {v} in {self.src(g.source, local)}"
+        self.emit(f"{out} = sorted(dict.fromkeys([{v} for {v} in {self.src(g.source, local)}"
                   f"{' if ' + cond if cond else ''}]), key={table}.__getitem__) if {pre} "
                   "else []", d + 1, a.span)
 
     def branch(self, guard: ast.Expr | None, local: frozenset[str], var: str, v: str,
-               table: str, d: int, span: ast.Span) -> None:
+               table: str, d: int, span: ast.Span, out: str = "_b") -> None:
         before, inside = _split(guard, var)
         if before:
             pre = " and ".join(f"({self.src(c, local)})" for c in before)
-            self.emit(f"if not ({pre}): _b = []", d, span)
+            self.emit(f"if not ({pre}): {out} = []", d, span)
             self.emit("else:", d)
             d += 1
         if len(inside) == 1:
             e = self.unfold(inside[0])
             if isinstance(e, ast.IfExpr) and not _reads(e.cond, var):
                 self.emit(f"if {self.src(e.cond, local)}:", d, span)
-                self.branch(self.unfold(e.then), local, var, v, table, d + 1, span)
+                self.branch(self.unfold(e.then), local, var, v, table, d + 1, span, out)
                 self.emit("else:", d)
-                self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span)
+                self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span, out)
                 return
         # the procedure's locals are Python variables the listing does not change
         self.ec.hoisting(True, fresh=True, fixed=frozenset(map(pyname, local)))
@@ -444,7 +450,7 @@ class _Lowering:
         for n, src in hoisted:
             self.emit(f"{n} = {src}", d, span)
         # dict.fromkeys: one event per value, as the engine's map keys them (two packs)
-        self.emit(f"_b = sorted(dict.fromkeys([{v} for {v} in _xs"
+        self.emit(f"{out} = sorted(dict.fromkeys([{v} for {v} in _xs"
                   f"{' if ' + cond if cond else ''}]), key={table}.__getitem__)", d, span)
 
     def unfold(self, e: ast.Expr) -> ast.Expr:
@@ -481,9 +487,79 @@ class _Lowering:
             self.block(a.body, local | {var}, d)
             return
         stop = self.engine_stop(s, alts, local, self.ec.expr(s.seat, local))
+        if len(alts) == 1 and (sub := self.subsets(alts[0], local)) is not None:
+            self.subsets_listed(s, alts[0], stop, local, d)
+            self.emit(f"{pyname(sub)} = _x if _lz else _x[1][{sub!r}]", d)
+            self.block(alts[0].body, local | {sub}, d)
+            return
+        order = _blocks([self.template(a, local) for a in alts]) if len(alts) > 1 else None
+        if order is not None:
+            self.listed_all(s, alts, order, stop, local, d)
+            return
         self.emit(f"_a, _bd = yield (_q, None, {self.obj(stop)}, {self.locals_dict(local)})",
                   d, s.span)
         self.bodies(stop, alts, local, d)
+
+    def template(self, a: ast.Alternative, local: frozenset[str]) -> _Template | None:
+        """What an alternative's events' keys hold before the one value that varies (the
+        whole key for an alternative without a generator, the seat a mark that is the same
+        for every alternative of the decision), where the kernel lists the alternative
+        itself; else None."""
+        got = self.listing(a, local) if a.generators else None
+        if a.generators and got is None:
+            return None
+        var = got[0] if got is not None else None
+        parts: dict[str, str | None] = {"action": json_value(a.action), "seat": "\x00"}
+        for f in a.fields:
+            e = walk.uncited(f.value)
+            if isinstance(e, ast.Name) and e.id == var:
+                parts[f.name] = None
+                continue
+            ok, value = self.const(f.value, local | ({var} if var else set()))
+            if not ok:
+                return None
+            parts[f.name] = json_value(value)
+        text = "{"
+        for i, name in enumerate(sorted(parts)):
+            text += ("," if i else "") + json_value(name) + ":"
+            if parts[name] is None:
+                return _Template(text, got)
+            text += cast(str, parts[name])
+        return _Template(text + "}", None)
+
+    def listed_all(self, s: ast.Choose, alts: list[ast.Alternative], order: list[list[int]],
+                   stop: ChooseStop, local: frozenset[str], d: int) -> None:
+        """A decision of several alternatives the kernel lists itself: each alternative's
+        values (or, without a generator, whether its guard holds) in the order written, as
+        the engine's enumerators test them, then the events in canonical order, block by
+        block (``order``: the alternatives whose events come first first; a block of
+        several, one event that each would write, goes to the first that holds), each an
+        (alternative, value) pair; the body of the one chosen."""
+        got = [self.listing(a, local) if a.generators else None for a in alts]
+        for i, a in enumerate(alts):
+            g = got[i]
+            if g is not None:
+                self.listed(a, local, g[0], self.obj(_SortTexts(g[1])), d, f"_b{i}")
+            else:
+                self.emit(f"_b{i} = {self.src(a.guard, local) if a.guard else 'True'}", d,
+                          a.span)
+        self.emit("_b = []", d)
+        for block in order:
+            if got[block[0]] is not None:
+                self.emit(f"_b += [({block[0]}, _x) for _x in _b{block[0]}]", d)
+                continue
+            for j, i in enumerate(block):
+                self.emit(f"{'el' if j else ''}if _b{i}: _b.append(({i}, None))", d)
+        self.emit(f"if not _b: _none_legal(_q, {self.obj(s.span)})", d)
+        self.emit(f"_a, _v = _b[(yield (_q, _b, {self.obj(stop)}, "
+                  f"{self.locals_dict(local)}))]", d, s.span)
+        for i, a in enumerate(alts):
+            g = got[i]
+            self.emit(f"if _a == {i}:", d, a.span)
+            if g is not None:
+                self.emit(f"{pyname(g[0])} = _v", d + 1)
+            self.block(a.body, local | ({g[0]} if g is not None else set()), d + 1)
+            self.emit("pass", d + 1)
 
     def bodies(self, stop: ChooseStop, alts: list[ast.Alternative], local: frozenset[str],
                d: int) -> None:
@@ -505,11 +581,100 @@ class _Lowering:
         self.emit(f"for _q in _tseats({self.src(s.seat, local)}, _H, {self.obj(s.seat.span)}):",
                   d, s.span)
         self.emit(f"{pyname(var)} = _q", d + 1)
+        sub = self.subsets(alts[0], inner) if len(alts) == 1 else None
+        if sub is not None:
+            # a hand's subsets, listed by the kernel (see subsets_listed)
+            self.subsets_listed(s, alts[0], stop, inner, d + 1)
+            self.emit("_held.append((_q, _lz, _x))", d + 1)
+            self.emit("for _q, _lz, _x in _held:", d)
+            self.emit(f"{pyname(var)} = _q", d + 1)
+            self.emit(f"{pyname(sub)} = _x if _lz else _x[1][{sub!r}]", d + 1)
+            self.block(alts[0].body, inner | {sub}, d + 1)
+            self.emit("pass", d + 1)
+            return
         self.emit(f"_held.append((_q, (yield (_q, None, {self.obj(stop)}, "
                   f"{self.locals_dict(inner)}))))", d + 1, s.span)
         self.emit("for _q, (_a, _bd) in _held:", d)
         self.emit(f"{pyname(var)} = _q", d + 1)
         self.bodies(stop, alts, inner, d + 1)
+
+    def subsets(self, a: ast.Alternative, local: frozenset[str]) -> str | None:
+        """For an alternative over a hand's subsets whose variable only its set field reads
+        (``pass(cards = set_of(cs)) for cs in subsets(hand[q], 3, 3)``), every other field a
+        constant: the variable; else None."""
+        if resolver(self.ec, a, local) is None:
+            return None
+        var = a.generators[0].var
+        for f in a.fields:
+            e = walk.uncited(f.value)
+            if not (isinstance(e, ast.Call) and e.func == "set_of") and \
+                    not self.const(f.value, local | {var})[0]:
+                return None
+        return var
+
+    def subsets_listed(self, s: ast.Choose, a: ast.Alternative, stop: ChooseStop,
+                       local: frozenset[str], d: int) -> None:
+        """The stop of a decision over a hand's subsets (see :meth:`subsets`), leaving
+        ``_lz, _x``: for a hand of distinct cards (or suits), the kernel's own listing, the
+        hand's subsets in the order of their sets' texts, which is their events' (a
+        SubsetAxis: counted without a set made, the one chosen worked out from its number),
+        and the subset chosen, in the hand's order (``_lz`` true); for any other hand, the
+        engine's enumerator and the entry it sends (``_lz`` false). The guard, then the
+        hand and the sizes, are evaluated in the engine's order, at its stop."""
+        src = walk.uncited(a.generators[0].source)
+        assert isinstance(src, ast.Call)
+        xs, lo, hi = (self.src(x, local) for x in src.args)
+        order = self.obj(self.ec.spec.deck.text_order)
+        guard = self.src(a.guard, local) if a.guard is not None else "True"
+        self.emit(f"if {guard}:", d, a.span)
+        self.emit(f"_xs = tuple({xs}); _lo = {lo}; _hi = {hi}", d + 1, a.span)
+        self.emit(f"_b = _Axis(_xs, _lo, _hi, {order}) if _distinct(_xs, {order}) else None",
+                  d + 1, a.span)
+        self.emit("else:", d)
+        self.emit("_b = []", d + 1)
+        self.emit("_lz = _b is not None", d)
+        self.emit("if _lz:", d)
+        self.emit(f"if not len(_b): _none_legal(_q, {self.obj(s.span)})", d + 1)
+        self.emit(f"_x = set(_b[(yield (_q, _b, {self.obj(stop)}, "
+                  f"{self.locals_dict(local)}))])", d + 1, a.span)
+        self.emit("_x = tuple(_c for _c in _xs if _c in _x)", d + 1)
+        self.emit("else:", d)
+        self.emit(f"_x = yield (_q, None, {self.obj(stop)}, {self.locals_dict(local)})",
+                  d + 1, a.span)
+
+
+@attrs.frozen
+class _Template:
+    """An alternative's events' keys up to the value its generator binds (``listing``: the
+    variable and the character after its value), or whole (``listing`` None)."""
+
+    text: str
+    listing: tuple[str, str] | None
+
+
+def _blocks(templates: list[_Template | None]) -> list[list[int]] | None:
+    """The alternatives (by their places) in the canonical order of their events, where the
+    order is known from the templates alone: any two differ in a character before either
+    varies. Alternatives without a generator whose events are one and the same make one
+    block, in the order written (the first that holds writes the event, as the engine's
+    enumerators keep the first). None where the order is known only from the values."""
+    if any(t is None for t in templates):
+        return None
+    ts = cast("list[_Template]", templates)
+    blocks: list[list[int]] = []
+    for i, t in enumerate(ts):
+        for b in blocks:
+            u = ts[b[0]]
+            if t.text == u.text and t.listing is None and u.listing is None:
+                b.append(i)
+                break
+        else:
+            blocks.append([i])
+    for x, y in itertools.combinations(blocks, 2):
+        tx, ty = ts[x[0]].text, ts[y[0]].text
+        if not any(p != q for p, q in zip(tx, ty, strict=False)):
+            return None  # one is the other's beginning: the values decide
+    return sorted(blocks, key=lambda b: ts[b[0]].text)
 
 
 class _SortTexts(dict[object, str]):
@@ -602,7 +767,7 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
                  _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _Empty=EmptyError,
                  _rt=runtime_error, _overwork=overwork, _overproc=overproc,
                  _DealOver=DealOver, _MatchOver=MatchOver, _tseats=together_seats,
-                 _H=ec.hands, _MW=MAX_WORK)
+                 _H=ec.hands, _MW=MAX_WORK, _Axis=SubsetAxis, _distinct=distinct_texts)
     try:
         make = ec.build("_kernel", text, spec.match.span, extra, what="the kernel")
     except RuleRuntimeError as e:

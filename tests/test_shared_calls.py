@@ -1,0 +1,70 @@
+"""Calls shared by codegen/cse.py: an inlined definition's sum computed once where it is
+read several times, its value, its errors and the work budget it spends the plain
+expression's, whatever budget is left (the sweep runs each expression from every budget
+that matters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rulespec.engine.codegen.cse import share_common
+from rulespec.lang.builtins import LimitError, respend, spend, total
+
+
+class _St:
+    """A running state as the budgets see it."""
+
+    def __init__(self, left: int, work: int) -> None:
+        self.left, self.work = left, work
+
+
+def _called(st: _St, k: int) -> int:
+    """A definition called, not inlined: it spends the work budget as the engine's do."""
+    st.work -= 3
+    if st.work < 0:
+        raise RuntimeError("the work budget ran out in a definition")
+    return k * 2
+
+
+def _run(src: str, left: int, work: int) -> tuple[object, int, int]:
+    st = _St(left, work)
+    env: dict[str, Any] = {"st": st, "_total": total, "_spend": spend, "_rs": respend,
+                           "_d": _called, "v": (1, 2, 3, 4, 5), "w": ()}
+    try:
+        got: object = eval(src, env)
+    except (LimitError, RuntimeError, ValueError) as e:
+        got = (type(e).__name__, str(e))
+    return got, st.left, st.work
+
+
+EXPRESSIONS = [
+    # a sum read three times
+    "_total([x for x in _spend(st, v)]) + _total([y for y in _spend(st, v)]) * "
+    "_total([z for z in _spend(st, v)])",
+    # read in the test of an if and in both its arms
+    "(_total([x for x in _spend(st, v)]) + 1) if _total([y for y in _spend(st, v)]) > 3 "
+    "else -_total([z for z in _spend(st, v)])",
+    # a definition called three times with one argument, and once with another
+    "_d(st, 2) + _d(st, 2) + _d(st, 3) + _d(st, 2)",
+    # a repeat only one arm evaluates: never read unbound
+    "(_total([x for x in _spend(st, v)]) if len(w) else 0) + _total([y for y in _spend(st, v)])",
+    # the max of an empty list raised by the first evaluation, as before
+    "max([x for x in _spend(st, w)]) + max([y for y in _spend(st, w)])",
+]
+
+
+@pytest.mark.parametrize("src", EXPRESSIONS)
+def test_a_shared_call_is_the_plain_expression_from_every_budget(src: str) -> None:
+    shared = share_common(src)
+    for left in range(0, 25):
+        for work in (0, 2, 3, 5, 6, 8, 9, 11, 12, 100):
+            assert _run(shared, left, work) == _run(src, left, work), (left, work)
+
+
+def test_a_sum_read_three_times_is_computed_once() -> None:
+    shared = share_common(EXPRESSIONS[0])
+    assert shared.count(":= _total(") == 1 and shared.count("_rs(") == 2
+    # with the budget to spare, each reuse spends again what the first evaluation spent
+    assert _run(shared, 100, 100) == _run(EXPRESSIONS[0], 100, 100) == (15 + 15 * 15, 85, 100)
