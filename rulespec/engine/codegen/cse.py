@@ -4,9 +4,9 @@ Inlined definitions repeat their arguments: a shedding game's guard reads ``rank
 several times for one group. :func:`share_common` binds the first evaluation of each repeated
 subscript, ``len(...)`` or call to a temporary with ``:=`` where it dominates the others.
 
-Inlined definitions repeat whole computations too: spades' score of a deal reads a
-partnership's contract (a sum over its members) in the test of "made", in the points for
-it, in the overtricks, the bags ... seventy sums where five differ. A call is shared like a
+Inlined definitions repeat whole computations too: a partnership game's score of a deal
+reads a partnership's contract (a sum over its members) in the test of "made", in the points
+for it, in the overtricks, the bags ... seventy sums where five differ. A call is shared like a
 subscript; one that spends the work budget (its text names ``st``: a comprehension's
 source, a called definition) has what its first evaluation spent measured, and each reuse
 spends as much again (``_rs``, :func:`rulespec.lang.builtins.respend`), or, where the budget
