@@ -34,7 +34,8 @@ Value: TypeAlias = Any
 
 __all__ = ["Value", "BUILTINS", "MAX_COLLECTION", "Builtin", "EmptyError", "LimitError",
            "RUNTIME_HELPERS", "add", "check_size", "groups", "meld_guard", "mul", "multi_groups",
-           "respend", "seat", "pile", "set_of", "sitter", "spend", "sub", "total", "turns_back"]
+           "respend", "seat", "pile", "UNSET", "set_of", "sitter", "spend", "sub", "total",
+           "turns_back"]
 
 
 class EmptyError(Exception):
@@ -475,6 +476,10 @@ BUILTINS: Mapping[str, Builtin] = {b.name: b for b in (
        _count=count_true),
 )}
 
+#: a local not yet worked out (codegen/loopinv.py): no value of the rules is it
+UNSET: Final = object()
+
+
 class Budgeted(Spending, Protocol):
     """A running state with its work budget too (``work``: the steps of the rules left
     before the next event, which a called definition spends)."""
@@ -498,6 +503,6 @@ def respend(st: Budgeted, left: int, work: int) -> bool:
 #: helpers)
 RUNTIME_HELPERS: Mapping[str, object] = {
     "_add": add, "_sub": sub, "_mul": mul, "_seat": seat, "_spend": spend, "_sitter": sitter,
-    "_pile": pile, "_rs": respend,
+    "_pile": pile, "_rs": respend, "_U": UNSET,
     "_multi_groups": multi_groups,
     **{k: v for b in BUILTINS.values() for k, v in b.helpers.items()}}
