@@ -72,6 +72,18 @@ def test_the_rules_fit_in_ten_minutes(game: str, lang: str) -> None:
     assert example < EXAMPLE_AT_MOST, example
 
 
+@pytest.mark.parametrize("game", SEEDS)
+def test_every_section_is_counted_as_rules_or_kept_apart(game: str) -> None:
+    """A section the book gains counts among the rules unless it is one the issue leaves
+    out (the example, the variations, the hints): none escapes the limits by its name."""
+    from rulespec.book.player import RULES_SECTIONS, YIELDS
+    apart = {"example", "variations", "hints"}
+    for x in book(game, "en")[0].blocks:
+        if isinstance(x, Heading) and x.level == 1:
+            assert x.anchor in RULES_SECTIONS or x.anchor.startswith(YIELDS) or \
+                x.anchor in apart, x.anchor
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "ru"])
 @pytest.mark.parametrize("game", SEEDS)
 def test_no_sentence_is_said_twice(game: str, lang: str) -> None:

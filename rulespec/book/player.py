@@ -64,7 +64,8 @@ _W = Callable[[Block], None]
 
 #: the anchors of the sections that count as the rules (the example, the variations and the
 #: hints aside), for the word counts of issue 27
-RULES_SECTIONS = ("the-game", "players-and-cards", "the-deal", "play", "scoring", "the-end")
+RULES_SECTIONS = ("the-game", "words-of-the-game", "players-and-cards", "the-deal", "play",
+                  "scoring", "the-end", "words")
 #: the anchors' start of the sections on what a deal yields besides the scores (rules too)
 YIELDS = "yields-"
 _SENTENCE = SENTENCE_BREAK  # not after an abbreviation: "(см. «Варианты»)" is one sentence
