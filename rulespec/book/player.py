@@ -204,6 +204,10 @@ class _Writer:
         found = self.take(text)
         if self.variations:
             self.in_variations += [word for word, _, _ in found]
+        self.listed(found)
+
+    def listed(self, found: list[tuple[str, str, str]]) -> None:
+        """Terms (word, definition, source) as a list of definitions."""
         if found:
             self.blocks.append(Bullets(tuple((inline(strong(word), ": ", meaning), src)
                                              for word, meaning, src in found)))
@@ -346,10 +350,11 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         # step; readers asked for a section of terms, round 27 for no list under the
         # opening that said it again); the rest where the rules first use them
         out.para(w.text(spec.doc), define=False)
-        said = " ".join([prose(w.text(spec.doc)), *out.early])
-        if out.take(said, peek=True):
+        opening = prose(w.text(spec.doc))
+        if out.take(" ".join([opening, *out.early]), peek=True):
             _h(out, w.word("Words of the game"), "words-of-the-game")
-            out.define(said)
+            # the opening's words first, then those only a house rule uses
+            out.listed(out.take(opening) + out.take(" ".join(out.early)))
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
     # said again: judged on the spec's own texts, so alike in every language
