@@ -100,8 +100,8 @@ def test_no_sentence_is_said_twice(game: str, lang: str) -> None:
 
 @pytest.mark.parametrize("game", SEEDS)
 def test_each_term_is_defined_once_after_its_first_use(game: str) -> None:
-    """Once: in a list after the paragraph that first uses it, or in the step of the deal
-    that first uses it, after the step's text ("**B:** The declarer's bid ...")."""
+    """Once: in the section of the game's words after the opening (or, for a book whose
+    opening uses none, after the paragraph that first uses it, or in a step of the deal)."""
     b = book(game, "en")[0]
     spec = resolve(game).spec
     defined = [("".join(r.text for r in i[:1])) for x in b.blocks if isinstance(x, Bullets)

@@ -84,15 +84,18 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     w = words or english()
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
-    # a word only the house rules use (the dummy) goes with the opening's words (rounds 27
-    # to 29: defined among the house rules, it read as a stray line there): found by
-    # writing the book once
+    # every word of the game in one section after the opening, in the order the rules first
+    # use them, a word only the house rules use (the dummy) last (rounds 27 to 29: defined
+    # in the deal's steps they crowded it, among the house rules the dummy read as a stray
+    # line): the order found by writing the book once
     parts = (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
              _variations)
     first = _Writer(spec, w)
     for part in parts:
         part(spec, facts, w, first)
     out.early = first.in_variations
+    out.later = [x for x in first.order if x not in first.in_variations]
+    out.gather = True
     for part in parts:
         part(spec, facts, w, out)
     _hints(spec, w, out)
@@ -170,6 +173,12 @@ class _Writer:
         self.variations = False
         self.in_variations: list[str] = []
         self.early: list[str] = []
+        #: whether every word goes in the section of words (a first writing leaves each
+        #: where it is first used, to find that order); the words in the order they were
+        #: defined; those of a first writing's rules, in that order
+        self.gather = False
+        self.order: list[str] = []
+        self.later: list[str] = []
 
     def add(self, b: Block) -> None:
         self.blocks.append(b)
@@ -229,6 +238,7 @@ class _Writer:
         found = self._before_use(found, text.lower())
         if peek:
             return found
+        self.order += [word for word, _, _ in found]
         self.terms = [t for t in self.terms if t not in found]
         self.said.update(meaning for _, meaning, _ in found)
         return found
@@ -351,10 +361,16 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         # opening that said it again); the rest where the rules first use them
         out.para(w.text(spec.doc), define=False)
         opening = prose(w.text(spec.doc))
-        if out.take(" ".join([opening, *out.early]), peek=True):
+        rest = " ".join(t[0] for t in out.terms) if out.gather else ""
+        if out.take(" ".join([opening, rest]), peek=True):
             _h(out, w.word("Words of the game"), "words-of-the-game")
-            # the opening's words first, then those only a house rule uses
-            out.listed(out.take(opening) + out.take(" ".join(out.early)))
+            # every word of the game in this one section (round 29: "one glossary"): the
+            # opening's first, then the rules' in the order they first come, then those only
+            # a house rule uses
+            found = out.take(opening)
+            for word in [*out.later, *out.early]:
+                found += out.take(word)
+            out.listed(found + out.take(rest))
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
     # said again: judged on the spec's own texts, so alike in every language
