@@ -649,14 +649,14 @@ def test_the_example_says_what_the_auction_settled_and_who_succeeded() -> None:
     them (a success bonus to each successful seat, to no other)."""
     texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
     bids = [(int(m.group(1)), int(m.group(2))) for t in texts
-            for m in re.finditer(r"^Turn \d+, seat (\d): bid (\d+)", t)]
+            for m in re.finditer(r"^Turn \d+: seat (\d) bids (\d+)", t)]
     settled = [t for t in texts if t.startswith("Declarer: ")]
     assert bids and len(settled) == 1
     seat, top = max(bids, key=lambda b: b[1])
     assert settled[0] == f"Declarer: seat {seat}; B: {top}."
     # told after the last bid and before the first card is laid
     at = texts.index(settled[0])
-    assert re.match(r"Turn \d+, seat \d: (bid|pass)", texts[at - 1])
+    assert re.match(r"Turn \d+: seat \d (bids|passes)", texts[at - 1])
     for game in ("abracadabra", "abracadabra-newton"):
         texts = ["".join(r.text for r in i) for i in _example_lines(book(game, "en")[0])]
         said = [t for t in texts if t.startswith("Success: ")]

@@ -11,6 +11,7 @@ The deal was played once, by :mod:`rulespec.book.facts`; nothing here runs the g
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -23,6 +24,7 @@ from rulespec.book.hands_told import Held
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
 from rulespec.book.reading import clause, prose, steps_of
+from rulespec.book.said import said, told_of
 from rulespec.book.tricks_told import Moved, Played, by_trick
 from rulespec.lang import ast, walk
 from rulespec.lang.cards import CARD_ORDER
@@ -207,8 +209,7 @@ class _Teller:
                 self.turn = []
                 return False
             self.chosen_now = set()
-            self.turn = [*w.say("Turn {n}, seat {seat}:", n=str(self.turns),
-                                seat=str(int(str(self.seat)) + 1))]
+            self.turn = self._header(ev)
             info = self.actions.get(str(ev["action"]))
             self.src = clause(info.span) if info else None
         # the hands after the turn before this one are told before this move changes them
@@ -230,6 +231,14 @@ class _Teller:
         elif self.moves == EXAMPLE_MOVES + 1:
             self.turn += inline("; …")
         return True
+
+    def _header(self, ev: Mapping[str, object]) -> list[Run]:
+        """The turn's start: its number and seat, which is the subject of a move said as a
+        sentence (round 30: "place, tricks: 1 2" read as a machine's log)."""
+        n, seat = str(self.turns), str(int(str(self.seat)) + 1)
+        if told_of(self.spec.actions, ev):
+            return [*self.w.say("Turn {n}: seat {seat}", n=n, seat=seat)]
+        return [*self.w.say("Turn {n}, seat {seat}:", n=n, seat=seat)]
 
     def _note(self) -> list[Run]:
         """The author's note after the event being told, if any: why the player chose so
@@ -479,9 +488,11 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     placed = own - set(gathered[2]) if gathered is not None else own
     for text, cards, zone in _sent(spec, t, w, placed, rounds.zone):
         note(text, cards, zone=zone)
+    told = told_of(spec.actions, ev)
     return Moved(inline(" ", w.any(words(str(ev["action"])))), tuple(_fields(ev, w, order)),
                  _won_note(spec, gathered, w), (*out, *_raised(spec, t, w)),
-                 gathered[:2] + gathered[3:] if gathered is not None else None)
+                 gathered[:2] + gathered[3:] if gathered is not None else None,
+                 said(told, ev, w, functools.partial(_is_card, order)) if told else ())
 
 
 def _won_note(spec: CheckedSpec, gathered: tuple[str, int, tuple[str, ...], int, int] | None,
@@ -683,11 +694,7 @@ def _fields(ev: Mapping[str, object], w: Words, order: Mapping[str, int]) -> lis
     where the move has several, or it is a yes or no ("pile: yes") or a list ("tricks: 3 5")."""
     out: list[Run] = []
     fields = [(k, v) for k, v in sorted(ev.items()) if k not in ("seat", "action")]
-
-    def card(x: object) -> bool:
-        return isinstance(x, str) and (x in order or x == "JK"
-                                       or len(x) == 2 and x[1] in "CDHS")
-
+    card = functools.partial(_is_card, order)
     for i, (k, v) in enumerate(fields):
         vals = v if isinstance(v, list) else [v]
         cards = bool(vals) and all(card(x) for x in vals)
@@ -709,6 +716,11 @@ def _fields(ev: Mapping[str, object], w: Words, order: Mapping[str, int]) -> lis
             else:
                 out += inline(w.digits(str(x)))
     return out
+
+
+def _is_card(order: Mapping[str, int], x: object) -> bool:
+    """Whether a move's value is a card."""
+    return isinstance(x, str) and (x in order or x == "JK" or len(x) == 2 and x[1] in "CDHS")
 
 
 def zone_said(spec: CheckedSpec, name: str, w: Words) -> str:

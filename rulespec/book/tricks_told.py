@@ -31,9 +31,13 @@ class Moved(NamedTuple):
     rest: Inline
     #: the round the move gathered: its zone, to whom, its number, that player's count
     won: tuple[str, int, int, int] | None
+    #: the move as a sentence, by its decision's told text (rulespec.book.said), if it has one
+    told: Inline = ()
 
     def runs(self) -> list[Run]:
         """The move told on a line of its own."""
+        if self.told:
+            return [*inline(" "), *self.told, *self.won_note, *self.rest]
         return [*self.action, *self.fields, *self.won_note, *self.rest]
 
 

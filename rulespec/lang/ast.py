@@ -35,7 +35,8 @@ __all__ = [
     "Neg", "Not", "OptionArg", "OptionDecl", "Or", "Outcome", "Param", "ParamValue", "Pick",
     "PlayersDecl", "ProcDecl", "Repeat", "RequireDecl", "Reshuffle", "ResultDecl", "Return",
     "Reveal", "RunDeal", "ScoreRangeDecl", "Set", "Shuffle", "SitOut", "Span", "Spec", "Stmt",
-    "StrLit", "TableCol", "TableDecl", "TeamsDecl", "TermDecl", "HintDecl", "TypeEnum", "TypeExpr",
+    "StrLit", "TableCol", "TableDecl", "TeamsDecl", "TermDecl", "Told", "HintDecl", "TypeEnum",
+    "TypeExpr",
     "TypeList", "TypeName", "TypeOptional", "ValueCall", "ValueParam", "VarDecl", "While",
     "WinnerDecl", "ZoneDecl",
 ]
@@ -359,6 +360,15 @@ class Generator:
 
 
 @frozen
+class Told:
+    """``told "..."``: how a book's example says a move of the decision (rulespec.lang.told);
+    its span is the string's, so that an error inside it points at its place."""
+
+    text: str
+    span: Span = _span()
+
+
+@frozen
 class Alternative:
     action: str
     fields: tuple[Field, ...]
@@ -367,6 +377,7 @@ class Alternative:
     doc: str | None
     body: Block
     span: Span = _span()
+    told: Told | None = None
 
 
 @frozen

@@ -279,6 +279,8 @@ class ActionInfo:
     doc: str | None
     refs: tuple[str, ...]
     span: ast.Span = attrs.field(eq=False)
+    #: how a book's example says a move of it (``told "..."``; rulespec.lang.told)
+    told: str | None = None
 
 
 # ---- what the checker resolved ---------------------------------------------------------------

@@ -20,7 +20,7 @@ from rulespec.errors import Diagnostic, SpecSyntaxError
 from rulespec.lang import ast
 from rulespec.lang.lalr_cache import cached_lark
 from rulespec.lang.syntax_errors import BadToken, syntax_error, token_error
-from rulespec.lang.text import grammar_text, normalise_newlines, paused_gc
+from rulespec.lang.text import grammar_text, normalise_newlines, paused_gc, unquote
 
 __all__ = ["MAX_NESTING", "parse", "texts"]
 
@@ -59,28 +59,6 @@ def _plain_string(tok: Token) -> Token:
     return tok
 
 
-def _unquote(tok: str) -> str:
-    if tok.startswith('"""'):
-        body = tok[3:-3]
-        # Docstrings are indented with the spec; normalise runs of whitespace to one space.
-        return " ".join(body.split())
-    body = tok[1:-1]
-    if "\\" not in body:
-        return body
-    # the escapes of JSON strings that matter in prose; anything else stays as written
-    out, i = [], 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            out.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\"}.get(nxt, "\\" + nxt))
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
 @attrs.frozen
 class _Bounds:
     """``in LO..HI`` of an integer option, on its way into the OptionDecl."""
@@ -110,6 +88,12 @@ def _int(tok: Token) -> int:
         raise BadToken(tok, f"this number has more than {MAX_DIGITS} digits",
                        "no rule needs a number this large")
     return int(text)
+
+
+def _token_span(source: str, t: Token) -> ast.Span:
+    """A token's own place (a told text's string: an error inside it points into it)."""
+    return ast.Span(source, t.line or 0, t.column or 0, t.end_line or 0, t.end_column or 0,
+                    t.start_pos or 0, t.end_pos or 0)
 
 
 class _ToAst(Transformer[Token, ast.Spec]):
@@ -148,7 +132,10 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return ast.Spec(tuple(items), source_name=self.source)
 
     def doc(self, c: list[Token]) -> str:
-        return _unquote(str(c[0]))
+        return unquote(str(c[0]))
+
+    def told(self, c: list[Token]) -> ast.Told:
+        return ast.Told(unquote(str(c[0])), span=_token_span(self.source, c[0]))
 
     def ref(self, c: list[Token]) -> str:
         return str(c[0])[1:-1]
@@ -156,7 +143,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
     @v_args(meta=True)
     def game_decl(self, meta: Meta, c: list[Token | str | None]) -> ast.GameDecl:
         name, title, doc = c
-        return ast.GameDecl(str(name), _unquote(str(title)), doc, span=self._span(meta))
+        return ast.GameDecl(str(name), unquote(str(title)), doc, span=self._span(meta))
 
     @v_args(meta=True)
     def players_decl(self, meta: Meta, c: list[Token | None]) -> ast.PlayersDecl:
@@ -179,9 +166,8 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return True
 
     @v_args(meta=True)
-    def score_range_decl(
-        self, meta: Meta, c: list[ast.Expr | str | None]
-    ) -> ast.ScoreRangeDecl:
+    def score_range_decl(self, meta: Meta,
+                         c: list[ast.Expr | str | None]) -> ast.ScoreRangeDecl:
         return ast.ScoreRangeDecl(cast(ast.Expr, c[0]), cast(ast.Expr, c[1]),
                                   cast("str | None", c[2]), span=self._span(meta))
 
@@ -196,25 +182,25 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def deck_suit(self, meta: Meta, c: list[Token | str | None]) -> ast.DeckSuit:
-        return ast.DeckSuit(str(c[0]), _unquote(str(c[1])), cast("str | None", c[2]),
+        return ast.DeckSuit(str(c[0]), unquote(str(c[1])), cast("str | None", c[2]),
                             span=self._span(meta))
 
     @v_args(meta=True)
     def deck_rank(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckRank:
-        return ast.DeckRank(str(c[0]), _unquote(str(c[1])), _int(cast(Token, c[2])),
+        return ast.DeckRank(str(c[0]), unquote(str(c[1])), _int(cast(Token, c[2])),
                             cast("int | None", c[3]), cast("str | None", c[4]),
                             span=self._span(meta))
 
     @v_args(meta=True)
     def deck_card(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckCard:
-        return ast.DeckCard(str(c[0]), _unquote(str(c[1])),
+        return ast.DeckCard(str(c[0]), unquote(str(c[1])),
                             _int(cast(Token, c[2])) if c[2] is not None else None,
                             cast("int | None", c[3]), cast("str | None", c[4]),
                             span=self._span(meta))
 
     @v_args(meta=True)
     def deck_run(self, meta: Meta, c: list[Token | int | str | None]) -> ast.DeckRun:
-        return ast.DeckRun(str(c[0]), _unquote(str(c[1])), _int(cast(Token, c[2])),
+        return ast.DeckRun(str(c[0]), unquote(str(c[1])), _int(cast(Token, c[2])),
                            _int(cast(Token, c[3])), cast("int | None", c[4]),
                            cast("str | None", c[5]), span=self._span(meta))
 
@@ -227,28 +213,28 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def term_decl(self, meta: Meta, c: list[Token]) -> ast.TermDecl:
-        return ast.TermDecl(_unquote(str(c[0])), _unquote(str(c[1])), span=self._span(meta))
+        return ast.TermDecl(unquote(str(c[0])), unquote(str(c[1])), span=self._span(meta))
 
     @v_args(meta=True)
     def hint_decl(self, meta: Meta, c: list[Token]) -> ast.HintDecl:
-        return ast.HintDecl(_unquote(str(c[0])), span=self._span(meta))
+        return ast.HintDecl(unquote(str(c[0])), span=self._span(meta))
 
     @v_args(meta=True)
     def section_decl(self, meta: Meta, c: list[Token | str | None]) -> ast.SectionDecl:
-        return ast.SectionDecl(_unquote(str(c[0])), cast("str | None", c[1]),
+        return ast.SectionDecl(unquote(str(c[0])), cast("str | None", c[1]),
                                span=self._span(meta))
 
     @v_args(meta=True)
     def table_decl(self, meta: Meta, c: list[Token | ast.Expr | ast.TableCol | str | None]
                    ) -> ast.TableDecl:
         name, title, var, source, *cols, doc = c
-        return ast.TableDecl(str(name), _unquote(str(title)), str(var), cast(ast.Expr, source),
+        return ast.TableDecl(str(name), unquote(str(title)), str(var), cast(ast.Expr, source),
                              tuple(cast("list[ast.TableCol]", cols)), cast("str | None", doc),
                              span=self._span(meta))
 
     @v_args(meta=True)
     def table_col(self, meta: Meta, c: list[Token | ast.Expr]) -> ast.TableCol:
-        return ast.TableCol(_unquote(str(c[0])), cast(ast.Expr, c[1]), span=self._span(meta))
+        return ast.TableCol(unquote(str(c[0])), cast(ast.Expr, c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def max_events_decl(self, meta: Meta, c: list[ast.Expr | str | None]) -> ast.MaxEventsDecl:
@@ -266,7 +252,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def import_decl(self, meta: Meta, c: list[Token]) -> ast.ImportDecl:
-        return ast.ImportDecl(_unquote(str(c[0])), span=self._span(meta))
+        return ast.ImportDecl(unquote(str(c[0])), span=self._span(meta))
 
     @v_args(meta=True)
     def option_decl(
@@ -318,7 +304,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def require_decl(self, meta: Meta, c: list[ast.Expr | Token]) -> ast.RequireDecl:
-        return ast.RequireDecl(cast(ast.Expr, c[0]), _unquote(str(c[1])), span=self._span(meta))
+        return ast.RequireDecl(cast(ast.Expr, c[0]), unquote(str(c[1])), span=self._span(meta))
 
     def zone_shared(self, c: list[object]) -> bool:
         return False
@@ -446,7 +432,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
         return str(c[0])
 
     def lit_string(self, c: list[Token]) -> str:
-        return _unquote(str(c[0]))
+        return unquote(str(c[0]))
 
     # ---- statements -----------------------------------------------------------------------
     @v_args(meta=True)
@@ -549,14 +535,15 @@ class _ToAst(Transformer[Token, ast.Spec]):
     @v_args(meta=True)
     def alternative(
         self, meta: Meta,
-        c: list[Token | _Fields | ast.Generator | ast.Expr | str | ast.Block | None],
+        c: list[Token | _Fields | ast.Generator | ast.Expr | str | ast.Told | ast.Block | None],
     ) -> ast.Alternative:
-        # NAME, [fields], generator*, [guard], [doc], block: only the generators vary in number
-        name, fields, *gens, guard, doc, body = c
+        # NAME, [fields], generator*, [guard], [doc], [told], block: the generators vary
+        name, fields, *gens, guard, doc, told, body = c
         return ast.Alternative(str(name), tuple(cast("_Fields | None", fields) or ()),
                                tuple(cast("list[ast.Generator]", gens)),
                                cast("ast.Expr | None", guard), cast("str | None", doc),
-                               cast(ast.Block, body), span=self._span(meta))
+                               cast(ast.Block, body), span=self._span(meta),
+                               told=cast("ast.Told | None", told))
 
     def fields(self, c: list[ast.Field]) -> _Fields:
         return tuple(c)
@@ -572,7 +559,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
     @v_args(meta=True)
     def step_stmt(self, meta: Meta, c: list[Token | str | ast.Block | None]) -> ast.Step:
         title, doc, body = c
-        return ast.Step(_unquote(str(title)), cast("str | None", doc), cast(ast.Block, body),
+        return ast.Step(unquote(str(title)), cast("str | None", doc), cast(ast.Block, body),
                         span=self._span(meta))
 
     @v_args(meta=True)
@@ -688,7 +675,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def str_lit(self, meta: Meta, c: list[Token]) -> ast.StrLit:
-        return ast.StrLit(_unquote(str(c[0])), span=self._span(meta))
+        return ast.StrLit(unquote(str(c[0])), span=self._span(meta))
 
     @v_args(meta=True)
     def card_lit(self, meta: Meta, c: list[Token]) -> ast.CardLit:
@@ -797,4 +784,4 @@ def texts(text: str, source_name: str = "<spec>") -> list[tuple[str, int]]:
     found = sorted((t for t in tree.scan_values(lambda v: isinstance(v, Token) and
                                                 v.type == "STRING") if id(t) not in skip),
                    key=lambda tok: tok.start_pos or 0)
-    return [(_unquote(str(tok)), tok.line or 0) for tok in found]
+    return [(unquote(str(tok)), tok.line or 0) for tok in found]

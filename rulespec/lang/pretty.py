@@ -224,7 +224,8 @@ def _alt(a: ast.Alternative, ind: str) -> str:
     fields = ", ".join(f"{f.name} = {pretty_expr(f.value)}" for f in a.fields)
     gens = "".join(f" for {g.var} in {pretty_expr(g.source)}" for g in a.generators)
     guard = f" if {pretty_expr(a.guard)}" if a.guard is not None else ""
-    return f"{ind}{a.action}({fields}){gens}{guard}{_doc(a.doc)} {_block(a.body, ind)}"
+    told = f" told {_q(a.told.text)}" if a.told is not None else ""
+    return f"{ind}{a.action}({fields}){gens}{guard}{_doc(a.doc)}{told} {_block(a.body, ind)}"
 
 
 def pretty_item(it: ast.Item) -> str:

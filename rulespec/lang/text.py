@@ -9,7 +9,7 @@ import importlib.resources
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["grammar_text", "normalise_newlines", "paused_gc"]
+__all__ = ["grammar_text", "normalise_newlines", "paused_gc", "unquote"]
 
 
 def grammar_text() -> str:
@@ -48,3 +48,27 @@ def normalise_newlines(text: str) -> str:
     start a line in generated source or a Markdown book; and a spec checked out with CRLF line
     ends must read as the same spec."""
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def unquote(tok: str) -> str:
+    """A STRING token's text: a docstring's whitespace made single spaces, a one-line
+    string's escapes read."""
+    if tok.startswith('"""'):
+        body = tok[3:-3]
+        # Docstrings are indented with the spec; normalise runs of whitespace to one space.
+        return " ".join(body.split())
+    body = tok[1:-1]
+    if "\\" not in body:
+        return body
+    # the escapes of JSON strings that matter in prose; anything else stays as written
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t", '"': '"', "\\": "\\"}.get(nxt, "\\" + nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)

@@ -48,6 +48,22 @@ def check_file(path: str | Path, confine: Path | None = None) -> CheckedSpec:
     return check_text(read_spec(Path(path), str(path)), str(path), confine)
 
 
+def told_alike(sym: Symbols) -> None:
+    """Alternatives of one decision with the same fields are told alike: a move records its
+    decision and fields, not which alternative made it, so a book could not tell them apart."""
+    told: dict[tuple[str, frozenset[str]], str] = {}
+    for a in sym.actions:
+        if a.told is None:
+            continue
+        key = (a.name, frozenset(a.fields))
+        first = told.setdefault(key, a.told)
+        if first != a.told:
+            sym.error(a.span, f"decision {a.name!r} is told two ways for the same fields",
+                      "a move records its decision and fields, not which alternative made "
+                      "it: give these alternatives one told text (a plural or select case "
+                      "can tell them apart by a field)")
+
+
 def _check(sym: Symbols) -> CheckedSpec:
     """collect → declarations → bodies → flow, then raise every diagnostic or give the
     checked spec."""
@@ -65,6 +81,7 @@ def _check(sym: Symbols) -> CheckedSpec:
     flow.reachability(sym, d.match, d.deal)
     flow.end_deal_outside_deal(sym, d.match)
     flow.results_outside_deal(sym, d.match)
+    told_alike(sym)
     if sym.diags:
         raise SpecCheckError(sym.diags, sym.sources)
     return _checked_spec(sym, d, forms)

@@ -13,6 +13,7 @@ from rulespec.lang import ast, walk
 from rulespec.lang.checker import flow
 from rulespec.lang.checker.expressions import ExpressionChecker
 from rulespec.lang.checker.symbols import Scope, Symbols
+from rulespec.lang.checker.told import told_errors
 from rulespec.lang.model import (
     BUILTIN_FUNCTIONS,
     BUILTIN_VARS,
@@ -362,6 +363,7 @@ class StatementChecker:
                                "choice set is always empty", "remove the alternative or its guard")
         names = set()
         set_fields = []
+        typed: dict[str, Type] = {}
         for f in a.fields:
             if f.name in ("seat", "action", "chance"):
                 self.sym.error(f.span, f"{f.name!r} is written by the record itself; choose "
@@ -369,7 +371,7 @@ class StatementChecker:
             if f.name in names:
                 self.sym.error(f.span, f"field {f.name!r} is given twice")
             names.add(f.name)
-            t = self.exprs.expr(f.value, inner)
+            t = typed[f.name] = self.exprs.expr(f.value, inner)
             fv = walk.uncited(f.value)
             if isinstance(fv, ast.Call) and fv.func == "set_of":
                 set_fields.append(f.name)
@@ -381,8 +383,12 @@ class StatementChecker:
         for r in re.findall(r"\[([A-Z]+-?[0-9]+)\]", a.doc or ""):
             if r not in refs:
                 refs += (r,)
+        if a.told is not None:
+            for span, msg, hint in told_errors(a.action, a.told, typed, set(set_fields)):
+                self.sym.error(span, msg, hint)
         self.sym.actions.append(ActionInfo(a.action, tuple(f.name for f in a.fields),
-                                           tuple(set_fields), a.doc, refs, a.span))
+                                           tuple(set_fields), a.doc, refs, a.span,
+                                           a.told.text if a.told is not None else None))
         self.block(a.body, inner)
 
     def _check_proc_call(self, s: ast.CallStmt, n: str, args: tuple[ast.Expr, ...],
