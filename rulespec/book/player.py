@@ -96,9 +96,11 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     out.early = first.in_variations
     out.later = [x for x in first.order if x not in first.in_variations]
     out.gather = True
-    for part in parts:
+    for part in parts[:-1]:
         part(spec, facts, w, out)
+    # the hints before the house rules, which a learner may skip at first (round 30)
     _hints(spec, w, out)
+    _variations(spec, facts, w, out)
     out.terms_left()
     if reference:
         # a player needs nothing more (round 10: a link to a file the reader lacked read as

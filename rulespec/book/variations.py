@@ -151,8 +151,10 @@ _CAPITALISED = frozenset({"Ace", "Aces", "King", "Kings", "Queen", "Queens", "Ja
 
 def _after_colon(text: str) -> str:
     """A rule's text as it reads after "By default:", its first word in lower case unless a
-    name or a single letter ("one pack", not "One pack"; round 16's Russian reader)."""
+    name or a single Latin letter ("one pack", not "One pack"; round 16's Russian reader; a
+    Russian preposition of one letter is a word, round 30: «иначе: В игровой колоде»)."""
     first = text.split(" ", 1)[0]
-    if first != "A" and (len(first) < 2 or first in _CAPITALISED or not first[1:].islower()):
+    if first != "A" and (len(first) < 2 and first.isascii() or first in _CAPITALISED
+                         or len(first) > 1 and not first[1:].islower()):
         return text  # "A" the article is a word; "D" the number is a name
     return text[:1].lower() + text[1:]
