@@ -867,3 +867,18 @@ def test_a_decision_names_the_step_of_the_deal_it_is_made_in() -> None:
     assert "**declare** (step 5, Exposing):" in md
     assert "1. **Deal.**" in md and "4. **Naming tricks.**" in md
     assert "(step " not in to_markdown(book("vandatta", "en")[0])
+
+
+def test_a_decision_named_as_a_term_is_translated_apart() -> None:
+    """Rounds 28 to 31: the Russian «заказ» was both the auction's bid and the number of bid
+    cards laid. A decision whose name is a term's word has a catalog entry of its own
+    (``msgctxt "decision"``), so the auction's decision reads «заявка», the term «заказ»."""
+    from rulespec.book.catalogs import spec_template
+
+    found = resolve("abracadabra")
+    ids = {(m.id, m.context) for m in spec_template(found.path) if m.context}
+    assert ids == {("bid", "decision")}
+    md = to_markdown(book("abracadabra", "ru")[0])
+    assert "**заявка** (шаг 3" in md
+    assert "- **заказ**:" in md
+    assert "**bid** (step 3" in to_markdown(book("abracadabra", "en")[0])

@@ -22,7 +22,7 @@ from rulespec.book.diagram import phase_diagram
 from rulespec.book.example import table_figure
 from rulespec.book.facts import book_facts
 from rulespec.book.given import EXAMPLE_SUFFIX, example_notes, read_example
-from rulespec.book.i18n import CatalogError, prose_catalog_path, spec_catalog_path
+from rulespec.book.i18n import DECISION, CatalogError, prose_catalog_path, spec_catalog_path
 from rulespec.book.reading import scoring_parts
 from rulespec.files import exists
 from rulespec.lang import ast, walk
@@ -55,6 +55,11 @@ def spec_template(spec_file: Path) -> Catalog:
     for word, line in names(text, str(spec_file)):
         if word not in cat:
             cat.add(word, locations=[(name, line)], auto_comments=["a name of the spec, in words"])
+    # a decision named by a term's word, as a decision: the two may be translated apart
+    for word, line in decisions_named_as_terms(text, str(spec_file)):
+        if cat.get(word, context=DECISION) is None:
+            cat.add(word, locations=[(name, line)], context=DECISION,
+                    auto_comments=["a decision's name, apart from the term of the same word"])
     # the notes of the example deal given beside it, each after its event
     given = spec_file.with_suffix(EXAMPLE_SUFFIX)
     if exists(given):
@@ -80,6 +85,17 @@ def names(text: str, source_name: str) -> list[tuple[str, int]]:
     # the parts of a score, by name, as the example's score lines label them
     out.extend(scoring_parts(items))
     return out
+
+
+def decisions_named_as_terms(text: str, source_name: str) -> list[tuple[str, int]]:
+    """The decisions whose name in words is a term's word (``bid``), with their lines."""
+    items = parse(text, source_name).items
+    terms = {n.word for n in walk.descendants(items) if isinstance(n, ast.TermDecl)}
+    out: dict[str, int] = {}
+    for node in walk.descendants(items):
+        if isinstance(node, ast.Alternative) and node.action.replace("_", " ") in terms:
+            out.setdefault(node.action.replace("_", " "), node.span.line)
+    return list(out.items())
 
 
 def prose_template(games: Iterable[CheckedSpec] = ()) -> Catalog:

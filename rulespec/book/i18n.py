@@ -34,6 +34,9 @@ __all__ = ["LANGUAGES", "CatalogError", "Words", "english", "prose_catalog_path"
 
 #: the languages rulespec's own prose is translated into; English is the source language
 LANGUAGES = ("en", "fa", "ru")
+#: the context of a decision's name whose word is also a term's (``msgctxt "decision"``): the
+#: two may be translated apart (Russian «заявка», a bid in the auction, and «заказ», the term)
+DECISION = "decision"
 
 _LOCALE = Path(__file__).resolve().parent / "locale"
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -126,6 +129,14 @@ class Words:
         out = self.spec.gettext(message)
         return out if out != message or message in self.known_spec else \
             self.digits(self._look(self.prose, message, self.known))
+
+    def decision(self, name: str) -> str:
+        """A decision's name in words: its translation as a decision (:data:`DECISION`), where
+        a catalog gives one apart from a term of the same word, else as :meth:`any` has it."""
+        if self.lang == "en":
+            return name
+        out = self.spec.pgettext(DECISION, name)
+        return out if out != name else self.any(name)
 
     def marks(self, text: str) -> str:
         """Commas and semicolons as the book's language writes them (Persian ``،`` ``؛``)."""

@@ -85,9 +85,8 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
     # every word of the game in one section after the opening, in the order the rules first
-    # use them, a word only the house rules use (the dummy) last (rounds 27 to 29: defined
-    # in the deal's steps they crowded it, among the house rules the dummy read as a stray
-    # line): the order found by writing the book once
+    # use them, a word only the house rules use (the dummy) last (rounds 27 to 29: in the
+    # deal's steps they crowded it): the order found by writing the book once
     parts = (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
              _variations)
     first = _Writer(spec, w)
@@ -602,7 +601,7 @@ def _sections_of(spec: CheckedSpec) -> dict[str, ast.SectionDecl]:
 def _decision_name(action: str, w: Words) -> Inline:
     """A decision by its name in words, in the book's language (the catalog's word for it),
     as the example deal names it too; its name in the records is the reference's."""
-    return (strong(w.any(action.replace("_", " "))),)
+    return (strong(w.decision(action.replace("_", " "))),)
 
 
 def _in_step(spec: CheckedSpec, w: Words) -> dict[str, Inline]:
@@ -743,8 +742,9 @@ def _variations(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> 
     if not blocks:
         return
     _h(out, w.word("Variations"), "variations")
-    out.add(Paragraph(w.say("The rules above are the defaults. Each house rule below changes "
-                            "them if the players agree to it before the match.")))
+    out.add(Paragraph(w.say("The rules above are the defaults, and a first game needs nothing "
+                            "more. Each house rule below changes them if the players agree to it "
+                            "before the match.")))
     # a word only the house rules use (the dummy) is defined with them, not in an appendix
     # (round 10: "More words of the game" held the dummy alone), after the first rule that
     # uses it (round 27: after the last, it read as a stray line)

@@ -265,7 +265,7 @@ def _chose(action: str, instead: tuple[str, ...], w: Words, said: set[tuple[str,
     said.add(key)
     if instead == (ONLY,):
         return [*inline(" "), em(w.word("(nothing else was allowed)"))]
-    other = w.marks(", ").join(w.any(words(a)) for a in instead)
+    other = w.marks(", ").join(w.decision(words(a)) for a in instead)
     return [*inline(" "), em(w.word("(by choice: {decision} was allowed too)", decision=other))]
 
 
@@ -489,7 +489,7 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     for text, cards, zone in _sent(spec, t, w, placed, rounds.zone):
         note(text, cards, zone=zone)
     told = told_of(spec.actions, ev)
-    return Moved(inline(" ", w.any(words(str(ev["action"])))), tuple(_fields(ev, w, order)),
+    return Moved(inline(" ", w.decision(words(str(ev["action"])))), tuple(_fields(ev, w, order)),
                  _won_note(spec, gathered, w), (*out, *_raised(spec, t, w)),
                  gathered[:2] + gathered[3:] if gathered is not None else None,
                  said(told, ev, w, functools.partial(_is_card, order)) if told else ())
