@@ -461,6 +461,7 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
     own = _own(ev)
     gathered = rounds.gathered(t)
     out += _so_far(t, rounds, gathered is not None, w)
+    drawn: list[tuple[int, tuple[str, ...]]] = []
     # the others' cards in the order they came, clockwise from the mover's left (round 14:
     # an Ace's draws told in seat order read against "to the left")
     for zone, q, cards in _from_left(t.gained, ev["seat"], rounds.hands):
@@ -477,12 +478,11 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
             note(f"({why}:" if why else w.word("(then draws a card:") if len(cards) == 1 else
                  w.word("(then draws {n} cards:", n=str(len(cards))), cards)
         elif held:
-            note(w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
-                 w.word("(seat {seat} draws {n} cards:", seat=str(q + 1), n=str(len(cards))),
-                 cards)
+            drawn.append((q, cards))
         elif q != ev["seat"] or _collects(ev, cards) or _public(spec, zone):
             note(w.word("(to seat {seat}, {zone}:", seat=str(q + 1),
                         zone=zone_said(spec, zone, w)), cards, zone=zone)
+    out += _others_drew(drawn, w, order)
     # the move's own cards, unless the round gathered them: a card of the same name that a
     # rule sends to the centre in that move is another card (two packs), and is told
     placed = own - set(gathered[2]) if gathered is not None else own
@@ -493,6 +493,27 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
                  _won_note(spec, gathered, w), (*out, *_raised(spec, t, w)),
                  gathered[:2] + gathered[3:] if gathered is not None else None,
                  said(told, ev, w, functools.partial(_is_card, order)) if told else ())
+
+
+def _others_drew(drawn: list[tuple[int, tuple[str, ...]]], w: Words,
+                 order: Mapping[str, int]) -> list[Run]:
+    """The cards other players drew in a move, in seat order: a card each said in one note
+    (round 31: an Ace's three draws were three notes in a row), else a note each."""
+    out: list[Run] = []
+    if len(drawn) > 1 and all(len(cards) == 1 for _, cards in drawn):
+        seats = [str(q + 1) for q, _ in drawn]
+        said = w.say("{a} and {b}", a=w.marks(", ").join(seats[:-1]), b=seats[-1])
+        cards = tuple(c for _, cs in drawn for c in cs)
+        return [*inline(" "), em(w.word("(seats {seats} each draw a card:",
+                                         seats="".join(r.text for r in said))),
+                *_cards(cards, None), em(")")]
+    for q, cards in drawn:
+        out += [*inline(" "), em(w.word("(seat {seat} draws a card:", seat=str(q + 1))
+                                 if len(cards) == 1 else
+                                 w.word("(seat {seat} draws {n} cards:", seat=str(q + 1),
+                                        n=str(len(cards)))),
+                *_cards(cards, order), em(")")]
+    return out
 
 
 def _won_note(spec: CheckedSpec, gathered: tuple[str, int, tuple[str, ...], int, int] | None,
@@ -614,13 +635,12 @@ def _shuffled(spec: CheckedSpec, t: Told, seat: object, w: Words, order: Mapping
                    source=zone_word(spec, source, w), zone=zone_word(spec, made, w))
             if source is not None and made is not None else w.word("(a shuffle)"))
     out: list[Run] = [*inline(" "), em(said)]
-    for _, q, cards in _from_left(t.gained, seat, hands):
-        said = (w.word("(then draws a card:") if q == seat and len(cards) == 1 else
-                w.word("(then draws {n} cards:", n=str(len(cards))) if q == seat else
-                w.word("(seat {seat} draws a card:", seat=str(q + 1)) if len(cards) == 1 else
-                w.word("(seat {seat} draws {n} cards:", seat=str(q + 1), n=str(len(cards))))
+    drawn = [(q, cards) for _, q, cards in _from_left(t.gained, seat, hands)]
+    for cards in [cs for q, cs in drawn if q == seat]:
+        said = (w.word("(then draws a card:") if len(cards) == 1 else
+                w.word("(then draws {n} cards:", n=str(len(cards))))
         out.extend([*inline(" "), em(said), *_cards(cards, order), em(")")])
-    return out + _raised(spec, t, w)
+    return out + _others_drew([d for d in drawn if d[0] != seat], w, order) + _raised(spec, t, w)
 
 
 def _owners(t: Told, cards: tuple[str, ...]
