@@ -598,7 +598,8 @@ def test_the_example_shows_a_move_that_gives_others_cards() -> None:
     draw), and cards drawn after a shuffle within a turn are told (an Ace's draws from a
     stock made again were not)."""
     texts = ["".join(r.text for r in i) for i in _example_lines(book("vandatta", "en")[0])]
-    aces = [t for t in texts if re.search(r"plays A[SHDC].*\(seats [\d, and]+ each draw a card:", t)]
+    aces = [t for t in texts
+            if re.search(r"plays A[SHDC].*\(seats [\d, and]+ each draw a card:", t)]
     assert aces
     for t in texts:
         # every Ace played is followed, before the next move, by the others' draws
@@ -638,7 +639,7 @@ def test_a_term_is_found_in_its_other_forms(lang: str, term: str, text: str,
                                             used: bool) -> None:
     """A term is defined where first used in any of its forms (round 9: «обычную карту» did
     not count as «обычная карта», defined far below its first use)."""
-    from rulespec.book.player import term_pattern
+    from rulespec.book.reading import term_pattern
 
     assert bool(re.search(term_pattern(term, lang), text.lower())) is used
 

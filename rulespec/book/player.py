@@ -15,7 +15,6 @@ its catalogs, the book's own through rulespec's (``say``/``word`` calls, extract
 
 from __future__ import annotations
 
-import itertools
 import re
 import urllib.parse
 from collections.abc import Callable, Mapping
@@ -53,7 +52,16 @@ from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.packs import second_pack_zones, second_packs
 from rulespec.book.player_example import example_lines, steps_of_actions, zone_said
-from rulespec.book.reading import book_sizes, clause, end_deals, prose, steps_of, walk_play
+from rulespec.book.reading import (
+    as_list,
+    book_sizes,
+    clause,
+    end_deals,
+    prose,
+    steps_of,
+    term_pattern,
+    walk_play,
+)
 from rulespec.book.variations import house_rules
 from rulespec.lang import ast, walk
 from rulespec.lang.model import CheckedSpec
@@ -87,8 +95,8 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     # every word of the game in one section after the opening, in the order the rules first
     # use them, a word only the house rules use (the dummy) last (rounds 27 to 29: in the
     # deal's steps they crowded it): the order found by writing the book once
-    parts = (_game, _players_and_cards, _deal, _play, _scoring, _yields, _end, _example,
-             _variations)
+    parts = (_game, _players_and_cards, _deal, _words, _play, _scoring, _yields, _end,
+             _example, _variations)
     first = _Writer(spec, w)
     for part in parts:
         part(spec, facts, w, first)
@@ -178,6 +186,7 @@ class _Writer:
         #: where it is first used, to find that order); the words in the order they were
         #: defined; those of a first writing's rules, in that order
         self.gather = False
+        self.hold = False
         self.order: list[str] = []
         self.later: list[str] = []
 
@@ -195,7 +204,7 @@ class _Writer:
             return
         run: list[str] = []
         for s in kept:
-            listed = _as_list(s)
+            listed = as_list(s)
             if listed is None:
                 run.append(s)
                 continue
@@ -210,7 +219,10 @@ class _Writer:
             self.define(" ".join(kept))
 
     def define(self, text: str) -> None:
-        """After a block that uses terms not yet defined: their definitions, as a list."""
+        """After a block that uses terms not yet defined: their definitions, as a list (none
+        while they are held for the section of words that follows)."""
+        if self.hold:
+            return
         found = self.take(text)
         if self.variations:
             self.in_variations += [word for word, _, _ in found]
@@ -280,77 +292,32 @@ class _Writer:
             self.define(" ".join(t[0] for t in self.terms))
 
 
-#: the endings a Russian word drops for its other forms: an adjective's two letters, a
-#: noun's vowel or soft sign (a noun ending in a consonant keeps it all)
-_RU_ADJECTIVE = ("ая", "яя", "ое", "ее", "ый", "ий", "ой", "ые", "ие")
-_RU_VOWELS = "аяоеьйиы"
-#: the endings a Persian word takes (a plural, the ezafe, a pronoun), after a zero-width
-#: non-joiner or not
-_FA_ENDINGS = r"(?:\u200c?(?:هایشان|هایش|هایی|های|ها|ای|ی|ش))?"
-
-
 def _first_at(word: str, low: str, w: Words) -> int:
     """Where a term is first used in a lower-cased text (its length where it is not)."""
     m = re.search(term_pattern(word, w.lang), low)
     return m.start() if m else len(low)
 
 
-def term_pattern(word: str, lang: str) -> str:
-    """A regular expression for a term of the game in a lower-cased text of ``lang``, in any
-    of its forms: an English plural, a Russian case ending, a Persian plural or ezafe."""
-    words = word.lower().split()
-    if lang == "ru":
-        stems = []
-        for x in words:
-            if len(x) >= 5 and x.endswith(_RU_ADJECTIVE):
-                x = x[:-2]
-            elif len(x) >= 4 and x[-1] in _RU_VOWELS:
-                x = x[:-1]
-            stems.append(re.escape(x) + r"\w*")
-        body = r"\s+".join(stems)
-    elif lang == "fa":
-        body = r"\s+".join(re.escape(x) + _FA_ENDINGS for x in words)
-    else:
-        body = r"\s+".join(re.escape(x) for x in words) + r"(?:s|es)?"
-    return rf"(?<!\w){body}(?!\w)"
-
-
-#: what joins the last item of a list written as a sentence, in the books' languages
-_LAST_AND = ("and ", "и ", "а также ", "و ")
-
-
-def _as_list(sentence: str) -> tuple[str, list[str]] | None:
-    """A sentence that lists three things or more after a colon, separated by semicolons
-    ("Their score adds up five parts: the bonus; the cards; and the suit bonus."): the part up
-    to the colon, and the items (the last without its "and" and full stop); None for any other
-    sentence. Colons and semicolons inside brackets do not count."""
-    depth, cut, parts = 0, -1, []
-    for i, ch in enumerate(sentence):
-        if ch in "([«":
-            depth += 1
-        elif ch in ")]»":
-            depth -= 1
-        elif depth == 0 and ch == ":" and cut < 0:
-            cut = i
-            parts.append(i + 1)
-        elif depth == 0 and ch in ";؛" and cut >= 0:
-            parts.append(i + 1)
-    if cut < 0 or len(parts) < 3:
-        return None
-    bounds = [*parts, len(sentence) + 1]
-    items = [sentence[a:b - 1].strip() for a, b in itertools.pairwise(bounds)]
-    last = items[-1].rstrip(".")
-    for word in _LAST_AND:
-        if last.startswith(word):
-            last = last[len(word):]
-    items[-1] = last
-    if not all(items):
-        return None
-    return sentence[:cut + 1], items
-
-
 def _h(out: _Writer, text: str, anchor: str) -> None:
     out.add(Heading(1, inline(text), anchor))
+
+
+def _words(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
+    """Every word of the game in one section (round 29: "one glossary"), after the cards and
+    the deal's steps (rounds 30 to 32: before them, twenty words read as forward references
+    to a game not yet seen): the opening's words first, then the rules' in the order they
+    first come, then those only a house rule uses."""
+    if not out.gather:
+        return
+    out.hold = False
+    opening = prose(w.text(spec.doc or ""))
+    rest = " ".join(t[0] for t in out.terms)
+    if out.take(" ".join([opening, rest]), peek=True):
+        _h(out, w.word("Words of the game"), "words-of-the-game")
+        found = out.take(opening)
+        for word in [*out.later, *out.early]:
+            found += out.take(word)
+        out.listed(found + out.take(rest))
 
 
 def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
@@ -361,17 +328,7 @@ def _game(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
         # step; readers asked for a section of terms, round 27 for no list under the
         # opening that said it again); the rest where the rules first use them
         out.para(w.text(spec.doc), define=False)
-        opening = prose(w.text(spec.doc))
-        rest = " ".join(t[0] for t in out.terms) if out.gather else ""
-        if out.take(" ".join([opening, rest]), peek=True):
-            _h(out, w.word("Words of the game"), "words-of-the-game")
-            # every word of the game in this one section (round 29: "one glossary"): the
-            # opening's first, then the rules' in the order they first come, then those only
-            # a house rule uses
-            found = out.take(opening)
-            for word in [*out.later, *out.early]:
-                found += out.take(word)
-            out.listed(found + out.take(rest))
+        out.hold = out.gather
     lo, hi = spec.min_players, spec.max_players
     # what the game's own opening (or its match's text, for the winner) says already is not
     # said again: judged on the spec's own texts, so alike in every language
@@ -475,7 +432,7 @@ def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer) -> None:
         # the steps came too late, before them too soon), each on a line of its own (rounds
         # 26 and 27: three of them run into the step's text crammed it)
         said: list[Run] = []
-        for word, meaning, _ in out.take(text):
+        for word, meaning, _ in ([] if out.hold else out.take(text)):
             said += [Run("break", " "), strong(cap(word) + ":"), *inline(" " + meaning)]
         items.append((inline(title, " " + text, *said), clause(s.span)))
         out.said.update(_SENTENCE.split(text))

@@ -6,6 +6,7 @@ of a deal, the terms of a score and the ambiguities cited. Nothing here plays th
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,8 @@ from rulespec.shown import escape_line
 __all__ = ["BOOK_SIZES", "CITATION", "Met", "book_sizes", "citations", "cited", "clause",
            "deal_scoring", "end_deals", "example_sizes", "guard_options", "in_play_order",
            "option_conjuncts", "option_names", "part_name", "prose", "reads_locals", "ref_key",
-           "scoring_def", "scoring_parts", "steps_of", "terms", "walk_play"]
+           "scoring_def", "scoring_parts", "steps_of", "term_pattern", "terms", "walk_play",
+           "as_list"]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -350,3 +352,66 @@ def ref_key(ref: str) -> tuple[str, int]:
     head = ref.rstrip("0123456789").rstrip("-")
     num = ref[len(ref.rstrip("0123456789")):]
     return head, int(num or 0)
+
+
+#: the endings a Russian word drops for its other forms: an adjective's two letters, a
+#: noun's vowel or soft sign (a noun ending in a consonant keeps it all)
+_RU_ADJECTIVE = ("ая", "яя", "ое", "ее", "ый", "ий", "ой", "ые", "ие")
+_RU_VOWELS = "аяоеьйиы"
+#: the endings a Persian word takes (a plural, the ezafe, a pronoun), after a zero-width
+#: non-joiner or not
+_FA_ENDINGS = r"(?:\u200c?(?:هایشان|هایش|هایی|های|ها|ای|ی|ش))?"
+
+
+def term_pattern(word: str, lang: str) -> str:
+    """A regular expression for a term of the game in a lower-cased text of ``lang``, in any
+    of its forms: an English plural, a Russian case ending, a Persian plural or ezafe."""
+    words = word.lower().split()
+    if lang == "ru":
+        stems = []
+        for x in words:
+            if len(x) >= 5 and x.endswith(_RU_ADJECTIVE):
+                x = x[:-2]
+            elif len(x) >= 4 and x[-1] in _RU_VOWELS:
+                x = x[:-1]
+            stems.append(re.escape(x) + r"\w*")
+        body = r"\s+".join(stems)
+    elif lang == "fa":
+        body = r"\s+".join(re.escape(x) + _FA_ENDINGS for x in words)
+    else:
+        body = r"\s+".join(re.escape(x) for x in words) + r"(?:s|es)?"
+    return rf"(?<!\w){body}(?!\w)"
+
+
+#: what joins the last item of a list written as a sentence, in the books' languages
+_LAST_AND = ("and ", "и ", "а также ", "و ")
+
+
+def as_list(sentence: str) -> tuple[str, list[str]] | None:
+    """A sentence that lists three things or more after a colon, separated by semicolons
+    ("Their score adds up five parts: the bonus; the cards; and the suit bonus."): the part up
+    to the colon, and the items (the last without its "and" and full stop); None for any other
+    sentence. Colons and semicolons inside brackets do not count."""
+    depth, cut, parts = 0, -1, []
+    for i, ch in enumerate(sentence):
+        if ch in "([«":
+            depth += 1
+        elif ch in ")]»":
+            depth -= 1
+        elif depth == 0 and ch == ":" and cut < 0:
+            cut = i
+            parts.append(i + 1)
+        elif depth == 0 and ch in ";؛" and cut >= 0:
+            parts.append(i + 1)
+    if cut < 0 or len(parts) < 3:
+        return None
+    bounds = [*parts, len(sentence) + 1]
+    items = [sentence[a:b - 1].strip() for a, b in itertools.pairwise(bounds)]
+    last = items[-1].rstrip(".")
+    for word in _LAST_AND:
+        if last.startswith(word):
+            last = last[len(word):]
+    items[-1] = last
+    if not all(items):
+        return None
+    return sentence[:cut + 1], items
