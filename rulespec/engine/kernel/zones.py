@@ -48,7 +48,6 @@ from typing import cast
 import attrs
 from attrs import frozen
 
-from rulespec.engine.table import Table
 from rulespec.lang import ast, walk
 from rulespec.lang.model import (
     BoundBuiltin,
@@ -107,12 +106,13 @@ class ZoneShape:
 def zone_shapes(spec: CheckedSpec, players: int,
                 options: Mapping[str, object] | None = None) -> dict[str, ZoneShape]:
     """For each zone of the table (``spec`` at ``players`` with ``options``, the defaults for
-    those not given), whether its order is free and whether its cards are distinct."""
-    table = Table.of(spec, players, options)
+    those not given; a ``Game``'s ``options`` will do), whether its order is free and whether
+    its cards are distinct."""
+    values = {o.name: o.default for o in spec.options} | dict(options or {})
     names = tuple(z.name for z in spec.zones)
     first = _Orders(spec, _NONE)
     first.run()
-    distinct = _distinct(spec, players, dict(table.options), first)
+    distinct = _distinct(spec, players, values, first)
     walker = _Orders(spec, distinct)
     walker.run()
     reasons = _ordered(walker)
