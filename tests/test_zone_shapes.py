@@ -195,7 +195,8 @@ def test_two_packs_are_not_distinct() -> None:
 
 # ---- the permutation witness --------------------------------------------------------------
 
-#: tables the default suite plays; SLOW_TABLES adds the rest behind ``slow``
+#: tables the default suite plays; SLOW_TABLES adds the rest behind ``slow`` (a match cut to
+#: a few deals where random play would take hundreds)
 TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("hearts", 4, {"deals": 1}),
     ("euchre", 4, {}),
@@ -203,14 +204,16 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("abracadabra", 4, {}),
 ]
 SLOW_TABLES = TABLES + [
-    ("spades", 4, {}),
-    ("oh_hell", 4, {}),
-    ("crazy_eights", 4, {}),
+    ("spades", 4, {"deals": 2}),
+    ("oh_hell", 4, {"deals": 3}),
+    ("crazy_eights", 4, {"deals": 2}),
+    ("crazy_eights", 6, {"deals": 1}),
     ("abracadabra_newton", 3, {}),
     ("abracadabra", 2, {}),
-    ("gin_rummy", 2, {}),
+    ("gin_rummy", 2, {"deals": 1}),
     ("whist", 4, {}),
 ]
+# uno and vandatta have no order-free zone: nothing to permute
 
 
 def _keys(events: list[dict[str, Any]]) -> set[str]:

@@ -34,9 +34,9 @@ pack, a definition's branches) to the most copies of each code it can bring, and
 followed through every move, deal, reshuffle and bury; a zone is distinct where the fills
 bring each code it may hold once in the whole table (a second pack that never meets the first
 still shares its codes: not distinct). A fill in a loop, one whose value
-reads a zone (which copies cards), or one that cannot be folded makes the zones it reaches
-not distinct. It assumes, as every shipped game does, that a deal empties the zones before it
-fills the pack again.
+reads a zone (which copies cards), or one that cannot be folded makes no zone of the table
+distinct (a zone no card reaches is). It assumes, as every shipped game does, that a deal
+empties the zones before it fills the pack again.
 """
 
 from __future__ import annotations
@@ -259,15 +259,8 @@ class _Orders:
             case ast.Move() | ast.Fill() | ast.DealCards() | ast.Shuffle() | ast.Reshuffle() \
                     | ast.Bury():
                 self._cards_stmt(s, env, loops)
-            case ast.Pick(name=name, source=source, weighted=weighted):
-                o = _NONE
-                if source is not None:
-                    o = self.val(source, env)
-                    self.observe(o, "picked from (the outcomes in its order)", source.span)
-                for out in weighted:
-                    self.observe(self.val(out.value, env), "a pick's outcome", out.span)
-                    self.val(out.weight, env)
-                env[name] = env.get(name, _NONE) | o
+            case ast.Pick():
+                self._pick(s, env)
             case ast.CallStmt(name=name, args=args):
                 self.proc(name, tuple(self.val(a, env) for a in args))
             case ast.Choose():
@@ -329,6 +322,16 @@ class _Orders:
             if isinstance(x, walk.EXPR_TYPES):
                 out |= self.val(cast(ast.Expr, x), env)
         return frozenset(out)
+
+    def _pick(self, s: ast.Pick, env: dict[str, _Zs]) -> None:
+        o = _NONE
+        if s.source is not None:
+            o = self.val(s.source, env)
+            self.observe(o, "picked from (the outcomes in its order)", s.source.span)
+        for out in s.weighted:
+            self.observe(self.val(out.value, env), "a pick's outcome", out.span)
+            self.val(out.weight, env)
+        env[s.name] = env.get(s.name, _NONE) | o
 
     def _for(self, s: ast.For, env: dict[str, _Zs], loops: int) -> None:
         o = self.val(s.source, env)
@@ -463,12 +466,8 @@ class _Orders:
                 if op not in ("in", "not in") and not _empty(left) and not _empty(right):
                     self.observe(lo | ro, f"compared with {op}", e.span)
                 return _NONE
-            case ast.And(left=left, right=right) | ast.Or(left=left, right=right):
-                self.val(left, env)
-                self.val(right, env)
-                return _NONE
-            case ast.Not(operand=x) | ast.Neg(operand=x):
-                self.val(x, env)
+            case ast.And() | ast.Or() | ast.Not() | ast.Neg():
+                self._all_read(e, env)  # truth values and numbers carry no order
                 return _NONE
             case ast.IfExpr(cond=cond, then=then, else_=else_):
                 self.val(cond, env)
