@@ -23,17 +23,6 @@ def _root(e: ast.Expr, zones: set[str]) -> str | None:
     return e.id if isinstance(e, ast.Name) and e.id in zones else None
 
 
-def _reach(starts: Iterable[str], edges: dict[str, set[str]]) -> set[str]:
-    seen: set[str] = set()
-    todo = list(starts)
-    while todo:
-        z = todo.pop()
-        if z not in seen:
-            seen.add(z)
-            todo.extend(edges.get(z, ()))
-    return seen
-
-
 def second_pack_zones(spec: CheckedSpec, packs: Iterable[str]) -> frozenset[str]:
     """The zones only the cards of ``packs`` (the zones that hold a second pack as play
     starts) ever reach: every move of the rules followed from them, less every zone the other
@@ -57,8 +46,8 @@ def second_pack_zones(spec: CheckedSpec, packs: Iterable[str]) -> frozenset[str]
             src = _root(s.src, zones)
             if src is not None:
                 edges.setdefault(src, set()).add(s.zone)
-    theirs = _reach(packs, edges)
-    others = _reach({z for z in zones if z not in theirs} | anywhere, edges)
+    theirs = walk.reachable(packs, edges)
+    others = walk.reachable({z for z in zones if z not in theirs} | anywhere, edges)
     return frozenset(theirs - others)
 
 

@@ -8,7 +8,7 @@ or :func:`children`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TypeVar, cast, get_args
 
 import attrs
@@ -16,8 +16,8 @@ import attrs
 from rulespec.lang import ast
 
 __all__ = ["EXPR_TYPES", "child_fields", "children", "citations", "descendants", "names_read",
-           "outermost", "replace_name", "statements", "through_definitions", "uncite", "uncited",
-           "with_depths"]
+           "outermost", "reachable", "replace_name", "statements", "through_definitions",
+           "uncite", "uncited", "with_depths"]
 
 _N = TypeVar("_N")
 
@@ -237,3 +237,16 @@ def replace_name(node: object, name: str, by: ast.Expr) -> object:
         if w is not v:
             changes[f.name] = w
     return attrs.evolve(node, **changes) if changes else node  # type: ignore[misc]
+
+
+def reachable(starts: Iterable[str], edges: Mapping[str, Iterable[str]]) -> set[str]:
+    """The names reached from ``starts`` along ``edges`` (a zone's cards flowing to others),
+    the starts included."""
+    seen: set[str] = set()
+    todo = list(starts)
+    while todo:
+        z = todo.pop()
+        if z not in seen:
+            seen.add(z)
+            todo.extend(edges.get(z, ()))
+    return seen

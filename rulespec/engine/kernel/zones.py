@@ -526,21 +526,10 @@ def _distinct(spec: CheckedSpec, players: int, options: dict[str, object],
     held: dict[str, set[str]] = {z: set() for z in w.zones}
     for targets, fresh in sites:
         assert fresh is not None
-        for z in _reached(targets, w.cards):
+        for z in walk.reachable(targets, w.cards):
             held.setdefault(z, set()).update(c for c, n in fresh.items() if n > 0)
     # strict: no other card of the whole table has the code of a card the zone may hold
     return frozenset(z for z, codes in held.items() if all(table[c] <= 1 for c in codes))
-
-
-def _reached(starts: _Zs, edges: Mapping[str, set[str]]) -> set[str]:
-    seen: set[str] = set()
-    todo = list(starts)
-    while todo:
-        z = todo.pop()
-        if z not in seen:
-            seen.add(z)
-            todo.extend(edges.get(z, ()))
-    return seen
 
 
 class _Fold:
