@@ -42,6 +42,7 @@ from rulespec.engine.codegen.enumerators import (
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
 from rulespec.engine.events import SubsetAxis, distinct_texts, json_value
+from rulespec.engine.kernel.zones import zone_shapes
 from rulespec.engine.machine import (
     MAX_WORK,
     Alternative,
@@ -98,6 +99,11 @@ class _Lowering:
         self.objects: dict[str, object] = {}
         self._slot = 0
         self.stops = _stopping(procs)
+        #: the zones whose cards are distinct at this table: a listing over one keys each value
+        #: once as it is, with no dictionary to drop repeats (kernel/zones.py)
+        self.distinct = frozenset(z for z, shape in zone_shapes(ec.spec, ec.players,
+                                                                 ec.options).items()
+                                  if shape.distinct)
 
     # ---- text ------------------------------------------------------------------------------
     def emit(self, line: str, d: int, span: ast.Span | None = None) -> None:
@@ -411,21 +417,23 @@ class _Lowering:
         the engine's, where the engine's is."""
         g = a.generators[0]
         v = pyname(var)
+        unique = _zone_of(self.unfold(g.source)) in self.distinct
         self.emit("try:", d)
         self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
         guard = self.unfold(a.guard) if a.guard is not None else None
-        self.branch(guard, local, var, v, table, d + 1, a.span, out)
+        self.branch(guard, local, var, v, table, d + 1, a.span, out, unique)
         self.emit(f"except {CATCH}:", d)
         # the engine's own order: the tests that read no value first, then each value's
         before, inside = _split(a.guard, var)
         pre = " and ".join(f"({self.src(c, local)})" for c in before) or "True"
         cond = " and ".join(f"({self.src(c, local, frozenset({var}))})" for c in inside)
-        self.emit(f"{out} = sorted(dict.fromkeys([{v} for {v} in {self.src(g.source, local)}"
-                  f"{' if ' + cond if cond else ''}]), key={table}.__getitem__) if {pre} "
+        values = f"[{v} for {v} in {self.src(g.source, local)}{' if ' + cond if cond else ''}]"
+        self.emit(f"{out} = sorted({_once(values, unique)}, key={table}.__getitem__) if {pre} "
                   "else []", d + 1, a.span)
 
     def branch(self, guard: ast.Expr | None, local: frozenset[str], var: str, v: str,
-               table: str, d: int, span: ast.Span, out: str = "_b") -> None:
+               table: str, d: int, span: ast.Span, out: str = "_b", unique: bool = False
+               ) -> None:
         before, inside = _split(guard, var)
         if before:
             pre = " and ".join(f"({self.src(c, local)})" for c in before)
@@ -436,9 +444,11 @@ class _Lowering:
             e = self.unfold(inside[0])
             if isinstance(e, ast.IfExpr) and not _reads(e.cond, var):
                 self.emit(f"if {self.src(e.cond, local)}:", d, span)
-                self.branch(self.unfold(e.then), local, var, v, table, d + 1, span, out)
+                self.branch(self.unfold(e.then), local, var, v, table, d + 1, span, out,
+                            unique)
                 self.emit("else:", d)
-                self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span, out)
+                self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span, out,
+                            unique)
                 return
         # the procedure's locals are Python variables the listing does not change
         self.ec.hoisting(True, fresh=True, fixed=frozenset(map(pyname, local)))
@@ -449,9 +459,8 @@ class _Lowering:
             self.ec.hoisting(False, fresh=True)
         for n, src in hoisted:
             self.emit(f"{n} = {src}", d, span)
-        # dict.fromkeys: one event per value, as the engine's map keys them (two packs)
-        self.emit(f"{out} = sorted(dict.fromkeys([{v} for {v} in _xs"
-                  f"{' if ' + cond if cond else ''}]), key={table}.__getitem__)", d, span)
+        values = f"[{v} for {v} in _xs{' if ' + cond if cond else ''}]"
+        self.emit(f"{out} = sorted({_once(values, unique)}, key={table}.__getitem__)", d, span)
 
     def unfold(self, e: ast.Expr) -> ast.Expr:
         """``e`` without citations, a call of a definition replaced by its body with the
@@ -740,6 +749,19 @@ def _stopping(procs: dict[str, tuple[tuple[str, ...], ast.Block]]) -> set[str]:
                 stops.add(name)
                 changed = True
     return stops
+
+
+def _zone_of(e: ast.Expr) -> str | None:
+    """The zone a generator's source names (``hand[h]`` is ``hand``), else None."""
+    while isinstance(e, (ast.Index, ast.Cited)):
+        e = e.target if isinstance(e, ast.Index) else e.expr
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def _once(values: str, unique: bool) -> str:
+    """A listing's values each once: as they are from a zone of distinct cards, else through
+    ``dict.fromkeys``, one event per value as the engine's map keys them (two packs)."""
+    return values if unique else f"dict.fromkeys({values})"
 
 
 def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., Any]:
