@@ -30,14 +30,14 @@ def test_no_glossary_entry_is_cut_inside_a_parenthesis(book: str) -> None:
 
 
 def test_a_list_written_as_a_sentence_is_a_list() -> None:
-    from rulespec.book.player import _as_list
+    from rulespec.book.reading import as_list
 
-    got = _as_list("Their score adds up three parts: the bonus (see: a; b); one point a trick; "
+    got = as_list("Their score adds up three parts: the bonus (see: a; b); one point a trick; "
                    "and the suit bonus.")
     assert got == ("Their score adds up three parts:",
                    ["the bonus (see: a; b)", "one point a trick", "the suit bonus"])
-    assert _as_list("Pass: leave the choice; nothing more.") is None  # two items: prose
-    assert _as_list("No colon; a; b; c.") is None
+    assert as_list("Pass: leave the choice; nothing more.") is None  # two items: prose
+    assert as_list("No colon; a; b; c.") is None
     # the books' scoring says its parts as a list
     text = (BOOKS / "abracadabra.md").read_text(encoding="utf-8")
     assert "five parts:\n\n- the success bonus" in text
