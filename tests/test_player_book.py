@@ -106,9 +106,14 @@ def test_each_term_is_defined_once_after_its_first_use(game: str) -> None:
     spec = resolve(game).spec
     defined = [("".join(r.text for r in i[:1])) for x in b.blocks if isinstance(x, Bullets)
                for i, _ in x.items if i and i[0].kind == "strong"]
+    # a word defined in a step is its name and its meaning; a decision made in the step is
+    # its name and what you may do
+    meaning = {t.word.lower(): t.meaning.strip('"')[:20] for t in spec.terms}
     defined += [r.text[:1].lower() + r.text[1:-1] for x in b.blocks
                 if isinstance(x, Bullets) and x.ordered for i, _ in x.items
-                for r in i[1:] if r.kind == "strong" and r.text.endswith(":")]
+                for r, after in zip(i[1:], i[2:], strict=False)
+                if r.kind == "strong" and r.text.endswith(":")
+                and after.text.strip().startswith(meaning.get(r.text[:-1].lower(), "\0"))]
     for t in spec.terms:
         word = t.word[:1].lower() + t.word[1:]
         assert [d[:1].lower() + d[1:] for d in defined].count(word) == 1, t.word
@@ -131,7 +136,7 @@ def test_the_legal_plays_and_decisions_are_tables() -> None:
     names = _decision_names(b)
     assert names == ["play", "draw", "pass"]
     at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Paragraph)
-              and x.text[0].kind == "strong" and x.text[0].text == "play")
+              and x.text[0].kind == "strong" and x.text[0].text == "Play")
     points = b.blocks[at + 1]
     assert isinstance(points, Bullets) and len(points.items) >= 3
     text = to_html(b)
@@ -271,16 +276,21 @@ def test_the_decisions_table_has_every_decision_the_example_makes(
 
 
 def _decision_names(b: Book) -> list[str]:
-    """The decisions a player's book lists after "The decisions you make in a deal", each a
-    paragraph led by its name in bold."""
-    at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Paragraph) and
-              "".join(r.text for r in x.text).startswith("The decisions you make in a deal"))
-    names = []
+    """The decisions a player's book names, in lower case: in a step of the deal, on a line
+    of its own led by its name in bold ("**Place:**"), and under Play, each a paragraph led
+    by its name in bold."""
+    deal = next(i for i, x in enumerate(b.blocks) if isinstance(x, Heading)
+                and x.anchor == "the-deal")
+    at = next(i for i, x in enumerate(b.blocks) if isinstance(x, Heading) and x.anchor == "play")
+    names = [r.text[:-1].lower() for x in b.blocks[deal:at]
+             if isinstance(x, Bullets) and x.ordered for i, _ in x.items
+             for before, r in zip(i, i[1:], strict=False)
+             if before.kind == "break" and r.kind == "strong" and r.text.endswith(":")]
     for x in b.blocks[at + 1:]:
         if isinstance(x, Heading):
             break
         if isinstance(x, Paragraph) and x.text and x.text[0].kind == "strong":
-            names.append(x.text[0].text)
+            names.append(x.text[0].text.lower())
     return names
 
 
@@ -862,12 +872,20 @@ def test_a_right_to_left_markdown_book_isolates_each_card_left_to_right() -> Non
 def test_a_decision_names_the_step_of_the_deal_it_is_made_in() -> None:
     """Round 23: "place" and "Naming tricks" read as two things. A decision made in one step
     of the deal, which makes one or two, names that step by its number and title; the
-    decisions of a step that makes many (Vändåtta's turns) do not."""
+    decisions of a step that makes many (Vändåtta's turns) do not. Rounds 32 and 35: the
+    steps, then the same choices in a list of decisions, told each rule twice; a decision
+    made in a step of the deal is told inside it, by its name where the step makes more than
+    one (the step's title names its one decision: "declare" beside "Exposing" read as a
+    program's word); the play is told under Play, which names its step."""
     md = to_markdown(book("abracadabra", "en")[0])
-    assert "**place** (step 4, Naming tricks):" in md
-    assert "**declare** (step 5, Exposing):" in md
-    assert "1. **Deal.**" in md and "4. **Naming tricks.**" in md
+    naming = md.index("4. **Naming tricks.**")
+    assert naming < md.index("**Place:**") < md.index("**Name trump:**") < md.index("5. **")
+    exposing = md[md.index("5. **Exposing.**"):md.index("6. **")]
+    assert "As the declarer, you may turn" in exposing and "**Declare" not in md
+    assert "(step " not in md and md.index("**Play**") > md.index("## Play")
     assert "(step " not in to_markdown(book("vandatta", "en")[0])
+    hearts = to_markdown(book("hearts", "en")[0])
+    assert "**Play** (step 3, Tricks):" in hearts
 
 
 def test_a_decision_named_as_a_term_is_translated_apart() -> None:
@@ -880,6 +898,6 @@ def test_a_decision_named_as_a_term_is_translated_apart() -> None:
     ids = {(m.id, m.context) for m in spec_template(found.path) if m.context}
     assert ids == {("bid", "decision")}
     md = to_markdown(book("abracadabra", "ru")[0])
-    assert "**заявка** (шаг 3" in md
+    assert "**Заявка:**" in md
     assert "- **заказ**:" in md
-    assert "**bid** (step 3" in to_markdown(book("abracadabra", "en")[0])
+    assert "**Bid:**" in to_markdown(book("abracadabra", "en")[0])

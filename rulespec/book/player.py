@@ -23,6 +23,13 @@ from pathlib import Path
 import attrs
 
 from rulespec.book.counts import players_table
+from rulespec.book.decisions import (
+    decision_rows,
+    decisions_said,
+    offered,
+    placed_in_steps,
+    step_lines,
+)
 from rulespec.book.document import (
     Block,
     Book,
@@ -38,7 +45,7 @@ from rulespec.book.document import (
     inline,
     strong,
 )
-from rulespec.book.english import cap, show, words
+from rulespec.book.english import cap, show
 from rulespec.book.example import table_figure
 from rulespec.book.facts import (
     RANKS_KEY,
@@ -51,7 +58,7 @@ from rulespec.book.grids import by_rank, by_size, cell, merged, scores_table
 from rulespec.book.i18n import Words, english
 from rulespec.book.labels import SENTENCE_BREAK
 from rulespec.book.packs import second_pack_zones, second_packs
-from rulespec.book.player_example import example_lines, steps_of_actions, zone_said
+from rulespec.book.player_example import example_lines, zone_said
 from rulespec.book.reading import (
     as_list,
     book_sizes,
@@ -60,7 +67,6 @@ from rulespec.book.reading import (
     prose,
     steps_of,
     term_pattern,
-    walk_play,
 )
 from rulespec.book.variations import house_rules
 from rulespec.lang import ast, walk
@@ -420,22 +426,28 @@ def _held_at_start(facts: BookFacts) -> set[str] | None:
     return held
 
 
-def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer) -> None:
+def _steps(spec: CheckedSpec, body: ast.Block, w: Words, out: _Writer,
+           decided: Callable[[int], Inline] | None = None) -> None:
+    """The steps of ``body`` with a text, numbered; ``decided`` gives, for a step by its place
+    among all of ``body``'s steps, the decisions made in it, said after its text."""
     # a step without a text is the spec's structure only: its procedure's text says it
     # (round 22: the turn told in an opening line, three steps and the decisions)
-    steps = [s for s in steps_of(body.stmts) if s.doc]
     items = []
-    for s in steps:
-        text = prose(w.text(s.doc)) if s.doc else ""
+    for i, s in enumerate(steps_of(body.stmts)):
+        if not s.doc:
+            continue
+        text = prose(w.text(s.doc))
         title = strong(w.text(s.title).rstrip(".") + ".")
+        out.said.update(_SENTENCE.split(text))
         # the words a step first uses, defined in it (rounds 22 to 25: a list of them after
         # the steps came too late, before them too soon), each on a line of its own (rounds
         # 26 and 27: three of them run into the step's text crammed it)
+        made = decided(i) if decided else ()
         said: list[Run] = []
-        for word, meaning, _ in ([] if out.hold else out.take(text)):
+        used = " ".join([text, *(r.text for r in made)])
+        for word, meaning, _ in ([] if out.hold else out.take(used)):
             said += [Run("break", " "), strong(cap(word) + ":"), *inline(" " + meaning)]
-        items.append((inline(title, " " + text, *said), clause(s.span)))
-        out.said.update(_SENTENCE.split(text))
+        items.append((inline(title, " " + text, *made, *said), clause(s.span)))
     if items:
         out.add(Bullets(tuple(items), ordered=True))
 
@@ -444,16 +456,15 @@ def _deal(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("The deal"), "the-deal")
     if spec.deal.doc:
         out.para(w.text(spec.deal.doc), clause(spec.deal.span))
-    _steps(spec, spec.deal.body, w, out)
+    # each decision inside the step that makes it (rounds 32 and 35: the steps, then the
+    # same choices again in a list of decisions, told each rule twice)
+    placed = placed_in_steps(spec, facts)
 
+    def decided(i: int) -> Inline:
+        return step_lines(decision_rows(spec, facts, w, out.said,
+                                        lambda a: placed.get(a) == i, named=False))
 
-def _offered(facts: BookFacts, action: str) -> bool:
-    """Whether the book's settings make this decision: a deal played for the book made it,
-    one of the random deals or the example (the few random deals of a small game, or of a
-    long one, may all miss a decision the example makes)."""
-    return bool(facts.met.get(action)) or not facts.tables or (
-        facts.example is not None
-        and any(t.event.get("action") == action for t in facts.example.events))
+    _steps(spec, spec.deal.body, w, out, decided)
 
 
 def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
@@ -467,34 +478,14 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     for pr in stepped:
         _proc(spec, pr, w, out)
     _tables(spec, facts, w, out, scoring=False)
-    rows: dict[str, tuple[Inline, list[str]]] = {}
-    seen: set[str] = set()
-    together = False
-    in_step = _in_step(spec, w)
-    for m in walk_play(spec):
-        if not _offered(facts, m.alt.action) or m.alt in facts.off or not m.alt.doc:
-            continue
-        text = prose(w.text(m.alt.doc))
-        if text in seen:
-            continue
-        seen.add(text)
-        kept = " ".join(s for s in _SENTENCE.split(text) if s not in out.said)
-        out.said.update(_SENTENCE.split(text))
-        # a decision made together says so once, in its row
-        note = (w.word("Everyone makes this decision at the same time, in secret; all the "
-                       "choices are carried out once everyone has chosen.")
-                if m.together is not None and not together else "")
-        together = together or m.together is not None
-        # a decision of several alternatives (the declarer's and the others', an eight's
-        # play) is one row: its texts one after another
-        name = (*_decision_name(m.alt.action, w), *in_step.get(m.alt.action, ()))
-        texts = rows.setdefault(m.alt.action, (name, []))[1]
-        # a text the row says already, in other words around it, is not said again
-        texts.extend(x for x in (kept, note)
-                     if x and x.rstrip(".").lower() not in " ".join(texts).lower())
+    placed = placed_in_steps(spec, facts)
+    rows = decision_rows(spec, facts, w, out.said, lambda a: a not in placed)
     if rows:
-        out.add(Paragraph(w.say("The decisions you make in a deal:")))
-        _decisions(rows, out)
+        # the play alone, its rules under its name (the others are in the deal's steps)
+        if len(rows) > 1:
+            out.add(Paragraph(w.say("The decisions you make in a deal:")))
+        for b in decisions_said(rows):
+            out.add(b)
         out.define(" ".join(" ".join(texts) for _, texts in rows.values()))
     # no phase diagram here: readers of six rounds found it said less, and less clearly, than
     # the sections that follow; it is the implementer's reference's (sections.py)
@@ -508,23 +499,6 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
             headed.add(section.title)
             out.add(Heading(2, inline(w.text(section.title)), f"play-{len(headed)}"))
         _proc(spec, pr, w, out)
-
-
-#: the most sentences a decision's rule is said in on one line; a longer one is a list
-DECISION_LINE = 2
-
-
-def _decisions(rows: Mapping[str, tuple[Inline, list[str]]], out: _Writer) -> None:
-    """Each decision by its name and what you may do: on its line where that is a sentence or
-    two, else as a list of its sentences, one rule a point (rounds 10 to 13: going out, the
-    Ace and the eight crowded into one table cell read as one wall of text)."""
-    for name, texts in rows.values():
-        said = [x for t in texts for x in _SENTENCE.split(t) if x.strip()]
-        if len(said) <= DECISION_LINE:
-            out.add(Paragraph((*name, *inline(": ", " ".join(said)))))
-            continue
-        out.add(Paragraph((*name, *inline(":"))))
-        out.add(Bullets(tuple((inline(x), None) for x in said)))
 
 
 def _proc(spec: CheckedSpec, pr: ast.ProcDecl, w: Words, out: _Writer) -> None:
@@ -555,35 +529,12 @@ def _sections_of(spec: CheckedSpec) -> dict[str, ast.SectionDecl]:
     return found
 
 
-def _decision_name(action: str, w: Words) -> Inline:
-    """A decision by its name in words, in the book's language (the catalog's word for it),
-    as the example deal names it too; its name in the records is the reference's."""
-    return (strong(w.decision(action.replace("_", " "))),)
-
-
-def _in_step(spec: CheckedSpec, w: Words) -> dict[str, Inline]:
-    """Each decision made in one step of the deal that makes one or two, the step by its
-    number and title (" (step 4, Naming tricks)"): the decision's name is the records' word,
-    the step's the book's (round 23: "place" and "Naming tricks" read as two things)."""
-    shown = [s for s in steps_of(spec.deal.body.stmts) if s.doc]
-    every = steps_of(spec.deal.body)
-    stage = steps_of_actions(spec)
-    out: dict[str, Inline] = {}
-    for action, i in stage.items():
-        step = every[i]
-        if step in shown and list(stage.values()).count(i) <= 2 \
-                and words(action) != step.title.lower():
-            out[action] = w.say(" (step {n}, {title})", n=str(shown.index(step) + 1),
-                                title=w.text(step.title).rstrip("."))
-    return out
-
-
 def _decides(pr: ast.ProcDecl, facts: BookFacts) -> bool:
     """Whether a procedure holds a rule a player must know, steps or none: a decision, unless
     it is nothing but one choice these settings never offer (a variation's decision)."""
     alts = [x for x in walk.descendants(pr.body) if isinstance(x, ast.Alternative)]
     only_a_choice = len(pr.body.stmts) == 1 and isinstance(pr.body.stmts[0], ast.Choose)
-    return bool(alts) and (not only_a_choice or any(_offered(facts, a.action) for a in alts))
+    return bool(alts) and (not only_a_choice or any(offered(facts, a.action) for a in alts))
 
 
 def _tables(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer, scoring: bool

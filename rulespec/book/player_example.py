@@ -398,9 +398,10 @@ class _Notes:
         return w.word("Seat {seat} now: {state}.", seat=str(q + 1), state=state)
 
 
-def steps_of_actions(spec: CheckedSpec) -> dict[str, int]:
+def steps_of_actions(spec: CheckedSpec, first: bool = False) -> dict[str, int]:
     """Each decision's step of the deal (its number in the deal block's steps), found in the
-    step's body and the procedures it calls; a decision in no step, or in several, has none."""
+    step's body and the procedures it calls; a decision in no step has none, nor one in
+    several (or, where ``first``, the first of them)."""
     procs = spec.proc_named
     found: dict[str, set[int]] = {}
 
@@ -414,7 +415,7 @@ def steps_of_actions(spec: CheckedSpec) -> dict[str, int]:
 
     for i, step in enumerate(steps_of(spec.deal.body)):
         visit(step.body, i, set())
-    return {a: next(iter(s)) for a, s in found.items() if len(s) == 1}
+    return {a: min(s) for a, s in found.items() if len(s) == 1 or first}
 
 
 def _sets(spec: CheckedSpec, body: object, seen: set[str]) -> set[str]:
