@@ -38,7 +38,7 @@ PROSE_KEYWORDS = {"say": None, "word": None, "N_": None, "words": None, "w": Non
 #: the modules whose prose the catalog holds
 _PROSE_MODULES = ("player.py", "player_example.py", "example_end.py", "variations.py",
                   "grids.py", "counts.py", "diagram.py", "svg.py", "labels.py", "layout.py",
-                  "example.py", "tricks_told.py")
+                  "example.py", "tricks_told.py", "decisions.py")
 _BOOK = Path(__file__).resolve().parent
 
 

@@ -15,8 +15,8 @@ from rulespec.book.player_example import steps_of_actions
 from rulespec.book.reading import prose, steps_of, walk_play
 from rulespec.lang.model import CheckedSpec
 
-__all__ = ["DECISION_LINE", "decision_rows", "decisions_said", "offered", "placed_in_steps",
-           "step_lines"]
+__all__ = ["DECISION_LINE", "decision_name", "decision_rows", "decisions_said", "offered",
+           "placed_in_steps", "step_lines"]
 
 _SENTENCE = SENTENCE_BREAK
 
@@ -69,7 +69,7 @@ def decision_rows(spec: CheckedSpec, facts: BookFacts, w: Words, said: set[str],
         said.add(note)
         # a decision of several alternatives (the declarer's and the others', an eight's
         # play) is one row: its texts one after another
-        name = (*_decision_name(m.alt.action, w), *in_step.get(m.alt.action, ()))
+        name = (*decision_name(m.alt.action, w), *in_step.get(m.alt.action, ()))
         texts = rows.setdefault(m.alt.action, (name, []))[1]
         # a text the row says already, in other words around it, is not said again
         texts.extend(x for x in (kept, note)
@@ -116,7 +116,7 @@ def step_lines(rows: Mapping[str, tuple[Inline, list[str]]]) -> Inline:
     return tuple(lines)
 
 
-def _decision_name(action: str, w: Words) -> Inline:
+def decision_name(action: str, w: Words) -> Inline:
     """A decision by its name in words, in the book's language (the catalog's word for it),
     as the example deal names it too, capitalised as a heading (round 32: "**play**:" read
     as a program's); its name in the records is the reference's."""

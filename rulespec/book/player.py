@@ -24,6 +24,7 @@ import attrs
 
 from rulespec.book.counts import players_table
 from rulespec.book.decisions import (
+    decision_name,
     decision_rows,
     decisions_said,
     offered,
@@ -67,6 +68,7 @@ from rulespec.book.reading import (
     prose,
     steps_of,
     term_pattern,
+    walk_play,
 )
 from rulespec.book.variations import house_rules
 from rulespec.lang import ast, walk
@@ -101,8 +103,8 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     # every word of the game in one section after the opening, in the order the rules first
     # use them, a word only the house rules use (the dummy) last (rounds 27 to 29: in the
     # deal's steps they crowded it): the order found by writing the book once
-    parts = (_game, _players_and_cards, _deal, _words, _play, _scoring, _yields, _end,
-             _example, _variations)
+    parts = (_game, _players_and_cards, _deal, _words, _play, _rare_cases, _scoring, _yields,
+             _end, _example, _variations)
     first = _Writer(spec, w)
     for part in parts:
         part(spec, facts, w, first)
@@ -499,6 +501,29 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
             headed.add(section.title)
             out.add(Heading(2, inline(w.text(section.title)), f"play-{len(headed)}"))
         _proc(spec, pr, w, out)
+
+
+def _rare_cases(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
+    """The rare cases of the steps and decisions (``rare``), after the rest of Play, each by
+    the step's title or the decision's name (rounds 31 to 35: thirteen players left with
+    only eights, an empty stock with nothing to shuffle, told in the steps, tripped a
+    first reading)."""
+    found: list[tuple[Inline, str, ast.Span]] = []
+    for body in (spec.deal.body, *(pr.body for pr in spec.procs)):
+        found += [((strong(w.text(s.title).rstrip(".")),), s.rare, s.span)
+                  for s in walk.descendants(body) if isinstance(s, ast.Step) and s.rare]
+    found += [(decision_name(m.alt.action, w), m.alt.rare, m.alt.span) for m in walk_play(spec)
+              if m.alt.rare and offered(facts, m.alt.action) and m.alt not in facts.off]
+    items = []
+    for name, text, span in found:
+        said = prose(w.text(text))
+        if said not in out.said:
+            out.said.add(said)
+            items.append((inline(*name, ": ", said), clause(span)))
+    if items:
+        out.add(Heading(2, inline(w.word("Rare cases")), "rare-cases"))
+        out.add(Bullets(tuple(items)))
+        out.define(" ".join("".join(r.text for r in i) for i, _ in items))
 
 
 def _proc(spec: CheckedSpec, pr: ast.ProcDecl, w: Words, out: _Writer) -> None:

@@ -350,6 +350,8 @@ def _decision_text(spec: CheckedSpec, facts: BookFacts, m: Met) -> Inline:
     and the choices as the rules define them), and whether it exists only under options or
     at some table sizes."""
     parts: list[Part] = [cap(prose(m.alt.doc))] if m.alt.doc else list(_precise(spec, m))
+    if m.alt.rare:
+        parts.append(" " + cap(prose(m.alt.rare)))
     if m.together is not None:
         parts.append(f" {cap(_together_who(spec, m.seat))} makes this choice at the same "
                      "time, in secret: nobody sees another's choice until all have chosen; "
@@ -459,6 +461,7 @@ def _step_text(spec: CheckedSpec, s: ast.Step, in_deal: bool) -> Inline:
     """One step for a player: its title, its text (or what its body does, in words), and
     its own steps after it, lettered."""
     said = prose(s.doc) if s.doc else block_in_words(spec, s.body, in_deal)
+    said += (" " + cap(prose(s.rare))) if s.rare and said else ""
     parts: list[Part] = [strong(s.title.rstrip(".") + "."),
                          " " + cap(said) + ("" if said.endswith(".") else ".") if said else ""]
     for i, sub in enumerate(steps_of(s.body.stmts)):

@@ -378,6 +378,8 @@ class Alternative:
     body: Block
     span: Span = _span()
     told: Told | None = None
+    #: a rare case of the rule (``rare "TEXT"``), which a player's book tells apart
+    rare: str | None = None
 
 
 @frozen
@@ -450,7 +452,8 @@ class RunDeal:
 
 @frozen
 class Step:
-    """``step "TITLE" ["TEXT"] { ... }``: a numbered step of a procedure, for the rulebook.
+    """``step "TITLE" ["TEXT"] [rare "TEXT"] { ... }``: a numbered step of a procedure, for the
+    rulebook.
 
     It runs its body as a block runs (its own scope); the title and the player-facing text are
     what the book prints for the step, in place of the body said in plain English."""
@@ -459,6 +462,8 @@ class Step:
     doc: str | None
     body: Block
     span: Span = _span()
+    #: a rare case of the step (``rare "TEXT"``), which a player's book tells apart
+    rare: str | None = None
 
 
 Stmt = (

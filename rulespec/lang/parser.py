@@ -134,6 +134,9 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def doc(self, c: list[Token]) -> str:
         return unquote(str(c[0]))
 
+    def rare(self, c: list[Token]) -> str:
+        return unquote(str(c[0]))
+
     def told(self, c: list[Token]) -> ast.Told:
         return ast.Told(unquote(str(c[0])), span=_token_span(self.source, c[0]))
 
@@ -537,13 +540,14 @@ class _ToAst(Transformer[Token, ast.Spec]):
         self, meta: Meta,
         c: list[Token | _Fields | ast.Generator | ast.Expr | str | ast.Told | ast.Block | None],
     ) -> ast.Alternative:
-        # NAME, [fields], generator*, [guard], [doc], [told], block: the generators vary
-        name, fields, *gens, guard, doc, told, body = c
+        # NAME, [fields], generator*, [guard], [doc], [rare], [told], block: the generators vary
+        name, fields, *gens, guard, doc, rare, told, body = c
         return ast.Alternative(str(name), tuple(cast("_Fields | None", fields) or ()),
                                tuple(cast("list[ast.Generator]", gens)),
                                cast("ast.Expr | None", guard), cast("str | None", doc),
                                cast(ast.Block, body), span=self._span(meta),
-                               told=cast("ast.Told | None", told))
+                               told=cast("ast.Told | None", told),
+                               rare=cast("str | None", rare))
 
     def fields(self, c: list[ast.Field]) -> _Fields:
         return tuple(c)
@@ -558,9 +562,9 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def step_stmt(self, meta: Meta, c: list[Token | str | ast.Block | None]) -> ast.Step:
-        title, doc, body = c
+        title, doc, rare, body = c
         return ast.Step(unquote(str(title)), cast("str | None", doc), cast(ast.Block, body),
-                        span=self._span(meta))
+                        span=self._span(meta), rare=cast("str | None", rare))
 
     @v_args(meta=True)
     def break_stmt(self, meta: Meta, c: list[object]) -> ast.Break:

@@ -184,8 +184,8 @@ def pretty_stmt(s: ast.Stmt, ind: str = "") -> str:  # noqa: C901
             body = f"sit out {_e(q)}"
         case ast.Reveal(zone=z):
             body = f"reveal {_e(z)}"
-        case ast.Step(title=t, doc=d, body=b):
-            body = f"step {_q(t)}{_doc(d)} {_block(b, ind)}"
+        case ast.Step(title=t, doc=d, body=b, rare=r):
+            body = f"step {_q(t)}{_doc(d)}{_rare(r)} {_block(b, ind)}"
         case _:
             assert_never(s)
     return ind + body
@@ -225,7 +225,12 @@ def _alt(a: ast.Alternative, ind: str) -> str:
     gens = "".join(f" for {g.var} in {pretty_expr(g.source)}" for g in a.generators)
     guard = f" if {pretty_expr(a.guard)}" if a.guard is not None else ""
     told = f" told {_q(a.told.text)}" if a.told is not None else ""
-    return f"{ind}{a.action}({fields}){gens}{guard}{_doc(a.doc)}{told} {_block(a.body, ind)}"
+    return (f"{ind}{a.action}({fields}){gens}{guard}{_doc(a.doc)}{_rare(a.rare)}{told} "
+            f"{_block(a.body, ind)}")
+
+
+def _rare(text: str | None) -> str:
+    return f" rare {_q(text)}" if text is not None else ""
 
 
 def pretty_item(it: ast.Item) -> str:

@@ -380,7 +380,7 @@ class StatementChecker:
                                f"{describe(t)}")
         refs = tuple(walk.citations(a.guard)) if a.guard is not None else ()
         # IDs cited in the decision's doc text count too: "... [VAN-13]"
-        for r in re.findall(r"\[([A-Z]+-?[0-9]+)\]", a.doc or ""):
+        for r in re.findall(r"\[([A-Z]+-?[0-9]+)\]", " ".join([a.doc or "", a.rare or ""])):
             if r not in refs:
                 refs += (r,)
         if a.told is not None:
