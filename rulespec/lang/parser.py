@@ -134,8 +134,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def doc(self, c: list[Token]) -> str:
         return unquote(str(c[0]))
 
-    def rare(self, c: list[Token]) -> str:
-        return unquote(str(c[0]))
+    rare = doc  # a rare case's text reads as a doc's
 
     def told(self, c: list[Token]) -> ast.Told:
         return ast.Told(unquote(str(c[0])), span=_token_span(self.source, c[0]))
@@ -321,8 +320,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
     def visibility(self, c: list[Token]) -> str:
         return str(c[0])
 
-    def size_visibility(self, c: list[Token]) -> str:
-        return str(c[0])
+    size_visibility = visibility  # the word, as a visibility's
 
     @v_args(meta=True)
     def zone_decl(self, meta: Meta, c: list[Token | bool | str | None]) -> ast.ZoneDecl:
@@ -333,8 +331,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
                             per_team=per == "team",
                             span=self._span(meta))
 
-    def per_player(self, c: list[object]) -> bool:
-        return True
+    per_player = in_play  # present: true
 
     @v_args(meta=True)
     def var_decl(
@@ -546,8 +543,7 @@ class _ToAst(Transformer[Token, ast.Spec]):
                                tuple(cast("list[ast.Generator]", gens)),
                                cast("ast.Expr | None", guard), cast("str | None", doc),
                                cast(ast.Block, body), span=self._span(meta),
-                               told=cast("ast.Told | None", told),
-                               rare=cast("str | None", rare))
+                               told=cast("ast.Told | None", told), rare=cast("str | None", rare))
 
     def fields(self, c: list[ast.Field]) -> _Fields:
         return tuple(c)
@@ -562,9 +558,8 @@ class _ToAst(Transformer[Token, ast.Spec]):
 
     @v_args(meta=True)
     def step_stmt(self, meta: Meta, c: list[Token | str | ast.Block | None]) -> ast.Step:
-        title, doc, rare, body = c
-        return ast.Step(unquote(str(title)), cast("str | None", doc), cast(ast.Block, body),
-                        span=self._span(meta), rare=cast("str | None", rare))
+        title, doc, rare, body = cast("tuple[Token, str | None, str | None, ast.Block]", c)
+        return ast.Step(unquote(str(title)), doc, body, span=self._span(meta), rare=rare)
 
     @v_args(meta=True)
     def break_stmt(self, meta: Meta, c: list[object]) -> ast.Break:
