@@ -444,12 +444,13 @@ def test_play_reads_from_top_to_bottom(game: str) -> None:
     part = b.blocks[at + 1:end]
     tables = [x for x in part if isinstance(x, Table)]
     names = _decision_names(b)
-    assert names and len(names) == len(set(names)), names
+    # a step that makes one decision, and Play with the play alone, name none (Newton's)
+    assert len(names) == len(set(names)) and (names or game == "abracadabra-newton"), names
     # named in words, as the example names them: no record's identifier beside them
     heads = [x for x in part if isinstance(x, Paragraph) and x.text[0].kind == "strong"]
     assert not [r for x in heads for r in x.text if r.kind == "code"]
-    last = part.index(heads[-1])
     if game == "vandatta":
+        last = part.index(heads[-1])
         assert tables[0].caption and "".join(r.text for r in tables[0].caption) == \
             "What may be played"
         assert part.index(tables[0]) < part.index(heads[0])
@@ -882,10 +883,10 @@ def test_a_decision_names_the_step_of_the_deal_it_is_made_in() -> None:
     assert naming < md.index("**Place:**") < md.index("**Name trump:**") < md.index("5. **")
     exposing = md[md.index("5. **Exposing.**"):md.index("6. **")]
     assert "As the declarer, you may turn" in exposing and "**Declare" not in md
-    assert "(step " not in md and md.index("**Play**") > md.index("## Play")
+    assert "(step " not in md and "**Play**" not in md
+    play = md[md.index("## Play\n"):md.index("## Scoring")]
+    assert play.startswith("## Play\n\n- Play a card to the trick.")
     assert "(step " not in to_markdown(book("vandatta", "en")[0])
-    hearts = to_markdown(book("hearts", "en")[0])
-    assert "**Play** (step 3, Tricks):" in hearts
 
 
 def test_a_decision_named_as_a_term_is_translated_apart() -> None:

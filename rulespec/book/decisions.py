@@ -88,10 +88,14 @@ def decisions_said(rows: Mapping[str, tuple[Inline, list[str]]]) -> list[Block]:
     out: list[Block] = []
     for name, texts in rows.values():
         said = [x for t in texts for x in _SENTENCE.split(t) if x.strip()]
+        # the play alone under Play needs no name of its own (round 36: "Play", then
+        # "**Play**:")
+        head = name if len(rows) > 1 else ()
         if len(said) <= DECISION_LINE:
-            out.append(Paragraph((*name, *inline(": ", " ".join(said)))))
+            out.append(Paragraph((*head, *inline(": " if head else "", " ".join(said)))))
             continue
-        out.append(Paragraph((*name, *inline(":"))))
+        if head:
+            out.append(Paragraph((*head, *inline(":"))))
         out.append(Bullets(tuple((inline(x), None) for x in said)))
     return out
 
