@@ -47,7 +47,7 @@ def test_vandattas_rare_cases_are_told_apart_in_the_book() -> None:
     assert "13 or 14" not in steps and "nothing to shuffle" not in md[:md.index("### Rare")]
     rare = md[md.index("### Rare cases"):md.index("## Scoring")]
     assert md.index("### Lappen") < md.index("### Rare cases")
-    assert "- **Turn up**: At a table of 13 or 14 players" in rare
+    assert "- **Turn up**: At a table of 13 or 14 players, should the stock hold only eights" in rare
     assert "- **Draw**: If the stock is empty and there is nothing to shuffle" in rare
 
 
@@ -62,5 +62,5 @@ def test_the_reference_says_a_rare_case_in_place() -> None:
     md = to_markdown(build_book(spec))
     turn_up = md[md.index("**Turn up.**"):]
     assert turn_up[:turn_up.index("\n")].endswith(
-        "At a table of 13 or 14 players, should only eights be left in the stock, the last one "
-        "stays and its suit is the one to follow.")
+        "At a table of 13 or 14 players, should the stock hold only eights, the eight turned up "
+        "stays as the first card of the discard pile, and its suit is the one to follow.")
