@@ -399,15 +399,24 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Paragraph(w.say("Tables of {lo} to {hi} players are not worked out here: {cmd} "
                                 "writes the book of one of them.", lo=str(sizes[-2] + 1),
                                 hi=str(sizes[-1] - 1), cmd=code("rulespec doc --players N"))))
-    # a zone the game's words define (the stock) is defined there, once
-    named = [t.word.lower() for t in spec.terms]
     held = _held_at_start(facts)
-    # a zone in a few words: its text's first sentence
-    # (by its text alone: a zone's name is the spec's, "left_down", not a player's word)
-    zones = [(inline(_SENTENCE.split(prose(w.text(z.doc)))[0].rstrip("."), f" ({_seen(z, w)})."),
-              clause(z.span)) for z in spec.zones if z.doc
-             and not any(z.name.replace("_", " ") in t for t in named)
-             and (held is None or z.name in held)]
+    zones: list[tuple[Inline, str | None]] = []
+    for z in spec.zones:
+        # a zone the game's words name (the stock, the pile) is defined here, by its word,
+        # and not again among the words (rounds 36 and 37: the pile and the centre missing
+        # from the table's places, read of in the steps before the words said them)
+        named = [clause(t.span) for t in spec.terms if z.name.replace("_", " ") in t.word.lower()]
+        term = next((t for t in out.terms if t[2] in named), None)
+        if term is not None:
+            out.terms.remove(term)
+            out.said.add(term[1])
+            zones.append((inline(strong(term[0]), ": ", term[1].rstrip("."),
+                                 f" ({_seen(z, w)})."), clause(z.span)))
+        elif z.doc and (held is None or z.name in held):
+            # a zone in a few words: its text's first sentence (by its text alone: a zone's
+            # name is the spec's, "left_down", not a player's word)
+            zones.append((inline(_SENTENCE.split(prose(w.text(z.doc)))[0].rstrip("."),
+                                 f" ({_seen(z, w)})."), clause(z.span)))
     if len(zones) > 1:  # a hand alone needs no list
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
