@@ -460,7 +460,11 @@ def test_play_reads_from_top_to_bottom(game: str) -> None:
         first = part[lappen + 1]
         assert isinstance(first, Paragraph)
         said = "".join(r.text for r in first.text)
-        assert said.startswith("If your turn ends with a hand one play could empty")
+        assert said == "Step by step:"  # the rule as a list of its steps (round 37)
+        steps = part[lappen + 2]
+        assert isinstance(steps, Bullets) and len(steps.items) == 5
+        assert "".join(r.text for r in steps.items[0][0]).startswith(
+            "if your turn ends with one ordinary card in your hand")
 
 
 @pytest.mark.parametrize("game", SEEDS)
