@@ -81,8 +81,10 @@ def md_inline(text: Inline, rtl: bool = False) -> str:
             # a relative address of our own making (another book): no parenthesis or space
             out.append(f"[{_md_text(r.text)}](<{r.text.replace('>', '%3E')}>)")
         elif r.kind == "break":
-            # a hard line break, the next line indented to stay in a list item
-            out.append("\\\n   ")
+            # a hard line break, the next line indented to stay in a list item: two spaces,
+            # which a reader of the raw text does not see (round 38: the backslash read as a
+            # stray mark)
+            out.append("  \n   ")
         elif rtl:
             out.append("\u2066" + _md_text(card_text(r.text)) + "\u2069")
         else:
