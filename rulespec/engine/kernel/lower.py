@@ -39,6 +39,7 @@ from rulespec.engine.codegen.enumerators import (
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
 from rulespec.engine.events import SubsetAxis, distinct_texts, json_value
+from rulespec.engine.kernel.bits import Bits, kept
 from rulespec.engine.kernel.listing import (
     SortTexts,
     Template,
@@ -99,9 +100,12 @@ class _Lowering:
         self.stops = stopping(procs)
         #: the zones whose cards are distinct at this table: a listing over one keys each value
         #: once as it is, with no dictionary to drop repeats (kernel/zones.py)
-        self.distinct = frozenset(z for z, shape in zone_shapes(ec.spec, ec.players,
-                                                                 ec.options).items()
-                                  if shape.distinct)
+        shapes = zone_shapes(ec.spec, ec.players, ec.options)
+        self.distinct = frozenset(z for z, shape in shapes.items() if shape.distinct)
+        #: the zones kept as bit sets beside their lists (kernel/bits.py), and the one the
+        #: listing being written reads, where it may be one
+        self.bits = Bits(self, frozenset(z for z in self.distinct if shapes[z].order_free))
+        self.bit_src: str | None = None
 
     # ---- text ------------------------------------------------------------------------------
     def emit(self, line: str, d: int, span: ast.Span | None = None) -> None:
@@ -134,7 +138,7 @@ class _Lowering:
     # ---- procedures ------------------------------------------------------------------------
     def procedure(self, name: str, params: tuple[str, ...], body: ast.Block) -> None:
         self.emit(f"def {_fn(name)}(st{''.join(', ' + pyname(p) for p in params)}):", 1)
-        self.emit("V = st.v; Z = st.z", 2)
+        self.emit("V = st.v; Z = st.z" + ("; B = st.zb" if self.bits.candidates else ""), 2)
         self.emit("try:", 2)
         n = len(self.lines)
         self.block(body, frozenset(params), 3)
@@ -204,28 +208,35 @@ class _Lowering:
                 self.emit("pass", d + 1)
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
                 what, src_, dst = self.src(w, local), self.src(a, local), self.src(z, local)
-                if what == f"{src_}[-1]":
+                if self.bits.move(s, what, src_, dst, self.distinct, d):
+                    pass
+                elif what == f"{src_}[-1]":
                     put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
                     self.emit(f"_z = {src_}; _c = _z[-1]; _d = {dst}; del _z[-1]; {put}", d, s.span)
                 else:
                     self.emit(f"_move({what}, {src_}, {dst}, {bottom}, {self.obj(s.span)})", d,
                               s.span)
             case ast.Fill(zone=z, cards=cs):
-                self.emit(f"_fill(st, {self.src(z, local)}, {self.src(cs, local)})", d, s.span)
+                zs, cards = self.src(z, local), self.src(cs, local)
+                if not self.bits.fill(s, zs, cards, d):
+                    self.emit(f"_fill(st, {zs}, {cards})", d, s.span)
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
                 self.emit(f"_deal({self.src(cnt, local)}, {self.src(a, local)}, Z[{zn!r}], "
                           f"{self.src(ss, local)}, {self.obj(s.span)})", d, s.span)
+                self.bits.resync(d)
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
                 stop = ChanceStop("shuffle", fz, fz, s, deck=self.ec.spec.deck)
                 self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
                           d, s.span)
+                self.bits.resync(d)
             case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
                 kind = "reshuffle" if isinstance(s, ast.Reshuffle) else "bury"
                 stop = ChanceStop(kind, self.ec.expr(a, local), self.ec.expr(z, local), s,
                                   deck=self.ec.spec.deck)
                 self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
                           d, s.span)
+                self.bits.resync(d)
             case ast.SitOut(seat=q):
                 self.emit(f"V['sitting_out'][_sitter({self.src(q, local)}, _N)] = True", d, s.span)
             case ast.Reveal(zone=z):
@@ -416,6 +427,8 @@ class _Lowering:
         g = a.generators[0]
         v = pyname(var)
         unique = zone_of(self.unfold(g.source)) in self.distinct
+        self.bit_src = self.bits.candidate(g.source)
+        self.bits.listing_src = (self.src(g.source, local), "_xb")
         self.emit("try:", d)
         self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
         guard = self.unfold(a.guard) if a.guard is not None else None
@@ -448,6 +461,14 @@ class _Lowering:
                 self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span, out,
                             unique)
                 return
+        zone = self.bit_src
+        m = self.bits.guard(inside, var, local) if zone is not None else None
+        if zone is not None and m is not None:
+            # the guard as one mask over the zone's bits: its set bits, in canonical order
+            self.bits.mirrored.add(zone)
+            self.emit("_xb = B[id(_xs)]", d, span)
+            self.emit(f"{out} = {self.bits.deck.cards_src('_xb & ' + m)}", d, span)
+            return
         # the procedure's locals are Python variables the listing does not change
         self.ec.hoisting(True, fresh=True, fixed=frozenset(map(pyname, local)))
         try:
@@ -655,10 +676,12 @@ def _fn(name: str) -> str:
     return "_P_" + name[1:] if name.startswith("#") else "_p_" + name
 
 
-def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., Any]:
+def lower_table(ec: ExprCompiler, runtime: dict[str, object]
+                ) -> tuple[Callable[..., Any], frozenset[str]]:
     """The match's generator function ``match(st)`` for the table ``ec`` compiles, with
     ``runtime`` (the kernel's helpers: ``_end_deal``, ``_end_match``, ``_bind`` ...) among
-    its globals; Unsupported where the table has a construct the kernel does not lower."""
+    its globals, and the zones it keeps as bit sets beside their lists (``st.zb``: see
+    kernel/bits.py); Unsupported where the table has a construct the kernel does not lower."""
     spec = ec.spec
     if ec.team_now is not None:
         raise Unsupported("teams formed in play")
@@ -673,9 +696,11 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
     for name, (params, body) in procs.items():
         low.procedure(name, params, body)
     low.emit(f"return {_fn('#match')}", 1)
-    text = "\n".join(low.lines) + "\n"
+    mirrored = frozenset(low.bits.mirrored)
+    text = "\n".join(kept(line, mirrored) for line in low.lines) + "\n"
     extra: dict[str, object] = dict(runtime)
     extra.update(low.objects)
+    extra.update(low.bits.deck.runtime())
     extra.update(_LS={i + 2: sp for i, sp in low.spans.items()}, _move=move_cards,
                  _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _Empty=EmptyError,
                  _rt=runtime_error, _overwork=overwork, _overproc=overproc,
@@ -687,4 +712,4 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
         # Python's limit of 20 nested blocks, met sooner in one function than in the
         # engine's one a procedure
         raise Unsupported(str(e)) from None
-    return make()  # type: ignore[no-any-return]
+    return make(), mirrored

@@ -1,0 +1,446 @@
+"""Zones of distinct cards mirrored as int bit sets, and a decision's guard over one as a mask.
+
+The kernel keeps every zone as the engine's list (what its expressions, the engine's enumerators
+and chance functions read and write), and, for a zone that the analysis (``zones.py``) calls
+order-free and distinct and that some listing reads, an int beside it: bit ``i`` set where the
+``i``-th card of the deck (numbered in the canonical order of the events that name them,
+:func:`~rulespec.engine.kernel.listing.sort_text`) is in the zone. The mirror is kept by list
+identity (``st.zb[id(list)]``), so a move, fill or deal through any expression keeps it, and a
+chance event (whose functions are the engine's) is followed by a resync. Since every list
+stays as it is, a reader the kernel does not write as a bit operation reads the list: the
+fallback is the engine's own code, never a wrong answer.
+
+What reads the mirror: a decision's listing (``play(card = c) for c in hand[h] if legal(h,
+c)``) whose guard's tests on ``c`` are on its suit, its rank or itself, combined by ``and``,
+``or``, ``not`` and ``if``, and on other values (the suit led, whether hearts are broken,
+``any``/``all``/``count`` over a mirrored zone of a test of that shape): the guard becomes
+one mask (``hand & SUIT[led]``), each value it reads evaluated once, and the legal cards
+are the mask's set bits, already in canonical order. Where the mask's evaluation raises, the
+listing's ``except`` tests each card as the engine does (lower.py), so an error is the
+engine's, where it is.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from rulespec.engine.kernel.listing import reads, sort_text
+from rulespec.lang import ast
+from rulespec.lang.decks import Deck
+from rulespec.lang.model import BoundBuiltin, BoundZone, pos
+from rulespec.lang.types import Card
+
+__all__ = ["BitDeck", "Bits"]
+
+#: the comparisons a rank is tested by, and each with its sides swapped
+_CMP: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge}
+_SWAP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+class BitDeck:
+    """The deck's cards as bits: bit ``i`` the ``i``-th card in the order of its events' texts,
+    with a mask per suit and per rank (what the generated code reads as ``_BIT``, ``_SM`` ...)."""
+
+    def __init__(self, deck: Deck) -> None:
+        codes = sorted(deck.order, key=lambda c: sort_text(c, ","))
+        #: whether the order is the same whatever follows the value in the key (``,`` or
+        #: ``}``): only then is the k-th set bit the k-th event of every listing
+        self.ordered = codes == sorted(codes, key=lambda c: sort_text(c, "}"))
+        self.codes = tuple(codes)
+        self.bit = {c: 1 << i for i, c in enumerate(codes)}
+        self.all = (1 << len(codes)) - 1
+        self.suit: dict[object, int] = {}
+        self.rank: dict[object, int] = {}
+        for c, b in self.bit.items():
+            s, r = deck.suit_of[c], deck.rank_of[c]
+            self.suit[s] = self.suit.get(s, 0) | b
+            self.rank[r] = self.rank.get(r, 0) | b
+        self._rank_cmp: dict[tuple[str, object], int] = {}
+        #: the cards of each 13 bits of a mask, by those bits: a mask's cards are a few
+        #: lookups, without a loop (8,192 tuples a table, made once for the deck)
+        self.chunks = [_subsets(self.codes[i:i + _CHUNK])
+                       for i in range(0, len(self.codes), _CHUNK)]
+
+    def cards(self, m: int) -> tuple[str, ...]:
+        """The cards of the mask ``m``, in canonical order."""
+        out: tuple[str, ...] = ()
+        for i, t in enumerate(self.chunks):
+            out += t[m >> (_CHUNK * i) & _LOW]
+        return out
+
+    def cards_src(self, m: str) -> str:
+        """Python source of :meth:`cards` of the mask whose source is ``m`` (read once)."""
+        parts = [f"_C0[(_mm := {m}) & {_LOW}]"]
+        parts += [f"_C{i}[_mm >> {_CHUNK * i} & {_LOW}]" for i in range(1, len(self.chunks))]
+        return " + ".join(parts)
+
+    def bits(self, xs: Iterable[str]) -> int:
+        """The mask of the cards ``xs`` (distinct: a zone the mirror keeps has no copies)."""
+        bit = self.bit
+        n = 0
+        m = 0
+        for c in xs:
+            m |= bit[c]
+            n += 1
+        if m.bit_count() != n:
+            raise AssertionError("a zone kept as a bit set holds two copies of a card")
+        return m
+
+    def rank_cmp(self, op: str, x: object) -> int:
+        """The cards whose rank ``op`` ``x`` holds (compared as the engine compares them, so
+        a value of another type raises what the engine's test raises)."""
+        key = (op, x)
+        got = self._rank_cmp.get(key)
+        if got is None:
+            f = _CMP[op]
+            got = 0
+            for r, m in self.rank.items():
+                if r is not None and f(r, x):
+                    got |= m
+            self._rank_cmp[key] = got
+        return got
+
+    def runtime(self) -> dict[str, object]:
+        """The names the generated code reads."""
+        out: dict[str, object] = {
+            "_BIT": self.bit, "_ALLC": self.all, "_SM": self.suit, "_RM": self.rank,
+            "_rcmp": self.rank_cmp, "_cards": self.cards, "_bits": self.bits, "_sel": _sel}
+        out.update((f"_C{i}", t) for i, t in enumerate(self.chunks))
+        return out
+
+
+#: the bits a table of :attr:`BitDeck.chunks` is indexed by
+_CHUNK = 13
+_LOW = (1 << _CHUNK) - 1
+
+
+def _subsets(codes: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every subset of ``codes`` (at most ``_CHUNK``), in order, at the index of its bits."""
+    out: list[tuple[str, ...]] = [()]
+    for i, c in enumerate(codes):
+        out += [t + (c,) for t in out[:1 << i]]
+    return out
+
+
+_DECKS: dict[Deck, BitDeck] = {}
+
+
+def bit_deck(deck: Deck) -> BitDeck:
+    """The deck's bits, made once a process (the chunks' tables are 40,000 tuples for a pack
+    of 52)."""
+    got = _DECKS.get(deck)
+    if got is None:
+        got = _DECKS[deck] = BitDeck(deck)
+    return got
+
+
+def _sel(c: int, t: int, f: int) -> int:
+    """``if c then t else f`` card by card: ``t``'s cards where ``c`` holds, ``f``'s elsewhere."""
+    return (c & t) | (f & ~c)
+
+
+def _join(a: str, b: str, every: bool) -> str:
+    """``a & b`` (``every``) or ``a | b``, a constant side folded."""
+    unit, zero = ("_ALLC", "0") if every else ("0", "_ALLC")
+    if zero in (a, b):
+        return zero
+    if a == unit:
+        return b
+    if b == unit:
+        return a
+    return f"({a} {'&' if every else '|'} {b})"
+
+
+def _fixed(deck: BitDeck, what: str, op: str, x: object) -> int:
+    """The mask of a test of the card (``what``: the card, its suit or its rank) against the
+    constant ``x``."""
+    if what == "rank":
+        return deck.rank_cmp(op, x)
+    if op in ("in", "not in"):
+        m = deck.bits(c for c in set(x) if c in deck.bit)  # type: ignore[call-overload]
+    else:
+        table = deck.bit if what == "card" else deck.suit
+        m = table.get(x, 0)  # type: ignore[call-overload]
+    return deck.all ^ m if op in ("!=", "not in") else m
+
+
+class _Lowering(Protocol):
+    """What the bit sets read of the kernel's lowering (lower.py)."""
+
+    ec: Any
+
+    def src(self, e: ast.Expr, local: frozenset[str], py: frozenset[str] = ...) -> str: ...
+
+    def unfold(self, e: ast.Expr) -> ast.Expr: ...
+
+    def emit(self, line: str, d: int, span: ast.Span | None = None) -> None: ...
+
+    def obj(self, x: object) -> str: ...
+
+
+class Bits:
+    """The bit sets of one table's lowering: which zones may be mirrored (``candidates``),
+    which are (``mirrored``: those a listing reads), the masks and the mirror's upkeep."""
+
+    def __init__(self, low: _Lowering, candidates: frozenset[str]) -> None:
+        self.low = low
+        self.ec = low.ec
+        self.deck = bit_deck(low.ec.spec.deck)
+        #: the listing's zone's source, and the name its bits are read into (see listing)
+        self.listing_src: tuple[str, str] | None = None
+        #: order-free zones of distinct cards, where the deck's order is every listing's
+        self.candidates = candidates if self.deck.ordered else frozenset()
+        self.mirrored: set[str] = set()
+
+    # ---- which zone ------------------------------------------------------------------------
+    def zone(self, e: ast.Expr) -> str | None:
+        """The zone ``e`` is (``hand[h]``, ``cards_of(h)`` unfolded, ``trick``), else None."""
+        e = self.low.unfold(e)
+        if isinstance(e, ast.Index):
+            e = self.low.unfold(e.target)
+        if not hasattr(e, "id") or not hasattr(e, "span"):
+            return None
+        b = self.ec.resolution.bindings.get(pos(e.span))
+        return b.name if isinstance(b, BoundZone) else None
+
+    def candidate(self, e: ast.Expr) -> str | None:
+        """The zone ``e`` is, where it may be mirrored."""
+        z = self.zone(e)
+        return z if z in self.candidates else None
+
+    def touches(self, e: ast.Expr) -> bool:
+        """Whether a statement writing ``e`` may write a mirrored zone: ``e`` is a candidate,
+        or a zone the lowering cannot name."""
+        return bool(self.candidates) and (self.zone(e) is None or
+                                          self.zone(e) in self.candidates)
+
+    # ---- masks -----------------------------------------------------------------------------
+    def guard(self, conds: list[ast.Expr], var: str, local: frozenset[str]) -> str | None:
+        """The source of the mask of the cards ``var`` for which every one of ``conds``
+        holds, or None where one is not of a form a mask covers."""
+        parts = []
+        for c in conds:
+            m = self.mask(c, var, local, frozenset())
+            if m is None:
+                return None
+            parts.append(m)
+        return " & ".join(parts) if parts else "_ALLC"
+
+    def mask(self, e: ast.Expr, var: str, local: frozenset[str],  # noqa: C901
+             bound: frozenset[str]) -> str | None:
+        """The mask of the cards ``var`` for which ``e`` holds (see the module docstring);
+        ``bound`` names the variables of enclosing generators, which the values it reads
+        must not (they would change the mask card by card)."""
+        e = self.low.unfold(e)
+        if not reads(e, var):
+            v = self.value(e, local, bound)
+            if v is None:
+                return None
+            return {"True": "_ALLC", "False": "0"}.get(v, f"(_ALLC if {v} else 0)")
+        match e:
+            case ast.And(left=a, right=b) | ast.Or(left=a, right=b):
+                every = isinstance(e, ast.And)
+                mb = self.mask(b, var, local, bound)
+                if mb is None:
+                    return None
+                if not reads(a, var):
+                    # tested once, and the other side only where the engine's test reads it
+                    va = self.value(a, local, bound)
+                    if va is None:
+                        return None
+                    if va in ("True", "False"):
+                        return mb if (va == "True") == every else ("0" if every else "_ALLC")
+                    return f"({mb} if {va} else 0)" if every else f"(_ALLC if {va} else {mb})"
+                ma = self.mask(a, var, local, bound)
+                if ma is None:
+                    return None
+                return _join(ma, mb, every)
+            case ast.Not(operand=a):
+                ma = self.mask(a, var, local, bound)
+                return None if ma is None else f"(_ALLC ^ {ma})"
+            case ast.IfExpr(cond=c, then=t, else_=f):
+                mt, mf = self.mask(t, var, local, bound), self.mask(f, var, local, bound)
+                if mt is None or mf is None:
+                    return None
+                if not reads(c, var):
+                    vc = self.value(c, local, bound)
+                    return None if vc is None else f"({mt} if {vc} else {mf})"
+                mc = self.mask(c, var, local, bound)
+                return None if mc is None else f"_sel({mc}, {mt}, {mf})"
+            case ast.Compare(op=op, left=a, right=b):
+                return self.compare(op, a, b, var, local, bound)
+        return None
+
+    def compare(self, op: str, a: ast.Expr, b: ast.Expr, var: str, local: frozenset[str],
+                bound: frozenset[str]) -> str | None:
+        """The mask of ``a op b`` where one side reads ``var``: the card itself, its suit or
+        its rank against a value; a side ``if c then x else y`` tested branch by branch."""
+        a, b = self.low.unfold(a), self.low.unfold(b)
+        if reads(b, var):
+            if reads(a, var) or op not in _SWAP:
+                return None
+            a, b, op = b, a, _SWAP[op]
+        if isinstance(a, ast.IfExpr):
+            # (if c then x else y) == v: x == v where c holds, y == v elsewhere
+            mt = self.compare(op, a.then, b, var, local, bound)
+            mf = self.compare(op, a.else_, b, var, local, bound)
+            if mt is None or mf is None:
+                return None
+            if not reads(a.cond, var):
+                vc = self.value(a.cond, local, bound)
+                return None if vc is None else f"({mt} if {vc} else {mf})"
+            mc = self.mask(a.cond, var, local, bound)
+            return None if mc is None else f"_sel({mc}, {mt}, {mf})"
+        if not reads(a, var):
+            # a branch pushed down that reads no card: the engine's comparison, once
+            va, vb = self.value(a, local, bound), self.value(b, local, bound)
+            if va is None or vb is None:
+                return None
+            return f"(_ALLC if ({va} {op} {vb}) else 0)"
+        what = self.card_part(a, var)
+        if any(reads(b, x) for x in bound):
+            return None
+        ok, kb = self.ec.const(b, frozenset(), local)
+        if ok and what is not None:
+            # a constant (a suit, a card, a rank): the mask worked out now
+            return str(_fixed(self.deck, what, op, kb))
+        vb = self.value(b, local, bound)
+        if vb is None:
+            return None
+        if what == "card" and op in ("==", "!="):
+            m = f"_BIT.get({vb}, 0)"
+        elif what == "card" and op in ("in", "not in"):
+            m = f"_bits(set({vb}) & _BIT.keys())"
+        elif what == "suit" and op in ("==", "!="):
+            m = f"_SM.get({vb}, 0)"
+        elif what == "rank" and op in _CMP:
+            m = f"_rcmp({op!r}, {vb})"
+        else:
+            return None
+        return f"(_ALLC ^ {m})" if op in ("!=", "not in") and what != "rank" else m
+
+    def card_part(self, e: ast.Expr, var: str) -> str | None:
+        """``card`` where ``e`` is the card ``var`` itself, ``suit`` or ``rank`` where it is
+        the built-in of it; else None."""
+        e = self.low.unfold(e)
+        if isinstance(e, ast.Name) and e.id == var:
+            return "card"
+        if isinstance(e, ast.Call) and len(e.args) == 1 and e.func in ("suit", "rank") and \
+                self.ec.resolution.bindings.get(pos(e.span)) == BoundBuiltin(e.func) and \
+                self.card_part(e.args[0], var) == "card":
+            return e.func
+        return None
+
+    def value(self, e: ast.Expr, local: frozenset[str], bound: frozenset[str]) -> str | None:
+        """The source of ``e``, which reads no card of the mask: ``any``/``all``/``count``
+        over a mirrored zone as a mask of its cards, anything else the engine's expression;
+        None where it reads a generator's variable of ``bound``."""
+        if any(reads(e, b) for b in bound):
+            return None
+        ok, v = self.low.ec.const(e, frozenset(), local)
+        if ok and type(v) is bool:
+            return repr(v)
+        u = self.low.unfold(e)
+        match u:
+            case ast.Not(operand=a):
+                va = self.value(a, local, bound)
+                return None if va is None else f"(not {va})"
+            case ast.And(left=a, right=b) | ast.Or(left=a, right=b):
+                va, vb = self.value(a, local, bound), self.value(b, local, bound)
+                if va is None or vb is None:
+                    return None
+                return f"({va} {'and' if isinstance(u, ast.And) else 'or'} {vb})"
+        if isinstance(u, ast.GenCall) and u.func in ("any", "all", "count") and \
+                self.ec.resolution.bindings.get(pos(u.span)) == BoundBuiltin(u.func) and \
+                (z := self.candidate(u.source)) is not None:
+            m = self.mask(u.elem, u.var, local, bound | {u.var})
+            if u.cond is not None and m is not None:
+                mc = self.mask(u.cond, u.var, local, bound | {u.var})
+                m = None if mc is None else f"({m} & {mc})" if u.func != "all" else \
+                    f"(({m}) | (_ALLC ^ {mc}))"
+            if m is not None:
+                # one operation on the zone's bits: nothing read card by card, so nothing
+                # spent of the comprehensions' budget (which bounds elements visited)
+                self.mirrored.add(z)
+                xs = self.low.src(u.source, local)
+                xb = self.listing_src[1] if self.listing_src is not None and \
+                    self.listing_src[0] == xs else f"B[id({xs})]"
+                if u.func == "count":
+                    return f"({xb} & {m}).bit_count()"
+                if u.func == "any":
+                    return f"(({xb} & {m}) != 0)"
+                return f"(({xb} & {m}) == {xb})" if xb.startswith("_") else \
+                    f"(((_xa := {xb}) & {m}) == _xa)"
+        return f"({self.low.src(e, local)})"
+
+    # ---- the mirror's upkeep ---------------------------------------------------------------
+    def move(self, s: ast.Move, what: str, src: str, dst: str, distinct: frozenset[str],
+             d: int) -> bool:
+        """``move``: the engine's move (one card from a zone of distinct cards moved in place:
+        it is there once or not at all), then the mirrors of both lists changed by the cards
+        moved: each line marked with the zones it keeps (see :func:`kept`), by the list's
+        identity where the zone cannot be named. False where the kernel's usual move is it."""
+        one = isinstance(self.ec.type_of(s.what), Card)
+        zs, zd = self.zone(s.src), self.zone(s.dst)
+        keep = [z for z in (zs, zd) if z in self.candidates]
+        unknown = bool(self.candidates) and (zs is None or zd is None)
+        inline = one and zs in distinct
+        if not (keep or unknown or inline):
+            return False
+        low = self.low
+        low.emit(f"_w = {what}; _zs = {src}; _zd = {dst}", d, s.span)
+        if inline:
+            put = "_zd.insert(0, _w)" if s.bottom else "_zd.append(_w)"
+            low.emit(f"if _w in _zs: _zs.remove(_w); {put}", d, s.span)
+            low.emit(f"else: _move(_w, _zs, _zd, {s.bottom}, {low.obj(s.span)})", d, s.span)
+        else:
+            if not one:
+                low.emit("_w = tuple(_w)", d)  # the cards, before a move of a zone empties it
+            low.emit(f"_move(_w, _zs, _zd, {s.bottom}, {low.obj(s.span)})", d, s.span)
+        tag = f"  {_TAG}{','.join(keep)}" if not unknown else ""
+        if keep or unknown:
+            low.emit(f"_m = {'_BIT[_w]' if one else '_bits(_w)'}{tag}", d, s.span)
+        for z, side, op in ((zs, "_zs", "&= ~_m"), (zd, "_zd", "|= _m")):
+            if z is None and self.candidates:
+                low.emit(f"if (_k := id({side})) in B: B[_k] {op}", d)
+            elif z in self.candidates:
+                low.emit(f"B[id({side})] {op}  {_TAG}{z}", d)
+        return True
+
+    def fill(self, s: ast.Fill, zone: str, cards: str, d: int) -> bool:
+        """``fill``: the engine's, then the zone's mirror made again from its list."""
+        z = self.zone(s.zone)
+        if not self.candidates or (z is not None and z not in self.candidates):
+            return False
+        self.low.emit(f"_z = {zone}; _fill(st, _z, {cards})", d, s.span)
+        if z is None:
+            self.low.emit("if (_k := id(_z)) in B: B[_k] = _bits(_z)", d, s.span)
+        else:
+            self.low.emit(f"B[id(_z)] = _bits(_z)  {_TAG}{z}", d, s.span)
+        return True
+
+    def resync(self, d: int) -> None:
+        """After a deal or a chance event (the engine's functions, which move cards in lists
+        the kernel does not see): every mirror made again from its list."""
+        if self.candidates:
+            self.low.emit(f"for _z in st.zl: B[id(_z)] = _bits(_z)  {_TAG}"
+                          + ",".join(sorted(self.candidates)), d)
+
+
+#: the mark of a line that keeps the mirrors of the zones it names (see :func:`kept`)
+_TAG = "#bits:"
+
+
+def kept(line: str, mirrored: frozenset[str]) -> str:
+    """``line`` as the kernel runs it: a line marked as keeping mirrors, none of whose zones
+    a listing reads, made ``pass`` (in place, so that the lines' numbers stay the same)."""
+    at = line.find(_TAG)
+    if at < 0:
+        return line
+    if mirrored.intersection(line[at + len(_TAG):].split(",")):
+        return line[:at].rstrip()
+    return line[:len(line) - len(line.lstrip())] + "pass"
