@@ -33,10 +33,13 @@ def zero(p: int) = 0
 """
 
 
-def _spec(guard: str, fill: str = "pack(1)", deal: int = 12) -> Game:
+def _spec(guard: str, fill: str = "pack(1)", deal: int = 12,
+          move: str = "move c from hand[q] to pile") -> Game:
     """A table whose players play a card of their hand that passes ``guard`` (on ``c``, the
-    card, and ``q``, the player) to a pile, the first card played setting ``led``."""
-    return Game(check_text(HEAD + f"""
+    card, and ``q``, the player) to a pile (by the statement ``move``), the first card played
+    setting ``led``."""
+    lay = "procedure lay(q: int, m) {\n  for x in m {\n    move x from hand[q] to pile\n  }\n}"
+    return Game(check_text(HEAD + lay * ("lay(" in move) + f"""
 def ok(q: int, c: card) = {guard}
 deal {{
   fill stock with {fill}
@@ -46,7 +49,7 @@ deal {{
     for q in seats {{
       choose q {{
         play(card = c) for c in hand[q] if ok(q, c) "Play." {{
-          move c from hand[q] to pile
+          {move}
           if led == none {{ set led = suit(c) }}
           set n = n + 1
         }}
@@ -182,3 +185,11 @@ def test_a_line_keeping_an_unread_mirror_is_dropped() -> None:
     assert kept("    B[id(_zs)] &= ~_m  #bits:won", frozenset({"hand"})) == "    pass"
     assert kept("    _m = _BIT[_w]  #bits:won,hand", frozenset({"hand"})) == \
         "    _m = _BIT[_w]"
+
+
+def test_a_card_the_checker_does_not_type_is_moved_as_a_card() -> None:
+    """A procedure's untyped parameter holding cards: each one moved from a mirrored hand is
+    one card (its code is not a list of letters), and the mirror follows it."""
+    game = _spec("suit(c) != hearts or n > 6", move="lay(q, [c])")
+    assert KernelGame(game).bit_zones == {"hand"}
+    _lockstep(game)

@@ -399,11 +399,14 @@ class Bits:
             low.emit(f"else: _move(_w, _zs, _zd, {s.bottom}, {low.obj(s.span)})", d, s.span)
         else:
             if not one:
-                low.emit("_w = tuple(_w)", d)  # the cards, before a move of a zone empties it
+                # the cards, before a move of a zone empties it (a value the checker does not
+                # type as a card may still be one)
+                low.emit("_w = _w if type(_w) is str else tuple(_w)", d)
             low.emit(f"_move(_w, _zs, _zd, {s.bottom}, {low.obj(s.span)})", d, s.span)
         tag = f"  {_TAG}{','.join(keep)}" if not unknown else ""
         if keep or unknown:
-            low.emit(f"_m = {'_BIT[_w]' if one else '_bits(_w)'}{tag}", d, s.span)
+            m = "_BIT[_w]" if one else "_BIT[_w] if type(_w) is str else _bits(_w)"
+            low.emit(f"_m = {m}{tag}", d, s.span)
         for z, side, op in ((zs, "_zs", "&= ~_m"), (zd, "_zd", "|= _m")):
             if z is None and self.candidates:
                 low.emit(f"if (_k := id({side})) in B: B[_k] {op}", d)
