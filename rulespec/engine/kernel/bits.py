@@ -23,8 +23,9 @@ engine's, where it is.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rulespec.engine.kernel.listing import reads, sort_text
 from rulespec.lang import ast
@@ -195,6 +196,10 @@ class Bits:
         #: order-free zones of distinct cards, where the deck's order is every listing's
         self.candidates = candidates if self.deck.ordered else frozenset()
         self.mirrored: set[str] = set()
+        #: the zones the listing being written reads (mirrored if it is written as masks)
+        self._wants: set[str] = set()
+        #: while a listing's masks are written: each value's source and its temporary
+        self._hoist: dict[str, str] | None = None
 
     # ---- which zone ------------------------------------------------------------------------
     def zone(self, e: ast.Expr) -> str | None:
@@ -219,16 +224,98 @@ class Bits:
                                           self.zone(e) in self.candidates)
 
     # ---- masks -----------------------------------------------------------------------------
-    def guard(self, conds: list[ast.Expr], var: str, local: frozenset[str]) -> str | None:
-        """The source of the mask of the cards ``var`` for which every one of ``conds``
-        holds, or None where one is not of a form a mask covers."""
-        parts = []
-        for c in conds:
-            m = self.mask(c, var, local, frozenset())
-            if m is None:
+    def listing(self, conds: list[ast.Expr], var: str, local: frozenset[str], zone: str,
+                out: str, d: int, span: ast.Span) -> bool:
+        """``out = `` the cards of the zone in ``_xs`` for which every one of ``conds`` holds,
+        as masks over its bits; False, and nothing written, where one is not of a form a
+        mask covers. A test that reads no card, alone or among the ``or``s of a conjunct
+        (the trick is empty, the first trick), is a Python ``if`` around the masks, so that
+        what it guards is read only where it holds; in each branch the values the masks read
+        (the suit led) are computed once before them, as the engine's enumerators hoist
+        them (should one raise, the listing's ``except`` tests card by card)."""
+        self._wants = {zone}
+        cnf = [self._parts(x, ast.Or) for c in conds for x in self._parts(c, ast.And)]
+        tree = self._compiled(self._plan(cnf, var, 0), var, local)
+        if tree is None:
+            return False
+        self.mirrored |= self._wants
+        self.low.emit("_xb = B[id(_xs)]", d, span)
+        self._emit(tree, out, d, span)
+        return True
+
+    def _parts(self, e: ast.Expr, op: type[ast.And] | type[ast.Or]) -> list[ast.Expr]:
+        """``a or b or c`` (``op`` Or) as ``[a, b, c]``, in the order written, definitions
+        unfolded; any other test as itself."""
+        e = self.low.unfold(e)
+        if isinstance(e, op):
+            return self._parts(e.left, op) + self._parts(e.right, op)
+        return [e]
+
+    def _plan(self, cnf: list[list[ast.Expr]], var: str, depth: int) -> tuple[Any, ...]:
+        """The conjuncts (each a list of disjuncts) as a tree: ``("if", test, then, else)``
+        on the first test that reads no card, ``("leaf", cnf)`` where none is left (or past
+        three levels: eight masks at most)."""
+        if depth < 3:
+            for i, ors in enumerate(cnf):
+                j = next((k for k, x in enumerate(ors) if not reads(x, var)), None)
+                if j is None:
+                    continue
+                rest = cnf[:i] + cnf[i + 1:]
+                if len(ors) == 1:
+                    return ("if", ors[0], self._plan(rest, var, depth + 1), ("none",))
+                others = [x for k, x in enumerate(ors) if k != j]
+                return ("if", ors[j], self._plan(rest, var, depth + 1),
+                        self._plan(rest[:i] + [others] + rest[i:], var, depth + 1))
+        return ("leaf", cnf)
+
+    def _compiled(self, tree: tuple[Any, ...], var: str, local: frozenset[str]
+                  ) -> tuple[Any, ...] | None:
+        """The tree's tests and masks as sources; None where one has no mask."""
+        if tree[0] == "none":
+            return tree
+        if tree[0] == "if":
+            test = self.value(tree[1], local, frozenset())
+            if test in ("True", "False"):
+                # an option: the branch the table takes, alone
+                return self._compiled(tree[2] if test == "True" else tree[3], var, local)
+            then, else_ = self._compiled(tree[2], var, local), self._compiled(tree[3], var,
+                                                                              local)
+            if test is None or then is None or else_ is None:
                 return None
-            parts.append(m)
-        return " & ".join(parts) if parts else "_ALLC"
+            return ("if", test, then, else_)
+        self._hoist = {}
+        try:
+            parts = []
+            for ors in tree[1]:
+                ms = [self.mask(x, var, local, frozenset()) for x in ors]
+                if any(m is None for m in ms):
+                    return None
+                m = "0"
+                for x in ms:
+                    m = _join(m, cast(str, x), False)
+                parts.append(m)
+            m = "_ALLC"
+            for x in parts:
+                m = _join(m, x, True)
+            return ("leaf", [(n, v) for v, n in self._hoist.items()], m)
+        finally:
+            self._hoist = None
+
+    def _emit(self, tree: tuple[Any, ...], out: str, d: int, span: ast.Span) -> None:
+        low = self.low
+        match tree:
+            case ("none",):
+                low.emit(f"{out} = ()", d, span)
+            case ("if", test, then, else_):
+                low.emit(f"if {test}:", d, span)
+                self._emit(then, out, d + 1, span)
+                low.emit("else:", d)
+                self._emit(else_, out, d + 1, span)
+            case ("leaf", hoisted, m):
+                for n, v in hoisted:
+                    low.emit(f"{n} = {v}", d, span)
+                low.emit(f"{out} = {self.deck.cards_src('_xb' if m == '_ALLC' else '_xb & ' + m)}",
+                         d, span)
 
     def mask(self, e: ast.Expr, var: str, local: frozenset[str],  # noqa: C901
              bound: frozenset[str]) -> str | None:
@@ -338,7 +425,19 @@ class Bits:
     def value(self, e: ast.Expr, local: frozenset[str], bound: frozenset[str]) -> str | None:
         """The source of ``e``, which reads no card of the mask: ``any``/``all``/``count``
         over a mirrored zone as a mask of its cards, anything else the engine's expression;
-        None where it reads a generator's variable of ``bound``."""
+        None where it reads a generator's variable of ``bound``. While a listing's masks are
+        written, a value that is not a name or a constant is a temporary computed before
+        them (``_vK``), once however often they read it."""
+        v = self._value(e, local, bound)
+        if v is None or self._hoist is None or v in ("True", "False") or \
+                re.fullmatch(r"\(?[\w.]+\)?", v):
+            return v
+        name = self._hoist.get(v)
+        if name is None:
+            name = self._hoist[v] = f"_v{len(self._hoist)}"
+        return name
+
+    def _value(self, e: ast.Expr, local: frozenset[str], bound: frozenset[str]) -> str | None:
         if any(reads(e, b) for b in bound):
             return None
         ok, v = self.low.ec.const(e, frozenset(), local)
@@ -365,7 +464,7 @@ class Bits:
             if m is not None:
                 # one operation on the zone's bits: nothing read card by card, so nothing
                 # spent of the comprehensions' budget (which bounds elements visited)
-                self.mirrored.add(z)
+                self._wants.add(z)
                 xs = self.low.src(u.source, local)
                 xb = self.listing_src[1] if self.listing_src is not None and \
                     self.listing_src[0] == xs else f"B[id({xs})]"
@@ -392,12 +491,16 @@ class Bits:
         if not (keep or unknown or inline):
             return False
         low = self.low
-        low.emit(f"_w = {what}; _zs = {src}; _zd = {dst}", d, s.span)
-        if inline:
-            put = "_zd.insert(0, _w)" if s.bottom else "_zd.append(_w)"
+        put = "_zd.insert(0, _w)" if s.bottom else "_zd.append(_w)"
+        if what == f"{src}[-1]":
+            # the top card (a draw, a card dealt one by one): taken off the end
+            low.emit(f"_zs = {src}; _w = _zs[-1]; _zd = {dst}; del _zs[-1]; {put}", d, s.span)
+        elif inline:
+            low.emit(f"_w = {what}; _zs = {src}; _zd = {dst}", d, s.span)
             low.emit(f"if _w in _zs: _zs.remove(_w); {put}", d, s.span)
             low.emit(f"else: _move(_w, _zs, _zd, {s.bottom}, {low.obj(s.span)})", d, s.span)
         else:
+            low.emit(f"_w = {what}; _zs = {src}; _zd = {dst}", d, s.span)
             if not one:
                 # the cards, before a move of a zone empties it (a value the checker does not
                 # type as a card may still be one)
@@ -420,11 +523,22 @@ class Bits:
         if not self.candidates or (z is not None and z not in self.candidates):
             return False
         self.low.emit(f"_z = {zone}; _fill(st, _z, {cards})", d, s.span)
+        # emptied (a new deal's hands): nothing to count
+        bits = "0" if self.ec.const(s.cards)[:2] == (True, ()) else "_bits(_z)"
         if z is None:
-            self.low.emit("if (_k := id(_z)) in B: B[_k] = _bits(_z)", d, s.span)
+            self.low.emit(f"if (_k := id(_z)) in B: B[_k] = {bits}", d, s.span)
         else:
-            self.low.emit(f"B[id(_z)] = _bits(_z)  {_TAG}{z}", d, s.span)
+            self.low.emit(f"B[id(_z)] = {bits}  {_TAG}{z}", d, s.span)
         return True
+
+    def dealt(self, src: ast.Expr, src_text: str, zone: str, d: int) -> None:
+        """After a deal (the engine's, card by card into the lists): the mirrors of the hands
+        dealt to and of the zone dealt from made again from their lists."""
+        if zone in self.candidates:
+            self.low.emit(f"for _z in Z[{zone!r}]: B[id(_z)] = _bits(_z)  {_TAG}{zone}", d)
+        if self.touches(src):
+            self.low.emit(f"_z = {src_text}", d)
+            self.low.emit("if (_k := id(_z)) in B: B[_k] = _bits(_z)", d)
 
     def resync(self, d: int) -> None:
         """After a deal or a chance event (the engine's functions, which move cards in lists

@@ -223,13 +223,13 @@ class _Lowering:
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
                 self.emit(f"_deal({self.src(cnt, local)}, {self.src(a, local)}, Z[{zn!r}], "
                           f"{self.src(ss, local)}, {self.obj(s.span)})", d, s.span)
-                self.bits.resync(d)
+                self.bits.dealt(a, self.src(a, local), zn, d)
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
                 stop = ChanceStop("shuffle", fz, fz, s, deck=self.ec.spec.deck)
+                # a shuffle orders exactly the zone's cards (chance.py): no mirror changes
                 self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
                           d, s.span)
-                self.bits.resync(d)
             case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
                 kind = "reshuffle" if isinstance(s, ast.Reshuffle) else "bury"
                 stop = ChanceStop(kind, self.ec.expr(a, local), self.ec.expr(z, local), s,
@@ -461,14 +461,9 @@ class _Lowering:
                 self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span, out,
                             unique)
                 return
-        zone = self.bit_src
-        m = self.bits.guard(inside, var, local) if zone is not None else None
-        if zone is not None and m is not None:
-            # the guard as one mask over the zone's bits: its set bits, in canonical order
-            self.bits.mirrored.add(zone)
-            self.emit("_xb = B[id(_xs)]", d, span)
-            self.emit(f"{out} = {self.bits.deck.cards_src('_xb & ' + m)}", d, span)
-            return
+        if self.bit_src is not None and \
+                self.bits.listing(inside, var, local, self.bit_src, out, d, span):
+            return  # the guard as masks over the zone's bits (kernel/bits.py)
         # the procedure's locals are Python variables the listing does not change
         self.ec.hoisting(True, fresh=True, fixed=frozenset(map(pyname, local)))
         try:
