@@ -65,8 +65,9 @@ match {{ run deal
 
 
 def _lockstep(game: Game, games: int = 12, seed: int = 1) -> int:
-    """Random games on both, the same choices: the same legal events at every step, and the
-    same runtime error where one is raised. Returns how many games ended in one."""
+    """Random games on both, the same choices: the same zones and legal events at every
+    step, and the same runtime error where one is raised. Returns how many games ended in
+    one."""
     errors = 0
     kernel = KernelGame(game)
     for i in range(games):
@@ -75,6 +76,8 @@ def _lockstep(game: Game, games: int = 12, seed: int = 1) -> int:
         ks = kernel.new_initial_state()
         while es.to_move is not None:
             assert ks.to_move == es.to_move
+            # the lists are the engine's, order and all: the bits are kept beside them
+            assert ks.z == es.z
             legal = es.legal_actions()
             assert ks.legal_actions() == legal
             if es.to_move != CHANCE:
@@ -191,5 +194,15 @@ def test_a_card_the_checker_does_not_type_is_moved_as_a_card() -> None:
     """A procedure's untyped parameter holding cards: each one moved from a mirrored hand is
     one card (its code is not a list of letters), and the mirror follows it."""
     game = _spec("suit(c) != hearts or n > 6", move="lay(q, [c])")
+    assert KernelGame(game).bit_zones == {"hand"}
+    _lockstep(game)
+
+
+@pytest.mark.parametrize("bottom", ["", " at bottom"])
+def test_a_whole_zone_moved_into_a_mirrored_hand(bottom: str) -> None:
+    """``move pile from pile to hand[...]``: every card, in the pile's order (reversed to the
+    bottom), the pile emptied, the hand's mirror given the cards."""
+    game = _spec("suit(c) != hearts or n % 5 == 0", move="move c from hand[q] to pile\n"
+                 f"if size(pile) == 3 {{ move pile from pile to hand[1 - q]{bottom} }}")
     assert KernelGame(game).bit_zones == {"hand"}
     _lockstep(game)

@@ -488,13 +488,20 @@ class Bits:
         keep = [z for z in (zs, zd) if z in self.candidates]
         unknown = bool(self.candidates) and (zs is None or zd is None)
         inline = one and zs in distinct
-        if not (keep or unknown or inline):
+        whole = what == src  # move trick from trick to ...: every card, in order
+        if not (keep or unknown or inline or whole):
             return False
         low = self.low
         put = "_zd.insert(0, _w)" if s.bottom else "_zd.append(_w)"
         if what == f"{src}[-1]":
             # the top card (a draw, a card dealt one by one): taken off the end
             low.emit(f"_zs = {src}; _w = _zs[-1]; _zd = {dst}; del _zs[-1]; {put}", d, s.span)
+        elif whole:
+            # what move_cards does card by card, at once: each card is in the zone, taken
+            # out (the zone ends empty) and put on the other in the zone's order
+            put = "_zd[:0] = _w[::-1]" if s.bottom else "_zd.extend(_w)"
+            low.emit(f"_zs = {src}; _w = tuple(_zs); _zd = {dst}; _zs.clear(); {put}", d,
+                     s.span)
         elif inline:
             low.emit(f"_w = {what}; _zs = {src}; _zd = {dst}", d, s.span)
             low.emit(f"if _w in _zs: _zs.remove(_w); {put}", d, s.span)
