@@ -9,7 +9,8 @@ needs, answered by ``send``:
 - a decision whose one alternative binds a single value of a list, each field that value or
   a constant (``play(card = c) for c in hand[h] if legal(h, c)``) yields ``(seat, values,
   alternative)``, the values already in canonical order (sorted by the text their events'
-  keys differ in, :func:`sort_text`), and is sent the index of the one chosen;
+  keys differ in, :func:`sort_text`, or a mask's set bits over a zone kept as a bit set:
+  ``bits.py``), and is sent the index of the one chosen;
 - any other decision yields ``(seat, None, stop)``, a :class:`ChooseStop` of the Python
   engine's own enumerators, and is sent the chosen entry (event, alternative, values);
 - a chance event yields ``(CHANCE, None, stop)`` with its :class:`ChanceStop`, and is sent
