@@ -2,13 +2,15 @@
 
 The kernel keeps every zone as the engine's list (what its expressions, the engine's enumerators
 and chance functions read and write), and, for a zone that the analysis (``zones.py``) calls
-order-free and distinct and that some listing reads, an int beside it: bit ``i`` set where the
-``i``-th card of the deck (numbered in the canonical order of the events that name them,
+distinct and that some listing reads, an int beside it: bit ``i`` set where the ``i``-th card
+of the deck (numbered in the canonical order of the events that name them,
 :func:`~rulespec.engine.kernel.listing.sort_text`) is in the zone. The mirror is kept by list
 identity (``st.zb[id(list)]``), so a move, fill or deal through any expression keeps it, and a
-chance event (whose functions are the engine's) is followed by a resync. Since every list
-stays as it is, a reader the kernel does not write as a bit operation reads the list: the
-fallback is the engine's own code, never a wrong answer.
+deal or a chance event that moves cards (the engine's functions) is followed by a resync.
+Since every list stays as it is, in its order, a reader the kernel does not write as a bit
+operation reads the list: the fallback is the engine's own code, never a wrong answer; and a
+zone need not be order-free to be mirrored (a listing's events are in canonical order
+whatever the hand's).
 
 What reads the mirror: a decision's listing (``play(card = c) for c in hand[h] if legal(h,
 c)``) whose guard's tests on ``c`` are on its suit, its rank or itself, combined by ``and``,
@@ -192,8 +194,8 @@ class Bits:
         self.ec = low.ec
         self.deck = bit_deck(low.ec.spec.deck)
         #: the listing's zone's source, and the name its bits are read into (see listing)
-        self.listing_src: tuple[str, str] | None = None
-        #: order-free zones of distinct cards, where the deck's order is every listing's
+        self.listing_src: tuple[str, str, str] | None = None
+        #: the zones of distinct cards, where the deck's order is every listing's
         self.candidates = candidates if self.deck.ordered else frozenset()
         self.mirrored: set[str] = set()
         #: the zones the listing being written reads (mirrored if it is written as masks)
@@ -211,6 +213,15 @@ class Bits:
             return None
         b = self.ec.resolution.bindings.get(pos(e.span))
         return b.name if isinstance(b, BoundZone) else None
+
+    def listed_zone(self, e: ast.Expr) -> ast.Expr:
+        """What a listing's values come from as a zone: ``set_of(hand[p])`` is ``hand[p]``'s
+        cards, in canonical order, each once (for a zone of distinct cards, its bits)."""
+        u = self.low.unfold(e)
+        if isinstance(u, ast.Call) and u.func == "set_of" and len(u.args) == 1 and \
+                self.ec.resolution.bindings.get(pos(u.span)) == BoundBuiltin("set_of"):
+            return u.args[0]
+        return e
 
     def candidate(self, e: ast.Expr) -> str | None:
         """The zone ``e`` is, where it may be mirrored."""
@@ -239,7 +250,8 @@ class Bits:
         if tree is None:
             return False
         self.mirrored |= self._wants
-        self.low.emit("_xb = B[id(_xs)]", d, span)
+        assert self.listing_src is not None
+        self.low.emit(f"_xb = B[id({self.listing_src[2]})]", d, span)
         self._emit(tree, out, d, span)
         return True
 
@@ -409,11 +421,13 @@ class Bits:
             m = f"_bits(set({vb}) & _BIT.keys())"
         elif what == "suit" and op in ("==", "!="):
             m = f"_SM.get({vb}, 0)"
+        elif what == "rank" and op in ("==", "!="):
+            m = f"_RM.get({vb}, 0)"
         elif what == "rank" and op in _CMP:
             m = f"_rcmp({op!r}, {vb})"
         else:
             return None
-        return f"(_ALLC ^ {m})" if op in ("!=", "not in") and what != "rank" else m
+        return f"(_ALLC ^ {m})" if op in ("!=", "not in") and "_rcmp" not in m else m
 
     def card_part(self, e: ast.Expr, var: str) -> str | None:
         """``card`` where ``e`` is the card ``var`` itself, ``suit`` or ``rank`` where it is

@@ -103,10 +103,12 @@ class _Lowering:
         #: once as it is, with no dictionary to drop repeats (kernel/zones.py)
         shapes = zone_shapes(ec.spec, ec.players, ec.options)
         self.distinct = frozenset(z for z, shape in shapes.items() if shape.distinct)
-        #: the zones kept as bit sets beside their lists (kernel/bits.py), and the one the
-        #: listing being written reads, where it may be one
-        self.bits = Bits(self, frozenset(z for z in self.distinct if shapes[z].order_free))
+        #: the zones that may be kept as bit sets beside their lists (kernel/bits.py): those
+        #: of distinct cards, ordered or not (the list keeps the order for whatever reads
+        #: it), and the one the listing being written reads, where it may be one
+        self.bits = Bits(self, self.distinct)
         self.bit_src: str | None = None
+        self.xs = "_xs"
 
     # ---- text ------------------------------------------------------------------------------
     def emit(self, line: str, d: int, span: ast.Span | None = None) -> None:
@@ -428,10 +430,18 @@ class _Lowering:
         g = a.generators[0]
         v = pyname(var)
         unique = zone_of(self.unfold(g.source)) in self.distinct
-        self.bit_src = self.bits.candidate(g.source)
-        self.bits.listing_src = (self.src(g.source, local), "_xb")
+        zone = self.bits.listed_zone(g.source)
+        self.bit_src = self.bits.candidate(zone)
+        # the zone's source, its bits' name, and what they are read from (the list in _xs)
+        zs = self.src(zone, local)
+        self.bits.listing_src = (zs, "_xb", "_xs" if zone is g.source else zs)
         self.emit("try:", d)
-        self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
+        # the values' list, or where they are a zone's set_of, made only by a listing
+        # that tests card by card (the masks read the zone's bits)
+        self.xs = "_xs" if zone is g.source or self.bit_src is None else \
+            self.src(g.source, local)
+        if self.xs == "_xs":
+            self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
         guard = self.unfold(a.guard) if a.guard is not None else None
         self.branch(guard, local, var, v, table, d + 1, a.span, out, unique)
         self.emit(f"except {CATCH}:", d)
@@ -474,7 +484,7 @@ class _Lowering:
             self.ec.hoisting(False, fresh=True)
         for n, src in hoisted:
             self.emit(f"{n} = {src}", d, span)
-        values = f"[{v} for {v} in _xs{' if ' + cond if cond else ''}]"
+        values = f"[{v} for {v} in {self.xs}{' if ' + cond if cond else ''}]"
         self.emit(f"{out} = sorted({once(values, unique)}, key={table}.__getitem__)", d, span)
 
     def unfold(self, e: ast.Expr) -> ast.Expr:
