@@ -196,11 +196,19 @@ def test_the_decks_bits_are_the_events_order() -> None:
 
 
 def test_a_line_keeping_an_unread_mirror_is_dropped() -> None:
-    assert kept("    B[id(_zs)] &= ~_m  #bits:hand", frozenset({"hand"})) == \
-        "    B[id(_zs)] &= ~_m"
-    assert kept("    B[id(_zs)] &= ~_m  #bits:won", frozenset({"hand"})) == "    pass"
-    assert kept("    _m = _BIT[_w]  #bits:won,hand", frozenset({"hand"})) == \
-        "    _m = _BIT[_w]"
+    hand, won = frozenset({"hand"}), frozenset({"won"})
+    assert kept("    B[id(_zs)] &= ~_m", hand, hand) == "    B[id(_zs)] &= ~_m"
+    assert kept("    B[id(_zs)] &= ~_m", won, hand) == "    pass"
+    assert kept("    _m = _BIT[_w]", won | hand, hand) == "    _m = _BIT[_w]"
+    assert kept("    if (_k := id(_zs)) in B: B[_k] &= ~_m", None, hand).endswith("~_m")
+
+
+def test_a_string_of_the_rules_is_no_mark() -> None:
+    """The lines that keep bits are noted beside the text: a string of the rules that looks
+    like a note changes nothing."""
+    game = _spec('suit(c) != hearts or n > 6 or (if n > 3 then "#bits:won" else "y") == "x"')
+    assert KernelGame(game).bit_zones == {"hand"}
+    _lockstep(game)
 
 
 def test_a_card_the_checker_does_not_type_is_moved_as_a_card() -> None:

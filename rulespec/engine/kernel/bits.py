@@ -184,6 +184,9 @@ class _Lowering(Protocol):
 
     def obj(self, x: object) -> str: ...
 
+    @property
+    def lines(self) -> list[str]: ...
+
 
 class Bits:
     """The bit sets of one table's lowering: which zones may be mirrored (``candidates``),
@@ -202,6 +205,8 @@ class Bits:
         self._wants: set[str] = set()
         #: while a listing's masks are written: each value's source and its temporary
         self._hoist: dict[str, str] | None = None
+        #: the lines that keep bits, by their numbers, and the zones whose bits (see kept)
+        self.keeps: dict[int, frozenset[str]] = {}
 
     # ---- which zone ------------------------------------------------------------------------
     def zone(self, e: ast.Expr) -> str | None:
@@ -532,15 +537,14 @@ class Bits:
                 # type as a card may still be one)
                 low.emit("_w = _w if type(_w) is str else tuple(_w)", d)
             low.emit(f"_move(_w, _zs, _zd, {s.bottom}, {low.obj(s.span)})", d, s.span)
-        tag = f"  {_TAG}{','.join(keep)}" if not unknown else ""
         if keep or unknown:
             m = "_BIT[_w]" if one else "_BIT[_w] if type(_w) is str else _bits(_w)"
-            low.emit(f"_m = {m}{tag}", d, s.span)
+            self._keep(f"_m = {m}", d, None if unknown else keep)
         for z, side, op in ((zs, "_zs", "&= ~_m"), (zd, "_zd", "|= _m")):
             if z is None and self.candidates:
                 low.emit(f"if (_k := id({side})) in B: B[_k] {op}", d)
             elif z in self.candidates:
-                low.emit(f"B[id({side})] {op}  {_TAG}{z}", d)
+                self._keep(f"B[id({side})] {op}", d, [z])
         return True
 
     def fill(self, s: ast.Fill, zone: str, cards: str, d: int) -> bool:
@@ -554,36 +558,38 @@ class Bits:
         if z is None:
             self.low.emit(f"if (_k := id(_z)) in B: B[_k] = {bits}", d, s.span)
         else:
-            self.low.emit(f"B[id(_z)] = {bits}  {_TAG}{z}", d, s.span)
+            self._keep(f"B[id(_z)] = {bits}", d, [z])
         return True
 
     def dealt(self, src: ast.Expr, src_text: str, zone: str, d: int) -> None:
         """After a deal (the engine's, card by card into the lists): the mirrors of the hands
         dealt to and of the zone dealt from made again from their lists."""
         if zone in self.candidates:
-            self.low.emit(f"for _z in Z[{zone!r}]: B[id(_z)] = _bits(_z)  {_TAG}{zone}", d)
+            self._keep(f"for _z in Z[{zone!r}]: B[id(_z)] = _bits(_z)", d, [zone])
         if self.touches(src):
             self.low.emit(f"_z = {src_text}", d)
             self.low.emit("if (_k := id(_z)) in B: B[_k] = _bits(_z)", d)
+
+    def _keep(self, line: str, d: int, zones: Iterable[str] | None) -> None:
+        """Emit ``line``, which keeps the bits of ``zones`` (None: of lists it names by their
+        identity, always kept): noted by its number, so that the lowering drops it where no
+        listing reads those zones (a note beside the text, which no spec's string can
+        forge)."""
+        self.low.emit(line, d)
+        if zones is not None:
+            self.keeps[len(self.low.lines) - 1] = frozenset(zones)
 
     def resync(self, d: int) -> None:
         """After a deal or a chance event (the engine's functions, which move cards in lists
         the kernel does not see): every mirror made again from its list."""
         if self.candidates:
-            self.low.emit(f"for _z in st.zl: B[id(_z)] = _bits(_z)  {_TAG}"
-                          + ",".join(sorted(self.candidates)), d)
+            self._keep("for _z in st.zl: B[id(_z)] = _bits(_z)", d, sorted(self.candidates))
 
 
-#: the mark of a line that keeps the mirrors of the zones it names (see :func:`kept`)
-_TAG = "#bits:"
-
-
-def kept(line: str, mirrored: frozenset[str]) -> str:
-    """``line`` as the kernel runs it: a line marked as keeping mirrors, none of whose zones
-    a listing reads, made ``pass`` (in place, so that the lines' numbers stay the same)."""
-    at = line.find(_TAG)
-    if at < 0:
+def kept(line: str, zones: frozenset[str] | None, mirrored: frozenset[str]) -> str:
+    """``line`` as the kernel runs it: a line that keeps the bits of ``zones`` only (see
+    :meth:`Bits._keep`), none of which a listing reads, made ``pass`` (in place, so that the
+    lines' numbers stay the same)."""
+    if zones is None or zones & mirrored:
         return line
-    if mirrored.intersection(line[at + len(_TAG):].split(",")):
-        return line[:at].rstrip()
     return line[:len(line) - len(line.lstrip())] + "pass"

@@ -703,7 +703,8 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]
         low.procedure(name, params, body)
     low.emit(f"return {_fn('#match')}", 1)
     mirrored = frozenset(low.bits.mirrored)
-    text = "\n".join(kept(line, mirrored) for line in low.lines) + "\n"
+    text = "\n".join(kept(line, low.bits.keeps.get(i), mirrored)
+                     for i, line in enumerate(low.lines)) + "\n"
     extra: dict[str, object] = dict(runtime)
     extra.update(low.objects)
     extra.update(low.bits.deck.runtime())
