@@ -566,7 +566,10 @@ class Bits:
         dealt to and of the zone dealt from made again from their lists."""
         if zone in self.candidates:
             self._keep(f"for _z in Z[{zone!r}]: B[id(_z)] = _bits(_z)", d, [zone])
-        if self.touches(src):
+        z = self.zone(src)
+        if z in self.candidates:
+            self._keep(f"_z = {src_text}; B[id(_z)] = _bits(_z)", d, [cast(str, z)])
+        elif z is None and self.candidates:
             self.low.emit(f"_z = {src_text}", d)
             self.low.emit("if (_k := id(_z)) in B: B[_k] = _bits(_z)", d)
 
