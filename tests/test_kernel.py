@@ -14,6 +14,7 @@ from rulespec import Game, RuleRuntimeError, check_text
 from rulespec.adapters import ENGINES, engine_adapter
 from rulespec.engine.chance import sample_event
 from rulespec.engine.kernel import KernelGame, KernelState, Unsupported
+from rulespec.engine.kernel.bits import bit_deck
 from rulespec.engine.state import CHANCE, State
 from rulespec.errors import IllegalActionError
 from rulespec.loading import game_for, resolve
@@ -47,12 +48,16 @@ def lockstep(game: Game, kernel: KernelGame, games: int, seed: int) -> int:
     """Play ``games`` random games on both, the same choices on each; assert they agree at
     every event. Returns the events played."""
     events = 0
+    bits = bit_deck(game.spec.deck).bits
     for i in range(games):
         rng = random.Random(seed * 100_003 + i)
         dealer = i % game.players
         es, ks = game.new_initial_state(dealer), kernel.new_initial_state(dealer)
         while es.to_move is not None:
             assert ks.to_move == es.to_move, (i, events)
+            # the zones are the engine's lists, and each bit set kept beside one its cards
+            assert ks.z == es.z, (i, events)
+            assert all(ks.zb[id(x)] == bits(x) for x in ks.zl), (i, events)
             legal = es.legal_actions()
             assert ks.legal_actions() == legal, (i, events)
             if es.to_move == CHANCE:

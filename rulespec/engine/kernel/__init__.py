@@ -8,8 +8,9 @@ kernel runs the same statements and the same expressions (the values are the eng
 Python generators, a decision of the common shape (one card or number of a list, the guard
 tested on each) as a sorted list of values, and makes events only when asked for; a state
 is copied by replaying its choices, and the Python engine's state at the same point (its
-observations and records) is had the same way. ``tests/test_kernel.py`` plays both in
-lockstep.
+observations and records) is had the same way. A zone of distinct, order-free cards that such a
+list reads is kept as a bit set beside its list, the guard one mask (``bits.py``).
+``tests/test_kernel.py`` plays both in lockstep.
 """
 
 from rulespec.engine.kernel.lower import Unsupported

@@ -9,7 +9,8 @@ needs, answered by ``send``:
 - a decision whose one alternative binds a single value of a list, each field that value or
   a constant (``play(card = c) for c in hand[h] if legal(h, c)``) yields ``(seat, values,
   alternative)``, the values already in canonical order (sorted by the text their events'
-  keys differ in, :func:`sort_text`), and is sent the index of the one chosen;
+  keys differ in, :func:`sort_text`, or a mask's set bits over a zone kept as a bit set:
+  ``bits.py``), and is sent the index of the one chosen;
 - any other decision yields ``(seat, None, stop)``, a :class:`ChooseStop` of the Python
   engine's own enumerators, and is sent the chosen entry (event, alternative, values);
 - a chance event yields ``(CHANCE, None, stop)`` with its :class:`ChanceStop`, and is sent
@@ -23,11 +24,8 @@ codes, zones as lists), so the kernel reads and writes the same ``st.v`` and ``s
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any, cast
-
-import attrs
 
 from rulespec.engine.chance import uniform_outcomes, weighted_outcomes
 from rulespec.engine.codegen import lazy as lazy_products
@@ -42,6 +40,18 @@ from rulespec.engine.codegen.enumerators import (
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
 from rulespec.engine.events import SubsetAxis, distinct_texts, json_value
+from rulespec.engine.kernel.bits import Bits, kept
+from rulespec.engine.kernel.listing import (
+    SortTexts,
+    Template,
+    blocks,
+    once,
+    reads,
+    sort_text,
+    split,
+    stopping,
+    zone_of,
+)
 from rulespec.engine.kernel.zones import zone_shapes
 from rulespec.engine.machine import (
     MAX_WORK,
@@ -77,16 +87,6 @@ class MatchOver(Exception):
     """``end match`` ran: the match's generator unwinds to the top."""
 
 
-def sort_text(value: object, follow: str) -> str:
-    """What orders the events of a decision whose one varying field holds ``value``: its
-    canonical JSON text and the character after it in the key (``,`` or ``}``). Two keys
-    that differ only there compare as these texts do: ``1`` before ``12`` where a ``,``
-    follows (``1,`` < ``12``), as the keys themselves sort."""
-    return json_value(value) + follow
-
-
-
-
 class _Lowering:
     """Writes every procedure of a table as one Python text (see the module docstring)."""
 
@@ -98,12 +98,17 @@ class _Lowering:
         self.spans: dict[int, ast.Span] = {}
         self.objects: dict[str, object] = {}
         self._slot = 0
-        self.stops = _stopping(procs)
+        self.stops = stopping(procs)
         #: the zones whose cards are distinct at this table: a listing over one keys each value
         #: once as it is, with no dictionary to drop repeats (kernel/zones.py)
-        self.distinct = frozenset(z for z, shape in zone_shapes(ec.spec, ec.players,
-                                                                 ec.options).items()
-                                  if shape.distinct)
+        shapes = zone_shapes(ec.spec, ec.players, ec.options)
+        self.distinct = frozenset(z for z, shape in shapes.items() if shape.distinct)
+        #: the zones that may be kept as bit sets beside their lists (kernel/bits.py): those
+        #: of distinct cards, ordered or not (the list keeps the order for whatever reads
+        #: it), and the one the listing being written reads, where it may be one
+        self.bits = Bits(self, self.distinct)
+        self.bit_src: str | None = None
+        self.xs = "_xs"
 
     # ---- text ------------------------------------------------------------------------------
     def emit(self, line: str, d: int, span: ast.Span | None = None) -> None:
@@ -136,7 +141,7 @@ class _Lowering:
     # ---- procedures ------------------------------------------------------------------------
     def procedure(self, name: str, params: tuple[str, ...], body: ast.Block) -> None:
         self.emit(f"def {_fn(name)}(st{''.join(', ' + pyname(p) for p in params)}):", 1)
-        self.emit("V = st.v; Z = st.z", 2)
+        self.emit("V = st.v; Z = st.z" + ("; B = st.zb" if self.bits.candidates else ""), 2)
         self.emit("try:", 2)
         n = len(self.lines)
         self.block(body, frozenset(params), 3)
@@ -206,20 +211,26 @@ class _Lowering:
                 self.emit("pass", d + 1)
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
                 what, src_, dst = self.src(w, local), self.src(a, local), self.src(z, local)
-                if what == f"{src_}[-1]":
+                if self.bits.move(s, what, src_, dst, self.distinct, d):
+                    pass
+                elif what == f"{src_}[-1]":
                     put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
                     self.emit(f"_z = {src_}; _c = _z[-1]; _d = {dst}; del _z[-1]; {put}", d, s.span)
                 else:
                     self.emit(f"_move({what}, {src_}, {dst}, {bottom}, {self.obj(s.span)})", d,
                               s.span)
             case ast.Fill(zone=z, cards=cs):
-                self.emit(f"_fill(st, {self.src(z, local)}, {self.src(cs, local)})", d, s.span)
+                zs, cards = self.src(z, local), self.src(cs, local)
+                if not self.bits.fill(s, zs, cards, d):
+                    self.emit(f"_fill(st, {zs}, {cards})", d, s.span)
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
                 self.emit(f"_deal({self.src(cnt, local)}, {self.src(a, local)}, Z[{zn!r}], "
                           f"{self.src(ss, local)}, {self.obj(s.span)})", d, s.span)
+                self.bits.dealt(a, self.src(a, local), zn, d)
             case ast.Shuffle(zone=z):
                 fz = self.ec.expr(z, local)
                 stop = ChanceStop("shuffle", fz, fz, s, deck=self.ec.spec.deck)
+                # a shuffle orders exactly the zone's cards (chance.py): no mirror changes
                 self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
                           d, s.span)
             case ast.Reshuffle(src=a, dst=z) | ast.Bury(src=a, dst=z):
@@ -228,6 +239,7 @@ class _Lowering:
                                   deck=self.ec.spec.deck)
                 self.emit(f"yield (_CHANCE, None, {self.obj(stop)}, {self.locals_dict(local)})",
                           d, s.span)
+                self.bits.resync(d)
             case ast.SitOut(seat=q):
                 self.emit(f"V['sitting_out'][_sitter({self.src(q, local)}, _N)] = True", d, s.span)
             case ast.Reveal(zone=z):
@@ -417,24 +429,34 @@ class _Lowering:
         the engine's, where the engine's is."""
         g = a.generators[0]
         v = pyname(var)
-        unique = _zone_of(self.unfold(g.source)) in self.distinct
+        unique = zone_of(self.unfold(g.source)) in self.distinct
+        zone = self.bits.listed_zone(g.source)
+        self.bit_src = self.bits.candidate(zone)
+        # the zone's source, its bits' name, and what they are read from (the list in _xs)
+        zs = self.src(zone, local)
+        self.bits.listing_src = (zs, "_xb", "_xs" if zone is g.source else zs)
         self.emit("try:", d)
-        self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
+        # the values' list, or where they are a zone's set_of, made only by a listing
+        # that tests card by card (the masks read the zone's bits)
+        self.xs = "_xs" if zone is g.source or self.bit_src is None else \
+            self.src(g.source, local)
+        if self.xs == "_xs":
+            self.emit(f"_xs = {self.src(g.source, local)}", d + 1, a.span)
         guard = self.unfold(a.guard) if a.guard is not None else None
         self.branch(guard, local, var, v, table, d + 1, a.span, out, unique)
         self.emit(f"except {CATCH}:", d)
         # the engine's own order: the tests that read no value first, then each value's
-        before, inside = _split(a.guard, var)
+        before, inside = split(a.guard, var)
         pre = " and ".join(f"({self.src(c, local)})" for c in before) or "True"
         cond = " and ".join(f"({self.src(c, local, frozenset({var}))})" for c in inside)
         values = f"[{v} for {v} in {self.src(g.source, local)}{' if ' + cond if cond else ''}]"
-        self.emit(f"{out} = sorted({_once(values, unique)}, key={table}.__getitem__) if {pre} "
+        self.emit(f"{out} = sorted({once(values, unique)}, key={table}.__getitem__) if {pre} "
                   "else []", d + 1, a.span)
 
     def branch(self, guard: ast.Expr | None, local: frozenset[str], var: str, v: str,
                table: str, d: int, span: ast.Span, out: str = "_b", unique: bool = False
                ) -> None:
-        before, inside = _split(guard, var)
+        before, inside = split(guard, var)
         if before:
             pre = " and ".join(f"({self.src(c, local)})" for c in before)
             self.emit(f"if not ({pre}): {out} = []", d, span)
@@ -442,7 +464,7 @@ class _Lowering:
             d += 1
         if len(inside) == 1:
             e = self.unfold(inside[0])
-            if isinstance(e, ast.IfExpr) and not _reads(e.cond, var):
+            if isinstance(e, ast.IfExpr) and not reads(e.cond, var):
                 self.emit(f"if {self.src(e.cond, local)}:", d, span)
                 self.branch(self.unfold(e.then), local, var, v, table, d + 1, span, out,
                             unique)
@@ -450,6 +472,9 @@ class _Lowering:
                 self.branch(self.unfold(e.else_), local, var, v, table, d + 1, span, out,
                             unique)
                 return
+        if self.bit_src is not None and \
+                self.bits.listing(inside, var, local, self.bit_src, out, d, span):
+            return  # the guard as masks over the zone's bits (kernel/bits.py)
         # the procedure's locals are Python variables the listing does not change
         self.ec.hoisting(True, fresh=True, fixed=frozenset(map(pyname, local)))
         try:
@@ -459,8 +484,8 @@ class _Lowering:
             self.ec.hoisting(False, fresh=True)
         for n, src in hoisted:
             self.emit(f"{n} = {src}", d, span)
-        values = f"[{v} for {v} in _xs{' if ' + cond if cond else ''}]"
-        self.emit(f"{out} = sorted({_once(values, unique)}, key={table}.__getitem__)", d, span)
+        values = f"[{v} for {v} in {self.xs}{' if ' + cond if cond else ''}]"
+        self.emit(f"{out} = sorted({once(values, unique)}, key={table}.__getitem__)", d, span)
 
     def unfold(self, e: ast.Expr) -> ast.Expr:
         """``e`` without citations, a call of a definition replaced by its body with the
@@ -489,7 +514,7 @@ class _Lowering:
             var, follow = got
             a = alts[0]
             stop = self.engine_stop(s, alts, local, self.ec.expr(s.seat, local))
-            self.listed(a, local, var, self.obj(_SortTexts(follow)), d)
+            self.listed(a, local, var, self.obj(SortTexts(follow)), d)
             self.emit(f"if not _b: _none_legal(_q, {self.obj(s.span)})", d)
             self.emit(f"{pyname(var)} = _b[(yield (_q, _b, {self.obj(stop)}, "
                       f"{self.locals_dict(local)}))]", d, s.span)
@@ -501,7 +526,7 @@ class _Lowering:
             self.emit(f"{pyname(sub)} = _x if _lz else _x[1][{sub!r}]", d)
             self.block(alts[0].body, local | {sub}, d)
             return
-        order = _blocks([self.template(a, local) for a in alts]) if len(alts) > 1 else None
+        order = blocks([self.template(a, local) for a in alts]) if len(alts) > 1 else None
         if order is not None:
             self.listed_all(s, alts, order, stop, local, d)
             return
@@ -509,7 +534,7 @@ class _Lowering:
                   d, s.span)
         self.bodies(stop, alts, local, d)
 
-    def template(self, a: ast.Alternative, local: frozenset[str]) -> _Template | None:
+    def template(self, a: ast.Alternative, local: frozenset[str]) -> Template | None:
         """What an alternative's events' keys hold before the one value that varies (the
         whole key for an alternative without a generator, the seat a mark that is the same
         for every alternative of the decision), where the kernel lists the alternative
@@ -532,9 +557,9 @@ class _Lowering:
         for i, name in enumerate(sorted(parts)):
             text += ("," if i else "") + json_value(name) + ":"
             if parts[name] is None:
-                return _Template(text, got)
+                return Template(text, got)
             text += cast(str, parts[name])
-        return _Template(text + "}", None)
+        return Template(text + "}", None)
 
     def listed_all(self, s: ast.Choose, alts: list[ast.Alternative], order: list[list[int]],
                    stop: ChooseStop, local: frozenset[str], d: int) -> None:
@@ -548,7 +573,7 @@ class _Lowering:
         for i, a in enumerate(alts):
             g = got[i]
             if g is not None:
-                self.listed(a, local, g[0], self.obj(_SortTexts(g[1])), d, f"_b{i}")
+                self.listed(a, local, g[0], self.obj(SortTexts(g[1])), d, f"_b{i}")
             else:
                 self.emit(f"_b{i} = {self.src(a.guard, local) if a.guard else 'True'}", d,
                           a.span)
@@ -652,122 +677,17 @@ class _Lowering:
                   d + 1, a.span)
 
 
-@attrs.frozen
-class _Template:
-    """An alternative's events' keys up to the value its generator binds (``listing``: the
-    variable and the character after its value), or whole (``listing`` None)."""
-
-    text: str
-    listing: tuple[str, str] | None
-
-
-def _blocks(templates: list[_Template | None]) -> list[list[int]] | None:
-    """The alternatives (by their places) in the canonical order of their events, where the
-    order is known from the templates alone: any two differ in a character before either
-    varies. Alternatives without a generator whose events are one and the same make one
-    block, in the order written (the first that holds writes the event, as the engine's
-    enumerators keep the first). None where the order is known only from the values."""
-    if any(t is None for t in templates):
-        return None
-    ts = cast("list[_Template]", templates)
-    blocks: list[list[int]] = []
-    for i, t in enumerate(ts):
-        for b in blocks:
-            u = ts[b[0]]
-            if t.text == u.text and t.listing is None and u.listing is None:
-                b.append(i)
-                break
-        else:
-            blocks.append([i])
-    for x, y in itertools.combinations(blocks, 2):
-        tx, ty = ts[x[0]].text, ts[y[0]].text
-        if not any(p != q for p, q in zip(tx, ty, strict=False)):
-            return None  # one is the other's beginning: the values decide
-    return sorted(blocks, key=lambda b: ts[b[0]].text)
-
-
-class _SortTexts(dict[object, str]):
-    """Each value's :func:`sort_text`, made once."""
-
-    def __init__(self, follow: str) -> None:
-        super().__init__()
-        self.follow = follow
-
-    def __missing__(self, key: object) -> str:
-        text = self[key] = sort_text(key, self.follow)
-        return text
-
-
-def _split(guard: ast.Expr | None, var: str) -> tuple[list[ast.Expr], list[ast.Expr]]:
-    """The guard's conjuncts that do not read ``var`` (tested once, before the list) and
-    those that do (tested on each value), each in the order written."""
-    parts: list[ast.Expr] = []
-
-    def conj(e: ast.Expr) -> None:
-        e2 = walk.uncited(e)
-        if isinstance(e2, ast.And):
-            conj(e2.left)
-            conj(e2.right)
-        else:
-            parts.append(e)
-    if guard is not None:
-        conj(guard)
-    # the engine's enumerators test every conjunct that reads no value before the loop,
-    # wherever it is written (enumerators._levels): the same order, so the same errors
-    return [c for c in parts if not _reads(c, var)], [c for c in parts if _reads(c, var)]
-
-
-def _reads(e: ast.Expr, var: str) -> bool:
-    """Whether ``e`` names ``var``."""
-    return any(isinstance(x, ast.Name) and x.id == var for x in walk.descendants(e))
-
-
 def _fn(name: str) -> str:
     """The Python name of a procedure: the deal's and the match's apart from any spec's."""
     return "_P_" + name[1:] if name.startswith("#") else "_p_" + name
 
 
-def _stopping(procs: dict[str, tuple[tuple[str, ...], ast.Block]]) -> set[str]:
-    """The procedures that may stop: those that decide, draw by chance or run a deal, and
-    those that call one that may."""
-    direct: dict[str, set[str]] = {}
-    stops: set[str] = set()
-    for name, (_, body) in procs.items():
-        calls = set()
-        for x in walk.descendants(body):
-            if isinstance(x, (ast.Choose, ast.Shuffle, ast.Reshuffle, ast.Bury, ast.Pick,
-                              ast.RunDeal)):
-                stops.add(name)
-            elif isinstance(x, ast.CallStmt):
-                calls.add(x.name)
-        direct[name] = calls
-    changed = True
-    while changed:
-        changed = False
-        for name, calls in direct.items():
-            if name not in stops and calls & stops:
-                stops.add(name)
-                changed = True
-    return stops
-
-
-def _zone_of(e: ast.Expr) -> str | None:
-    """The zone a generator's source names (``hand[h]`` is ``hand``), else None."""
-    while isinstance(e, (ast.Index, ast.Cited)):
-        e = e.target if isinstance(e, ast.Index) else e.expr
-    return e.id if isinstance(e, ast.Name) else None
-
-
-def _once(values: str, unique: bool) -> str:
-    """A listing's values each once: as they are from a zone of distinct cards, else through
-    ``dict.fromkeys``, one event per value as the engine's map keys them (two packs)."""
-    return values if unique else f"dict.fromkeys({values})"
-
-
-def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., Any]:
+def lower_table(ec: ExprCompiler, runtime: dict[str, object]
+                ) -> tuple[Callable[..., Any], frozenset[str]]:
     """The match's generator function ``match(st)`` for the table ``ec`` compiles, with
     ``runtime`` (the kernel's helpers: ``_end_deal``, ``_end_match``, ``_bind`` ...) among
-    its globals; Unsupported where the table has a construct the kernel does not lower."""
+    its globals, and the zones it keeps as bit sets beside their lists (``st.zb``: see
+    kernel/bits.py); Unsupported where the table has a construct the kernel does not lower."""
     spec = ec.spec
     if ec.team_now is not None:
         raise Unsupported("teams formed in play")
@@ -782,9 +702,12 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
     for name, (params, body) in procs.items():
         low.procedure(name, params, body)
     low.emit(f"return {_fn('#match')}", 1)
-    text = "\n".join(low.lines) + "\n"
+    mirrored = frozenset(low.bits.mirrored)
+    text = "\n".join(kept(line, low.bits.keeps.get(i), mirrored)
+                     for i, line in enumerate(low.lines)) + "\n"
     extra: dict[str, object] = dict(runtime)
     extra.update(low.objects)
+    extra.update(low.bits.deck.runtime())
     extra.update(_LS={i + 2: sp for i, sp in low.spans.items()}, _move=move_cards,
                  _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _Empty=EmptyError,
                  _rt=runtime_error, _overwork=overwork, _overproc=overproc,
@@ -796,4 +719,4 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]) -> Callable[..., A
         # Python's limit of 20 nested blocks, met sooner in one function than in the
         # engine's one a procedure
         raise Unsupported(str(e)) from None
-    return make()  # type: ignore[no-any-return]
+    return make(), mirrored

@@ -52,7 +52,8 @@ class KernelGame:
         # an expression compiler of its own: the game's compiles its enumerators as play first
         # calls them, and shares nothing with the kernel's text
         ec = ExprCompiler(game.spec, game.players, game.options, game.hands)
-        self.match = lower_table(ec, self._runtime())
+        #: the zones kept as bit sets beside their lists (kernel/bits.py)
+        self.match, self.bit_zones = lower_table(ec, self._runtime())
 
     def _runtime(self) -> dict[str, object]:
         game = self.game
@@ -126,6 +127,13 @@ class KernelState(ResultFields):
         for zd in game.spec.zones:
             owners = game.team_count if zd.per_team else n
             self.z[zd.name] = [[] for _ in range(owners)] if zd.per_player else []
+        #: each list the kernel keeps a bit set of (kernel/bits.py), and its bits by its id
+        self.zl: list[list[str]] = []
+        for zd in game.spec.zones:
+            if zd.name in kernel.bit_zones:
+                zone = self.z[zd.name]
+                self.zl.extend(zone if zd.per_player else [zone])
+        self.zb: dict[int, int] = {id(x): 0 for x in self.zl}
         self._gen = kernel.match(self)
         self._stop: _Stop | None = None
         self._go(None)
