@@ -47,7 +47,7 @@ def test_vandattas_rare_cases_are_told_apart_in_the_book() -> None:
     assert "13 or 14" not in steps and "nothing to shuffle" not in md[:md.index("### Rare")]
     rare = md[md.index("### Rare cases"):md.index("## Scoring")]
     assert md.index("### Lappen") < md.index("### Rare cases")
-    assert "- **Turn up**: At a table of 13 or 14 players, should the stock hold only eights" in rare
+    assert "- **Turn up**: At a table of 13 or 14 players, should the stock hold only" in rare
     assert "- **Draw**: If the stock is empty and there is nothing to shuffle" in rare
 
 
