@@ -225,8 +225,8 @@ class _Teller:
             moved = _move(self.spec, t, w, self.order, self.hands, self.rounds)
             extra = _chose(str(ev["action"]), t.instead, w, self.chosen, self.chosen_now)
             extra += self._note()
-            self.turn += [*inline(w.marks(";") if self.moves > 1 else ""), *moved.runs(),
-                          *extra]
+            self.turn += [*inline(w.marks(";") if self.moves > 1 else ""),
+                          *moved.runs(tuple(extra))]
             self.one = Played(int(str(ev["seat"])), str(ev["action"]), moved, extra)
         elif self.moves == EXAMPLE_MOVES + 1:
             self.turn += inline("; …")

@@ -34,11 +34,12 @@ class Moved(NamedTuple):
     #: the move as a sentence, by its decision's told text (rulespec.book.said), if it has one
     told: Inline = ()
 
-    def runs(self) -> list[Run]:
-        """The move told on a line of its own."""
+    def runs(self, extra: Inline = ()) -> list[Run]:
+        """The move told on a line of its own, ``extra`` (what the book says of the choice:
+        the author's note) before what followed from it (``rest``)."""
         if self.told:
-            return [*inline(" "), *self.told, *self.won_note, *self.rest]
-        return [*self.action, *self.fields, *self.won_note, *self.rest]
+            return [*inline(" "), *self.told, *self.won_note, *extra, *self.rest]
+        return [*self.action, *self.fields, *self.won_note, *extra, *self.rest]
 
 
 class Played(NamedTuple):
@@ -93,5 +94,7 @@ def _trick_line(group: list[Played], w: Words, zone_word: Callable[[str], str]) 
             runs += [*inline(" "), em(w.word("(seat {seat} takes it: {zone}s now {k})",
                                              seat=str(q + 1), zone=zone_word(zone),
                                              k=str(k)))]
-        runs += [*p.moved.rest, *p.extra]
+        # the author's word on the move before what followed from it (rounds 37 to 39: the
+        # lappen penalty's cards read before the reason for it)
+        runs += [*p.extra, *p.moved.rest]
     return tuple(runs)
