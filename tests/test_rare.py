@@ -43,7 +43,7 @@ def test_a_rare_case_is_parsed_and_printed_back() -> None:
 
 def test_vandattas_rare_cases_are_told_apart_in_the_book() -> None:
     md = to_markdown(book("vandatta", "en")[0])
-    steps = md[md.index("## The deal"):md.index("## Words of the game")]
+    steps = md[md.index("## The deal"):md.index("## Play")]
     assert "13 or 14" not in steps and "nothing to shuffle" not in md[:md.index("### Rare")]
     rare = md[md.index("### Rare cases"):md.index("## Scoring")]
     assert md.index("### Lappen") < md.index("### Rare cases")

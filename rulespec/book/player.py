@@ -100,10 +100,12 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     w = words or english()
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
-    # every word of the game in one section after the opening, in the order the rules first
-    # use them, a word only the house rules use (the dummy) last (rounds 27 to 29: in the
-    # deal's steps they crowded it): the order found by writing the book once
-    parts = (_game, _players_and_cards, _deal, _words, _play, _rare_cases, _scoring, _yields,
+    # every word of the game in one section after the players and cards, before the deal
+    # (rounds 36 to 39, every Abracadabra reader: the steps used words said after them;
+    # rounds 30 to 32 had asked for them after, when where the cards lie did not name the
+    # places the words name), in the order the rules first use them, a word only the house
+    # rules use (the dummy) last: the order found by writing the book once
+    parts = (_game, _players_and_cards, _words, _deal, _play, _rare_cases, _scoring, _yields,
              _end, _example, _variations)
     first = _Writer(spec, w)
     for part in parts:
@@ -311,10 +313,9 @@ def _h(out: _Writer, text: str, anchor: str) -> None:
 
 
 def _words(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
-    """Every word of the game in one section (round 29: "one glossary"), after the cards and
-    the deal's steps (rounds 30 to 32: before them, twenty words read as forward references
-    to a game not yet seen): the opening's words first, then the rules' in the order they
-    first come, then those only a house rule uses."""
+    """Every word of the game in one section (round 29: "one glossary"), after the players
+    and cards, before the deal's steps that use them (rounds 36 to 39): the opening's words
+    first, then the rules' in the order they first come, then those only a house rule uses."""
     if not out.gather:
         return
     out.hold = False
@@ -405,7 +406,10 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         # a zone the game's words name (the stock, the pile) is defined here, by its word,
         # and not again among the words (rounds 36 and 37: the pile and the centre missing
         # from the table's places, read of in the steps before the words said them)
-        named = [clause(t.span) for t in spec.terms if z.name.replace("_", " ") in t.word.lower()]
+        # named by its name, or by the label its text opens with ("A player's left row: ...")
+        head = (z.doc or "").split(":")[0].lower() if ":" in (z.doc or "") else ""
+        named = [clause(t.span) for t in spec.terms if z.name.replace("_", " ") in t.word.lower()
+                 or head.endswith(" " + t.word.lower())]
         term = next((t for t in out.terms if t[2] in named), None)
         if term is not None:
             out.terms.remove(term)
