@@ -11,12 +11,14 @@ and cannot break the page or inject into it.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import attrs
 
-__all__ = ["RTL_LANGUAGES", "SUIT_SYMBOL", "Book", "Bullets", "Code", "Figure", "Heading", "Inline",
-           "Paragraph", "Run", "Table", "card_text", "code", "em", "inline", "strong", "suit_text"]
+__all__ = ["CARD_IN_TEXT", "RTL_LANGUAGES", "SUIT_SYMBOL", "Book", "Bullets", "Code", "Figure",
+           "Heading", "Inline", "Paragraph", "Run", "Table", "card_text", "code", "em", "inline",
+           "strong", "suit_text"]
 
 RunKind = Literal["text", "code", "strong", "em", "suit", "card", "link", "break"]
 
@@ -188,3 +190,7 @@ def suit_text(letter: str) -> str:
     if len(letter) > 2 and letter[1] == " " and letter[0] in SUIT_SYMBOL:
         return f"{SUIT_SYMBOL[letter[0]]} {letter[2:]}"
     return f"{SUIT_SYMBOL.get(letter, '')} {names.get(letter, letter)}".strip()
+
+
+#: a card written in a text (an author's note: "Q♠ and 3♣"), not already isolated
+CARD_IN_TEXT = re.compile("(?<![\\w\u2066\u2039])(?:10|[2-9JQKA])[\u2663\u2666\u2665\u2660](?!\\w)")

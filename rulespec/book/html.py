@@ -22,6 +22,7 @@ from importlib import resources
 import attrs
 
 from rulespec.book.document import (
+    CARD_IN_TEXT,
     SUIT_SYMBOL,
     Block,
     Book,
@@ -77,6 +78,7 @@ def _e(text: str) -> str:
 #: backwards (``5–2``), so it is isolated as left-to-right; digits alone need nothing
 _NUMBER = re.compile(r"(?<![\w.])[-+\u2212\u00b1]?\d+(?:[.,:/\u2013-]\d+)*")
 _PLAIN_NUMBER = re.compile(r"[\d.,]+")
+_LTR = re.compile(f"{CARD_IN_TEXT.pattern}|{_NUMBER.pattern}")
 
 
 def _text(text: str, w: _Words) -> str:
@@ -85,7 +87,8 @@ def _text(text: str, w: _Words) -> str:
     if not w.rtl:
         return _e(text)
     out, at = [], 0
-    for m in _NUMBER.finditer(text):
+    # a signed number or a range, or a card a text writes (an author's note), left to right
+    for m in _LTR.finditer(text):
         if _PLAIN_NUMBER.fullmatch(m.group()):
             continue
         out.append(f"{_e(text[at:m.start()])}<bdi dir=\"ltr\">{_e(m.group())}</bdi>")

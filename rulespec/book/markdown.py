@@ -10,6 +10,7 @@ import urllib.parse
 from collections.abc import Iterable, Sequence
 
 from rulespec.book.document import (
+    CARD_IN_TEXT,
     Book,
     Bullets,
     Code,
@@ -56,6 +57,12 @@ def _md_code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}".replace("|", "\\|")
 
 
+def _ltr_cards(text: str, rtl: bool) -> str:
+    """In a right-to-left book, each card a text writes isolated left to right, as a card run
+    is (round 40: the cards of a Persian author's note turned about)."""
+    return CARD_IN_TEXT.sub(lambda m: "\u2066" + m.group() + "\u2069", text) if rtl else text
+
+
 def md_inline(text: Inline, rtl: bool = False) -> str:
     """Runs as Markdown; in a right-to-left book (``rtl``) each card isolated left to right,
     as the figures write them (round 23: a Persian reader could not tell a group's order,
@@ -63,7 +70,7 @@ def md_inline(text: Inline, rtl: bool = False) -> str:
     out = []
     for r in text:
         if r.kind == "text":
-            out.append(_md_text(r.text))
+            out.append(_ltr_cards(_md_text(r.text), rtl))
         elif r.kind == "code":
             out.append(_md_code(r.text))
         elif r.kind == "strong":
@@ -74,7 +81,7 @@ def md_inline(text: Inline, rtl: bool = False) -> str:
             body = r.text.strip()
             lead, tail = r.text[:len(r.text) - len(r.text.lstrip())], \
                 r.text[len(r.text.rstrip()):]
-            out.append(f"{lead}*{_md_text(body)}*{tail}" if body else r.text)
+            out.append(f"{lead}*{_ltr_cards(_md_text(body), rtl)}*{tail}" if body else r.text)
         elif r.kind == "suit":
             out.append(_md_text(suit_text(r.text)))
         elif r.kind == "link":
