@@ -146,6 +146,7 @@ class _Teller:
         self.src: str | None = None
         self.noted = _Notes(spec, w)
         self.rounds = _Rounds(ex.hands)
+        self.rounds.final = ex.events[-1] if ex.ended and ex.events else None
         self.settled = _Settled(spec, w, self.order)
         self.last: int | None = None  # the step of the deal of the last move
         self.closed = 0  # the rounds gathered when the turn began
@@ -537,7 +538,7 @@ def _so_far(t: Told, rounds: _Rounds, gathered: bool, w: Words) -> list[Run]:
     "seat 2 reaches 5 tricks, then fails by taking a 6th" went unsaid)."""
     was, rounds.verdicts = rounds.verdicts, t.verdicts
     out: list[Run] = []
-    if not gathered or was is None:
+    if not gathered or was is None or t is rounds.final:  # (round 41: said as it ended)
         return out
     for (term, before), (_, now) in zip(was, t.verdicts, strict=False):
         if before != now:
@@ -679,6 +680,7 @@ class _Rounds:
         self.second: frozenset[str] = frozenset()
         #: the players' yes/no (success) had the deal ended after the last event
         self.verdicts: tuple[tuple[str, tuple[bool, ...]], ...] | None = None
+        self.final: Told | None = None  # the deal's last event, after which it ended
 
     def gathered(self, t: Told) -> tuple[str, int, tuple[str, ...], int, int] | None:
         """The round this move gathered: (its zone, to whom, its cards, its number, the
