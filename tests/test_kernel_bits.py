@@ -19,17 +19,12 @@ from rulespec.engine.kernel.listing import sort_text
 from rulespec.engine.state import CHANCE, State
 from rulespec.lang.decks import FRENCH
 from rulespec.loading import game_for, resolve
+from tests.test_kernel import HEAD as KERNEL_HEAD
 
-HEAD = """
-game t title "T"
-players 2 to 3
-winner lowest total
-zone stock: shared visible to nobody
-zone hand: per player visible to owner
-zone pile: shared visible to all
+# the kernel's tests' table, with a pile to play to and the suit led
+HEAD = KERNEL_HEAD + """zone pile: shared visible to all
 var n: int = 0
 var led: suit? = none
-def zero(p: int) = 0
 """
 
 
