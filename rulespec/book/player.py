@@ -401,6 +401,7 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
                                 "writes the book of one of them.", lo=str(sizes[-2] + 1),
                                 hi=str(sizes[-1] - 1), cmd=code("rulespec doc --players N"))))
     held = _held_at_start(facts)
+    kept = _kept(facts)
     zones: list[tuple[Inline, str | None]] = []
     for z in spec.zones:
         # a zone the game's words name (the stock, the pile) is defined here, by its word,
@@ -411,7 +412,9 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         named = [clause(t.span) for t in spec.terms if z.name.replace("_", " ") in t.word.lower()
                  or head.endswith(" " + t.word.lower())]
         term = next((t for t in out.terms if t[2] in named), None)
-        if term is not None:
+        # a place cards lie when play starts, or go to and stay (the centre), not one they
+        # pass through (rounds 40 and 41: the trick read as no place on the table)
+        if term is not None and (held is None or z.name in held or z.name in kept):
             out.terms.remove(term)
             out.said.add(term[1])
             zones.append((inline(strong(term[0]), ": ", term[1].rstrip("."),
@@ -425,6 +428,18 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
+
+
+def _kept(facts: BookFacts) -> set[str]:
+    """The zones the example's cards go to and never leave (failed cards to the centre)."""
+    gained: set[str] = set()
+    lost: set[str] = set()
+    for t in facts.example.events if facts.example is not None else ():
+        gained.update(zone for zone, cards, _ in t.shared if cards)
+        lost.update(zone for zone, _, cards in t.shared if cards)
+        gained.update(zone for zone, _, _ in t.gained)
+        lost.update(zone for zone, _, _ in t.lost)
+    return gained - lost
 
 
 def _held_at_start(facts: BookFacts) -> set[str] | None:
