@@ -28,8 +28,8 @@ def placed_in_steps(spec: CheckedSpec, facts: BookFacts) -> dict[str, int]:
     every = steps_of(spec.deal.body)
     most = facts.example.picture[0] if facts.example and facts.example.picture else None
     at = steps_of_actions(spec, first=True)
-    # a step where the play is made keeps its other decisions beside it, in Play (uno's
-    # draw and pass are the play's alternatives, not a step's)
+    # a step where the play is made keeps its other decisions beside it, in Play (a draw
+    # or a pass made instead of a play is the play's alternative, not a step's)
     playing = {i for a, i in at.items() if a == most}
     return {a: i for a, i in at.items() if every[i].doc and a != most and i not in playing}
 

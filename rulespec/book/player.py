@@ -101,7 +101,7 @@ def player_book(spec: CheckedSpec, words: Words | None = None, players: int | No
     facts = facts if facts is not None else book_facts(spec, players, options, progress)
     out = _Writer(spec, w)
     # every word of the game in one section after the players and cards, before the deal
-    # (rounds 36 to 39, every Abracadabra reader: the steps used words said after them;
+    # (rounds 36 to 39, readers of the longest book: the steps used words said after them;
     # rounds 30 to 32 had asked for them after, when where the cards lie did not name the
     # places the words name), in the order the rules first use them, a word only the house
     # rules use (the dummy) last: the order found by writing the book once
@@ -533,9 +533,9 @@ def _play(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
 
 def _rare_cases(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     """The rare cases of the steps and decisions (``rare``), after the rest of Play, each by
-    the step's title or the decision's name (rounds 31 to 35: thirteen players left with
-    only eights, an empty stock with nothing to shuffle, told in the steps, tripped a
-    first reading)."""
+    the step's title or the decision's name (rounds 31 to 35: a case of the largest tables
+    only, or of an empty stock with nothing to shuffle, told in the steps, tripped a first
+    reading)."""
     found: list[tuple[Inline, str, ast.Span]] = []
     for body in (spec.deal.body, *(pr.body for pr in spec.procs)):
         found += [((strong(w.text(s.title).rstrip(".")),), s.rare, s.span)

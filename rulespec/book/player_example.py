@@ -226,7 +226,7 @@ class _Teller:
             moved = _move(self.spec, t, w, self.order, self.hands, self.rounds)
             extra = _chose(str(ev["action"]), t.instead, w, self.chosen, self.chosen_now)
             extra += self._note()
-            # a move after three notes on its own line (rounds 36 to 41: Vändåtta's last turn)
+            # a move after three notes on its own line (rounds 36 to 41: a turn of six moves in one)
             busy = sum(r.kind == "em" and r.text.lstrip()[:1] == "(" for r in self.turn) > 2
             cut = [Run("break", " ")] if busy else inline(w.marks(";"))
             self.turn += [*(cut if self.moves > 1 else ()), *moved.runs(tuple(extra))]

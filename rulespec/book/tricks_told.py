@@ -95,6 +95,6 @@ def _trick_line(group: list[Played], w: Words, zone_word: Callable[[str], str]) 
                                              seat=str(q + 1), zone=zone_word(zone),
                                              k=str(k)))]
         # the author's word on the move before what followed from it (rounds 37 to 39: the
-        # lappen penalty's cards read before the reason for it)
+        # penalty's cards read before the reason for it)
         runs += [*p.extra, *p.moved.rest]
     return tuple(runs)

@@ -14,7 +14,7 @@ whatever the hand's).
 
 What reads the mirror: a decision's listing (``play(card = c) for c in hand[h] if legal(h,
 c)``) whose guard's tests on ``c`` are on its suit, its rank or itself, combined by ``and``,
-``or``, ``not`` and ``if``, and on other values (the suit led, whether hearts are broken,
+``or``, ``not`` and ``if``, and on other values (the suit led, whether a suit may be led yet,
 ``any``/``all``/``count`` over a mirrored zone of a test of that shape): the guard becomes
 one mask (``hand & SUIT[led]``), each value it reads evaluated once, and the legal cards
 are the mask's set bits, already in canonical order. Where the mask's evaluation raises, the
