@@ -888,10 +888,12 @@ def test_a_decision_names_the_step_of_the_deal_it_is_made_in() -> None:
     naming = md.index("4. **Naming tricks.**")
     assert naming < md.index("**Place:**") < md.index("**Name trump:**") < md.index("5. **")
     exposing = md[md.index("5. **Exposing.**"):md.index("6. **")]
-    assert "As the declarer, you may turn" in exposing and "**Declare" not in md
+    assert "The declarer may turn" in exposing and "**Declare" not in md
+    # the name opens its first sentence's line, never a line of its own (round 41)
+    assert "**Place:** The declarer lays" in md and not re.search(r"\*\*[^*]+:\*\* *\n", md)
     assert "(step " not in md and "**Play**" not in md
     play = md[md.index("## Play\n"):md.index("## Scoring")]
-    assert play.startswith("## Play\n\n- Play a card to the trick.")
+    assert play.startswith("## Play\n\n- The leader plays any card;")
     assert "(step " not in to_markdown(book("vandatta", "en")[0])
 
 

@@ -114,9 +114,11 @@ def step_lines(rows: Mapping[str, tuple[Inline, list[str]]]) -> Inline:
             lines += [Run("break", " "), *named, *inline((" " if named else "")
                                                          + " ".join(said))]
             continue
-        lines += [Run("break", " "), *named] if named else []
-        for x in said:
-            lines += [Run("break", " "), *inline(x)]
+        # the name opens the first sentence's line, not a line of its own (round 41:
+        # "**Place:**" alone read as an empty heading)
+        for i, x in enumerate(said):
+            lines += [Run("break", " "), *(named if i == 0 else []),
+                      *inline((" " if named and i == 0 else "") + x)]
     return tuple(lines)
 
 

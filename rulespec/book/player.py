@@ -388,8 +388,8 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
     if packs and spec.deck.french:
         # a second pack's cards bear the same names (rounds 15 to 20: a bid card A♠ read as
         # the A♠ played): the example writes them in angle quotes
-        out.para(w.word("In the example deal a card of {pack} is written in angle quotes, "
-                        "‹2♠›, apart from the playing cards.",
+        out.para(w.word("In the example deal a card of {pack} is written in angle brackets, "
+                        "‹2♠›, to tell it apart from the playing cards.",
                         pack=zone_said(spec, packs[0], w)))
     if table is not None:
         out.add(table)
@@ -417,8 +417,10 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         if term is not None and (held is None or z.name in held or z.name in kept):
             out.terms.remove(term)
             out.said.add(term[1])
-            zones.append((inline(strong(term[0]), ": ", term[1].rstrip("."),
-                                 f" ({_seen(z, w)})."), clause(z.span)))
+            # who sees it beside its word, before a long text (round 41: "...the leader
+            # first (known to everyone)" read as a tag on the last clause)
+            zones.append((inline(strong(term[0]), f" ({_seen(z, w)}): ",
+                                 term[1].rstrip("."), "."), clause(z.span)))
         elif z.doc and (held is None or z.name in held):
             # a zone in a few words: its text's first sentence (by its text alone: a zone's
             # name is the spec's, "left_down", not a player's word)
