@@ -52,10 +52,13 @@ CHUNK = 10
 
 
 def settings_of(name: str) -> tuple[str, int, dict[str, Any], Any]:
-    """The spec, table size, options and adapter class of an engine game."""
+    """The spec, table size, options and adapter class of an engine game: the adapter's
+    settings, and where one of the engine's states plays less than the spec's game (OpenSpiel's
+    spades: a single deal, not the match), the options that make the spec's game the same
+    (``playout_options``), so that a game is the same game on both sides."""
     adapter = engine_adapter(name)
     players = getattr(adapter, "players", (4,))[0]
-    options = {**adapter.fixed, **adapter.usual}
+    options = {**adapter.fixed, **adapter.usual, **getattr(adapter, "playout_options", {})}
     return adapter.spec, players, options, adapter
 
 
@@ -123,7 +126,11 @@ def engine_games(adapter: Any, players: int, options: Mapping[str, Any], games: 
     if adapter.__module__.startswith("rulespec.adapters.rlcard"):
         return rlcard_games(adapter, games, seed)
     a = adapter()
-    a.new(adapter.spec, players, dict(options), 0)
+    # the engine's game as the adapter loads it (the adapter's own options: one state is
+    # the single deal that ``playout_options`` gives the spec's side)
+    own_options = {k: v for k, v in options.items()
+                   if k not in getattr(adapter, "playout_options", {})}
+    a.new(adapter.spec, players, own_options, 0)
     return pyspiel_playouts(a.state.get_game(), games, seed)
 
 

@@ -350,6 +350,9 @@ class Spades(OpenSpielAdapter):
              "bid_cap": True, "failed_nil_tricks": "count_for_partner", "nil_value": 100,
              "bag_limit": 10, "bag_penalty": 100, "spade_lead": "after_broken"}
     usual = {"mercy_rule": True, "end_bonus": 200}
+    #: what one pyspiel state of spades plays, side by side (bench/engines.py): a single deal,
+    #: whose returns are its scores; the match is this adapter's, deal after deal
+    playout_options = {"deals": 1}
 
     def params(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         if options.get("deals"):
