@@ -919,3 +919,18 @@ def test_a_decision_named_as_a_term_is_translated_apart() -> None:
     assert "**Заявка:**" in md
     assert "- **заказ**:" in md
     assert "**Bid:**" in to_markdown(book("abracadabra", "en")[0])
+
+
+def test_a_score_line_names_the_cards_its_sums_add() -> None:
+    """Round 42: "face values 13" could not be checked against the bid card that made it.
+    Each part a sum makes names the cards it added, a second pack's in angle quotes as the
+    example writes them, a card alone without its value again."""
+    md = to_markdown(book("abracadabra", "en")[0])
+    seats = [line for line in md.splitlines() if line.startswith("- Seat ")]
+    faces = [line for line in seats if "face values" in line]
+    assert faces and all(re.search(r"face values \d+ \((\d+ \+ )*[\d ]*:? ?‹", line)
+                         for line in faces), faces
+    assert any(re.search(r"face values \d+ \(‹[^›]+›\)", line) for line in faces), faces
+    # a playing card counted for the suit bonus is not quoted
+    assert all("suit bonus" not in line or re.search(r"suit bonus \d+ \([^)]*: [^‹)]*\)", line)
+               for line in seats), seats

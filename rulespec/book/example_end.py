@@ -19,11 +19,11 @@ from rulespec.lang.model import CheckedSpec
 __all__ = ["ending"]
 
 #: cards as the example writes them, in the deck's order (``order``)
-CardRuns = Callable[[tuple[str, ...], Mapping[str, int] | None], list[Run]]
+CardRuns = Callable[..., list[Run]]
 
 
-def ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example,
-           w: Words, cards: CardRuns) -> list[tuple[Inline, str | None]]:
+def ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example, w: Words,
+           cards: CardRuns, second: frozenset[str]) -> list[tuple[Inline, str | None]]:
     """The deal's end: each seat's score, as the sum of its parts where the scoring adds
     parts up, and each other result the spec records (chips won, say), in its own words."""
     entry = ex.result
@@ -39,7 +39,7 @@ def ending(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Exampl
         order = spec.deck.order or CARD_ORDER
         for q, parts in enumerate(ex.score_terms):
             said = _labelled(parts, labels, ex.score_worked[q] if ex.score_worked else None,
-                             w, order, cards)
+                             w, order, cards, second)
             lines.append((w.say("Seat {seat}: {sum} = {total}", seat=str(q + 1), sum=said,
                                 total=str(scores[q])) if said else
                           w.say("Seat {seat}: {total}", seat=str(q + 1),
@@ -119,7 +119,8 @@ def _part_labels(spec: CheckedSpec, w: Words) -> list[tuple[str, str]] | None:
 
 def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]],
               workings: tuple[Working | None, ...] | None, w: Words,
-              order: Mapping[str, int], cards: CardRuns) -> Inline:
+              order: Mapping[str, int], cards: CardRuns,
+              second: frozenset[str] = frozenset()) -> Inline:
     """Parts added up, each after its name: ``success bonus 40 + tricks taken 11``; a part
     the scoring subtracts after a minus sign, a negative part with its own; a part of 0 left
     out (the example's words are counted), so that a score of nothing is no sum at all. A
@@ -134,20 +135,29 @@ def _labelled(parts: tuple[object, ...], labels: list[tuple[str, str]],
         said = (f"− {said}" if sign == "-" else said) if not out else \
             f" {'−' if sign == '-' else '+'} {said}"
         out.extend(inline(said))
-        out += _working(workings[i] if workings is not None else None, w, order, cards)
+        out += _working(workings[i] if workings is not None else None, w, order, cards,
+                        second)
     return tuple(out)
 
 
-def _working(how: Working | None, w: Words, order: Mapping[str, int], cards: CardRuns
-             ) -> list[Run]:
-    """A working in brackets after its value, ``(2 × 2: 5♠ 5♦)``; nothing for None."""
+def _working(how: Working | None, w: Words, order: Mapping[str, int], cards: CardRuns,
+             second: frozenset[str] = frozenset()) -> list[Run]:
+    """A working in brackets after its value, ``(2 × 2: 5♠ 5♦)``, a second pack's cards in
+    angle quotes (``(4 + 5: ‹4♠› ‹5♠›)``; round 42: "face values 13" could not be checked
+    against the bid card that made it); nothing for None."""
     if how is None:
         return []
-    tokens, counted = how
+    tokens, named = how
+    counted = tuple(c.partition("|")[0] for c in named)
+    bid = bool(named) and all(c.partition("|")[2] in second for c in named)
+    if len(tokens) == 1 and counted:
+        # one card's value: the card alone, its value said before the bracket
+        runs = cards(counted, order, bid)
+        return [*inline(" (" + runs[0].text.lstrip()), *runs[1:], *inline(")")]
     out = [*inline(" (" + " ".join(_token(t, w) for t in tokens)
                    .replace("( ", "(").replace(" )", ")"))]
     if counted:
-        out += [*inline(":"), *cards(counted, order)]
+        out += [*inline(":"), *cards(counted, order, bid)]
     return [*out, *inline(")")]
 
 

@@ -786,7 +786,8 @@ class _Worker:
                 (worked(self.spec, st, self._whole[1], {self._whole[0]: q}, summed=True),)
                 for q in range(st.game.players))
         param, parts = self._scoring
-        return tuple(tuple(worked(self.spec, st, e, {param: q}) for e in parts)
+        # each part's sums name the cards they added up (round 42)
+        return tuple(tuple(worked(self.spec, st, e, {param: q}, summed=True) for e in parts)
                      for q in range(st.game.players))
 
     def _score_terms(self, st: State) -> tuple[tuple[object, ...], ...] | None:

@@ -127,7 +127,7 @@ def example_lines(spec: CheckedSpec, ex: Example, w: Words, hands: frozenset[str
             break
     told.end_turn(None)
     lines = by_trick(told.lines, told.played, w, lambda z: zone_word(spec, z, w))
-    return _after(spec, lines, ex, told.turns > EXAMPLE_TURNS, w)
+    return _after(spec, lines, ex, told.turns > EXAMPLE_TURNS, w, second)
 
 
 class _Teller:
@@ -353,9 +353,9 @@ _OF_A_SEAT = frozenset({"left_of", "right_of", "seats_from", "team_of", "partner
 
 
 def _after(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Example, cut: bool,
-           w: Words) -> list[tuple[Inline, str | None]]:
+           w: Words, second: frozenset[str]) -> list[tuple[Inline, str | None]]:
     """The lines after the turns told: where the telling stopped (``cut``: before the deal's
-    end), then the deal's end."""
+    end), then the deal's end (``second``: the zones of a second pack's cards)."""
     if not ex.ended:
         lines.append((w.say("… the deal had not ended after {n} events, and is not told "
                             "further.", n=str(ex.length)), None))
@@ -363,7 +363,7 @@ def _after(spec: CheckedSpec, lines: list[tuple[Inline, str | None]], ex: Exampl
     if cut:
         lines.append((w.say("… and so on, to the end of the deal ({n} moves in all).",
                             n=str(ex.length)), None))
-    return ending(spec, lines, ex, w, _cards)
+    return ending(spec, lines, ex, w, _cards, second)
 
 
 class _Notes:

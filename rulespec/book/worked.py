@@ -133,9 +133,19 @@ def _gen(st: State, e: ast.GenCall, env: dict[str, object], summed: bool = False
         if any(not isinstance(x, str) for x in counted):
             return None
         return Worked([len(counted)], [str(x) for x in counted])
-    cards = [str(x) for x in counted] if summed and all(isinstance(x, str) for x in counted) \
-        else []
+    # a sum's cards each with the zone they lie in (``4S|left_up``), so that a second pack's
+    # (bid cards) are written as the example writes them
+    zone = _zone_of(e.source)
+    cards = [f"{x}|{zone}" if zone else str(x) for x in counted] \
+        if summed and all(isinstance(x, str) for x in counted) else []
     return Worked(_added(values), cards)
+
+
+def _zone_of(e: ast.Expr) -> str | None:
+    """The name an expression indexes or is (``left_up[p]``: ``left_up``), else None."""
+    while isinstance(e, (ast.Index, ast.Cited)):
+        e = e.target if isinstance(e, ast.Index) else e.expr
+    return e.id if isinstance(e, ast.Name) else None
 
 
 #: a sum of more addends than this is said with equal ones grouped: ``13 × 1 + 13``
