@@ -102,8 +102,8 @@ def _setting(o: OptionInfo, value: str) -> Run:
 
 
 def _values(o: OptionInfo, w: Words, told: bool = False) -> list[Inline]:
-    """An option's values for players: each value other than the default by its own words, the
-    default too (first) where ``told`` (the default is the rules above, which say it). The
+    """An option's values for players: each value other than the default by its own words (the
+    default is the rules above, which tell it), and the default too, first, where ``told``. The
     setting that plays a value in software (``turnup_eight = bottom``) is the reference's; it
     is named here only for a value the spec gives no words. A number's range is the reference's
     too: a table agrees on a number, it does not look up a setting's bounds ("from 0 to 100000"
