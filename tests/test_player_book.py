@@ -625,27 +625,29 @@ def test_the_example_shows_a_move_that_gives_others_cards() -> None:
 @pytest.mark.parametrize("lang", ["en", "fa", "ru"])
 def test_a_yes_no_house_rule_reads_as_its_two_ways(lang: str) -> None:
     """A yes/no rule whose text says "With this rule, ... Without this rule, ..." (in the
-    book's language) is told as an enumeration's values (round 8: the status line before it
-    read the wrong way round), less the default, which the rules above tell (rounds 41 and
-    42: each default said again read as the rules twice)."""
+    book's language) is told as its two ways, the default first (round 8: the status line
+    before it read the wrong way round; round 43: the other way alone read backwards), each
+    other way marked as a variation, as an enumeration's are."""
     blocks = _variations(book("vandatta", lang)[0])
     w = words_for(lang, [resolve("vandatta").path])
     heads = ["".join(r.text for r in x.text) for x in blocks if isinstance(x, Paragraph)]
-    # a rule with nothing before its two ways: the other way right after the title
-    title = w.text("Drawing at will") + "."
     i = next(k for k, x in enumerate(blocks) if isinstance(x, Paragraph)
-             and "".join(r.text for r in x.text).startswith(title))
-    said = "".join(r.text for r in blocks[i].text)[len(title):].strip()
-    assert said and not isinstance(blocks[i + 1], Bullets)
-    assert said == said[:1].upper() + said[1:]
-    assert w.say("By default: {rule}.", rule="")[0].text not in " ".join(heads)
-    # one with words before its ways: they, then the other way alone as a list
-    title = w.text("Going out in an extra turn") + "."
-    i = next(k for k, x in enumerate(blocks) if isinstance(x, Paragraph)
-             and "".join(r.text for r in x.text).startswith(title))
+             and "".join(r.text for r in x.text) == w.text("Drawing at will") + ".")
     ways = blocks[i + 1]
-    assert isinstance(ways, Bullets) and len(ways.items) == 1
-    assert w.word("With this rule, ") not in " ".join(heads)
+    assert isinstance(ways, Bullets) and len(ways.items) == 2
+    said = ["".join(r.text for r in item) for item, _ in ways.items]
+    assert said[0].startswith(w.say("By default: {rule}.", rule="")[0].text)
+    assert w.word("With this rule, ") not in " ".join(heads + said)
+    # the other way marked as a variation, as an enumeration's other values are (rounds 41
+    # to 43: a rule under a title read as the game's)
+    assert said[1].startswith(w.say("Variation: {rule}.", rule="")[0].text)
+    i = next(k for k, x in enumerate(blocks) if isinstance(x, Paragraph)
+             and "".join(r.text for r in x.text).startswith(w.text("Turned-up eight") + "."))
+    ways = blocks[i + 1]
+    assert isinstance(ways, Bullets)
+    said = ["".join(r.text for r in item) for item, _ in ways.items]
+    assert said[0].startswith(w.say("By default: {rule}.", rule="")[0].text)
+    assert all(x.startswith(w.say("Variation: {rule}.", rule="")[0].text) for x in said[1:])
 
 
 @pytest.mark.parametrize("lang,term,text,used", [

@@ -44,10 +44,10 @@ def test_a_rare_case_is_parsed_and_printed_back() -> None:
 def test_vandattas_rare_cases_are_told_apart_in_the_book() -> None:
     md = to_markdown(book("vandatta", "en")[0])
     steps = md[md.index("## The deal"):md.index("## Play")]
-    assert "13 or 14" not in steps and "nothing to shuffle" not in md[:md.index("### Rare")]
+    assert "14 players" not in steps and "nothing to shuffle" not in md[:md.index("### Rare")]
     rare = md[md.index("### Rare cases"):md.index("## Scoring")]
     assert md.index("### Lappen") < md.index("### Rare cases")
-    assert "- **Turn up**: At a table of 13 or 14 players, should the stock hold only" in rare
+    assert "- **Turn up**: At a table of 14 players, should the stock hold only" in rare
     assert "- **Draw**: If the stock is empty and there is nothing to shuffle" in rare
 
 
@@ -62,5 +62,5 @@ def test_the_reference_says_a_rare_case_in_place() -> None:
     md = to_markdown(build_book(spec))
     turn_up = md[md.index("**Turn up.**"):]
     assert turn_up[:turn_up.index("\n")].endswith(
-        "At a table of 13 or 14 players, should the stock hold only eights, the eight turned up "
+        "At a table of 14 players, should the stock hold only eights, the eight turned up "
         "stays as the first card of the discard pile, and its suit is the one to follow.")

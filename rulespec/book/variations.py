@@ -1,6 +1,7 @@
 """The house rules of a player's book (its Variations): each option some rule reads, told in
-the players' words, its title in bold and the ways it changes the rules above; the setting a
-table makes and a number's bounds are the implementer's reference's (issue 27)."""
+the players' words, its title in bold, its default first and each other way marked as a
+variation; the setting a table makes and a number's bounds are the implementer's
+reference's (issue 27)."""
 
 from __future__ import annotations
 
@@ -30,19 +31,18 @@ def house_rules(spec: CheckedSpec, w: Words) -> list[Block]:
             # ..." read the wrong way round)
             lead, default, other = ways
             title = strong(w.text(o.title) + ".")
-            # the default is the rules above, told there (rounds 41 and 42: each default
-            # said again read as the rules twice): only the other way, after the title
-            # where nothing comes between
-            rule = inline(other if other.endswith(".") else other + ".")
-            out.append(Paragraph((title, *inline(" " + lead)) if lead else
-                                 (title, *inline(" "), *rule), clause(o.span)))
-            items = [rule] if lead else []
+            out.append(Paragraph((title, *inline(" " + lead)) if lead else (title,),
+                              clause(o.span)))
+            # both ways, the default first: the other alone read backwards (round 43: "No
+            # card is left over" under "Joker with three players" read as adding the Joker)
+            items = [w.say("By default: {rule}.", rule=_after_colon(default.rstrip("."))),
+                     _variation(other.rstrip("."), w)]
         elif o.title:
             out.append(Paragraph(_house_rule(o, text, w), clause(o.span)))
             items = _values(o, w) if o.kind == "enum" else []
         else:
             out.append(Paragraph(text, clause(o.span)))
-            items = _values(o, w, told=True)
+            items = _values(o, w)
         if items:
             out.append(Bullets(tuple((i, None) for i in items)))
     return out
@@ -101,13 +101,18 @@ def _setting(o: OptionInfo, value: str) -> Run:
     return code(f"{o.name} = {value}")
 
 
-def _values(o: OptionInfo, w: Words, told: bool = False) -> list[Inline]:
-    """An option's values for players: each value other than the default by its own words (the
-    default is the rules above, which tell it), and the default too, first, where ``told``. The
-    setting that plays a value in software (``turnup_eight = bottom``) is the reference's; it
-    is named here only for a value the spec gives no words. A number's range is the reference's
-    too: a table agrees on a number, it does not look up a setting's bounds ("from 0 to 100000"
-    reads like a program's, issue 27)."""
+def _variation(rule: str, w: Words) -> Inline:
+    """A way a house rule plays, other than the default, marked as such (rounds 41 to 43: a
+    rule under a title read as the rule of the game; "Default: ... / Variation: ..." asked)."""
+    return w.say("Variation: {rule}.", rule=_after_colon(rule))
+
+
+def _values(o: OptionInfo, w: Words) -> list[Inline]:
+    """An option's values for players: the default first, then each other value by its own words,
+    marked as a variation. The setting that plays a value in software (``turnup_eight =
+    bottom``) is the reference's; it is named here only for a value the spec gives no words. A
+    number's range is the reference's too: a table agrees on a number, it does not look up a
+    setting's bounds ("from 0 to 100000" reads like a program's, issue 27)."""
     if o.kind == "int" and o.default == 0:
         # a number whose default is 0 is one the rules above do without (an elimination
         # score; round 10: "The default is 0" read as everyone out at 0)
@@ -129,8 +134,6 @@ def _values(o: OptionInfo, w: Words, told: bool = False) -> list[Inline]:
         params = o.value_params(v) if o.kind == "enum" else ()
         value = f"{v}({', '.join(q.name for q in params)})" if params else show(v)
         said: Inline = inline(prose(w.text(text)).rstrip(".")) if text else (code(value),)
-        if str(v) == default and not told:
-            continue
         if str(v) == default:
             # a default that takes numbers says them: ante(1) is "agreed: 1" after "an agreed
             # number of chips"; several by their names in words ("low 1, high 3")
@@ -143,7 +146,8 @@ def _values(o: OptionInfo, w: Words, told: bool = False) -> list[Inline]:
             items.append(w.say("By default: {rule}; agreed: {args}.", rule=said, args=args)
                          if args else w.say("By default: {rule}.", rule=said))
         elif text:
-            items.append((*said, *inline(".")))
+            items.append(_variation("".join(r.text for r in said), w)
+                         if all(r.kind == "text" for r in said) else (*said, *inline(".")))
         else:
             items.append(w.say("{rule} (a table sets {setting}).", rule=said,
                                setting=_setting(o, value)))
