@@ -219,9 +219,10 @@ def test_a_character_no_font_draws_is_found() -> None:
     assert [m.split()[0] for m in missing_glyphs("a\U000f0001\u0378")] == ["U+0378", "U+F0001"]
 
 
-def test_a_right_to_left_page_mirrors(tab: Page) -> None:
+def test_a_right_to_left_page_mirrors(tab: Page, tmp_path: Path) -> None:
     """The Persian page: the title and text set from the right, the contents on the right of
-    the text at a desk's width, a card and code left to right inside the Persian text."""
+    the text at a desk's width, a card and code left to right inside the Persian text (code
+    on a page of its own: a player's book has none since it dropped its generator's note)."""
     path = next(p for g, lang, p in PAGES if lang == "fa")
     tab.set_viewport_size({"width": 1280, "height": 900})
     tab.goto(path.as_uri())
@@ -233,9 +234,19 @@ def test_a_right_to_left_page_mirrors(tab: Page) -> None:
     assert nav["x"] >= main["x"] + main["width"], "the contents stand right of the text"
     assert abs(h1[1] - (main["x"] + main["width"])) < 2 < h1[0] - main["x"]
     assert tab.locator(".card").first.evaluate("e => getComputedStyle(e).direction") == "ltr"
-    assert tab.locator("main p code").first.evaluate(
-        "e => getComputedStyle(e).direction") == "ltr"
     assert tab.locator("main p").first.evaluate("e => getComputedStyle(e).direction") == "rtl"
     # the Persian text is set in a face drawn for it, where one is installed
     family = tab.locator("main p").first.evaluate("e => getComputedStyle(e).fontFamily")
     assert re.match(r'Vazirmatn, "Noto Sans Arabic"', family), family
+    from rulespec.book.document import Book, Paragraph, code, inline
+    from rulespec.book.html import to_html
+
+    page = tmp_path / "code.fa.html"
+    page.write_text(to_html(Book("بازی", (Paragraph((*inline("برای هر میز "),
+                                                     code("rulespec doc --players N"),
+                                                     *inline(" را اجرا کنید."))),),
+                                 lang="fa")), encoding="utf-8")
+    tab.goto(page.as_uri())
+    assert tab.locator("main p code").first.evaluate(
+        "e => getComputedStyle(e).direction") == "ltr"
+    assert tab.locator("main p").first.evaluate("e => getComputedStyle(e).direction") == "rtl"

@@ -378,7 +378,8 @@ def to_html(book: Book) -> str:
         f"<h1>{title}</h1>",
         *_body(book.blocks, ids, w),
         # dir="auto": the note may be left in English in a book in another language
-        f'<p class="generator" dir="auto">{_note(book.generator_note)}</p>',
+        *([f'<p class="generator" dir="auto">{_note(book.generator_note)}</p>']
+          if book.generator_note else []),
         "</main>",
         "</div>",
         "</body>",

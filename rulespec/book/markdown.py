@@ -173,8 +173,10 @@ def to_markdown(book: Book, figures: Sequence[str] = ()) -> str:
                            "book.)*\n")
     out += _md_sources(book)
     # how the page was made is for its maintainers, not its readers: at the very end, out of
-    # the way of a reader who reads the page as text
-    out.append(f"<!-- {book.generator_note} -->")
+    # the way of a reader who reads the page as text; a player's book has none (rounds 30 to
+    # 44: every reader of the raw text read it as a leftover)
+    if book.generator_note:
+        out.append(f"<!-- {book.generator_note} -->")
     return "\n".join(out).rstrip() + "\n"
 
 
