@@ -942,3 +942,17 @@ def test_a_score_line_names_the_cards_its_sums_add() -> None:
     # a playing card counted for the suit bonus is not quoted
     assert all("suit bonus" not in line or re.search(r"suit bonus \d+ \([^)]*: [^‹)]*\)", line)
                for line in seats), seats
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ru"])
+def test_a_second_pack_is_said_among_what_a_table_needs(lang: str) -> None:
+    """Rounds 43 to 45: the bid pack's different backs were said only in a word's definition.
+    A game with a second pack says, before its table of packs, that two packs with different
+    backs are needed; a game of one pack says nothing of it."""
+    w = words_for(lang, [resolve("abracadabra").path])
+    need = w.word("Two packs are needed, with different backs: the cards to play with, "
+                  "and {pack}.", pack="")[:12]
+    md = to_markdown(book("abracadabra", lang)[0])
+    players = md[md.index("\n## ", 1):md.index("\n|")]
+    assert need in players
+    assert need not in to_markdown(book("vandatta", lang)[0])

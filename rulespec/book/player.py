@@ -374,23 +374,7 @@ def _seen(z: ast.ZoneDecl, w: Words) -> str:
 def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
     _h(out, w.word("Players and cards"), "players-and-cards")
     table, shared = players_table(spec, facts, w)
-    # how cards are written, before the first table that writes them (round 17)
-    if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
-                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."),
-                 define=False)
-    elif spec.deck.french:
-        # a game without a Joker does not name one (nor is "Ace" here the game's word: the
-        # notation defines no term)
-        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
-                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."), define=False)
-    packs = second_packs(facts)
-    if packs and spec.deck.french:
-        # a second pack's cards bear the same names (rounds 15 to 20: a bid card A♠ read as
-        # the A♠ played): the example writes them in angle quotes
-        out.para(w.word("In the example deal a card of {pack} is written in angle brackets, "
-                        "‹2♠›, to tell it apart from the playing cards.",
-                        pack=zone_said(spec, packs[0], w)))
+    _card_notes(spec, facts, w, out)
     if table is not None:
         out.add(table)
     if shared is not None:
@@ -430,6 +414,33 @@ def _players_and_cards(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writ
         out.add(Paragraph(w.say("Where the cards lie:")))
         out.add(Bullets(tuple(zones)))
         out.define(" ".join("".join(r.text for r in z[0]) for z in zones))
+
+
+def _card_notes(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> None:
+    """Before the first table that writes cards: how cards are written, and a second pack's
+    needs and notation."""
+    # how cards are written, before the first table that writes them (round 17)
+    if spec.deck.french and any("JK" in t.counts.get(RANKS_KEY, "") for t in facts.tables):
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades; JK is the Joker."),
+                 define=False)
+    elif spec.deck.french:
+        # a game without a Joker does not name one (nor is "Ace" here the game's word: the
+        # notation defines no term)
+        out.para(w.word("Cards are written by rank and suit: A (Ace), K, Q, J, 10, 9 down to "
+                        "2, then ♣ clubs, ♦ diamonds, ♥ hearts or ♠ spades."), define=False)
+    packs = second_packs(facts)
+    if packs:
+        # what a table needs before anything else (rounds 43 to 45: two packs with different
+        # backs were said only in a word's definition)
+        out.para(w.word("Two packs are needed, with different backs: the cards to play with, "
+                        "and {pack}.", pack=zone_said(spec, packs[0], w)), define=False)
+    if packs and spec.deck.french:
+        # a second pack's cards bear the same names (rounds 15 to 20: a bid card A♠ read as
+        # the A♠ played): the example writes them in angle quotes
+        out.para(w.word("In the example deal a card of {pack} is written in angle brackets, "
+                        "‹2♠›, to tell it apart from the playing cards.",
+                        pack=zone_said(spec, packs[0], w)))
 
 
 def _kept(facts: BookFacts) -> set[str]:
