@@ -385,7 +385,7 @@ def test_the_example_numbers_the_tricks_and_notes_the_failed_cards() -> None:
     (failed bid cards to the centre) are noted."""
     texts = ["".join(r.text for r in i) for i in _example_lines(book("abracadabra", "en")[0])]
     trick = re.compile(r"Trick (\d+): seat (\d) (\S+)(?: \([^()]*\))?(?:, seat (\d) (\S+)"
-                       r"(?: \([^()]*\))?){3} \(seat (\d) takes it; tricks taken so far: \d+\)")
+                       r"(?: \([^()]*\))?){3} \(seat (\d) takes it; its tricks: \d+\)")
     numbered = [int(m.group(1)) for t in texts if (m := trick.match(t))]
     assert numbered == list(range(1, 14))
     # the seats in the order of play, clockwise from the leader
@@ -844,7 +844,7 @@ def test_the_example_says_who_would_succeed_as_a_trick_changes_it() -> None:
     texts = ["".join(r.text for r in i)
              for i in _example_lines(book("abracadabra-newton", "en")[0])]
     noted = [t for t in texts if "(success if the deal ended now:" in t]
-    assert noted and all(re.match(r"Trick \d+: ", t) and " takes it; tricks taken so far: " in t
+    assert noted and all(re.match(r"Trick \d+: ", t) and " takes it; its tricks: " in t
                          for t in noted)
     # the last trick says none: the deal has ended, and its end says who succeeded (round 41:
     # "if the deal ended now" read after the last trick)

@@ -1,5 +1,5 @@
 """The tricks of an example deal told one to a line: "Trick 2: seat 2 JK, seat 3 6♥, seat 4
-K♥, seat 1 9♥ (seat 4 takes it; tricks taken so far: 1)", in place of a line for each card played
+K♥, seat 1 9♥ (seat 4 takes it; its tricks: 1)", in place of a line for each card played
 (rounds 22 and 23: fifty-two "Turn N" lines read as a log, where players write a trick a
 line). Used by :mod:`rulespec.book.player_example`, which tells each move.
 """
@@ -91,7 +91,7 @@ def _trick_line(group: list[Played], w: Words, zone_word: Callable[[str], str]) 
         runs += [*inline(w.marks(",") if i else ""), *inline(" "),
                  *w.say("seat {seat}", seat=str(p.seat + 1)), *p.moved.fields]
         if i == len(group) - 1:
-            runs += [*inline(" "), em(w.word("(seat {seat} takes it; {zone}s taken so far: {k})",
+            runs += [*inline(" "), em(w.word("(seat {seat} takes it; its {zone}s: {k})",
                                              seat=str(q + 1), zone=zone_word(zone),
                                              k=str(k)))]
         # the author's word on the move before what followed from it (rounds 37 to 39: the
