@@ -3,23 +3,15 @@ tricks, the 26 points all taken, so the ceiling it measures is of whole games.""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.modules import bench
 
 
 def _ceiling():  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("ceiling", BENCH / "ceiling.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return bench("ceiling")
 
 
 def test_each_deal_is_played_to_its_end() -> None:

@@ -5,33 +5,19 @@ third of its true ratio)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from rulespec.adapters import ENGINES
 from rulespec.loading import game_for, resolve
 from rulespec.simulate import sample_event
-
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _engines() -> Any:
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("engines", BENCH / "engines.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from tests.modules import bench
 
 
 @pytest.mark.parametrize("name", sorted(n for n in ENGINES if n.startswith("openspiel:")))
 def test_each_side_plays_one_deal_a_game(name: str) -> None:
-    engines = _engines()
+    engines = bench("engines")
     spec, players, options, adapter = engines.settings_of(name)
     g = game_for(resolve(spec).spec, players, options, 0)
     for seed in range(3):
