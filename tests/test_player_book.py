@@ -956,3 +956,11 @@ def test_a_second_pack_is_said_among_what_a_table_needs(lang: str) -> None:
     players = md[md.index("\n## ", 1):md.index("\n|")]
     assert need in players
     assert need not in to_markdown(book("vandatta", lang)[0])
+
+
+def test_an_arrow_points_the_way_the_text_runs() -> None:
+    """Round 50: "کارت می‌کشد → K♦" pointed back at the verb in right-to-left text. A drawn
+    card follows its draw with an arrow that points the way the book's language runs."""
+    assert " ← " in to_markdown(book("vandatta", "fa")[0])
+    assert "→" not in to_markdown(book("vandatta", "fa")[0])
+    assert " → " in to_markdown(book("vandatta", "en")[0])

@@ -43,7 +43,9 @@ _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 #: the digits of the languages that do not write 0-9
 _DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
 #: the comma and the semicolon of the languages that do not write "," and ";"
-_MARKS = {"fa": str.maketrans(",;", "،؛")}
+#: the marks a language writes its own way: Persian's comma and semicolon, and an arrow that
+#: points the way its text runs (round 50: "→" in right-to-left text pointed back at the verb)
+_MARKS = {"fa": str.maketrans(",;→", "،؛←")}
 
 
 class CatalogError(RulespecError):
@@ -139,7 +141,8 @@ class Words:
         return out if out != name else self.any(name)
 
     def marks(self, text: str) -> str:
-        """Commas and semicolons as the book's language writes them (Persian ``،`` ``؛``)."""
+        """Commas, semicolons and arrows as the book's language writes them (Persian ``،``
+        ``؛`` ``←``)."""
         table = _MARKS.get(self.lang)
         return text.translate(table) if table else text
 

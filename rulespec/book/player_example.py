@@ -477,7 +477,7 @@ def _move(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int],
         if q == ev["seat"] and _of_suit_named(ev, cards):
             continue  # a suit chosen and its cards taken: "choose suit ♣" says it
         if q == ev["seat"] and held and plain:
-            out += [*inline(" →"), *_cards(cards, order)]
+            out += [*inline(w.marks(" →")), *_cards(cards, order)]
         elif q == ev["seat"] and held:
             note(f"({why}:" if why else w.word("(then draws a card:") if len(cards) == 1 else
                  w.word("(then draws {n} cards:", n=str(len(cards))), cards)
