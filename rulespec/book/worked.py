@@ -25,7 +25,8 @@ __all__ = ["Token", "Working", "worked"]
 #: a number, an operator or bracket as the book writes it ("+", "−", "×", "(", ")"), or a
 #: card counted (``("card", "5S")``)
 Token = int | str | tuple[str, str]
-#: a part's arithmetic and the cards its counts counted
+#: a part's arithmetic and the cards its counts counted (a sum's cards with the zone they lie
+#: in after a bar, ``4S|left_up``, so that a second pack's are written in angle quotes)
 Working = tuple[tuple[Token, ...], tuple[str, ...]]
 
 
