@@ -466,11 +466,13 @@ def test_play_reads_from_top_to_bottom(game: str) -> None:
         first = part[lappen + 1]
         assert isinstance(first, Paragraph)
         said = "".join(r.text for r in first.text)
-        assert said == "Step by step:"  # the rule as a list of its steps (round 37)
+        # the rule as a list of its points (round 37; round 51: "step by step" over
+        # conditions read as a wrong heading)
+        assert said == "Point by point:"
         steps = part[lappen + 2]
         assert isinstance(steps, Bullets) and len(steps.items) == 5
         assert "".join(r.text for r in steps.items[0][0]).startswith(
-            "if your turn ends with one ordinary card in your hand")
+            "if your turn ends with a hand of one ordinary card")
 
 
 @pytest.mark.parametrize("game", SEEDS)
