@@ -298,7 +298,7 @@ def test_a_pack_is_said_by_its_ranks() -> None:
     """The pack column of Players and cards: each suit's run of ranks from the Ace, the Joker
     and the copies, worked out from the shuffle's cards; a pack those signs cannot say is
     left out."""
-    from rulespec.book.facts import pack_text
+    from rulespec.book.packsigns import pack_text, per_suit
 
     suits = "CDHS"
     short = [r + s for s in suits for r in "AKQJT9876"]
@@ -306,6 +306,9 @@ def test_a_pack_is_said_by_its_ranks() -> None:
     assert pack_text(short * 2) == "A–6 ×2"
     assert pack_text(short[1:]) is None  # a suit without its Ace
     assert pack_text([c for c in short if c[1] != "S"]) is None  # three suits
+    # a second pack by its suits, where they hold as many (rounds 52, 53: "48" for two
+    # players read as the bid cards in use, where each takes one suit of twelve)
+    assert per_suit(short) == 9 and per_suit(short[1:]) == 0 and per_suit(short[:9]) == 0
     # and in the book, in players' words (round 6: "A–9" read as Ace to 9, "A–2 ×2" as a
     # sign), a row for each size whose cards left over differ (round 7)
     # (Vändåtta's cards not dealt as the piles they make when play starts: the stock, and
@@ -318,11 +321,11 @@ def test_a_pack_is_said_by_its_ranks() -> None:
                         # (and the bid pack beside it: a pile of more cards than the deal
                         # left, a pack of its own; rounds 12 to 14 looked for its size)
                         ("abracadabra", [["2", "24", "A K Q J 10 9 of each suit", "12", "0",
-                                          "48"],
+                                          "4 suits of 12"],
                                          ["3", "37", "A K Q J 10 9 8 7 6 of each suit and the "
-                                          "Joker", "12", "1", "48"],
+                                          "Joker", "12", "1", "4 suits of 12"],
                                          ["4", "53", "one pack and the Joker", "13", "1",
-                                          "52"]])):
+                                          "4 suits of 13"]])):
         table = next(x for x in book(game, "en")[0].blocks if isinstance(x, Table))
         assert [["".join(r.text for r in c) for c in row] for row in table.rows] == cells
     said = to_markdown(book("vandatta", "en")[0])

@@ -128,6 +128,11 @@ def _count_said(key: str, values: list[str], w: Words) -> str:
     in players' words (:func:`_pack_said`)."""
     if key == RANKS_KEY:
         return _pack_said(values[0], w)
+    if key.endswith(" pack at play"):
+        # a second pack as its four suits (rounds 52, 53: "48" for two players, each of
+        # whom takes one suit of twelve, read as the bid cards in use)
+        n, _, k = values[0].partition("/")
+        return w.digits(w.word("4 suits of {k}", k=k) if k not in ("", "0") else n)
     return w.digits(w.marks(", ".join(dict.fromkeys(values))))
 
 

@@ -22,6 +22,7 @@ import attrs
 from rulespec.book.causes import Causes
 from rulespec.book.choosing import apply, draw
 from rulespec.book.given import Given, given_example
+from rulespec.book.packsigns import RANK_ORDER, pack_text, per_suit
 from rulespec.book.reading import (
     book_sizes,
     deal_scoring,
@@ -96,35 +97,6 @@ class TableFacts:
 
 #: the count of a table that says which cards its pack holds (``A–6 + JK``)
 RANKS_KEY = "pack"
-#: the French ranks from the Ace down, as card codes write them (the ten as T)
-RANK_ORDER = "AKQJT98765432"
-
-
-def pack_text(cards: list[str]) -> str | None:
-    """The cards of a shuffle in a few signs: each suit's ranks as a run from the Ace down
-    (``A–6``), the Joker (``+ JK``) and how many copies of each card (``×2``); None for a pack
-    these signs cannot say (suits that differ, a gap in a run, cards not French)."""
-    jokers = sum(c == "JK" for c in cards)
-    french = [c for c in cards if c != "JK"]
-    counted = collections.Counter(french)
-    copies = set(counted.values())
-    if len(copies) != 1 or any(len(c) != 2 or c[0] not in RANK_ORDER for c in counted):
-        return None
-    suits: dict[str, set[str]] = {}
-    for c in counted:
-        suits.setdefault(c[1], set()).add(c[0])
-    ranks = {frozenset(r) for r in suits.values()}
-    if len(suits) != 4 or len(ranks) != 1:
-        return None
-    run = len(next(iter(ranks)))
-    if set(RANK_ORDER[:run]) != next(iter(ranks)) or run < 2:
-        return None
-    text = f"A–{RANK_ORDER[run - 1]}"
-    n = copies.pop()
-    text += f" ×{n}" if n > 1 else ""
-    return text + (f" + JK ×{jokers}" if jokers > 1 else " + JK" if jokers else "")
-
-
 @attrs.frozen
 class Told:
     """One event of a deal played for the book, with what it did."""
@@ -492,9 +464,9 @@ class _Worker:
                 return {f"{z} at play": str(n) for z, n in piles.items()} \
                     if len(piles) > 1 else {}
             if seed == AT_PLAY_TRIES - 1 or any(n > left for n in piles.values()):
-                # a pile of more cards than the deal left: a pack of its own (a second pack,
-                # of bid cards: rounds 12 to 14 looked for its size in Players and cards)
-                return {f"{z} pack at play": str(n) for z, n in piles.items() if n > left}
+                # a pack of its own (a bid pack: rounds 12 to 14), with its cards a suit
+                return {f"{z} pack at play": f"{n}/{per_suit(at.z[z])}"
+                        for z, n in piles.items() if n > left}
         return {}
 
     @staticmethod

@@ -536,8 +536,7 @@ def _won_note(spec: CheckedSpec, gathered: tuple[str, int, tuple[str, ...], int,
 
 
 def _so_far(t: Told, rounds: _Rounds, gathered: bool, w: Words) -> list[Run]:
-    """Who would succeed were the deal to end now, after a round that changed it (round 16:
-    "seat 2 reaches 5 tricks, then fails by taking a 6th" went unsaid)."""
+    """Who would succeed were the deal to end now, after a round that changed it (round 16)."""
     was, rounds.verdicts = rounds.verdicts, t.verdicts
     out: list[Run] = []
     if not gathered or was is None or t is rounds.final:  # (round 41: said as it ended)
@@ -546,7 +545,9 @@ def _so_far(t: Told, rounds: _Rounds, gathered: bool, w: Words) -> list[Run]:
         if before != now:
             who = [str(q + 1) for q, x in enumerate(now) if x]
             out.extend([*inline(" "), em(
-                w.word("({term} if the deal ended now: seat {seats})", term=w.text(term),
+                w.word("({term} if the deal ended now: seat {seat})", term=w.text(term),
+                       seat=who[0]) if len(who) == 1 else
+                w.word("({term} if the deal ended now: seats {seats})", term=w.text(term),
                        seats=w.marks(", ").join(who)) if who else
                 w.word("({term} if the deal ended now: nobody)", term=w.text(term)))])
     return out
