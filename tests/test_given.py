@@ -128,8 +128,9 @@ def test_a_note_that_follows_no_event_is_an_error(tmp_path: Path) -> None:
 
 def test_every_hand_is_told_again_as_the_record_leaves_it() -> None:
     """Round 23: the example could be followed only by rebuilding every hand. Every tenth
-    turn of a deal whose hands grow, the book tells every hand; the engine, replaying the
-    given record, holds exactly those cards then."""
+    turn of a deal whose hands grow, the book tells every hand, and the stock's count where it
+    has changed since the deal (rounds 52, 53); the engine, replaying the given record, holds
+    exactly those cards then."""
     from rulespec.book.markdown import to_markdown
     from rulespec.book.player import player_book
     from rulespec.records import start
@@ -148,9 +149,11 @@ def test_every_hand_is_told_again_as_the_record_leaves_it() -> None:
             if turns in told:
                 hands = [state.observation(q)["zones"]["hand"][q] for q in range(4)]
                 said = [re.findall(r"(?:10|[2-9AKQJ])[♣♦♥♠]", part) for part in
-                        re.split(r"Seat \d: ", told.pop(turns))[1:]]
+                        re.split(r"Seat \d: ", told[turns])[1:]]
                 assert [sorted(h) for h in said] == [
                     sorted(c.replace("T", "10").translate(_SUITS) for c in h) for h in hands]
+                assert f"Stock: {len(state.z['stock'])} cards." in told[turns]
+                told.pop(turns)
             turns, seat = turns + 1, ev["seat"]
         state.apply(ev)
     assert not told

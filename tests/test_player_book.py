@@ -969,3 +969,18 @@ def test_an_arrow_points_the_way_the_text_runs() -> None:
     assert " ← " in to_markdown(book("vandatta", "fa")[0])
     assert "→" not in to_markdown(book("vandatta", "fa")[0])
     assert " → " in to_markdown(book("vandatta", "en")[0])
+
+
+def test_the_draw_arrow_is_said_where_the_example_draws() -> None:
+    """Round 53: "→ 8♠" had to be guessed to be the card drawn. An example with a move's
+    cards brought to the mover's hand after an arrow says what the arrow means, before its
+    lines, in the book's language; one without (the Abracadabra's moves of bid cards, whose
+    Russian note has an arrow of its own) does not."""
+    van = to_markdown(book("vandatta", "en")[0])
+    said = "An arrow, →, gives the cards a move brought to the player's hand."
+    assert said in van and van.index(said) < van.index("- Turn 1:")
+    assert "Стрелка → показывает" in to_markdown(book("vandatta", "ru")[0])
+    assert "پیکانِ ←" in to_markdown(book("vandatta", "fa")[0])
+    for lang in ("en", "ru"):
+        md = to_markdown(book("abracadabra", lang)[0])
+        assert "An arrow" not in md and "Стрелка" not in md

@@ -12,10 +12,12 @@ from rulespec.book.document import Inline, Run, inline
 from rulespec.book.facts import Told
 from rulespec.book.i18n import Words
 
-__all__ = ["EVERY", "Held"]
+__all__ = ["EVERY", "PILE_CARDS", "Held"]
 
 #: the turns between two lines of every hand
 EVERY = 10
+#: the most cards of a shared pile the deal's line lists (a pile of more is told by number)
+PILE_CARDS = 3
 
 
 class Held:
@@ -23,10 +25,15 @@ class Held:
     as the example's events leave them, and whether a hand has grown since they were last
     told."""
 
-    def __init__(self, zones: frozenset[str]) -> None:
-        self.zones = zones
+    def __init__(self, zones: frozenset[str], named: Callable[[str], str] = str) -> None:
+        self.zones, self.named = zones, named
         self.cards: dict[int, list[str]] = {}
         self.grew = False
+        #: the shared piles the deal told by their number of cards (the stock), and that
+        #: number as the events leave it: told again with the hands where it has changed
+        #: (rounds 52 and 53: the reshuffle could be checked only by counting every draw)
+        self.piles: dict[str, int] = {}
+        self.dealt: dict[str, int] = {}
 
     def follow(self, t: Told) -> None:
         """The hands after event ``t``: as dealt, where it dealt them, else with the cards it
@@ -36,7 +43,14 @@ class Held:
                 for q, h in enumerate(t.zones.get(name) or []):
                     if isinstance(h, list):
                         self.cards.setdefault(q, []).extend(str(c) for c in h)
+            # as the deal's line tells them: a pile of more than PILE_CARDS by its number
+            self.dealt = {name: len(z) for name, z in t.zones.items() if len(z) > PILE_CARDS
+                          and not isinstance(z[0], list)}
+            self.piles = dict(self.dealt)
             return
+        for zone, gained, lost in t.shared:
+            if zone in self.piles:
+                self.piles[zone] += len(gained) - len(lost)
         for zone, q, cards in t.gained:
             if zone in self.zones and q in self.cards:
                 self.cards[q].extend(cards)
@@ -60,4 +74,8 @@ class Held:
             runs += [*inline(" "), *w.say("Seat {seat}:", seat=str(q + 1)),
                      *(cards(held) if held else inline(" " + w.word("no cards"))),
                      *inline(".")]
+        for zone, n in self.piles.items():
+            if n != self.dealt[zone]:
+                runs += [*inline(" "), *w.say("{zone}: {n} cards.", zone=self.named(zone),
+                                              n=str(n))]
         return tuple(runs)

@@ -696,6 +696,11 @@ def _example(spec: CheckedSpec, facts: BookFacts, w: Words, out: _Writer) -> Non
     second = second_pack_zones(spec, second_packs(facts))
     lines = example_lines(spec, ex, w, hands,
                           (ex.picture[0], at) if ex.picture is not None else None, second)
+    arrow = w.marks(" →")
+    if any(r.text == arrow for line, _ in lines for r in line):
+        # a draw's cards after an arrow (round 53: "→ 8♠" had to be guessed as drawn)
+        out.add(Paragraph(w.say("An arrow, {arrow}, gives the cards a move brought to the "
+                                "player's hand.", arrow=arrow.strip())))
     # the table as it lies just before the first play, in the example where that comes
     # (rounds 8 and 9: a figure in "Players and cards" was far from the deal it shows);
     # seats counted from 1, as players count them (the records count from 0)

@@ -20,7 +20,7 @@ from rulespec.book.document import Inline, Run, em, inline
 from rulespec.book.english import cap, words
 from rulespec.book.example_end import ending
 from rulespec.book.facts import RANK_ORDER, Example, Told
-from rulespec.book.hands_told import Held
+from rulespec.book.hands_told import PILE_CARDS, Held
 from rulespec.book.i18n import Words
 from rulespec.book.labels import first_clause, truth
 from rulespec.book.reading import clause, prose, steps_of
@@ -104,7 +104,7 @@ def _dealt(spec: CheckedSpec, t: Told, w: Words, order: Mapping[str, int]) -> In
                 if isinstance(h, list) and h:
                     parts += [*inline(" "), *w.say("Seat {seat}:", seat=str(q + 1)),
                               *_cards(tuple(str(c) for c in h), order), *inline(".")]
-        elif z and len(z) <= 3:
+        elif z and len(z) <= PILE_CARDS:
             parts += [*inline(f" {zone}:"), *_cards(tuple(str(c) for c in z), order),
                       *inline(".")]
         elif z:
@@ -158,7 +158,7 @@ class _Teller:
         #: the turns of one move, by their line's index (a trick's told on one line)
         self.played: dict[int, Played] = {}
         self.one: Played | None = None  # the turn being told, while it is of one move
-        self.held = Held(hands)
+        self.held = Held(hands, lambda z: cap(zone_said(spec, z, w)))
 
     def end_turn(self, step_over: range | None) -> None:
         """The turn told, what it made true for a player, and where steps of the deal are
