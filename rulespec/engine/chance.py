@@ -21,7 +21,8 @@ from rulespec.engine.machine import ChanceStop, Fn, Running, Values
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 
 __all__ = ["apply_chance", "chance_template", "listed_weights", "pick_at", "pick_outcomes",
-           "probabilities", "sample_event", "uniform_outcomes", "weighted_outcomes"]
+           "probabilities", "sample_chance", "sample_event", "uniform_outcomes",
+           "weighted_outcomes"]
 
 
 
@@ -70,6 +71,23 @@ def apply_chance(spec: ChanceStop, st: Running, L: Values,
     template = chance_template(spec, st, L)
     assert isinstance(template, dict)
     _place(spec, st, L, _ordered_cards(spec, raw, template["cards"]))
+
+
+def sample_chance(spec: ChanceStop, st: Running, L: Values,
+                  rng: random.Random) -> Event | None:
+    """At a shuffle or reshuffle: the event :func:`sample_event` would draw from its template
+    with ``rng``, laid in its zone and returned, without the checks an event from outside
+    needs (its cards are the template's own, ordered here): a sampled deal costs one sort of
+    the pack and one shuffle. None at any other chance event (a pick, a bury), which the
+    caller draws from ``legal_actions`` as before."""
+    if spec.kind not in ("shuffle", "reshuffle"):
+        return None
+    template = chance_template(spec, st, L)
+    assert isinstance(template, dict)
+    cards: list[str] = template["cards"]  # type: ignore[assignment]
+    rng.shuffle(cards)
+    _place(spec, st, L, cards)
+    return {"chance": spec.kind, "cards": list(cards)}
 
 
 def _ordered_cards(spec: ChanceStop, raw: list[Any], want: list[str]) -> list[str]:

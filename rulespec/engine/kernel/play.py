@@ -9,6 +9,7 @@ lockstep test does at every step.
 
 from __future__ import annotations
 
+import random
 import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -19,6 +20,8 @@ from rulespec.engine.chance import (
     listed_weights,
     pick_outcomes,
     probabilities,
+    sample_chance,
+    sample_event,
 )
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.events import MAX_EVENT_DEPTH, Event, canonical_key, json_copy, too_deep
@@ -277,6 +280,25 @@ class KernelState(ResultFields):
         if key not in keys:
             raise IllegalActionError(f"{reprlib.repr(key)} is not legal now")
         self.apply_index(keys.index(key))
+
+    def sample_chance(self, rng: random.Random, weighted: bool = True) -> Event:
+        """At a chance event, draw an outcome with ``rng`` and apply it, as
+        :meth:`State.sample_chance <rulespec.engine.state.State.sample_chance>` does: the same
+        event with the same draws; returned."""
+        y = self._stop
+        if y is None or y[0] != CHANCE:
+            raise IllegalActionError("no chance event is due")
+        ev = sample_chance(y[2], self, y[3], rng)
+        if ev is None:
+            ev = sample_event(self.legal_actions(), rng,
+                              self.chance_weights if weighted else None)
+            self.apply(ev)
+            return ev
+        # the log's own copy of the cards: the event returned is the caller's
+        self.log.append({"chance": ev["chance"], "cards": list(ev["cards"])})  # type: ignore[arg-type]
+        self._counted()
+        self._go(None)
+        return ev
 
     def chance_weights(self) -> list[tuple[Event, int]]:
         """The listed chance outcomes with whole-number weights (none at a shuffle)."""

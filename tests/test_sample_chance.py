@@ -1,0 +1,91 @@
+"""``sample_chance``: a chance event drawn and applied in one call (issue 29: a sampled deal was
+a fifth of a hearts playout, its event made, copied and checked as one from outside). It draws
+exactly the event ``sample_event(legal_actions(), rng, chance_weights)`` draws with the same
+``rng``, on the engine and on the kernel alike, and leaves the state where ``apply`` of that
+event leaves it: the same games, event for event, with shuffles, reshuffles, picks and buries."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rulespec.engine.chance import sample_event
+from rulespec.engine.kernel import KernelGame
+from rulespec.engine.state import CHANCE
+from rulespec.errors import IllegalActionError
+from rulespec.loading import game_for, resolve
+
+#: a shuffle and a pick (hearts' pass direction), a reshuffle (Vändåtta's, uno's stock made
+#: again), a bury (Vändåtta's eight turned up), the seed games' second pack
+TABLES: list[tuple[str, int, dict[str, Any]]] = [
+    ("hearts", 4, {"pass_rotation": "random"}),
+    ("vandatta", 4, {}),
+    ("vandatta", 9, {}),
+    ("uno", 4, {}),
+    ("crazy_eights", 5, {}),
+    ("abracadabra", 3, {}),
+]
+
+
+def _play(new: Any, seed: int, sampled: bool, weighted: bool) -> list[object]:
+    """Every event of one random game, chance drawn by ``sample_chance`` or as before."""
+    rng = random.Random(seed)
+    st = new()
+    seen: list[object] = []
+    while st.to_move is not None:
+        if st.to_move == CHANCE:
+            if sampled:
+                ev = st.sample_chance(rng, weighted)
+            else:
+                ev = sample_event(st.legal_actions(), rng,
+                                  st.chance_weights if weighted else None)
+                st.apply(ev)
+            seen.append(ev)
+        else:
+            k = rng.randrange(st.legal_count())
+            seen.append(k)
+            st.apply_index(k)
+    seen.append((st.winners, st.deals, st.z))
+    return seen
+
+
+@pytest.mark.parametrize(("spec", "players", "options"), TABLES)
+def test_a_sampled_chance_event_is_the_one_sample_event_draws(
+        spec: str, players: int, options: dict[str, Any]) -> None:
+    game = game_for(resolve(spec).spec, players, options, 0)
+    kernel = KernelGame(game)
+    for seed in range(4):
+        for weighted in (True, False):
+            before = _play(game.new_initial_state, seed, False, weighted)
+            assert _play(game.new_initial_state, seed, True, weighted) == before
+            assert _play(kernel.new_initial_state, seed, True, weighted) == before
+
+
+def test_the_kernel_replays_a_sampled_game() -> None:
+    """The kernel's log keeps a sampled event as its own copy: a clone and the engine's state
+    it gives are where the game is, whatever the caller does with the event returned."""
+    kernel = KernelGame(game_for(resolve("vandatta").spec, 4, {}, 0))
+    rng = random.Random(7)
+    st = kernel.new_initial_state()
+    ev = st.sample_chance(rng)
+    ev["cards"].reverse()  # type: ignore[union-attr]
+    for _ in range(30):
+        if st.to_move is None:
+            break
+        if st.to_move == CHANCE:
+            st.sample_chance(rng)
+        else:
+            st.apply_index(rng.randrange(st.legal_count()))
+    assert st.clone().z == st.z == st.engine_state().z
+
+
+def test_sample_chance_needs_a_chance_event() -> None:
+    game = game_for(resolve("hearts").spec, 4, {}, 0)
+    for st in (game.new_initial_state(), KernelGame(game).new_initial_state()):
+        rng = random.Random(1)
+        while st.to_move == CHANCE:
+            st.sample_chance(rng)
+        with pytest.raises(IllegalActionError, match="no chance event"):
+            st.sample_chance(rng)
