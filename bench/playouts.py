@@ -66,9 +66,10 @@ def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any]
 def fast_games(new_state: Callable[[int], State], games: int, seed: int, first: int = 0,
                weighted: bool = False) -> tuple[float, int]:
     """Seconds and events of random games on the engine's fast path (``legal_count`` and
-    ``apply_index`` at each decision, an event drawn by ``sample_event`` at chance, by the
-    outcomes' weights where ``weighted``): game ``i`` (``first`` on) from ``new_state(i)``
-    with its own generator, ``seed * 100_003 + i``. Every bench's index side is this loop."""
+    ``apply_index`` at each decision, ``sample_chance`` at chance: the event ``sample_event``
+    draws, by the outcomes' weights where ``weighted``, drawn and applied in one call): game
+    ``i`` (``first`` on) from ``new_state(i)`` with its own generator, ``seed * 100_003 + i``.
+    Every bench's index side is this loop."""
     events = 0
     start = time.perf_counter()
     for i in range(first, first + games):
@@ -76,8 +77,7 @@ def fast_games(new_state: Callable[[int], State], games: int, seed: int, first: 
         rng = random.Random(seed * 100_003 + i)
         while st.to_move is not None:
             if st.to_move == CHANCE:
-                st.apply(sample_event(st.legal_actions(), rng,
-                                      st.chance_weights if weighted else None))
+                st.sample_chance(rng, weighted)
             else:
                 st.apply_index(rng.randrange(st.legal_count()))
             events += 1
