@@ -2,7 +2,9 @@
 a fifth of a hearts playout, its event made, copied and checked as one from outside). It draws
 exactly the event ``sample_event(legal_actions(), rng, chance_weights)`` draws with the same
 ``rng``, on the engine and on the kernel alike, and leaves the state where ``apply`` of that
-event leaves it: the same games, event for event, with shuffles, reshuffles, picks and buries."""
+event leaves it: the same games, event for event, with shuffles, reshuffles, picks and buries.
+And ``snapshot_sum``, a list of plain values joined and kept in one call, as the two calls it
+replaces keep it."""
 
 from __future__ import annotations
 
@@ -10,11 +12,15 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from rulespec.engine.chance import sample_event
 from rulespec.engine.kernel import KernelGame
+from rulespec.engine.machine import snapshot, snapshot_sum
 from rulespec.engine.state import CHANCE
 from rulespec.errors import IllegalActionError
+from rulespec.lang.builtins import LimitError, add
 from rulespec.loading import game_for, resolve
 
 #: a shuffle and a pick (hearts' pass direction), a reshuffle (Vändåtta's, uno's stock made
@@ -89,3 +95,26 @@ def test_sample_chance_needs_a_chance_event() -> None:
             st.sample_chance(rng)
         with pytest.raises(IllegalActionError, match="no chance event"):
             st.sample_chance(rng)
+
+
+@given(hs.lists(hs.integers(0, 5), max_size=6), hs.lists(hs.integers(0, 5), max_size=6),
+       hs.integers(-2, 14), hs.booleans(), hs.booleans())
+def test_a_kept_sum_is_the_snapshot_of_the_sum(xs: list[int], ys: list[int], left: int,
+                                               tuple_x: bool, tuple_y: bool) -> None:
+    """``set trick_from = trick_from + [h]`` is joined and kept in one call
+    (machine.snapshot_sum): the value ``snapshot(st, add(x, y))`` keeps, the same budget left,
+    the same error where the budget runs out."""
+    def run(f: Any) -> tuple[object, int]:
+        s = _Budget(left)
+        x: Any = tuple(xs) if tuple_x else list(xs)
+        y: Any = tuple(ys) if tuple_y else list(ys)
+        try:
+            return f(s, x, y), s.left
+        except LimitError as e:
+            return str(e), s.left
+    assert run(snapshot_sum) == run(lambda s, x, y: snapshot(s, add(x, y)))
+
+
+class _Budget:
+    def __init__(self, left: int) -> None:
+        self.left = left

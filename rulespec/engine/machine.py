@@ -24,7 +24,7 @@ import attrs
 from rulespec.engine.events import Event
 from rulespec.errors import RuleRuntimeError
 from rulespec.lang import ast
-from rulespec.lang.builtins import MAX_COLLECTION, LimitError, spend
+from rulespec.lang.builtins import MAX_COLLECTION, LimitError, check_size, spend
 from rulespec.lang.decks import FRENCH, Deck
 from rulespec.lang.model import CheckedSpec
 
@@ -32,7 +32,8 @@ __all__ = ["MAX_WORK", "MEMO_MAX", "Alternative", "ChanceStop", "ChooseStop", "E
            "EndMatch", "Fn", "Frame", "GameRules", "LazyLegal", "LazyProduct", "LazySets",
            "LegalEntry", "LegalMap",
            "Procedure", "Resolver", "Return", "Running", "Stop", "Together", "deal_cards",
-           "fill_zone", "hold_choice", "move_cards", "snapshot", "together_seats"]
+           "fill_zone", "hold_choice", "move_cards", "snapshot", "snapshot_sum",
+           "together_seats"]
 
 
 def _max_work() -> int:
@@ -513,6 +514,21 @@ def snapshot(st: Running, x: object) -> object:
             return x if type(x) is tuple else tuple(x)
         return tuple(snapshot(st, y) for y in x)
     return x
+
+
+def snapshot_sum(st: Running, x: Sequence[object], y: Sequence[object]) -> tuple[object, ...]:
+    """``snapshot(st, x + y)`` for two lists of plain values (numbers, cards, suits: what the
+    checker's type of the sum says), in one call: ``set trick_from = trick_from + [h]``, at
+    every card of a trick-taking game (issue 29). The same checks, in the same order: the
+    joined list's size, then its length spent from the budget."""
+    if len(x) + len(y) > MAX_COLLECTION:
+        check_size(len(x) + len(y), "the joined list")
+    r = (x if type(x) is tuple else tuple(x)) + (y if type(y) is tuple else tuple(y))
+    st.left -= len(r)
+    if st.left < 0:
+        st.left += len(r)
+        spend(st, r)  # raises, as snapshot's spend would
+    return r
 
 
 def move_cards(what: str | Sequence[str], src: list[str], dst: list[str], bottom: bool,

@@ -32,6 +32,7 @@ from rulespec.engine.machine import (
     fill_zone,
     move_cards,
     snapshot,
+    snapshot_sum,
 )
 from rulespec.lang import ast
 from rulespec.lang.builtins import EmptyError
@@ -272,6 +273,7 @@ class Emitter:
         extra.update({ref: self.procs[p] for p, ref in self._proc_refs.items()})
         extra.update(_LS=line_spans, _PROCS=self.procs, _Frame=Frame, _new=object.__new__,
                      _move=move_cards, _deal=deal_cards, _fill=fill_zone, _snap=snapshot,
+                     _snapsum=snapshot_sum,
                      _Empty=EmptyError, _rt=runtime_error, _overwork=overwork,
                      _overproc=overproc)
         what = "procedure " + name if not name.startswith("#") else name[1:]

@@ -68,10 +68,10 @@ from rulespec.engine.memory import glimpse
 from rulespec.lang import ast, walk
 from rulespec.lang.clauses import clause_id, pick_arms
 from rulespec.lang.model import BoundBuiltin
-from rulespec.lang.types import Int
+from rulespec.lang.types import Int, ListOf
 from rulespec.lang.types import element as element_of
 
-__all__ = ["compile_procedures"]
+__all__ = ["compile_procedures", "snapshot_src"]
 
 
 def compile_procedures(ec: ExprCompiler, procs: Sequence[tuple[str, tuple[str, ...], ast.Block,
@@ -190,7 +190,8 @@ class _StmtCompiler:
             return
         # a list value (a zone, or a list of zones) is stored as tuples all the way down: a
         # snapshot, as the language says, which later moves do not change and a clone may share
-        self.ins.append(Py((f"{target} = _snap(st, {src})",), value.span))
+        snap = snapshot_src(self.ec, value, src, lambda e: self._src(e, local))
+        self.ins.append(Py((f"{target} = {snap}",), value.span))
 
     def _lay_face_up(self, z: ast.Expr, local: frozenset[str]) -> Py:
         """``reveal ZONE[i]``: the pile (name, i) is noted among those laid face up (the
@@ -604,3 +605,15 @@ def _zone_named(e: ast.Expr) -> str | None:
     if isinstance(e, ast.Index):
         e = walk.uncited(e.target)
     return e.id if isinstance(e, ast.Name) else None
+
+
+def snapshot_src(ec: ExprCompiler, value: ast.Expr, src: str,
+                 source: Callable[[ast.Expr], str]) -> str:
+    """The source storing list ``value`` (its source ``src``) as a snapshot; a sum of two lists
+    of plain values (``trick_from + [h]``) joined and kept in one call (machine.snapshot_sum)
+    rather than ``_add`` then ``_snap``: the same checks, in the same order."""
+    t = ec.type_of(value)
+    if isinstance(value, ast.BinOp) and value.op == "+" and isinstance(t, ListOf) \
+            and isinstance(t.elem, SCALAR):
+        return f"_snapsum(st, {source(value.left)}, {source(value.right)})"
+    return f"_snap(st, {src})"

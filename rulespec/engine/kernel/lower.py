@@ -39,6 +39,7 @@ from rulespec.engine.codegen.enumerators import (
 )
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
+from rulespec.engine.codegen.stmts import snapshot_src
 from rulespec.engine.events import SubsetAxis, distinct_texts, json_value
 from rulespec.engine.kernel.bits import Bits, kept
 from rulespec.engine.kernel.listing import (
@@ -62,6 +63,7 @@ from rulespec.engine.machine import (
     fill_zone,
     move_cards,
     snapshot,
+    snapshot_sum,
     together_seats,
 )
 from rulespec.errors import RuleRuntimeError
@@ -298,7 +300,8 @@ class _Lowering:
             self.emit(f"{target} = {src}", d, value.span)
         else:
             # a list value is kept as tuples all the way down, as the engine keeps it
-            self.emit(f"{target} = _snap(st, {src})", d, value.span)
+            snap = snapshot_src(self.ec, value, src, lambda e: self.src(e, local))
+            self.emit(f"{target} = {snap}", d, value.span)
 
     def reveal(self, z: ast.Expr, local: frozenset[str], d: int) -> None:
         """``reveal ZONE[i]``: the pile noted among those laid face up (the engine's own)."""
@@ -709,7 +712,8 @@ def lower_table(ec: ExprCompiler, runtime: dict[str, object]
     extra.update(low.objects)
     extra.update(low.bits.deck.runtime())
     extra.update(_LS={i + 2: sp for i, sp in low.spans.items()}, _move=move_cards,
-                 _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _Empty=EmptyError,
+                 _deal=deal_cards, _fill=fill_zone, _snap=snapshot, _snapsum=snapshot_sum,
+                 _Empty=EmptyError,
                  _rt=runtime_error, _overwork=overwork, _overproc=overproc,
                  _DealOver=DealOver, _MatchOver=MatchOver, _tseats=together_seats,
                  _H=ec.hands, _MW=MAX_WORK, _Axis=SubsetAxis, _distinct=distinct_texts)
