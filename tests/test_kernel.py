@@ -319,6 +319,18 @@ deal {
 match { run deal
   end match winners [0] }
 """, "division by zero in the guard of a decision over a hand's subsets"),
+    ("""
+max_events 3
+deal {
+  fill stock with pack(1)
+  loop {
+    choose 0 { pass() "Pass." { } }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", "this deal has had 4 events, more than the declared max_events 3"),
 ]
 
 

@@ -226,6 +226,10 @@ class _StmtCompiler:
                 self._loop(s, local, loops)
             case ast.Move(what=w, src=a, dst=z, bottom=bottom):
                 self.ins.append(self._move(s, w, a, z, bottom, local))
+            case ast.Fill(zone=z, cards=ast.ListLit(items=())):
+                # emptied (a trick's cards as it starts): nothing to spend, nothing to grow
+                self.ins.append(Py((f"_z = {self._src(z, local)}; st.in_play -= len(_z); "
+                                    "_z.clear()",), s.span))
             case ast.Fill(zone=z, cards=cs):
                 self.ins.append(Py((f"_fill(st, {self._src(z, local)}, {self._src(cs, local)})",),
                                s.span))

@@ -552,9 +552,11 @@ class Bits:
         z = self.zone(s.zone)
         if not self.candidates or (z is not None and z not in self.candidates):
             return False
-        self.low.emit(f"_z = {zone}; _fill(st, _z, {cards})", d, s.span)
-        # emptied (a new deal's hands): nothing to count
-        bits = "0" if self.ec.const(s.cards)[:2] == (True, ()) else "_bits(_z)"
+        # emptied (a new deal's hands, a trick as it starts): nothing to spend or count
+        empty = isinstance(s.cards, ast.ListLit) and not s.cards.items
+        self.low.emit(f"_z = {zone}; st.in_play -= len(_z); _z.clear()" if empty else
+                      f"_z = {zone}; _fill(st, _z, {cards})", d, s.span)
+        bits = "0" if empty or self.ec.const(s.cards)[:2] == (True, ()) else "_bits(_z)"
         if z is None:
             self.low.emit(f"if (_k := id(_z)) in B: B[_k] = {bits}", d, s.span)
         else:

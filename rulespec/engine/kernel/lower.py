@@ -223,7 +223,12 @@ class _Lowering:
                               s.span)
             case ast.Fill(zone=z, cards=cs):
                 zs, cards = self.src(z, local), self.src(cs, local)
-                if not self.bits.fill(s, zs, cards, d):
+                if self.bits.fill(s, zs, cards, d):
+                    pass
+                elif isinstance(cs, ast.ListLit) and not cs.items:
+                    # emptied (a trick as it starts): as the engine's code empties it
+                    self.emit(f"_z = {zs}; st.in_play -= len(_z); _z.clear()", d, s.span)
+                else:
                     self.emit(f"_fill(st, {zs}, {cards})", d, s.span)
             case ast.DealCards(count=cnt, src=a, zone=zn, seats=ss):
                 self.emit(f"_deal({self.src(cnt, local)}, {self.src(a, local)}, Z[{zn!r}], "

@@ -104,6 +104,9 @@ class KernelState(ResultFields):
         self.left = _LEFT
         self.in_play = 0
         self.deal_events = 0
+        #: the declared bound on a deal's events, or past any count (none declared): one
+        #: comparison an event (_check_length says what went wrong)
+        self._limit = game.max_events if game.max_events is not None else float("inf")
         self.in_deal = False
         self.deals: list[dict[str, object]] = []
         self.winners: list[int] | None = None
@@ -178,7 +181,7 @@ class KernelState(ResultFields):
 
     def _counted(self) -> None:
         self.deal_events += 1
-        if self.game.max_events is not None:
+        if self.deal_events > self._limit:
             self._check_length()
 
     def _check_length(self) -> None:
@@ -219,7 +222,7 @@ class KernelState(ResultFields):
                 raise IllegalActionError(f"there are {len(b)} legal events, not an event {k!r}")
             self.log.append(k)
             self.deal_events += 1
-            if self.game.max_events is not None:
+            if self.deal_events > self._limit:
                 self._check_length()
             self.work = MAX_WORK
             self.left = _LEFT
