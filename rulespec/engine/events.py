@@ -281,7 +281,7 @@ class SubsetAxis(Sequence[list[object]]):
 
     def _prepare(self) -> None:
         n, order = len(self._xs), self._order
-        self.elements = sorted(self._xs, key=lambda x: order[cast("str", x)])
+        self.elements = sorted(self._xs, key=order.__getitem__)  # type: ignore[arg-type]
         quoted = self.quoted = [f'"{x}"' for x in self.elements]
         self._by_text = sorted(range(n), key=quoted.__getitem__)
         self._after = [None] * (n + 1)
@@ -311,11 +311,17 @@ class SubsetAxis(Sequence[list[object]]):
             raise IndexError(k)
         if self._by_text is None:
             self._prepare()
-        n, lo, hi, out, j = len(self.elements), self.lo, self.hi, [], -1
+        n, lo, hi, j = len(self.elements), self.lo, self.hi, -1
+        out: list[int] = []
+        comb = math.comb
         while True:
+            if hi <= 0:
+                return out  # only the empty set is left
+            # one size left (a pass of three cards): a group's count is one binomial
+            fixed = lo == hi
             for i in self.after(j):
                 # the sets of group i: i, with a set of the n-1-i elements after it
-                g = _sizes(n - 1 - i, lo - 1, hi - 1)
+                g = comb(n - 1 - i, lo - 1) if fixed else _sizes(n - 1 - i, lo - 1, hi - 1)
                 if k < g:
                     out.append(i)
                     j, lo, hi = i, lo - 1, hi - 1
