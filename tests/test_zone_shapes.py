@@ -279,7 +279,9 @@ def test_permuting_free_zones_changes_nothing(name: str, players: int,
 def test_permuting_free_zones_changes_nothing_slow(name: str, players: int,
                                                   options: dict[str, Any], seed: int,
                                                   every: float) -> None:
-    assert witness(_game(name, players, options), seed, every) > 10
+    # a match may be short: two Abracadabra players who both pass abandon the deal after
+    # five events (the shuffle, the bid suits taken, the passes; seed 4404)
+    assert witness(_game(name, players, options), seed, every) >= 5
 
 
 def test_the_witness_catches_a_wrong_answer() -> None:
