@@ -14,7 +14,7 @@ import random
 import reprlib
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from rulespec.engine.events import Event, encode, json_value
 from rulespec.engine.machine import ChanceStop, Fn, Running, Values
@@ -23,6 +23,8 @@ from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 __all__ = ["apply_chance", "chance_template", "listed_weights", "pick_at", "pick_outcomes",
            "probabilities", "sample_chance", "sample_event", "uniform_outcomes",
            "weighted_outcomes"]
+
+_T = TypeVar("_T")
 
 
 
@@ -73,13 +75,22 @@ def apply_chance(spec: ChanceStop, st: Running, L: Values,
     _place(spec, st, L, _ordered_cards(spec, raw, template["cards"]))
 
 
-def sample_chance(spec: ChanceStop, st: Running, L: Values,
-                  rng: random.Random) -> Event | None:
+def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
+                  weighted: bool = True) -> Event | None:
     """At a shuffle or reshuffle: the event :func:`sample_event` would draw from its template
     with ``rng``, laid in its zone and returned, without the checks an event from outside
     needs (its cards are the template's own, ordered here): a sampled deal costs one sort of
-    the pack and one shuffle. None at any other chance event (a pick, a bury), which the
-    caller draws from ``legal_actions`` as before."""
+    the pack and one shuffle. At a pick drawn by its weights (``weighted``): the outcome
+    ``sample_event`` draws with the weights, its value left for the rules, without the
+    events listed and sorted. None at any other chance event (a bury, a pick drawn uniformly
+    among its events in their canonical order), which the caller draws from
+    ``legal_actions`` as before."""
+    if spec.kind == "pick" and weighted:
+        outcomes = pick_outcomes(spec, st, L)
+        v = pick_at(outcomes, rng.randrange(sum(w for _, w in outcomes)))
+        assert spec.slot is not None
+        L[spec.slot] = v
+        return {"chance": "pick", "value": encode(v)}
     if spec.kind not in ("shuffle", "reshuffle"):
         return None
     template = chance_template(spec, st, L)
@@ -176,7 +187,7 @@ def pick_outcomes(spec: ChanceStop, st: Running, L: Values) -> list[tuple[object
     return [(v, w) for v, w in merged.values()]
 
 
-def pick_at(outcomes: list[tuple[Event, int]], r: int) -> Event:
+def pick_at(outcomes: list[tuple[_T, int]], r: int) -> _T:
     """The outcome that number ``r`` (0 to the total weight less 1) falls on, counting each
     outcome's weight in the order listed: a uniform number gives a draw by the weights, and
     0 the first outcome (what a shrinker moves toward)."""

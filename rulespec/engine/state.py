@@ -292,7 +292,7 @@ class State(ResultFields):
             raise IllegalActionError("no chance event is due")
         spec = self.pending
         assert isinstance(spec, ChanceStop)
-        ev = sample_chance(spec, self, self.stack[-1].L, rng)
+        ev = sample_chance(spec, self, self.stack[-1].L, rng, weighted)
         if ev is None:
             ev = sample_event(self.legal_actions(), rng,
                               self.chance_weights if weighted else None)

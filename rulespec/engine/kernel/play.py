@@ -291,14 +291,15 @@ class KernelState(ResultFields):
         y = self._stop
         if y is None or y[0] != CHANCE:
             raise IllegalActionError("no chance event is due")
-        ev = sample_chance(y[2], self, y[3], rng)
+        ev = sample_chance(y[2], self, y[3], rng, weighted)
         if ev is None:
             ev = sample_event(self.legal_actions(), rng,
                               self.chance_weights if weighted else None)
             self.apply(ev)
             return ev
-        # the log's own copy of the cards: the event returned is the caller's
-        self.log.append({"chance": ev["chance"], "cards": list(ev["cards"])})  # type: ignore[arg-type]
+        # the log's own copy: the event returned is the caller's
+        self.log.append({"chance": ev["chance"], "cards": list(ev["cards"])}  # type: ignore[arg-type]
+                        if "cards" in ev else json_copy(ev))
         self._counted()
         self._go(None)
         return ev
