@@ -68,7 +68,7 @@ from rulespec.engine.memory import glimpse
 from rulespec.lang import ast, walk
 from rulespec.lang.clauses import clause_id, pick_arms
 from rulespec.lang.model import BoundBuiltin
-from rulespec.lang.types import Int, ListOf
+from rulespec.lang.types import Card, Int, ListOf
 from rulespec.lang.types import element as element_of
 
 __all__ = ["compile_procedures", "snapshot_src"]
@@ -346,6 +346,19 @@ class _StmtCompiler:
             put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
             return Py((f"_z = {src}; _c = _z[-1]", f"_d = {dst}", f"del _z[-1]; {put}"),
                        s.span)
+        if what == src:
+            # the whole zone (a trick to its winner's pile): what move_cards does card by card,
+            # at once; each card is its own zone's, taken out in order and put on the other
+            put = "_d[:0] = _w[::-1]" if bottom else "_d.extend(_w)"
+            return Py((f"_z = {src}; _w = tuple(_z)", f"_d = {dst}; _z.clear(); {put}"),
+                      s.span)
+        if isinstance(self.ec.type_of(w), Card):
+            # one card, one copy of it (a card played): move_cards' first case, without its
+            # call; any other case is its own
+            put = "_d.insert(0, _c)" if bottom else "_d.append(_c)"
+            return Py((f"_c = {what}; _z = {src}; _d = {dst}",
+                       f"if type(_c) is str and _z.count(_c) == 1: _z.remove(_c); {put}",
+                       f"else: _move(_c, _z, _d, {bottom}, {self._obj(s.span)})"), s.span)
         return Py((f"_move({what},", f"      {src},",
                     f"      {dst}, {bottom}, {self._obj(s.span)})"), s.span)
 
