@@ -124,6 +124,13 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
             raise SimulationLimitError(
                 f"the match did not end within {max_events} events (the simulation's limit; "
                 f"--max-events sets it)")
+        if not keep_events and state.to_move == CHANCE:
+            # drawn and applied in one call (the same event sample_event draws); a match
+            # whose events are kept lists each before it is applied, so that a rule's error
+            # leaves the event that met it
+            chances[str(state.sample_chance(rng)["chance"])] += 1
+            n += 1
+            continue
         ev = _next_event(state, rng, bots)
         if state.current_player() == CHANCE:
             chances[ev["chance"]] += 1

@@ -118,3 +118,15 @@ def test_a_kept_sum_is_the_snapshot_of_the_sum(xs: list[int], ys: list[int], lef
 class _Budget:
     def __init__(self, left: int) -> None:
         self.left = left
+
+
+@pytest.mark.parametrize(("spec", "players"), [("vandatta", 4), ("uno", 4), ("hearts", 4)])
+def test_simulate_draws_the_same_games_with_records_or_without(
+        spec: str, players: int, tmp_path: Any) -> None:
+    """simulate draws chance with ``sample_chance`` where it keeps no events, and with
+    ``sample_event`` then ``apply`` where it writes records (each event listed before it is
+    applied): the same games, so the same summary."""
+    from rulespec.simulate import simulate
+
+    assert simulate(spec, players, 12, seed=3) == \
+        simulate(spec, players, 12, seed=3, records=tmp_path / "r.jsonl")
