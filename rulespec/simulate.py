@@ -95,7 +95,8 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
     seat: each of a seat's decisions is its bot's, the chance events still drawn from
     ``rng``); past ``max_events`` events, SimulationLimitError. With ``keep_events``, each
     event is appended to ``events`` (a new list if None) before it is applied: a rule's
-    runtime error leaves there the match up to and with the event that met it."""
+    runtime error leaves there the match up to and with the event that met it; without, a
+    chance event is drawn and applied at once (``State.sample_chance``: the same draws)."""
     events = [] if events is None else events
     # each deal's entry is summed as it becomes final and not kept: a match of a million
     # deals runs in the memory of one (a record, which lists them all, keeps them)
@@ -120,16 +121,10 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
     last_seat: object = None
     n = 0
     while not state.is_terminal():
-        if n >= max_events:
-            raise SimulationLimitError(
-                f"the match did not end within {max_events} events (the simulation's limit; "
-                f"--max-events sets it)")
+        _within(n, max_events)
+        n += 1
         if not keep_events and state.to_move == CHANCE:
-            # drawn and applied in one call (the same event sample_event draws); a match
-            # whose events are kept lists each before it is applied, so that a rule's error
-            # leaves the event that met it
             chances[str(state.sample_chance(rng)["chance"])] += 1
-            n += 1
             continue
         ev = _next_event(state, rng, bots)
         if state.current_player() == CHANCE:
@@ -143,7 +138,6 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
         if keep_events:
             events.append(ev)
         state.apply(ev)
-        n += 1
     res = state.result()
     for d in res["deals"]:
         take(d)
@@ -152,6 +146,14 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
                       {k: tuple(v) for k, v in sums.items()},
                       tuple(res.get("team_totals") or ()), tuple(res.get("team_winners") or ()))
     return stats, events
+
+
+def _within(n: int, max_events: int) -> None:
+    """SimulationLimitError once a match has had ``max_events`` events."""
+    if n >= max_events:
+        raise SimulationLimitError(
+            f"the match did not end within {max_events} events (the simulation's limit; "
+            f"--max-events sets it)")
 
 
 def _next_event(state: State, rng: random.Random, bots: Sequence[Bot] | None) -> Event:
