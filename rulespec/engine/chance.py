@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from rulespec.engine.events import Event, encode, json_value
+from rulespec.engine.events import Event, canonical_key, encode, json_value
 from rulespec.engine.machine import ChanceStop, Fn, Running, Values
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 
@@ -85,9 +85,15 @@ def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
     events listed and sorted. None at any other chance event (a bury, a pick drawn uniformly
     among its events in their canonical order), which the caller draws from
     ``legal_actions`` as before."""
-    if spec.kind == "pick" and weighted:
-        outcomes = pick_outcomes(spec, st, L)
-        v = pick_at(outcomes, rng.randrange(sum(w for _, w in outcomes)))
+    if spec.kind == "pick":
+        merged = _merged_outcomes(spec, st, L)
+        outcomes = list(merged.values())
+        if weighted:
+            v = pick_at(outcomes, rng.randrange(sum(w for _, w in outcomes)))
+        else:
+            # uniform over the events in their canonical order, as sample_event draws from
+            # legal_actions: the order of these values remembered, not sorted each time
+            v = outcomes[_canonical_order(merged)[rng.randrange(len(outcomes))]][0]
         assert spec.slot is not None
         L[spec.slot] = v
         return {"chance": "pick", "value": encode(v)}
@@ -171,6 +177,32 @@ def pick_outcomes(spec: ChanceStop, st: Running, L: Values) -> list[tuple[object
     each value once (a value listed again adds its weight to its first place), every weight
     a whole number of at least 1. A pick of nothing, or a weight below 1, is a runtime error
     at the pick."""
+    return [(v, w) for v, w in _merged_outcomes(spec, st, L).values()]
+
+
+#: for the JSON texts of a pick's values in the order listed, where each stands in the
+#: canonical order of their events (see :func:`_canonical_order`)
+_ORDERS: dict[tuple[str, ...], list[int]] = {}
+_ORDERS_MAX = 10_000
+
+
+def _canonical_order(merged: dict[str, list[Any]]) -> list[int]:
+    """The places of a pick's outcomes (``_merged_outcomes``) in the canonical order of their
+    events, which ``legal_actions`` lists: the same values are picked from at every deal, so
+    the order is worked out once for each list of values."""
+    texts = tuple(merged)
+    got = _ORDERS.get(texts)
+    if got is None:
+        keys = [canonical_key({"chance": "pick", "value": encode(v)}) for v, _ in merged.values()]
+        got = sorted(range(len(keys)), key=keys.__getitem__)
+        if len(_ORDERS) >= _ORDERS_MAX:
+            _ORDERS.clear()
+        _ORDERS[texts] = got
+    return got
+
+
+def _merged_outcomes(spec: ChanceStop, st: Running, L: Values) -> dict[str, list[Any]]:
+    """:func:`pick_outcomes` by the JSON text of each value: [value, weight]."""
     merged: dict[str, list[Any]] = {}
     for v, w in spec.src(st, L):
         if type(w) is not int or w < 1:
@@ -184,7 +216,7 @@ def pick_outcomes(spec: ChanceStop, st: Running, L: Values) -> list[tuple[object
     if not merged:
         raise RuleRuntimeError("pick from an empty list", spec.node.span,
                                "check the list has an element before this rule")
-    return [(v, w) for v, w in merged.values()]
+    return merged
 
 
 def pick_at(outcomes: list[tuple[_T, int]], r: int) -> _T:
