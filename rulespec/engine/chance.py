@@ -87,7 +87,8 @@ def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
     ``legal_actions`` as before."""
     if spec.kind == "pick":
         merged = _merged_outcomes(spec, st, L)
-        outcomes = list(merged.values())
+        outcomes: list[tuple[object, int]] = [(v, w) for v, w in merged.values()]
+        v: object
         if weighted:
             v = pick_at(outcomes, rng.randrange(sum(w for _, w in outcomes)))
         else:
