@@ -96,56 +96,79 @@ def play_random_game(state: State, rng: random.Random, keep_events: bool = False
     ``rng``); past ``max_events`` events, SimulationLimitError. With ``keep_events``, each
     event is appended to ``events`` (a new list if None) before it is applied: a rule's
     runtime error leaves there the match up to and with the event that met it; without, a
-    chance event is drawn and applied at once (``State.sample_chance``: the same draws)."""
+    chance event is drawn and applied at once (``State.sample_chance``) and a random decision
+    by its index (``legal_count``, ``apply_index``): the same draws, the same match."""
     events = [] if events is None else events
     # each deal's entry is summed as it becomes final and not kept: a match of a million
     # deals runs in the memory of one (a record, which lists them all, keeps them)
-    fields = {r.name: r.per_player for r in state.game.spec.results}
-    flags: Counter[str] = Counter()
-    sums: dict[str, list[int]] = {}
-    finished = [0]
-
-    def take(d: Mapping[str, object]) -> None:
-        finished[0] += 1
-        for k, v in d.items():
-            if k in fields:
-                _add_result(sums, k, v)
-            elif k != "scores" and v is True:
-                flags[k] += 1
-
+    deals = _DealSums({r.name for r in state.game.spec.results})
     if not keep_events:
-        state.deal_sink = take
-    actions: Counter[str] = Counter()
-    chances: Counter[str] = Counter()
-    decisions = turns = 0
-    last_seat: object = None
+        state.deal_sink = deals.take
+    count = _Counts()
     n = 0
     while not state.is_terminal():
         _within(n, max_events)
         n += 1
         if not keep_events and state.to_move == CHANCE:
-            chances[str(state.sample_chance(rng)["chance"])] += 1
-            continue
-        ev = _next_event(state, rng, bots)
-        if state.current_player() == CHANCE:
-            chances[ev["chance"]] += 1
+            count.chances[str(state.sample_chance(rng)["chance"])] += 1
+        elif not keep_events and bots is None:
+            # the event sample_event would draw, applied by its index: only its action and
+            # seat are counted, and neither needs it written
+            seat = state.to_move
+            count.decided(seat, str(state.apply_index(rng.randrange(state.legal_count()))))
         else:
-            decisions += 1
-            actions[ev["action"]] += 1
-            if ev["seat"] != last_seat:
-                turns += 1
-                last_seat = ev["seat"]
-        if keep_events:
-            events.append(ev)
-        state.apply(ev)
+            ev = _next_event(state, rng, bots)
+            if state.current_player() == CHANCE:
+                count.chances[ev["chance"]] += 1
+            else:
+                count.decided(ev["seat"], ev["action"])
+            if keep_events:
+                events.append(ev)
+            state.apply(ev)
     res = state.result()
     for d in res["deals"]:
-        take(d)
-    stats = GameStats(n, decisions, turns, dict(actions), dict(chances), finished[0],
-                      tuple(res["totals"]), tuple(res["winners"]), dict(flags), None,
-                      {k: tuple(v) for k, v in sums.items()},
+        deals.take(d)
+    stats = GameStats(n, count.decisions, count.turns, dict(count.actions), dict(count.chances),
+                      deals.finished, tuple(res["totals"]), tuple(res["winners"]),
+                      dict(deals.flags), None, {k: tuple(v) for k, v in deals.sums.items()},
                       tuple(res.get("team_totals") or ()), tuple(res.get("team_winners") or ()))
     return stats, events
+
+
+class _DealSums:
+    """Each finished deal's entry summed: its numeric result fields, its flags, the count."""
+
+    def __init__(self, fields: set[str]) -> None:
+        self.fields = fields
+        self.flags: Counter[str] = Counter()
+        self.sums: dict[str, list[int]] = {}
+        self.finished = 0
+
+    def take(self, d: Mapping[str, object]) -> None:
+        self.finished += 1
+        for k, v in d.items():
+            if k in self.fields:
+                _add_result(self.sums, k, v)
+            elif k != "scores" and v is True:
+                self.flags[k] += 1
+
+
+class _Counts:
+    """The events of one match by kind: chance events, decisions by action, turns (a run of
+    decisions by one seat)."""
+
+    def __init__(self) -> None:
+        self.actions: Counter[str] = Counter()
+        self.chances: Counter[str] = Counter()
+        self.decisions = self.turns = 0
+        self.last_seat: object = None
+
+    def decided(self, seat: object, action: str) -> None:
+        self.decisions += 1
+        self.actions[action] += 1
+        if seat != self.last_seat:
+            self.turns += 1
+            self.last_seat = seat
 
 
 def _within(n: int, max_events: int) -> None:

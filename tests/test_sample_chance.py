@@ -120,13 +120,41 @@ class _Budget:
         self.left = left
 
 
-@pytest.mark.parametrize(("spec", "players"), [("vandatta", 4), ("uno", 4), ("hearts", 4)])
+@pytest.mark.parametrize(("spec", "players"), [
+    ("vandatta", 4), ("uno", 4), ("hearts", 4), ("abracadabra", 3), ("abracadabra_newton", 4),
+    ("euchre", 4)])
 def test_simulate_draws_the_same_games_with_records_or_without(
         spec: str, players: int, tmp_path: Any) -> None:
-    """simulate draws chance with ``sample_chance`` where it keeps no events, and with
-    ``sample_event`` then ``apply`` where it writes records (each event listed before it is
-    applied): the same games, so the same summary."""
+    """simulate draws chance with ``sample_chance`` and decisions by index (``legal_count``,
+    ``apply_index``) where it keeps no events, and with ``sample_event`` then ``apply`` where
+    it writes records (each event listed before it is applied): the same games, so the same
+    summary (actions and turns counted alike). Hearts' pass is a simultaneous decision,
+    Abracadabra's bid a hand's subsets listed lazily."""
     from rulespec.simulate import simulate
 
     assert simulate(spec, players, 12, seed=3) == \
         simulate(spec, players, 12, seed=3, records=tmp_path / "r.jsonl")
+
+
+@pytest.mark.parametrize(("spec", "players", "options"), [
+    *TABLES, ("euchre", 4, {}), ("abracadabra_newton", 4, {}), ("hearts", 4, {})])
+def test_apply_index_names_the_action_of_the_event_it_applies(
+        spec: str, players: int, options: dict[str, Any]) -> None:
+    """``State.apply_index`` returns the action of the ``k``-th legal event (what simulate
+    counts without the event written), None at chance: at every decision of random games,
+    lazy maps (a hand's subsets), simultaneous decisions and engine-listed ones alike."""
+    game = game_for(resolve(spec).spec, players, options, 0)
+    for seed in range(3):
+        rng = random.Random(seed)
+        st = game.new_initial_state()
+        twin = game.new_initial_state()
+        while not st.is_terminal():
+            if st.to_move == CHANCE:
+                ev = st.sample_chance(rng, False)
+                twin.apply(ev)
+                continue
+            k = rng.randrange(st.legal_count())
+            want = twin.legal_actions()[k]
+            assert st.apply_index(k) == want["action"]
+            twin.apply(want)
+        assert st.result() == twin.result()

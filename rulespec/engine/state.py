@@ -236,24 +236,25 @@ class State(ResultFields):
             return m.lazy.event(k)
         return self.legal_actions()[k]
 
-    def apply_index(self, k: int) -> None:
+    def apply_index(self, k: int) -> str | None:
         """Apply the ``k``-th event of :meth:`legal_actions` (canonical order, H5) without
         building or reading the event: the fast path for machines that play many games. At a
         shuffle or reshuffle the one listed event is the pack in canonical order; a random
-        ordering is applied with :meth:`apply`."""
+        ordering is applied with :meth:`apply`. Returns the event's action at a decision
+        (what a summary counts, without the event written), None at chance."""
         if self.winners is not None:
             raise IllegalActionError("the match is over")
         m = _indexed(self._legal_now(), k)
         if self.to_move == CHANCE:
             self.apply(self.legal_actions()[k])
-            return
+            return None
         if type(m) is LegalMap:
             lazy = m.lazy
             if lazy is not None:
                 # the k-th set binds the alternative's variable: no event is built
                 self._take((None, lazy.alt, lazy.binding(k)))  # type: ignore[arg-type]
                 self._applied()
-                return
+                return lazy.alt.action
             if m.order is None:
                 self.legal_actions()
             assert m.entries is not None
@@ -262,6 +263,9 @@ class State(ResultFields):
             entry = m[sorted(m)[k]]
         self._take(entry)
         self._applied()
+        alt = entry[1]
+        assert alt is not None
+        return alt.action
 
     def chance_outcomes(self) -> list[tuple[Event, float]]:
         """Listed chance outcomes with probabilities (a bury, a pick); a shuffle is sampled,
