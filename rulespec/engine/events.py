@@ -311,6 +311,8 @@ class SubsetAxis(Sequence[list[object]]):
             raise IndexError(k)
         if self._by_text is None:
             self._prepare()
+        by_text = self._by_text
+        assert by_text is not None
         n, lo, hi, j = len(self.elements), self.lo, self.hi, -1
         out: list[int] = []
         comb = math.comb
@@ -319,7 +321,11 @@ class SubsetAxis(Sequence[list[object]]):
                 return out  # only the empty set is left
             # one size left (a pass of three cards): a group's count is one binomial
             fixed = lo == hi
-            for i in self.after(j):
+            # the places after j in the order of their texts (``after(j)``, not made into a
+            # list: one set's places visit few of them)
+            for i in by_text:
+                if i <= j:
+                    continue
                 # the sets of group i: i, with a set of the n-1-i elements after it
                 g = comb(n - 1 - i, lo - 1) if fixed else _sizes(n - 1 - i, lo - 1, hi - 1)
                 if k < g:
