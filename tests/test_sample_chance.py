@@ -158,3 +158,30 @@ def test_apply_index_names_the_action_of_the_event_it_applies(
             assert st.apply_index(k) == want["action"]
             twin.apply(want)
         assert st.result() == twin.result()
+
+
+@given(hs.integers(0, 2**64), hs.integers(0, 120))
+def test_shuffle_orders_as_random_does(seed: int, n: int) -> None:
+    """``chance.shuffle`` (a pack's shuffle written out) leaves the list, and the generator,
+    exactly as ``random.Random.shuffle`` does: the games drawn stay the games they were."""
+    from rulespec.engine.chance import shuffle
+
+    a, b = list(range(n)), list(range(n))
+    r1, r2 = random.Random(seed), random.Random(seed)
+    r1.shuffle(a)
+    shuffle(r2, b)
+    assert a == b
+    assert r1.random() == r2.random()
+
+
+def test_shuffle_asks_a_generator_of_its_own_kind() -> None:
+    """A subclass of Random may shuffle its own way: it is asked to."""
+    from rulespec.engine.chance import shuffle
+
+    class Backwards(random.Random):
+        def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    xs = [1, 2, 3]
+    shuffle(Backwards(0), xs)
+    assert xs == [3, 2, 1]

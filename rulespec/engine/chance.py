@@ -21,7 +21,7 @@ from rulespec.engine.machine import ChanceStop, Fn, Running, Values
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 
 __all__ = ["apply_chance", "chance_template", "listed_weights", "pick_at", "pick_outcomes",
-           "probabilities", "sample_chance", "sample_event", "uniform_outcomes",
+           "probabilities", "sample_chance", "sample_event", "shuffle", "uniform_outcomes",
            "weighted_outcomes"]
 
 _T = TypeVar("_T")
@@ -103,9 +103,48 @@ def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
     template = chance_template(spec, st, L)
     assert isinstance(template, dict)
     cards: list[str] = template["cards"]  # type: ignore[assignment]
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     _place(spec, st, L, cards)
     return {"chance": spec.kind, "cards": list(cards)}
+
+
+def _shuffle_inline(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)`` as CPython's ``random.Random`` does it (Fisher-Yates, each index
+    drawn by ``getrandbits`` of its bit length, drawn again while too large), with the two
+    method calls an element written out: a 52-card pack 15 -> 7 microseconds."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _same_as_random() -> bool:
+    """Whether :func:`_shuffle_inline` draws exactly what this Python's ``Random.shuffle``
+    draws (checked once, on a few seeds: a later Python may shuffle otherwise)."""
+    for seed in range(8):
+        a, b = list(range(60)), list(range(60))
+        r1, r2 = random.Random(seed), random.Random(seed)
+        r1.shuffle(a)
+        _shuffle_inline(r2, b)
+        if a != b or r1.random() != r2.random():
+            return False
+    return True
+
+
+_INLINE_SHUFFLE = _same_as_random()
+
+
+def shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``: the same order from the same generator, faster for a plain
+    ``random.Random`` (a subclass, or a Python that shuffles otherwise, is asked itself)."""
+    if _INLINE_SHUFFLE and type(rng) is random.Random:
+        _shuffle_inline(rng, x)
+    else:
+        rng.shuffle(x)
 
 
 def _ordered_cards(spec: ChanceStop, raw: list[Any], want: list[str]) -> list[str]:
@@ -276,7 +315,7 @@ def sample_event(legal: list[Event], rng: random.Random,
     if len(legal) == 1 and legal[0].get("chance") in ("shuffle", "reshuffle"):
         ev = dict(legal[0])
         cards = list(ev["cards"])
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         ev["cards"] = cards
         return ev
     if weights is not None and "chance" in legal[0] and legal[0]["chance"] == "pick":
