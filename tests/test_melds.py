@@ -86,6 +86,38 @@ def test_deadwood_is_the_least_over_every_layout(hand: list[str], ace: str,
     assert sum(v for c, v in zip(hand, values, strict=True) if c not in used) == got
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(DENSE), unique=True, min_size=1, max_size=11),
+                min_size=1, max_size=4), st.sampled_from(sorted(ORDERS)), st.data())
+def test_deadwood_of_a_hand_less_each_card_in_turn(hands: list[list[str]], ace: str,
+                                                   data: st.DataObject) -> None:
+    """What a rummy game asks at every turn, the deadwood of the hand less each of its cards,
+    hand after hand: the answers the deck's remembered search gives (rulespec.lang.melds'
+    _DeckMelds) are the brute force's, with a card valued otherwise between two hands (the
+    memory starts afresh) and with hands it does not answer (a card twice, over 16 cards)."""
+    for hand in hands:
+        values = [value(c) for c in hand]
+        if data.draw(st.booleans(), "revalued"):
+            values[0] += 1
+        for k in range(len(hand)):
+            less = hand[:k] + hand[k + 1:]
+            vs = values[:k] + values[k + 1:]
+            assert deadwood(less, vs, ORDERS[ace]) == brute_deadwood(less, vs, ace)
+    twice = [*hands[0], hands[0][0]]
+    assert deadwood(twice, [value(c) for c in twice], ORDERS[ace]) == \
+        brute_deadwood(twice, [value(c) for c in twice], ace)
+
+
+def test_a_long_hand_is_searched_as_before() -> None:
+    """Past 16 cards the hand is searched on its own (its bound on the search's steps)."""
+    hand = [c for c in CARDS if SUIT_OF[c] in ("C", "D")][:20]
+    values = [value(c) for c in hand]
+    clubs = sum(1 for c in hand if SUIT_OF[c] == "C")
+    assert clubs == 13
+    # the 13 clubs are a run; the 7 diamonds 2 to 8 are one too
+    assert deadwood(hand, values, ORDERS["low"]) == 0
+
+
 @settings(max_examples=150, deadline=None)
 @given(HANDS, st.sampled_from(sorted(ORDERS)))
 def test_melds_are_every_meld_of_the_hand(hand: list[str], ace: str) -> None:
