@@ -185,3 +185,35 @@ def test_shuffle_asks_a_generator_of_its_own_kind() -> None:
     xs = [1, 2, 3]
     shuffle(Backwards(0), xs)
     assert xs == [3, 2, 1]
+
+
+def test_a_bury_is_drawn_among_its_positions_in_their_canonical_order() -> None:
+    """At a bury (crazy eights' starting eight put back in the stock), ``sample_chance``
+    draws the position ``sample_event`` draws from ``legal_actions``, whose canonical order
+    puts position 10 before 2, and lays the card there: checked at the first bury met, for
+    many generators, on the engine and on the kernel."""
+    game = game_for(resolve("crazy_eights").spec, 5, {}, 0)
+    kernel = KernelGame(game)
+    rng = random.Random(0)
+    for _ in range(200):
+        st = game.new_initial_state()
+        choices: list[object] = []
+        while st.to_move == CHANCE and st.pending.kind != "bury":  # type: ignore[union-attr]
+            choices.append(st.sample_chance(rng))
+        if st.to_move == CHANCE:
+            break
+    else:
+        pytest.fail("no bury met in 200 deals")
+    assert len(st.legal_actions()) > 11  # positions 10 and up: the order matters
+    positions = set()
+    for seed in range(40):
+        want, got, low = st.clone(), st.clone(), kernel.new_initial_state()
+        for ev in choices:
+            low.apply(ev)  # type: ignore[arg-type]
+        ev = sample_event(want.legal_actions(), random.Random(seed))
+        want.apply(ev)
+        assert got.sample_chance(random.Random(seed), False) == ev
+        assert low.sample_chance(random.Random(seed), False) == ev
+        assert got.z == want.z and low.z == want.z
+        positions.add(ev["position"])
+    assert len(positions) > 10

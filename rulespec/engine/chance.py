@@ -10,6 +10,7 @@ each with its weight (:func:`pick_outcomes`).
 from __future__ import annotations
 
 import collections
+import functools
 import random
 import reprlib
 from collections.abc import Callable, Mapping
@@ -80,11 +81,11 @@ def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
     """At a shuffle or reshuffle: the event :func:`sample_event` would draw from its template
     with ``rng``, laid in its zone and returned, without the checks an event from outside
     needs (its cards are the template's own, ordered here): a sampled deal costs one sort of
-    the pack and one shuffle. At a pick drawn by its weights (``weighted``): the outcome
-    ``sample_event`` draws with the weights, its value left for the rules, without the
-    events listed and sorted. None at any other chance event (a bury, a pick drawn uniformly
-    among its events in their canonical order), which the caller draws from
-    ``legal_actions`` as before."""
+    the pack and one shuffle. At a pick: the outcome ``sample_event`` draws, by the weights
+    (``weighted``) or uniformly among the events in their canonical order, its value left
+    for the rules; at a bury, a position drawn uniformly among its events in their canonical
+    order, the card laid there; neither with its events listed and sorted. None at no other
+    (the caller would draw from ``legal_actions``)."""
     if spec.kind == "pick":
         merged = _merged_outcomes(spec, st, L)
         outcomes: list[tuple[object, int]] = [(v, w) for v, w in merged.values()]
@@ -98,6 +99,13 @@ def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
         assert spec.slot is not None
         L[spec.slot] = v
         return {"chance": "pick", "value": encode(v)}
+    if spec.kind == "bury":
+        # a position drawn uniformly among the events in their canonical order (their
+        # texts': position 10 before 2), laid as apply_chance lays it
+        dst = spec.dst(st, L)
+        k = _bury_order(len(dst) + 1)[rng.randrange(len(dst) + 1)]
+        dst.insert(len(dst) - k, spec.src(st, L).pop())
+        return {"chance": "bury", "position": k}
     if spec.kind not in ("shuffle", "reshuffle"):
         return None
     template = chance_template(spec, st, L)
@@ -239,6 +247,12 @@ def _canonical_order(merged: dict[str, list[Any]]) -> list[int]:
             _ORDERS.clear()
         _ORDERS[texts] = got
     return got
+
+
+@functools.lru_cache(maxsize=256)
+def _bury_order(n: int) -> list[int]:
+    """The positions 0 to ``n - 1`` of a bury in the canonical order of their events."""
+    return sorted(range(n), key=lambda k: f"{k}}}")
 
 
 def _merged_outcomes(spec: ChanceStop, st: Running, L: Values) -> dict[str, list[Any]]:
