@@ -263,9 +263,7 @@ class State(ResultFields):
             entry = m[sorted(m)[k]]
         self._take(entry)
         self._applied()
-        alt = entry[1]
-        assert alt is not None
-        return alt.action
+        return entry[1].action  # type: ignore[union-attr]  # a decision's entry has one
 
     def chance_outcomes(self) -> list[tuple[Event, float]]:
         """Listed chance outcomes with probabilities (a bury, a pick); a shuffle is sampled,
