@@ -437,6 +437,9 @@ class _Lowering:
         the engine's, where the engine's is."""
         g = a.generators[0]
         v = pyname(var)
+        if a.guard is None and _constant_listing(self, g.source, local, table, out, d,
+                                                  a.span):
+            return
         unique = zone_of(self.unfold(g.source)) in self.distinct
         zone = self.bits.listed_zone(g.source)
         self.bit_src = self.bits.candidate(zone)
@@ -690,6 +693,23 @@ class _Lowering:
 def _fn(name: str) -> str:
     """The Python name of a procedure: the deal's and the match's apart from any spec's."""
     return "_P_" + name[1:] if name.startswith("#") else "_p_" + name
+
+
+def _constant_listing(low: _Lowering, source: ast.Expr, local: frozenset[str], table: str,
+                      out: str, d: int, span: ast.Span) -> bool:
+    """``out = `` a listing with no guard over a list the table fixes (crazy eights' four
+    suits to name), sorted once here rather than at every stop; False where the list is not
+    fixed."""
+    ok, xs = low.ec.const(source, frozenset(), local)
+    if not ok or not isinstance(xs, (list, tuple)):
+        return False
+    try:
+        got = sorted(dict.fromkeys(xs), key=cast(SortTexts, low.objects[table]).__getitem__)
+    except TypeError:
+        return False  # a value that is no key (a list): listed as it is at each stop
+    # one list for every stop: a stop's listing is only read (its length, an element)
+    low.emit(f"{out} = {low.obj(got)}", d, span)
+    return True
 
 
 def lower_table(ec: ExprCompiler, runtime: dict[str, object]
