@@ -283,7 +283,7 @@ class _DeckMelds:
     places; it answers only hands of distinct cards of the deck, each card always with the
     same value (a card asked with another value starts the memory afresh)."""
 
-    __slots__ = ("bit", "lowest", "memo", "order", "rank_of", "suit_of", "value")
+    __slots__ = ("bit", "lowest", "masks", "memo", "order", "rank_of", "suit_of", "value")
 
     def __init__(self, order: tuple[int, ...], rank_of: Mapping[str, int],
                  suit_of: Mapping[str, object]) -> None:
@@ -300,10 +300,25 @@ class _DeckMelds:
         #: each card's value, as the rules gave it (None: not asked yet)
         self.value: list[int | None] = [None] * len(deck)
         self.memo: dict[int, int] = {0: 0}
+        #: the hands asked last, by their cards: their values and mask
+        self.masks: dict[tuple[str, ...], tuple[tuple[int, ...], int]] = {}
 
     def hand(self, cards: tuple[str, ...], values: tuple[int, ...]) -> int | None:
         """The mask of ``cards``, or None where this table cannot answer for them (a card not
         of the deck, or twice)."""
+        got = self.masks.get(cards)
+        if got is not None and got[0] == values:
+            return got[1]  # a hand asked again: the same rule, once for each alternative
+        mask = self._hand(cards, values)
+        if mask is not None:
+            # the last few only: a rule asks again within one decision, and a long memory of
+            # tuples would be more for the garbage collector to go through
+            if len(self.masks) >= 64:
+                self.masks.clear()
+            self.masks[cards] = (values, mask)
+        return mask
+
+    def _hand(self, cards: tuple[str, ...], values: tuple[int, ...]) -> int | None:
         bit, value, mask = self.bit, self.value, 0
         for c, v in zip(cards, values, strict=True):
             i = bit.get(c)
@@ -315,7 +330,8 @@ class _DeckMelds:
                     # the rules value this card otherwise now: nothing remembered holds
                     self.value = [None] * len(value)
                     self.memo = {0: 0}
-                    return self.hand(cards, values)
+                    self.masks = {}
+                    return self._hand(cards, values)
                 value[i] = v
             mask |= 1 << i
         return mask
