@@ -217,3 +217,44 @@ def test_a_bury_is_drawn_among_its_positions_in_their_canonical_order() -> None:
         assert got.z == want.z and low.z == want.z
         positions.add(ev["position"])
     assert len(positions) > 10
+
+
+SELF_BURY = """game selfbury title "Self bury"
+players 2
+winner lowest total
+zone stock: shared visible to nobody
+zone hand: per player visible to owner
+def score(q: int) = size(hand[q])
+deal {
+  for q in seats {
+    fill hand[q] with []
+  }
+  fill stock with pack(1)
+  shuffle stock
+  deal 12 from stock to hand of seats_from(left_of(dealer))
+  bury hand[0] into hand[0]
+  choose 0 {
+    show() "Show." {
+      end deal scoring score
+    }
+  }
+}
+match {
+  run deal
+  end match winners [q for q in seats if totals[q] == min(totals[r] for r in seats)]
+}
+"""
+
+
+def test_a_zone_buried_into_itself_is_laid_as_apply_lays_it() -> None:
+    """The bury's card is taken before its place is counted, as ``apply`` takes it: a hand
+    buried into itself (a second reader's find) ends the same on every path."""
+    from rulespec.lang.checker import check_text
+
+    game = game_for(check_text(SELF_BURY, "selfbury.rules"), 2, {}, 0)
+    kernel = KernelGame(game)
+    for seed in range(12):
+        for weighted in (True, False):
+            before = _play(game.new_initial_state, seed, False, weighted)
+            assert _play(game.new_initial_state, seed, True, weighted) == before
+            assert _play(kernel.new_initial_state, seed, True, weighted) == before

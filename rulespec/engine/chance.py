@@ -104,7 +104,10 @@ def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
         # texts': position 10 before 2), laid as apply_chance lays it
         dst = spec.dst(st, L)
         k = _bury_order(len(dst) + 1)[rng.randrange(len(dst) + 1)]
-        dst.insert(len(dst) - k, spec.src(st, L).pop())
+        # the card taken before its place is counted, as apply_chance does (a zone buried
+        # into itself is one card shorter by then)
+        card = spec.src(st, L).pop()
+        dst.insert(len(dst) - k, card)
         return {"chance": "bury", "position": k}
     if spec.kind not in ("shuffle", "reshuffle"):
         return None
