@@ -276,3 +276,20 @@ def test_a_declared_deck_melds_by_its_own_ranks_and_suits() -> None:
                                             "range(1, 5))"), "decked.rules")
     assert list(_play(game_for(folded, 2, {}, 0).new_initial_state()).deals[-1]["scores"]) \
         == [5, 5]
+
+
+def test_a_deck_of_many_melds_is_searched_hand_by_hand() -> None:
+    """A deck whose melds are too many to list (17 suits: every three cards of a rank are a
+    set) is not given a table of them: its hands are searched alone, and right."""
+    from rulespec.lang import melds as m
+
+    suits = [chr(ord("a") + i) for i in range(17)]
+    rank_of = {f"{r}{s}": r for s in suits for r in range(2, 8)}
+    suit_of = {f"{r}{s}": s for s in suits for r in range(2, 8)}
+    order = tuple(range(2, 8))
+    assert m._deck_melds(order, rank_of, suit_of) is None
+    hand = ["2a", "2b", "2c", "3a", "4a", "5q", "7k"]
+    # the three 2s a set, or 2a-3a-4a a run (then 2b and 2c out): the set leaves 3a, 4a, 5q,
+    # 7k (3 + 4 + 5 + 7); the run leaves 2b, 2c, 5q, 7k (2 + 2 + 5 + 7)
+    assert deadwood(hand, [rank_of[c] for c in hand], order, rank_of, suit_of) == 16
+    assert m._deck_melds(tuple(ORDERS["low"]), RANK_OF, SUIT_OF) is not None

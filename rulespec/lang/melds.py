@@ -22,6 +22,7 @@ in no run, a card with no rank in the order in no run.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -281,7 +282,9 @@ class _DeckMelds:
     playout in ``deadwood``). The search is :class:`_Layouts`' (the lowest card placed in each
     meld that holds it as its lowest, or left out), over the deck's bits instead of a hand's
     places; it answers only hands of distinct cards of the deck, each card always with the
-    same value (a card asked with another value starts the memory afresh)."""
+    same value (a card asked with another value starts the memory afresh). The memory is the
+    process's, shared by every caller: one thread at a time (the engine plays a match in one
+    thread; simulate's workers are processes)."""
 
     __slots__ = ("bit", "lowest", "masks", "memo", "order", "rank_of", "suit_of", "value")
 
@@ -362,9 +365,23 @@ class _DeckMelds:
 #: most sets of cards it remembers
 _DECK_MAX: Final = 128
 _HAND_MAX: Final = 16
-_MEMO_MAX: Final = 500_000
+_MEMO_MAX: Final = 200_000
 #: the tables of the decks and run orders asked lately (rank_of and suit_of by identity)
 _DECKS: list[_DeckMelds] = []
+
+
+def _few_melds(rank_of: Mapping[str, int], suit_of: Mapping[str, object]) -> bool:
+    """Whether a deck's melds are few enough to list them all: at most 8 cards of one rank
+    (a rank's sets are its subsets of three cards or more, 2 ** n of them) and at most 2 of
+    one suit and rank (a run takes either), as a pack or two of the usual deck has. A deck
+    of many suits, or of many cards with no rank, is searched hand by hand as before."""
+    by_rank: Counter[object] = Counter()
+    by_suit_rank: Counter[tuple[object, object]] = Counter()
+    for c, r in rank_of.items():
+        if c in suit_of:
+            by_rank[r] += 1
+            by_suit_rank[suit_of[c], r] += 1
+    return max(by_rank.values(), default=0) <= 8 and max(by_suit_rank.values(), default=0) <= 2
 
 
 def _deck_melds(order: tuple[int, ...], rank_of: Mapping[str, int],
@@ -372,7 +389,7 @@ def _deck_melds(order: tuple[int, ...], rank_of: Mapping[str, int],
     for t in _DECKS:
         if t.rank_of is rank_of and t.suit_of is suit_of and t.order == order:
             return t
-    if len(rank_of) > _DECK_MAX:
+    if len(rank_of) > _DECK_MAX or not _few_melds(rank_of, suit_of):
         return None
     t = _DeckMelds(order, rank_of, suit_of)
     _DECKS.insert(0, t)
