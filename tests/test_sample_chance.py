@@ -60,9 +60,14 @@ def _play(new: Any, seed: int, sampled: bool, weighted: bool) -> list[object]:
 @pytest.mark.parametrize(("spec", "players", "options"), TABLES)
 def test_a_sampled_chance_event_is_the_one_sample_event_draws(
         spec: str, players: int, options: dict[str, Any]) -> None:
-    game = game_for(resolve(spec).spec, players, options, 0)
+    _three_ways(game_for(resolve(spec).spec, players, options, 0), range(4))
+
+
+def _three_ways(game: Any, seeds: range) -> None:
+    """Each seed's game, chance drawn as before, by ``sample_chance``, and on the kernel by
+    ``sample_chance``, weighted and not: the same events, zones and results."""
     kernel = KernelGame(game)
-    for seed in range(4):
+    for seed in seeds:
         for weighted in (True, False):
             before = _play(game.new_initial_state, seed, False, weighted)
             assert _play(game.new_initial_state, seed, True, weighted) == before
@@ -251,10 +256,4 @@ def test_a_zone_buried_into_itself_is_laid_as_apply_lays_it() -> None:
     buried into itself (a second reader's find) ends the same on every path."""
     from rulespec.lang.checker import check_text
 
-    game = game_for(check_text(SELF_BURY, "selfbury.rules"), 2, {}, 0)
-    kernel = KernelGame(game)
-    for seed in range(12):
-        for weighted in (True, False):
-            before = _play(game.new_initial_state, seed, False, weighted)
-            assert _play(game.new_initial_state, seed, True, weighted) == before
-            assert _play(kernel.new_initial_state, seed, True, weighted) == before
+    _three_ways(game_for(check_text(SELF_BURY, "selfbury.rules"), 2, {}, 0), range(12))
