@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
@@ -139,6 +140,25 @@ def test_simulate_draws_the_same_games_with_records_or_without(
 
     assert simulate(spec, players, 12, seed=3) == \
         simulate(spec, players, 12, seed=3, records=tmp_path / "r.jsonl")
+    # and each game's own numbers, with the clauses it entered (a report's columns), which
+    # the summary's equality leaves out
+    fast = simulate(spec, players, 6, seed=4, per_game=True).per_game
+    slow = simulate(spec, players, 6, seed=4, per_game=True, records=tmp_path / "p.jsonl")
+    assert fast is not None and slow.per_game is not None and fast.clause_games
+    assert _columns(fast) == _columns(slow.per_game)
+
+
+def _columns(c: Any) -> dict[str, object]:
+    """A run's per-game columns (``GameColumns``) as plain lists, to compare."""
+    def plain(x: object) -> object:
+        if hasattr(x, "tolist"):
+            return x.tolist()
+        if isinstance(x, list):
+            return [plain(y) for y in x]
+        if isinstance(x, dict):
+            return {k: plain(y) for k, y in x.items()}
+        return x
+    return {a.name: plain(getattr(c, a.name)) for a in attrs.fields(type(c))}
 
 
 @pytest.mark.parametrize(("spec", "players", "options"), [
