@@ -20,6 +20,12 @@ Two more sides: ``shaped``, the same hearts as a generator on the engine's own v
 (dictionaries, card codes, lists), as ``rulespec.engine.kernel`` runs a spec: what a perfect
 lowering that keeps those values could reach; ``shaped-ints``, the same code with the cards
 as small ints (the zones still lists): what changing the cards alone would give.
+
+And ``typed``: the spec's hearts as the typed lowering of docs/architecture.md would write it
+(the rules' own bookkeeping kept, a card a small int, hands and won cards bit sets, the
+variables a generator's locals, a legal event the k-th set bit), driven as the kernel is, with
+its log and count of events: what that second code generator could reach where the ceiling
+leaves out what the spec's rules do.
 """
 
 from __future__ import annotations
@@ -289,6 +295,158 @@ def shaped_games(games: int, seed: int, values: Values = CODES) -> tuple[float, 
     return time.perf_counter() - start, events
 
 
+def _typed_tables() -> tuple[list[int], list[int], list[int], int, int, int]:
+    """The typed side's cards: numbered in the order their events sort (as the kernel's bit
+    sets number them, so that the k-th set bit of a mask is the k-th legal event), each
+    card's suit and rank, each suit's mask, and the two of clubs' and queen of spades' bits."""
+    order = sorted(CODES.pack, key=CODES.key.__getitem__)
+    suit = ["CDHS".index(CODES.suit[c]) for c in order]
+    rank = [CODES.rank[c] for c in order]
+    masks = [sum(1 << i for i in range(52) if suit[i] == s) for s in range(4)]
+    return suit, rank, masks, order.index("2C"), order.index("QS"), masks[2]
+
+
+T_SUIT, T_RANK, T_SUITMASK, T_TWO, T_QUEEN, T_HEARTS = _typed_tables()
+#: the places (in a hand's set bits, lowest first) of each set of three of thirteen cards
+T_THREES = list(itertools.combinations(range(13), 3))
+
+
+def _bits_of(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def typed_match(st: Typed) -> Any:
+    """One deal of the spec's hearts as the typed lowering of docs/architecture.md would write
+    it, by hand: the rules' own bookkeeping kept (the trick's number, its cards and players,
+    tricks taken, hearts broken, the moon checked, each seat's score from its won cards), but
+    a card a small int, a hand and a pile of won cards a bit set, the rules' variables the
+    generator's locals, a legal event the k-th set bit of a mask; it yields (seat, how many)
+    at a decision and is sent the index. No checks, no budget, no events."""
+    hands, won = st.hands, st.won
+    # the pick's four directions in their events' order: across, hold, left, right
+    direction = yield (CHANCE, 4)
+    shift = (2, 0, 1, 3)[direction]
+    pack = yield (CHANCE, -1)
+    for i, c in enumerate(pack):
+        hands[(i + 1) & 3] |= 1 << c
+    if shift:
+        held = []
+        for q in range(4):
+            k = yield (q, 286)
+            bits = _bits_of(hands[q])
+            held.append(sum(1 << bits[j] for j in T_THREES[k]))
+        for q in range(4):
+            hands[q] ^= held[q]
+            hands[(q + shift) & 3] |= held[q]
+    leader = next(q for q in range(4) if hands[q] >> T_TWO & 1)
+    broken = False
+    points = T_HEARTS | 1 << T_QUEEN
+    taken = [0, 0, 0, 0]
+    for trick_number in range(1, 14):
+        trick: list[int] = []
+        trick_from: tuple[int, ...] = ()
+        for j in range(4):
+            h = (leader + j) & 3
+            hand = hands[h]
+            if not trick:
+                if trick_number == 1:
+                    mask = hand & 1 << T_TWO
+                elif broken or hand & T_HEARTS == hand:
+                    mask = hand
+                else:
+                    mask = hand & ~T_HEARTS
+            else:
+                mask = hand & T_SUITMASK[T_SUIT[trick[0]]] or hand
+                if trick_number == 1 and hand & points != hand:
+                    mask &= ~points
+            m = mask
+            for _ in range((yield (h, mask.bit_count()))):
+                m &= m - 1
+            c = (m & -m).bit_length() - 1
+            hands[h] = hand & ~(1 << c)
+            trick.append(c)
+            trick_from = trick_from + (h,)
+            if T_SUIT[c] == 2 or c == T_QUEEN:
+                broken = True
+        led = T_SUIT[trick[0]]
+        power = [T_RANK[x] if T_SUIT[x] == led else 0 for x in trick]
+        w = trick_from[power.index(max(power))]
+        taken[w] += 1
+        leader = w
+        for x in trick:
+            won[w] |= 1 << x
+    shooter = next((q for q in range(4) if (won[q] & points).bit_count() == 14), -1)
+    st.points = [(won[q] & T_HEARTS).bit_count() + (13 if won[q] >> T_QUEEN & 1 else 0)
+                 for q in range(4)]
+    if shooter >= 0:
+        st.points = [0 if q == shooter else 26 for q in range(4)]
+
+
+class Typed:
+    """A deal of :func:`typed_match`, driven as the kernel is (``to_move``, ``legal_count``,
+    ``apply_index``), with the kernel's own bookkeeping of a choice: the log of choices made
+    and the deal's count of events."""
+
+    def __init__(self) -> None:
+        self.hands = [0, 0, 0, 0]
+        self.won = [0, 0, 0, 0]
+        self.points: list[int] = []
+        self.log: list[object] = []
+        self.deal_events = 0
+        self.gen = typed_match(self)
+        self.to_move, self.count = next(self.gen)
+
+    def legal_count(self) -> int:
+        return self.count
+
+    def apply_index(self, k: int) -> None:
+        if not 0 <= k < self.count:
+            raise IndexError(k)
+        self.log.append(k)
+        self.deal_events += 1
+        try:
+            self.to_move, self.count = self.gen.send(k)
+        except StopIteration:
+            self.to_move = None
+
+    def sample_chance(self, rng: random.Random) -> None:
+        if self.count == -1:
+            cards = list(range(52))
+            rng.shuffle(cards)
+            self.log.append(cards)
+            self.apply_index_chance(cards)
+        else:
+            k = rng.randrange(self.count)
+            self.log.append(k)
+            self.apply_index_chance(k)
+
+    def apply_index_chance(self, x: object) -> None:
+        self.deal_events += 1
+        self.to_move, self.count = self.gen.send(x)
+
+
+def typed_games(games: int, seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` random deals of :class:`Typed`, by the loop every
+    bench's index side runs (playouts.fast_games)."""
+    events = 0
+    start = time.perf_counter()
+    for i in range(games):
+        st = Typed()
+        rng = random.Random(seed * 100_003 + i)
+        while st.to_move is not None:
+            if st.to_move == CHANCE:
+                st.sample_chance(rng)
+            else:
+                st.apply_index(rng.randrange(st.legal_count()))
+            events += 1
+    return time.perf_counter() - start, events
+
+
 def ceiling_games(games: int, seed: int) -> tuple[float, int]:
     """Seconds and events of ``games`` random deals of :class:`Hearts`."""
     events = 0
@@ -314,13 +472,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
     spec, players, options, adapter = engines.settings_of("openspiel:hearts")
-    best = {"ceiling": 0.0, "shaped": 0.0, "shaped-ints": 0.0, "pyspiel": 0.0, "rulespec": 0.0,
-            "kernel": 0.0}
+    best = {"ceiling": 0.0, "typed": 0.0, "shaped": 0.0, "shaped-ints": 0.0, "pyspiel": 0.0,
+            "rulespec": 0.0, "kernel": 0.0}
     for r in range(args.rounds):
         for side in best:
             seed = 1000 * r + 7
             if side == "ceiling":
                 secs, _ = ceiling_games(args.games, seed)
+            elif side == "typed":
+                secs, _ = typed_games(args.games, seed)
             elif side == "shaped":
                 secs, _ = shaped_games(args.games, seed)
             elif side == "shaped-ints":

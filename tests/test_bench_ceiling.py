@@ -56,3 +56,25 @@ def test_the_shaped_hearts_plays_whole_deals(ints: bool) -> None:
         assert sum(st.points) == 26 and not any(st.z["hand"])
     secs, events = ceiling.shaped_games(3, 1, values)
     assert secs > 0 and 3 * 54 <= events <= 3 * 66
+
+
+def test_the_typed_hearts_plays_whole_deals() -> None:
+    """The typed side (the spec's hearts as a typed lowering would write it) deals, passes
+    and plays thirteen tricks: every card played once and won once, the 26 points all taken
+    (or the moon shot: 26 to each other seat), a legal event at every step."""
+    ceiling = _ceiling()
+    for seed in range(200):
+        rng = random.Random(seed)
+        st = ceiling.Typed()
+        while st.to_move is not None:
+            if st.to_move == ceiling.CHANCE:
+                st.sample_chance(rng)
+            else:
+                n = st.legal_count()
+                assert n >= 1
+                st.apply_index(rng.randrange(n))
+        assert not any(st.hands)
+        assert sum(x.bit_count() for x in st.won) == 52
+        assert sorted(st.points) == [0, 26, 26, 26] or sum(st.points) == 26
+    secs, events = ceiling.typed_games(3, 1)
+    assert secs > 0 and 3 * 54 <= events <= 3 * 66
