@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from rulespec import check_text
-from rulespec.engine.codegen import loopinv
+from rulespec.engine.codegen import best, loopinv
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.errors import RulespecError
 
@@ -87,6 +87,7 @@ def test_hoisted_loops_answer_raise_and_spend_as_the_plain_ones(
 
 def test_the_trick_winner_is_found_with_its_max_worked_out_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(best, "BEST", False)  # the loop itself (its fast form: test below)
     fn, sources = _compiled(FIRST, True, monkeypatch)
     text = "".join(t for _, t in sources if "first([...])" in t)
     # one local, worked out where the plain loop first evaluates it, read after
@@ -126,3 +127,42 @@ def test_a_variable_bound_in_the_loop_is_never_hoisted(monkeypatch: pytest.Monke
     assert any("_max(" in h for h in hoisted)
     assert not any("== v_c" in h or "== t" in h for h in hoisted)
     assert _outcome(fn, 0, ["5H", "KS", "2C"], [], 100, 50)[:2] == ("value", "KS")
+
+
+#: FIRST's kin: the least, a value of each card's own (a definition), and forms the idiom
+#: does not cover (another start, a test beside the comparison, a value that spends the
+#: budget): each answers, raises and spends as the loop written out does
+BESTS = [
+    FIRST,
+    FIRST.replace("max(", "min("),
+    ("first([i for i in range(0, size(stock) - 1) "
+     "if rank(stock[i]) + k == max(rank(c) + k for c in stock)])"),
+    ("first([i for i in range(1, size(stock) - 1) "
+     "if rank(stock[i]) == max(rank(c) for c in stock)])"),
+    ("first([i for i in range(0, size(stock) - 1) "
+     "if rank(stock[i]) == max(rank(c) for c in stock) and i > 0])"),
+    ("first([i for i in range(0, size(stock) - 1) "
+     "if heavy(stock[i]) == max(heavy(c) for c in stock)])"),
+]
+
+
+@pytest.mark.parametrize("body", BESTS)
+@pytest.mark.parametrize("inline", [True, False])
+def test_the_first_of_the_best_answers_raises_and_spends_as_its_loop(
+        body: str, inline: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """codegen/best.py: the winning position worked out from one list of values, with the
+    budget the loop would spend up to it, or the loop itself where that does not hold."""
+    monkeypatch.setattr(best, "BEST", False)
+    loop, _ = _compiled(body, True, monkeypatch, inline)
+    monkeypatch.setattr(best, "BEST", True)
+    fast, sources = _compiled(body, True, monkeypatch, inline)
+    taken = any("_first_best(" in text for _, text in sources)
+    # taken for the idiom's own forms, not for the others
+    assert taken == (body in BESTS[:3]), body
+    for stock in [*STOCKS, ["KS", "5H", "KS"], ["2C", "AS", "AS", "AH"]]:
+        for k in (0, 9):
+            for left in [*range(0, 40), 10**6]:
+                for work in (0, 3, 10**6):
+                    want = _outcome(loop, k, stock, [], left, work)
+                    got = _outcome(fast, k, stock, [], left, work)
+                    assert got == want, (stock, k, left, work)

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import NoReturn, assert_never, cast
 
+from rulespec.engine.codegen.best import best_of, best_values, first_best
 from rulespec.engine.codegen.inline import (
     INLINE_MAX_NODES,
     Gen,
@@ -680,7 +681,16 @@ class ExprCompiler(Inliner):
             if isinstance(c, ast.Comprehension):
                 # stops at the first element that passes, as any(...) stops at the first
                 # that decides: the elements after it are not looked at
-                return self._short_circuit(e, None, c.elem, c.var, c.source, c.cond, local, py)
+                loop = self._short_circuit(e, None, c.elem, c.var, c.source, c.cond, local, py)
+                best = best_of(c, lambda sp: self.resolution.binding(sp, "call")) \
+                    if self.cover is None and not self._tabulating else None
+                values = best and best_values(self._gen_body(
+                    best[1].elem, best[1].var, best[0], None, local, py, eager=True))
+                if best is None or values is None:
+                    return loop
+                self.globals["_first_best"] = first_best
+                many = self.resolution.binding(best[1].span, "call") == BoundBuiltin("max")
+                return f"_first_best(st, {values}, {many}, lambda: {loop})"
         # not with coverage on: a folded ``if size([c]) == 1`` would count its arm as taken
         # whether or not any event takes it
         if b.on_items is not None and self.cover is None and \
