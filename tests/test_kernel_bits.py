@@ -230,3 +230,17 @@ def test_a_hands_set_is_listed_by_its_bits() -> None:
     game = _spec("rank(c) == n % 13 + 2 or suit(c) != led", cards="set_of(hand[q])")
     assert KernelGame(game).bit_zones == {"hand"}
     _lockstep(game)
+
+
+def test_a_temporary_the_masks_leave_out_is_worked_out_only_where_it_may_raise() -> None:
+    """kernel/bits.py's ``_live``: a value no mask reads is dropped where it only reads the
+    rules' variables (a trump's suit where no rule obliges a trump), and kept where it may
+    raise (the engine may evaluate it, and its error sends the listing card by card)."""
+    from rulespec.engine.kernel.bits import _live
+
+    hoisted = [("_v0", "(_SUIT[Z['trick'][0]])"), ("_v1", "(V['trump'])"),
+               ("_v2", "((V['trump'] != None))"), ("_v3", "((_xb & _SM.get(_v0, 0)) != 0)"),
+               ("_v4", "(not _v3)"), ("_v5", "(V['x'] < 3)"), ("_v10", "(V['y'])")]
+    assert [n for n, _ in _live(hoisted, "(_SM.get(_v0, 0) | (_ALLC if _v4 else 0))")] == \
+        ["_v0", "_v3", "_v4", "_v5"]
+    assert [n for n, _ in _live(hoisted, "_v10")] == ["_v0", "_v3", "_v5", "_v10"]

@@ -24,6 +24,7 @@ engine's, where it is.
 
 from __future__ import annotations
 
+import ast as pyast
 import operator
 import re
 from collections.abc import Callable, Iterable
@@ -329,7 +330,7 @@ class Bits:
                 low.emit("else:", d)
                 self._emit(else_, out, d + 1, span)
             case ("leaf", hoisted, m):
-                for n, v in hoisted:
+                for n, v in _live(hoisted, m):
                     low.emit(f"{n} = {v}", d, span)
                 low.emit(f"{out} = {self.deck.cards_src('_xb' if m == '_ALLC' else '_xb & ' + m)}",
                          d, span)
@@ -589,6 +590,37 @@ class Bits:
         the kernel does not see): every mirror made again from its list."""
         if self.candidates:
             self._keep("for _z in st.zl: B[id(_z)] = _bits(_z)", d, sorted(self.candidates))
+
+
+def _live(hoisted: list[tuple[str, str]], m: str) -> list[tuple[str, str]]:
+    """The temporaries to work out before the mask ``m``: those it reads, directly or
+    through another, and any that may raise. One the masks came to leave out (a trump's
+    suit, where the table's rules never oblige a trump) and that cannot raise is not worked
+    out; one that can raise stays, since the engine may evaluate it before a test that makes
+    it unneeded (``x or true``), and its error sends the listing to the engine's order."""
+    need = set(re.findall(r"\b_v\d+\b", m))
+    out = []
+    for n, v in reversed(hoisted):
+        if n in need or not _cannot_raise(v):
+            need.update(re.findall(r"\b_v\d+\b", v))
+            out.append((n, v))
+    return out[::-1]
+
+
+def _cannot_raise(src: str) -> bool:
+    """Whether the source only reads the rules' variables (``V['x']``), names and constants,
+    compared for equality and joined by ``and``/``or``/``not``."""
+    safe = (pyast.Expression, pyast.Name, pyast.Constant, pyast.Load, pyast.BoolOp,
+            pyast.And, pyast.Or, pyast.UnaryOp, pyast.Not, pyast.Compare, pyast.Eq,
+            pyast.NotEq, pyast.Is, pyast.IsNot)
+    for n in pyast.walk(pyast.parse(src, mode="eval")):
+        if isinstance(n, pyast.Subscript):
+            if not (isinstance(n.value, pyast.Name) and n.value.id == "V" and
+                    isinstance(n.slice, pyast.Constant) and type(n.slice.value) is str):
+                return False
+        elif not isinstance(n, safe):
+            return False
+    return True
 
 
 def kept(line: str, zones: frozenset[str] | None, mirrored: frozenset[str]) -> str:
