@@ -119,8 +119,7 @@ class _Lowering:
         self.lines.append("    " * d + line)
 
     def obj(self, x: object) -> str:
-        name = f"_o{len(self.objects)}"
-        self.objects[name] = x
+        self.objects[name := f"_o{len(self.objects)}"] = x
         return name
 
     def src(self, e: ast.Expr, local: frozenset[str], py: frozenset[str] = frozenset()) -> str:
@@ -253,6 +252,8 @@ class _Lowering:
                 self.reveal(z, local, d)
             case ast.Pick():
                 return self.pick(s, local, d)
+            case ast.CallStmt() if _inlined(self, s, local, d):
+                pass  # written in place
             case ast.CallStmt(name=n, args=args):
                 params = self.procs[n][0]
                 binds = "".join(f", {self.src(x, local)}"
@@ -688,6 +689,45 @@ class _Lowering:
         self.emit("else:", d)
         self.emit(f"_x = yield (_q, None, {self.obj(stop)}, {self.locals_dict(local)})",
                   d + 1, a.span)
+
+
+#: what a procedure written in place of its call may do: nothing that stops, calls, returns
+#: or binds a name but by ``let`` and ``for``
+_IN_PLACE = (ast.Set, ast.Let, ast.If, ast.Move, ast.Fill, ast.For, ast.Repeat, ast.While,
+             ast.Loop, ast.Break, ast.Continue)
+
+
+def _inlined(low: _Lowering, s: ast.CallStmt, local: frozenset[str], d: int) -> bool:
+    """Whether the call was written in place (and if so, written): a procedure of a few
+    statements that neither stops, calls nor returns (a trick's start, a card played to it),
+    its body lowered where the call is, the work budget spent for the call as the call
+    spends it, then the arguments bound to the parameters, all evaluated before any is bound
+    (an argument that is the parameter's own name in scope, ``play_to_trick(h, c)``, is
+    already bound). Not where a name it binds is one the caller holds: the caller's
+    variables are its Python locals too. A runtime error in its body is mapped to its
+    statement by line, as in the procedure's own function."""
+    params, body = low.procs[s.name]
+    if s.name in low.stops or len(body.stmts) > 8:
+        return False
+    bound = set(params)
+    for x, _ in walk.statements(body):
+        if not isinstance(x, _IN_PLACE):
+            return False
+        if isinstance(x, (ast.Let, ast.For)):
+            bound.add(x.name if isinstance(x, ast.Let) else x.var)
+    same = {p for p, a in zip(params, s.args, strict=True)
+            if p in local and walk.uncited(a) == ast.Name(p, span=walk.uncited(a).span)}
+    if (bound - same) & local:
+        return False
+    low.emit("st.work -= 1", d)
+    low.emit("if st.work < 0: _overproc()", d, s.span)
+    binds = [(pyname(p), low.src(a, local)) for p, a in zip(params, s.args, strict=True)
+             if p not in same]
+    if binds:
+        low.emit(f"{', '.join(n for n, _ in binds)} = {', '.join(v for _, v in binds)}", d,
+                 s.span)
+    low.block(body, frozenset(params), d)
+    return True
 
 
 def _fn(name: str) -> str:
