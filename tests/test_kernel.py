@@ -451,3 +451,48 @@ def test_rules_nested_past_pythons_limit_are_left_to_the_engine() -> None:
     assert game.new_initial_state().v["n"] == 1
     with pytest.raises(Unsupported, match="nest too deeply"):
         KernelGame(game)
+
+
+def test_procedures_written_in_place_play_as_called() -> None:
+    """kernel/lower.py's ``_inlined``: a small procedure written where it is called, its
+    arguments bound together (``note(n + 1, n)``), one whose names the caller holds left a
+    call (``note(b, a)`` where the caller binds ``a`` and ``b``; ``let w`` beside the
+    caller's ``w``), one passed its own names in scope (``bump(a)``), a loop in one."""
+    spec = check_text(HEAD + """
+var n: int = 0
+var m: int = 0
+procedure note(a: int, b: int) {
+  let w = a * 10 + b
+  set n = n + w
+}
+procedure bump(a: int) {
+  for q in seats {
+    set m = m * 3 + a + q
+  }
+}
+def score(p: int) = n * 1000 + m % 1000 + p
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  note(n + 1, n)
+  for a in [1, 2] {
+    let b = a + 5
+    note(b, a)
+    bump(a)
+    choose 0 {
+      take(card = c) for c in hand[0] "Take." {
+        let w = rank(c)
+        note(w, a)
+        set m = m + w
+        move c from hand[0] to stock
+      }
+    }
+  }
+  end deal scoring score
+}
+match { run deal
+  end match winners [0] }
+""", "t.rules")
+    game = Game(spec, 2)
+    assert lockstep(game, KernelGame(game), 20, 3) == 20 * 3  # a shuffle, two takes
