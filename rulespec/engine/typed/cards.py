@@ -1,0 +1,102 @@
+"""The typed lowering's cards: each card a small int, its number in the order its events' texts
+sort (the kernel's bit sets number them so, ``kernel/bits.py``), so that a zone of distinct
+cards is an int whose bit ``i`` is card ``i``, and the ``k``-th set bit of a listing's mask
+is its ``k``-th legal event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rulespec.engine.kernel.bits import bit_deck
+from rulespec.lang.decks import Deck
+
+__all__ = ["TypedDeck", "typed_deck"]
+
+#: bits of a mask read at once by :meth:`TypedDeck.cards_of`'s tables
+_CHUNK = 13
+_LOW = (1 << _CHUNK) - 1
+
+
+class TypedDeck:
+    """A deck's cards as numbers, and the tables the generated code reads: each number's code,
+    suit and rank (the engine's values), each code's number, each suit's and rank's mask, and
+    every mask's cards by lookups of each 13 bits."""
+
+    def __init__(self, deck: Deck) -> None:
+        bits = bit_deck(deck)
+        #: whether the k-th set bit is the k-th event of a listing whatever follows the card
+        #: in its events' keys (the kernel's condition for listing a hand by its mask)
+        self.ordered = bits.ordered
+        self.code: tuple[str, ...] = bits.codes
+        self.num: dict[str, int] = {c: i for i, c in enumerate(self.code)}
+        self.suit: tuple[object, ...] = tuple(deck.suit_of[c] for c in self.code)
+        self.rank: tuple[object, ...] = tuple(deck.rank_of[c] for c in self.code)
+        self.all = (1 << len(self.code)) - 1
+        self.suit_mask: dict[object, int] = {}
+        self.rank_mask: dict[object, int] = {}
+        for i, c in enumerate(self.code):
+            s, r = deck.suit_of[c], deck.rank_of[c]
+            self.suit_mask[s] = self.suit_mask.get(s, 0) | 1 << i
+            self.rank_mask[r] = self.rank_mask.get(r, 0) | 1 << i
+        #: for a shuffle: each number's place in the deck's order, which orders the cards of
+        #: a shuffle's template (chance.chance_template)
+        self.deck_order: tuple[int, ...] = tuple(deck.order[c] for c in self.code)
+        self._chunks = [_subsets(tuple(range(i, min(i + _CHUNK, len(self.code)))))
+                        for i in range(0, len(self.code), _CHUNK)]
+        self._rank_cmp: dict[tuple[str, object], int] = {}
+
+    def cards_of(self, m: int) -> tuple[int, ...]:
+        """The cards of the mask ``m``, lowest number first."""
+        out: tuple[int, ...] = ()
+        for i, t in enumerate(self._chunks):
+            out += t[m >> (_CHUNK * i) & _LOW]
+        return out
+
+    def bits_of(self, cards: Iterable[int]) -> int:
+        """The mask of ``cards`` (distinct)."""
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        return m
+
+    def rank_cmp(self, op: str, x: object) -> int:
+        """The cards whose rank ``op`` ``x`` holds."""
+        key = (op, x)
+        got = self._rank_cmp.get(key)
+        if got is None:
+            got = 0
+            for r, m in self.rank_mask.items():
+                if r is not None and _CMP[op](r, x):
+                    got |= m
+            self._rank_cmp[key] = got
+        return got
+
+    def runtime(self) -> dict[str, object]:
+        """The names the generated code reads."""
+        return {"_CODE": self.code, "_NUM": self.num, "_TS": self.suit, "_TR": self.rank,
+                "_ALL": self.all, "_SM": self.suit_mask, "_RM": self.rank_mask,
+                "_cardsof": self.cards_of, "_bitsof": self.bits_of, "_rcmp": self.rank_cmp,
+                "_DORD": self.deck_order}
+
+
+_CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _subsets(nums: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every subset of ``nums`` (at most 13), in order, at the index of its bits."""
+    out: list[tuple[int, ...]] = [()]
+    for i, c in enumerate(nums):
+        out += [t + (c,) for t in out[:1 << i]]
+    return out
+
+
+_DECKS: dict[Deck, TypedDeck] = {}
+
+
+def typed_deck(deck: Deck) -> TypedDeck:
+    """The deck's numbers, made once a process."""
+    got = _DECKS.get(deck)
+    if got is None:
+        got = _DECKS[deck] = TypedDeck(deck)
+    return got

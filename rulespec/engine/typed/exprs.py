@@ -1,0 +1,381 @@
+"""The typed lowering's expressions: a rule's expression as Python source over the typed values.
+
+Every value has a kind the checker's type gives it: ``int``, ``bool``, ``str`` (an option's
+or a pick's value, as the engine holds it), ``suit`` (the engine's suit), ``none``, ``card``
+(a small int, :mod:`.cards`), ``cards`` (a tuple of card ints), ``list`` (a tuple of other
+values); a zone is ``zb`` (an int bit set: a zone of distinct cards whose order no rule reads,
+``kernel/zones.py``) or ``zl`` (a list of card ints, top last), and ``pzb``/``pzl`` one per
+seat. What is constant at the table (options, literals, ``seats``, ``pack(1)``) is folded by
+the engine's own compiler, so the typed code folds exactly what the engine's does (``x and
+false`` never evaluates ``x`` in either). Definitions are expanded in place, their arguments'
+sources put where the parameters are (the values are pure: evaluating one twice changes
+nothing).
+
+The lowering's contract is that its code raises where, and only where, the engine's raises;
+the state then asks the engine for its error (``play.py``). So a value the engine reads card by
+card is read card by card here too (``any(... for c in hand)`` a loop), except inside a
+listing's masks, which a ``try`` sends back to the card-by-card test where one raises.
+Not modelled: the work budget, and the limits on the sizes of numbers and lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from rulespec.engine.codegen.best import best_of
+from rulespec.engine.codegen.exprs import ExprCompiler
+from rulespec.engine.kernel.lower import Unsupported
+from rulespec.engine.typed.cards import TypedDeck
+from rulespec.lang import ast, walk
+from rulespec.lang import types as T
+from rulespec.lang.model import (
+    BoundBuiltin,
+    BoundBuiltinVar,
+    BoundDef,
+    BoundLocal,
+    BoundVar,
+    BoundZone,
+)
+
+__all__ = ["Env", "TypedExprs", "Zone", "kind_of"]
+
+#: what a name of the rules is in the generated code: its source and its kind
+Env = Mapping[str, tuple[str, str]]
+
+#: the comparison operators, as Python writes them
+_OPS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
+@attrs.frozen
+class Zone:
+    """A zone as the typed code holds it: its Python name, whether it is a bit set (else a
+    list of card ints) and whether there is one per seat."""
+
+    py: str
+    bits: bool
+    per: bool
+
+    @property
+    def kind(self) -> str:
+        return ("p" if self.per else "") + ("zb" if self.bits else "zl")
+
+
+def kind_of(t: T.Type) -> str:
+    """The kind of a value of the checker's type ``t``."""
+    match t:
+        case T.Int():
+            return "int"
+        case T.Bool():
+            return "bool"
+        case T.Suit():
+            return "suit"
+        case T.Card():
+            return "card"
+        case T.Str() | T.EnumOf() | T.Named():
+            return "str"
+        case T.NoneT():
+            return "none"
+        case T.AnyT():
+            return "any"
+        case T.ListOf(elem=T.Card()):
+            return "cards"
+        case T.ListOf(elem=T.ListOf() | T.Zone()):
+            raise Unsupported("a list of lists")
+        case T.ListOf():
+            return "list"
+        case T.Zone():
+            return "zone"
+        case T.PZone():
+            return "pzone"
+        case T.Per():
+            return "per"
+        case _:
+            raise Unsupported(f"a value of type {T.describe(t)}")
+
+
+class TypedExprs:
+    """Compiles expressions for one table to typed Python source (see the module's text)."""
+
+    def __init__(self, ec: ExprCompiler, zones: Mapping[str, Zone],
+                 variables: Mapping[str, tuple[str, str]], deck: TypedDeck) -> None:
+        self.ec = ec
+        self.spec = ec.spec
+        self.res = ec.spec.resolution
+        self.zones = zones
+        self.vars = variables
+        self.deck = deck
+        #: the constants too long to write in the text, by their global names
+        self.globals: dict[str, object] = {}
+        self._consts: dict[tuple[str, Any], str] = {}
+        self._inlining: list[str] = []
+        self._fresh = 0
+        #: above zero while a listing's masks are compiled (inside their ``try``)
+        self.masking = 0
+
+    # ---- public ------------------------------------------------------------------------
+    def expr(self, e: ast.Expr, env: Env) -> tuple[str, str]:
+        """The source and kind of ``e``; ``env`` gives the rules' local names."""
+        e = walk.uncited(e)
+        kind = self.kind(e)
+        ok, value = self.folded(e, env)
+        if ok:
+            return self.constant(value, kind), kind
+        return self._expr(e, env, kind)
+
+    def src(self, e: ast.Expr, env: Env) -> str:
+        return self.expr(e, env)[0]
+
+    def kind(self, e: ast.Expr) -> str:
+        return kind_of(self.res.type_of(walk.uncited(e)))
+
+    def folded(self, e: ast.Expr, env: Env) -> tuple[bool, object]:
+        """(True, value) where the engine's compiler folds ``e`` at this table."""
+        if isinstance(e, (ast.IntLit, ast.StrLit, ast.CardLit)):
+            return True, self.ec.const(e)[1]
+        try:
+            return self.ec.const(e, frozenset(), frozenset(env))
+        except (AssertionError, KeyError):  # a name the engine's compiler does not know here
+            return False, None
+
+    def constant(self, v: object, kind: str) -> str:
+        """The source of the constant ``v`` (the engine's value) as a value of ``kind``."""
+        if kind == "card":
+            return "None" if v is None else str(self.deck.num[v])  # type: ignore[index]
+        if kind == "cards":
+            v = tuple(self.deck.num[c] for c in v)  # type: ignore[attr-defined]
+        elif kind == "list":
+            items: tuple[object, ...] = tuple(v)  # type: ignore[arg-type]
+            if any(isinstance(x, (tuple, list)) for x in items):
+                raise Unsupported("a list of lists")
+            v = items
+        if isinstance(v, tuple) and len(v) > 4:
+            key = (kind, v)
+            name = self._consts.get(key)
+            if name is None:
+                name = self._consts[key] = f"_k{len(self._consts)}"
+                self.globals[name] = v
+            return name
+        return repr(v)
+
+    def fresh(self, name: str) -> str:
+        self._fresh += 1
+        return f"_{name}{self._fresh}"
+
+    # ---- nodes ---------------------------------------------------------------------------
+    def _expr(self, e: ast.Expr, env: Env, kind: str) -> tuple[str, str]:  # noqa: C901
+        match e:
+            case ast.Name():
+                return self._name(e, env)
+            case ast.Index(target=tg, index=ix):
+                t, tk = self.expr(tg, env)
+                i = self.src(ix, env)
+                bare = walk.uncited(ix)
+                ok, iv = self.folded(ix, env)
+                if (ok and not (type(iv) is int and iv >= 0)) or isinstance(bare, ast.Neg) or \
+                        (isinstance(bare, ast.BinOp) and bare.op in ("-", "//", "%")):
+                    i = f"_ix({i})"  # as the engine checks it
+                if tk in ("pzb", "pzl"):
+                    return f"{t}[{i}]", tk[1:]
+                if tk == "per":
+                    return f"{t}[{i}]", kind
+                if tk == "zb":
+                    raise Unsupported("a card of a zone read by its place")
+                return f"{t}[{i}]", kind
+            case ast.ListLit(items=items):
+                parts = [self.value(x, env) for x in items]
+                return "(" + "".join(p + ", " for p in parts) + ")", kind
+            case ast.Comprehension(elem=el, var=v, source=s, cond=c):
+                return f"tuple([{self._gen(el, v, s, c, env)}])", kind
+            case ast.BinOp(op=op, left=a, right=b):
+                (sa, ka), (sb, kb) = self.expr(a, env), self.expr(b, env)
+                if op == "+" and kind in ("cards", "list"):
+                    return f"({self.keep(sa, ka)} + {self.keep(sb, kb)})", kind
+                return f"({sa} {op} {sb})", kind
+            case ast.Compare(op=op, left=a, right=b):
+                return self._compare(op, a, b, env), kind
+            case ast.And(left=a, right=b) | ast.Or(left=a, right=b):
+                # a constant side decides, as the engine's compiler folds it
+                ok, av = self.folded(a, env)
+                if ok:
+                    return self.expr(b, env) if bool(av) == isinstance(e, ast.And) else \
+                        (repr(av), kind)
+                ok, bv = self.folded(b, env)
+                if ok and bool(bv) == isinstance(e, ast.And):
+                    return self.expr(a, env)
+                op = "and" if isinstance(e, ast.And) else "or"
+                return f"({self.src(a, env)} {op} {self.src(b, env)})", kind
+            case ast.Not(operand=o):
+                return f"(not {self.src(o, env)})", kind
+            case ast.Neg(operand=o):
+                return f"(-{self.src(o, env)})", kind
+            case ast.IfExpr(cond=c, then=t, else_=f):
+                ok, cv = self.folded(c, env)
+                if ok:
+                    return self.expr(t if cv else f, env)
+                return f"({self.value(t, env)} if {self.src(c, env)} else {self.value(f, env)})", \
+                    kind
+            case ast.Call():
+                return self._call(e, env, kind)
+            case ast.GenCall():
+                return self._gencall(e, env, kind)
+            case _:
+                raise Unsupported(f"{type(e).__name__} in an expression")
+
+    def value(self, e: ast.Expr, env: Env) -> str:
+        """``e`` as a value to keep: a zone's cards as a tuple of card ints."""
+        s, k = self.expr(e, env)
+        return self.keep(s, k)
+
+    def keep(self, s: str, k: str) -> str:
+        """The source ``s`` of kind ``k`` as a value to keep (a zone's cards as a tuple)."""
+        if k == "zb":
+            return f"_cardsof({s})"
+        if k == "zl":
+            return f"tuple({s})"
+        return s
+
+    def iterable(self, e: ast.Expr, env: Env) -> tuple[str, str]:
+        """``e`` as something to loop over, and its elements' kind."""
+        s, k = self.expr(e, env)
+        if k == "zb":
+            return f"_cardsof({s})", "card"
+        if k in ("zl", "cards"):
+            return s, "card"
+        if k == "list":
+            t = self.res.type_of(walk.uncited(e))
+            assert isinstance(t, T.ListOf)
+            return s, kind_of(t.elem)
+        raise Unsupported(f"a loop over a value of kind {k}")
+
+    def _name(self, e: ast.Name, env: Env) -> tuple[str, str]:
+        b = self.res.binding(e.span)
+        match b:
+            case BoundLocal(name=n):
+                if n not in env:
+                    raise Unsupported(f"the local {n} out of its scope")
+                return env[n]
+            case BoundVar(name=n) | BoundBuiltinVar(name=n):
+                if n not in self.vars:
+                    raise Unsupported(f"the variable {n}")
+                py, kind = self.vars[n]
+                return py, kind if kind == "per" else self.kind(e)
+            case BoundZone(name=n):
+                z = self.zones[n]
+                return z.py, z.kind
+        raise Unsupported(f"the name {e.id} ({type(b).__name__})")
+
+    def _compare(self, op: str, a: ast.Expr, b: ast.Expr, env: Env) -> str:
+        (sa, ka), (sb, kb) = self.expr(a, env), self.expr(b, env)
+        if op in ("in", "not in"):
+            neg = "not " if op == "not in" else ""
+            if kb == "zb":
+                ok, av = self.folded(a, env)
+                test = f"({sb} >> {sa} & 1 == 1)" if ok and av is not None or sa.isdigit() else \
+                    f"({sa} is not None and {sb} >> {sa} & 1 == 1)"
+                return f"({neg}{test})"
+            return f"({sa} {op} {sb})"
+        if ka in ("zb", "zl") or kb in ("zb", "zl"):
+            raise Unsupported("a zone compared")
+        return f"({sa} {op} {sb})"
+
+    # ---- calls ---------------------------------------------------------------------------
+    def _call(self, e: ast.Call, env: Env, kind: str) -> tuple[str, str]:  # noqa: C901
+        b = self.res.binding(e.span, "call")
+        if isinstance(b, BoundDef):
+            return self._inline(b.name, e.args, env)
+        assert isinstance(b, BoundBuiltin)
+        f, args = b.name, e.args
+        if f == "first" and isinstance(c := walk.uncited(args[0]), ast.Comprehension):
+            best = best_of(c, lambda sp: self.res.binding(sp, "call"))
+            if best is not None:
+                xs, m = best
+                vals = self._gen(m.elem, m.var, xs, None, env)
+                fn = "max" if self.res.binding(m.span, "call") == BoundBuiltin("max") else "min"
+                return f"_best([{vals}], {fn})", kind
+            return f"_first({self._gen(c.elem, c.var, c.source, c.cond, env)})", kind
+        if f in ("rank", "suit"):
+            s, k = self.expr(args[0], env)
+            if k != "card":
+                raise Unsupported(f"{f} of a {k}")
+            return f"{'_TR' if f == 'rank' else '_TS'}[{s}]", kind
+        if f == "size":
+            s, k = self.expr(args[0], env)
+            return (f"{s}.bit_count()" if k == "zb" else f"len({s})"), kind
+        if f in ("top", "bottom", "first", "last"):
+            s, k = self.expr(args[0], env)
+            if k == "zb":
+                raise Unsupported(f"{f} of a zone kept as a set")
+            return f"{s}[{'-1' if f in ('top', 'last') else '0'}]", kind
+        if f in ("left_of", "right_of"):
+            return f"(({self.src(args[0], env)}) {'+' if f == 'left_of' else '-'} 1) % _N", kind
+        if f == "seats_from":
+            return f"_SF[{self.src(args[0], env)}]", kind
+        if f == "range":
+            return f"_range({self.src(args[0], env)}, {self.src(args[1], env)})", kind
+        if f == "set_of":
+            s, k = self.expr(args[0], env)
+            if k == "zb":
+                return f"_cardsof({s})", kind
+            if k in ("zl", "cards"):
+                return f"tuple(sorted(set({s}), key=_DORD.__getitem__))", kind
+            return f"_set_of({s})", kind
+        if f in ("min", "max", "sum", "any", "all", "count"):
+            s = self.value(args[0], env)
+            py = {"sum": "sum", "min": "min", "max": "max", "any": "any", "all": "all",
+                  "count": "_count"}[f]
+            return f"{py}({s})", kind
+        if f in ("team_of", "members", "partner"):
+            name = {"team_of": "_TEAM", "members": "_MEM", "partner": "_PART"}[f]
+            self.globals[name] = self.ec.globals[name]
+            return f"{name}[{self.src(args[0], env)}]", kind
+        raise Unsupported(f"the built-in {f}")
+
+    def _gencall(self, e: ast.GenCall, env: Env, kind: str) -> tuple[str, str]:
+        b = self.res.binding(e.span, "call")
+        assert isinstance(b, BoundBuiltin)
+        gen = self._gen(e.elem, e.var, e.source, e.cond, env)
+        match b.name:
+            case "any" | "all":
+                return f"{b.name}({gen})", kind
+            case "count":
+                return f"_count([{gen}])", kind
+            case "sum" | "max" | "min":
+                return f"{b.name}([{gen}])", kind
+        raise Unsupported(f"the built-in {b.name} over a generator")
+
+    def _gen(self, el: ast.Expr, var: str, src: ast.Expr, cond: ast.Expr | None,
+             env: Env) -> str:
+        """``el for var in src if cond``, without brackets."""
+        it, ek = self.iterable(src, env)
+        py = self.fresh(var)
+        inner = {**env, var: (py, ek)}
+        tail = ""
+        if cond is not None:
+            ok, cv = self.folded(cond, inner)
+            if ok and not cv:
+                return f"{py} for {py} in ()"
+            if not ok:
+                tail = f" if {self.src(cond, inner)}"
+        return f"{self.value(el, inner)} for {py} in {it}{tail}"
+
+    def _inline(self, name: str, args: tuple[ast.Expr, ...], env: Env) -> tuple[str, str]:
+        """A definition's body, its parameters the arguments' sources."""
+        if name in self._inlining:
+            raise Unsupported(f"the recursive definition {name}")
+        d = self.ec.defs[name]
+        inner = {p.name: self.expr(a, env) for p, a in zip(d.params, args, strict=True)}
+        # an argument that is more than a name or a constant is evaluated where its
+        # parameter is read: a pure value, the same each time
+        inner = {k: ((s if _simple(s) else f"({s})"), kd) for k, (s, kd) in inner.items()}
+        self._inlining.append(name)
+        try:
+            return self.expr(d.body, inner)
+        finally:
+            self._inlining.pop()
+
+
+def _simple(s: str) -> bool:
+    return s.replace("_", "a").isalnum() or s.lstrip("-").isdigit()

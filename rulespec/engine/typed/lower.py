@@ -1,0 +1,518 @@
+"""A table's rules lowered to ONE typed Python generator: the typed lowering's code.
+
+Where the kernel (``engine/kernel``) keeps the engine's values (cards as codes, zones as
+lists, the rules' variables in a dictionary) and calls the engine's functions for all but
+the commonest statements, this lowering writes the whole match as one generator function over
+typed values (``exprs.py``): the rules' variables and zones are its Python locals, every
+procedure and the deal are written in place where they are called (a recursive one, or a
+construct not covered yet, makes the table :class:`Unsupported`), a card is a small int and a
+zone of distinct cards whose order no rule reads an int bit set. A stop yields
+``(seat, n)`` at a decision of ``n`` legal events, sent the index chosen, and ``(CHANCE,
+kind, payload)`` at chance (a shuffle's cards to order, sent back ordered; a pick's values,
+sent the one drawn). Events, observations and records are the engine's, made at the edge by
+replaying the choices (``play.py``); so is every runtime error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulespec.engine.codegen.cse import share_common
+from rulespec.engine.codegen.exprs import ExprCompiler
+from rulespec.engine.codegen.pyexec import pyname
+from rulespec.engine.events import SubsetAxis, json_value
+from rulespec.engine.kernel.listing import Template, blocks, split
+from rulespec.engine.kernel.lower import Unsupported
+from rulespec.engine.kernel.zones import zone_shapes
+from rulespec.engine.typed.cards import typed_deck
+from rulespec.engine.typed.exprs import Env, TypedExprs, Zone, kind_of
+from rulespec.engine.typed.masks import Masks
+from rulespec.lang import ast, walk
+from rulespec.lang import types as T
+from rulespec.lang.builtins import RUNTIME_HELPERS, TEXT_ORDER, seat, set_of
+from rulespec.lang.model import CheckedSpec
+
+__all__ = ["lower_typed"]
+
+class _Lowering:
+    def __init__(self, spec: CheckedSpec, players: int, options: dict[str, object],
+                 hands: int) -> None:
+        if spec.sits_out or spec.results:
+            raise Unsupported("sitting out or a deal's results")
+        ec = ExprCompiler(spec, players, options, hands)
+        if ec.team_now is not None:
+            raise Unsupported("teams formed in play")
+        self.spec, self.ec, self.hands = spec, ec, hands
+        deck = self.deck = typed_deck(spec.deck)
+        shapes = zone_shapes(spec, players, options)
+        zones: dict[str, Zone] = {}
+        for zd in spec.zones:
+            if zd.per_team:
+                raise Unsupported("a zone per team")
+            shape = shapes[zd.name]
+            if not shape.distinct:
+                raise Unsupported(f"the zone {zd.name} may hold copies of a card")
+            zones[zd.name] = Zone(f"z_{zd.name}", shape.order_free and deck.ordered,
+                                  zd.per_player)
+        self.zones = zones
+        variables: dict[str, tuple[str, str]] = {
+            "dealer": ("g_dealer", "int"), "totals": ("g_totals", "per"),
+            "deals_played": ("g_deals_played", "int")}
+        if ec.team_count:
+            variables["team_totals"] = ("g_team_totals", "per")
+        for v in spec.vars:
+            t = spec.resolution.type_of(v.init)
+            kind = "per" if v.per_player else kind_of(t) if not isinstance(t, T.NoneT) else "any"
+            variables[v.name] = (f"g_{v.name}", kind)
+        self.vars = variables
+        self.x = TypedExprs(ec, zones, variables, deck)
+        self.masks = Masks(self.x)
+        self.lines: list[str] = []
+        self.objects: dict[str, object] = {}
+        self.procs = {p.name: p for p in spec.procs}
+        self._inlining: list[str] = []
+        #: the Python names that certainly hold a seat of a hand (a loop's over the seats):
+        #: a decision of one needs no check
+        self.seats: set[str] = set()
+
+    # ---- text ------------------------------------------------------------------------
+    def emit(self, line: str, d: int) -> None:
+        self.lines.append("    " * d + line)
+
+    def obj(self, x: object) -> str:
+        self.objects[name := f"_o{len(self.objects)}"] = x
+        return name
+
+    def src(self, e: ast.Expr, env: Env) -> str:
+        return self.x.src(e, env)
+
+    # ---- the match -------------------------------------------------------------------
+    def match(self) -> None:
+        spec, n = self.spec, self.hands
+        self.emit("def _match(st):", 1)
+        self.emit("g_dealer = st.dealer; g_totals = st.v['totals']; g_deals_played = 0", 2)
+        if "team_totals" in self.vars:
+            self.emit("g_team_totals = st.v['team_totals']", 2)
+        for v in spec.vars:
+            init = self.x.value(v.init, {})
+            self.emit(f"g_{v.name} = {'[' + init + '] * _H' if v.per_player else init}", 2)
+        for z in self.zones.values():
+            empty = "0" if z.bits else "[]"
+            self.emit(f"{z.py} = " + (f"[{empty} for _ in range({n})]" if z.per else empty), 2)
+        self.block(spec.match.body, {}, 2)
+        self.emit("raise _RanOut('match')", 2)
+        self.emit("yield  # a generator even where no rule stops", 2)
+
+    def block(self, b: ast.Block, env: Env, d: int) -> None:
+        n = len(self.lines)
+        for s in b.stmts:
+            env = self.stmt(s, env, d)
+        if len(self.lines) == n:
+            self.emit("pass", d)
+
+    def stmt(self, s: ast.Stmt, env: Env, d: int) -> Env:  # noqa: C901
+        match s:
+            case ast.Let(name=n, value=v):
+                py = self.x.fresh(pyname(n))
+                src, kind = self.x.expr(v, env)
+                self.emit(f"{py} = {self.x.value(v, env)}", d)
+                return {**env, n: (py, "cards" if kind in ("zb", "zl") else kind)}
+            case ast.Set():
+                self.set(s, env, d)
+            case ast.If(cond=c, then=t, else_=f):
+                ok, cv = self.x.folded(c, env)
+                if ok:
+                    if cv:
+                        self.block(t, env, d)
+                    elif isinstance(f, ast.If):
+                        self.stmt(f, env, d)
+                    elif f is not None:
+                        self.block(f, env, d)
+                    return env
+                self.emit(f"if {self.src(c, env)}:", d)
+                self.block(t, env, d + 1)
+                if f is not None:
+                    self.emit("else:", d)
+                    if isinstance(f, ast.If):
+                        self.stmt(f, env, d + 1)
+                    else:
+                        self.block(f, env, d + 1)
+            case ast.For(var=v, source=src, cond=c, body=b):
+                it, ek = self.x.iterable(src, env)
+                py = self.x.fresh(pyname(v))
+                inner = {**env, v: (py, ek)}
+                if it.startswith("_SF[") or it == repr(tuple(range(self.hands))):
+                    self.seats.add(py)
+                self.emit(f"for {py} in {it}:", d)
+                if c is not None:
+                    self.emit(f"if not {self.src(c, inner)}: continue", d + 1)
+                self.block(b, inner, d + 1)
+            case ast.Repeat(count=c, body=b):
+                self.emit(f"for _ in range({self.src(c, env)}):", d)
+                self.block(b, env, d + 1)
+            case ast.While(cond=c, body=b):
+                self.emit(f"while {self.src(c, env)}:", d)
+                self.emit("st.turns += 1", d + 1)
+                self.emit("if st.turns > _MW: raise _Runaway", d + 1)
+                self.block(b, env, d + 1)
+            case ast.Loop(body=b):
+                self.emit("while True:", d)
+                self.emit("st.turns += 1", d + 1)
+                self.emit("if st.turns > _MW: raise _Runaway", d + 1)
+                self.block(b, env, d + 1)
+            case ast.Break():
+                self.emit("break", d)
+            case ast.Continue():
+                self.emit("continue", d)
+            case ast.Step(body=b):
+                self.block(b, env, d)
+            case ast.Move():
+                self.move(s, env, d)
+            case ast.Fill(zone=z, cards=c):
+                zs, zk = self.x.expr(z, env)
+                cards = self.x.value(c, env)
+                if zk == "zb":
+                    self.assign(zs, f"_bitsof({cards})" if cards != "()" else "0", d)
+                else:
+                    self.emit(f"{zs}[:] = {cards}", d)
+            case ast.Shuffle(zone=z):
+                zs, zk = self.x.expr(z, env)
+                cards = zs if zk == "zl" else f"_cardsof({zs})"
+                self.emit(f"_t = sorted({cards}, key=_DORD.__getitem__)", d)
+                self.emit("yield (_CHANCE, 0, _t)", d)
+                if zk == "zl":  # a set's cards have no order to lay
+                    self.emit(f"{zs}[:] = _t[::-1]", d)
+            case ast.DealCards():
+                self.deal(s, env, d)
+            case ast.Pick(name=n, source=src, weighted=w):
+                if src is None or w:
+                    raise Unsupported("a weighted pick")
+                values = self.x.value(src, env)
+                kind = self.x.kind(src)
+                if kind != "list":
+                    raise Unsupported("a pick of cards")
+                self.emit(f"_v = yield (_CHANCE, 1, {values})", d)
+                if n in self.vars:
+                    self.emit(f"{self.vars[n][0]} = _v", d)
+                    return env
+                py = self.x.fresh(pyname(n))
+                self.emit(f"{py} = _v", d)
+                lt = self.spec.resolution.type_of(src)
+                assert isinstance(lt, T.ListOf)
+                return {**env, n: (py, kind_of(lt.elem))}
+            case ast.CallStmt(name=n, args=args):
+                self.call(n, args, env, d)
+            case ast.Choose():
+                self.choose(s, env, d)
+            case ast.EndDeal():
+                self.end_deal(s, env, d)
+            case ast.EndMatch(winners=w, teams=teams):
+                if teams:
+                    raise Unsupported("winning teams")
+                self.emit(f"_end_match(st, {self.x.value(w, env)}, {self.obj(s)})", d)
+                self.emit("return", d)
+            case ast.RunDeal():
+                self.emit("st.deal_events = 0; st.in_deal = True", d)
+                self.emit("try:", d)
+                self.block(self.spec.deal.body, {}, d + 1)
+                self.emit("raise _RanOut('deal')", d + 1)
+                self.emit("except _DealOver:", d)
+                self.emit("st.in_deal = False", d + 1)
+            case ast.Reveal():
+                pass  # what a seat sees is the engine's, made at the edge
+            case _:
+                raise Unsupported(f"the statement {type(s).__name__}")
+        return env
+
+    def assign(self, target: str, value: str, d: int) -> None:
+        self.emit(f"{target} = {value}", d)
+
+    def set(self, s: ast.Set, env: Env, d: int) -> None:
+        if s.name not in self.vars:
+            raise Unsupported(f"set {s.name}")
+        py, _ = self.vars[s.name]
+        v = self.x.value(s.value, env)
+        if s.name == "dealer":
+            v = f"_seat({v}, _N)"
+        if s.index is None:
+            self.emit(f"{py} = {'list(' + v + ')' if self.vars[s.name][1] == 'per' else v}", d)
+        else:
+            self.emit(f"{py}[{self.src(s.index, env)}] = {v}", d)
+
+    def call(self, name: str, args: tuple[ast.Expr, ...], env: Env, d: int) -> None:
+        if name in self._inlining:
+            raise Unsupported(f"the recursive procedure {name}")
+        p = self.procs[name]
+        inner: dict[str, tuple[str, str]] = {}
+        for prm, a in zip(p.params, args, strict=True):
+            s, k = self.x.expr(a, env)
+            if k in ("zb", "zl", "pzb", "pzl"):
+                raise Unsupported("a zone passed to a procedure")
+            if not (s.replace("_", "a").isalnum() or s.lstrip("-").isdigit()):
+                # evaluated once, where the call is (a parameter is never set)
+                py = self.x.fresh(pyname(prm.name))
+                self.emit(f"{py} = {s}", d)
+                s = py
+            inner[prm.name] = (s, k)
+        self._inlining.append(name)
+        try:
+            for x, _ in walk.statements(p.body):
+                if isinstance(x, ast.Return):
+                    raise Unsupported("return")
+            self.block(p.body, inner, d)
+        finally:
+            self._inlining.pop()
+
+    # ---- cards -----------------------------------------------------------------------
+    def move(self, s: ast.Move, env: Env, d: int) -> None:
+        what, wk = self.x.expr(s.what, env)
+        src, sk = self.x.expr(s.src, env)
+        dst, dk = self.x.expr(s.dst, env)
+        if sk not in ("zb", "zl") or dk not in ("zb", "zl"):
+            raise Unsupported("a move between values that are not zones")
+        if s.bottom and dk == "zl":
+            raise Unsupported("a move to the bottom")
+        whole = walk.uncited(s.what) == walk.uncited(s.src) or (
+            isinstance(walk.uncited(s.what), ast.Name) and what == src)
+        if whole:
+            # the zone's every card, in its order
+            if sk == "zb":
+                self.emit(f"_m = {src}", d)
+                self.assign(src, "0", d)
+                self.emit(f"{dst}{' |= _m' if dk == 'zb' else '.extend(_cardsof(_m))'}", d)
+            else:
+                self.emit(f"_w = tuple({src}); {src}.clear()", d)
+                self.emit(f"{dst}{' |= _bitsof(_w)' if dk == 'zb' else '.extend(_w)'}", d)
+            return
+        if wk == "card":
+            if not what.replace("_", "a").isalnum():
+                self.emit(f"_w = {what}", d)
+                what = "_w"
+            if sk == "zb":
+                self.emit(f"_z = {src}", d)
+                self.emit(f"if not _z >> {what} & 1: raise _NotThere", d)
+                self.assign(src, f"_z ^ 1 << {what}", d)
+            else:
+                self.emit(f"{src}.remove(_w)", d)
+            self.emit(f"{dst}{f' |= 1 << {what}' if dk == 'zb' else f'.append({what})'}", d)
+            return
+        # a list of cards, each moved in turn
+        self.emit(f"_w = {self.x.keep(what, wk)}", d)
+        if sk == "zb" and dk == "zb":
+            self.emit("_m = _bitsof(_w)", d)
+            self.emit(f"if {src} & _m != _m or _m.bit_count() != len(_w): raise _NotThere", d)
+            self.assign(src, f"{src} ^ _m", d)
+            self.emit(f"{dst} |= _m", d)
+            return
+        self.emit("for _x in _w:", d)
+        if sk == "zb":
+            self.emit(f"if not {src} >> _x & 1: raise _NotThere", d + 1)
+            self.assign(src, f"{src} ^ 1 << _x", d + 1)
+        else:
+            self.emit(f"{src}.remove(_x)", d + 1)
+        self.emit(f"{dst}{' |= 1 << _x' if dk == 'zb' else '.append(_x)'}", d + 1)
+
+    def deal(self, s: ast.DealCards, env: Env, d: int) -> None:
+        src, sk = self.x.expr(s.src, env)
+        z = self.zones[s.zone]
+        if sk != "zl" or not z.per:
+            raise Unsupported("a deal from a set or to a shared zone")
+        self.emit(f"_s = {self.src(s.seats, env)}", d)
+        self.emit(f"for _ in range({self.src(s.count, env)}):", d)
+        self.emit("for _q in _s:", d + 1)
+        self.emit(f"_c = {src}.pop()", d + 2)
+        self.emit(f"{z.py}[_q] {'|= 1 << _c' if z.bits else '.append(_c)'}", d + 2)
+
+    # ---- decisions -------------------------------------------------------------------
+    def choose(self, s: ast.Choose, env: Env, d: int) -> None:
+        alts = list(s.alternatives)
+        if s.together is not None:
+            q = self.x.fresh(pyname(s.together))
+            self.emit("_held = []", d)
+            self.emit(f"for {q} in _tseats({self.x.value(s.seat, env)}, _H, {self.obj(s.span)}):",
+                      d)
+            inner = {**env, s.together: (q, "int")}
+            got, out = self.listing(alts, inner, q, d + 1)
+            self.emit(f"_held.append(({q}, {out}))", d + 1)
+            self.emit(f"for {q}, {out} in _held:", d)
+            self.bodies(alts, got, inner, d + 1)
+            return
+        q = self.src(s.seat, env)
+        if q not in self.seats:
+            q = self.x.fresh("q")
+            self.emit(f"{q} = {self.src(s.seat, env)}", d)
+            self.emit(f"if type({q}) is not int or not 0 <= {q} < _H: raise _BadSeat", d)
+        got, _ = self.listing(alts, env, q, d)
+        self.bodies(alts, got, env, d)
+
+    def listing(self, alts: list[ast.Alternative], env: Env, q: str, d: int
+                ) -> tuple[list[tuple[str, str] | None], str]:
+        """The legal events of the decision counted, the seat asked, and what was chosen
+        left in a Python name (returned): the value the one alternative binds, or the number
+        of the alternative chosen (``_a``). For each alternative, the variable its value
+        binds (its Python name and kind), or None."""
+        if len(alts) == 1 and alts[0].generators:
+            a = alts[0]
+            g = a.generators[0]
+            if len(a.generators) != 1:
+                raise Unsupported("an alternative of several generators")
+            src = walk.uncited(g.source)
+            got = self.subsets(a, env, q, d) if isinstance(src, ast.Call) and \
+                src.func == "subsets" else self.cards(a, env, q, d)
+            return [got], got[0]
+        if any(a.generators for a in alts):
+            raise Unsupported("several alternatives, one with a generator")
+        order = blocks([self.template(a, env) for a in alts])
+        if order is None:
+            raise Unsupported("alternatives whose order the values decide")
+        for i, a in enumerate(alts):
+            self.emit(f"_b{i} = {self.src(a.guard, env) if a.guard else 'True'}", d)
+        self.emit("_b = []", d)
+        for block in order:
+            for j, i in enumerate(block):
+                self.emit(f"{'el' if j else ''}if _b{i}: _b.append({i})", d)
+        self.emit("if not _b: raise _NoneLegal", d)
+        self.emit(f"_a = _b[(yield ({q}, len(_b)))]", d)
+        return [None] * len(alts), "_a"
+
+    def template(self, a: ast.Alternative, env: Env) -> Template:
+        parts: dict[str, str] = {"action": json_value(a.action), "seat": "\x00"}
+        for f in a.fields:
+            ok, value = self.x.folded(f.value, env)
+            if not ok:
+                raise Unsupported("a field that is not constant")
+            parts[f.name] = json_value(value)
+        text = "{" + ",".join(json_value(k) + ":" + parts[k] for k in sorted(parts)) + "}"
+        return Template(text, None)
+
+    def cards(self, a: ast.Alternative, env: Env, q: str, d: int) -> tuple[str, str]:
+        """A decision of one alternative over one zone's cards, listed by a mask."""
+        g = a.generators[0]
+        zs, zk = self.x.expr(g.source, env)
+        if zk != "zb" or not self.deck.ordered:
+            raise Unsupported("a listing over a zone not kept as a set")
+        for f in a.fields:
+            e = walk.uncited(f.value)
+            if not (isinstance(e, ast.Name) and e.id == g.var) and \
+                    not self.x.folded(f.value, env)[0]:
+                raise Unsupported("a field that is neither the card nor a constant")
+        cv = self.x.fresh(pyname(g.var))
+        inner = {**env, g.var: (cv, "card")}
+        free, carded = split(a.guard, g.var)
+        self.emit(f"_xb = {zs}", d)
+        tests = " and ".join(self.src(c, inner) for c in free) or "True"
+        self.emit(f"if {tests}:", d)
+        test = " and ".join(self.src(c, inner) for c in carded) or "True"
+        by_card = f"_m = _bitsof([{cv} for {cv} in _cardsof(_xb) if {test}])"
+        mask = self.masks.of(carded, g.var, inner)
+        if mask is None:
+            self.emit(by_card, d + 1)
+        else:
+            # the masks read their values eagerly: where one raises, the engine's order
+            self.emit("try:", d + 1)
+            if zs.replace("_", "a").replace("[", "").replace("]", "").isalnum():
+                mask = mask.replace(f"({zs})", "_xb").replace(zs, "_xb")
+            self.emit(f"_m = _xb & ({share_common(mask)})", d + 2)
+            self.emit("except Exception:", d + 1)
+            self.emit(by_card, d + 2)
+        self.emit("else:", d)
+        self.emit("_m = 0", d + 1)
+        self.emit("_n = _m.bit_count()", d)
+        self.emit("if not _n: raise _NoneLegal", d)
+        self.emit(f"for _ in range((yield ({q}, _n))): _m &= _m - 1", d)
+        self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
+        return cv, "card"
+
+    def subsets(self, a: ast.Alternative, env: Env, q: str, d: int) -> tuple[str, str]:
+        """A decision of one alternative over a hand's subsets (``pass(cards = set_of(cs))
+        for cs in subsets(hand[q], 3, 3)``), listed by a SubsetAxis over the hand's codes."""
+        g = a.generators[0]
+        src = walk.uncited(g.source)
+        assert isinstance(src, ast.Call)
+        for f in a.fields:
+            e = walk.uncited(f.value)
+            if not (isinstance(e, ast.Call) and e.func == "set_of") and \
+                    not self.x.folded(f.value, env)[0]:
+                raise Unsupported("a subset's field")
+        xs, lo, hi = (self.x.expr(x, env) for x in src.args)
+        if xs[1] != "zb":
+            raise Unsupported("the subsets of a zone not kept as a set")
+        guard = self.src(a.guard, env) if a.guard is not None else "True"
+        self.emit(f"if {guard}:", d)
+        self.emit(f"_xs = tuple([_CODE[_c] for _c in _cardsof({xs[0]})])", d + 1)
+        self.emit(f"_b = _Axis(_xs, {lo[0]}, {hi[0]}, _TXT) if _xs else "
+                  f"([()] if {lo[0]} <= 0 <= {hi[0]} else [])", d + 1)
+        self.emit("else:", d)
+        self.emit("_b = []", d + 1)
+        self.emit("if not len(_b): raise _NoneLegal", d)
+        cv = self.x.fresh(pyname(g.var))
+        self.emit(f"{cv} = tuple(sorted([_NUM[_c] for _c in _b[(yield ({q}, len(_b)))]]))", d)
+        return cv, "cards"
+
+    def bodies(self, alts: list[ast.Alternative], got: list[tuple[str, str] | None], env: Env,
+               d: int) -> None:
+        for i, a in enumerate(alts):
+            var = got[i]
+            if len(alts) > 1:
+                self.emit(f"{'el' if i else ''}if _a == {i}:", d)
+            inner = dict(env)
+            if var is not None:
+                inner[a.generators[0].var] = var
+            self.block(a.body, inner, d + (len(alts) > 1))
+
+    # ---- the end of a deal -----------------------------------------------------------
+    def end_deal(self, s: ast.EndDeal, env: Env, d: int) -> None:
+        fn = self.ec.defs[s.scoring]
+        p = self.x.fresh("p")
+        body = self.x.src(fn.body, {fn.params[0].name: (p, "int")})
+        self.emit(f"_end_deal(st, {s.flag!r}, lambda {p}: {body}, {self.obj(s)})", d)
+        self.emit("g_deals_played += 1", d)
+        self.emit("raise _DealOver", d)
+
+
+def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], hands: int,
+                runtime: dict[str, object]) -> Callable[..., Any]:
+    """The match's generator function ``match(st)`` of the table (see the module's text);
+    Unsupported where the table has a construct the typed lowering does not cover yet."""
+    low = _Lowering(spec, players, options, hands)
+    low.emit("def _typed():", 0)
+    low.match()
+    low.emit("return _match", 1)
+    text = "\n".join(low.lines) + "\n"
+    glb: dict[str, object] = dict(RUNTIME_HELPERS)
+    glb.update(runtime)
+    glb.update(low.x.globals)
+    glb.update(low.objects)
+    glb.update(low.deck.runtime())
+    seats = tuple(range(hands))
+    glb.update(_first=_first, _best=_best, _count=_count, _H=hands, _N=players,
+               _SF=tuple(seats[s:] + seats[:s] for s in seats), _Axis=SubsetAxis,
+               _TXT=spec.deck.text_order if not spec.deck.french else TEXT_ORDER, _seat=seat,
+               _set_of=set_of, _MW=10 ** 7)
+    try:
+        code = compile(text, f"<typed {spec.name}>", "exec")
+    except (SyntaxError, RecursionError) as e:
+        raise Unsupported(f"the typed text does not compile ({e})") from None
+    exec(code, glb)  # noqa: S102
+    make = glb["_typed"]
+    assert callable(make)
+    fn = make()
+    fn.text = text
+    return fn  # type: ignore[no-any-return]
+
+
+def _first(xs: Any) -> Any:
+    """The first element; an error for none (the engine's ``first`` of an empty list)."""
+    for x in xs:
+        return x
+    raise IndexError("first of an empty list")
+
+
+def _best(values: list[int], fn: Callable[[list[int]], int]) -> int:
+    """The first position of the greatest (``max``) or least (``min``) of ``values``."""
+    return values.index(fn(values))
+
+
+def _count(xs: list[object]) -> int:
+    return sum(1 for x in xs if x)

@@ -1,0 +1,329 @@
+"""The typed lowering's driver: :class:`TypedGame` and :class:`TypedState`, the index path of
+:class:`~rulespec.engine.state.State` on the one generator ``lower.py`` writes.
+
+A playout that only picks by index (``to_move``, ``legal_count``, ``apply_index``,
+``sample_chance``) never leaves the typed values. Everything else is made at the edge from
+the Python engine, by replaying the choices made so far (:meth:`TypedState.engine_state`):
+the legal events and their order, an event applied by its text (:meth:`~TypedState.apply`),
+observations, records. A runtime error is the engine's too: where the typed code raises, the
+engine is replayed to the same point and asked to make the same choice, and its error is the
+one raised (an engine that goes on where the typed code stopped is a bug of this lowering,
+reported as one).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from rulespec.engine.chance import shuffle
+from rulespec.engine.events import Event, canonical_key, encode, json_value
+from rulespec.engine.game import Game
+from rulespec.engine.machine import together_seats
+from rulespec.engine.state import CHANCE, State
+from rulespec.engine.teams import split_scores, winning_members
+from rulespec.engine.typed.cards import typed_deck
+from rulespec.engine.typed.lower import lower_typed
+from rulespec.errors import IllegalActionError, RuleRuntimeError
+from rulespec.lang import ast
+
+__all__ = ["TypedGame", "TypedState"]
+
+
+class _DealOver(Exception):
+    pass
+
+
+class _Stopped(Exception):
+    """The typed code stopped where it must not go on: a runaway loop, a rule's error."""
+
+
+def _raise(name: str) -> type[Exception]:
+    return type(name, (_Stopped,), {})
+
+
+class TypedGame:
+    """A compiled :class:`~rulespec.engine.game.Game` lowered to typed code; raises
+    :class:`~rulespec.engine.kernel.lower.Unsupported` where the table has a construct the
+    typed lowering does not cover yet."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.players = game.players
+        self.hands = game.hands
+        spec = game.spec
+        self.match = lower_typed(spec, game.players, game.options, game.hands, {
+            "_CHANCE": CHANCE, "_DealOver": _DealOver, "_end_deal": _end_deal,
+            "_end_match": _end_match, "_tseats": together_seats,
+            "_RanOut": _raise("RanOut"), "_Runaway": _raise("Runaway"),
+            "_NotThere": _raise("NotThere"), "_NoneLegal": _raise("NoneLegal"),
+            "_BadSeat": _raise("BadSeat"), "_ix": _nonnegative})
+        deck = typed_deck(spec.deck)
+        self.match_num, self.match_code = deck.num, deck.code
+        #: each pick's values (by their JSON texts) in the order their events sort
+        self.orders: dict[tuple[str, ...], list[int]] = {}
+
+    def new_initial_state(self, dealer: int | None = None) -> TypedState:
+        """A fresh match, stopped at its first chance event or decision."""
+        return TypedState(self, self.game.dealer if dealer is None else dealer)
+
+
+class TypedState:
+    """A match on the typed code (see the module's text)."""
+
+    def __init__(self, typed: TypedGame, dealer: int) -> None:
+        game = typed.game
+        self.typed = typed
+        self.game = game
+        self.dealer = dealer
+        self.v: dict[str, Any] = {"totals": [0] * game.players}
+        if game.team_count:
+            self.v["team_totals"] = [0] * game.team_count
+        self.deals: list[dict[str, object]] = []
+        self.winners: list[int] | None = None
+        self.deal_events = 0
+        self.in_deal = False
+        self.turns = 0
+        self._limit = game.max_events if game.max_events is not None else float("inf")
+        #: every choice made: an index at a decision, an event at chance
+        self.log: list[int | Mapping[str, object]] = []
+        self._gen = typed.match(self)
+        self.to_move: int | str | None = None
+        self._y: tuple[Any, ...] = ()
+        self._go(None, None)
+
+    # ---- running -----------------------------------------------------------------------
+    def _go(self, answer: object, logged: object) -> None:
+        self.turns = 0
+        try:
+            y = self._gen.send(answer)
+        except StopIteration:
+            self.to_move = None
+            return
+        except Exception as e:  # noqa: BLE001  (the engine says what went wrong)
+            self._engine_error(logged, e)
+        self._y = y
+        self.to_move = y[0]
+
+    def _engine_error(self, logged: object, e: Exception) -> None:
+        """The typed code raised on ``logged`` (the choice just made, already in the log):
+        replay the engine to the choice before it, make it there, and raise its error."""
+        self.to_move = None
+        choice = self.log.pop() if logged is not None else None
+        st = self._replay()
+        try:
+            if choice is not None:
+                if isinstance(choice, int):
+                    st.apply_index(choice)
+                else:
+                    st.apply(choice)
+        except RuleRuntimeError:
+            raise
+        raise AssertionError(f"the typed lowering raised {e!r} where the engine goes on "
+                             f"(a bug of rulespec's typed lowering)") from e
+
+    def is_terminal(self) -> bool:
+        """True once the match has ended."""
+        return self.to_move is None
+
+    def legal_count(self) -> int:
+        """How many legal events there are now."""
+        y = self._y
+        if self.to_move is None:
+            return 0
+        if y[0] != CHANCE:
+            return y[1]  # type: ignore[no-any-return]
+        if y[1] == 0:
+            return 1
+        return len(self._merged(y[2]))
+
+    def apply_index(self, k: int) -> None:
+        """Apply the ``k``-th legal event, without making it."""
+        y = self._y
+        if self.to_move is None:
+            raise IllegalActionError("the match is over")
+        if y[0] is CHANCE:
+            self.apply(self.legal_actions()[k])
+            return
+        if type(k) is not int or not 0 <= k < y[1]:
+            raise IllegalActionError(f"there are {y[1]} legal events, not an event {k!r}")
+        self.log.append(k)
+        self.deal_events += 1
+        if self.deal_events > self._limit:
+            self._too_long()
+        # _go, written out: the commonest step of a playout
+        self.turns = 0
+        try:
+            y = self._y = self._gen.send(k)
+        except StopIteration:
+            self.to_move = None
+            return
+        except Exception as e:  # noqa: BLE001
+            self._engine_error(k, e)
+        self.to_move = y[0]
+
+    def sample_chance(self, rng: random.Random, weighted: bool = True) -> Event:
+        """At a chance event, draw an outcome with ``rng`` and apply it, as the engine's
+        ``sample_chance`` draws it; returned."""
+        y = self._y
+        if self.to_move != CHANCE:
+            raise IllegalActionError("no chance event is due")
+        if y[1] == 0:
+            cards: list[int] = y[2]
+            shuffle(rng, cards)
+            code = self.typed.match_code
+            ev: Event = {"chance": "shuffle", "cards": [code[c] for c in cards]}
+        else:
+            merged = self._merged(y[2])
+            if weighted:
+                r = rng.randrange(sum(w for _, w in merged.values()))
+                for v, w in merged.values():  # noqa: B007  (v: the value drawn)
+                    if r < w:
+                        break
+                    r -= w
+            else:
+                v = list(merged.values())[self._order(merged)[rng.randrange(len(merged))]][0]
+            ev = {"chance": "pick", "value": encode(v)}
+            cards = v  # type: ignore[assignment]
+        self.log.append(ev)
+        self.deal_events += 1
+        if self.deal_events > self._limit:
+            self._too_long()
+        self._go(cards, ev)
+        return ev
+
+    def _merged(self, values: tuple[object, ...]) -> dict[str, list[Any]]:
+        merged: dict[str, list[Any]] = {}
+        for v in values:
+            key = json_value(v)
+            if key in merged:
+                merged[key][1] += 1
+            else:
+                merged[key] = [v, 1]
+        if not merged:
+            self._engine_error(None, IndexError("a pick of nothing"))
+        return merged
+
+    def _order(self, merged: dict[str, list[Any]]) -> list[int]:
+        texts = tuple(merged)
+        got = self.typed.orders.get(texts)
+        if got is None:
+            keys = [canonical_key({"chance": "pick", "value": encode(v)})
+                    for v, _ in merged.values()]
+            got = self.typed.orders[texts] = sorted(range(len(keys)), key=keys.__getitem__)
+        return got
+
+    def _too_long(self) -> None:
+        if self.in_deal:
+            self._engine_error(self.log[-1], RuntimeError("max_events"))
+
+    # ---- the edge: the engine, replayed ------------------------------------------------
+    def _replay(self) -> State:
+        st = self.game.new_initial_state(self.dealer)
+        for x in self.log:
+            if isinstance(x, int):
+                st.apply_index(x)
+            else:
+                st.apply(_plain(x))
+        return st
+
+    def engine_state(self) -> State:
+        """The Python engine's state at this point (replayed): its observations, records,
+        legal events."""
+        return self._replay()
+
+    def legal_actions(self) -> list[Event]:
+        """Every legal event now, in canonical order (the engine's, replayed)."""
+        return self._replay().legal_actions() if self.to_move is not None else []
+
+    def chance_weights(self) -> list[tuple[Event, int]]:
+        return self._replay().chance_weights()
+
+    def apply(self, event: Mapping[str, object]) -> None:
+        """Apply one event given by its text: a decision's found among the legal ones, a
+        chance outcome checked by the engine."""
+        if self.to_move is None:
+            raise IllegalActionError("the match is over")
+        y = self._y
+        if y[0] != CHANCE:
+            keys = [canonical_key(e) for e in self.legal_actions()]
+            key = canonical_key(event)
+            if key not in keys:
+                raise IllegalActionError(f"{key[:80]} is not legal now")
+            self.apply_index(keys.index(key))
+            return
+        st = self._replay()
+        st.apply(event)  # the engine's checks: an illegal event raises here
+        ev = dict(event)
+        if y[1] == 0:
+            num, deck = self.typed.match_num, self.game.spec.deck
+            codes = [c if c in num else deck.normalise(c)
+                     for c in event["cards"]]  # type: ignore[attr-defined]
+            cards = y[2]
+            cards[:] = [num[c] for c in codes]  # type: ignore[index]
+            answer: object = cards
+            ev = {"chance": "shuffle", "cards": codes}
+        else:
+            want = json_value(event["value"])
+            answer = next((v for v in y[2] if json_value(v) == want), None)
+            if answer is None:
+                answer = _picked(st, y[2], event)
+        self.log.append(ev)
+        self.deal_events += 1
+        self._go(answer, ev)
+
+
+def _picked(st: State, values: tuple[object, ...], event: Mapping[str, object]) -> object:
+    want = json_value(st.game.spec.deck.normalise_value(event["value"]))
+    for v in values:
+        if json_value(v) == want:
+            return v
+    raise AssertionError("the engine took a pick's value the typed code does not list")
+
+
+def _plain(ev: Mapping[str, object]) -> dict[str, object]:
+    return dict(ev)
+
+
+def _nonnegative(i: int) -> int:
+    if i < 0:
+        raise IndexError(f"position {i}")
+    return i
+
+
+def _end_deal(st: TypedState, flag: str | None, score: Any, node: ast.EndDeal) -> None:
+    """``end deal``: each seat's score added to its total, the deal's entry written, as the
+    engine's ``State._end_deal`` does (a score out of the declared range is the engine's
+    error, by replay)."""
+    game = st.game
+    n = game.players
+    scores, team_scores = split_scores(node, score, n, game.teams, game.team_count)
+    bounds = game.score_range
+    if bounds is not None and any(not bounds[0] <= x <= bounds[1] for x in scores):
+        raise _Stopped("a score out of its range")
+    totals = st.v["totals"]
+    for q in range(n):
+        totals[q] += scores[q]
+    st.deal_events = 0
+    rec: dict[str, object] = {"scores": scores}
+    if team_scores is not None:
+        rec["team_scores"] = team_scores
+        team_totals = st.v["team_totals"]
+        for t, x in enumerate(team_scores):
+            team_totals[t] += x
+    if flag:
+        rec[flag] = True
+    st.deals.append(rec)
+    st.v["deals_played"] = len(st.deals)
+
+
+def _end_match(st: TypedState, winners: Any, node: ast.EndMatch) -> None:
+    game = st.game
+    if node.teams:
+        assert game.teams is not None
+        winners = winning_members(node, winners, game.teams)
+    if any(type(w) is not int or not 0 <= w < game.players for w in winners):
+        raise _Stopped("winners that are not seats")
+    st.winners = sorted(set(winners))
+
