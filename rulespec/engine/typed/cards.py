@@ -6,6 +6,7 @@ is its ``k``-th legal event."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from math import comb
 
 from rulespec.engine.kernel.bits import bit_deck
 from rulespec.lang.decks import Deck
@@ -44,6 +45,7 @@ class TypedDeck:
         self._chunks = [_subsets(tuple(range(i, min(i + _CHUNK, len(self.code)))))
                         for i in range(0, len(self.code), _CHUNK)]
         self._rank_cmp: dict[tuple[str, object], int] = {}
+        self._templates: dict[tuple[int, ...], list[int]] = {}
 
     def cards_of(self, m: int) -> tuple[int, ...]:
         """The cards of the mask ``m``, lowest number first."""
@@ -71,12 +73,63 @@ class TypedDeck:
             self._rank_cmp[key] = got
         return got
 
+    def subset(self, m: int, lo: int, hi: int, k: int) -> int:
+        """The ``k``-th subset of the cards of ``m`` of ``lo`` to ``hi`` cards (clamped as
+        :class:`~rulespec.engine.events.SubsetAxis` clamps them), as a mask, in the order
+        of its events (SubsetAxis's, over the cards' codes): the sets whose first card in
+        the pack's order is ``j`` come in the order of ``j``'s text, each group ``j`` with
+        every set of the cards after it in the pack's order in this same order, the empty
+        set last. A card's number is its text's place, so the groups go by number."""
+        cards = self.cards_of(m)
+        n = len(cards)
+        lo, hi = max(lo, 0), min(hi, n)
+        # each card's place in the pack's order among the hand's, the cards in text order
+        pos = {c: i for i, c in enumerate(sorted(cards, key=self.deck_order.__getitem__))}
+        pairs = [(pos[c], c) for c in cards]
+        out, j = 0, -1
+        while hi > 0:
+            row = _COMB[lo] if lo == hi else None
+            for i, c in pairs:
+                if i <= j:
+                    continue
+                g = row[n - 1 - i] if row is not None else sizes(n - 1 - i, lo - 1, hi - 1)
+                if k < g:
+                    out |= 1 << c
+                    j, lo, hi = i, lo - 1, hi - 1
+                    break
+                k -= g
+            else:
+                break
+        return out
+
+    def template(self, cards: list[int]) -> list[int]:
+        """A shuffle's cards in the pack's order (chance.chance_template's order), a new list;
+        the last few zones' answers remembered (a deal's pack is the same pack each time)."""
+        key = tuple(cards)
+        got = self._templates.get(key)
+        if got is None:
+            if len(self._templates) >= 16:
+                self._templates.clear()
+            got = self._templates[key] = sorted(cards, key=self.deck_order.__getitem__)
+        return list(got)
+
     def runtime(self) -> dict[str, object]:
         """The names the generated code reads."""
         return {"_CODE": self.code, "_NUM": self.num, "_TS": self.suit, "_TR": self.rank,
                 "_ALL": self.all, "_SM": self.suit_mask, "_RM": self.rank_mask,
                 "_cardsof": self.cards_of, "_bitsof": self.bits_of, "_rcmp": self.rank_cmp,
-                "_DORD": self.deck_order}
+                "_DORD": self.deck_order, "_kth": self.subset, "_sizes": sizes,
+                "_template": self.template}
+
+
+#: ``_COMB[r][m]``: how many sets of ``r`` of ``m`` elements (``r`` of -1 for none), for hands
+#: of up to 64 cards
+_COMB = [[0] * 65] + [[comb(m, r) for m in range(65)] for r in range(65)]
+
+
+def sizes(m: int, lo: int, hi: int) -> int:
+    """How many subsets of ``m`` elements have ``lo`` to ``hi`` elements."""
+    return sum(comb(m, t) for t in range(max(lo, 0), min(hi, m) + 1))
 
 
 _CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,

@@ -20,7 +20,8 @@ Not modelled: the work budget, and the limits on the sizes of numbers and lists.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import ast as pyast
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -47,6 +48,9 @@ Env = Mapping[str, tuple[str, str]]
 
 #: the comparison operators, as Python writes them
 _OPS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+_COMPARE: dict[str, Any] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 @attrs.frozen
@@ -107,13 +111,15 @@ class TypedExprs:
         self.zones = zones
         self.vars = variables
         self.deck = deck
+        #: the variables no rule sets, with the value they keep (see :meth:`folded`)
+        self.fixed: dict[str, object] = {}
         #: the constants too long to write in the text, by their global names
         self.globals: dict[str, object] = {}
         self._consts: dict[tuple[str, Any], str] = {}
         self._inlining: list[str] = []
         self._fresh = 0
-        #: above zero while a listing's masks are compiled (inside their ``try``)
-        self.masking = 0
+        #: above zero while a comprehension's iterable is compiled (no ``:=`` there)
+        self._in_iter = 0
 
     # ---- public ------------------------------------------------------------------------
     def expr(self, e: ast.Expr, env: Env) -> tuple[str, str]:
@@ -132,13 +138,48 @@ class TypedExprs:
         return kind_of(self.res.type_of(walk.uncited(e)))
 
     def folded(self, e: ast.Expr, env: Env) -> tuple[bool, object]:
-        """(True, value) where the engine's compiler folds ``e`` at this table."""
+        """(True, value) where ``e`` is constant at this table: where the engine's compiler
+        folds it, and where it reads only constants and variables no rule sets (``trump``
+        in a game without trumps), which the engine reads each time: the same value, and
+        nothing left out that could raise (an ``and`` is folded only by its left side)."""
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.CardLit)):
             return True, self.ec.const(e)[1]
         try:
-            return self.ec.const(e, frozenset(), frozenset(env))
+            got = self.ec.const(e, frozenset(), frozenset(env))
         except (AssertionError, KeyError):  # a name the engine's compiler does not know here
             return False, None
+        if got[0] or not self.fixed:
+            return got
+        return self._fold(walk.uncited(e), env)
+
+    def _fold(self, e: ast.Expr, env: Env) -> tuple[bool, object]:
+        match e:
+            case ast.Name():
+                b = self.res.binding(e.span)
+                if isinstance(b, BoundVar) and b.name in self.fixed:
+                    return True, self.fixed[b.name]
+            case ast.Compare(op=op, left=a, right=b) if op in _OPS:
+                (oka, va), (okb, vb) = self.folded(a, env), self.folded(b, env)
+                if oka and okb:
+                    try:
+                        return True, _COMPARE[op](va, vb)
+                    except TypeError:
+                        pass
+            case ast.And(left=a, right=b) | ast.Or(left=a, right=b):
+                ok, va = self.folded(a, env)
+                if ok:
+                    if bool(va) != isinstance(e, ast.And):
+                        return True, va
+                    return self.folded(b, env)
+            case ast.Not(operand=a):
+                ok, va = self.folded(a, env)
+                if ok:
+                    return True, not va
+            case ast.IfExpr(cond=c, then=t, else_=f):
+                ok, vc = self.folded(c, env)
+                if ok:
+                    return self.folded(t if vc else f, env)
+        return False, None
 
     def constant(self, v: object, kind: str) -> str:
         """The source of the constant ``v`` (the engine's value) as a value of ``kind``."""
@@ -198,25 +239,25 @@ class TypedExprs:
                 return self._compare(op, a, b, env), kind
             case ast.And(left=a, right=b) | ast.Or(left=a, right=b):
                 # a constant side decides, as the engine's compiler folds it
+                every = isinstance(e, ast.And)
                 ok, av = self.folded(a, env)
-                if ok:
-                    return self.expr(b, env) if bool(av) == isinstance(e, ast.And) else \
-                        (repr(av), kind)
+                sa = repr(av) if ok else self.src(a, env)
+                if sa in ("True", "False"):
+                    return self.expr(b, env) if (sa == "True") == every else (sa, kind)
                 ok, bv = self.folded(b, env)
-                if ok and bool(bv) == isinstance(e, ast.And):
-                    return self.expr(a, env)
-                op = "and" if isinstance(e, ast.And) else "or"
-                return f"({self.src(a, env)} {op} {self.src(b, env)})", kind
+                if ok and bool(bv) == every:
+                    return sa, kind
+                return f"({sa} {'and' if every else 'or'} {self.src(b, env)})", kind
             case ast.Not(operand=o):
                 return f"(not {self.src(o, env)})", kind
             case ast.Neg(operand=o):
                 return f"(-{self.src(o, env)})", kind
             case ast.IfExpr(cond=c, then=t, else_=f):
                 ok, cv = self.folded(c, env)
-                if ok:
-                    return self.expr(t if cv else f, env)
-                return f"({self.value(t, env)} if {self.src(c, env)} else {self.value(f, env)})", \
-                    kind
+                cs = "" if ok else self.src(c, env)
+                if ok or cs in ("True", "False"):  # a test that folds inside a definition
+                    return self.expr(t if (cv if ok else cs == "True") else f, env)
+                return f"({self.value(t, env)} if {cs} else {self.value(f, env)})", kind
             case ast.Call():
                 return self._call(e, env, kind)
             case ast.GenCall():
@@ -292,9 +333,17 @@ class TypedExprs:
             best = best_of(c, lambda sp: self.res.binding(sp, "call"))
             if best is not None:
                 xs, m = best
-                vals = self._gen(m.elem, m.var, xs, None, env)
+                vals = f"[{self._gen(m.elem, m.var, xs, None, env)}]"
                 fn = "max" if self.res.binding(m.span, "call") == BoundBuiltin("max") else "min"
-                return f"_best([{vals}], {fn})", kind
+                if self._in_iter:  # no ``:=`` in a comprehension's iterable
+                    return f"_best({vals}, {fn})", kind
+                # every card's value is worked out where the engine's loop works it out:
+                # what each reads unconditionally of the cards is read once, first (an empty
+                # list is an error either way)
+                hoisted, vals = hoist(vals, self.fresh)
+                p = self.fresh("p")
+                lets = "".join(f"({n} := {v}), " for n, v in hoisted)
+                return f"({lets}({p} := {vals}).index({fn}({p})))[-1]", kind
             return f"_first({self._gen(c.elem, c.var, c.source, c.cond, env)})", kind
         if f in ("rank", "suit"):
             s, k = self.expr(args[0], env)
@@ -349,7 +398,11 @@ class TypedExprs:
     def _gen(self, el: ast.Expr, var: str, src: ast.Expr, cond: ast.Expr | None,
              env: Env) -> str:
         """``el for var in src if cond``, without brackets."""
-        it, ek = self.iterable(src, env)
+        self._in_iter += 1
+        try:
+            it, ek = self.iterable(src, env)
+        finally:
+            self._in_iter -= 1
         py = self.fresh(var)
         inner = {**env, var: (py, ek)}
         tail = ""
@@ -379,3 +432,45 @@ class TypedExprs:
 
 def _simple(s: str) -> bool:
     return s.replace("_", "a").isalnum() or s.lstrip("-").isdigit()
+
+
+def hoist(listed: str, fresh: Callable[[str], str]) -> tuple[list[tuple[str, str]], str]:
+    """The parts of a list comprehension's element (``listed``, ``[E for x in X]``) that
+    read neither its variable nor a name bound inside it and that every element's value
+    evaluates (not behind an ``if`` or the right of an ``and``), each a temporary
+    (returned with its source), and the comprehension reading them."""
+    tree = pyast.parse(listed, mode="eval").body
+    assert isinstance(tree, pyast.ListComp)
+    var = {n.id for n in pyast.walk(tree.generators[0].target) if isinstance(n, pyast.Name)}
+    bound = var | {n.id for n in pyast.walk(tree.elt) if isinstance(n, pyast.Name) and
+                   isinstance(n.ctx, pyast.Store)}
+    out: list[tuple[str, str]] = []
+
+    def free(node: pyast.AST) -> bool:
+        return not any(isinstance(n, pyast.Name) and n.id in bound or
+                       isinstance(n, (pyast.Lambda, pyast.ListComp, pyast.GeneratorExp,
+                                      pyast.NamedExpr)) for n in pyast.walk(node))
+
+    def visit(node: pyast.expr) -> pyast.expr:
+        if isinstance(node, (pyast.Subscript, pyast.Call, pyast.BinOp)) and free(node):
+            name = fresh("h")
+            out.append((name, pyast.unparse(node)))
+            return pyast.Name(name, pyast.Load())
+        match node:
+            case pyast.IfExp():
+                node.test = visit(node.test)
+            case pyast.BoolOp():
+                node.values[0] = visit(node.values[0])
+            case pyast.Compare():
+                node.left = visit(node.left)
+                node.comparators[0] = visit(node.comparators[0])
+            case pyast.BinOp():
+                node.left, node.right = visit(node.left), visit(node.right)
+            case pyast.UnaryOp():
+                node.operand = visit(node.operand)
+            case pyast.Subscript():
+                node.value, node.slice = visit(node.value), visit(node.slice)
+        return node
+
+    tree.elt = visit(tree.elt)
+    return out, pyast.unparse(tree)

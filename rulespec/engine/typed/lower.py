@@ -67,6 +67,14 @@ class _Lowering:
             variables[v.name] = (f"g_{v.name}", kind)
         self.vars = variables
         self.x = TypedExprs(ec, zones, variables, deck)
+        # the variables no rule sets or picks: their first value for the whole match
+        bodies = [spec.deal.body, spec.match.body, *(p.body for p in spec.procs)]
+        set_ = {x.name for b in bodies for x, _ in walk.statements(b)
+                if isinstance(x, (ast.Set, ast.Pick))}
+        for v in spec.vars:
+            ok, value = ec.const(v.init)
+            if ok and v.name not in set_ and not v.per_player:
+                self.x.fixed[v.name] = value
         self.masks = Masks(self.x)
         self.lines: list[str] = []
         self.objects: dict[str, object] = {}
@@ -179,7 +187,7 @@ class _Lowering:
             case ast.Shuffle(zone=z):
                 zs, zk = self.x.expr(z, env)
                 cards = zs if zk == "zl" else f"_cardsof({zs})"
-                self.emit(f"_t = sorted({cards}, key=_DORD.__getitem__)", d)
+                self.emit(f"_t = _template({cards})", d)
                 self.emit("yield (_CHANCE, 0, _t)", d)
                 if zk == "zl":  # a set's cards have no order to lay
                     self.emit(f"{zs}[:] = _t[::-1]", d)
@@ -296,6 +304,16 @@ class _Lowering:
             else:
                 self.emit(f"{src}.remove(_w)", d)
             self.emit(f"{dst}{f' |= 1 << {what}' if dk == 'zb' else f'.append({what})'}", d)
+            return
+        if wk == "zb":
+            # a set of cards (a subset chosen)
+            self.emit(f"_m = {what}", d)
+            if sk == "zb":
+                self.emit(f"if {src} & _m != _m: raise _NotThere", d)
+                self.assign(src, f"{src} ^ _m", d)
+            else:
+                self.emit(f"for _x in _cardsof(_m): {src}.remove(_x)", d)
+            self.emit(f"{dst}{' |= _m' if dk == 'zb' else '.extend(_cardsof(_m))'}", d)
             return
         # a list of cards, each moved in turn
         self.emit(f"_w = {self.x.keep(what, wk)}", d)
@@ -439,16 +457,12 @@ class _Lowering:
         if xs[1] != "zb":
             raise Unsupported("the subsets of a zone not kept as a set")
         guard = self.src(a.guard, env) if a.guard is not None else "True"
-        self.emit(f"if {guard}:", d)
-        self.emit(f"_xs = tuple([_CODE[_c] for _c in _cardsof({xs[0]})])", d + 1)
-        self.emit(f"_b = _Axis(_xs, {lo[0]}, {hi[0]}, _TXT) if _xs else "
-                  f"([()] if {lo[0]} <= 0 <= {hi[0]} else [])", d + 1)
-        self.emit("else:", d)
-        self.emit("_b = []", d + 1)
-        self.emit("if not len(_b): raise _NoneLegal", d)
+        self.emit(f"_xm = {xs[0]}; _lo = {lo[0]}; _hi = {hi[0]}", d)
+        self.emit(f"_n = _sizes(_xm.bit_count(), _lo, _hi) if {guard} else 0", d)
+        self.emit("if not _n: raise _NoneLegal", d)
         cv = self.x.fresh(pyname(g.var))
-        self.emit(f"{cv} = tuple(sorted([_NUM[_c] for _c in _b[(yield ({q}, len(_b)))]]))", d)
-        return cv, "cards"
+        self.emit(f"{cv} = _kth(_xm, _lo, _hi, (yield ({q}, _n)))", d)
+        return cv, "zb"
 
     def bodies(self, alts: list[ast.Alternative], got: list[tuple[str, str] | None], env: Env,
                d: int) -> None:
