@@ -21,6 +21,7 @@ Not modelled: the work budget, and the limits on the sizes of numbers and lists.
 from __future__ import annotations
 
 import ast as pyast
+import builtins
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -31,6 +32,7 @@ from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.typed.cards import TypedDeck
 from rulespec.lang import ast, walk
+from rulespec.lang.builtins import RUNTIME_HELPERS
 from rulespec.lang import types as T
 from rulespec.lang.model import (
     BoundBuiltin,
@@ -385,6 +387,10 @@ class TypedExprs:
     def _gencall(self, e: ast.GenCall, env: Env, kind: str) -> tuple[str, str]:
         b = self.res.binding(e.span, "call")
         assert isinstance(b, BoundBuiltin)
+        if e.cond is None and b.name in ("any", "all", "count", "sum"):
+            got = self._by_card(e, b.name, env)
+            if got is not None:
+                return got, kind
         gen = self._gen(e.elem, e.var, e.source, e.cond, env)
         match b.name:
             case "any" | "all":
@@ -394,6 +400,46 @@ class TypedExprs:
             case "sum" | "max" | "min":
                 return f"{b.name}([{gen}])", kind
         raise Unsupported(f"the built-in {b.name} over a generator")
+
+    def _by_card(self, e: ast.GenCall, fn: str, env: Env) -> str | None:
+        """``any``/``all``/``count``/``sum`` of a value of each card that reads nothing but
+        the card (``points(c) for c in won[p]``), over a zone kept as a set, as operations on
+        its bits: the value of every card of the deck worked out now, the cards grouped by
+        value (``(S & HEARTS).bit_count() + 13 * (S & QUEEN).bit_count()``)."""
+        s, k = self.expr(e.source, env)
+        if k != "zb":
+            return None
+        tc = self.fresh("tc")
+        src = self.value(e.elem, {**env, e.var: (tc, "card")})
+        glb = self.runtime()
+        names = {n.id for n in pyast.walk(pyast.parse(src, mode="eval"))
+                 if isinstance(n, pyast.Name)}
+        if not names <= {tc, *glb, *dir(builtins)}:
+            return None  # it reads the state, or a local
+        try:
+            f = eval(f"lambda {tc}: {src}", glb)  # noqa: S307  (our own generated text)
+            values = [f(c) for c in range(len(self.deck.code))]
+        except Exception:  # noqa: BLE001  (a card whose value raises: left to the loop)
+            return None
+        groups: dict[object, int] = {}
+        for c, v in enumerate(values):
+            groups[v] = groups.get(v, 0) | 1 << c
+        true = sum(m for v, m in groups.items() if v)
+        if fn == "any":
+            return f"({s} & {true} != 0)"
+        if fn == "all":
+            return f"({s} & {true} == {s})"
+        if fn == "count":
+            return f"({s} & {true}).bit_count()"
+        if not all(type(v) is int for v in groups) or len(groups) > 4:
+            return None
+        parts = [f"({s} & {m}).bit_count()" + ("" if v == 1 else f" * {v}")
+                 for v, m in groups.items() if v]
+        return "(" + (" + ".join(parts) or "0") + ")"
+
+    def runtime(self) -> dict[str, object]:
+        """What the generated code's constant tables are (for working out values now)."""
+        return {**RUNTIME_HELPERS, **self.deck.runtime(), **self.globals}
 
     def _gen(self, el: ast.Expr, var: str, src: ast.Expr, cond: ast.Expr | None,
              env: Env) -> str:
