@@ -32,8 +32,8 @@ from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.typed.cards import TypedDeck
 from rulespec.lang import ast, walk
-from rulespec.lang.builtins import RUNTIME_HELPERS
 from rulespec.lang import types as T
+from rulespec.lang.builtins import RUNTIME_HELPERS
 from rulespec.lang.model import (
     BoundBuiltin,
     BoundBuiltinVar,
