@@ -12,6 +12,8 @@ by side:
   for chance), what a learning loop would use;
 - ``kernel``: the same fast path on the kernel (``rulespec.engine.kernel``: the table's rules as
   one Python generator, events made only when asked for), where it lowers the table;
+- ``typed``: the same fast path on the typed lowering (``rulespec.engine.typed``: the rules as
+  one generator over cards as ints and hands as bit sets), where it lowers the table;
 - ``engine``: the engine itself driven from Python the way its users do: pyspiel's
   ``legal_actions``/``chance_outcomes``/``apply_action``, or RLCard's game loop.
 
@@ -104,6 +106,35 @@ def kernel_games(spec: str, players: int, options: Mapping[str, Any], games: int
 _KERNELS: dict[tuple[str, int, str], list[Any]] = {}
 
 
+def typed_games(spec: str, players: int, options: Mapping[str, Any], games: int,
+                seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` playouts on the typed lowering, the same loop as the
+    index side's; each table lowered once a process."""
+    from rulespec.engine.typed import TypedGame
+
+    key = (spec, players, json.dumps(dict(options), sort_keys=True))
+    g = _TYPED.get(key)
+    if g is None:
+        g = _TYPED[key] = [TypedGame(game_for(resolve(spec).spec, players, options, d))
+                           for d in range(players)]
+    return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)  # type: ignore[arg-type, return-value]
+
+
+#: the typed side's tables, lowered once (see typed_games)
+_TYPED: dict[tuple[str, int, str], list[Any]] = {}
+
+
+def typed_lowers(spec: str, players: int, options: Mapping[str, Any]) -> bool:
+    """Whether the typed lowering covers the table."""
+    from rulespec.engine.typed import TypedGame, Unsupported
+
+    try:
+        TypedGame(game_for(resolve(spec).spec, players, options, 0))
+    except Unsupported:
+        return False
+    return True
+
+
 def lowers(spec: str, players: int, options: Mapping[str, Any]) -> bool:
     """Whether the kernel lowers the table."""
     from rulespec.engine.kernel import KernelGame, Unsupported
@@ -164,6 +195,8 @@ def compare(name: str, games: int, seed: int, rounds: int) -> dict[str, Any]:
     }
     if lowers(spec, players, options):
         sides["kernel"] = lambda n, s: kernel_games(spec, players, options, n, s)
+    if typed_lowers(spec, players, options):
+        sides["typed"] = lambda n, s: typed_games(spec, players, options, n, s)
     for k, run in enumerate(sides.values()):
         run(2, seed + 99 + 10**6 * k)  # warm: the engine compiles its tables once
     best = {k: (float("inf"), 0) for k in sides}
@@ -193,6 +226,9 @@ def compare(name: str, games: int, seed: int, rounds: int) -> dict[str, Any]:
         out["kernel_over_engine"] = round(out["kernel_games_per_s"]
                                           / out["engine_games_per_s"], 3)
         out["kernel_over_index"] = round(out["kernel_games_per_s"] / out["index_games_per_s"], 3)
+    if "typed" in sides:
+        out["typed_over_engine"] = round(out["typed_games_per_s"]
+                                         / out["engine_games_per_s"], 3)
     # per event: a spec's game may be a whole match where the engine's is one deal (spades),
     # and an engine may deal a card per chance event where the spec shuffles once
     out["rulespec_over_engine_per_event"] = round(out["rulespec_events_per_s"]
@@ -226,13 +262,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     else:
         print(f"{'engine game':24} {'rulespec g/s':>12} {'index g/s':>10} {'engine g/s':>11} "
               f"{'rulespec/engine':>16} {'index/engine':>13} {'per event':>10} "
-              f"{'kernel/engine':>14} {'kernel/index':>13}")
+              f"{'kernel/engine':>14} {'kernel/index':>13} {'typed/engine':>13}")
         for r in results:
             print(f"{r['engine_game']:24} {r['rulespec_games_per_s']:>12} "
                   f"{r['index_games_per_s']:>10} {r['engine_games_per_s']:>11} "
                   f"{r['rulespec_over_engine']:>16} {r['index_over_engine']:>13} "
                   f"{r['rulespec_over_engine_per_event']:>10} "
-                  f"{r.get('kernel_over_engine', '-'):>14} {r.get('kernel_over_index', '-'):>13}")
+                  f"{r.get('kernel_over_engine', '-'):>14} {r.get('kernel_over_index', '-'):>13} "
+                  f"{r.get('typed_over_engine', '-'):>13}")
     return results
 
 

@@ -33,7 +33,8 @@ class TypedDeck:
         self.suit: tuple[object, ...] = tuple(deck.suit_of[c] for c in self.code)
         self.rank: tuple[object, ...] = tuple(deck.rank_of[c] for c in self.code)
         self.all = (1 << len(self.code)) - 1
-        self.suit_mask: dict[object, int] = {}
+        #: each suit's cards; None's (a suit the deck does not have, or none) none
+        self.suit_mask: dict[object, int] = {None: 0}
         self.rank_mask: dict[object, int] = {}
         for i, c in enumerate(self.code):
             s, r = deck.suit_of[c], deck.rank_of[c]

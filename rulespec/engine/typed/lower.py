@@ -8,8 +8,8 @@ procedure and the deal are written in place where they are called (a recursive o
 construct not covered yet, makes the table :class:`Unsupported`), a card is a small int and a
 zone of distinct cards whose order no rule reads an int bit set. A stop yields
 ``(seat, n)`` at a decision of ``n`` legal events, sent the index chosen, and ``(CHANCE,
-kind, payload)`` at chance (a shuffle's cards to order, sent back ordered; a pick's values,
-sent the one drawn). Events, observations and records are the engine's, made at the edge by
+kind, payload)`` at chance (-1 a shuffle's cards to order, sent back ordered; -2 a pick's
+values, sent the one drawn). Events, observations and records are the engine's, made at the edge by
 replaying the choices (``play.py``); so is every runtime error.
 """
 
@@ -99,7 +99,8 @@ class _Lowering:
     def match(self) -> None:
         spec, n = self.spec, self.hands
         self.emit("def _match(st):", 1)
-        self.emit("g_dealer = st.dealer; g_totals = st.v['totals']; g_deals_played = 0", 2)
+        self.emit("g_dealer = st.dealer; g_totals = st.v['totals']; g_deals_played = 0; _t = 0",
+                  2)
         if "team_totals" in self.vars:
             self.emit("g_team_totals = st.v['team_totals']", 2)
         for v in spec.vars:
@@ -161,13 +162,13 @@ class _Lowering:
                 self.block(b, env, d + 1)
             case ast.While(cond=c, body=b):
                 self.emit(f"while {self.src(c, env)}:", d)
-                self.emit("st.turns += 1", d + 1)
-                self.emit("if st.turns > _MW: raise _Runaway", d + 1)
+                self.emit("_t += 1", d + 1)
+                self.emit("if _t > _MW: raise _Runaway", d + 1)
                 self.block(b, env, d + 1)
             case ast.Loop(body=b):
                 self.emit("while True:", d)
-                self.emit("st.turns += 1", d + 1)
-                self.emit("if st.turns > _MW: raise _Runaway", d + 1)
+                self.emit("_t += 1", d + 1)
+                self.emit("if _t > _MW: raise _Runaway", d + 1)
                 self.block(b, env, d + 1)
             case ast.Break():
                 self.emit("break", d)
@@ -182,15 +183,18 @@ class _Lowering:
                 cards = self.x.value(c, env)
                 if zk == "zb":
                     self.assign(zs, f"_bitsof({cards})" if cards != "()" else "0", d)
+                elif cards == "()":
+                    self.emit(f"{zs}.clear()", d)
                 else:
                     self.emit(f"{zs}[:] = {cards}", d)
             case ast.Shuffle(zone=z):
                 zs, zk = self.x.expr(z, env)
                 cards = zs if zk == "zl" else f"_cardsof({zs})"
-                self.emit(f"_t = _template({cards})", d)
-                self.emit("yield (_CHANCE, 0, _t)", d)
+                self.emit(f"_tp = _template({cards})", d)
+                self.emit("yield (_CHANCE, -1, _tp)", d)
+                self.emit("_t = 0", d)
                 if zk == "zl":  # a set's cards have no order to lay
-                    self.emit(f"{zs}[:] = _t[::-1]", d)
+                    self.emit(f"{zs}[:] = _tp[::-1]", d)
             case ast.DealCards():
                 self.deal(s, env, d)
             case ast.Pick(name=n, source=src, weighted=w):
@@ -200,7 +204,8 @@ class _Lowering:
                 kind = self.x.kind(src)
                 if kind != "list":
                     raise Unsupported("a pick of cards")
-                self.emit(f"_v = yield (_CHANCE, 1, {values})", d)
+                self.emit(f"_v = yield (_CHANCE, -2, {values})", d)
+                self.emit("_t = 0", d)
                 if n in self.vars:
                     self.emit(f"{self.vars[n][0]} = _v", d)
                     return env
@@ -289,9 +294,12 @@ class _Lowering:
                 self.emit(f"_m = {src}", d)
                 self.assign(src, "0", d)
                 self.emit(f"{dst}{' |= _m' if dk == 'zb' else '.extend(_cardsof(_m))'}", d)
+            elif dk == "zb":
+                self.emit(f"_m = _bitsof({src}); {src}.clear()", d)
+                self.emit(f"{dst} |= _m", d)
             else:
                 self.emit(f"_w = tuple({src}); {src}.clear()", d)
-                self.emit(f"{dst}{' |= _bitsof(_w)' if dk == 'zb' else '.extend(_w)'}", d)
+                self.emit(f"{dst}.extend(_w)", d)
             return
         if wk == "card":
             if not what.replace("_", "a").isalnum():
@@ -336,8 +344,18 @@ class _Lowering:
         z = self.zones[s.zone]
         if sk != "zl" or not z.per:
             raise Unsupported("a deal from a set or to a shared zone")
-        self.emit(f"_s = {self.src(s.seats, env)}", d)
-        self.emit(f"for _ in range({self.src(s.count, env)}):", d)
+        self.emit(f"_s = {self.src(s.seats, env)}; _k = {self.src(s.count, env)}", d)
+        self.emit("_r = len(_s) * _k", d)
+        if z.bits:
+            # every round at once where the stock holds them all: the cards popped from its
+            # top, seat by seat, are its last _r cards backwards, every len(_s)-th to a seat
+            self.emit(f"if 0 < _r <= len({src}) and len(set(_s)) == len(_s):", d)
+            self.emit(f"_w = {src}[:-_r - 1:-1]; del {src}[-_r:]", d + 1)
+            self.emit("for _j, _q in enumerate(_s):", d + 1)
+            self.emit(f"{z.py}[_q] |= _bitsof(_w[_j::len(_s)])", d + 2)
+            self.emit("else:", d)
+            d += 1
+        self.emit("for _ in range(_k):", d)
         self.emit("for _q in _s:", d + 1)
         self.emit(f"_c = {src}.pop()", d + 2)
         self.emit(f"{z.py}[_q] {'|= 1 << _c' if z.bits else '.append(_c)'}", d + 2)
@@ -392,6 +410,7 @@ class _Lowering:
                 self.emit(f"{'el' if j else ''}if _b{i}: _b.append({i})", d)
         self.emit("if not _b: raise _NoneLegal", d)
         self.emit(f"_a = _b[(yield ({q}, len(_b)))]", d)
+        self.emit("_t = 0", d)
         return [None] * len(alts), "_a"
 
     def template(self, a: ast.Alternative, env: Env) -> Template:
@@ -420,25 +439,29 @@ class _Lowering:
         free, carded = split(a.guard, g.var)
         self.emit(f"_xb = {zs}", d)
         tests = " and ".join(self.src(c, inner) for c in free) or "True"
-        self.emit(f"if {tests}:", d)
+        dd = d if tests == "True" else d + 1
+        if tests != "True":
+            self.emit(f"if {tests}:", d)
         test = " and ".join(self.src(c, inner) for c in carded) or "True"
         by_card = f"_m = _bitsof([{cv} for {cv} in _cardsof(_xb) if {test}])"
         mask = self.masks.of(carded, g.var, inner)
         if mask is None:
-            self.emit(by_card, d + 1)
+            self.emit(by_card, dd)
         else:
             # the masks read their values eagerly: where one raises, the engine's order
-            self.emit("try:", d + 1)
+            self.emit("try:", dd)
             if zs.replace("_", "a").replace("[", "").replace("]", "").isalnum():
                 mask = mask.replace(f"({zs})", "_xb").replace(zs, "_xb")
-            self.emit(f"_m = _xb & ({share_common(mask)})", d + 2)
-            self.emit("except Exception:", d + 1)
-            self.emit(by_card, d + 2)
-        self.emit("else:", d)
-        self.emit("_m = 0", d + 1)
+            self.emit(f"_m = _xb & ({share_common(mask)})", dd + 1)
+            self.emit("except Exception:", dd)
+            self.emit(by_card, dd + 1)
+        if tests != "True":
+            self.emit("else:", d)
+            self.emit("_m = 0", d + 1)
         self.emit("_n = _m.bit_count()", d)
         self.emit("if not _n: raise _NoneLegal", d)
         self.emit(f"for _ in range((yield ({q}, _n))): _m &= _m - 1", d)
+        self.emit("_t = 0", d)
         self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
         return cv, "card"
 
@@ -462,6 +485,7 @@ class _Lowering:
         self.emit("if not _n: raise _NoneLegal", d)
         cv = self.x.fresh(pyname(g.var))
         self.emit(f"{cv} = _kth(_xm, _lo, _hi, (yield ({q}, _n)))", d)
+        self.emit("_t = 0", d)
         return cv, "zb"
 
     def bodies(self, alts: list[ast.Alternative], got: list[tuple[str, str] | None], env: Env,

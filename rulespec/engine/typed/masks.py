@@ -191,9 +191,9 @@ class Masks:
             case "card", "!=":
                 return self.invert(f"(1 << {v} if {v} is not None else 0)")
             case "suit", "==":
-                return f"_SM.get({v}, 0)"
+                return f"_SM[{v}]"
             case "suit", "!=":
-                return self.invert(f"_SM.get({v}, 0)")
+                return self.invert(f"_SM[{v}]")
             case "rank", _:
                 return f"_rcmp({op!r}, {v})"
         return None

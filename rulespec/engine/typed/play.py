@@ -84,7 +84,7 @@ class TypedState:
         self.winners: list[int] | None = None
         self.deal_events = 0
         self.in_deal = False
-        self.turns = 0
+        self._n = -3
         self._limit = game.max_events if game.max_events is not None else float("inf")
         #: every choice made: an index at a decision, an event at chance
         self.log: list[int | Mapping[str, object]] = []
@@ -95,21 +95,22 @@ class TypedState:
 
     # ---- running -----------------------------------------------------------------------
     def _go(self, answer: object, logged: object) -> None:
-        self.turns = 0
         try:
             y = self._gen.send(answer)
         except StopIteration:
             self.to_move = None
+            self._n = -3
             return
         except Exception as e:  # noqa: BLE001  (the engine says what went wrong)
             self._engine_error(logged, e)
         self._y = y
-        self.to_move = y[0]
+        self.to_move, self._n = y[0], y[1]
 
     def _engine_error(self, logged: object, e: Exception) -> None:
         """The typed code raised on ``logged`` (the choice just made, already in the log):
         replay the engine to the choice before it, make it there, and raise its error."""
         self.to_move = None
+        self._n = -3
         choice = self.log.pop() if logged is not None else None
         st = self._replay()
         try:
@@ -129,39 +130,46 @@ class TypedState:
 
     def legal_count(self) -> int:
         """How many legal events there are now."""
-        y = self._y
-        if self.to_move is None:
-            return 0
-        if y[0] != CHANCE:
-            return y[1]  # type: ignore[no-any-return]
-        if y[1] == 0:
-            return 1
-        return len(self._merged(y[2]))
+        n = self._n
+        if n >= 0:
+            return n
+        if n == -3:
+            return 0  # over
+        return 1 if n == -1 else len(self._merged(self._y[2]))
 
     def apply_index(self, k: int) -> None:
         """Apply the ``k``-th legal event, without making it."""
-        y = self._y
-        if self.to_move is None:
-            raise IllegalActionError("the match is over")
-        if y[0] is CHANCE:
-            self.apply(self.legal_actions()[k])
+        if type(k) is not int or not 0 <= k < self._n:
+            self._apply_index_else(k)
             return
-        if type(k) is not int or not 0 <= k < y[1]:
-            raise IllegalActionError(f"there are {y[1]} legal events, not an event {k!r}")
         self.log.append(k)
         self.deal_events += 1
         if self.deal_events > self._limit:
             self._too_long()
         # _go, written out: the commonest step of a playout
-        self.turns = 0
         try:
             y = self._y = self._gen.send(k)
         except StopIteration:
             self.to_move = None
+            self._n = -3
             return
         except Exception as e:  # noqa: BLE001
             self._engine_error(k, e)
-        self.to_move = y[0]
+        self.to_move, self._n = y[0], y[1]
+
+    def _apply_index_else(self, k: int) -> None:
+        """apply_index where it is not a decision's legal index: at chance (the event made),
+        or refused."""
+        if self._n == -3:
+            raise IllegalActionError("the match is over")
+        if self._n < 0:
+            events = self.legal_actions()
+            if type(k) is not int or not 0 <= k < len(events):
+                raise IllegalActionError(f"there are {len(events)} legal events, not an "
+                                         f"event {k!r}")
+            self.apply(events[k])
+            return
+        raise IllegalActionError(f"there are {self._n} legal events, not an event {k!r}")
 
     def sample_chance(self, rng: random.Random, weighted: bool = True) -> Event:
         """At a chance event, draw an outcome with ``rng`` and apply it, as the engine's
@@ -169,7 +177,7 @@ class TypedState:
         y = self._y
         if self.to_move != CHANCE:
             raise IllegalActionError("no chance event is due")
-        if y[1] == 0:
+        if y[1] == -1:
             cards: list[int] = y[2]
             shuffle(rng, cards)
             code = self.typed.match_code
@@ -256,7 +264,7 @@ class TypedState:
         st = self._replay()
         st.apply(event)  # the engine's checks: an illegal event raises here
         ev = dict(event)
-        if y[1] == 0:
+        if y[1] == -1:
             num, deck = self.typed.match_num, self.game.spec.deck
             codes = [c if c in num else deck.normalise(c)
                      for c in event["cards"]]  # type: ignore[attr-defined]
