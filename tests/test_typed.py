@@ -26,6 +26,11 @@ def _engine_table(name: str) -> tuple[str, int, dict[str, Any]]:
 #: every table the typed lowering covers so far, with options that take each path
 TABLES: list[tuple[str, int, dict[str, Any]]] = [
     _engine_table("openspiel:hearts"),
+    _engine_table("openspiel:spades"),
+    _engine_table("openspiel:oh_hell"),
+    _engine_table("openspiel:skat"),
+    ("spades", 4, {"deals": 3, "mercy_rule": True, "bid_cap": True}),
+    ("oh_hell", 5, {"deals": 4}),
     ("hearts", 4, {}),
     ("hearts", 4, {"pass_rotation": "no_pass", "no_points_on_first_trick": False,
                    "must_break_hearts": False, "jd_bonus": True,
@@ -64,7 +69,7 @@ def lockstep(game: Game, typed: TypedGame, games: int, seed: int) -> int:
 def test_the_typed_code_plays_as_the_engine(name: str, players: int,
                                             options: dict[str, Any]) -> None:
     game = game_for(resolve(name).spec, players, options, 0)
-    assert lockstep(game, TypedGame(game), 6, 1) > 6 * 50
+    assert lockstep(game, TypedGame(game), 12, 1) > 12 * 25
 
 
 @pytest.mark.slow

@@ -280,6 +280,15 @@ class TypedExprs:
             return f"tuple({s})"
         return s
 
+    def element_kind(self, e: ast.Expr) -> str:
+        """The kind of the elements of the list or zone ``e``."""
+        t = self.res.type_of(walk.uncited(e))
+        if isinstance(t, (T.Zone, T.PZone)):
+            return "card"
+        if isinstance(t, T.ListOf):
+            return kind_of(t.elem)
+        raise Unsupported(f"the elements of a {T.describe(t)}")
+
     def iterable(self, e: ast.Expr, env: Env) -> tuple[str, str]:
         """``e`` as something to loop over, and its elements' kind."""
         s, k = self.expr(e, env)
@@ -344,8 +353,11 @@ class TypedExprs:
                 # list is an error either way)
                 hoisted, vals = hoist(vals, self.fresh)
                 p = self.fresh("p")
+                found = f"({p} := {vals}).index({fn}({p}))"
+                if not hoisted:
+                    return found, kind
                 lets = "".join(f"({n} := {v}), " for n, v in hoisted)
-                return f"({lets}({p} := {vals}).index({fn}({p})))[-1]", kind
+                return f"({lets}{found})[-1]", kind
             return f"_first({self._gen(c.elem, c.var, c.source, c.cond, env)})", kind
         if f in ("rank", "suit"):
             s, k = self.expr(args[0], env)

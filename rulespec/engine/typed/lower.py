@@ -16,13 +16,13 @@ replaying the choices (``play.py``); so is every runtime error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.codegen.pyexec import pyname
 from rulespec.engine.events import SubsetAxis, json_value
-from rulespec.engine.kernel.listing import Template, blocks, split
+from rulespec.engine.kernel.listing import SortTexts, Template, blocks, split
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.kernel.zones import zone_shapes
 from rulespec.engine.typed.cards import typed_deck
@@ -220,9 +220,7 @@ class _Lowering:
                 self.choose(s, env, d)
             case ast.EndDeal():
                 self.end_deal(s, env, d)
-            case ast.EndMatch(winners=w, teams=teams):
-                if teams:
-                    raise Unsupported("winning teams")
+            case ast.EndMatch(winners=w):
                 self.emit(f"_end_match(st, {self.x.value(w, env)}, {self.obj(s)})", d)
                 self.emit("return", d)
             case ast.RunDeal():
@@ -372,72 +370,138 @@ class _Lowering:
             got, out = self.listing(alts, inner, q, d + 1)
             self.emit(f"_held.append(({q}, {out}))", d + 1)
             self.emit(f"for {q}, {out} in _held:", d)
-            self.bodies(alts, got, inner, d + 1)
+            self.bodies(alts, got, inner, d + 1, out)
             return
         q = self.src(s.seat, env)
         if q not in self.seats:
             q = self.x.fresh("q")
             self.emit(f"{q} = {self.src(s.seat, env)}", d)
             self.emit(f"if type({q}) is not int or not 0 <= {q} < _H: raise _BadSeat", d)
-        got, _ = self.listing(alts, env, q, d)
-        self.bodies(alts, got, env, d)
+        got, out = self.listing(alts, env, q, d)
+        self.bodies(alts, got, env, d, out)
 
     def listing(self, alts: list[ast.Alternative], env: Env, q: str, d: int
                 ) -> tuple[list[tuple[str, str] | None], str]:
         """The legal events of the decision counted, the seat asked, and what was chosen
         left in a Python name (returned): the value the one alternative binds, or the number
-        of the alternative chosen (``_a``). For each alternative, the variable its value
-        binds (its Python name and kind), or None."""
+        of the alternative chosen (``_a``, its value ``_v``). For each alternative, the
+        variable its value binds (its Python name and kind), or None."""
+        if any(len(a.generators) > 1 for a in alts):
+            raise Unsupported("an alternative of several generators")
         if len(alts) == 1 and alts[0].generators:
             a = alts[0]
             g = a.generators[0]
-            if len(a.generators) != 1:
-                raise Unsupported("an alternative of several generators")
             src = walk.uncited(g.source)
-            got = self.subsets(a, env, q, d) if isinstance(src, ast.Call) and \
-                src.func == "subsets" else self.cards(a, env, q, d)
-            return [got], got[0]
-        if any(a.generators for a in alts):
-            raise Unsupported("several alternatives, one with a generator")
-        order = blocks([self.template(a, env) for a in alts])
+            if isinstance(src, ast.Call) and src.func == "subsets":
+                got = self.subsets(a, env, q, d)
+                return [got], got[0]
+            if self.x.kind(g.source) in ("zone", "cards") and self.card_var(a, env):
+                cv = self.x.fresh(pyname(g.var))
+                self.mask(a, env, cv, d)
+                self.emit("_n = _m.bit_count()", d)
+                self.emit("if not _n: raise _NoneLegal", d)
+                self.emit(f"for _ in range((yield ({q}, _n))): _m &= _m - 1", d)
+                self.emit("_t = 0", d)
+                self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
+                return [(cv, "card")], cv
+        return self.listed_all(alts, env, q, d)
+
+    def listed_all(self, alts: list[ast.Alternative], env: Env, q: str, d: int
+                   ) -> tuple[list[tuple[str, str] | None], str]:
+        """A decision of several alternatives (or of one over numbers, suits ...): each
+        alternative's values that pass its guard (or whether its guard holds), tested in the
+        order written, as the engine's enumerators test them, then the events in canonical
+        order, block by block (``kernel.listing.blocks``: the order known from the events'
+        keys; of two alternatives writing one event, the first that holds), each an
+        (alternative, value) pair."""
+        templates: list[Template | None] = [self.template(a, env) for a in alts]
+        order = blocks(templates)
         if order is None:
             raise Unsupported("alternatives whose order the values decide")
+        got: list[tuple[str, str] | None] = []
         for i, a in enumerate(alts):
-            self.emit(f"_b{i} = {self.src(a.guard, env) if a.guard else 'True'}", d)
+            if not a.generators:
+                self.emit(f"_b{i} = {self.src(a.guard, env) if a.guard else 'True'}", d)
+                got.append(None)
+                continue
+            g = a.generators[0]
+            tp = templates[i]
+            assert tp is not None and tp.listing is not None
+            t = tp.listing
+            ek = self.x.element_kind(g.source)
+            cv = self.x.fresh(pyname(g.var))
+            got.append((cv, ek))
+            if ek == "card" and self.x.kind(g.source) in ("zone", "cards"):
+                self.mask(a, env, cv, d)
+                self.emit(f"_b{i} = _cardsof(_m)", d)
+                continue
+            if ek not in ("int", "bool", "suit", "str"):
+                raise Unsupported(f"a decision over values of kind {ek}")
+            inner = {**env, g.var: (cv, ek)}
+            it, _ = self.x.iterable(g.source, env)
+            free, each = split(a.guard, g.var)
+            pre = " and ".join(self.src(c, inner) for c in free) or "True"
+            cond = " and ".join(self.src(c, inner) for c in each)
+            values = f"[{cv} for {cv} in {it}{' if ' + cond if cond else ''}]"
+            table = self.obj(SortTexts(t[1]))
+            self.emit(f"_b{i} = sorted(dict.fromkeys({values}), key={table}.__getitem__) "
+                      f"if {pre} else []", d)
         self.emit("_b = []", d)
         for block in order:
+            if got[block[0]] is not None:
+                self.emit(f"_b += [({block[0]}, _x) for _x in _b{block[0]}]", d)
+                continue
             for j, i in enumerate(block):
-                self.emit(f"{'el' if j else ''}if _b{i}: _b.append({i})", d)
+                self.emit(f"{'el' if j else ''}if _b{i}: _b.append(({i}, None))", d)
         self.emit("if not _b: raise _NoneLegal", d)
-        self.emit(f"_a = _b[(yield ({q}, len(_b)))]", d)
+        self.emit(f"_a, _v = _b[(yield ({q}, len(_b)))]", d)
         self.emit("_t = 0", d)
-        return [None] * len(alts), "_a"
+        return got, "(_a, _v)"
 
     def template(self, a: ast.Alternative, env: Env) -> Template:
-        parts: dict[str, str] = {"action": json_value(a.action), "seat": "\x00"}
-        for f in a.fields:
-            ok, value = self.x.folded(f.value, env)
-            if not ok:
-                raise Unsupported("a field that is not constant")
-            parts[f.name] = json_value(value)
-        text = "{" + ",".join(json_value(k) + ":" + parts[k] for k in sorted(parts)) + "}"
-        return Template(text, None)
-
-    def cards(self, a: ast.Alternative, env: Env, q: str, d: int) -> tuple[str, str]:
-        """A decision of one alternative over one zone's cards, listed by a mask."""
-        g = a.generators[0]
-        zs, zk = self.x.expr(g.source, env)
-        if zk != "zb" or not self.deck.ordered:
-            raise Unsupported("a listing over a zone not kept as a set")
+        """What an alternative's events' keys hold before the one value that varies (the
+        whole key for an alternative without a generator; the seat a mark, the same for
+        every alternative of the decision), as the kernel's lowering reads it."""
+        var = a.generators[0].var if a.generators else None
+        parts: dict[str, str | None] = {"action": json_value(a.action), "seat": "\x00"}
         for f in a.fields:
             e = walk.uncited(f.value)
-            if not (isinstance(e, ast.Name) and e.id == g.var) and \
-                    not self.x.folded(f.value, env)[0]:
-                raise Unsupported("a field that is neither the card nor a constant")
-        cv = self.x.fresh(pyname(g.var))
+            if isinstance(e, ast.Name) and e.id == var:
+                parts[f.name] = None
+                continue
+            ok, value = self.x.folded(f.value, env)
+            if not ok:
+                raise Unsupported("a field that is neither the value nor a constant")
+            parts[f.name] = json_value(value)
+        if var is not None and None not in parts.values():
+            raise Unsupported("a generator whose value no field holds")
+        names = sorted(parts)
+        text = "{"
+        for i, name in enumerate(names):
+            text += ("," if i else "") + json_value(name) + ":"
+            if parts[name] is None:
+                assert var is not None
+                return Template(text, (var, "}" if i == len(names) - 1 else ","))
+            text += cast(str, parts[name])
+        return Template(text + "}", None)
+
+    def card_var(self, a: ast.Alternative, env: Env) -> bool:
+        """Whether every field of the alternative is its card or a constant."""
+        var = a.generators[0].var
+        return self.deck.ordered and all(
+            isinstance(e := walk.uncited(f.value), ast.Name) and e.id == var or
+            self.x.folded(f.value, env)[0] for f in a.fields)
+
+    def mask(self, a: ast.Alternative, env: Env, cv: str, d: int) -> None:
+        """``_m =`` the mask of the cards of the alternative's one generator that pass its
+        guard: the tests that read no card first, as the engine's enumerators test them,
+        then the rest as masks (``masks.py``), or card by card where a mask raises or the
+        guard has no mask's shape."""
+        g = a.generators[0]
+        zs, zk = self.x.expr(g.source, env)
         inner = {**env, g.var: (cv, "card")}
         free, carded = split(a.guard, g.var)
-        self.emit(f"_xb = {zs}", d)
+        self.emit(f"_xb = {zs}" if zk == "zb" else f"_xb = _bitsof({self.x.keep(zs, zk)})", d)
         tests = " and ".join(self.src(c, inner) for c in free) or "True"
         dd = d if tests == "True" else d + 1
         if tests != "True":
@@ -450,7 +514,7 @@ class _Lowering:
         else:
             # the masks read their values eagerly: where one raises, the engine's order
             self.emit("try:", dd)
-            if zs.replace("_", "a").replace("[", "").replace("]", "").isalnum():
+            if zk == "zb" and zs.replace("_", "a").replace("[", "").replace("]", "").isalnum():
                 mask = mask.replace(f"({zs})", "_xb").replace(zs, "_xb")
             self.emit(f"_m = _xb & ({share_common(mask)})", dd + 1)
             self.emit("except Exception:", dd)
@@ -458,12 +522,6 @@ class _Lowering:
         if tests != "True":
             self.emit("else:", d)
             self.emit("_m = 0", d + 1)
-        self.emit("_n = _m.bit_count()", d)
-        self.emit("if not _n: raise _NoneLegal", d)
-        self.emit(f"for _ in range((yield ({q}, _n))): _m &= _m - 1", d)
-        self.emit("_t = 0", d)
-        self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
-        return cv, "card"
 
     def subsets(self, a: ast.Alternative, env: Env, q: str, d: int) -> tuple[str, str]:
         """A decision of one alternative over a hand's subsets (``pass(cards = set_of(cs))
@@ -489,15 +547,20 @@ class _Lowering:
         return cv, "zb"
 
     def bodies(self, alts: list[ast.Alternative], got: list[tuple[str, str] | None], env: Env,
-               d: int) -> None:
+               d: int, chosen: str) -> None:
+        """Each alternative's body, where it was chosen (``chosen``: what the listing left,
+        ``(_a, _v)`` where it numbered the alternatives)."""
         for i, a in enumerate(alts):
             var = got[i]
             if len(alts) > 1:
                 self.emit(f"{'el' if i else ''}if _a == {i}:", d)
+            dd = d + (len(alts) > 1)
             inner = dict(env)
             if var is not None:
+                if chosen == "(_a, _v)":
+                    self.emit(f"{var[0]} = _v", dd)
                 inner[a.generators[0].var] = var
-            self.block(a.body, inner, d + (len(alts) > 1))
+            self.block(a.body, inner, dd)
 
     # ---- the end of a deal -----------------------------------------------------------
     def end_deal(self, s: ast.EndDeal, env: Env, d: int) -> None:
