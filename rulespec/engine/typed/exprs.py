@@ -341,24 +341,7 @@ class TypedExprs:
         assert isinstance(b, BoundBuiltin)
         f, args = b.name, e.args
         if f == "first" and isinstance(c := walk.uncited(args[0]), ast.Comprehension):
-            best = best_of(c, lambda sp: self.res.binding(sp, "call"))
-            if best is not None:
-                xs, m = best
-                vals = f"[{self._gen(m.elem, m.var, xs, None, env)}]"
-                fn = "max" if self.res.binding(m.span, "call") == BoundBuiltin("max") else "min"
-                if self._in_iter:  # no ``:=`` in a comprehension's iterable
-                    return f"_best({vals}, {fn})", kind
-                # every card's value is worked out where the engine's loop works it out:
-                # what each reads unconditionally of the cards is read once, first (an empty
-                # list is an error either way)
-                hoisted, vals = hoist(vals, self.fresh)
-                p = self.fresh("p")
-                found = f"({p} := {vals}).index({fn}({p}))"
-                if not hoisted:
-                    return found, kind
-                lets = "".join(f"({n} := {v}), " for n, v in hoisted)
-                return f"({lets}{found})[-1]", kind
-            return f"_first({self._gen(c.elem, c.var, c.source, c.cond, env)})", kind
+            return self._first(c, env), kind
         if f in ("rank", "suit"):
             s, k = self.expr(args[0], env)
             if k != "card":
@@ -395,6 +378,29 @@ class TypedExprs:
             self.globals[name] = self.ec.globals[name]
             return f"{name}[{self.src(args[0], env)}]", kind
         raise Unsupported(f"the built-in {f}")
+
+    def _first(self, c: ast.Comprehension, env: Env) -> str:
+        """``first([...])`` of a comprehension: the first position of the best (every
+        trick's winner, ``codegen/best.py``) from one list, else a loop that stops at the
+        first element that passes."""
+        best = best_of(c, lambda sp: self.res.binding(sp, "call"))
+        if best is not None:
+            xs, m = best
+            vals = f"[{self._gen(m.elem, m.var, xs, None, env)}]"
+            fn = "max" if self.res.binding(m.span, "call") == BoundBuiltin("max") else "min"
+            if self._in_iter:  # no ``:=`` in a comprehension's iterable
+                return f"_best({vals}, {fn})"
+            # every card's value is worked out where the engine's loop works it out:
+            # what each reads unconditionally of the cards is read once, first (an empty
+            # list is an error either way)
+            hoisted, vals = hoist(vals, self.fresh)
+            p = self.fresh("p")
+            found = f"({p} := {vals}).index({fn}({p}))"
+            if not hoisted:
+                return found
+            lets = "".join(f"({n} := {v}), " for n, v in hoisted)
+            return f"({lets}{found})[-1]"
+        return f"_first({self._gen(c.elem, c.var, c.source, c.cond, env)})"
 
     def _gencall(self, e: ast.GenCall, env: Env, kind: str) -> tuple[str, str]:
         b = self.res.binding(e.span, "call")
