@@ -243,7 +243,9 @@ class _Lowering:
         if s.name not in self.vars:
             raise Unsupported(f"set {s.name}")
         py, _ = self.vars[s.name]
-        v = self.x.value(s.value, env)
+        # what an expanded definition repeats (a partnership's contract in its score's every
+        # part) evaluated once: codegen/cse.py, where a first evaluation dominates the others
+        v = share_common(self.x.value(s.value, env))
         if s.name == "dealer":
             v = f"_seat({v}, _N)"
         if s.index is None:
@@ -566,7 +568,7 @@ class _Lowering:
     def end_deal(self, s: ast.EndDeal, env: Env, d: int) -> None:
         fn = self.ec.defs[s.scoring]
         p = self.x.fresh("p")
-        body = self.x.src(fn.body, {fn.params[0].name: (p, "int")})
+        body = share_common(self.x.src(fn.body, {fn.params[0].name: (p, "int")}))
         self.emit(f"_end_deal(st, {s.flag!r}, lambda {p}: {body}, {self.obj(s)})", d)
         self.emit("g_deals_played += 1", d)
         self.emit("raise _DealOver", d)
