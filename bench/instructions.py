@@ -70,13 +70,13 @@ def play(side: str, game: str, players: int, games: int) -> None:
 
 def play_engine(side: str, name: str, games: int) -> None:
     """The child's work for an engine game: the warm-up, then ``games`` games on rulespec's
-    index path (``index``), on the kernel (``kernel``) or on the engine itself (``engine``), as
-    bench/engines.py plays."""
-    from engines import engine_games, index_games, kernel_games, settings_of
+    index path (``index``), on the kernel (``kernel``), on the typed lowering (``typed``) or on
+    the engine itself (``engine``), as bench/engines.py plays."""
+    from engines import engine_games, index_games, kernel_games, settings_of, typed_games
 
     spec, players, options, adapter = settings_of(name)
-    if side in ("index", "kernel"):
-        run = index_games if side == "index" else kernel_games
+    if side in ("index", "kernel", "typed"):
+        run = {"index": index_games, "kernel": kernel_games, "typed": typed_games}[side]
         run(spec, players, options, 2, 99)
         gc.collect()
         sys.call_tracing(run, (spec, players, options, games, 1))
@@ -114,13 +114,13 @@ def measure(game: str, players: int, games: int, jobs: int) -> dict[str, Any]:
 
 
 def measure_engine(name: str, games: int) -> dict[str, Any]:
-    """Millions of instructions a game costs on rulespec's index path, on the kernel (where
-    it lowers the table) and on the engine."""
-    from engines import lowers, settings_of
+    """Millions of instructions a game costs on rulespec's index path, on the kernel and the
+    typed lowering (where they lower the table) and on the engine."""
+    from engines import lowers, settings_of, typed_lowers
 
     spec, players, options, _ = settings_of(name)
-    sides = ("index", "engine", "kernel") if lowers(spec, players, options) else \
-        ("index", "engine")
+    sides = ("index", "engine", *(("kernel",) if lowers(spec, players, options) else ()),
+             *(("typed",) if typed_lowers(spec, players, options) else ()))
     with ThreadPoolExecutor(max_workers=len(sides)) as pool:
         got = dict(zip(sides, pool.map(lambda side: count(side, name, 0, games, engine=True),
                                        sides), strict=True))
@@ -131,6 +131,9 @@ def measure_engine(name: str, games: int) -> dict[str, Any]:
     if "kernel" in got:
         out["kernel_minstr_per_game"] = round(got["kernel"] / games / 1e6, 2)
         out["kernel_over_index"] = round(got["kernel"] / got["index"], 3)
+    if "typed" in got:
+        out["typed_minstr_per_game"] = round(got["typed"] / games / 1e6, 2)
+        out["typed_over_engine"] = round(got["typed"] / got["engine"], 3)
     return out
 
 
@@ -148,7 +151,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     ap.add_argument("--engine", action="append", default=None,
                     help="an engine game of bench/engines.py (repeatable): count it instead")
     ap.add_argument("--child", choices=SIDES, help=argparse.SUPPRESS)
-    ap.add_argument("--child-engine", choices=("index", "engine", "kernel"),
+    ap.add_argument("--child-engine", choices=("index", "engine", "kernel", "typed"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -165,6 +168,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             if not args.json:
                 kernel = f", kernel {r['kernel_minstr_per_game']}M a game (kernel/index " \
                     f"{r['kernel_over_index']})" if "kernel_over_index" in r else ""
+                kernel += f", typed {r['typed_minstr_per_game']}M a game (typed/engine " \
+                    f"{r['typed_over_engine']})" if "typed_over_engine" in r else ""
                 print(f"{r['engine_game']:24} index path {r['index_minstr_per_game']}M a game, "
                       f"engine {r['engine_minstr_per_game']}M a game; index/engine "
                       f"{r['index_over_engine']}{kernel}", flush=True)

@@ -181,3 +181,172 @@ def test_a_runtime_error_is_the_engines(text: str, says: str) -> None:
         play(TypedGame(game).new_initial_state())
     assert str(typed.value) == str(engine.value)
     assert typed.value.span == engine.value.span
+
+
+#: rules a second reader found the typed code played otherwise than the engine (each failed
+#: before its fix): a card moved out of an ordered hand, a procedure's argument read after
+#: the procedure set its variable, a per-player variable kept by ``let``, a loop over a hand
+#: its body empties, ``set_of`` of a hand in pack order, a pick into a local, the dealer
+#: picked, a condition folded through a variable no rule sets, ``seats_from`` at a table of
+#: fewer hands, a pick of nothing
+FOUND = [
+    ("""
+zone pile: shared visible to all
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  repeat 2 {
+    for p in seats {
+      choose p {
+        play(card = c) for c in hand[p] "Play." { move c from hand[p] to pile }
+      }
+    }
+  }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [rank(top(hand[0])) % 2] }
+""", HEAD),
+    ("""
+var n: int = 1
+var m: int = 0
+procedure bump(x: int) {
+  set n = n + 10
+  set m = x
+}
+def sc(p: int) = m
+deal {
+  fill stock with pack(1)
+  bump(n)
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    ("""
+var m: int = 0
+var w: int per player = 0
+def sc(p: int) = m
+deal {
+  fill stock with pack(1)
+  let t = w
+  set w[0] = 7
+  set m = t[0]
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    ("""
+zone pile: shared visible to all
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 4 from stock to hand of seats
+  for c in hand[0] { move c from hand[0] to pile }
+  choose 0 { take(card = c) for c in pile if c == top(pile) "T." { } }
+  end deal scoring zero
+}
+match { run deal
+  end match winners [size(pile) - 3] }
+""", HEAD),
+    ("""
+var m: int = 0
+def sc(p: int) = m
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 5 from stock to hand of seats
+  set m = rank(first(set_of(hand[0])))
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    ("""
+var m: int = 0
+def sc(p: int) = m
+deal {
+  fill stock with pack(1)
+  let x = 0
+  if size(stock) > 0 {
+    pick x from [1, 2]
+  }
+  set m = x
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    ("""
+deal {
+  fill stock with pack(1)
+  pick dealer from [0, 1, 2, 3, 4, 5]
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    ("""
+zone pile: shared visible to all
+var flag: bool = false
+var m: int = 0
+def sc(p: int) = m
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  set m = size([c for c in [top(pile)] if flag])
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    ("""
+var m: int = 0
+def sc(p: int) = m
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  set m = size(seats_from(1))
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD.replace("players 2 to 3\n", "players 2 to 3\nhands 3\n")),
+    ("""
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  pick x from [n for n in [1, 2] if n > size(stock)]
+  end deal scoring zero
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+]
+
+
+@pytest.mark.parametrize(("text", "head"), FOUND, ids=[str(i) for i in range(len(FOUND))])
+def test_what_a_second_reader_found(text: str, head: str) -> None:
+    """The same events, results and errors (raised at the same step) as the engine."""
+    game = Game(check_text(head + text, "t.rules"), 2)
+    typed = TypedGame(game)
+    for i in range(8):
+        sides: list[Any] = []
+        for make in (game.new_initial_state, typed.new_initial_state):
+            draws, pick = random.Random(i), random.Random(100 + i)
+            trail: list[object] = []
+            try:
+                st = make()
+                while st.to_move is not None:
+                    trail.append((st.to_move, st.legal_count()))
+                    if st.to_move == CHANCE:
+                        trail.append(st.sample_chance(draws, False))
+                    else:
+                        st.apply_index(pick.randrange(st.legal_count()))
+                trail.append((st.winners, st.deals, st.v["totals"]))
+            except RuleRuntimeError as e:
+                trail.append(str(e))
+            sides.append(trail)
+        assert sides[1] == sides[0], i

@@ -601,13 +601,13 @@ def _live(hoisted: list[tuple[str, str]], m: str) -> list[tuple[str, str]]:
     need = set(re.findall(r"\b_v\d+\b", m))
     out = []
     for n, v in reversed(hoisted):
-        if n in need or not _cannot_raise(v):
+        if n in need or not cannot_raise(v):
             need.update(re.findall(r"\b_v\d+\b", v))
             out.append((n, v))
     return out[::-1]
 
 
-def _cannot_raise(src: str) -> bool:
+def cannot_raise(src: str) -> bool:
     """Whether the source only reads the rules' variables (``V['x']``), names and constants,
     compared for equality and joined by ``and``/``or``/``not``."""
     safe = (pyast.Expression, pyast.Name, pyast.Constant, pyast.Load, pyast.BoolOp,

@@ -276,7 +276,7 @@ class TypedExprs:
         """The source ``s`` of kind ``k`` as a value to keep (a zone's cards as a tuple)."""
         if k == "zb":
             return f"_cardsof({s})"
-        if k == "zl":
+        if k in ("zl", "per"):
             return f"tuple({s})"
         return s
 
@@ -294,7 +294,9 @@ class TypedExprs:
         s, k = self.expr(e, env)
         if k == "zb":
             return f"_cardsof({s})", "card"
-        if k in ("zl", "cards"):
+        if k == "zl":
+            return f"tuple({s})", "card"  # a snapshot: the loop's body may move its cards
+        if k == "cards":
             return s, "card"
         if k == "list":
             t = self.res.type_of(walk.uncited(e))
@@ -364,7 +366,7 @@ class TypedExprs:
         if f == "set_of":
             s, k = self.expr(args[0], env)
             if k == "zb":
-                return f"_cardsof({s})", kind
+                return f"tuple(sorted(_cardsof({s}), key=_DORD.__getitem__))", kind
             if k in ("zl", "cards"):
                 return f"tuple(sorted(set({s}), key=_DORD.__getitem__))", kind
             return f"_set_of({s})", kind
@@ -471,7 +473,9 @@ class TypedExprs:
         inner = {**env, var: (py, ek)}
         tail = ""
         if cond is not None:
-            ok, cv = self.folded(cond, inner)
+            # folded only as the engine folds it: its source is evaluated where the engine's
+            # is (a variable no rule sets is read, not folded, here)
+            ok, cv = self.ec.const(cond, frozenset(), frozenset(inner))
             if ok and not cv:
                 return f"{py} for {py} in ()"
             if not ok:

@@ -43,7 +43,7 @@ class _Lowering:
         ec = ExprCompiler(spec, players, options, hands)
         if ec.team_now is not None:
             raise Unsupported("teams formed in play")
-        self.spec, self.ec, self.hands = spec, ec, hands
+        self.spec, self.ec, self.hands, self.players = spec, ec, hands, players
         deck = self.deck = typed_deck(spec.deck)
         shapes = zone_shapes(spec, players, options)
         zones: dict[str, Zone] = {}
@@ -125,8 +125,9 @@ class _Lowering:
             case ast.Let(name=n, value=v):
                 py = self.x.fresh(pyname(n))
                 src, kind = self.x.expr(v, env)
-                self.emit(f"{py} = {self.x.value(v, env)}", d)
-                return {**env, n: (py, "cards" if kind in ("zb", "zl") else kind)}
+                self.emit(f"{py} = {self.x.keep(src, kind)}", d)
+                kept = {"zb": "cards", "zl": "cards", "per": "list"}.get(kind, kind)
+                return {**env, n: (py, kept)}
             case ast.Set():
                 self.set(s, env, d)
             case ast.If(cond=c, then=t, else_=f):
@@ -151,7 +152,8 @@ class _Lowering:
                 it, ek = self.x.iterable(src, env)
                 py = self.x.fresh(pyname(v))
                 inner = {**env, v: (py, ek)}
-                if it.startswith("_SF[") or it == repr(tuple(range(self.hands))):
+                if self.hands == self.players and (
+                        it.startswith("_SF[") or it == repr(tuple(range(self.hands)))):
                     self.seats.add(py)
                 self.emit(f"for {py} in {it}:", d)
                 if c is not None:
@@ -204,10 +206,17 @@ class _Lowering:
                 kind = self.x.kind(src)
                 if kind != "list":
                     raise Unsupported("a pick of cards")
-                self.emit(f"_v = yield (_CHANCE, -2, {values})", d)
+                # a pick of nothing is the engine's error where play reaches it
+                self.emit(f"_pv = {values}", d)
+                self.emit("if not _pv: raise _NoneLegal", d)
+                self.emit("_v = yield (_CHANCE, -2, _pv)", d)
                 self.emit("_t = 0", d)
+                if n in env:  # a local already bound: picked into
+                    self.emit(f"{env[n][0]} = _v", d)
+                    return env
                 if n in self.vars:
-                    self.emit(f"{self.vars[n][0]} = _v", d)
+                    self.emit(f"{self.vars[n][0]} = {'_seat(_v, _N)' if n == 'dealer' else '_v'}",
+                              d)
                     return env
                 py = self.x.fresh(pyname(n))
                 self.emit(f"{py} = _v", d)
@@ -262,11 +271,12 @@ class _Lowering:
             s, k = self.x.expr(a, env)
             if k in ("zb", "zl", "pzb", "pzl"):
                 raise Unsupported("a zone passed to a procedure")
-            if not (s.replace("_", "a").isalnum() or s.lstrip("-").isdigit()):
-                # evaluated once, where the call is (a parameter is never set)
+            if not (s.lstrip("-").isdigit() or s in ("True", "False", "None")):
+                # its value at the call, kept: the procedure may set the variable it was
+                # read from (or pick into the parameter)
                 py = self.x.fresh(pyname(prm.name))
-                self.emit(f"{py} = {s}", d)
-                s = py
+                self.emit(f"{py} = {self.x.keep(s, k)}", d)
+                s, k = py, ("list" if k == "per" else k)
             inner[prm.name] = (s, k)
         self._inlining.append(name)
         try:
@@ -310,7 +320,7 @@ class _Lowering:
                 self.emit(f"if not _z >> {what} & 1: raise _NotThere", d)
                 self.assign(src, f"_z ^ 1 << {what}", d)
             else:
-                self.emit(f"{src}.remove(_w)", d)
+                self.emit(f"{src}.remove({what})", d)
             self.emit(f"{dst}{f' |= 1 << {what}' if dk == 'zb' else f'.append({what})'}", d)
             return
         if wk == "zb":
@@ -588,7 +598,7 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
     glb.update(low.x.globals)
     glb.update(low.objects)
     glb.update(low.deck.runtime())
-    seats = tuple(range(hands))
+    seats = tuple(range(players))
     glb.update(_first=_first, _best=_best, _count=_count, _H=hands, _N=players,
                _SF=tuple(seats[s:] + seats[:s] for s in seats), _Axis=SubsetAxis,
                _TXT=spec.deck.text_order if not spec.deck.french else TEXT_ORDER, _seat=seat,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from rulespec.engine.kernel.bits import cannot_raise as _cannot_raise
 from rulespec.engine.typed.exprs import Env, TypedExprs
 from rulespec.lang import ast, walk
 from rulespec.lang.model import BoundBuiltin, BoundDef
@@ -249,9 +250,14 @@ class Masks:
             if left in ("True", "False"):
                 return self.free(e.right, env) if (left == "True") == every else left
             right = self.free(e.right, env)
+            joined = f"({left} {'and' if every else 'or'} {right})"
             if right in ("True", "False"):
-                return left if (right == "True") == every else right
-            return f"({left} {'and' if every else 'or'} {right})"
+                if (right == "True") == every:
+                    return left
+                # decided by the right side: the left still evaluated first, as the engine
+                # does, unless it cannot raise
+                return right if _cannot_raise(left) else joined
+            return joined
         if isinstance(e, ast.Not):
             a = self.free(e.operand, env)
             return {"True": "False", "False": "True"}.get(a, f"(not {a})")
