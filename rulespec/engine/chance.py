@@ -21,7 +21,8 @@ from rulespec.engine.events import Event, canonical_key, encode, json_value
 from rulespec.engine.machine import ChanceStop, Fn, Running, Values
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 
-__all__ = ["apply_chance", "chance_template", "listed_weights", "pick_at", "pick_outcomes",
+__all__ = ["apply_chance", "bury_order", "chance_template", "listed_weights", "pick_at",
+           "pick_outcomes",
            "probabilities", "sample_chance", "sample_event", "shuffle", "uniform_outcomes",
            "weighted_outcomes"]
 
@@ -103,7 +104,7 @@ def sample_chance(spec: ChanceStop, st: Running, L: Values, rng: random.Random,
         # a position drawn uniformly among the events in their canonical order (their
         # texts': position 10 before 2), laid as apply_chance lays it
         dst = spec.dst(st, L)
-        k = _bury_order(len(dst) + 1)[rng.randrange(len(dst) + 1)]
+        k = bury_order(len(dst) + 1)[rng.randrange(len(dst) + 1)]
         # the card taken before its place is counted, as apply_chance does (a zone buried
         # into itself is one card shorter by then)
         card = spec.src(st, L).pop()
@@ -253,7 +254,7 @@ def _canonical_order(merged: dict[str, list[Any]]) -> list[int]:
 
 
 @functools.lru_cache(maxsize=256)
-def _bury_order(n: int) -> list[int]:
+def bury_order(n: int) -> list[int]:
     """The positions 0 to ``n - 1`` of a bury in the canonical order of their events."""
     return sorted(range(n), key=lambda k: f"{k}}}")
 

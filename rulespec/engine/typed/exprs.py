@@ -361,6 +361,11 @@ class TypedExprs:
             return f"(({self.src(args[0], env)}) {'+' if f == 'left_of' else '-'} 1) % _N", kind
         if f == "seats_from":
             return f"_SF[{self.src(args[0], env)}]", kind
+        if f == "next_of":
+            return f"(({self.src(args[0], env)}) + (1 if g_clockwise else -1)) % _N", kind
+        if f == "turns_from":
+            x = self.src(args[0], env)
+            return f"(_SF[{x}] if g_clockwise else _turns_back({x}, _N))", kind
         if f == "range":
             return f"_range({self.src(args[0], env)}, {self.src(args[1], env)})", kind
         if f == "set_of":

@@ -30,7 +30,7 @@ from rulespec.engine.typed.exprs import Env, TypedExprs, Zone, kind_of
 from rulespec.engine.typed.masks import Masks
 from rulespec.lang import ast, walk
 from rulespec.lang import types as T
-from rulespec.lang.builtins import RUNTIME_HELPERS, TEXT_ORDER, seat, set_of
+from rulespec.lang.builtins import RUNTIME_HELPERS, TEXT_ORDER, seat, set_of, turns_back
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["lower_typed"]
@@ -61,6 +61,8 @@ class _Lowering:
             "deals_played": ("g_deals_played", "int")}
         if ec.team_count:
             variables["team_totals"] = ("g_team_totals", "per")
+        # the direction of play, kept only where a rule reads or sets it (as the engine does)
+        variables["clockwise"] = ("g_clockwise", "bool")
         for v in spec.vars:
             t = spec.resolution.type_of(v.init)
             kind = "per" if v.per_player else kind_of(t) if not isinstance(t, T.NoneT) else "any"
@@ -101,6 +103,7 @@ class _Lowering:
         self.emit("def _match(st):", 1)
         self.emit("g_dealer = st.dealer; g_totals = st.v['totals']; g_deals_played = 0; _t = 0",
                   2)
+        self.emit("g_clockwise = True", 2)
         if "team_totals" in self.vars:
             self.emit("g_team_totals = st.v['team_totals']", 2)
         for v in spec.vars:
@@ -174,6 +177,8 @@ class _Lowering:
                 self.block(b, env, d + 1)
             case ast.Break():
                 self.emit("break", d)
+            case ast.Return():
+                self.emit("raise _Return", d)
             case ast.Continue():
                 self.emit("continue", d)
             case ast.Step(body=b):
@@ -199,6 +204,22 @@ class _Lowering:
                     self.emit(f"{zs}[:] = _tp[::-1]", d)
             case ast.DealCards():
                 self.deal(s, env, d)
+            case ast.Bury(src=a, dst=b) | ast.Reshuffle(src=a, dst=b):
+                (src, sk), (dst, dk) = self.x.expr(a, env), self.x.expr(b, env)
+                if sk != "zl" or dk != "zl":
+                    raise Unsupported("a bury or reshuffle of a zone kept as a set")
+                self.emit(f"if not {src}: raise _NoneLegal", d)  # the engine's error here
+                if isinstance(s, ast.Bury):
+                    # a position among the zone's places, sent as the engine's event numbers it
+                    self.emit(f"_k = yield (_CHANCE, -3, len({dst}) + 1)", d)
+                    self.emit("_t = 0", d)
+                    self.emit(f"_c = {src}.pop(); {dst}.insert(len({dst}) - _k, _c)", d)
+                else:
+                    # the pile less its top card, in pile order, shuffled by the driver
+                    self.emit(f"_tp = {src}[:-1]", d)
+                    self.emit("yield (_CHANCE, -4, _tp)", d)
+                    self.emit("_t = 0", d)
+                    self.emit(f"{src}[:] = {src}[-1:]; {dst}[:] = _tp[::-1]", d)
             case ast.Pick(name=n, source=src, weighted=w):
                 if src is None or w:
                     raise Unsupported("a weighted pick")
@@ -249,6 +270,9 @@ class _Lowering:
         self.emit(f"{target} = {value}", d)
 
     def set(self, s: ast.Set, env: Env, d: int) -> None:
+        if s.name in env and s.index is None:  # a local (``let``): its Python variable
+            self.emit(f"{env[s.name][0]} = {share_common(self.x.value(s.value, env))}", d)
+            return
         if s.name not in self.vars:
             raise Unsupported(f"set {s.name}")
         py, _ = self.vars[s.name]
@@ -280,10 +304,16 @@ class _Lowering:
             inner[prm.name] = (s, k)
         self._inlining.append(name)
         try:
-            for x, _ in walk.statements(p.body):
-                if isinstance(x, ast.Return):
-                    raise Unsupported("return")
-            self.block(p.body, inner, d)
+            returns = any(isinstance(x, ast.Return) for x, _ in walk.statements(p.body))
+            if returns:
+                # a return leaves the procedure written in place: the nearest handler is
+                # always its own, as calls nest
+                self.emit("try:", d)
+                self.block(p.body, inner, d + 1)
+                self.emit("except _Return:", d)
+                self.emit("pass", d + 1)
+            else:
+                self.block(p.body, inner, d)
         finally:
             self._inlining.pop()
 
@@ -599,7 +629,8 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
     glb.update(low.objects)
     glb.update(low.deck.runtime())
     seats = tuple(range(players))
-    glb.update(_first=_first, _best=_best, _count=_count, _H=hands, _N=players,
+    glb.update(_Return=_Return, _turns_back=turns_back, _first=_first, _best=_best,
+               _count=_count, _H=hands, _N=players,
                _SF=tuple(seats[s:] + seats[:s] for s in seats), _Axis=SubsetAxis,
                _TXT=spec.deck.text_order if not spec.deck.french else TEXT_ORDER, _seat=seat,
                _set_of=set_of, _MW=10 ** 7)
@@ -613,6 +644,10 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
     fn = make()
     fn.text = text
     return fn  # type: ignore[no-any-return]
+
+
+class _Return(Exception):
+    """A procedure's ``return``, where it is written in place."""
 
 
 def _first(xs: Any) -> Any:

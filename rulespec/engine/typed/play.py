@@ -17,7 +17,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from rulespec.engine.chance import shuffle
+from rulespec.engine.chance import bury_order, shuffle
 from rulespec.engine.events import Event, canonical_key, encode, json_value
 from rulespec.engine.game import Game
 from rulespec.engine.machine import together_seats
@@ -84,7 +84,7 @@ class TypedState:
         self.winners: list[int] | None = None
         self.deal_events = 0
         self.in_deal = False
-        self._n = -3
+        self._n = -9
         self._limit = game.max_events if game.max_events is not None else float("inf")
         #: every choice made: an index at a decision, an event at chance
         self.log: list[int | Mapping[str, object]] = []
@@ -99,7 +99,7 @@ class TypedState:
             y = self._gen.send(answer)
         except StopIteration:
             self.to_move = None
-            self._n = -3
+            self._n = -9
             return
         except Exception as e:  # noqa: BLE001  (the engine says what went wrong)
             self._engine_error(logged, e)
@@ -110,7 +110,7 @@ class TypedState:
         """The typed code raised on ``logged`` (the choice just made, already in the log):
         replay the engine to the choice before it, make it there, and raise its error."""
         self.to_move = None
-        self._n = -3
+        self._n = -9
         choice = self.log.pop() if logged is not None else None
         st = self._replay()
         try:
@@ -133,9 +133,11 @@ class TypedState:
         n = self._n
         if n >= 0:
             return n
-        if n == -3:
+        if n == -9:
             return 0  # over
-        return 1 if n == -1 else len(self._merged(self._y[2]))
+        if n == -3:
+            return self._y[2]  # type: ignore[no-any-return]  # a bury's positions
+        return 1 if n in (-1, -4) else len(self._merged(self._y[2]))
 
     def apply_index(self, k: int) -> None:
         """Apply the ``k``-th legal event, without making it."""
@@ -151,7 +153,7 @@ class TypedState:
             y = self._y = self._gen.send(k)
         except StopIteration:
             self.to_move = None
-            self._n = -3
+            self._n = -9
             return
         except Exception as e:  # noqa: BLE001
             self._engine_error(k, e)
@@ -160,7 +162,7 @@ class TypedState:
     def _apply_index_else(self, k: int) -> None:
         """apply_index where it is not a decision's legal index: at chance (the event made),
         or refused."""
-        if self._n == -3:
+        if self._n == -9:
             raise IllegalActionError("the match is over")
         if self._n < 0:
             events = self.legal_actions()
@@ -177,11 +179,16 @@ class TypedState:
         y = self._y
         if self.to_move != CHANCE:
             raise IllegalActionError("no chance event is due")
-        if y[1] == -1:
+        if y[1] in (-1, -4):
             cards: list[int] = y[2]
             shuffle(rng, cards)
             code = self.typed.match_code
-            ev: Event = {"chance": "shuffle", "cards": [code[c] for c in cards]}
+            ev: Event = {"chance": "shuffle" if y[1] == -1 else "reshuffle",
+                         "cards": [code[c] for c in cards]}
+        elif y[1] == -3:
+            k = bury_order(y[2])[rng.randrange(y[2])]
+            ev = {"chance": "bury", "position": k}
+            cards = k  # type: ignore[assignment]
         else:
             merged = self._merged(y[2])
             if weighted:
@@ -264,14 +271,17 @@ class TypedState:
         st = self._replay()
         st.apply(event)  # the engine's checks: an illegal event raises here
         ev = dict(event)
-        if y[1] == -1:
+        if y[1] == -3:
+            answer: object = event["position"]
+            ev = {"chance": "bury", "position": event["position"]}
+        elif y[1] in (-1, -4):
             num, deck = self.typed.match_num, self.game.spec.deck
             codes = [c if c in num else deck.normalise(c)
                      for c in event["cards"]]  # type: ignore[attr-defined]
             cards = y[2]
             cards[:] = [num[c] for c in codes]  # type: ignore[index]
-            answer: object = cards
-            ev = {"chance": "shuffle", "cards": codes}
+            answer = cards
+            ev = {"chance": "shuffle" if y[1] == -1 else "reshuffle", "cards": codes}
         else:
             want = json_value(event["value"])
             answer = next((v for v in y[2] if json_value(v) == want), None)
