@@ -342,6 +342,11 @@ class _Lowering:
                 self.emit(f"{dst}.extend(_w)", d)
             return
         if wk == "card":
+            if sk == "zl" and what == f"{src}[-1]":
+                # the top card: taken off the end (the first copy of a distinct card is it)
+                self.emit(f"_w = {src}.pop()", d)
+                self.emit(f"{dst}{' |= 1 << _w' if dk == 'zb' else '.append(_w)'}", d)
+                return
             if not what.replace("_", "a").isalnum():
                 self.emit(f"_w = {what}", d)
                 what = "_w"
@@ -488,16 +493,36 @@ class _Lowering:
             table = self.obj(SortTexts(t[1]))
             self.emit(f"_b{i} = sorted(dict.fromkeys({values}), key={table}.__getitem__) "
                       f"if {pre} else []", d)
-        self.emit("_b = []", d)
-        for block in order:
+        # the events counted block by block, and the one chosen found by its number, with no
+        # list of them made: a block without a generator is the first of its alternatives
+        # that holds (``_fK``, -1 for none), one with a generator its values
+        counts = []
+        for k, block in enumerate(order):
             if got[block[0]] is not None:
-                self.emit(f"_b += [({block[0]}, _x) for _x in _b{block[0]}]", d)
+                counts.append(f"len(_b{block[0]})")
                 continue
-            for j, i in enumerate(block):
-                self.emit(f"{'el' if j else ''}if _b{i}: _b.append(({i}, None))", d)
-        self.emit("if not _b: raise _NoneLegal", d)
-        self.emit(f"_a, _v = _b[(yield ({q}, len(_b)))]", d)
+            first = " else ".join(f"{i} if _b{i}" for i in block)
+            self.emit(f"_f{k} = {first} else -1", d)
+            counts.append(f"(_f{k} >= 0)")
+        self.emit(f"_n = {' + '.join(counts)}", d)
+        self.emit("if not _n: raise _NoneLegal", d)
+        self.emit(f"_k = yield ({q}, _n)", d)
         self.emit("_t = 0", d)
+        self.emit("while True:", d)
+        for k, block in enumerate(order):
+            i = block[0]
+            if got[i] is not None:
+                self.emit(f"if _k < len(_b{i}):", d + 1)
+                self.emit(f"_a, _v = {i}, _b{i}[_k]", d + 2)
+                self.emit("break", d + 2)
+                self.emit(f"_k -= len(_b{i})", d + 1)
+            else:
+                self.emit(f"if _f{k} >= 0:", d + 1)
+                self.emit("if not _k:", d + 2)
+                self.emit(f"_a, _v = _f{k}, None", d + 3)
+                self.emit("break", d + 3)
+                self.emit("_k -= 1", d + 2)
+        self.emit("raise _NoneLegal  # past the events counted: not reached", d + 1)
         return got, "(_a, _v)"
 
     def template(self, a: ast.Alternative, env: Env) -> Template:
@@ -540,7 +565,11 @@ class _Lowering:
         then the rest as masks (``masks.py``), or card by card where a mask raises or the
         guard has no mask's shape."""
         g = a.generators[0]
-        zs, zk = self.x.expr(g.source, env)
+        src = walk.uncited(g.source)
+        if isinstance(src, ast.Call) and src.func == "set_of" and \
+                self.x.kind(src.args[0]) == "zone":
+            src = src.args[0]  # a zone's distinct cards: the same set, as the same bits
+        zs, zk = self.x.expr(src, env)
         inner = {**env, g.var: (cv, "card")}
         free, carded = split(a.guard, g.var)
         self.emit(f"_xb = {zs}" if zk == "zb" else f"_xb = _bitsof({self.x.keep(zs, zk)})", d)
