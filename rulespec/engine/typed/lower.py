@@ -30,7 +30,14 @@ from rulespec.engine.typed.exprs import Env, TypedExprs, Zone, kind_of
 from rulespec.engine.typed.masks import Masks
 from rulespec.lang import ast, walk
 from rulespec.lang import types as T
-from rulespec.lang.builtins import RUNTIME_HELPERS, TEXT_ORDER, seat, set_of, turns_back
+from rulespec.lang.builtins import (
+    RUNTIME_HELPERS,
+    TEXT_ORDER,
+    seat,
+    set_of,
+    sitter,
+    turns_back,
+)
 from rulespec.lang.model import CheckedSpec
 
 __all__ = ["lower_typed"]
@@ -38,8 +45,8 @@ __all__ = ["lower_typed"]
 class _Lowering:
     def __init__(self, spec: CheckedSpec, players: int, options: dict[str, object],
                  hands: int) -> None:
-        if spec.sits_out or spec.results:
-            raise Unsupported("sitting out or a deal's results")
+        if spec.results:
+            raise Unsupported("a deal's results")
         ec = ExprCompiler(spec, players, options, hands)
         if ec.team_now is not None:
             raise Unsupported("teams formed in play")
@@ -63,6 +70,8 @@ class _Lowering:
             variables["team_totals"] = ("g_team_totals", "per")
         # the direction of play, kept only where a rule reads or sets it (as the engine does)
         variables["clockwise"] = ("g_clockwise", "bool")
+        if spec.sits_out:
+            variables["sitting_out"] = ("g_sitting_out", "per")
         for v in spec.vars:
             t = spec.resolution.type_of(v.init)
             kind = "per" if v.per_player else kind_of(t) if not isinstance(t, T.NoneT) else "any"
@@ -104,6 +113,8 @@ class _Lowering:
         self.emit("g_dealer = st.dealer; g_totals = st.v['totals']; g_deals_played = 0; _t = 0",
                   2)
         self.emit("g_clockwise = True", 2)
+        if spec.sits_out:
+            self.emit("g_sitting_out = st.v['sitting_out']", 2)
         if "team_totals" in self.vars:
             self.emit("g_team_totals = st.v['team_totals']", 2)
         for v in spec.vars:
@@ -253,8 +264,12 @@ class _Lowering:
             case ast.EndMatch(winners=w):
                 self.emit(f"_end_match(st, {self.x.value(w, env)}, {self.obj(s)})", d)
                 self.emit("return", d)
+            case ast.SitOut(seat=q):
+                self.emit(f"g_sitting_out[_sitter({self.src(q, env)}, _N)] = True", d)
             case ast.RunDeal():
                 self.emit("st.deal_events = 0; st.in_deal = True", d)
+                if self.spec.sits_out:  # everyone seated again
+                    self.emit("g_sitting_out[:] = [False] * _N", d)
                 self.emit("try:", d)
                 self.block(self.spec.deal.body, {}, d + 1)
                 self.emit("raise _RanOut('deal')", d + 1)
@@ -658,7 +673,7 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
     glb.update(low.objects)
     glb.update(low.deck.runtime())
     seats = tuple(range(players))
-    glb.update(_Return=_Return, _turns_back=turns_back, _first=_first, _best=_best,
+    glb.update(_sitter=sitter, _Return=_Return, _turns_back=turns_back, _first=_first, _best=_best,
                _count=_count, _H=hands, _N=players,
                _SF=tuple(seats[s:] + seats[:s] for s in seats), _Axis=SubsetAxis,
                _TXT=spec.deck.text_order if not spec.deck.french else TEXT_ORDER, _seat=seat,

@@ -80,6 +80,8 @@ class TypedState:
         self.v: dict[str, Any] = {"totals": [0] * game.players}
         if game.team_count:
             self.v["team_totals"] = [0] * game.team_count
+        if game.spec.sits_out:
+            self.v["sitting_out"] = [False] * game.players
         self.deals: list[dict[str, object]] = []
         self.winners: list[int] | None = None
         self.deal_events = 0
@@ -325,6 +327,8 @@ def _end_deal(st: TypedState, flag: str | None, score: Any, node: ast.EndDeal) -
         totals[q] += scores[q]
     st.deal_events = 0
     rec: dict[str, object] = {"scores": scores}
+    if game.spec.sits_out:
+        rec["sitting_out"] = [q for q, out in enumerate(st.v["sitting_out"]) if out]
     if team_scores is not None:
         rec["team_scores"] = team_scores
         team_totals = st.v["team_totals"]
