@@ -15,6 +15,7 @@ whether the rules raise.
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from rulespec.engine.kernel.bits import cannot_raise as _cannot_raise
 from rulespec.engine.typed.exprs import Env, TypedExprs
@@ -152,10 +153,36 @@ class Masks:
                 return None if mc is None else \
                     self.join(self.join(mc, mt, "&"), self.join(mf, self.invert(mc), "&"), "|")
             case ast.Compare(op=op, left=a, right=b):
-                return self.compare(op, a, b, var, env)
+                return self.compare(op, a, b, var, env, e.span)
         return None
 
-    def compare(self, op: str, a: ast.Expr, b: ast.Expr, var: str, env: Env) -> str | None:
+    def unfold(self, e: ast.Expr) -> ast.Expr:
+        """``e`` with a call of a definition (and the calls its body starts with) replaced
+        by the body, its parameters the arguments (their places in the text kept, so what
+        the checker says of them still holds)."""
+        e = walk.uncited(e)
+        while isinstance(e, ast.Call) and isinstance(
+                b := self.x.res.binding(e.span, "call"), BoundDef):
+            d = self.x.ec.defs[b.name]
+            body: object = d.body
+            for p, a in zip(d.params, e.args, strict=True):
+                body = walk.replace_name(body, p.name, a)
+            e = walk.uncited(cast(ast.Expr, body))
+        return e
+
+    def compare(self, op: str, a: ast.Expr, b: ast.Expr, var: str, env: Env,
+                span: ast.Span) -> str | None:
+        ua, ub = self.unfold(a), self.unfold(b)
+        for x, y, swap in ((ua, b, False), (ub, a, True)):
+            if isinstance(x, ast.IfExpr) and self.reads(x, env, var) and \
+                    not self.reads(y, env, var):
+                # (if t then p else q) == v, branch by branch: if t then p == v else q == v
+                # (the comparisons made here stand at the comparison's place: a condition)
+                def side(arm: ast.Expr, y: ast.Expr = y, swap: bool = swap) -> ast.Expr:
+                    return ast.Compare(op, y, arm, span=span) if swap else \
+                        ast.Compare(op, arm, y, span=span)
+                return self.mask(ast.IfExpr(x.cond, side(x.then), side(x.else_), span=span),
+                                 var, env)
         if op in ("in", "not in"):
             if self.part(a, var, env) != "card" or self.reads(b, env, var):
                 return None
