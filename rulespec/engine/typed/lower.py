@@ -91,6 +91,9 @@ class _Lowering:
         self.objects: dict[str, object] = {}
         self.procs = {p.name: p for p in spec.procs}
         self._inlining: list[str] = []
+        #: the card a decision has just listed and the zone it was listed from, until any
+        #: statement that could move a card (a move of it need not check it is there)
+        self.listed: tuple[str, str] | None = None
         #: the Python names that certainly hold a seat of a hand (a loop's over the seats):
         #: a decision of one needs no check
         self.seats: set[str] = set()
@@ -135,6 +138,9 @@ class _Lowering:
             self.emit("pass", d)
 
     def stmt(self, s: ast.Stmt, env: Env, d: int) -> Env:  # noqa: C901
+        if not isinstance(s, (ast.Let, ast.Set, ast.CallStmt, ast.Move)):
+            # what a decision listed is known to be where it was only until cards move
+            self.listed = None
         match s:
             case ast.Let(name=n, value=v):
                 py = self.x.fresh(pyname(n))
@@ -306,13 +312,19 @@ class _Lowering:
             raise Unsupported(f"the recursive procedure {name}")
         p = self.procs[name]
         inner: dict[str, tuple[str, str]] = {}
+        assigned = {x.name for x, _ in walk.statements(p.body)
+                    if isinstance(x, (ast.Set, ast.Pick))}
         for prm, a in zip(p.params, args, strict=True):
             s, k = self.x.expr(a, env)
             if k in ("zb", "zl", "pzb", "pzl"):
                 raise Unsupported("a zone passed to a procedure")
-            if not (s.lstrip("-").isdigit() or s in ("True", "False", "None")):
+            if not (s.lstrip("-").isdigit() or s in ("True", "False", "None") or
+                    s.startswith("_") and s.replace("_", "a").isalnum() and
+                    prm.name not in assigned):
                 # its value at the call, kept: the procedure may set the variable it was
-                # read from (or pick into the parameter)
+                # read from (or pick into the parameter); a local of the caller, which the
+                # procedure cannot reach but through a parameter it never sets, is read
+                # where it is
                 py = self.x.fresh(pyname(prm.name))
                 self.emit(f"{py} = {self.x.keep(s, k)}", d)
                 s, k = py, ("list" if k == "per" else k)
@@ -334,6 +346,10 @@ class _Lowering:
 
     # ---- cards -----------------------------------------------------------------------
     def move(self, s: ast.Move, env: Env, d: int) -> None:
+        self.move_cards(s, env, d)
+        self.listed = None
+
+    def move_cards(self, s: ast.Move, env: Env, d: int) -> None:
         what, wk = self.x.expr(s.what, env)
         src, sk = self.x.expr(s.src, env)
         dst, dk = self.x.expr(s.dst, env)
@@ -365,7 +381,11 @@ class _Lowering:
             if not what.replace("_", "a").isalnum():
                 self.emit(f"_w = {what}", d)
                 what = "_w"
-            if sk == "zb":
+            if sk == "zb" and self.listed == (what, src):
+                # the card the decision just listed from this zone, which nothing has moved
+                # since: it is there
+                self.assign(src, f"{src} ^ 1 << {what}", d)
+            elif sk == "zb":
                 self.emit(f"_z = {src}", d)
                 self.emit(f"if not _z >> {what} & 1: raise _NotThere", d)
                 self.assign(src, f"_z ^ 1 << {what}", d)
@@ -465,6 +485,7 @@ class _Lowering:
                 self.emit(f"for _ in range((yield ({q}, _n))): _m &= _m - 1", d)
                 self.emit("_t = 0", d)
                 self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
+                self.listed = (cv, self.x.src(g.source, env))
                 return [(cv, "card")], cv
         return self.listed_all(alts, env, q, d)
 
