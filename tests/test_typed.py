@@ -16,6 +16,7 @@ from rulespec.engine.state import CHANCE
 from rulespec.engine.typed import TypedGame, Unsupported
 from rulespec.errors import IllegalActionError
 from rulespec.loading import game_for, resolve
+from tests.test_kernel import FAILING, HEAD
 
 
 def _engine_table(name: str) -> tuple[str, int, dict[str, Any]]:
@@ -119,59 +120,16 @@ def test_events_given_by_their_text() -> None:
         ts.apply({"action": "play", "card": "ZZ", "seat": 0})
 
 
-HEAD = """
-game t title "T"
-players 2 to 3
-winner lowest total
-zone stock: shared visible to nobody
-zone hand: per player visible to owner
-def zero(p: int) = 0
-"""
-
-FAILING = [
-    ("""
-var n: int = 0
-deal {
-  fill stock with pack(1)
-  set n = 5 // n
-  end deal scoring zero
-}
-match { run deal
-  end match winners [0] }
-""", "division by zero"),
-    ("""
-deal {
-  fill stock with pack(1)
-  shuffle stock
-  choose 0 {
-    take(card = c) for c in hand[0] "Take a card." { }
-  }
-  end deal scoring zero
-}
-match { run deal
-  end match winners [0] }
-""", "no alternative is legal"),
-    ("""
-zone pile: shared visible to all
-deal {
-  fill stock with pack(1)
-  shuffle stock
-  deal 1 from stock to hand of seats
-  choose 0 {
-    take(card = c) for c in hand[0] if rank(top(pile)) == rank(c) "Take a card." { }
-  }
-  end deal scoring zero
-}
-match { run deal
-  end match winners [0] }
-""", "empty zone or list"),
-]
-
-
 @pytest.mark.parametrize(("text", "says"), FAILING, ids=[s for _, s in FAILING])
 def test_a_runtime_error_is_the_engines(text: str, says: str) -> None:
+    """The kernel's failing rules (tests/test_kernel.py), on the typed code where it lowers
+    them."""
     spec = check_text(HEAD + text, "t.rules")
     game = Game(spec, 2)
+    try:
+        typed_game = TypedGame(game)
+    except Unsupported:
+        return
 
     def play(st: Any) -> None:
         rng = random.Random(1)
@@ -180,10 +138,10 @@ def test_a_runtime_error_is_the_engines(text: str, says: str) -> None:
                 return
             st.sample_chance(rng) if st.to_move == CHANCE else st.apply_index(0)
 
-    with pytest.raises(RuleRuntimeError, match=says) as engine:
+    with pytest.raises(RuleRuntimeError, match=says.split(" in ")[0]) as engine:
         play(game.new_initial_state())
-    with pytest.raises(RuleRuntimeError, match=says) as typed:
-        play(TypedGame(game).new_initial_state())
+    with pytest.raises(RuleRuntimeError, match=says.split(" in ")[0]) as typed:
+        play(typed_game.new_initial_state())
     assert str(typed.value) == str(engine.value)
     assert typed.value.span == engine.value.span
 

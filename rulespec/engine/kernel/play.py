@@ -34,7 +34,7 @@ from rulespec.engine.teams import split_scores, winning_members
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 from rulespec.lang import ast
 
-__all__ = ["KernelGame", "KernelState"]
+__all__ = ["KernelGame", "KernelState", "end_deal"]
 
 #: the comprehensions' budget between two events (State._run)
 _LEFT = 10 * MAX_WORK
@@ -77,7 +77,7 @@ class KernelGame:
             raise RuleRuntimeError(f"the {what} ran to its end without 'end {what}'", span)
 
         return {"_CHANCE": CHANCE, "_bad_seat": bad_seat, "_none_legal": none_legal,
-                "_ran_out": ran_out, "_end_deal": _end_deal, "_end_match": _end_match}
+                "_ran_out": ran_out, "_end_deal": end_deal, "_end_match": _end_match}
 
     def new_initial_state(self, dealer: int | None = None) -> KernelState:
         """A fresh match, stopped at its first chance event or decision."""
@@ -417,11 +417,11 @@ def _bindings(st: KernelState, alt: Alternative, L: dict[str, object],
     return dict(zip(alt.gen_vars, values, strict=True))  # type: ignore[call-overload]
 
 
-def _end_deal(st: KernelState, flag: str | None, score: Callable[..., object],
-              node: ast.EndDeal) -> None:
-    """``end deal``: each seat's score added to its total, the deal's entry written
-    (State._end_deal, for the tables the kernel lowers); a stop, so the work budget is full
-    again for the scoring, as at the engine's stops."""
+def end_deal(st: Any, flag: str | None, score: Callable[..., object],
+             node: ast.EndDeal) -> None:
+    """``end deal``: each seat's score (``score(st, seat)``) added to its total, the deal's
+    entry written (State._end_deal, for the tables the kernel and the typed lowering lower);
+    a stop, so the work budget is full again for the scoring, as at the engine's stops."""
     st.work = MAX_WORK
     game = st.game
     n = game.players

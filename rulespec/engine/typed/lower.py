@@ -674,7 +674,7 @@ class _Lowering:
         fn = self.ec.defs[s.scoring]
         p = self.x.fresh("p")
         body = share_common(self.x.src(fn.body, {fn.params[0].name: (p, "int")}))
-        self.emit(f"_end_deal(st, {s.flag!r}, lambda {p}: {body}, {self.obj(s)})", d)
+        self.emit(f"_end_deal(st, {s.flag!r}, lambda _st, {p}: {body}, {self.obj(s)})", d)
         self.emit("g_deals_played += 1", d)
         self.emit("raise _DealOver", d)
 

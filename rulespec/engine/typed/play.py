@@ -20,9 +20,10 @@ from typing import Any
 from rulespec.engine.chance import bury_order, shuffle
 from rulespec.engine.events import Event, canonical_key, encode, json_value
 from rulespec.engine.game import Game
+from rulespec.engine.kernel.play import end_deal
 from rulespec.engine.machine import together_seats
 from rulespec.engine.state import CHANCE, State
-from rulespec.engine.teams import split_scores, winning_members
+from rulespec.engine.teams import winning_members
 from rulespec.engine.typed.cards import typed_deck
 from rulespec.engine.typed.lower import lower_typed
 from rulespec.errors import IllegalActionError, RuleRuntimeError
@@ -54,7 +55,7 @@ class TypedGame:
         self.hands = game.hands
         spec = game.spec
         self.match = lower_typed(spec, game.players, game.options, game.hands, {
-            "_CHANCE": CHANCE, "_DealOver": _DealOver, "_end_deal": _end_deal,
+            "_CHANCE": CHANCE, "_DealOver": _DealOver, "_end_deal": end_deal,
             "_end_match": _end_match, "_tseats": together_seats,
             "_RanOut": _raise("RanOut"), "_Runaway": _raise("Runaway"),
             "_NotThere": _raise("NotThere"), "_NoneLegal": _raise("NoneLegal"),
@@ -77,7 +78,9 @@ class TypedState:
         self.typed = typed
         self.game = game
         self.dealer = dealer
-        self.v: dict[str, Any] = {"totals": [0] * game.players}
+        self.v: dict[str, Any] = {"totals": [0] * game.players, "deals_played": 0}
+        #: what the kernel's end of a deal (shared) fills again
+        self.work = 0
         if game.team_count:
             self.v["team_totals"] = [0] * game.team_count
         if game.spec.sits_out:
@@ -310,34 +313,6 @@ def _nonnegative(i: int) -> int:
     if i < 0:
         raise IndexError(f"position {i}")
     return i
-
-
-def _end_deal(st: TypedState, flag: str | None, score: Any, node: ast.EndDeal) -> None:
-    """``end deal``: each seat's score added to its total, the deal's entry written, as the
-    engine's ``State._end_deal`` does (a score out of the declared range is the engine's
-    error, by replay)."""
-    game = st.game
-    n = game.players
-    scores, team_scores = split_scores(node, score, n, game.teams, game.team_count)
-    bounds = game.score_range
-    if bounds is not None and any(not bounds[0] <= x <= bounds[1] for x in scores):
-        raise _Stopped("a score out of its range")
-    totals = st.v["totals"]
-    for q in range(n):
-        totals[q] += scores[q]
-    st.deal_events = 0
-    rec: dict[str, object] = {"scores": scores}
-    if game.spec.sits_out:
-        rec["sitting_out"] = [q for q, out in enumerate(st.v["sitting_out"]) if out]
-    if team_scores is not None:
-        rec["team_scores"] = team_scores
-        team_totals = st.v["team_totals"]
-        for t, x in enumerate(team_scores):
-            team_totals[t] += x
-    if flag:
-        rec[flag] = True
-    st.deals.append(rec)
-    st.v["deals_played"] = len(st.deals)
 
 
 def _end_match(st: TypedState, winners: Any, node: ast.EndMatch) -> None:
