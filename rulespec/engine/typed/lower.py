@@ -16,16 +16,16 @@ replaying the choices (``play.py``); so is every runtime error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.codegen.pyexec import pyname
-from rulespec.engine.events import SubsetAxis, json_value
-from rulespec.engine.kernel.listing import SortTexts, Template, blocks, split
+from rulespec.engine.events import SubsetAxis
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.kernel.zones import zone_shapes
 from rulespec.engine.typed.cards import typed_deck
+from rulespec.engine.typed.decisions import Decisions
 from rulespec.engine.typed.exprs import Env, TypedExprs, Zone, kind_of
 from rulespec.engine.typed.masks import Masks
 from rulespec.lang import ast, walk
@@ -42,7 +42,7 @@ from rulespec.lang.model import CheckedSpec
 
 __all__ = ["lower_typed"]
 
-class _Lowering:
+class _Lowering(Decisions):
     def __init__(self, spec: CheckedSpec, players: int, options: dict[str, object],
                  hands: int) -> None:
         if spec.results:
@@ -133,14 +133,14 @@ class _Lowering:
     def block(self, b: ast.Block, env: Env, d: int) -> None:
         n = len(self.lines)
         for s in b.stmts:
+            if not isinstance(s, (ast.Let, ast.Set, ast.CallStmt, ast.Move)):
+                # what a decision listed is known to be where it was only until cards move
+                self.listed = None
             env = self.stmt(s, env, d)
         if len(self.lines) == n:
             self.emit("pass", d)
 
     def stmt(self, s: ast.Stmt, env: Env, d: int) -> Env:  # noqa: C901
-        if not isinstance(s, (ast.Let, ast.Set, ast.CallStmt, ast.Move)):
-            # what a decision listed is known to be where it was only until cards move
-            self.listed = None
         match s:
             case ast.Let(name=n, value=v):
                 py = self.x.fresh(pyname(n))
@@ -360,39 +360,50 @@ class _Lowering:
         whole = walk.uncited(s.what) == walk.uncited(s.src) or (
             isinstance(walk.uncited(s.what), ast.Name) and what == src)
         if whole:
-            # the zone's every card, in its order
-            if sk == "zb":
-                self.emit(f"_m = {src}", d)
-                self.assign(src, "0", d)
-                self.emit(f"{dst}{' |= _m' if dk == 'zb' else '.extend(_cardsof(_m))'}", d)
-            elif dk == "zb":
-                self.emit(f"_m = _bitsof({src}); {src}.clear()", d)
-                self.emit(f"{dst} |= _m", d)
-            else:
-                self.emit(f"_w = tuple({src}); {src}.clear()", d)
-                self.emit(f"{dst}.extend(_w)", d)
+            self.move_whole(src, sk, dst, dk, d)
+        elif wk == "card":
+            self.move_card(what, src, sk, dst, dk, d)
+        else:
+            self.move_many(what, wk, src, sk, dst, dk, d)
+
+    def move_whole(self, src: str, sk: str, dst: str, dk: str, d: int) -> None:
+        """A zone's every card, in its order."""
+        if sk == "zb":
+            self.emit(f"_m = {src}", d)
+            self.assign(src, "0", d)
+            self.emit(f"{dst}{' |= _m' if dk == 'zb' else '.extend(_cardsof(_m))'}", d)
+        elif dk == "zb":
+            self.emit(f"_m = _bitsof({src}); {src}.clear()", d)
+            self.emit(f"{dst} |= _m", d)
+        else:
+            self.emit(f"_w = tuple({src}); {src}.clear()", d)
+            self.emit(f"{dst}.extend(_w)", d)
+
+    def move_card(self, what: str, src: str, sk: str, dst: str, dk: str, d: int) -> None:
+        """One card."""
+        if sk == "zl" and what == f"{src}[-1]":
+            # the top card: taken off the end (the first copy of a distinct card is it)
+            self.emit(f"_w = {src}.pop()", d)
+            self.emit(f"{dst}{' |= 1 << _w' if dk == 'zb' else '.append(_w)'}", d)
             return
-        if wk == "card":
-            if sk == "zl" and what == f"{src}[-1]":
-                # the top card: taken off the end (the first copy of a distinct card is it)
-                self.emit(f"_w = {src}.pop()", d)
-                self.emit(f"{dst}{' |= 1 << _w' if dk == 'zb' else '.append(_w)'}", d)
-                return
-            if not what.replace("_", "a").isalnum():
-                self.emit(f"_w = {what}", d)
-                what = "_w"
-            if sk == "zb" and self.listed == (what, src):
-                # the card the decision just listed from this zone, which nothing has moved
-                # since: it is there
-                self.assign(src, f"{src} ^ 1 << {what}", d)
-            elif sk == "zb":
-                self.emit(f"_z = {src}", d)
-                self.emit(f"if not _z >> {what} & 1: raise _NotThere", d)
-                self.assign(src, f"_z ^ 1 << {what}", d)
-            else:
-                self.emit(f"{src}.remove({what})", d)
-            self.emit(f"{dst}{f' |= 1 << {what}' if dk == 'zb' else f'.append({what})'}", d)
-            return
+        if not what.replace("_", "a").isalnum():
+            self.emit(f"_w = {what}", d)
+            what = "_w"
+        if sk == "zb" and self.listed == (what, src):
+            # the card the decision just listed from this zone, which nothing has moved
+            # since: it is there
+            self.assign(src, f"{src} ^ 1 << {what}", d)
+        elif sk == "zb":
+            self.emit(f"_z = {src}", d)
+            self.emit(f"if not _z >> {what} & 1: raise _NotThere", d)
+            self.assign(src, f"_z ^ 1 << {what}", d)
+        else:
+            self.emit(f"{src}.remove({what})", d)
+        self.emit(f"{dst}{f' |= 1 << {what}' if dk == 'zb' else f'.append({what})'}", d)
+
+    def move_many(self, what: str, wk: str, src: str, sk: str, dst: str, dk: str,
+                  d: int) -> None:
+        """A set of cards (a subset chosen), or a list of them, each moved in turn."""
         if wk == "zb":
             # a set of cards (a subset chosen)
             self.emit(f"_m = {what}", d)
@@ -441,234 +452,6 @@ class _Lowering:
         self.emit(f"{z.py}[_q] {'|= 1 << _c' if z.bits else '.append(_c)'}", d + 2)
 
     # ---- decisions -------------------------------------------------------------------
-    def choose(self, s: ast.Choose, env: Env, d: int) -> None:
-        alts = list(s.alternatives)
-        if s.together is not None:
-            q = self.x.fresh(pyname(s.together))
-            self.emit("_held = []", d)
-            self.emit(f"for {q} in _tseats({self.x.value(s.seat, env)}, _H, {self.obj(s.span)}):",
-                      d)
-            inner = {**env, s.together: (q, "int")}
-            got, out = self.listing(alts, inner, q, d + 1)
-            self.emit(f"_held.append(({q}, {out}))", d + 1)
-            self.emit(f"for {q}, {out} in _held:", d)
-            self.bodies(alts, got, inner, d + 1, out)
-            return
-        q = self.src(s.seat, env)
-        if q not in self.seats:
-            q = self.x.fresh("q")
-            self.emit(f"{q} = {self.src(s.seat, env)}", d)
-            self.emit(f"if type({q}) is not int or not 0 <= {q} < _H: raise _BadSeat", d)
-        got, out = self.listing(alts, env, q, d)
-        self.bodies(alts, got, env, d, out)
-
-    def listing(self, alts: list[ast.Alternative], env: Env, q: str, d: int
-                ) -> tuple[list[tuple[str, str] | None], str]:
-        """The legal events of the decision counted, the seat asked, and what was chosen
-        left in a Python name (returned): the value the one alternative binds, or the number
-        of the alternative chosen (``_a``, its value ``_v``). For each alternative, the
-        variable its value binds (its Python name and kind), or None."""
-        if any(len(a.generators) > 1 for a in alts):
-            raise Unsupported("an alternative of several generators")
-        if len(alts) == 1 and alts[0].generators:
-            a = alts[0]
-            g = a.generators[0]
-            src = walk.uncited(g.source)
-            if isinstance(src, ast.Call) and src.func == "subsets":
-                got = self.subsets(a, env, q, d)
-                return [got], got[0]
-            if self.x.kind(g.source) in ("zone", "cards") and self.card_var(a, env):
-                cv = self.x.fresh(pyname(g.var))
-                self.mask(a, env, cv, d)
-                self.emit("_n = _m.bit_count()", d)
-                self.emit("if not _n: raise _NoneLegal", d)
-                self.emit(f"for _ in range((yield ({q}, _n))): _m &= _m - 1", d)
-                self.emit("_t = 0", d)
-                self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
-                self.listed = (cv, self.x.src(g.source, env))
-                return [(cv, "card")], cv
-        return self.listed_all(alts, env, q, d)
-
-    def listed_all(self, alts: list[ast.Alternative], env: Env, q: str, d: int
-                   ) -> tuple[list[tuple[str, str] | None], str]:
-        """A decision of several alternatives (or of one over numbers, suits ...): each
-        alternative's values that pass its guard (or whether its guard holds), tested in the
-        order written, as the engine's enumerators test them, then the events in canonical
-        order, block by block (``kernel.listing.blocks``: the order known from the events'
-        keys; of two alternatives writing one event, the first that holds), each an
-        (alternative, value) pair."""
-        templates: list[Template | None] = [self.template(a, env) for a in alts]
-        order = blocks(templates)
-        if order is None:
-            raise Unsupported("alternatives whose order the values decide")
-        got: list[tuple[str, str] | None] = []
-        for i, a in enumerate(alts):
-            if not a.generators:
-                self.emit(f"_b{i} = {self.src(a.guard, env) if a.guard else 'True'}", d)
-                got.append(None)
-                continue
-            g = a.generators[0]
-            tp = templates[i]
-            assert tp is not None and tp.listing is not None
-            t = tp.listing
-            ek = self.x.element_kind(g.source)
-            cv = self.x.fresh(pyname(g.var))
-            got.append((cv, ek))
-            if ek == "card" and self.x.kind(g.source) in ("zone", "cards"):
-                self.mask(a, env, cv, d)
-                self.emit(f"_b{i} = _cardsof(_m)", d)
-                continue
-            if ek not in ("int", "bool", "suit", "str"):
-                raise Unsupported(f"a decision over values of kind {ek}")
-            inner = {**env, g.var: (cv, ek)}
-            it, _ = self.x.iterable(g.source, env)
-            free, each = split(a.guard, g.var)
-            pre = " and ".join(self.src(c, inner) for c in free) or "True"
-            cond = " and ".join(self.src(c, inner) for c in each)
-            values = f"[{cv} for {cv} in {it}{' if ' + cond if cond else ''}]"
-            table = self.obj(SortTexts(t[1]))
-            self.emit(f"_b{i} = sorted(dict.fromkeys({values}), key={table}.__getitem__) "
-                      f"if {pre} else []", d)
-        # the events counted block by block, and the one chosen found by its number, with no
-        # list of them made: a block without a generator is the first of its alternatives
-        # that holds (``_fK``, -1 for none), one with a generator its values
-        counts = []
-        for k, block in enumerate(order):
-            if got[block[0]] is not None:
-                counts.append(f"len(_b{block[0]})")
-                continue
-            first = " else ".join(f"{i} if _b{i}" for i in block)
-            self.emit(f"_f{k} = {first} else -1", d)
-            counts.append(f"(_f{k} >= 0)")
-        self.emit(f"_n = {' + '.join(counts)}", d)
-        self.emit("if not _n: raise _NoneLegal", d)
-        self.emit(f"_k = yield ({q}, _n)", d)
-        self.emit("_t = 0", d)
-        self.emit("while True:", d)
-        for k, block in enumerate(order):
-            i = block[0]
-            if got[i] is not None:
-                self.emit(f"if _k < len(_b{i}):", d + 1)
-                self.emit(f"_a, _v = {i}, _b{i}[_k]", d + 2)
-                self.emit("break", d + 2)
-                self.emit(f"_k -= len(_b{i})", d + 1)
-            else:
-                self.emit(f"if _f{k} >= 0:", d + 1)
-                self.emit("if not _k:", d + 2)
-                self.emit(f"_a, _v = _f{k}, None", d + 3)
-                self.emit("break", d + 3)
-                self.emit("_k -= 1", d + 2)
-        self.emit("raise _NoneLegal  # past the events counted: not reached", d + 1)
-        return got, "(_a, _v)"
-
-    def template(self, a: ast.Alternative, env: Env) -> Template:
-        """What an alternative's events' keys hold before the one value that varies (the
-        whole key for an alternative without a generator; the seat a mark, the same for
-        every alternative of the decision), as the kernel's lowering reads it."""
-        var = a.generators[0].var if a.generators else None
-        parts: dict[str, str | None] = {"action": json_value(a.action), "seat": "\x00"}
-        for f in a.fields:
-            e = walk.uncited(f.value)
-            if isinstance(e, ast.Name) and e.id == var:
-                parts[f.name] = None
-                continue
-            ok, value = self.x.folded(f.value, env)
-            if not ok:
-                raise Unsupported("a field that is neither the value nor a constant")
-            parts[f.name] = json_value(value)
-        if var is not None and None not in parts.values():
-            raise Unsupported("a generator whose value no field holds")
-        names = sorted(parts)
-        text = "{"
-        for i, name in enumerate(names):
-            text += ("," if i else "") + json_value(name) + ":"
-            if parts[name] is None:
-                assert var is not None
-                return Template(text, (var, "}" if i == len(names) - 1 else ","))
-            text += cast(str, parts[name])
-        return Template(text + "}", None)
-
-    def card_var(self, a: ast.Alternative, env: Env) -> bool:
-        """Whether every field of the alternative is its card or a constant."""
-        var = a.generators[0].var
-        return self.deck.ordered and all(
-            isinstance(e := walk.uncited(f.value), ast.Name) and e.id == var or
-            self.x.folded(f.value, env)[0] for f in a.fields)
-
-    def mask(self, a: ast.Alternative, env: Env, cv: str, d: int) -> None:
-        """``_m =`` the mask of the cards of the alternative's one generator that pass its
-        guard: the tests that read no card first, as the engine's enumerators test them,
-        then the rest as masks (``masks.py``), or card by card where a mask raises or the
-        guard has no mask's shape."""
-        g = a.generators[0]
-        src = walk.uncited(g.source)
-        if isinstance(src, ast.Call) and src.func == "set_of" and \
-                self.x.kind(src.args[0]) == "zone":
-            src = src.args[0]  # a zone's distinct cards: the same set, as the same bits
-        zs, zk = self.x.expr(src, env)
-        inner = {**env, g.var: (cv, "card")}
-        free, carded = split(a.guard, g.var)
-        self.emit(f"_xb = {zs}" if zk == "zb" else f"_xb = _bitsof({self.x.keep(zs, zk)})", d)
-        tests = " and ".join(self.src(c, inner) for c in free) or "True"
-        dd = d if tests == "True" else d + 1
-        if tests != "True":
-            self.emit(f"if {tests}:", d)
-        test = " and ".join(self.src(c, inner) for c in carded) or "True"
-        by_card = f"_m = _bitsof([{cv} for {cv} in _cardsof(_xb) if {test}])"
-        mask = self.masks.of(carded, g.var, inner)
-        if mask is None:
-            self.emit(by_card, dd)
-        else:
-            # the masks read their values eagerly: where one raises, the engine's order
-            self.emit("try:", dd)
-            if zk == "zb" and zs.replace("_", "a").replace("[", "").replace("]", "").isalnum():
-                mask = mask.replace(f"({zs})", "_xb").replace(zs, "_xb")
-            self.emit(f"_m = _xb & ({share_common(mask)})", dd + 1)
-            self.emit("except Exception:", dd)
-            self.emit(by_card, dd + 1)
-        if tests != "True":
-            self.emit("else:", d)
-            self.emit("_m = 0", d + 1)
-
-    def subsets(self, a: ast.Alternative, env: Env, q: str, d: int) -> tuple[str, str]:
-        """A decision of one alternative over a hand's subsets (``pass(cards = set_of(cs))
-        for cs in subsets(hand[q], 3, 3)``), listed by a SubsetAxis over the hand's codes."""
-        g = a.generators[0]
-        src = walk.uncited(g.source)
-        assert isinstance(src, ast.Call)
-        for f in a.fields:
-            e = walk.uncited(f.value)
-            if not (isinstance(e, ast.Call) and e.func == "set_of") and \
-                    not self.x.folded(f.value, env)[0]:
-                raise Unsupported("a subset's field")
-        xs, lo, hi = (self.x.expr(x, env) for x in src.args)
-        if xs[1] != "zb":
-            raise Unsupported("the subsets of a zone not kept as a set")
-        guard = self.src(a.guard, env) if a.guard is not None else "True"
-        self.emit(f"_xm = {xs[0]}; _lo = {lo[0]}; _hi = {hi[0]}", d)
-        self.emit(f"_n = _sizes(_xm.bit_count(), _lo, _hi) if {guard} else 0", d)
-        self.emit("if not _n: raise _NoneLegal", d)
-        cv = self.x.fresh(pyname(g.var))
-        self.emit(f"{cv} = _kth(_xm, _lo, _hi, (yield ({q}, _n)))", d)
-        self.emit("_t = 0", d)
-        return cv, "zb"
-
-    def bodies(self, alts: list[ast.Alternative], got: list[tuple[str, str] | None], env: Env,
-               d: int, chosen: str) -> None:
-        """Each alternative's body, where it was chosen (``chosen``: what the listing left,
-        ``(_a, _v)`` where it numbered the alternatives)."""
-        for i, a in enumerate(alts):
-            var = got[i]
-            if len(alts) > 1:
-                self.emit(f"{'el' if i else ''}if _a == {i}:", d)
-            dd = d + (len(alts) > 1)
-            inner = dict(env)
-            if var is not None:
-                if chosen == "(_a, _v)":
-                    self.emit(f"{var[0]} = _v", dd)
-                inner[a.generators[0].var] = var
-            self.block(a.body, inner, dd)
-
     # ---- the end of a deal -----------------------------------------------------------
     def end_deal(self, s: ast.EndDeal, env: Env, d: int) -> None:
         fn = self.ec.defs[s.scoring]
