@@ -313,3 +313,33 @@ def test_what_a_second_reader_found(text: str, head: str) -> None:
                 trail.append(str(e))
             sides.append(trail)
         assert sides[1] == sides[0], i
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["hearts", "spades", "oh_hell", "crazy_eights", "euchre"])
+def test_random_tables_of_each_lowered_game(name: str) -> None:
+    """Every option drawn at random (a short match), at a random table size: where the typed
+    code lowers the table it plays as the engine."""
+    spec = resolve(name).spec
+    rng = random.Random(name)
+    lowered = 0
+    for trial in range(8):
+        options: dict[str, Any] = {}
+        for od in spec.options:
+            if isinstance(od.default, bool):
+                options[od.name] = rng.random() < 0.5
+            elif od.values:
+                value = rng.choice(list(od.values))
+                if not od.value_params(value):
+                    options[od.name] = value
+        if any(od.name == "deals" for od in spec.options):
+            options["deals"] = rng.randint(1, 3)
+        players = rng.randint(spec.min_players, min(spec.max_players, 7))
+        game = game_for(spec, players, options, rng.randrange(players))
+        try:
+            typed = TypedGame(game)
+        except Unsupported:
+            continue  # two packs: copies of a card
+        lockstep(game, typed, 3, trial)
+        lowered += 1
+    assert lowered >= 4
