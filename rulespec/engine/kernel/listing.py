@@ -5,6 +5,7 @@ tests, and which procedures may stop."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import cast
 
 import attrs
@@ -12,8 +13,8 @@ import attrs
 from rulespec.engine.events import json_value
 from rulespec.lang import ast, walk
 
-__all__ = ["SortTexts", "Template", "blocks", "once", "reads", "sort_text", "split", "stopping",
-           "zone_of"]
+__all__ = ["SortTexts", "Template", "blocks", "key_template", "once", "reads", "sort_text",
+           "split", "stopping", "zone_of"]
 
 
 def sort_text(value: object, follow: str) -> str:
@@ -30,6 +31,33 @@ class Template:
 
     text: str
     listing: tuple[str, str] | None
+
+
+def key_template(a: ast.Alternative, var: str | None,
+                 constant: Callable[[ast.Expr], tuple[bool, object]]) -> Template | None:
+    """An alternative's events' keys up to the value its one generator's ``var`` binds (the
+    field that is that variable), or whole (no ``var``): the action, the seat a mark (the
+    same for every alternative of a decision) and each other field's constant value
+    (``constant`` folds it); None where a field is neither, or no field holds the value."""
+    parts: dict[str, str | None] = {"action": json_value(a.action), "seat": "\x00"}
+    for f in a.fields:
+        e = walk.uncited(f.value)
+        if isinstance(e, ast.Name) and e.id == var:
+            parts[f.name] = None
+            continue
+        ok, value = constant(f.value)
+        if not ok:
+            return None
+        parts[f.name] = json_value(value)
+    names = sorted(parts)
+    text = "{"
+    for i, name in enumerate(names):
+        text += ("," if i else "") + json_value(name) + ":"
+        if parts[name] is None:
+            assert var is not None
+            return Template(text, (var, "}" if i == len(names) - 1 else ","))
+        text += cast(str, parts[name])
+    return None if var is not None else Template(text + "}", None)
 
 
 def blocks(templates: list[Template | None]) -> list[list[int]] | None:

@@ -40,12 +40,13 @@ from rulespec.engine.codegen.enumerators import (
 from rulespec.engine.codegen.exprs import SCALAR, ExprCompiler
 from rulespec.engine.codegen.pyexec import CATCH, overproc, overwork, pyname, runtime_error
 from rulespec.engine.codegen.stmts import snapshot_src
-from rulespec.engine.events import SubsetAxis, distinct_texts, json_value
+from rulespec.engine.events import SubsetAxis, distinct_texts
 from rulespec.engine.kernel.bits import Bits, kept
 from rulespec.engine.kernel.listing import (
     SortTexts,
     Template,
     blocks,
+    key_template,
     once,
     reads,
     sort_text,
@@ -555,23 +556,8 @@ class _Lowering:
         if a.generators and got is None:
             return None
         var = got[0] if got is not None else None
-        parts: dict[str, str | None] = {"action": json_value(a.action), "seat": "\x00"}
-        for f in a.fields:
-            e = walk.uncited(f.value)
-            if isinstance(e, ast.Name) and e.id == var:
-                parts[f.name] = None
-                continue
-            ok, value = self.const(f.value, local | ({var} if var else set()))
-            if not ok:
-                return None
-            parts[f.name] = json_value(value)
-        text = "{"
-        for i, name in enumerate(sorted(parts)):
-            text += ("," if i else "") + json_value(name) + ":"
-            if parts[name] is None:
-                return Template(text, got)
-            text += cast(str, parts[name])
-        return Template(text + "}", None)
+        t = key_template(a, var, lambda e: self.const(e, local | ({var} if var else set())))
+        return None if t is None else Template(t.text, got if t.listing is not None else None)
 
     def listed_all(self, s: ast.Choose, alts: list[ast.Alternative], order: list[list[int]],
                    stop: ChooseStop, local: frozenset[str], d: int) -> None:

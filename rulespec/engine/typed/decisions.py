@@ -10,12 +10,11 @@ value each is listed block by block in the canonical order of its events' keys
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.pyexec import pyname
-from rulespec.engine.events import json_value
-from rulespec.engine.kernel.listing import SortTexts, Template, blocks, split
+from rulespec.engine.kernel.listing import SortTexts, Template, blocks, key_template, split
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.typed.cards import TypedDeck
 from rulespec.engine.typed.exprs import Env, TypedExprs
@@ -174,27 +173,10 @@ class Decisions:
         whole key for an alternative without a generator; the seat a mark, the same for
         every alternative of the decision), as the kernel's lowering reads it."""
         var = a.generators[0].var if a.generators else None
-        parts: dict[str, str | None] = {"action": json_value(a.action), "seat": "\x00"}
-        for f in a.fields:
-            e = walk.uncited(f.value)
-            if isinstance(e, ast.Name) and e.id == var:
-                parts[f.name] = None
-                continue
-            ok, value = self.x.folded(f.value, env)
-            if not ok:
-                raise Unsupported("a field that is neither the value nor a constant")
-            parts[f.name] = json_value(value)
-        if var is not None and None not in parts.values():
-            raise Unsupported("a generator whose value no field holds")
-        names = sorted(parts)
-        text = "{"
-        for i, name in enumerate(names):
-            text += ("," if i else "") + json_value(name) + ":"
-            if parts[name] is None:
-                assert var is not None
-                return Template(text, (var, "}" if i == len(names) - 1 else ","))
-            text += cast(str, parts[name])
-        return Template(text + "}", None)
+        t = key_template(a, var, lambda e: self.x.folded(e, env))
+        if t is None:
+            raise Unsupported("a field that is neither the value nor a constant")
+        return t
 
     def card_var(self, a: ast.Alternative, env: Env) -> bool:
         """Whether every field of the alternative is its card or a constant."""
