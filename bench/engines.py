@@ -87,63 +87,62 @@ def index_games(spec: str, players: int, options: Mapping[str, Any], games: int,
     return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)
 
 
-def kernel_games(spec: str, players: int, options: Mapping[str, Any], games: int,
-                 seed: int) -> tuple[float, int]:
-    """Seconds and events of ``games`` playouts on the kernel, the same loop as the index
-    side's (``fast_games``); each table lowered once a process, as the index side's is
-    compiled once."""
-    from rulespec.engine.kernel import KernelGame
+def _lowering(kind: str) -> tuple[Any, type[Exception]]:
+    """The class that lowers a game for the ``kernel`` or ``typed`` side, and what it raises
+    where it does not cover a table."""
+    if kind == "kernel":
+        from rulespec.engine.kernel import KernelGame, Unsupported
 
-    key = (spec, players, json.dumps(dict(options), sort_keys=True))
-    g = _KERNELS.get(key)
+        return KernelGame, Unsupported
+    from rulespec.engine.typed import TypedGame
+    from rulespec.engine.typed import Unsupported as TypedUnsupported
+
+    return TypedGame, TypedUnsupported
+
+
+def lowered_games(kind: str, spec: str, players: int, options: Mapping[str, Any], games: int,
+                  seed: int) -> tuple[float, int]:
+    """Seconds and events of ``games`` playouts on the kernel or the typed lowering
+    (``kind``), the same loop as the index side's (``fast_games``); each table lowered once
+    a process, as the index side's is compiled once."""
+    key = (kind, spec, players, json.dumps(dict(options), sort_keys=True))
+    g = _LOWERED.get(key)
     if g is None:
-        g = _KERNELS[key] = [KernelGame(game_for(resolve(spec).spec, players, options, d))
+        make = _lowering(kind)[0]
+        g = _LOWERED[key] = [make(game_for(resolve(spec).spec, players, options, d))
                              for d in range(players)]
     return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)  # type: ignore[arg-type, return-value]
 
 
-#: the kernel side's tables, lowered once (see kernel_games)
-_KERNELS: dict[tuple[str, int, str], list[Any]] = {}
+def kernel_games(spec: str, players: int, options: Mapping[str, Any], games: int,
+                 seed: int) -> tuple[float, int]:
+    """:func:`lowered_games` on the kernel."""
+    return lowered_games("kernel", spec, players, options, games, seed)
 
 
 def typed_games(spec: str, players: int, options: Mapping[str, Any], games: int,
                 seed: int) -> tuple[float, int]:
-    """Seconds and events of ``games`` playouts on the typed lowering, the same loop as the
-    index side's; each table lowered once a process."""
-    from rulespec.engine.typed import TypedGame
-
-    key = (spec, players, json.dumps(dict(options), sort_keys=True))
-    g = _TYPED.get(key)
-    if g is None:
-        g = _TYPED[key] = [TypedGame(game_for(resolve(spec).spec, players, options, d))
-                           for d in range(players)]
-    return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)  # type: ignore[arg-type, return-value]
+    """:func:`lowered_games` on the typed lowering."""
+    return lowered_games("typed", spec, players, options, games, seed)
 
 
-#: the typed side's tables, lowered once (see typed_games)
-_TYPED: dict[tuple[str, int, str], list[Any]] = {}
+#: the kernel's and the typed side's tables, lowered once (see lowered_games)
+_LOWERED: dict[tuple[str, str, int, str], list[Any]] = {}
+
+
+def lowers(spec: str, players: int, options: Mapping[str, Any], kind: str = "kernel") -> bool:
+    """Whether the kernel (or the typed lowering, ``kind``) lowers the table."""
+    make, unsupported = _lowering(kind)
+    try:
+        make(game_for(resolve(spec).spec, players, options, 0))
+    except unsupported:
+        return False
+    return True
 
 
 def typed_lowers(spec: str, players: int, options: Mapping[str, Any]) -> bool:
     """Whether the typed lowering covers the table."""
-    from rulespec.engine.typed import TypedGame, Unsupported
-
-    try:
-        TypedGame(game_for(resolve(spec).spec, players, options, 0))
-    except Unsupported:
-        return False
-    return True
-
-
-def lowers(spec: str, players: int, options: Mapping[str, Any]) -> bool:
-    """Whether the kernel lowers the table."""
-    from rulespec.engine.kernel import KernelGame, Unsupported
-
-    try:
-        KernelGame(game_for(resolve(spec).spec, players, options, 0))
-    except Unsupported:
-        return False
-    return True
+    return lowers(spec, players, options, "typed")
 
 
 def engine_games(adapter: Any, players: int, options: Mapping[str, Any], games: int,
