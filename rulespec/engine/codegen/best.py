@@ -8,7 +8,7 @@ the card at each one and, at the first, ``max`` over the whole trick (a loop inv
 then the trick's length for ``max``'s list, then the trick's length again at each later
 position, where the invariant is read again. For four cards that is two evaluations of ``E``
 a card, a generated function's call and a respend a position: 3 µs a trick, a tenth of a
-hearts playout on the kernel. :func:`first_best` gets the same position from one list of the
+trick-taking playout on the kernel. :func:`first_best` gets the same position from one list of the
 values, ``values.index(max(values))``, and spends in one subtraction exactly what the loop
 would have spent up to that position (``n * (2 + j)`` for ``n`` cards and position ``j``).
 Where the budget would not hold it, the list is empty, or a value raises, the loop written

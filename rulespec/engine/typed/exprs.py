@@ -430,7 +430,7 @@ class TypedExprs:
         """``any``/``all``/``count``/``sum`` of a value of each card that reads nothing but
         the card (``points(c) for c in won[p]``), over a zone kept as a set, as operations on
         its bits: the value of every card of the deck worked out now, the cards grouped by
-        value (``(S & HEARTS).bit_count() + 13 * (S & QUEEN).bit_count()``)."""
+        value (``(S & ONES).bit_count() + 13 * (S & THIRTEENS).bit_count()``)."""
         s, k = self.expr(e.source, env)
         if k != "zb":
             return None
