@@ -290,6 +290,47 @@ match { run deal
 ]
 
 
+#: procedures that return from inside loops of their own, one inside another's loop: a return
+#: leaves its procedure's one-round loop through each loop it is in, by a flag
+FOUND.append(("""
+var n: int = 0
+var m: int = 0
+procedure inner(k: int) {
+  for q in seats {
+    repeat 3 {
+      set n = n + 1
+      if n > k {
+        return
+      }
+    }
+  }
+  set m = m + 100
+}
+procedure outer(k: int) {
+  loop {
+    inner(k)
+    set m = m + 1
+    if m > 3 {
+      return
+    }
+  }
+}
+def sc(p: int) = n * 1000 + m
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  outer(2)
+  inner(50)
+  if n > 0 {
+    outer(0)
+  }
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD))
+
+
 @pytest.mark.parametrize(("text", "head"), FOUND, ids=[str(i) for i in range(len(FOUND))])
 def test_what_a_second_reader_found(text: str, head: str) -> None:
     """The same events, results and errors (raised at the same step) as the engine."""

@@ -10,6 +10,7 @@ value each is listed block by block in the canonical order of its events' keys
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulespec.engine.codegen.cse import share_common
@@ -43,6 +44,8 @@ class Decisions:
 
         def block(self, b: ast.Block, env: Env, d: int) -> None: ...
 
+        def looped(self, run: Callable[[], None], bodies: list[ast.Block], d: int) -> None: ...
+
     def choose(self, s: ast.Choose, env: Env, d: int) -> None:
         alts = list(s.alternatives)
         if s.together is not None:
@@ -54,7 +57,8 @@ class Decisions:
             got, out = self.listing(alts, inner, q, d + 1)
             self.emit(f"_held.append(({q}, {out}))", d + 1)
             self.emit(f"for {q}, {out} in _held:", d)
-            self.bodies(alts, got, inner, d + 1, out)
+            self.looped(lambda: self.bodies(alts, got, inner, d + 1, out),
+                        [a.body for a in alts], d)
             return
         q = self.src(s.seat, env)
         if q not in self.seats:

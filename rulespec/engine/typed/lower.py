@@ -94,6 +94,10 @@ class _Lowering(Decisions):
         #: the card a decision has just listed and the zone it was listed from, until any
         #: statement that could move a card (a move of it need not check it is there)
         self.listed: tuple[str, str] | None = None
+        #: how many Python loops enclose what is being written, and for each procedure that
+        #: returns being written in place, its flag and the loops inside its one-round loop
+        self.loops = 0
+        self.rets: list[tuple[str, int]] = []
         #: the Python names that certainly hold a seat of a hand (a loop's over the seats):
         #: a decision of one needs no check
         self.seats: set[str] = set()
@@ -178,24 +182,29 @@ class _Lowering(Decisions):
                 self.emit(f"for {py} in {it}:", d)
                 if c is not None:
                     self.emit(f"if not {self.src(c, inner)}: continue", d + 1)
-                self.block(b, inner, d + 1)
+                self.loop_block(b, inner, d)
             case ast.Repeat(count=c, body=b):
                 self.emit(f"for _ in range({self.src(c, env)}):", d)
-                self.block(b, env, d + 1)
+                self.loop_block(b, env, d)
             case ast.While(cond=c, body=b):
                 self.emit(f"while {self.src(c, env)}:", d)
                 self.emit("_t += 1", d + 1)
                 self.emit("if _t > _MW: raise _Runaway", d + 1)
-                self.block(b, env, d + 1)
+                self.loop_block(b, env, d)
             case ast.Loop(body=b):
                 self.emit("while True:", d)
                 self.emit("_t += 1", d + 1)
                 self.emit("if _t > _MW: raise _Runaway", d + 1)
-                self.block(b, env, d + 1)
+                self.loop_block(b, env, d)
             case ast.Break():
                 self.emit("break", d)
             case ast.Return():
-                self.emit("raise _Return", d)
+                # out of the procedure's one-round loop: at once where no loop of its own is
+                # between, else through each, by its flag
+                flag, base = self.rets[-1]
+                if self.loops > base:
+                    self.emit(f"{flag} = True", d)
+                self.emit("break", d)
             case ast.Continue():
                 self.emit("continue", d)
             case ast.Step(body=b):
@@ -287,6 +296,23 @@ class _Lowering(Decisions):
                 raise Unsupported(f"the statement {type(s).__name__}")
         return env
 
+    def loop_block(self, b: ast.Block, env: Env, d: int) -> None:
+        """The body of a loop whose line is at depth ``d`` (see :meth:`looped`)."""
+        self.looped(lambda: self.block(b, env, d + 1), [b], d)
+
+    def looped(self, run: Callable[[], None], bodies: list[ast.Block], d: int) -> None:
+        """``run()`` writes the body of a loop whose line is at depth ``d``; after it, where
+        a procedure that returns is being written in place and a return is in the body, the
+        test that carries the return out of this loop too (a return inside a loop sets its
+        procedure's flag and breaks)."""
+        self.loops += 1
+        try:
+            run()
+        finally:
+            self.loops -= 1
+        if self.rets and _returns(bodies):
+            self.emit(f"if {self.rets[-1][0]}: break", d)
+
     def assign(self, target: str, value: str, d: int) -> None:
         self.emit(f"{target} = {value}", d)
 
@@ -331,14 +357,19 @@ class _Lowering(Decisions):
             inner[prm.name] = (s, k)
         self._inlining.append(name)
         try:
-            returns = any(isinstance(x, ast.Return) for x, _ in walk.statements(p.body))
-            if returns:
-                # a return leaves the procedure written in place: the nearest handler is
-                # always its own, as calls nest
-                self.emit("try:", d)
-                self.block(p.body, inner, d + 1)
-                self.emit("except _Return:", d)
-                self.emit("pass", d + 1)
+            if _returns([p.body]):
+                # a procedure that returns, written in place: its body a loop of one round,
+                # which a return leaves (see looped)
+                flag = self.x.fresh("r")
+                self.emit(f"{flag} = False", d)
+                self.emit("for _ in _ONCE:", d)
+                self.loops += 1
+                self.rets.append((flag, self.loops))
+                try:
+                    self.block(p.body, inner, d + 1)
+                finally:
+                    self.rets.pop()
+                    self.loops -= 1
             else:
                 self.block(p.body, inner, d)
         finally:
@@ -477,7 +508,7 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
     glb.update(low.objects)
     glb.update(low.deck.runtime())
     seats = tuple(range(players))
-    glb.update(_sitter=sitter, _Return=_Return, _turns_back=turns_back, _first=_first, _best=_best,
+    glb.update(_sitter=sitter, _ONCE=(0,), _turns_back=turns_back, _first=_first, _best=_best,
                _count=_count, _H=hands, _N=players,
                _SF=tuple(seats[s:] + seats[:s] for s in seats), _Axis=SubsetAxis,
                _TXT=spec.deck.text_order if not spec.deck.french else TEXT_ORDER, _seat=seat,
@@ -494,8 +525,9 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
     return fn  # type: ignore[no-any-return]
 
 
-class _Return(Exception):
-    """A procedure's ``return``, where it is written in place."""
+def _returns(bodies: list[ast.Block]) -> bool:
+    """Whether a ``return`` is among the statements of ``bodies``."""
+    return any(isinstance(x, ast.Return) for b in bodies for x, _ in walk.statements(b))
 
 
 def _first(xs: Any) -> Any:
