@@ -62,6 +62,8 @@ class TypedGame:
             "_BadSeat": _raise("BadSeat"), "_ix": _nonnegative})
         deck = typed_deck(spec.deck)
         self.match_num, self.match_code = deck.num, deck.code
+        #: each list of a pick's values: its outcomes, their weight and order (TypedState._pick)
+        self.picks: dict[tuple[object, ...], tuple[list[tuple[object, int]], int, list[int]]] = {}
         #: each pick's values (by their JSON texts) in the order their events sort
         self.orders: dict[tuple[str, ...], list[int]] = {}
 
@@ -142,7 +144,7 @@ class TypedState:
             return 0  # over
         if n == -3:
             return self._y[2]  # type: ignore[no-any-return]  # a bury's positions
-        return 1 if n in (-1, -4) else len(self._merged(self._y[2]))
+        return 1 if n in (-1, -4) else len(self._pick(self._y[2])[0])
 
     def apply_index(self, k: int) -> None:
         """Apply the ``k``-th legal event, without making it."""
@@ -195,15 +197,15 @@ class TypedState:
             ev = {"chance": "bury", "position": k}
             cards = k  # type: ignore[assignment]
         else:
-            merged = self._merged(y[2])
+            outcomes, total, order = self._pick(y[2])
             if weighted:
-                r = rng.randrange(sum(w for _, w in merged.values()))
-                for v, w in merged.values():  # noqa: B007  (v: the value drawn)
+                r = rng.randrange(total)
+                for v, w in outcomes:  # noqa: B007  (v: the value drawn)
                     if r < w:
                         break
                     r -= w
             else:
-                v = list(merged.values())[self._order(merged)[rng.randrange(len(merged))]][0]
+                v = outcomes[order[rng.randrange(len(outcomes))]][0]
             ev = {"chance": "pick", "value": encode(v)}
             cards = v  # type: ignore[assignment]
         self.log.append(ev)
@@ -212,6 +214,22 @@ class TypedState:
             self._too_long()
         self._go(cards, ev)
         return ev
+
+    def _pick(self, values: tuple[object, ...]) -> tuple[list[tuple[object, int]], int,
+                                                        list[int]]:
+        """A pick's outcomes (each value once, with how often it is listed), their total
+        weight and their places in the canonical order of their events: worked out once for
+        each list of values (a deal's picks list the same values deal after deal), the
+        values' types in the key (``True`` is not ``1``, though they are equal)."""
+        key = (values, tuple(map(type, values)))
+        got = self.typed.picks.get(key)
+        if got is None:
+            merged = self._merged(values)
+            outcomes = [(v, w) for v, w in merged.values()]
+            got = (outcomes, sum(w for _, w in outcomes), self._order(merged))
+            if len(self.typed.picks) < 1000:
+                self.typed.picks[key] = got
+        return got
 
     def _merged(self, values: tuple[object, ...]) -> dict[str, list[Any]]:
         merged: dict[str, list[Any]] = {}
