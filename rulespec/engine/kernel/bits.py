@@ -28,7 +28,7 @@ import ast as pyast
 import operator
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from rulespec.engine.kernel.listing import reads, sort_text
 from rulespec.lang import ast
@@ -36,10 +36,12 @@ from rulespec.lang.decks import Deck
 from rulespec.lang.model import BoundBuiltin, BoundZone, pos
 from rulespec.lang.types import Card
 
-__all__ = ["BitDeck", "Bits"]
+__all__ = ["COMPARE", "BitDeck", "Bits", "chunk_subsets"]
+
+_T = TypeVar("_T")
 
 #: the comparisons a rank is tested by, and each with its sides swapped
-_CMP: dict[str, Callable[[Any, Any], bool]] = {
+COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge}
 _SWAP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -66,7 +68,7 @@ class BitDeck:
         self._rank_cmp: dict[tuple[str, object], int] = {}
         #: the cards of each 13 bits of a mask, by those bits: a mask's cards are a few
         #: lookups, without a loop (8,192 tuples a table, made once for the deck)
-        self.chunks = [_subsets(self.codes[i:i + _CHUNK])
+        self.chunks = [chunk_subsets(self.codes[i:i + _CHUNK])
                        for i in range(0, len(self.codes), _CHUNK)]
 
     def cards(self, m: int) -> tuple[str, ...]:
@@ -100,7 +102,7 @@ class BitDeck:
         key = (op, x)
         got = self._rank_cmp.get(key)
         if got is None:
-            f = _CMP[op]
+            f = COMPARE[op]
             got = 0
             for r, m in self.rank.items():
                 if r is not None and f(r, x):
@@ -122,10 +124,10 @@ _CHUNK = 13
 _LOW = (1 << _CHUNK) - 1
 
 
-def _subsets(codes: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every subset of ``codes`` (at most ``_CHUNK``), in order, at the index of its bits."""
-    out: list[tuple[str, ...]] = [()]
-    for i, c in enumerate(codes):
+def chunk_subsets(items: tuple[_T, ...]) -> list[tuple[_T, ...]]:
+    """Every subset of ``items`` (at most ``_CHUNK``), in order, at the index of its bits."""
+    out: list[tuple[_T, ...]] = [()]
+    for i, c in enumerate(items):
         out += [t + (c,) for t in out[:1 << i]]
     return out
 
@@ -429,7 +431,7 @@ class Bits:
             m = f"_SM.get({vb}, 0)"
         elif what == "rank" and op in ("==", "!="):
             m = f"_RM.get({vb}, 0)"
-        elif what == "rank" and op in _CMP:
+        elif what == "rank" and op in COMPARE:
             m = f"_rcmp({op!r}, {vb})"
         else:
             return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from math import comb
 
-from rulespec.engine.kernel.bits import bit_deck
+from rulespec.engine.kernel.bits import COMPARE, bit_deck, chunk_subsets
 from rulespec.lang.decks import Deck
 
 __all__ = ["TypedDeck", "typed_deck"]
@@ -43,7 +43,7 @@ class TypedDeck:
         #: for a shuffle: each number's place in the deck's order, which orders the cards of
         #: a shuffle's template (chance.chance_template)
         self.deck_order: tuple[int, ...] = tuple(deck.order[c] for c in self.code)
-        self._chunks = [_subsets(tuple(range(i, min(i + _CHUNK, len(self.code)))))
+        self._chunks = [chunk_subsets(tuple(range(i, min(i + _CHUNK, len(self.code)))))
                         for i in range(0, len(self.code), _CHUNK)]
         self._rank_cmp: dict[tuple[str, object], int] = {}
         self._templates: dict[tuple[int, ...], list[int]] = {}
@@ -69,7 +69,7 @@ class TypedDeck:
         if got is None:
             got = 0
             for r, m in self.rank_mask.items():
-                if r is not None and _CMP[op](r, x):
+                if r is not None and COMPARE[op](r, x):
                     got |= m
             self._rank_cmp[key] = got
         return got
@@ -131,18 +131,6 @@ _COMB = [[0] * 65] + [[comb(m, r) for m in range(65)] for r in range(65)]
 def sizes(m: int, lo: int, hi: int) -> int:
     """How many subsets of ``m`` elements have ``lo`` to ``hi`` elements."""
     return sum(comb(m, t) for t in range(max(lo, 0), min(hi, m) + 1))
-
-
-_CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
-
-
-def _subsets(nums: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every subset of ``nums`` (at most 13), in order, at the index of its bits."""
-    out: list[tuple[int, ...]] = [()]
-    for i, c in enumerate(nums):
-        out += [t + (c,) for t in out[:1 << i]]
-    return out
 
 
 _DECKS: dict[Deck, TypedDeck] = {}

@@ -29,6 +29,7 @@ import attrs
 
 from rulespec.engine.codegen.best import best_of
 from rulespec.engine.codegen.exprs import ExprCompiler
+from rulespec.engine.kernel.bits import COMPARE
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.typed.cards import TypedDeck
 from rulespec.lang import ast, walk
@@ -50,9 +51,6 @@ Env = Mapping[str, tuple[str, str]]
 
 #: the comparison operators, as Python writes them
 _OPS = frozenset({"==", "!=", "<", "<=", ">", ">="})
-_COMPARE: dict[str, Any] = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 @attrs.frozen
@@ -164,7 +162,7 @@ class TypedExprs:
                 (oka, va), (okb, vb) = self.folded(a, env), self.folded(b, env)
                 if oka and okb:
                     try:
-                        return True, _COMPARE[op](va, vb)
+                        return True, COMPARE[op](va, vb)
                     except TypeError:
                         pass
             case ast.And(left=a, right=b) | ast.Or(left=a, right=b):
