@@ -5,7 +5,7 @@ is its ``k``-th legal event."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from math import comb
 
 from rulespec.engine.kernel.bits import COMPARE, bit_deck, chunk_subsets
@@ -45,15 +45,18 @@ class TypedDeck:
         self.deck_order: tuple[int, ...] = tuple(deck.order[c] for c in self.code)
         self._chunks = [chunk_subsets(tuple(range(i, min(i + _CHUNK, len(self.code)))))
                         for i in range(0, len(self.code), _CHUNK)]
+        #: the cards of a mask, lowest number first: each chunk of bits looked up, the
+        #: lookups written out as one expression (it is called at every listing)
+        self.cards_of = _unrolled(self._chunks)
         self._rank_cmp: dict[tuple[str, object], int] = {}
         self._templates: dict[tuple[int, ...], list[int]] = {}
 
-    def cards_of(self, m: int) -> tuple[int, ...]:
-        """The cards of the mask ``m``, lowest number first."""
-        out: tuple[int, ...] = ()
-        for i, t in enumerate(self._chunks):
-            out += t[m >> (_CHUNK * i) & _LOW]
-        return out
+    def cards_expr(self, m: str) -> str:
+        """:attr:`cards_of` of the name ``m`` written out as an expression (no call)."""
+        if len(self._chunks) == 1:
+            return f"_CK[0][{m} & {_LOW}]"
+        return " + ".join(f"_CK[{i}][{m} >> {_CHUNK * i} & {_LOW}]"
+                          for i in range(len(self._chunks)))
 
     def bits_of(self, cards: Iterable[int]) -> int:
         """The mask of ``cards`` (distinct)."""
@@ -118,9 +121,18 @@ class TypedDeck:
         """The names the generated code reads."""
         return {"_CODE": self.code, "_NUM": self.num, "_TS": self.suit, "_TR": self.rank,
                 "_ALL": self.all, "_SM": self.suit_mask, "_RM": self.rank_mask,
-                "_cardsof": self.cards_of, "_bitsof": self.bits_of, "_rcmp": self.rank_cmp,
+                "_RE": {r: m for r, m in self.rank_mask.items() if r is not None},
+                "_cardsof": self.cards_of, "_CK": self._chunks, "_bitsof": self.bits_of,
+                "_rcmp": self.rank_cmp,
                 "_DORD": self.deck_order, "_kth": self.subset, "_sizes": sizes,
                 "_template": self.template}
+
+
+def _unrolled(chunks: list[list[tuple[int, ...]]]) -> Callable[[int], tuple[int, ...]]:
+    """:attr:`TypedDeck.cards_of` for these chunks, each chunk's lookup written out."""
+    parts = " + ".join(f"_CK[{i}][m >> {_CHUNK * i} & {_LOW}]" for i in range(len(chunks)))
+    made: Callable[[int], tuple[int, ...]] = eval(f"lambda m: {parts}", {"_CK": chunks})
+    return made
 
 
 #: ``_COMB[r][m]``: how many sets of ``r`` of ``m`` elements (``r`` of -1 for none), for hands

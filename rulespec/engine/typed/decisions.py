@@ -122,7 +122,7 @@ class Decisions:
             got.append((cv, ek))
             if ek == "card" and self.x.kind(g.source) in ("zone", "cards"):
                 self.mask(a, env, cv, d)
-                self.emit(f"_b{i} = _cardsof(_m)", d)
+                self.emit(f"_b{i} = {self.deck.cards_expr('_m')}", d)
                 continue
             if ek not in ("int", "bool", "suit", "str"):
                 raise Unsupported(f"a decision over values of kind {ek}")

@@ -222,6 +222,9 @@ class Masks:
                 return f"_SM[{v}]"
             case "suit", "!=":
                 return self.invert(f"_SM[{v}]")
+            case "rank", "==":
+                # a lookup, not a call (the commonest test); a rank no card has finds none
+                return f"_RE.get({v}, 0)"
             case "rank", _:
                 return f"_rcmp({op!r}, {v})"
         return None
