@@ -35,7 +35,8 @@ class Masks:
         #: the tests of the ``if``s the mask being written is inside, by their sources, and
         #: which way each went: a test written again inside is known
         self.known: dict[str, bool] = {}
-        #: each choice written between two constant masks, by its source: (test, a, b)
+        #: each choice written with a constant mask on one side or both, by its source:
+        #: (test, a, b)
         self._choices: dict[str, tuple[str, str, str]] = {}
 
     def of(self, conds: list[ast.Expr], var: str, env: Env) -> str | None:
@@ -56,13 +57,18 @@ class Masks:
     def join(self, a: str, b: str, op: str) -> str:
         """``a op b`` (``&``, ``|``), a constant side folded, and a choice between two
         constants taken out (``a | (ALL if t else 0)`` is ``ALL if t else a``)."""
+        unit, zero = (str(self.all), "0") if op == "&" else ("0", str(self.all))
+        c = self._choices.get(a)
+        if c is not None and zero in c[1:]:
+            # the left side's test first, as the rules read it: where it settles the mask
+            # the right side is not read (a value there may raise only when it does not)
+            return self.choice(c[0], self.join(c[1], b, op), self.join(c[2], b, op))
         for x, y in ((a, b), (b, a)):
             c = self._choices.get(y)
-            if c is not None:
+            if c is not None and c[1].isdigit() and c[2].isdigit():
                 return self.choice(c[0], self.join(x, c[1], op), self.join(x, c[2], op))
         if a.isdigit() and b.isdigit():
             return str(int(a) & int(b) if op == "&" else int(a) | int(b))
-        unit, zero = (str(self.all), "0") if op == "&" else ("0", str(self.all))
         if zero in (a, b):
             return zero
         if a == unit:
@@ -81,7 +87,7 @@ class Masks:
         if a == b:
             return a
         out = f"({a} if {test} else {b})"
-        if a.isdigit() and b.isdigit():
+        if a.isdigit() or b.isdigit():
             self._choices[out] = (test, a, b)
         return out
 
