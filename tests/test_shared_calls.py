@@ -52,6 +52,13 @@ EXPRESSIONS = [
     "(_total([x for x in _spend(st, v)]) if len(w) else 0) + _total([y for y in _spend(st, v)])",
     # the max of an empty list raised by the first evaluation, as before
     "max([x for x in _spend(st, w)]) + max([y for y in _spend(st, w)])",
+    # a repeat within each element of a comprehension (its variable read by both)
+    "any((_total([x for x in _spend(st, v) if x > t]) + "
+    "_total([y for y in _spend(st, v) if y > t]) > 7) for t in v)",
+    # a comprehension's test dominates its element; the test's own repeat shared too
+    "[_d(st, k) + _d(st, k) for k in v if _d(st, k) > 2 and _d(st, k) < 9]",
+    # a comprehension in another's iterable: left as it is (Python forbids := there)
+    "sum([a for a in [b for b in v if _d(st, b) + _d(st, b) > 4]])",
 ]
 
 
@@ -68,3 +75,13 @@ def test_a_sum_read_three_times_is_computed_once() -> None:
     assert shared.count(":= _total(") == 1 and shared.count("_rs(") == 2
     # with the budget to spare, each reuse spends again what the first evaluation spent
     assert _run(shared, 100, 100) == _run(EXPRESSIONS[0], 100, 100) == (15 + 15 * 15, 85, 100)
+
+
+def test_a_repeat_inside_each_element_is_computed_once_an_element() -> None:
+    shared = share_common(EXPRESSIONS[5])
+    assert shared.count(":= _total(") == 1, shared
+    shared = share_common(EXPRESSIONS[6])
+    # the test's first call bound, its second and the element's two calls read it again
+    assert shared.count(":= _d(") == 1 and shared.count("_rs(") == 3, shared
+    # the iterable's comprehension is not rewritten: its repeat stays as written
+    assert share_common(EXPRESSIONS[7]) == EXPRESSIONS[7]

@@ -65,7 +65,12 @@ def _share(src: str) -> str:
     body = _Unbind(sharer.used).visit(body)
     body = _Measured(sharer.used & sharer.costly).visit(body)
     body = _Forward(body).visit(body)
-    return pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
+    out = pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
+    try:
+        compile(out, "<shared>", "eval")
+    except SyntaxError:  # pragma: no cover - a ``:=`` where Python forbids it: as written
+        return src
+    return out
 
 
 class _Sharer:
@@ -109,6 +114,9 @@ class _Sharer:
         return got
 
     def visit_expr(self, e: pyast.expr, avail: dict[str, str]) -> pyast.expr:
+        if isinstance(e, (pyast.GeneratorExp, pyast.ListComp, pyast.SetComp)) and \
+                len(e.generators) == 1 and not e.generators[0].is_async:
+            return self._inside(e)
         if isinstance(e, _OPAQUE):
             return e
         key = self._key(e) if self._candidate(e) else None
@@ -130,6 +138,20 @@ class _Sharer:
             self.costly.add(name)
         avail[key] = name
         return pyast.NamedExpr(pyast.Name(name, pyast.Store()), e)
+
+    def _inside(self, e: pyast.GeneratorExp | pyast.ListComp | pyast.SetComp) -> pyast.expr:
+        """A comprehension with its tests and element shared within one element's
+        evaluation: each element starts afresh (nothing of another element's, nor of the
+        expression around, is assumed), its tests dominate its value. Its ``:=`` binds in
+        the scope around (Python's rule), where each temporary holds one expression: what
+        it holds after the comprehension is never read there. The iterable is left as it is
+        (Python forbids ``:=`` in it)."""
+        gen = e.generators[0]
+        inner: dict[str, str] = {}
+        ifs = [self.visit_expr(x, inner) for x in gen.ifs]
+        elt = self.visit_expr(e.elt, inner)
+        made = pyast.comprehension(gen.target, gen.iter, ifs, 0)
+        return type(e)(elt, [made])
 
     def _candidate(self, e: pyast.expr) -> bool:
         if isinstance(e, pyast.Subscript):
