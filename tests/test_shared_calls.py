@@ -59,6 +59,12 @@ EXPRESSIONS = [
     "[_d(st, k) + _d(st, k) for k in v if _d(st, k) > 2 and _d(st, k) < 9]",
     # a comprehension in another's iterable: left as it is (Python forbids := there)
     "sum([a for a in [b for b in v if _d(st, b) + _d(st, b) > 4]])",
+    # an inlined definition's choice and test read again (no call inside: shared as they are)
+    "(v[0] + v[1] if v[2] > 2 and v[3] > 3 else v[4]) * 10 + "
+    "(v[0] + v[1] if v[2] > 2 and v[3] > 3 else v[4])",
+    # within a method's object: every trick's winner, the first position of the best
+    "[(v[0] if v[1] > 0 else v[2]) * x + (v[0] if v[1] > 0 else v[2]) for x in v]"
+    ".index(max(v))",
 ]
 
 
@@ -85,3 +91,10 @@ def test_a_repeat_inside_each_element_is_computed_once_an_element() -> None:
     assert shared.count(":= _d(") == 1 and shared.count("_rs(") == 3, shared
     # the iterable's comprehension is not rewritten: its repeat stays as written
     assert share_common(EXPRESSIONS[7]) == EXPRESSIONS[7]
+
+
+def test_a_choice_read_again_is_read_once() -> None:
+    shared = share_common(EXPRESSIONS[8])
+    assert shared.count(":= (v[0] + v[1] if") == 1 and shared.count(" if ") == 1, shared
+    shared = share_common(EXPRESSIONS[9])
+    assert shared.count(":= (v[0] if") == 1 and shared.count(" if ") == 1, shared

@@ -333,6 +333,35 @@ match { run deal
 """, HEAD))
 
 
+#: a loop over the seats setting one element each is one assignment of every seat's value
+#: only where no value reads another seat's element: here the second seat's value reads the
+#: first's, set just before it (and a value reads its own element, which is allowed); then a
+#: seat's value raises after the seats before it were set
+FOUND.append(("""
+var w: int per player = 0
+var v: int per player = 1
+var d: int = 0
+def sc(p: int) = w[p] * 100 + v[p]
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 1 from stock to hand of seats
+  for q in seats {
+    set w[q] = w[(q + 1) % 2] + q + 1
+  }
+  for q in seats {
+    set v[q] = v[q] * 3 + w[q] + rank(first(hand[q]))
+  }
+  for q in seats {
+    set v[q] = 10 // (w[q] - 3)
+  }
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD))
+
+
 @pytest.mark.parametrize(("text", "head"), FOUND, ids=[str(i) for i in range(len(FOUND))])
 def test_what_a_second_reader_found(text: str, head: str) -> None:
     """The same events, results and errors (raised at the same step) as the engine."""

@@ -154,6 +154,14 @@ class _Sharer:
         return type(e)(elt, [made])
 
     def _candidate(self, e: pyast.expr) -> bool:
+        if isinstance(e, (pyast.IfExp, pyast.BoolOp, pyast.Compare, pyast.BinOp)):
+            # an inlined definition's test or choice (a card's suit with its bower's, the
+            # suit led's), read again: nothing inside that calls, binds a name or is
+            # evaluated apart, and, for a comparison or arithmetic, some reading of a table
+            return self._is_pure(e) and not any(
+                isinstance(x, (pyast.Call, pyast.Attribute)) for x in pyast.walk(e)) and (
+                isinstance(e, (pyast.IfExp, pyast.BoolOp)) or
+                any(isinstance(x, pyast.Subscript) for x in pyast.walk(e)))
         if isinstance(e, pyast.Subscript):
             # nothing inside that binds a name or is evaluated apart
             return self._is_pure(e)
@@ -203,6 +211,9 @@ class _Sharer:
                 args2 = [v(a, avail) for a in args]
                 return pyast.Call(f2, args2, [pyast.keyword(k.arg, v(k.value, avail))
                                               for k in kws])
+            case pyast.Attribute(value=val, attr=a):
+                # a method's object (``(p := [...]).index(max(p))``, every trick's winner)
+                return pyast.Attribute(v(val, avail), a, e.ctx)
             case pyast.Tuple(elts=elts) if not any(isinstance(x, pyast.Starred) for x in elts):
                 return pyast.Tuple([v(x, avail) for x in elts], e.ctx)
             case _:

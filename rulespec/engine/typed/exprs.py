@@ -380,8 +380,12 @@ class TypedExprs:
             return f"{py}({s})", kind
         if f in ("team_of", "members", "partner"):
             name = {"team_of": "_TEAM", "members": "_MEM", "partner": "_PART"}[f]
-            self.globals[name] = self.ec.globals[name]
-            return f"{name}[{self.src(args[0], env)}]", kind
+            table = self.globals[name] = self.ec.globals[name]
+            x = self.src(args[0], env)
+            if x.isdigit() and int(x) < len(table):  # type: ignore[arg-type]
+                # a seat the code names (a loop over the seats written out): its value now
+                return repr(table[int(x)]), kind  # type: ignore[index]
+            return f"{name}[{x}]", kind
         raise Unsupported(f"the built-in {f}")
 
     def _first(self, c: ast.Comprehension, env: Env) -> str:

@@ -15,6 +15,7 @@ replaying the choices (``play.py``); so is every runtime error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -149,7 +150,7 @@ class _Lowering(Decisions):
             case ast.Let(name=n, value=v):
                 py = self.x.fresh(pyname(n))
                 src, kind = self.x.expr(v, env)
-                self.emit(f"{py} = {self.x.keep(src, kind)}", d)
+                self.emit(f"{py} = {share_common(self.x.keep(src, kind))}", d)
                 kept = {"zb": "cards", "zl": "cards", "per": "list"}.get(kind, kind)
                 return {**env, n: (py, kept)}
             case ast.Set():
@@ -174,6 +175,8 @@ class _Lowering(Decisions):
                         self.block(f, env, d + 1)
             case ast.For(var=v, source=src, cond=c, body=b):
                 it, ek = self.x.iterable(src, env)
+                if c is None and self.each_seat(v, it, b, env, d):
+                    return env
                 py = self.x.fresh(pyname(v))
                 inner = {**env, v: (py, ek)}
                 if self.hands == self.players and (
@@ -312,6 +315,29 @@ class _Lowering(Decisions):
             self.loops -= 1
         if self.rets and _returns(bodies):
             self.emit(f"if {self.rets[-1][0]}: break", d)
+
+    def each_seat(self, v: str, it: str, b: ast.Block, env: Env, d: int) -> bool:
+        """``for q in seats { set x[q] = value }`` as one assignment of every seat's value,
+        each written for its seat (``team_of(2)`` is 0), where the value reads no element of
+        ``x`` but ``x[q]``: the seats' values one tuple, so what they share (a
+        partnership's score, for each of its members) is worked out once (codegen/cse.py).
+        The values are worked out before any is set, which no value can tell (an error
+        raised is the engine's to say, from its replay)."""
+        if len(b.stmts) != 1 or not isinstance(s := b.stmts[0], ast.Set) or \
+                s.name not in self.vars or s.name == "dealer" or s.name in env or \
+                not isinstance(idx := walk.uncited(s.index) if s.index else None, ast.Name) \
+                or idx.id != v or not re.fullmatch(r"\((\d+, )+(\d+)?\)", it):
+            return False
+        seats = [int(x) for x in it.strip("()").split(",") if x.strip()]
+        py = self.vars[s.name][0]
+        q = self.x.fresh(pyname(v))
+        one = self.x.value(s.value, {**env, v: (q, "int")})
+        if re.search(rf"\b{py}\b(?!\[{q}\])", one):
+            return False  # it reads another seat's element, or the whole
+        values = [self.x.value(s.value, {**env, v: (str(x), "int")}) for x in seats]
+        targets = ", ".join(f"{py}[{x}]" for x in seats)
+        self.emit(f"{targets} = {share_common('(' + ', '.join(values) + ',)')}", d)
+        return True
 
     def assign(self, target: str, value: str, d: int) -> None:
         self.emit(f"{target} = {value}", d)
