@@ -10,10 +10,10 @@ value each is listed block by block in the canonical order of its events' keys
 
 from __future__ import annotations
 
+import ast as pyast
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.pyexec import pyname
 from rulespec.engine.kernel.listing import SortTexts, Template, blocks, key_template, split
 from rulespec.engine.kernel.lower import Unsupported
@@ -37,6 +37,8 @@ class Decisions:
 
     if TYPE_CHECKING:
         def emit(self, line: str, d: int) -> None: ...
+
+        def shared(self, src: str) -> str: ...
 
         def obj(self, x: object) -> str: ...
 
@@ -131,6 +133,11 @@ class Decisions:
             free, each = split(a.guard, g.var)
             pre = " and ".join(self.src(c, inner) for c in free) or "True"
             cond = " and ".join(self.src(c, inner) for c in each)
+            fixed = None if cond else _sorted_now(it, SortTexts(t[1]))
+            if fixed is not None:
+                # values the table fixes, unguarded: their order worked out now
+                self.emit(f"_b{i} = {self.obj(fixed)} if {pre} else ()", d)
+                continue
             values = f"[{cv} for {cv} in {it}{' if ' + cond if cond else ''}]"
             table = self.obj(SortTexts(t[1]))
             self.emit(f"_b{i} = sorted(dict.fromkeys({values}), key={table}.__getitem__) "
@@ -217,7 +224,7 @@ class Decisions:
             self.emit("try:", dd)
             if zk == "zb" and zs.replace("_", "a").replace("[", "").replace("]", "").isalnum():
                 mask = mask.replace(f"({zs})", "_xb").replace(zs, "_xb")
-            self.emit(f"_m = _xb & ({share_common(mask)})", dd + 1)
+            self.emit(f"_m = _xb & ({self.shared(mask)})", dd + 1)
             self.emit("except Exception:", dd)
             self.emit(by_card, dd + 1)
         if tests != "True":
@@ -263,3 +270,13 @@ class Decisions:
                 inner[a.generators[0].var] = var
             self.block(a.body, inner, dd)
 
+
+
+def _sorted_now(it: str, order: SortTexts) -> tuple[object, ...] | None:
+    """The values of the literal ``it`` (a tuple the lowering wrote) in their events' order,
+    each once; None where ``it`` is not a literal, or a value has no place in the order."""
+    try:
+        values = pyast.literal_eval(it)
+        return tuple(sorted(dict.fromkeys(values), key=order.__getitem__))
+    except (ValueError, TypeError, SyntaxError, KeyError, MemoryError, RecursionError):
+        return None

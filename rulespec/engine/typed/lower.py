@@ -28,6 +28,7 @@ from rulespec.engine.kernel.zones import zone_shapes
 from rulespec.engine.typed.cards import typed_deck
 from rulespec.engine.typed.decisions import Decisions
 from rulespec.engine.typed.exprs import Env, TypedExprs, Zone, kind_of
+from rulespec.engine.typed.invariant import UNSET, once_each
 from rulespec.engine.typed.masks import Masks
 from rulespec.lang import ast, walk
 from rulespec.lang import types as T
@@ -150,7 +151,7 @@ class _Lowering(Decisions):
             case ast.Let(name=n, value=v):
                 py = self.x.fresh(pyname(n))
                 src, kind = self.x.expr(v, env)
-                self.emit(f"{py} = {share_common(self.x.keep(src, kind))}", d)
+                self.emit(f"{py} = {self.shared(self.x.keep(src, kind))}", d)
                 kept = {"zb": "cards", "zl": "cards", "per": "list"}.get(kind, kind)
                 return {**env, n: (py, kept)}
             case ast.Set():
@@ -336,22 +337,27 @@ class _Lowering(Decisions):
             return False  # it reads another seat's element, or the whole
         values = [self.x.value(s.value, {**env, v: (str(x), "int")}) for x in seats]
         targets = ", ".join(f"{py}[{x}]" for x in seats)
-        self.emit(f"{targets} = {share_common('(' + ', '.join(values) + ',)')}", d)
+        self.emit(f"{targets} = {self.shared('(' + ', '.join(values) + ',)')}", d)
         return True
+
+    def shared(self, src: str) -> str:
+        """A statement's value with what it reads again read once (codegen/cse.py), and
+        what a comprehension's elements share worked out once (invariant.py)."""
+        return once_each(share_common(src), self.x.fresh)
 
     def assign(self, target: str, value: str, d: int) -> None:
         self.emit(f"{target} = {value}", d)
 
     def set(self, s: ast.Set, env: Env, d: int) -> None:
         if s.name in env and s.index is None:  # a local (``let``): its Python variable
-            self.emit(f"{env[s.name][0]} = {share_common(self.x.value(s.value, env))}", d)
+            self.emit(f"{env[s.name][0]} = {self.shared(self.x.value(s.value, env))}", d)
             return
         if s.name not in self.vars:
             raise Unsupported(f"set {s.name}")
         py, _ = self.vars[s.name]
         # what an expanded definition repeats (a partnership's contract in its score's every
         # part) evaluated once: codegen/cse.py, where a first evaluation dominates the others
-        v = share_common(self.x.value(s.value, env))
+        v = self.shared(self.x.value(s.value, env))
         if s.name == "dealer":
             v = f"_seat({v}, _N)"
         if s.index is None:
@@ -513,7 +519,7 @@ class _Lowering(Decisions):
     def end_deal(self, s: ast.EndDeal, env: Env, d: int) -> None:
         fn = self.ec.defs[s.scoring]
         p = self.x.fresh("p")
-        body = share_common(self.x.src(fn.body, {fn.params[0].name: (p, "int")}))
+        body = self.shared(self.x.src(fn.body, {fn.params[0].name: (p, "int")}))
         self.emit(f"_end_deal(st, {s.flag!r}, lambda _st, {p}: {body}, {self.obj(s)})", d)
         self.emit("g_deals_played += 1", d)
         self.emit("raise _DealOver", d)
@@ -538,7 +544,7 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
                _count=_count, _H=hands, _N=players,
                _SF=tuple(seats[s:] + seats[:s] for s in seats), _Axis=SubsetAxis,
                _TXT=spec.deck.text_order if not spec.deck.french else TEXT_ORDER, _seat=seat,
-               _set_of=set_of, _MW=10 ** 7)
+               _set_of=set_of, _MW=10 ** 7, _U=UNSET)
     try:
         code = compile(text, f"<typed {spec.name}>", "exec")
     except (SyntaxError, RecursionError) as e:
