@@ -216,10 +216,12 @@ def compile_(game: str, players: int | None, opts: tuple[str, ...], emit: bool) 
                    "side by side; the page goes to --report or GAME-compare.html.")
 @click.option("--bot", "bots", multiple=True, metavar="NAME",
               help="The bot that decides: once for every seat, or once per seat.")
-@click.option("--engine", type=click.Choice(["python", "native"]), default="python",
+@click.option("--engine", type=click.Choice(["python", "native", "typed"]), default="python",
               show_default=True,
               help="'native' compiles the table's code with Cython (an experiment; Python where "
-                   "it cannot be built).")
+                   "it cannot be built); 'typed' lowers the table to typed code (random games "
+                   "without --records, --bot or a report; Python where it does not cover the "
+                   "table).")
 def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[str, ...],
              dealer: int, records: str | None, workers: int, backend: str, max_events: int,
              as_json: bool, report: str | None, compare: bool, bots: tuple[str, ...],
@@ -252,6 +254,10 @@ def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[
     if engine == "native":
         with _reported():
             cs.warn_native(game, players, settings[0][1], dealer)
+    if engine == "typed":
+        with _reported():
+            cs.warn_typed(game, players, settings[0][1], dealer,
+                          records is not None or bool(bots) or wants_report)
     summaries = []
     made, page = None, ""
     try:

@@ -18,7 +18,7 @@ from rulespec.cli_options import option_text, parse_option
 from rulespec.engine.native import native_game
 from rulespec.errors import ConfigurationError, RulespecError
 from rulespec.files import write_atomic
-from rulespec.loading import resolve
+from rulespec.loading import game_for, resolve, typed_game_for
 from rulespec.report import Comparison, RunReport, comparison_page, run_page
 from rulespec.shown import escape_line as shown
 from rulespec.simulate import SimulationSummary
@@ -89,6 +89,23 @@ def warn_native(game: str, players: int | None, options: dict[str, bool | int | 
     why = native_game(spec, players or spec.min_players, options, dealer).reason
     if why:
         click.echo(f"--engine native: {why}; playing in Python", err=True)
+
+
+def warn_typed(game: str, players: int | None, options: dict[str, bool | int | str],
+               dealer: int, kept: bool) -> None:
+    """Say (on stderr, one line) why ``--engine typed`` plays ``game`` in Python, if it
+    does: ``kept`` where records, bots or a report are asked for, else where the typed
+    lowering does not cover the table."""
+    if kept:
+        click.echo("--engine typed: records, bots and reports are the Python engine's; "
+                   "playing in Python", err=True)
+        return
+    spec = resolve(game).spec
+    if players is None and spec.min_players != spec.max_players:
+        return  # simulate says how many players to name
+    _, why = typed_game_for(game_for(spec, players or spec.min_players, options, dealer))
+    if why:
+        click.echo(f"--engine typed: {why}; playing in Python", err=True)
 
 
 def report_of(game: str, summaries: Sequence[tuple[str, SimulationSummary]]

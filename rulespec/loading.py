@@ -20,6 +20,7 @@ import attrs
 
 from rulespec.engine.game import Game, tables_of
 from rulespec.engine.native import native_game
+from rulespec.engine.typed import TypedGame, Unsupported
 from rulespec.errors import ConfigurationError, RecordError
 from rulespec.files import why_not_regular
 from rulespec.lang.checker import check_file
@@ -175,9 +176,11 @@ def normalise_options(spec: CheckedSpec,
     return cast("dict[str, int | str | bool]", spec.check_options(options))
 
 
-#: the engines a table can be played by: the generated Python, or that code compiled to a
-#: native module (rulespec.engine.native; the Python engine where none can be built)
-ENGINES = ("python", "native")
+#: the engines a table can be played by: the generated Python, that code compiled to a
+#: native module (rulespec.engine.native; the Python engine where none can be built), or the
+#: table lowered to typed code (rulespec.engine.typed; random play by index only, the
+#: Python engine where the lowering does not cover the table)
+ENGINES = ("python", "native", "typed")
 
 
 def game_for(spec: CheckedSpec, players: object, options: Mapping[str, object],
@@ -185,13 +188,33 @@ def game_for(spec: CheckedSpec, players: object, options: Mapping[str, object],
     """A compiled :class:`Game` for a table of a record or a request: the table validated
     once and compiled once per process (:func:`rulespec.engine.game.tables_of`); with
     ``engine="native"``, its generated code compiled to a native module
-    (:func:`rulespec.engine.native.native_game`, which says why when it plays in Python)."""
+    (:func:`rulespec.engine.native.native_game`, which says why when it plays in Python).
+    The typed lowering's game is :func:`typed_game_for` (this is its Python game)."""
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordError("'players' is a number")
     if not isinstance(dealer, int) or isinstance(dealer, bool):
         raise RecordError("'dealer' is a seat number")
     if engine == "native":
         return native_game(spec, players, options, dealer).game
-    if engine != "python":
+    if engine not in ("python", "typed"):
         raise ConfigurationError(f"no engine {engine!r}: {' or '.join(ENGINES)}")
     return tables_of(spec).game(players, options, dealer)
+
+
+def typed_game_for(game: Game) -> tuple[TypedGame | None, str]:
+    """``game`` lowered to typed code with its actions (:mod:`rulespec.engine.typed`), once a
+    process; None and why where the lowering does not cover its table."""
+    got = _TYPED.get(id(game))
+    if got is None or got[0] is not game:
+        try:
+            got = (game, TypedGame(game, actions=True), "")
+        except Unsupported as e:
+            got = (game, None, f"the typed lowering does not cover {e}")
+        if len(_TYPED) >= 64:
+            _TYPED.clear()
+        _TYPED[id(game)] = got
+    return got[1], got[2]
+
+
+#: typed_game_for's answers, by their games (kept, so that an id is not reused)
+_TYPED: dict[int, tuple[Game, TypedGame | None, str]] = {}

@@ -32,7 +32,7 @@ from rulespec.engine.state import CHANCE, State
 from rulespec.errors import ConfigurationError, RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
 from rulespec.lang.model import CheckedSpec
-from rulespec.loading import game_for, resolve, shipped_name
+from rulespec.loading import game_for, resolve, shipped_name, typed_game_for
 from rulespec.records import FORMAT, copy_spec
 from rulespec.shown import escape_line
 
@@ -277,6 +277,10 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
     # a covering table marks clauses from its Python code: it is the Python engine's
     g = _covering(spec).game(players, options, dealer) if per_game else \
         game_for(spec, players, options, dealer, engine)
+    # the typed lowering plays random games by index, keeping nothing but their results:
+    # records and bots are the Python engine's
+    typed = typed_game_for(g)[0] if engine == "typed" and records is None and \
+        bots is None and not per_game else None
     out = []
     copied: dict[str, str] = {}
     def write(i: int, events: list[dict[str, object]]) -> Path:
@@ -298,7 +302,10 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
     for i in range(start, stop):
         events: list[dict[str, object]] = []
         try:
-            st = g.new_initial_state()
+            # a typed state has the index path's methods, all play_random_game calls on it
+            # where it keeps no events and no bot decides
+            st = g.new_initial_state() if typed is None else \
+                cast(State, typed.new_initial_state())
             players_now = None if bots is None else _make_bots(bots, g, seed, i)
             rng = game_rng(seed, i)
             first = None
@@ -371,7 +378,9 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
              bots: Sequence[str] | None = None, per_game: bool = False,
              engine: str = "python") -> SimulationSummary:
     """Play ``games`` games, random or played by ``bots``, and summarise them; the same by
-    either ``engine`` (``"python"`` or ``"native"``, :func:`rulespec.loading.game_for`).
+    any ``engine`` (``"python"``, ``"native"`` or ``"typed"``, :func:`rulespec.loading.
+    game_for`; the typed lowering plays random games without records, and the Python engine
+    plays the rest and the tables it does not cover).
 
     ``bots`` names one bot for every seat or one a seat (:mod:`rulespec.bots`:
     ``"ismcts:iterations=200"``, ``"random"``, ``"MODULE:ATTR"``); each game's bots are made

@@ -34,6 +34,7 @@ class Decisions:
     #: see _Lowering
     listed: tuple[str, str] | None
     seats: set[str]
+    actions: bool
 
     if TYPE_CHECKING:
         def emit(self, line: str, d: int) -> None: ...
@@ -57,6 +58,7 @@ class Decisions:
                       d)
             inner = {**env, s.together: (q, "int")}
             got, out = self.listing(alts, inner, q, d + 1)
+            self.acted(alts, out, d + 1)
             self.emit(f"_held.append(({q}, {out}))", d + 1)
             self.emit(f"for {q}, {out} in _held:", d)
             self.looped(lambda: self.bodies(alts, got, inner, d + 1, out),
@@ -68,7 +70,18 @@ class Decisions:
             self.emit(f"{q} = {self.src(s.seat, env)}", d)
             self.emit(f"if type({q}) is not int or not 0 <= {q} < _H: raise _BadSeat", d)
         got, out = self.listing(alts, env, q, d)
+        self.acted(alts, out, d)
         self.bodies(alts, got, env, d, out)
+
+    def acted(self, alts: list[ast.Alternative], chosen: str, d: int) -> None:
+        """Where the table was lowered with its actions: the action chosen left in
+        ``st.act`` (what ``apply_index`` returns), once the choice is known."""
+        if not self.actions:
+            return
+        if chosen == "(_a, _v)":
+            self.emit(f"st.act = {tuple(a.action for a in alts)!r}[_a]", d)
+        else:
+            self.emit(f"st.act = {alts[0].action!r}", d)
 
     def listing(self, alts: list[ast.Alternative], env: Env, q: str, d: int
                 ) -> tuple[list[tuple[str, str] | None], str]:

@@ -46,7 +46,9 @@ __all__ = ["lower_typed"]
 
 class _Lowering(Decisions):
     def __init__(self, spec: CheckedSpec, players: int, options: dict[str, object],
-                 hands: int) -> None:
+                 hands: int, actions: bool = False) -> None:
+        #: whether each decision leaves the action chosen in ``st.act``
+        self.actions = actions
         if spec.results:
             raise Unsupported("a deal's results")
         ec = ExprCompiler(spec, players, options, hands)
@@ -536,10 +538,11 @@ class _Lowering(Decisions):
 
 
 def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], hands: int,
-                runtime: dict[str, object]) -> Callable[..., Any]:
+                runtime: dict[str, object], actions: bool = False) -> Callable[..., Any]:
     """The match's generator function ``match(st)`` of the table (see the module's text);
-    Unsupported where the table has a construct the typed lowering does not cover yet."""
-    low = _Lowering(spec, players, options, hands)
+    Unsupported where the table has a construct the typed lowering does not cover yet.
+    With ``actions``, each decision leaves the action chosen in ``st.act``."""
+    low = _Lowering(spec, players, options, hands, actions)
     low.emit("def _typed():", 0)
     low.match()
     low.emit("return _match", 1)

@@ -18,12 +18,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulespec.engine.chance import bury_order, shuffle
-from rulespec.engine.events import Event, canonical_key, encode, json_value
+from rulespec.engine.events import Event, JSONObject, canonical_key, encode, json_value
 from rulespec.engine.game import Game
 from rulespec.engine.kernel.play import end_deal
 from rulespec.engine.machine import together_seats
 from rulespec.engine.state import CHANCE, State
-from rulespec.engine.teams import winning_members
+from rulespec.engine.teams import team_answer, winning_members
 from rulespec.engine.typed.cards import typed_deck
 from rulespec.engine.typed.lower import lower_typed
 from rulespec.errors import IllegalActionError, RuleRuntimeError
@@ -49,8 +49,11 @@ class TypedGame:
     :class:`~rulespec.engine.kernel.lower.Unsupported` where the table has a construct the
     typed lowering does not cover yet."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, actions: bool = False) -> None:
         self.game = game
+        #: whether apply_index returns the action applied (simulate's counts need it; a
+        #: playout that only plays does not)
+        self.actions = actions
         self.players = game.players
         self.hands = game.hands
         spec = game.spec
@@ -59,7 +62,7 @@ class TypedGame:
             "_end_match": _end_match, "_tseats": together_seats,
             "_RanOut": _raise("RanOut"), "_Runaway": _raise("Runaway"),
             "_NotThere": _raise("NotThere"), "_NoneLegal": _raise("NoneLegal"),
-            "_BadSeat": _raise("BadSeat"), "_ix": _nonnegative})
+            "_BadSeat": _raise("BadSeat"), "_ix": _nonnegative}, actions)
         deck = typed_deck(spec.deck)
         self.match_num, self.match_code = deck.num, deck.code
         #: each list of a pick's values: its outcomes, their weight and order (TypedState._pick)
@@ -95,6 +98,11 @@ class TypedState:
         self._limit = game.max_events if game.max_events is not None else float("inf")
         #: every choice made: an index at a decision, an event at chance
         self.log: list[int | Mapping[str, object]] = []
+        #: the action of the last decision applied, where the game was lowered with its
+        #: actions (TypedGame's ``actions``); what apply_index returns
+        self.act: str | None = None
+        #: the engine's sink for finished deals: not used here (result() has them all)
+        self.deal_sink: Any = None
         self._gen = typed.match(self)
         self.to_move: int | str | None = None
         self._y: tuple[Any, ...] = ()
@@ -146,11 +154,12 @@ class TypedState:
             return self._y[2]  # type: ignore[no-any-return]  # a bury's positions
         return 1 if n in (-1, -4) else len(self._pick(self._y[2])[0])
 
-    def apply_index(self, k: int) -> None:
-        """Apply the ``k``-th legal event, without making it."""
+    def apply_index(self, k: int) -> str | None:
+        """Apply the ``k``-th legal event, without making it; the action of a decision
+        applied where the game was lowered with its actions, else None."""
         if type(k) is not int or not 0 <= k < self._n:
             self._apply_index_else(k)
-            return
+            return None
         self.log.append(k)
         self.deal_events += 1
         if self.deal_events > self._limit:
@@ -161,10 +170,11 @@ class TypedState:
         except StopIteration:
             self.to_move = None
             self._n = -9
-            return
+            return self.act
         except Exception as e:  # noqa: BLE001
             self._engine_error(k, e)
         self.to_move, self._n = y[0], y[1]
+        return self.act
 
     def _apply_index_else(self, k: int) -> None:
         """apply_index where it is not a decision's legal index: at chance (the event made),
@@ -265,6 +275,25 @@ class TypedState:
             else:
                 st.apply(_plain(x))
         return st
+
+    def current_player(self) -> int | str | None:
+        """Whose turn it is: a seat, CHANCE, or None once the match is over."""
+        return self.to_move
+
+    def result(self) -> JSONObject:
+        """The replay answer of records.md for the choices made so far, as the engine's
+        ``result()`` gives it; the legal events of an unfinished match from the engine,
+        replayed."""
+        out: JSONObject = {"ok": True, "complete": self.winners is not None,
+                           "deals": [dict(d) for d in self.deals],
+                           "totals": list(self.v["totals"]),
+                           "winners": list(self.winners or [])}
+        if self.game.team_count:
+            out.update(team_answer(self.game.teams, self.v["team_totals"], self.winners))
+        if self.winners is None:
+            out["to_move"] = self.to_move
+            out["legal"] = self.legal_actions()
+        return out
 
     def engine_state(self) -> State:
         """The Python engine's state at this point (replayed): its observations, records,
