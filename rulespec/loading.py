@@ -209,7 +209,7 @@ def typed_game_for(game: Game) -> tuple[TypedGame | None, str]:
         try:
             got = (game, TypedGame(game, actions=True), "")
         except Unsupported as e:
-            got = (game, None, f"the typed lowering does not cover {e}")
+            got = (game, None, f"the typed lowering does not cover this table ({e})")
         if len(_TYPED) >= 64:
             _TYPED.clear()
         _TYPED[id(game)] = got

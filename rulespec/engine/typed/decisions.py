@@ -84,14 +84,12 @@ class Decisions:
             self.emit(f"st.act = {alts[0].action!r}", d)
 
     def listing(self, alts: list[ast.Alternative], env: Env, q: str, d: int
-                ) -> tuple[list[tuple[str, str] | None], str]:
+                ) -> tuple[list[Chosen], str]:
         """The legal events of the decision counted, the seat asked, and what was chosen
         left in a Python name (returned): the value the one alternative binds, or the number
         of the alternative chosen (``_a``, its value ``_v``). For each alternative, the
         variable its value binds (its Python name and kind), or None."""
-        if any(len(a.generators) > 1 for a in alts):
-            raise Unsupported("an alternative of several generators")
-        if len(alts) == 1 and alts[0].generators:
+        if len(alts) == 1 and len(alts[0].generators) == 1:
             a = alts[0]
             g = a.generators[0]
             src = walk.uncited(g.source)
@@ -108,10 +106,88 @@ class Decisions:
                 self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
                 self.listed = (cv, self.x.src(g.source, env))
                 return [(cv, "card")], cv
+        if not self.in_blocks(alts, env):
+            return self.listed_by_keys(alts, env, q, d)
         return self.listed_all(alts, env, q, d)
 
+    def in_blocks(self, alts: list[ast.Alternative], env: Env) -> bool:
+        """Whether the decision's events can be listed block by block (listed_all): each
+        alternative of one generator at most, over a zone's cards or numbers, suits, texts
+        or truths, its fields that value or constants, the order of the blocks known from
+        their keys."""
+        if any(len(a.generators) > 1 for a in alts):
+            return False
+        for a in alts:
+            if a.generators and self.x.element_kind(a.generators[0].source) not in (
+                    "card", "int", "bool", "suit", "str"):
+                return False
+        templates = [key_template(a, a.generators[0].var if a.generators else None,
+                                  lambda e: self.x.folded(e, env)) for a in alts]
+        return blocks(templates) is not None
+
+    def listed_by_keys(self, alts: list[ast.Alternative], env: Env, q: str, d: int
+                       ) -> tuple[list[Chosen], str]:
+        """Any decision, the general way: every combination of each alternative's
+        generators, in the order written, that passes its guard (the conjuncts that read
+        none of them first, once, as the engine's enumerators test them) makes an event
+        with the engine's values, and its key as the engine writes it (the first
+        alternative to write a key keeps it); the events in the order of their keys, the
+        chosen one's alternative and values (``_a``, ``_v``). Slower than the blocks (a text
+        for each event): for the rarer decisions (laying melds down, a bid of several
+        values)."""
+        self.emit("_ev = {}", d)
+        got: list[Chosen] = []
+        for i, a in enumerate(alts):
+            names: list[tuple[str, str, str]] = []
+            inner = dict(env)
+            vars_ = {g.var for g in a.generators}
+            free = [c for c in _conjuncts(a.guard) if not _reads_any(c, vars_)]
+            each = [c for c in _conjuncts(a.guard) if _reads_any(c, vars_)]
+            dd = d
+            if free:
+                self.emit(f"if {' and '.join(self.src(c, env) for c in free)}:", dd)
+                dd += 1
+            for g in a.generators:
+                it, ek = self.x.iterable(g.source, inner)
+                py = self.x.fresh(pyname(g.var))
+                self.emit(f"for {py} in {it}:", dd)
+                dd += 1
+                inner[g.var] = (py, ek)
+                names.append((g.var, py, ek))
+            if each:
+                self.emit(f"if {' and '.join(self.src(c, inner) for c in each)}:", dd)
+                dd += 1
+            fields = "".join(f"{f.name!r}: {self.engine_value(f.value, inner)}, "
+                             for f in a.fields)
+            vals = "(" + "".join(py + ", " for _, py, _ in names) + ")"
+            self.emit(f"_ek = _ckey({{'action': {a.action!r}, 'seat': {q}, {fields}}})", dd)
+            self.emit(f"if _ek not in _ev: _ev[_ek] = ({i}, {vals})", dd)
+            got.append(names or None)
+        self.emit("_es = sorted(_ev)", d)
+        self.emit("_n = len(_es)", d)
+        self.emit("if not _n: raise _NoneLegal", d)
+        self.emit(f"_a, _v = _ev[_es[(yield ({q}, _n))]]", d)
+        self.emit("_t = 0", d)
+        return got, "(_a, _v)"
+
+    def engine_value(self, e: ast.Expr, env: Env) -> str:
+        """``e`` as the engine's event holds it (a card its code, cards a list of codes)."""
+        s, k = self.x.expr(e, env)
+        match k:
+            case "card":
+                return f"_CODE[{s}]"
+            case "zb":
+                return f"[_CODE[c] for c in _cardsof({s})]"
+            case "cards" | "zl":
+                return f"[_CODE[c] for c in {s}]"
+            case "melds":
+                return f"[[_CODE[c] for c in m] for m in {s}]"
+            case "int" | "bool" | "str" | "suit" | "none":
+                return s
+        raise Unsupported(f"an event's field of kind {k}")
+
     def listed_all(self, alts: list[ast.Alternative], env: Env, q: str, d: int
-                   ) -> tuple[list[tuple[str, str] | None], str]:
+                   ) -> tuple[list[Chosen], str]:
         """A decision of several alternatives (or of one over numbers, suits ...): each
         alternative's values that pass its guard (or whether its guard holds), tested in the
         order written, as the engine's enumerators test them, then the events in canonical
@@ -122,7 +198,7 @@ class Decisions:
         order = blocks(templates)
         if order is None:
             raise Unsupported("alternatives whose order the values decide")
-        got: list[tuple[str, str] | None] = []
+        got: list[Chosen] = []
         for i, a in enumerate(alts):
             if not a.generators:
                 self.emit(f"_b{i} = {self.src(a.guard, env) if a.guard else 'True'}", d)
@@ -158,7 +234,7 @@ class Decisions:
         self.chosen(order, got, q, d)
         return got, "(_a, _v)"
 
-    def chosen(self, order: list[list[int]], got: list[tuple[str, str] | None], q: str,
+    def chosen(self, order: list[list[int]], got: list[Chosen], q: str,
                d: int) -> None:
         """The events counted block by block, the seat asked, and the one chosen found by its
         number (``_a, _v``: the alternative and its value), with no list of them made: a
@@ -267,7 +343,7 @@ class Decisions:
         self.emit("_t = 0", d)
         return cv, "zb"
 
-    def bodies(self, alts: list[ast.Alternative], got: list[tuple[str, str] | None], env: Env,
+    def bodies(self, alts: list[ast.Alternative], got: list[Chosen], env: Env,
                d: int, chosen: str) -> None:
         """Each alternative's body, where it was chosen (``chosen``: what the listing left,
         ``(_a, _v)`` where it numbered the alternatives)."""
@@ -277,7 +353,10 @@ class Decisions:
                 self.emit(f"{'el' if i else ''}if _a == {i}:", d)
             dd = d + (len(alts) > 1)
             inner = dict(env)
-            if var is not None:
+            if isinstance(var, list):  # listed by keys: each generator's value
+                self.emit("(" + "".join(py + ", " for _, py, _ in var) + ") = _v", dd)
+                inner.update({g: (py, k) for g, py, k in var})
+            elif var is not None:
                 if chosen == "(_a, _v)":
                     self.emit(f"{var[0]} = _v", dd)
                 inner[a.generators[0].var] = var
@@ -293,3 +372,24 @@ def _sorted_now(it: str, order: SortTexts) -> tuple[object, ...] | None:
         return tuple(sorted(dict.fromkeys(values), key=order.__getitem__))
     except (ValueError, TypeError, SyntaxError, KeyError, MemoryError, RecursionError):
         return None
+
+
+#: what a decision's listing leaves for each alternative: the Python name and kind of the
+#: value its one generator binds, each generator's (name, Python name, kind) where it was
+#: listed by keys, or None for an alternative without a generator
+Chosen = tuple[str, str] | list[tuple[str, str, str]] | None
+
+
+def _conjuncts(guard: ast.Expr | None) -> list[ast.Expr]:
+    """The guard's conjuncts, in the order written."""
+    if guard is None:
+        return []
+    e = walk.uncited(guard)
+    if isinstance(e, ast.And):
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [guard]
+
+
+def _reads_any(e: ast.Expr, names: set[str]) -> bool:
+    """Whether ``e`` reads one of ``names`` (a generator's variable)."""
+    return any(isinstance(x, ast.Name) and x.id in names for x in (e, *walk.descendants(e)))

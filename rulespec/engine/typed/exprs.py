@@ -86,6 +86,8 @@ def kind_of(t: T.Type) -> str:
             return "any"
         case T.ListOf(elem=T.Card()):
             return "cards"
+        case T.ListOf(elem=T.ListOf(elem=T.Card())):
+            return "melds"  # a tuple of tuples of cards
         case T.ListOf(elem=T.ListOf() | T.Zone()):
             raise Unsupported("a list of lists")
         case T.ListOf():
@@ -120,6 +122,8 @@ class TypedExprs:
         self._fresh = 0
         #: above zero while a comprehension's iterable is compiled (no ``:=`` there)
         self._in_iter = 0
+        #: the kind of the element of the comprehension _gen wrote last
+        self._elem_kind = ""
 
     # ---- public ------------------------------------------------------------------------
     def expr(self, e: ast.Expr, env: Env) -> tuple[str, str]:
@@ -229,7 +233,10 @@ class TypedExprs:
                 parts = [self.value(x, env) for x in items]
                 return "(" + "".join(p + ", " for p in parts) + ")", kind
             case ast.Comprehension(elem=el, var=v, source=s, cond=c):
-                return f"tuple([{self._gen(el, v, s, c, env)}])", kind
+                got = f"tuple([{self._gen(el, v, s, c, env)}])"
+                if kind in ("any", "list") and self._elem_kind == "card":
+                    kind = "cards"  # of an untyped parameter's cards: cards still
+                return got, kind
             case ast.BinOp(op=op, left=a, right=b):
                 (sa, ka), (sb, kb) = self.expr(a, env), self.expr(b, env)
                 if op == "+" and kind in ("cards", "list"):
@@ -296,9 +303,12 @@ class TypedExprs:
             return f"tuple({s})", "card"  # a snapshot: the loop's body may move its cards
         if k == "cards":
             return s, "card"
+        if k == "melds":
+            return s, "cards"
         if k == "list":
             t = self.res.type_of(walk.uncited(e))
-            assert isinstance(t, T.ListOf)
+            if not isinstance(t, T.ListOf):  # a definition's untyped parameter
+                raise Unsupported(f"a loop over a {T.describe(t)}")
             return s, kind_of(t.elem)
         raise Unsupported(f"a loop over a value of kind {k}")
 
@@ -378,6 +388,18 @@ class TypedExprs:
             py = {"sum": "sum", "min": "min", "max": "max", "any": "any", "all": "all",
                   "count": "_count"}[f]
             return f"{py}({s})", kind
+        if f in ("deadwood", "is_meld", "melds", "best_melds"):
+            # the engine's own (bound to the deck's ranks and suits), on the cards' codes, in
+            # the order the value holds them (a zone kept as a set is one whose order no
+            # rule reads: best_melds reads it, so kernel/zones.py keeps its zone a list)
+            name = f"_{f}"
+            self.globals[name] = self.ec.globals[name]
+            cards = self._codes(args[0], env)
+            rest = ", ".join(self.value(a, env) for a in args[1:])
+            call = f"{name}({cards}, {rest})"
+            if f in ("melds", "best_melds"):  # each meld's cards back to numbers, in order
+                return f"tuple(tuple(_NUM[c] for c in m) for m in {call})", kind
+            return call, kind
         if f in ("team_of", "members", "partner"):
             name = {"team_of": "_TEAM", "members": "_MEM", "partner": "_PART"}[f]
             table = self.globals[name] = self.ec.globals[name]
@@ -387,6 +409,23 @@ class TypedExprs:
                 return repr(table[int(x)]), kind  # type: ignore[index]
             return f"{name}[{x}]", kind
         raise Unsupported(f"the built-in {f}")
+
+    def _arg(self, a: ast.Expr, env: Env) -> tuple[str, str]:
+        """An argument of an inlined definition: a list of cards as cards, so that an
+        untyped parameter still knows its elements."""
+        s, k = self.expr(a, env)
+        if k in ("list", "any") and self.res.type_of(walk.uncited(a)) == T.ListOf(T.Card()):
+            return s, "cards"
+        return s, k
+
+    def _codes(self, e: ast.Expr, env: Env) -> str:
+        """The cards ``e`` as the engine holds them: a list of their codes."""
+        s, k = self.expr(e, env)
+        if k == "zb":
+            return f"[_CODE[c] for c in _cardsof({s})]"
+        if k in ("zl", "cards", "list"):  # the checker has seen a list of cards
+            return f"[_CODE[c] for c in {s}]"
+        raise Unsupported(f"cards of kind {k}")
 
     def _first(self, c: ast.Comprehension, env: Env) -> str:
         """``first([...])`` of a comprehension: the first position of the best (every
@@ -487,14 +526,15 @@ class TypedExprs:
                 return f"{py} for {py} in ()"
             if not ok:
                 tail = f" if {self.src(cond, inner)}"
-        return f"{self.value(el, inner)} for {py} in {it}{tail}"
+        es, self._elem_kind = self.expr(el, inner)
+        return f"{self.keep(es, self._elem_kind)} for {py} in {it}{tail}"
 
     def _inline(self, name: str, args: tuple[ast.Expr, ...], env: Env) -> tuple[str, str]:
         """A definition's body, its parameters the arguments' sources."""
         if name in self._inlining:
             raise Unsupported(f"the recursive definition {name}")
         d = self.ec.defs[name]
-        inner = {p.name: self.expr(a, env) for p, a in zip(d.params, args, strict=True)}
+        inner = {p.name: self._arg(a, env) for p, a in zip(d.params, args, strict=True)}
         # an argument that is more than a name or a constant is evaluated where its
         # parameter is read: a pure value, the same each time
         inner = {k: ((s if _simple(s) else f"({s})"), kd) for k, (s, kd) in inner.items()}

@@ -22,7 +22,7 @@ from typing import Any
 from rulespec.engine.codegen.cse import share_common
 from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.codegen.pyexec import pyname
-from rulespec.engine.events import SubsetAxis
+from rulespec.engine.events import SubsetAxis, canonical_key
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.kernel.zones import zone_shapes
 from rulespec.engine.typed.cards import typed_deck
@@ -557,7 +557,7 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
                _count=_count, _H=hands, _N=players,
                _SF=tuple(seats[s:] + seats[:s] for s in seats), _Axis=SubsetAxis,
                _TXT=spec.deck.text_order if not spec.deck.french else TEXT_ORDER, _seat=seat,
-               _set_of=set_of, _MW=10 ** 7, _U=UNSET)
+               _set_of=set_of, _MW=10 ** 7, _U=UNSET, _ckey=canonical_key)
     try:
         code = compile(text, f"<typed {spec.name}>", "exec")
     except (SyntaxError, RecursionError) as e:
