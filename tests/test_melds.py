@@ -16,7 +16,7 @@ from rulespec import check_text
 from rulespec.engine.state import State
 from rulespec.errors import RuleRuntimeError, SpecCheckError
 from rulespec.lang.cards import RANK_OF, SUIT_OF, pack
-from rulespec.lang.melds import best_melds, deadwood, is_meld, melds
+from rulespec.lang.melds import NumberedDeadwood, best_melds, deadwood, is_meld, melds
 from rulespec.loading import game_for
 
 CARDS = pack(1)
@@ -106,6 +106,36 @@ def test_deadwood_of_a_hand_less_each_card_in_turn(hands: list[list[str]], ace: 
     twice = [*hands[0], hands[0][0]]
     assert deadwood(twice, [value(c) for c in twice], ORDERS[ace]) == \
         brute_deadwood(twice, [value(c) for c in twice], ace)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(DENSE), min_size=1, max_size=18), min_size=1,
+                max_size=5), st.sampled_from(sorted(ORDERS)), st.booleans())
+def test_deadwood_of_numbered_cards(hands: list[list[str]], ace: str, other: bool) -> None:
+    """The typed lowering's deadwood (NumberedDeadwood: cards by their numbers, each valued
+    as the rules value it alone) answers as deadwood does, hand after hand: from the deck's
+    table, and by asking deadwood itself where the table cannot answer (a card twice, a hand
+    past 16 cards, a card the table last heard valued otherwise)."""
+    codes = sorted(CARDS)
+    values = [value(c) + (1 if other and c.startswith("K") else 0) for c in codes]
+    asked: list[int] = []
+
+    def fallback(cs: list[str], vs: list[int], order: Sequence[int]) -> int:
+        asked.append(len(cs))
+        return deadwood(cs, vs, order)
+
+    numbered = NumberedDeadwood(codes, values, ORDERS[ace], RANK_OF, SUIT_OF, fallback)
+    for hand in hands:
+        nums = [codes.index(c) for c in hand]
+        vs = [values[n] for n in nums]
+        assert numbered(nums) == brute_deadwood(hand, vs, ace) if len(hand) <= 12 else \
+            numbered(nums) == deadwood(hand, vs, ORDERS[ace])
+    # a hand of distinct cards met again, every value heard: from the table alone
+    hand = sorted(set(hands[0]))[:10]
+    numbered([codes.index(c) for c in hand])
+    before = len(asked)
+    numbered([codes.index(c) for c in hand])
+    assert len(asked) == before
 
 
 def test_a_long_hand_is_searched_as_before() -> None:

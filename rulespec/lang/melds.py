@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from rulespec.lang.cards import RANK_OF, SUIT_OF
 
-__all__ = ["MeldError", "MAX_STEPS", "best_melds", "deadwood", "is_meld", "melds"]
+__all__ = ["MeldError", "MAX_STEPS", "NumberedDeadwood", "best_melds", "deadwood", "is_meld",
+           "melds"]
 
 
 class MeldError(Exception):
@@ -417,6 +418,38 @@ def deadwood(cards: Sequence[str], values: Sequence[int], order: Sequence[int],
         except MeldError:
             pass  # the larger hand searched past the limit: this one alone may not
     return _search(cards, values, order, rank_of, suit_of)[0]
+
+
+class NumberedDeadwood:
+    """:func:`deadwood` of hands given by their cards' numbers (``codes[n]`` is number
+    ``n``'s card), each card valued ``values[n]`` (a value of the card alone), with the order
+    of runs ``order``: the typed lowering's hands, answered from the deck's table without a
+    card's code looked up. Where the table cannot answer (no table for the deck, a hand too
+    large, a card twice, a card the table holds another value for), ``fallback`` (the
+    engine's own built-in, with its errors) is asked with the codes and values."""
+
+    def __init__(self, codes: Sequence[str], values: Sequence[int], order: Sequence[int],
+                 rank_of: Mapping[str, int], suit_of: Mapping[str, object],
+                 fallback: Callable[[list[str], list[int], Sequence[int]], int]) -> None:
+        self.codes, self.values, self.order = tuple(codes), tuple(values), tuple(order)
+        self.fallback = fallback
+        self.table = _deck_melds(self.order, rank_of, suit_of) \
+            if all(type(x) is int for x in self.order) else None
+        self.bits = [None if self.table is None else self.table.bit.get(c) for c in codes]
+
+    def __call__(self, nums: Sequence[int]) -> int:
+        table = self.table
+        if table is not None and len(nums) <= _HAND_MAX:
+            bits, values, held, mask = self.bits, self.values, table.value, 0
+            for n in nums:
+                i = bits[n]
+                if i is None or mask >> i & 1 or held[i] != values[n]:
+                    break
+                mask |= 1 << i
+            else:
+                return table.least(mask)
+        return self.fallback([self.codes[n] for n in nums], [self.values[n] for n in nums],
+                             self.order)
 
 
 def best_melds(cards: Sequence[str], values: Sequence[int], order: Sequence[int],

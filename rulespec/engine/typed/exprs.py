@@ -35,6 +35,8 @@ from rulespec.engine.typed.cards import TypedDeck
 from rulespec.lang import ast, walk
 from rulespec.lang import types as T
 from rulespec.lang.builtins import RUNTIME_HELPERS
+from rulespec.lang.cards import RANK_OF, SUIT_OF
+from rulespec.lang.melds import NumberedDeadwood
 from rulespec.lang.model import (
     BoundBuiltin,
     BoundBuiltinVar,
@@ -388,6 +390,8 @@ class TypedExprs:
             py = {"sum": "sum", "min": "min", "max": "max", "any": "any", "all": "all",
                   "count": "_count"}[f]
             return f"{py}({s})", kind
+        if f == "deadwood" and (fast := self._numbered_deadwood(args, env)) is not None:
+            return fast, kind
         if f in ("deadwood", "is_meld", "melds", "best_melds"):
             # the engine's own (bound to the deck's ranks and suits), on the cards' codes, in
             # the order the value holds them (a zone kept as a set is one whose order no
@@ -409,6 +413,44 @@ class TypedExprs:
                 return repr(table[int(x)]), kind  # type: ignore[index]
             return f"{name}[{x}]", kind
         raise Unsupported(f"the built-in {f}")
+
+    def _numbered_deadwood(self, args: tuple[ast.Expr, ...], env: Env) -> str | None:
+        """``deadwood(cs, [v(x) for x in cs], order)``, ``v`` a value of the card alone and
+        ``order`` a constant, on the cards' numbers (melds.NumberedDeadwood: each card's
+        value worked out now), or None for another shape."""
+        vals = walk.uncited(args[1])
+        ok, order = self.folded(args[2], env)
+        if not ok or not isinstance(vals, ast.Comprehension) or vals.cond is not None:
+            return None
+        cards, k = self.expr(args[0], env)
+        if k not in ("cards", "zl", "list") or self.src(vals.source, env) != cards:
+            return None
+        values = self._each_card(vals.elem, vals.var, env)
+        if values is None or not all(type(v) is int for v in values):
+            return None
+        deck = self.ec.spec.deck
+        rank_of, suit_of = (RANK_OF, SUIT_OF) if deck.french else (deck.rank_of, deck.suit_of)
+        fn = NumberedDeadwood(self.deck.code, values, order, rank_of,  # type: ignore[arg-type]
+                              suit_of, self.ec.globals["_deadwood"])  # type: ignore[arg-type]
+        name = f"_dwn{len(self.globals)}"
+        self.globals[name] = fn
+        return f"{name}({cards})"
+
+    def _each_card(self, e: ast.Expr, var: str, env: Env) -> list[object] | None:
+        """The value of ``e`` for each card of the deck as ``var``, where it reads nothing
+        but the card (worked out now), else None."""
+        tc = self.fresh("tc")
+        src = self.value(e, {**env, var: (tc, "card")})
+        glb = self.runtime()
+        names = {n.id for n in pyast.walk(pyast.parse(src, mode="eval"))
+                 if isinstance(n, pyast.Name)}
+        if not names <= {tc, *glb, *dir(builtins)}:
+            return None  # it reads the state, or a local
+        try:
+            f = eval(f"lambda {tc}: {src}", glb)  # noqa: S307  (our own generated text)
+            return [f(c) for c in range(len(self.deck.code))]
+        except Exception:  # noqa: BLE001  (a card whose value raises: the general path)
+            return None
 
     def _arg(self, a: ast.Expr, env: Env) -> tuple[str, str]:
         """An argument of an inlined definition: a list of cards as cards, so that an
@@ -475,17 +517,8 @@ class TypedExprs:
         s, k = self.expr(e.source, env)
         if k != "zb":
             return None
-        tc = self.fresh("tc")
-        src = self.value(e.elem, {**env, e.var: (tc, "card")})
-        glb = self.runtime()
-        names = {n.id for n in pyast.walk(pyast.parse(src, mode="eval"))
-                 if isinstance(n, pyast.Name)}
-        if not names <= {tc, *glb, *dir(builtins)}:
-            return None  # it reads the state, or a local
-        try:
-            f = eval(f"lambda {tc}: {src}", glb)  # noqa: S307  (our own generated text)
-            values = [f(c) for c in range(len(self.deck.code))]
-        except Exception:  # noqa: BLE001  (a card whose value raises: left to the loop)
+        values = self._each_card(e.elem, e.var, env)
+        if values is None:
             return None
         groups: dict[object, int] = {}
         for c, v in enumerate(values):
