@@ -251,13 +251,9 @@ def simulate(game: str, players: int | None, games: int, seed: int, opts: tuple[
         prog.advance(task, k)
         beat(f"simulate: {played[0]}/{total} games")
 
-    if engine == "native":
-        with _reported():
-            cs.warn_native(game, players, settings[0][1], dealer)
-    if engine == "typed":
-        with _reported():
-            cs.warn_typed(game, players, settings[0][1], dealer,
-                          records is not None or bool(bots) or wants_report)
+    with _reported():
+        cs.warn_engine(engine, game, players, settings[0][1], dealer,
+                       records is not None or bool(bots) or wants_report)
     summaries = []
     made, page = None, ""
     try:

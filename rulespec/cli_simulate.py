@@ -78,6 +78,16 @@ def call_simulate(game: str, players: int | None, games: int, seed: int,
     return run(game, players, games, seed, options, per_game=per_game, **kw)
 
 
+def warn_engine(engine: str, game: str, players: int | None,
+                options: dict[str, bool | int | str], dealer: int, kept: bool) -> None:
+    """Say (on stderr, one line) why ``--engine native`` or ``typed`` plays ``game`` in
+    Python, if it does (``kept``: records, bots or a report are asked for)."""
+    if engine == "native":
+        warn_native(game, players, options, dealer)
+    elif engine == "typed":
+        warn_typed(game, players, options, dealer, kept)
+
+
 def warn_native(game: str, players: int | None, options: dict[str, bool | int | str],
                 dealer: int) -> None:
     """Say (on stderr, one line) why ``--engine native`` plays ``game`` in Python, if it

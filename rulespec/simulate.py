@@ -29,6 +29,7 @@ from rulespec.engine.chance import sample_event
 from rulespec.engine.events import Event
 from rulespec.engine.game import Game, Tables
 from rulespec.engine.state import CHANCE, State
+from rulespec.engine.typed import TypedGame
 from rulespec.errors import ConfigurationError, RuleRuntimeError, RulespecError
 from rulespec.files import write_atomic
 from rulespec.lang.model import CheckedSpec
@@ -269,6 +270,13 @@ _Chunk = tuple[str, int, dict[str, object], int, int, int, int, str | None, int,
                tuple[str, ...] | None, bool, str]
 
 
+def _typed(g: Game, engine: str, random_only: bool) -> TypedGame | None:
+    """The typed lowering's game for ``--engine typed``, where it covers the table and the
+    games are random with nothing kept but their numbers (records and bots are the Python
+    engine's); else None."""
+    return typed_game_for(g)[0] if engine == "typed" and random_only else None
+
+
 def _run_chunk(args: _Chunk) -> list[GameStats]:
     (game, players, options, dealer, seed, start, stop, records, max_events, bots,
      per_game, engine) = args
@@ -277,10 +285,7 @@ def _run_chunk(args: _Chunk) -> list[GameStats]:
     # a covering table marks clauses from its Python code: it is the Python engine's
     g = _covering(spec).game(players, options, dealer) if per_game else \
         game_for(spec, players, options, dealer, engine)
-    # the typed lowering plays random games by index, keeping nothing but their results:
-    # records and bots are the Python engine's
-    typed = typed_game_for(g)[0] if engine == "typed" and records is None and \
-        bots is None and not per_game else None
+    typed = _typed(g, engine, records is None and bots is None and not per_game)
     out = []
     copied: dict[str, str] = {}
     def write(i: int, events: list[dict[str, object]]) -> Path:
@@ -378,9 +383,7 @@ def simulate(game: str, players: int | None, games: int, seed: int = 0,
              bots: Sequence[str] | None = None, per_game: bool = False,
              engine: str = "python") -> SimulationSummary:
     """Play ``games`` games, random or played by ``bots``, and summarise them; the same by
-    any ``engine`` (``"python"``, ``"native"`` or ``"typed"``, :func:`rulespec.loading.
-    game_for`; the typed lowering plays random games without records, and the Python engine
-    plays the rest and the tables it does not cover).
+    any ``engine`` (``"python"``, ``"native"`` or ``"typed"``: loading.ENGINES).
 
     ``bots`` names one bot for every seat or one a seat (:mod:`rulespec.bots`:
     ``"ismcts:iterations=200"``, ``"random"``, ``"MODULE:ATTR"``); each game's bots are made

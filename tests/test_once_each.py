@@ -82,3 +82,11 @@ def test_each_unchanging_part_is_worked_out_once() -> None:
     # for every element
     assert _run(once_each(EXPRESSIONS[3], _names()), v=v, w=(20,))[1] == 1 + 10 + 1
     assert _run(EXPRESSIONS[3], v=v, w=(20,))[1] == 10 + 10 * 20
+
+
+def test_a_generator_is_not_kept_for_the_next_element() -> None:
+    """A generator beside the variable would be spent by the first element (a second reader
+    found it kept: [61, 2, 3])."""
+    src = "[g(x, (y * 2 for y in w)) for x in v]"
+    env = {"g": lambda x, ys: x + sum(ys), "v": [1, 2, 3], "w": [10, 20], "_U": UNSET}
+    assert eval(once_each(src, _names()), env) == eval(src, env) == [61, 62, 63]

@@ -31,7 +31,7 @@ def _called(st: _St, k: int) -> int:
 def _run(src: str, left: int, work: int) -> tuple[object, int, int]:
     st = _St(left, work)
     env: dict[str, Any] = {"st": st, "_total": total, "_spend": spend, "_rs": respend,
-                           "_d": _called, "v": (1, 2, 3, 4, 5), "w": ()}
+                           "_d": _called, "v": (1, 2, 3, 4, 5), "w": (), "x": 4}
     try:
         got: object = eval(src, env)
     except (LimitError, RuntimeError, ValueError) as e:
@@ -65,6 +65,11 @@ EXPRESSIONS = [
     # within a method's object: every trick's winner, the first position of the best
     "[(v[0] if v[1] > 0 else v[2]) * x + (v[0] if v[1] > 0 else v[2]) for x in v]"
     ".index(max(v))",
+    # a comprehension inside another that binds its variable's name again (the engine names
+    # a variable by its name in the rules): each keeps temporaries of its own (a second
+    # reader found the inner one's overwrote the outer's: 0, not 5)
+    "_total([(v[x] if v[x] > max([v[x] for x in (0, 1)]) else 0) for x in (4,)])",
+    "(v[x] + v[x]) * 100 + _total([v[x] * v[x] for x in (0, 1)]) + v[x]",
 ]
 
 
@@ -98,3 +103,9 @@ def test_a_choice_read_again_is_read_once() -> None:
     assert shared.count(":= (v[0] + v[1] if") == 1 and shared.count(" if ") == 1, shared
     shared = share_common(EXPRESSIONS[9])
     assert shared.count(":= (v[0] if") == 1 and shared.count(" if ") == 1, shared
+
+
+def test_a_comprehension_that_binds_a_name_again_keeps_its_own_temporaries() -> None:
+    for src, want in ((EXPRESSIONS[10], 5), (EXPRESSIONS[11], 1000 + 1 + 4 + 5)):
+        shared = share_common(src)
+        assert _run(shared, 100, 100)[0] == _run(src, 100, 100)[0] == want, shared

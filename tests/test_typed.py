@@ -411,6 +411,84 @@ match { run deal
 """, HEAD))
 
 
+#: what a second reader of the next change found, each played otherwise than the engine
+#: (or, the first, the engine itself wrong) before its fix
+FOUND.extend([
+    # a comprehension inside another that binds the same name: codegen/cse.py's temporary
+    # of the inner one overwrote the outer's (the engine scored the pile's last rank)
+    ("""
+zone pile: shared visible to all
+var m: int = 0
+def sc(p: int) = m
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  move top(stock) from stock to pile
+  move top(stock) from stock to pile
+  set m = sum(if rank(c) > max(rank(c) for c in pile) then rank(c) else 0 for c in hand[0])
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    # a loop over a seat named twice: the second value reads what the first set
+    ("""
+var w: int per player = 0
+def sc(p: int) = w[p]
+deal {
+  fill stock with pack(1)
+  for q in [0, 0] {
+    set w[q] = w[q] + 5
+  }
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    # a conjunct tested in the loop of the generator it reads, before the next generator's
+    # list (n > 0 before 6 // n), as the engine's enumerators test it
+    ("""
+var tot: int = 0
+def sc(p: int) = tot
+deal {
+  fill stock with pack(1)
+  choose 0 {
+    bid(level = n, m = m) for n in range(0, 2) for m in range(0, 2) if 6 // n > m and n > 0
+      "Bid." { set tot = n + m }
+    pass() "Pass." { }
+  }
+  choose 1 {
+    bid(level = n, m = m) for n in range(0, 2) for m in range(0, 6 // n) if n > 0 "Bid." {
+      set tot = tot + n + m
+    }
+  }
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+    # an event's card that may be none
+    ("""
+var tot: int = 0
+def sc(p: int) = tot
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  choose 0 {
+    show(e = (if k == 0 then none else c)) for c in hand[0] for k in range(0, 2) "Show." {
+      set tot = k
+    }
+  }
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", HEAD),
+])
+
+
 @pytest.mark.parametrize(("text", "head"), FOUND, ids=[str(i) for i in range(len(FOUND))])
 def test_what_a_second_reader_found(text: str, head: str) -> None:
     """The same events, results and errors (raised at the same step) as the engine."""

@@ -78,7 +78,13 @@ class _Sharer:
     that holds it on every path reaching this point."""
 
     def __init__(self) -> None:
+        #: each shared expression's temporary, by its key, in the scope being visited (a
+        #: comprehension's element has a scope of its own: its keys read names that a
+        #: comprehension inside or around it may bind again, and a ``:=`` in a
+        #: comprehension binds in the function around it, so no temporary is shared
+        #: between two scopes); ``made`` numbers them all
         self.names: dict[str, str] = {}
+        self.made = 0
         self.used: set[str] = set()
         #: a name bound by ``:=`` (an inlined parameter) to the key of the expression it
         #: holds: its uses are keyed as that expression (``rank(c)`` with ``c := first(g)``
@@ -133,7 +139,11 @@ class _Sharer:
         e = self._children(e, avail)
         if key is None:
             return e
-        name = self.names.setdefault(key, f"_x{len(self.names)}")
+        got = self.names.get(key)
+        if got is None:
+            got = self.names[key] = f"_x{self.made}"
+            self.made += 1
+        name = got
         if isinstance(whole, pyast.Call) and "st" in _names(whole):
             self.costly.add(name)
         avail[key] = name
@@ -148,8 +158,12 @@ class _Sharer:
         (Python forbids ``:=`` in it)."""
         gen = e.generators[0]
         inner: dict[str, str] = {}
-        ifs = [self.visit_expr(x, inner) for x in gen.ifs]
-        elt = self.visit_expr(e.elt, inner)
+        outer, self.names = self.names, {}
+        try:
+            ifs = [self.visit_expr(x, inner) for x in gen.ifs]
+            elt = self.visit_expr(e.elt, inner)
+        finally:
+            self.names = outer
         made = pyast.comprehension(gen.target, gen.iter, ifs, 0)
         return type(e)(elt, [made])
 

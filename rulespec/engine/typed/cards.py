@@ -119,7 +119,9 @@ class TypedDeck:
 
     def runtime(self) -> dict[str, object]:
         """The names the generated code reads."""
-        return {"_CODE": self.code, "_NUM": self.num, "_TS": self.suit, "_TR": self.rank,
+        by_number: dict[int | None, str | None] = {None: None, **dict(enumerate(self.code))}
+        return {"_CODE": self.code, "_CN": by_number,
+                "_NUM": self.num, "_TS": self.suit, "_TR": self.rank,
                 "_ALL": self.all, "_SM": self.suit_mask, "_RM": self.rank_mask,
                 "_RE": {r: m for r, m in self.rank_mask.items() if r is not None},
                 "_cardsof": self.cards_of, "_CK": self._chunks, "_bitsof": self.bits_of,

@@ -128,8 +128,9 @@ class Decisions:
     def listed_by_keys(self, alts: list[ast.Alternative], env: Env, q: str, d: int
                        ) -> tuple[list[Chosen], str]:
         """Any decision, the general way: every combination of each alternative's
-        generators, in the order written, that passes its guard (the conjuncts that read
-        none of them first, once, as the engine's enumerators test them) makes an event
+        generators, in the order written, that passes its guard (each conjunct tested in
+        the loop of the innermost generator it reads, as the engine's enumerators test it)
+        makes an event
         with the engine's values, and its key as the engine writes it (the first
         alternative to write a key keeps it); the events in the order of their keys, the
         chosen one's alternative and values (``_a``, ``_v``). Slower than the blocks (a text
@@ -140,23 +141,27 @@ class Decisions:
         for i, a in enumerate(alts):
             names: list[tuple[str, str, str]] = []
             inner = dict(env)
-            vars_ = {g.var for g in a.generators}
-            free = [c for c in _conjuncts(a.guard) if not _reads_any(c, vars_)]
-            each = [c for c in _conjuncts(a.guard) if _reads_any(c, vars_)]
+            # each conjunct tested in the loop of the innermost generator it reads (before
+            # the loops where it reads none), in the order written: where the engine's
+            # enumerators test it (enumerators._levels), before the next generator's list
+            levels: list[list[ast.Expr]] = [[] for _ in range(len(a.generators) + 1)]
+            for c in _conjuncts(a.guard):
+                levels[max((j + 1 for j, g in enumerate(a.generators)
+                            if _reads_any(c, {g.var})), default=0)].append(c)
             dd = d
-            if free:
-                self.emit(f"if {' and '.join(self.src(c, env) for c in free)}:", dd)
-                dd += 1
-            for g in a.generators:
-                it, ek = self.x.iterable(g.source, inner)
-                py = self.x.fresh(pyname(g.var))
-                self.emit(f"for {py} in {it}:", dd)
-                dd += 1
-                inner[g.var] = (py, ek)
-                names.append((g.var, py, ek))
-            if each:
-                self.emit(f"if {' and '.join(self.src(c, inner) for c in each)}:", dd)
-                dd += 1
+            for j in range(len(a.generators) + 1):
+                if j:
+                    g = a.generators[j - 1]
+                    it, ek = self.x.iterable(g.source, inner)
+                    py = self.x.fresh(pyname(g.var))
+                    self.emit(f"for {py} in {it}:", dd)
+                    dd += 1
+                    inner[g.var] = (py, ek)
+                    names.append((g.var, py, ek))
+                if levels[j]:
+                    self.emit(f"if {' and '.join(self.src(c, inner) for c in levels[j])}:",
+                              dd)
+                    dd += 1
             fields = "".join(f"{f.name!r}: {self.engine_value(f.value, inner)}, "
                              for f in a.fields)
             vals = "(" + "".join(py + ", " for _, py, _ in names) + ")"
@@ -173,15 +178,16 @@ class Decisions:
     def engine_value(self, e: ast.Expr, env: Env) -> str:
         """``e`` as the engine's event holds it (a card its code, cards a list of codes)."""
         s, k = self.x.expr(e, env)
+        # _CN: each card's code by its number, and none as none (a card that may be none)
         match k:
             case "card":
-                return f"_CODE[{s}]"
+                return f"_CN[{s}]"
             case "zb":
                 return f"[_CODE[c] for c in _cardsof({s})]"
             case "cards" | "zl":
-                return f"[_CODE[c] for c in {s}]"
+                return f"[_CN[c] for c in {s}]"
             case "melds":
-                return f"[[_CODE[c] for c in m] for m in {s}]"
+                return f"[[_CN[c] for c in m] for m in {s}]"
             case "int" | "bool" | "str" | "suit" | "none":
                 return s
         raise Unsupported(f"an event's field of kind {k}")

@@ -390,20 +390,8 @@ class TypedExprs:
             py = {"sum": "sum", "min": "min", "max": "max", "any": "any", "all": "all",
                   "count": "_count"}[f]
             return f"{py}({s})", kind
-        if f == "deadwood" and (fast := self._numbered_deadwood(args, env)) is not None:
-            return fast, kind
         if f in ("deadwood", "is_meld", "melds", "best_melds"):
-            # the engine's own (bound to the deck's ranks and suits), on the cards' codes, in
-            # the order the value holds them (a zone kept as a set is one whose order no
-            # rule reads: best_melds reads it, so kernel/zones.py keeps its zone a list)
-            name = f"_{f}"
-            self.globals[name] = self.ec.globals[name]
-            cards = self._codes(args[0], env)
-            rest = ", ".join(self.value(a, env) for a in args[1:])
-            call = f"{name}({cards}, {rest})"
-            if f in ("melds", "best_melds"):  # each meld's cards back to numbers, in order
-                return f"tuple(tuple(_NUM[c] for c in m) for m in {call})", kind
-            return call, kind
+            return self._meld_call(f, args, env), kind
         if f in ("team_of", "members", "partner"):
             name = {"team_of": "_TEAM", "members": "_MEM", "partner": "_PART"}[f]
             table = self.globals[name] = self.ec.globals[name]
@@ -413,6 +401,22 @@ class TypedExprs:
                 return repr(table[int(x)]), kind  # type: ignore[index]
             return f"{name}[{x}]", kind
         raise Unsupported(f"the built-in {f}")
+
+    def _meld_call(self, f: str, args: tuple[ast.Expr, ...], env: Env) -> str:
+        """A meld built-in: the engine's own (bound to the deck's ranks and suits), on the
+        cards' codes, in the order the value holds them (a zone kept as a set is one whose
+        order no rule reads: best_melds reads it, so kernel/zones.py keeps its zone a list);
+        a deadwood of values of each card alone on the cards' numbers."""
+        if f == "deadwood" and (fast := self._numbered_deadwood(args, env)) is not None:
+            return fast
+        name = f"_{f}"
+        self.globals[name] = self.ec.globals[name]
+        cards = self._codes(args[0], env)
+        rest = ", ".join(self.value(a, env) for a in args[1:])
+        call = f"{name}({cards}, {rest})"
+        if f in ("melds", "best_melds"):  # each meld's cards back to numbers, in order
+            return f"tuple(tuple(_NUM[c] for c in m) for m in {call})"
+        return call
 
     def _numbered_deadwood(self, args: tuple[ast.Expr, ...], env: Env) -> str | None:
         """``deadwood(cs, [v(x) for x in cs], order)``, ``v`` a value of the card alone and

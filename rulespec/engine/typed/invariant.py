@@ -139,5 +139,11 @@ def _unchanging(e: pyast.expr, bound: set[str]) -> bool:
 
 
 def _costly(e: pyast.expr) -> bool:
-    """Whether ``e`` calls something (a sum, a max, a comprehension): worth a temporary."""
-    return any(isinstance(n, (pyast.Call, *_COMPS)) for n in pyast.walk(e))
+    """Whether ``e`` calls something (a sum, a max, a comprehension): worth a temporary; and
+    whether its value may be kept: no generator but one a call consumes (a generator read
+    by one element would be empty for the next)."""
+    nodes = list(pyast.walk(e))
+    consumed = {id(a) for n in nodes if isinstance(n, pyast.Call) for a in n.args}
+    if any(isinstance(n, pyast.GeneratorExp) and id(n) not in consumed for n in nodes):
+        return False
+    return any(isinstance(n, (pyast.Call, *_COMPS)) for n in nodes)

@@ -332,6 +332,8 @@ class _Lowering(Decisions):
                 or idx.id != v or not re.fullmatch(r"\((\d+, )+(\d+)?\)", it):
             return False
         seats = [int(x) for x in it.strip("()").split(",") if x.strip()]
+        if len(set(seats)) != len(seats):
+            return False  # a seat twice: its second value reads what its first set
         py = self.vars[s.name][0]
         q = self.x.fresh(pyname(v))
         one = self.x.value(s.value, {**env, v: (q, "int")})
