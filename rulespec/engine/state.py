@@ -18,7 +18,7 @@ import operator
 import random
 import reprlib
 from collections.abc import Callable, Mapping
-from typing import cast
+from typing import Any, cast
 
 from rulespec.engine.chance import (
     apply_chance,
@@ -67,7 +67,8 @@ from rulespec.errors import (
 )
 from rulespec.lang import ast, walk
 
-__all__ = ["CHANCE", "GameRules", "LegalEntry", "State", "canonical_key", "event_key"]
+__all__ = ["CHANCE", "GameRules", "LegalEntry", "State", "canonical_key", "event_key",
+           "match_answer"]
 
 CHANCE = "chance"
 
@@ -425,16 +426,7 @@ class State(ResultFields):
     def result(self) -> JSONObject:
         """The replay answer of records.md for the events applied so far (R4)."""
         self._sync_results()
-        out: JSONObject = {"ok": True, "complete": self.winners is not None,
-                               "deals": [dict(d) for d in self.deals],
-                               "totals": self.totals(),
-                               "winners": list(self.winners or [])}
-        if self.game.team_count:
-            out.update(team_answer(self.game.teams, self.v["team_totals"], self.winners))
-        if self.winners is None:
-            out["to_move"] = self.to_move
-            out["legal"] = self.legal_actions()
-        return out
+        return match_answer(self)
 
     def teams_now(self) -> list[int] | tuple[int, ...] | None:
         """Each seat's team now: fixed, or, formed in play, as the rules say it is in this
@@ -787,3 +779,18 @@ def _indexed(m: dict[str, LegalEntry], k: object) -> dict[str, LegalEntry]:
     if not (isinstance(k, int) and 0 <= k < n):
         raise IllegalActionError(f"there are {n} legal events, not an event {k!r}")
     return m
+
+
+def match_answer(st: Any) -> JSONObject:
+    """The replay answer of records.md (R4) of a match's state, the engine's or another
+    lowering's (``winners``, ``deals``, ``v``, ``game``, ``to_move``, ``legal_actions``)."""
+    out: JSONObject = {"ok": True, "complete": st.winners is not None,
+                       "deals": [dict(d) for d in st.deals],
+                       "totals": list(st.v["totals"]),
+                       "winners": list(st.winners or [])}
+    if st.game.team_count:
+        out.update(team_answer(st.game.teams, st.v["team_totals"], st.winners))
+    if st.winners is None:
+        out["to_move"] = st.to_move
+        out["legal"] = st.legal_actions()
+    return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-__all__ = ["share_common"]
+__all__ = ["share_common", "written"]
 
 
 #: Python nodes whose inside is evaluated apart from the expression around it (per element, or
@@ -65,10 +65,16 @@ def _share(src: str) -> str:
     body = _Unbind(sharer.used).visit(body)
     body = _Measured(sharer.used & sharer.costly).visit(body)
     body = _Forward(body).visit(body)
+    return written(body, src)
+
+
+def written(body: pyast.expr, src: str) -> str:
+    """``body``, a rewriting of the expression ``src``, as Python source; ``src`` where
+    Python refuses it (a ``:=`` where Python forbids one)."""
     out = pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
     try:
         compile(out, "<shared>", "eval")
-    except SyntaxError:  # pragma: no cover - a ``:=`` where Python forbids it: as written
+    except SyntaxError:  # pragma: no cover - the rewritings keep out of those places
         return src
     return out
 

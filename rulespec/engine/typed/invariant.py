@@ -19,6 +19,8 @@ from __future__ import annotations
 import ast as pyast
 from collections.abc import Callable
 
+from rulespec.engine.codegen.cse import written
+
 __all__ = ["UNSET", "once_each"]
 
 #: ``_U``: a temporary not worked out yet
@@ -42,12 +44,7 @@ def once_each(src: str, fresh: Callable[[str], str]) -> str:
     body = lazy.visit(tree.body)
     if not lazy.made:
         return src
-    out = pyast.unparse(pyast.fix_missing_locations(pyast.Expression(body)))
-    try:
-        compile(out, "<once>", "eval")
-    except SyntaxError:  # pragma: no cover - a ``:=`` where Python forbids it: as written
-        return src
-    return out
+    return written(body, src)
 
 
 class _Lazy(pyast.NodeTransformer):

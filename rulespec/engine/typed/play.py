@@ -22,8 +22,8 @@ from rulespec.engine.events import Event, JSONObject, canonical_key, encode, jso
 from rulespec.engine.game import Game
 from rulespec.engine.kernel.play import end_deal
 from rulespec.engine.machine import together_seats
-from rulespec.engine.state import CHANCE, State
-from rulespec.engine.teams import team_answer, winning_members
+from rulespec.engine.state import CHANCE, State, match_answer
+from rulespec.engine.teams import winning_members
 from rulespec.engine.typed.cards import typed_deck
 from rulespec.engine.typed.lower import lower_typed
 from rulespec.errors import IllegalActionError, RuleRuntimeError
@@ -284,16 +284,7 @@ class TypedState:
         """The replay answer of records.md for the choices made so far, as the engine's
         ``result()`` gives it; the legal events of an unfinished match from the engine,
         replayed."""
-        out: JSONObject = {"ok": True, "complete": self.winners is not None,
-                           "deals": [dict(d) for d in self.deals],
-                           "totals": list(self.v["totals"]),
-                           "winners": list(self.winners or [])}
-        if self.game.team_count:
-            out.update(team_answer(self.game.teams, self.v["team_totals"], self.winners))
-        if self.winners is None:
-            out["to_move"] = self.to_move
-            out["legal"] = self.legal_actions()
-        return out
+        return match_answer(self)
 
     def engine_state(self) -> State:
         """The Python engine's state at this point (replayed): its observations, records,
