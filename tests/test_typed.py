@@ -563,6 +563,18 @@ def test_simulate_on_the_typed_code_is_the_engines(name: str, players: int,
     got = [simulate(name, players, 20 if name != "gin_rummy" else 4, seed=5, options=options,
                     engine=e) for e in ("python", "typed")]
     assert got[0] == got[1]
+    if typed is not None:
+        # a match's finished deals go to the sink as the engine's do: one kept at the end
+        st = typed.new_initial_state()
+        taken: list[dict[str, object]] = []
+        st.deal_sink = taken.append
+        rng = random.Random(3)
+        while st.to_move is not None:
+            if st.to_move == CHANCE:
+                st.sample_chance(rng)
+            else:
+                st.apply_index(rng.randrange(st.legal_count()))
+        assert len(st.result()["deals"]) == 1 and len(taken) == st.v["deals_played"] - 1
 
 
 def test_simulate_engine_typed_through_the_command_line(tmp_path: Path) -> None:

@@ -450,6 +450,13 @@ def end_deal(st: Any, flag: str | None, score: Callable[..., object],
             team_totals[t] += x
     if flag:
         rec[flag] = True
+    sink = getattr(st, "deal_sink", None)
+    if sink is not None:
+        # the earlier entries are final, as State._end_deal gives them to its sink: a match
+        # of a million deals keeps one
+        for d in st.deals:
+            sink(d)
+        st.deals.clear()
     st.deals.append(rec)
     if game.result_inits:
         st.open_results()

@@ -101,7 +101,8 @@ class TypedState:
         #: the action of the last decision applied, where the game was lowered with its
         #: actions (TypedGame's ``actions``); what apply_index returns
         self.act: str | None = None
-        #: the engine's sink for finished deals: not used here (result() has them all)
+        #: where the deals' entries go once final (State.deal_sink): result() then has the
+        #: last deal's only
         self.deal_sink: Any = None
         self._gen = typed.match(self)
         self.to_move: int | str | None = None
