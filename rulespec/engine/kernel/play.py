@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rulespec.engine.chance import (
@@ -34,7 +34,7 @@ from rulespec.engine.teams import split_scores, winning_members
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 from rulespec.lang import ast
 
-__all__ = ["KernelGame", "KernelState", "end_deal"]
+__all__ = ["KernelGame", "KernelState", "end_deal", "end_deal_scores"]
 
 #: the comprehensions' budget between two events (State._run)
 _LEFT = 10 * MAX_WORK
@@ -420,13 +420,29 @@ def _bindings(st: KernelState, alt: Alternative, L: dict[str, object],
 def end_deal(st: Any, flag: str | None, score: Callable[..., object],
              node: ast.EndDeal) -> None:
     """``end deal``: each seat's score (``score(st, seat)``) added to its total, the deal's
-    entry written (State._end_deal, for the tables the kernel and the typed lowering lower);
-    a stop, so the work budget is full again for the scoring, as at the engine's stops."""
+    entry written (State._end_deal, for the tables the kernel lowers); a stop, so the work
+    budget is full again for the scoring, as at the engine's stops."""
     st.work = MAX_WORK
     game = st.game
+    _scored(st, flag, *split_scores(node, lambda q: score(st, q), game.players, game.teams,
+                                    game.team_count))
+
+
+def end_deal_scores(st: Any, flag: str | None, owned: Sequence[object],
+                    node: ast.EndDeal) -> None:
+    """``end deal`` where every owner's score is worked out already (the typed lowering's
+    list: a seat's each, or with ``per team`` a team's each): as :func:`end_deal`."""
+    game = st.game
+    _scored(st, flag, *split_scores(node, owned.__getitem__, game.players, game.teams,
+                                    game.team_count))
+
+
+def _scored(st: Any, flag: str | None, scores: list[int], team_scores: list[int] | None
+            ) -> None:
+    """The deal's scores checked against the score range, added to the totals, and its entry
+    written."""
+    game = st.game
     n = game.players
-    scores, team_scores = split_scores(node, lambda q: score(st, q), n, game.teams,
-                                       game.team_count)
     bounds = game.score_range
     if bounds is not None:
         for q in range(n):

@@ -32,6 +32,7 @@ from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.kernel.bits import COMPARE
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.typed.cards import TypedDeck
+from rulespec.engine.typed.tables import DefTable, domain, safe_args, tabulate
 from rulespec.lang import ast, walk
 from rulespec.lang import types as T
 from rulespec.lang.builtins import RUNTIME_HELPERS
@@ -126,6 +127,9 @@ class TypedExprs:
         self._in_iter = 0
         #: the kind of the element of the comprehension _gen wrote last
         self._elem_kind = ""
+        #: each definition made a table (tables.py), with its body's source and kind; None
+        #: for one that is not
+        self._tables: dict[str, tuple[DefTable, str, list[str], str] | None] = {}
 
     # ---- public ------------------------------------------------------------------------
     def expr(self, e: ast.Expr, env: Env) -> tuple[str, str]:
@@ -567,7 +571,8 @@ class TypedExprs:
         return f"{self.keep(es, self._elem_kind)} for {py} in {it}{tail}"
 
     def _inline(self, name: str, args: tuple[ast.Expr, ...], env: Env) -> tuple[str, str]:
-        """A definition's body, its parameters the arguments' sources."""
+        """A definition's body, its parameters the arguments' sources; a lookup where the
+        definition is a table (tables.py)."""
         if name in self._inlining:
             raise Unsupported(f"the recursive definition {name}")
         d = self.ec.defs[name]
@@ -575,11 +580,64 @@ class TypedExprs:
         # an argument that is more than a name or a constant is evaluated where its
         # parameter is read: a pure value, the same each time
         inner = {k: ((s if _simple(s) else f"({s})"), kd) for k, (s, kd) in inner.items()}
+        got = self.table_of(name)
+        if got is not None:
+            table, body, params, kind = got
+            srcs = [inner[p.name][0] for p in d.params]
+            if inner[d.params[table.card].name][1] == "card" and \
+                    safe_args(table, body, params, srcs):
+                return table.lookup(table.name, srcs), kind
         self._inlining.append(name)
         try:
             return self.expr(d.body, inner)
         finally:
             self._inlining.pop()
+
+
+    def table_of(self, name: str) -> tuple[DefTable, str, list[str], str] | None:
+        """The definition ``name`` made a table, with its body's source, its parameters'
+        Python names and its value's kind; None where it is not one (tables.py)."""
+        if name in self._tables:
+            return self._tables[name]
+        self._tables[name] = None
+        d = self.ec.defs[name]
+        suits = [s for s in self.deck.suit_mask if s is not None]
+        enums = {e.name: self.spec.enum_values(e.name) for e in self.spec.enums}
+        params: list[tuple[str, list[object] | None]] = []
+        inner: dict[str, tuple[str, str]] = {}
+        for p in d.params:
+            t = p.type.inner if isinstance(p.type, ast.TypeOptional) else p.type
+            py = self.fresh(p.name)
+            if isinstance(t, ast.TypeName) and t.name == "card":
+                params.append((py, None))
+                inner[p.name] = (py, "card")
+                continue
+            values = domain(p.type, suits, enums)
+            if values is None:
+                return None
+            params.append((py, values))
+            inner[p.name] = (py, "bool" if values == [False, True] else "str")
+        decls = {v.name: v for v in self.spec.vars if not v.per_player}
+        variables: dict[str, list[object]] = {}
+        for n, (py, _) in self.vars.items():
+            values = [False, True] if n == "clockwise" else \
+                domain(decls[n].type, suits, enums) if n in decls else None
+            if values is not None:
+                variables[py] = values
+        self._inlining.append(name)
+        try:
+            body, kind = self.expr(d.body, inner)
+        except Unsupported:
+            return None
+        finally:
+            self._inlining.pop()
+        made = tabulate(body, params, variables, self.runtime(), len(self.deck.code),
+                        self.fresh("TB"))
+        if made is None:
+            return None
+        self.globals.update(made[1])
+        self._tables[name] = (made[0], body, [py for py, _ in params], kind)
+        return self._tables[name]
 
 
 def _simple(s: str) -> bool:

@@ -524,17 +524,12 @@ class _Lowering(Decisions):
         fn = self.ec.defs[s.scoring]
         p = self.x.fresh("p")
         body = self.x.src(fn.body, {fn.params[0].name: (p, "int")})
-        # every seat's score, in the order the end of a deal asks for them, as one list
-        # where the seats' scores share something (the declarer's points, the game's
-        # value), worked out once (invariant.py)
-        each = self.shared(f"[{body} for {p} in range(_N)]")
-        if not s.per_team and "_U" in each:
-            self.emit(f"_sc = {each}", d)
-            self.emit(f"_end_deal(st, {s.flag!r}, lambda _st, {p}: _sc[{p}], "
-                      f"{self.obj(s)})", d)
-        else:
-            self.emit(f"_end_deal(st, {s.flag!r}, lambda _st, {p}: {self.shared(body)}, "
-                      f"{self.obj(s)})", d)
+        owners = self.ec.team_count if s.per_team else self.players
+        # every owner's score, in the order the end of a deal asks for them, as one list:
+        # what the owners' scores share (the declarer's points, the game's value) worked
+        # out once (invariant.py), and no call a seat
+        scores = self.shared(f"[{body} for {p} in range({owners})]")
+        self.emit(f"_end_deal(st, {s.flag!r}, {scores}, {self.obj(s)})", d)
         self.emit("g_deals_played += 1", d)
         self.emit("raise _DealOver", d)
 

@@ -122,6 +122,9 @@ class Masks:
         x = self.x
         match e:
             case ast.Call() if isinstance(x.res.binding(e.span, "call"), BoundDef):
+                looked = self.table(e, var, env, None)
+                if looked is not None:
+                    return looked
                 d = x.ec.defs[x.res.binding(e.span, "call").name]  # type: ignore[union-attr]
                 inner = {p.name: x.expr(a, env) for p, a in zip(d.params, e.args, strict=True)}
                 if any(k == "card" and s == env[var][0] for s, k in inner.values()):
@@ -176,8 +179,43 @@ class Masks:
             e = walk.uncited(cast(ast.Expr, body))
         return e
 
+    def table(self, e: ast.Expr, var: str, env: Env, value: ast.Expr | None) -> str | None:
+        """Where ``e`` is a call of a definition made a table (tables.py) with the card
+        ``var`` as its card, and nothing else of it reads the card: the mask of the cards
+        whose value is ``value`` (a value that reads no card), or with None, true."""
+        e = walk.uncited(e)
+        b = self.x.res.binding(e.span, "call") if isinstance(e, ast.Call) else None
+        if not isinstance(e, ast.Call) or not isinstance(b, BoundDef) or (
+                value is not None and self.reads(value, env, var)):
+            return None
+        got = self.x.table_of(b.name)
+        if got is None:
+            return None
+        t = got[0]
+        py = env[var][0]
+        args = [self.x.src(a, env) for a in e.args]
+        if args[t.card] != py or any(self.reads(a, env, var) for i, a in enumerate(e.args)
+                                     if i != t.card):
+            return None
+        args = [a if a.replace("_", "a").isalnum() else f"({a})" for a in args]
+        if value is None:
+            return t.lookup(t.truthy, args)
+        return f"{t.lookup(t.masks, args)}.get({self.free(value, env)}, 0)"
+
+    def by_table(self, op: str, a: ast.Expr, b: ast.Expr, var: str, env: Env) -> str | None:
+        """``f(c) == v`` (or ``!=``) where ``f`` is made a table: its mask looked up."""
+        if op in ("==", "!="):
+            for x, y in ((a, b), (b, a)):
+                m = self.table(x, var, env, y)
+                if m is not None:
+                    return m if op == "==" else self.invert(m)
+        return None
+
     def compare(self, op: str, a: ast.Expr, b: ast.Expr, var: str, env: Env,
                 span: ast.Span) -> str | None:
+        m = self.by_table(op, a, b, var, env)
+        if m is not None:
+            return m
         ua, ub = self.unfold(a), self.unfold(b)
         for x, y, swap in ((ua, b, False), (ub, a, True)):
             if isinstance(x, ast.IfExpr) and self.reads(x, env, var) and \
@@ -190,15 +228,7 @@ class Masks:
                 return self.mask(ast.IfExpr(x.cond, side(x.then), side(x.else_), span=span),
                                  var, env)
         if op in ("in", "not in"):
-            if self.part(a, var, env) != "card" or self.reads(b, env, var):
-                return None
-            ok, value = self.x.folded(b, env)
-            if ok:
-                m = str(self.x.deck.bits_of(self.x.deck.num[c] for c in value))  # type: ignore[attr-defined]
-            else:
-                s, k = self.x.expr(b, env)
-                m = s if k == "zb" else f"_bitsof({self.x.value(b, env)})"
-            return m if op == "in" else self.invert(m)
+            return self.membership(op, a, b, var, env)
         pa, pb = self.part(a, var, env), self.part(b, var, env)
         if pa is None and pb is not None:
             a, b, op, pa = b, a, _SWAP[op], pb
@@ -235,6 +265,19 @@ class Masks:
                 return f"_rcmp({op!r}, {v})"
         return None
 
+    def membership(self, op: str, a: ast.Expr, b: ast.Expr, var: str, env: Env
+                   ) -> str | None:
+        """``c in b`` (or ``not in``), ``b`` a list or zone that reads no card."""
+        if self.part(a, var, env) != "card" or self.reads(b, env, var):
+            return None
+        ok, value = self.x.folded(b, env)
+        if ok:
+            m = str(self.x.deck.bits_of(self.x.deck.num[c] for c in value))  # type: ignore[attr-defined]
+        else:
+            s, k = self.x.expr(b, env)
+            m = s if k == "zb" else f"_bitsof({self.x.value(b, env)})"
+        return m if op == "in" else self.invert(m)
+
     def part(self, e: ast.Expr, var: str, env: Env) -> str | None:
         """``card``, ``suit`` or ``rank`` where ``e`` is the card, its suit or its rank."""
         e = walk.uncited(e)
@@ -262,7 +305,7 @@ class Masks:
         if ok:
             return x.constant(value, x.kind(e))
         fn = x.res.binding(e.span, "call") if isinstance(e, ast.Call) else None
-        if isinstance(e, ast.Call) and isinstance(fn, BoundDef):
+        if isinstance(e, ast.Call) and isinstance(fn, BoundDef) and x.table_of(fn.name) is None:
             d = x.ec.defs[fn.name]
             inner = {p.name: x.expr(a, env) for p, a in zip(d.params, e.args, strict=True)}
             inner = {k: ((s if s.replace("_", "a").isalnum() else f"({s})"), kd)

@@ -20,7 +20,7 @@ from typing import Any
 from rulespec.engine.chance import bury_order, shuffle
 from rulespec.engine.events import Event, JSONObject, canonical_key, encode, json_value
 from rulespec.engine.game import Game
-from rulespec.engine.kernel.play import end_deal
+from rulespec.engine.kernel.play import end_deal_scores
 from rulespec.engine.machine import together_seats
 from rulespec.engine.state import CHANCE, State, match_answer
 from rulespec.engine.teams import winning_members
@@ -58,7 +58,7 @@ class TypedGame:
         self.hands = game.hands
         spec = game.spec
         self.match = lower_typed(spec, game.players, game.options, game.hands, {
-            "_CHANCE": CHANCE, "_DealOver": _DealOver, "_end_deal": end_deal,
+            "_CHANCE": CHANCE, "_DealOver": _DealOver, "_end_deal": end_deal_scores,
             "_end_match": _end_match, "_tseats": together_seats,
             "_RanOut": _raise("RanOut"), "_Runaway": _raise("Runaway"),
             "_NotThere": _raise("NotThere"), "_NoneLegal": _raise("NoneLegal"),

@@ -1,0 +1,210 @@
+"""A definition of a card and of values with few possible values, made a table by the typed
+lowering (rulespec/engine/typed/tables.py): what it may make a table of, and rules where a
+lookup could raise where the body does not (or not where it does), each played on the typed
+code and on the engine with the same choices."""
+
+from __future__ import annotations
+
+import ast as pyast
+import random
+from typing import Any
+
+import pytest
+
+from rulespec import Game, RuleRuntimeError, check_text
+from rulespec.engine.state import CHANCE
+from rulespec.engine.typed import TypedGame
+from rulespec.engine.typed.tables import always_reads, domain, tabulate
+from rulespec.lang import ast
+from tests.test_kernel import HEAD
+
+
+def _reads(src: str, name: str) -> bool:
+    return always_reads(pyast.parse(src, mode="eval"), name)
+
+
+def test_what_a_body_reads_on_every_path() -> None:
+    assert _reads("c", "c")
+    assert _reads("_TS[c] if t else _TR[c]", "c")
+    assert not _reads("_TS[c] if t else 0", "c")
+    assert _reads("t == c or x", "c")
+    assert not _reads("x or c", "c")
+    assert _reads("max([y for y in c])", "c")
+    assert not _reads("[c for y in xs]", "c")
+
+
+def test_the_values_of_a_small_type() -> None:
+    suits = ["C", "D"]
+    enums = {"kind": ("a", "b")}
+    assert domain(ast.TypeName("bool"), suits, enums) == [False, True]
+    assert domain(ast.TypeName("suit"), suits, enums) == ["C", "D", None]
+    assert domain(ast.TypeOptional(ast.TypeName("kind")), suits, enums) == ["a", "b", None]
+    assert domain(ast.TypeName("int"), suits, enums) is None
+    assert domain(None, suits, enums) is None
+
+
+def _table(src: str, params: list[tuple[str, list[object] | None]],
+           variables: dict[str, list[object]] | None = None) -> Any:
+    return tabulate(src, params, variables or {}, {"_R": (5, 6, 7, 8)}, 4, "_TB")
+
+
+def test_a_table_of_a_card_and_a_variable() -> None:
+    made = _table("_R[c] + (10 if g_t else 0)", [("c", None)], {"g_t": [False, True]})
+    assert made is not None
+    t, tables = made
+    assert t.dims == (("var", "g_t"),) and t.read
+    assert tables["_TB"] == {False: (5, 6, 7, 8), True: (15, 16, 17, 18)}
+    assert tables["_TBM"][True] == {15: 1, 16: 2, 17: 4, 18: 8}
+    assert t.lookup(t.name, ["x"]) == "_TB[g_t][x]"
+    assert t.lookup(t.masks, ["x"]) == "_TBM[g_t]"
+
+
+def test_what_is_not_a_table() -> None:
+    # a card whose value raises and one whose does not, in the same row
+    assert _table("10 // (_R[c] - 6)", [("c", None)]) is None
+    # the state beyond a few values, and a body no dearer than a lookup
+    assert _table("_R[c] + n", [("c", None)]) is None
+    assert _table("_R[c]", [("c", None)]) is None
+    # a value that is not kept as it is
+    assert _table("[_R[c], 1] if c > 0 else []", [("c", None)]) is None
+
+
+def test_a_row_of_a_body_that_need_not_read_the_card() -> None:
+    made = _table("g_t and _R[c] > 6", [("c", None)], {"g_t": [False, True]})
+    assert made is not None
+    t, tables = made
+    # where g_t is false the card is not read: a card that is none has a value there, and
+    # the card's argument may not be evaluated before the body
+    assert tables["_TB"][False] == {0: False, 1: False, 2: False, 3: False, None: False}
+    assert tables["_TB"][True] == (False, False, True, True)
+    assert not t.read
+
+
+def test_a_combination_whose_every_card_raises_is_left_out() -> None:
+    made = _table("_R[c] // g_n", [("c", None)], {"g_n": [0, 1]})
+    assert made is not None
+    assert 0 not in made[1]["_TB"] and made[1]["_TB"][1] == (5, 6, 7, 8)
+
+
+HEAD_TABLES = HEAD + """
+zone pile: shared visible to all
+var m: int = 0
+var on: bool = false
+var trump: suit? = none
+var held: card? = none
+def sc(p: int) = m
+"""
+
+#: rules that make tables, each where a lookup could part from the body
+CASES = [
+    # the body does not read its card while ``on`` is false: ``first(pile)`` of an empty
+    # pile is not evaluated there (the engine does not raise), and is where ``on`` is true
+    # (so that call is no lookup; the count's, of a card that cannot raise, is)
+    ("""
+def high(c: card) = on and rank(c) > 7
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 2 from stock to hand of seats
+  choose 0 {
+    yes() "Yes." { set on = true }
+    no() "No." { }
+  }
+  set m = if high(first(pile)) then 1 else 2
+  set m = m + 10 * count(high(c) for c in hand[0])
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", True),
+    # a card that is none, which the body takes (a row with none's value)
+    ("""
+def worth(c: card) = if c == none then 1 else if on then rank(c) else 0
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 2 from stock to hand of seats
+  choose 0 {
+    keep(card = c) for c in hand[0] "Keep." { set held = c }
+    none() "None." { }
+  }
+  choose 1 {
+    yes() "Yes." { set on = true }
+    no() "No." { }
+  }
+  set m = worth(held)
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", True),
+    # a suit that may be none, a listing's mask looked up, and a trick's winner
+    ("""
+def as_suit(c: card) = if trump != none and rank(c) == jack then trump else suit(c)
+def power(c: card) = if as_suit(c) == trump then 100 + rank(c) else rank(c)
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 5 from stock to hand of seats
+  choose 0 {
+    name(suit = s) for s in [clubs, hearts] "Name." { set trump = s }
+    pass() "Pass." { }
+  }
+  repeat 3 {
+    for p in seats {
+      choose p {
+        play(card = c) for c in hand[p]
+          if size(pile) == 0 or as_suit(c) == as_suit(first(pile))
+             or not any(as_suit(d) == as_suit(first(pile)) for d in hand[p]) "Play." {
+          move c from hand[p] to pile
+        }
+      }
+    }
+    set m = m + max(power(c) for c in pile)
+    for c in pile { move c from pile to stock }
+  }
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", True),
+    # a value that raises for some cards: no table, and the error is the engine's
+    ("""
+def odd(c: card) = 100 // (rank(c) - 7)
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  set m = sum(odd(c) for c in hand[0])
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", False),
+]
+
+
+@pytest.mark.parametrize(("text", "tabled"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_a_table_plays_as_the_body(text: str, tabled: bool) -> None:
+    """The same events, results and errors as the engine, at every step."""
+    game = Game(check_text(HEAD_TABLES + text, "t.rules"), 2)
+    typed = TypedGame(game)
+    assert ("_TB" in typed.match.text) == tabled  # type: ignore[attr-defined]
+    for i in range(30):
+        sides: list[Any] = []
+        for make in (game.new_initial_state, typed.new_initial_state):
+            draws, pick = random.Random(i), random.Random(100 + i)
+            trail: list[object] = []
+            try:
+                st = make()
+                while st.to_move is not None:
+                    trail.append((st.to_move, st.legal_count()))
+                    if st.to_move == CHANCE:
+                        trail.append(st.sample_chance(draws, False))
+                    else:
+                        st.apply_index(pick.randrange(st.legal_count()))
+                trail.append((st.winners, st.deals, st.v["totals"]))
+            except RuleRuntimeError as e:
+                trail.append(str(e))
+            sides.append(trail)
+        assert sides[1] == sides[0], i
