@@ -17,7 +17,9 @@ by side:
 - ``engine``: the engine itself driven from Python the way its users do: pyspiel's
   ``legal_actions``/``chance_outcomes``/``apply_action``, or RLCard's game loop.
 
-The sides draw from seeds of their own (the same deal on two sides would let the second find
+Each side draws from one generator a run (a chunk of games), as pyspiel's loop does, not one
+seeded for each game (a few microseconds a game, a tenth of a deal of euchre). The sides draw
+from seeds of their own (the same deal on two sides would let the second find
 the first's events remembered), so the games differ from side to side: the
 figures are games and events per second, and the ratios are of games per second, and of events
 per second (a spec's game may be a whole match where the engine's is one deal, as in spades;
@@ -84,7 +86,8 @@ def index_games(spec: str, players: int, options: Mapping[str, Any], games: int,
     """Seconds and events of ``games`` playouts through the engine's fast path, the dealer
     turning round game by game."""
     g = [game_for(resolve(spec).spec, players, options, d) for d in range(players)]
-    return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)
+    return fast_games(lambda i: g[i % players].new_initial_state(), games, seed,
+                      per_game=False)
 
 
 def _lowering(kind: str) -> tuple[Any, type[Exception]]:
@@ -111,7 +114,8 @@ def lowered_games(kind: str, spec: str, players: int, options: Mapping[str, Any]
         make = _lowering(kind)[0]
         g = _LOWERED[key] = [make(game_for(resolve(spec).spec, players, options, d))
                              for d in range(players)]
-    return fast_games(lambda i: g[i % players].new_initial_state(), games, seed)  # type: ignore[arg-type, return-value]
+    return fast_games(lambda i: g[i % players].new_initial_state(), games, seed,  # type: ignore[arg-type, return-value]
+                      per_game=False)
 
 
 def kernel_games(spec: str, players: int, options: Mapping[str, Any], games: int,

@@ -64,17 +64,22 @@ def playouts(impl_factory: Any, game: str, players: int, options: dict[str, Any]
 
 
 def fast_games(new_state: Callable[[int], State], games: int, seed: int, first: int = 0,
-               weighted: bool = False) -> tuple[float, int]:
+               weighted: bool = False, per_game: bool = True) -> tuple[float, int]:
     """Seconds and events of random games on the engine's fast path (``legal_count`` and
     ``apply_index`` at each decision, ``sample_chance`` at chance: the event ``sample_event``
     draws, by the outcomes' weights where ``weighted``, drawn and applied in one call): game
-    ``i`` (``first`` on) from ``new_state(i)`` with its own generator, ``seed * 100_003 + i``.
-    Every bench's index side is this loop."""
+    ``i`` (``first`` on) from ``new_state(i)`` with its own generator, ``seed * 100_003 + i``
+    (the same games as another side's that seeds each game so), or with ``per_game`` false
+    one generator for them all, ``seed``, as :func:`pyspiel_playouts` draws (a generator
+    seeded costs a few microseconds: a tenth of a short game). Every bench's index side is
+    this loop."""
     events = 0
+    rng = random.Random(seed)
     start = time.perf_counter()
     for i in range(first, first + games):
         st = new_state(i)
-        rng = random.Random(seed * 100_003 + i)
+        if per_game:
+            rng = random.Random(seed * 100_003 + i)
         while st.to_move is not None:
             if st.to_move == CHANCE:
                 st.sample_chance(rng, weighted)

@@ -52,6 +52,8 @@ __all__ = ["Env", "TypedExprs", "Zone", "kind_of"]
 #: what a name of the rules is in the generated code: its source and its kind
 Env = Mapping[str, tuple[str, str]]
 
+#: the most values a built-in over a list the table fixes is written out for
+_UNROLL = 6
 #: the comparison operators, as Python writes them
 _OPS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 
@@ -507,6 +509,8 @@ class TypedExprs:
             got = self._by_card(e, b.name, env)
             if got is not None:
                 return got, kind
+        if e.cond is None and (got := self._unrolled(e, b.name, env)) is not None:
+            return got, kind
         gen = self._gen(e.elem, e.var, e.source, e.cond, env)
         match b.name:
             case "any" | "all":
@@ -516,6 +520,24 @@ class TypedExprs:
             case "sum" | "max" | "min":
                 return f"{b.name}([{gen}])", kind
         raise Unsupported(f"the built-in {b.name} over a generator")
+
+    def _unrolled(self, e: ast.GenCall, fn: str, env: Env) -> str | None:
+        """``any``/``all``/``sum``/``max``/``min`` over a few values the table fixes (the
+        teams, the seats) written out, each element for its value: ``(E0 or E1)``, ``max(E0,
+        E1)``, evaluated in the same order, stopping where the built-in stops."""
+        ok, items = self.folded(e.source, env)
+        if not ok or not isinstance(items, (list, tuple)) or not 0 < len(items) <= _UNROLL:
+            return None
+        ek = self.element_kind(e.source)
+        elem = self.kind(e.elem)
+        if fn in ("any", "all") and elem != "bool" or fn == "sum" and elem != "int" or \
+                fn not in ("any", "all", "sum", "max", "min"):
+            return None
+        parts = [self.value(e.elem, {**env, e.var: (self.constant(v, ek), ek)}) for v in items]
+        if fn in ("max", "min"):
+            return f"{fn}({', '.join(parts)})" if len(parts) > 1 else parts[0]
+        op = {"any": " or ", "all": " and ", "sum": " + "}[fn]
+        return f"({op.join(parts)})"
 
     def _by_card(self, e: ast.GenCall, fn: str, env: Env) -> str | None:
         """``any``/``all``/``count``/``sum`` of a value of each card that reads nothing but

@@ -283,7 +283,8 @@ class _Lowering(Decisions):
             case ast.EndDeal():
                 self.end_deal(s, env, d)
             case ast.EndMatch(winners=w):
-                self.emit(f"_end_match(st, {self.x.value(w, env)}, {self.obj(s)})", d)
+                self.emit(f"_end_match(st, {self.shared(self.x.value(w, env))}, "
+                          f"{self.obj(s)})", d)
                 self.emit("return", d)
             case ast.SitOut(seat=q):
                 self.emit(f"g_sitting_out[_sitter({self.src(q, env)}, _N)] = True", d)

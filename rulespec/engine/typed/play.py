@@ -67,6 +67,10 @@ class TypedGame:
         self.match_num, self.match_code = deck.num, deck.code
         #: each list of a pick's values: its outcomes, their weight and order (TypedState._pick)
         self.picks: dict[tuple[object, ...], tuple[list[tuple[object, int]], int, list[int]]] = {}
+        #: each pick's values by the identity of the tuple the typed code gave (that tuple,
+        #: and what picks holds for it)
+        self.seen: dict[int, tuple[tuple[object, ...], tuple[list[tuple[object, int]], int,
+                                                              list[int]]]] = {}
         #: each pick's values (by their JSON texts) in the order their events sort
         self.orders: dict[tuple[str, ...], list[int]] = {}
 
@@ -232,14 +236,22 @@ class TypedState:
         weight and their places in the canonical order of their events: worked out once for
         each list of values (a deal's picks list the same values deal after deal), the
         values' types in the key (``True`` is not ``1``, though they are equal)."""
+        typed = self.typed
+        # the same tuple again (a list the table fixes is one constant of the typed code):
+        # found by its identity, the tuple kept beside it so that its id is not another's
+        seen = typed.seen.get(id(values))
+        if seen is not None and seen[0] is values:
+            return seen[1]
         key = (values, tuple(map(type, values)))
-        got = self.typed.picks.get(key)
+        got = typed.picks.get(key)
         if got is None:
             merged = self._merged(values)
             outcomes = [(v, w) for v, w in merged.values()]
             got = (outcomes, sum(w for _, w in outcomes), self._order(merged))
-            if len(self.typed.picks) < 1000:
-                self.typed.picks[key] = got
+            if len(typed.picks) < 1000:
+                typed.picks[key] = got
+        if type(values) is tuple and len(typed.seen) < 1000:
+            typed.seen[id(values)] = (values, got)
         return got
 
     def _merged(self, values: tuple[object, ...]) -> dict[str, list[Any]]:
@@ -359,7 +371,9 @@ def _end_match(st: TypedState, winners: Any, node: ast.EndMatch) -> None:
     if node.teams:
         assert game.teams is not None
         winners = winning_members(node, winners, game.teams)
-    if any(type(w) is not int or not 0 <= w < game.players for w in winners):
-        raise _Stopped("winners that are not seats")
+    n = game.players
+    for w in winners:  # a loop, not any(): the end of every match
+        if type(w) is not int or not 0 <= w < n:
+            raise _Stopped("winners that are not seats")
     st.winners = sorted(set(winners))
 
