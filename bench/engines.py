@@ -51,8 +51,13 @@ from rulespec.loading import game_for, resolve  # noqa: E402
 from rulespec.protocol import SpecImplementation  # noqa: E402
 from rulespec.simulate import sample_event  # noqa: E402
 
-#: games each side plays before the next takes its turn within a round
-CHUNK = 10
+#: games each side plays before the next takes its turn within a round: long enough that a
+#: side runs warm, as a user's loop runs one engine (at 10 games a turn the five sides took
+#: turns every millisecond or so, and the Python sides lost to the others' use of the
+#: processor's caches: typed euchre 0.853 of pyspiel at 10, 0.975 at 100, one run each, the
+#: same code; pyspiel's own figure moved 2%), short enough that a busy spell of the machine
+#: still weighs on every side
+CHUNK = 100
 
 
 def settings_of(name: str) -> tuple[str, int, dict[str, Any], Any]:
