@@ -190,6 +190,11 @@ def test_a_table_plays_as_the_body(text: str, tabled: bool) -> None:
     game = Game(check_text(HEAD_TABLES + text, "t.rules"), 2)
     typed = TypedGame(game)
     assert ("_TB" in typed.match.text) == tabled  # type: ignore[attr-defined]
+    _same_trails(game, typed)
+
+
+def _same_trails(game: Game, typed: TypedGame) -> None:
+    """The same events, results and errors, at every step of 30 random games."""
     for i in range(30):
         sides: list[Any] = []
         for make in (game.new_initial_state, typed.new_initial_state):
@@ -208,3 +213,63 @@ def test_a_table_plays_as_the_body(text: str, tabled: bool) -> None:
                 trail.append(str(e))
             sides.append(trail)
         assert sides[1] == sides[0], i
+
+
+#: the typed lowering's other shortcuts of this change, each played against the engine: a
+#: card in zones joined tested on their bits, a built-in over the teams written out, a part
+#: of a comprehension that reads zones worked out once
+SHORTCUTS = [
+    ("""
+var who: int = 0
+zone kitty: shared visible to all
+def tops(cs: list of card) = count(c in cs for c in pack(1) if (c in cs) != ('AS' in cs))
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  move top(stock) from stock to kitty
+  choose 0 {
+    pick(q = q) for q in [-1, 0, 1] "Pick." { set who = q }
+  }
+  choose 1 {
+    yes() "Yes." { set on = true }
+    no() "No." { }
+  }
+  set m = tops(hand[who] + kitty + (if on then hand[1] else []))
+  set m = m + (if top(stock) in hand[0] + hand[1] then 100 else 0)
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""", "in_bits"),
+    ("""
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 2 from stock to hand of seats
+  choose 0 {
+    yes() "Yes." { set on = true }
+    no() "No." { }
+  }
+  set m = (if any(rank(first(hand[q])) > 9 or on for q in seats) then 1 else 0)
+    + (if all(rank(first(hand[q])) > 3 for q in seats) then 10 else 0)
+    + max(rank(first(hand[q])) for q in seats) * 100
+    + sum(rank(first(hand[q])) // (if on then 1 else 0) for q in seats) * 1000
+  end deal scoring sc
+}
+match { run deal
+  end match winners [q for q in seats if totals[q] == max(totals[r] for r in seats)] }
+""", "unrolled"),
+]
+
+
+@pytest.mark.parametrize(("text", "mark"), SHORTCUTS, ids=[m for _, m in SHORTCUTS])
+def test_a_shortcut_plays_as_the_engine(text: str, mark: str) -> None:
+    game = Game(check_text(HEAD_TABLES + text, "t.rules"), 2)
+    typed = TypedGame(game)
+    source = typed.match.text  # type: ignore[attr-defined]
+    # the shortcut is taken: the bits of zones joined, no generator over the seats
+    assert "(z_hand[g_who] | z_kitty | (z_hand[1] if g_on else 0))" in source and \
+        "(z_hand[0] | z_hand[1]) >>" in source if mark == "in_bits" else \
+        "for _q" not in source.split("g_m = ")[1].split("\n")[0]
+    _same_trails(game, typed)

@@ -129,6 +129,8 @@ class TypedExprs:
         self._in_iter = 0
         #: the kind of the element of the comprehension _gen wrote last
         self._elem_kind = ""
+        #: the arguments of the definitions inlined, by the texts their parameters read
+        self._args: dict[str, tuple[ast.Expr, Env]] = {}
         #: each definition made a table (tables.py), with its body's source and kind; None
         #: for one that is not
         self._tables: dict[str, tuple[DefTable, str, list[str], str] | None] = {}
@@ -341,6 +343,9 @@ class TypedExprs:
         (sa, ka), (sb, kb) = self.expr(a, env), self.expr(b, env)
         if op in ("in", "not in"):
             neg = "not " if op == "not in" else ""
+            if kb == "cards" and ka == "card" and (m := self._bits_of_cards(b, env)):
+                # a card in zones joined (``c in hand + skat``): in the union of their bits
+                sb, kb = m, "zb"
             if kb == "zb":
                 ok, av = self.folded(a, env)
                 test = f"({sb} >> {sa} & 1 == 1)" if ok and av is not None or sa.isdigit() else \
@@ -350,6 +355,29 @@ class TypedExprs:
         if ka in ("zb", "zl") or kb in ("zb", "zl"):
             raise Unsupported("a zone compared")
         return f"({sa} {op} {sb})"
+
+    def _bits_of_cards(self, e: ast.Expr, env: Env) -> str | None:
+        """The bits of the cards of ``e`` where it joins zones kept as sets (``+``, a choice
+        of two, an empty list), evaluated as the list is (the zones in order, the choice's
+        test where the list's is); None for another shape."""
+        e = walk.uncited(e)
+        match e:
+            case ast.BinOp(op="+", left=x, right=y):
+                left, right = self._bits_of_cards(x, env), self._bits_of_cards(y, env)
+                return None if left is None or right is None else f"({left} | {right})"
+            case ast.IfExpr(cond=c, then=t, else_=f):
+                ok, cv = self.folded(c, env)
+                if ok:
+                    return self._bits_of_cards(t if cv else f, env)
+                then, other = self._bits_of_cards(t, env), self._bits_of_cards(f, env)
+                return None if then is None or other is None else \
+                    f"({then} if {self.src(c, env)} else {other})"
+            case ast.ListLit(items=()):
+                return "0"
+        s, k = self.expr(e, env)
+        if isinstance(e, ast.Name) and s in self._args:  # a parameter: its argument
+            return self._bits_of_cards(*self._args[s])
+        return s if k == "zb" else None
 
     # ---- calls ---------------------------------------------------------------------------
     def _call(self, e: ast.Call, env: Env, kind: str) -> tuple[str, str]:  # noqa: C901
@@ -602,6 +630,11 @@ class TypedExprs:
         # an argument that is more than a name or a constant is evaluated where its
         # parameter is read: a pure value, the same each time
         inner = {k: ((s if _simple(s) else f"({s})"), kd) for k, (s, kd) in inner.items()}
+        for p, a in zip(d.params, args, strict=True):
+            # what each argument's text was written from (its text stands for its value
+            # wherever the body reads the parameter); a name passed on is its own text
+            if not isinstance(walk.uncited(a), ast.Name):
+                self._args[inner[p.name][0]] = (a, env)
         got = self.table_of(name)
         if got is not None:
             table, body, params, kind = got

@@ -136,11 +136,15 @@ def _unchanging(e: pyast.expr, bound: set[str]) -> bool:
 
 
 def _costly(e: pyast.expr) -> bool:
-    """Whether ``e`` calls something (a sum, a max, a comprehension): worth a temporary; and
+    """Whether ``e`` calls something (a sum, a max, a comprehension), or does several
+    lookups and operations: worth a temporary; and
     whether its value may be kept: no generator but one a call consumes (a generator read
     by one element would be empty for the next)."""
     nodes = list(pyast.walk(e))
     consumed = {id(a) for n in nodes if isinstance(n, pyast.Call) for a in n.args}
     if any(isinstance(n, pyast.GeneratorExp) and id(n) not in consumed for n in nodes):
         return False
-    return any(isinstance(n, (pyast.Call, *_COMPS)) for n in nodes)
+    # a call, a comprehension; or several lookups and operations (the bits of a few zones
+    # joined: ``z_hand[d] | z_skat``), which cost more than the temporary's test
+    return any(isinstance(n, (pyast.Call, *_COMPS)) for n in nodes) or \
+        sum(isinstance(n, (pyast.Subscript, pyast.BinOp)) for n in nodes) >= 4

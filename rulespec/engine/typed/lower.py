@@ -503,7 +503,17 @@ class _Lowering(Decisions):
         z = self.zones[s.zone]
         if sk != "zl" or not z.per:
             raise Unsupported("a deal from a set or to a shared zone")
-        self.emit(f"_s = {self.src(s.seats, env)}; _k = {self.src(s.count, env)}", d)
+        seats, count = self.src(s.seats, env), self.src(s.count, env)
+        one = re.fullmatch(r"\((\w+), \)", seats)
+        if z.bits and one and count.isdigit() and int(count) > 0:
+            # k cards to one seat (a deal in packets): the stock's last k, in one operation
+            self.emit(f"if {count} <= len({src}):", d)
+            self.emit(f"{z.py}[{one[1]}] |= _bitsof({src}[-{count}:]); del {src}[-{count}:]",
+                      d + 1)
+            self.emit("else:", d)
+            self.emit(f"for _ in range({count}): {z.py}[{one[1]}] |= 1 << {src}.pop()", d + 1)
+            return
+        self.emit(f"_s = {seats}; _k = {count}", d)
         self.emit("_r = len(_s) * _k", d)
         if z.bits:
             # every round at once where the stock holds them all: the cards popped from its
