@@ -273,3 +273,54 @@ def test_a_shortcut_plays_as_the_engine(text: str, mark: str) -> None:
         "(z_hand[0] | z_hand[1]) >>" in source if mark == "in_bits" else \
         "for _q" not in source.split("g_m = ")[1].split("\n")[0]
     _same_trails(game, typed)
+
+
+#: the end of a deal, written for the table: a score out of the range (the engine's error,
+#: word for word), scores per team and a partnership's summed, an end inside the deal and
+#: one as its last statement, a match of several deals
+ENDS = [
+    ("""
+score_range 0..3
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 2 from stock to hand of seats
+  choose 0 {
+    yes() "Yes." { set m = 5 }
+    no() "No." { set m = 2 }
+  }
+  step "End" "The end." { end deal scoring sc }
+}
+match { repeat 3 { run deal }
+  end match winners [0] }
+""", 2),
+    ("""
+teams 2 by side
+def side(q: int) = q % 2
+def team_sc(t: int) = if t == 0 then m else 1
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 2 from stock to hand of seats
+  choose 0 {
+    early() "Early." {
+      set m = 7
+      end deal scoring team_sc per team
+    }
+    late() "Late." { set m = 3 }
+  }
+  end deal scoring sc
+}
+match { repeat 3 { run deal }
+  end match winning teams
+    [t for t in [0, 1] if team_totals[t] == max(team_totals[u] for u in [0, 1])] }
+""", 4),
+]
+
+
+@pytest.mark.parametrize(("text", "players"), ENDS, ids=["range", "teams"])
+def test_the_end_of_a_deal_is_the_engines(text: str, players: int) -> None:
+    spec = check_text((HEAD_TABLES + text).replace("players 2 to 3", "players 2 to 4"), "t.rules")
+    game = Game(spec, players)
+    typed = TypedGame(game)
+    _same_trails(game, typed)

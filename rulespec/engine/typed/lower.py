@@ -45,6 +45,10 @@ from rulespec.lang.model import CheckedSpec
 __all__ = ["lower_typed"]
 
 class _Lowering(Decisions):
+    #: the ``end deal`` that is the deal's last statement, while the deal is being written
+    #: (no exception is needed to leave the deal there)
+    falls: ast.EndDeal | None = None
+
     def __init__(self, spec: CheckedSpec, players: int, options: dict[str, object],
                  hands: int, actions: bool = False) -> None:
         #: whether each decision leaves the action chosen in ``st.act``
@@ -293,8 +297,13 @@ class _Lowering(Decisions):
                 if self.spec.sits_out:  # everyone seated again
                     self.emit("g_sitting_out[:] = [False] * _N", d)
                 self.emit("try:", d)
+                last = _last(self.spec.deal.body)
+                # a deal that ends with its last statement goes on from there: no exception
+                # raised and caught at the end of every deal
+                self.falls = last if isinstance(last, ast.EndDeal) else None
                 self.block(self.spec.deal.body, {}, d + 1)
-                self.emit("raise _RanOut('deal')", d + 1)
+                self.emit("st.in_deal = False" if self.falls else "raise _RanOut('deal')", d + 1)
+                self.falls = None
                 self.emit("except _DealOver:", d)
                 self.emit("st.in_deal = False", d + 1)
             case ast.Reveal():
@@ -542,7 +551,8 @@ class _Lowering(Decisions):
         scores = self.shared(f"[{body} for {p} in range({owners})]")
         self.emit(f"_end_deal(st, {s.flag!r}, {scores}, {self.obj(s)})", d)
         self.emit("g_deals_played += 1", d)
-        self.emit("raise _DealOver", d)
+        if s is not self.falls:
+            self.emit("raise _DealOver", d)
 
 
 def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], hands: int,
@@ -576,6 +586,12 @@ def lower_typed(spec: CheckedSpec, players: int, options: dict[str, object], han
     fn = make()
     fn.text = text
     return fn  # type: ignore[no-any-return]
+
+
+def _last(b: ast.Block) -> ast.Stmt | None:
+    """The statement a block runs last, through the steps it ends with."""
+    last = b.stmts[-1] if b.stmts else None
+    return _last(last.body) if isinstance(last, ast.Step) else last
 
 
 def _returns(bodies: list[ast.Block]) -> bool:

@@ -14,7 +14,7 @@ reported as one).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulespec.engine.chance import bury_order, shuffle
@@ -58,7 +58,7 @@ class TypedGame:
         self.hands = game.hands
         spec = game.spec
         self.match = lower_typed(spec, game.players, game.options, game.hands, {
-            "_CHANCE": CHANCE, "_DealOver": _DealOver, "_end_deal": end_deal_scores,
+            "_CHANCE": CHANCE, "_DealOver": _DealOver, "_end_deal": _deal_ender(game),
             "_end_match": _end_match, "_tseats": together_seats,
             "_RanOut": _raise("RanOut"), "_Runaway": _raise("Runaway"),
             "_NotThere": _raise("NotThere"), "_NoneLegal": _raise("NoneLegal"),
@@ -364,6 +364,62 @@ def _nonnegative(i: int) -> int:
     if i < 0:
         raise IndexError(f"position {i}")
     return i
+
+
+def _deal_ender(game: Game) -> Callable[[TypedState, str | None, list[Any], ast.EndDeal],
+                                         None]:
+    """``end deal`` for the typed code of ``game``: the scores (each owner's, worked out by
+    the typed code) added to the totals and the deal's entry written, as
+    ``kernel.play.end_deal_scores`` does, with what the table fixes looked up once. Where a
+    score is not a number or out of the score range, the engine's own end of a deal says
+    so (the typed code stops; the engine, replayed, raises)."""
+    n, teams, sits = game.players, game.teams, game.spec.sits_out
+    lo, hi = game.score_range if game.score_range is not None else (None, None)
+    seats = range(n)
+    if game.result_inits:  # pragma: no cover - the typed lowering does not lower results
+        return end_deal_scores
+
+    def end(st: TypedState, flag: str | None, owned: list[Any], node: ast.EndDeal) -> None:
+        for x in owned:
+            if not isinstance(x, int):
+                raise _Stopped("a score that is not a number")
+        if teams is None:
+            scores, team_scores = owned, None
+        elif node.per_team:
+            scores, team_scores = [owned[t] for t in teams], owned
+        else:
+            scores, team_scores = owned, [0] * game.team_count
+            for q in seats:
+                team_scores[teams[q]] += owned[q]
+        if lo is not None:
+            for x in scores:
+                if not lo <= x <= hi:
+                    raise _Stopped("a score out of the score range")
+        v = st.v
+        totals = v["totals"]
+        for q in seats:
+            totals[q] += scores[q]
+        st.deal_events = 0
+        rec: dict[str, object] = {"scores": scores}
+        if sits:
+            out = v["sitting_out"]
+            rec["sitting_out"] = [q for q in seats if out[q]]
+        if team_scores is not None:
+            rec["team_scores"] = team_scores
+            team_totals = v["team_totals"]
+            for t, x in enumerate(team_scores):
+                team_totals[t] += x
+        if flag:
+            rec[flag] = True
+        if st.deal_sink is not None:
+            # the earlier entries are final (State._end_deal): a long match keeps one
+            for d in st.deals:
+                st.deal_sink(d)
+            st.deals.clear()
+        st.deals.append(rec)
+        v["deals_played"] += 1
+
+    return end
 
 
 def _end_match(st: TypedState, winners: Any, node: ast.EndMatch) -> None:
