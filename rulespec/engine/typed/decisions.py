@@ -101,7 +101,10 @@ class Decisions:
                 self.mask(a, env, cv, d)
                 self.emit("_n = _m.bit_count()", d)
                 self.emit("if not _n: raise _NoneLegal", d)
-                self.emit(f"for _ in range((yield ({q}, _n))): _m &= _m - 1", d)
+                # the k-th card of the mask: k times its lowest bit dropped (a while, not a
+                # range: the first card, the commonest, costs one test)
+                self.emit(f"_k = yield ({q}, _n)", d)
+                self.emit("while _k: _m &= _m - 1; _k -= 1", d)
                 self.emit("_t = 0", d)
                 self.emit(f"{cv} = (_m & -_m).bit_length() - 1", d)
                 self.listed = (cv, self.x.src(g.source, env))
