@@ -138,6 +138,26 @@ def test_deadwood_of_numbered_cards(hands: list[list[str]], ace: str, other: boo
     assert len(asked) == before
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(DENSE), min_size=1, max_size=12, unique=True),
+                min_size=1, max_size=5), st.sampled_from(sorted(ORDERS)), st.booleans())
+def test_deadwood_of_a_mask_of_numbers(hands: list[list[str]], ace: str, other: bool) -> None:
+    """A hand given by the bits of its cards' numbers (the typed lowering's hand less a
+    card) answers as the hand does; two objects valuing a card otherwise take turns with the
+    table (each forgets the other's work), and answer each their own deadwood."""
+    codes = sorted(CARDS)
+    values = [value(c) for c in codes]
+    twos = [v + (1 if c.startswith("2") else 0) for c, v in zip(codes, values, strict=True)]
+    mine = NumberedDeadwood(codes, values, ORDERS[ace], RANK_OF, SUIT_OF, deadwood)
+    theirs = NumberedDeadwood(codes, twos, ORDERS[ace], RANK_OF, SUIT_OF, deadwood)
+    for hand in hands:
+        mask = sum(1 << codes.index(c) for c in hand)
+        for nd, vs in ((mine, values), (theirs, twos)) if other else ((mine, values),):
+            want = brute_deadwood(hand, [vs[codes.index(c)] for c in hand], ace)
+            assert nd.of_mask(mask) == want
+            assert nd([codes.index(c) for c in hand]) == want
+
+
 def test_a_long_hand_is_searched_as_before() -> None:
     """Past 16 cards the hand is searched on its own (its bound on the search's steps)."""
     hand = [c for c in CARDS if SUIT_OF[c] in ("C", "D")][:20]

@@ -287,7 +287,8 @@ class _DeckMelds:
     process's, shared by every caller: one thread at a time (the engine plays a match in one
     thread; simulate's workers are processes)."""
 
-    __slots__ = ("bit", "lowest", "masks", "memo", "order", "rank_of", "suit_of", "value")
+    __slots__ = ("bit", "lowest", "masks", "memo", "order", "rank_of", "suit_of", "value",
+                 "version")
 
     def __init__(self, order: tuple[int, ...], rank_of: Mapping[str, int],
                  suit_of: Mapping[str, object]) -> None:
@@ -303,6 +304,9 @@ class _DeckMelds:
             self.lowest[pos[0]].append(mask)
         #: each card's value, as the rules gave it (None: not asked yet)
         self.value: list[int | None] = [None] * len(deck)
+        #: counts the times the values were forgotten (a caller that checked them all once,
+        #: NumberedDeadwood.of_mask, checks again after)
+        self.version = 0
         self.memo: dict[int, int] = {0: 0}
         #: the hands asked last, by their cards: their values and mask
         self.masks: dict[tuple[str, ...], tuple[tuple[int, ...], int]] = {}
@@ -332,13 +336,18 @@ class _DeckMelds:
             if had != v:
                 if had is not None:
                     # the rules value this card otherwise now: nothing remembered holds
-                    self.value = [None] * len(value)
-                    self.memo = {0: 0}
-                    self.masks = {}
+                    self.forget()
                     return self._hand(cards, values)
                 value[i] = v
             mask |= 1 << i
         return mask
+
+    def forget(self) -> None:
+        """Forget every card's value and every deadwood worked out."""
+        self.value = [None] * len(self.value)
+        self.version += 1
+        self.memo = {0: 0}
+        self.masks = {}
 
     def least(self, left: int) -> int:
         """The least deadwood of the cards of ``left``."""
@@ -433,23 +442,74 @@ class NumberedDeadwood:
                  fallback: Callable[[list[str], list[int], Sequence[int]], int]) -> None:
         self.codes, self.values, self.order = tuple(codes), tuple(values), tuple(order)
         self.fallback = fallback
-        self.table = _deck_melds(self.order, rank_of, suit_of) \
-            if all(type(x) is int for x in self.order) else None
+        # the deck's table with its cards in the order of their numbers: a hand's mask of
+        # numbers is then the table's own
+        self.table = _deck_melds(self.order, _numbered_ranks(self.codes, rank_of, suit_of),
+                                 suit_of) if all(type(x) is int for x in self.order) else None
         self.bits = [None if self.table is None else self.table.bit.get(c) for c in codes]
+        #: whether each card's number is its bit in the table
+        self.same = all(b == n for n, b in enumerate(self.bits) if b is not None)
+        #: the numbers of the cards the table does not hold (no rank or suit)
+        self.outside = sum(1 << n for n, b in enumerate(self.bits) if b is None)
+        #: the table's version at which every card's value was found to be ours (-1: not yet)
+        self.checked = -1
+
+    def of_mask(self, mask: int) -> int:
+        """The deadwood of the cards whose numbers are the bits of ``mask``."""
+        table = self.table
+        if table is not None and self.same and not mask & self.outside and \
+                mask.bit_count() <= _HAND_MAX and (
+                self.checked == table.version or self._claim(table)):
+            return table.least(mask)
+        return self([n for n in range(len(self.codes)) if mask >> n & 1])
+
+    def _claim(self, table: _DeckMelds) -> bool:
+        """Every card's value in the table made ours: those not heard yet set, and where the
+        table holds another value for a card (another rule's), what it remembered forgotten
+        (as deadwood forgets where a card is asked with another value). The table's cards
+        are this object's, in the order of their numbers: another deck's rules make
+        another table."""
+        held = table.value
+        if any(held[i] is not None and held[i] != v
+               for i, v in zip(self.bits, self.values, strict=True) if i is not None):
+            table.forget()
+            held = table.value
+        for i, v in zip(self.bits, self.values, strict=True):
+            if i is not None:
+                held[i] = v
+        self.checked = table.version
+        return True
 
     def __call__(self, nums: Sequence[int]) -> int:
         table = self.table
-        if table is not None and len(nums) <= _HAND_MAX:
-            bits, values, held, mask = self.bits, self.values, table.value, 0
+        if table is not None and len(nums) <= _HAND_MAX and (
+                self.checked == table.version or self._claim(table)):
+            bits, mask = self.bits, 0
             for n in nums:
                 i = bits[n]
-                if i is None or mask >> i & 1 or held[i] != values[n]:
+                if i is None or mask >> i & 1:
                     break
                 mask |= 1 << i
             else:
                 return table.least(mask)
         return self.fallback([self.codes[n] for n in nums], [self.values[n] for n in nums],
                              self.order)
+
+
+#: each deck's ranks in the order of a lowering's numbers (by the codes and the identity of
+#: the deck's tables): the same dict each time, so that the deck's table is found again
+_NUMBERED: dict[tuple[tuple[str, ...], int, int], tuple[Mapping[str, int], Mapping[str, int]]] = {}
+
+
+def _numbered_ranks(codes: tuple[str, ...], rank_of: Mapping[str, int],
+                    suit_of: Mapping[str, object]) -> Mapping[str, int]:
+    key = (codes, id(rank_of), id(suit_of))
+    got = _NUMBERED.get(key)
+    if got is None or got[1] is not rank_of:
+        ranks = {c: rank_of[c] for c in codes if c in rank_of}
+        ranks.update((c, r) for c, r in rank_of.items() if c not in ranks)
+        got = _NUMBERED[key] = (ranks, rank_of)
+    return got[0]
 
 
 def best_melds(cards: Sequence[str], values: Sequence[int], order: Sequence[int],

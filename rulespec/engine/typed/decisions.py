@@ -313,7 +313,9 @@ class Decisions:
         if tests != "True":
             self.emit(f"if {tests}:", d)
         test = " and ".join(self.src(c, inner) for c in carded) or "True"
-        by_card = f"_m = _bitsof([{cv} for {cv} in _cardsof(_xb) if {test}])"
+        # what the cards' tests share (the hand's bits, a value of the state) worked out
+        # once, by the first card that needs it
+        by_card = f"_m = _bitsof({self.shared(f'[{cv} for {cv} in _cardsof(_xb) if {test}]')})"
         mask = self.masks.of(carded, g.var, inner)
         if mask is None:
             self.emit(by_card, dd)

@@ -32,7 +32,7 @@ from rulespec.engine.codegen.exprs import ExprCompiler
 from rulespec.engine.kernel.bits import COMPARE
 from rulespec.engine.kernel.lower import Unsupported
 from rulespec.engine.typed.cards import TypedDeck
-from rulespec.engine.typed.tables import DefTable, domain, safe_args, tabulate
+from rulespec.engine.typed.tables import DefTable, domains, safe_args, tabulate
 from rulespec.lang import ast, walk
 from rulespec.lang import types as T
 from rulespec.lang.builtins import RUNTIME_HELPERS
@@ -129,6 +129,8 @@ class TypedExprs:
         self._in_iter = 0
         #: the kind of the element of the comprehension _gen wrote last
         self._elem_kind = ""
+        #: the lowering's masks of guards (masks.py, which reads this module)
+        self.masks: Any = None
         #: the arguments of the definitions inlined, by the texts their parameters read
         self._args: dict[str, tuple[ast.Expr, Env]] = {}
         #: each definition made a table (tables.py), with its body's source and kind; None
@@ -356,28 +358,48 @@ class TypedExprs:
             raise Unsupported("a zone compared")
         return f"({sa} {op} {sb})"
 
-    def _bits_of_cards(self, e: ast.Expr, env: Env) -> str | None:
-        """The bits of the cards of ``e`` where it joins zones kept as sets (``+``, a choice
-        of two, an empty list), evaluated as the list is (the zones in order, the choice's
-        test where the list's is); None for another shape."""
+    def _bits_of_cards(self, e: ast.Expr, env: Env, joined: bool = True) -> str | None:
+        """The bits of the cards of ``e`` where it joins zones (``+``, a choice of two, an
+        empty list; only where ``joined``: a card twice is once in the bits), or is the cards
+        of a zone that pass a test, or a definition's that are; evaluated as the list is (the
+        zones in order, the choice's test where the list's is); None for another shape."""
         e = walk.uncited(e)
         match e:
-            case ast.BinOp(op="+", left=x, right=y):
+            case ast.BinOp(op="+", left=x, right=y) if joined:
                 left, right = self._bits_of_cards(x, env), self._bits_of_cards(y, env)
                 return None if left is None or right is None else f"({left} | {right})"
             case ast.IfExpr(cond=c, then=t, else_=f):
                 ok, cv = self.folded(c, env)
                 if ok:
-                    return self._bits_of_cards(t if cv else f, env)
-                then, other = self._bits_of_cards(t, env), self._bits_of_cards(f, env)
+                    return self._bits_of_cards(t if cv else f, env, joined)
+                then, other = self._bits_of_cards(t, env, joined), \
+                    self._bits_of_cards(f, env, joined)
                 return None if then is None or other is None else \
                     f"({then} if {self.src(c, env)} else {other})"
             case ast.ListLit(items=()):
                 return "0"
+            case ast.Call() if isinstance(b := self.res.binding(e.span, "call"), BoundDef) \
+                    and b.name not in self._inlining:
+                # a definition's cards: its body's, its parameters its arguments
+                self._inlining.append(b.name)
+                try:
+                    return self._bits_of_cards(self.ec.defs[b.name].body,
+                                               self._bound(b.name, e.args, env), joined)
+                finally:
+                    self._inlining.pop()
+            case ast.Comprehension(elem=el, var=v, source=src, cond=c) if \
+                    walk.uncited(el) == ast.Name(v) and self.masks is not None:
+                # the cards of some cards that pass a test: their bits, less the others
+                # (a mask of the test that cannot raise: it is read before any card is)
+                whole = self._bits_of_cards(src, env, joined)
+                if whole is None or c is None:
+                    return whole
+                m = self.masks.of([c], v, {**env, v: (self.fresh(v), "card")})
+                return None if m is None or not _plain_mask(m) else f"({whole} & {m})"
         s, k = self.expr(e, env)
         if isinstance(e, ast.Name) and s in self._args:  # a parameter: its argument
-            return self._bits_of_cards(*self._args[s])
-        return s if k == "zb" else None
+            return self._bits_of_cards(*self._args[s], joined)
+        return s if k == "zb" else f"_bitsof({s})" if k == "zl" else None
 
     # ---- calls ---------------------------------------------------------------------------
     def _call(self, e: ast.Call, env: Env, kind: str) -> tuple[str, str]:  # noqa: C901
@@ -472,7 +494,10 @@ class TypedExprs:
                               suit_of, self.ec.globals["_deadwood"])  # type: ignore[arg-type]
         name = f"_dwn{len(self.globals)}"
         self.globals[name] = fn
-        return f"{name}({cards})"
+        bits = self._bits_of_cards(args[0], env, joined=False)
+        # the hand's bits where they can be had without a list (a hand less one card; no
+        # zones joined, where a card twice would be once)
+        return f"{name}.of_mask({bits})" if bits is not None else f"{name}({cards})"
 
     def _each_card(self, e: ast.Expr, var: str, env: Env) -> list[object] | None:
         """The value of ``e`` for each card of the deck as ``var``, where it reads nothing
@@ -626,15 +651,7 @@ class TypedExprs:
         if name in self._inlining:
             raise Unsupported(f"the recursive definition {name}")
         d = self.ec.defs[name]
-        inner = {p.name: self._arg(a, env) for p, a in zip(d.params, args, strict=True)}
-        # an argument that is more than a name or a constant is evaluated where its
-        # parameter is read: a pure value, the same each time
-        inner = {k: ((s if _simple(s) else f"({s})"), kd) for k, (s, kd) in inner.items()}
-        for p, a in zip(d.params, args, strict=True):
-            # what each argument's text was written from (its text stands for its value
-            # wherever the body reads the parameter); a name passed on is its own text
-            if not isinstance(walk.uncited(a), ast.Name):
-                self._args[inner[p.name][0]] = (a, env)
+        inner = self._bound(name, args, env)
         got = self.table_of(name)
         if got is not None:
             table, body, params, kind = got
@@ -648,6 +665,20 @@ class TypedExprs:
         finally:
             self._inlining.pop()
 
+    def _bound(self, name: str, args: tuple[ast.Expr, ...], env: Env) -> dict[str, tuple[str,
+                                                                                     str]]:
+        """The names of a definition's parameters bound to its arguments' sources."""
+        d = self.ec.defs[name]
+        inner = {p.name: self._arg(a, env) for p, a in zip(d.params, args, strict=True)}
+        # an argument that is more than a name or a constant is evaluated where its
+        # parameter is read: a pure value, the same each time
+        inner = {k: ((s if _simple(s) else f"({s})"), kd) for k, (s, kd) in inner.items()}
+        for p, a in zip(d.params, args, strict=True):
+            # what each argument's text was written from (its text stands for its value
+            # wherever the body reads the parameter); a name passed on is its own text
+            if not isinstance(walk.uncited(a), ast.Name):
+                self._args[inner[p.name][0]] = (a, env)
+        return inner
 
     def table_of(self, name: str) -> tuple[DefTable, str, list[str], str] | None:
         """The definition ``name`` made a table, with its body's source, its parameters'
@@ -656,29 +687,11 @@ class TypedExprs:
             return self._tables[name]
         self._tables[name] = None
         d = self.ec.defs[name]
-        suits = [s for s in self.deck.suit_mask if s is not None]
-        enums = {e.name: self.spec.enum_values(e.name) for e in self.spec.enums}
-        params: list[tuple[str, list[object] | None]] = []
-        inner: dict[str, tuple[str, str]] = {}
-        for p in d.params:
-            t = p.type.inner if isinstance(p.type, ast.TypeOptional) else p.type
-            py = self.fresh(p.name)
-            if isinstance(t, ast.TypeName) and t.name == "card":
-                params.append((py, None))
-                inner[p.name] = (py, "card")
-                continue
-            values = domain(p.type, suits, enums)
-            if values is None:
-                return None
-            params.append((py, values))
-            inner[p.name] = (py, "bool" if values == [False, True] else "str")
-        decls = {v.name: v for v in self.spec.vars if not v.per_player}
-        variables: dict[str, list[object]] = {}
-        for n, (py, _) in self.vars.items():
-            values = [False, True] if n == "clockwise" else \
-                domain(decls[n].type, suits, enums) if n in decls else None
-            if values is not None:
-                variables[py] = values
+        got = domains(d, self.spec, self.vars, [s for s in self.deck.suit_mask if s is not None],
+                      self.fresh)
+        if got is None:
+            return None
+        params, inner, variables = got
         self._inlining.append(name)
         try:
             body, kind = self.expr(d.body, inner)
@@ -693,6 +706,15 @@ class TypedExprs:
         self.globals.update(made[1])
         self._tables[name] = (made[0], body, [py for py, _ in params], kind)
         return self._tables[name]
+
+
+def _plain_mask(src: str) -> bool:
+    """Whether a mask's source only combines names and numbers (``1 << c if c is not None
+    else 0``): nothing in it can raise."""
+    ok = (pyast.Expression, pyast.Name, pyast.Constant, pyast.Load, pyast.BinOp,
+          pyast.LShift, pyast.BitXor, pyast.BitAnd, pyast.BitOr, pyast.IfExp, pyast.Compare,
+          pyast.Is, pyast.IsNot, pyast.BoolOp, pyast.And, pyast.Or, pyast.UnaryOp, pyast.Not)
+    return all(isinstance(n, ok) for n in pyast.walk(pyast.parse(src, mode="eval")))
 
 
 def _simple(s: str) -> bool:

@@ -94,7 +94,7 @@ class _Lowering(Decisions):
             ok, value = ec.const(v.init)
             if ok and v.name not in set_ and not v.per_player:
                 self.x.fixed[v.name] = value
-        self.masks = Masks(self.x)
+        self.masks = self.x.masks = Masks(self.x)
         self.lines: list[str] = []
         self.objects: dict[str, object] = {}
         self.procs = {p.name: p for p in spec.procs}

@@ -30,14 +30,15 @@ from __future__ import annotations
 import ast as pyast
 import builtins
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
 from rulespec.engine.kernel.bits import cannot_raise
 from rulespec.lang import ast
+from rulespec.lang.model import CheckedSpec
 
-__all__ = ["DefTable", "always_reads", "domain"]
+__all__ = ["DefTable", "always_reads", "domain", "domains", "safe_args", "tabulate"]
 
 #: the most combinations of the outer values a table is made for (each is a row of cards)
 MAX_ROWS = 256
@@ -102,6 +103,39 @@ def domain(t: ast.TypeExpr | None, suits: Sequence[object],
         case ast.TypeEnum(values=vs) if all(isinstance(v, str) for v in vs):
             return [*vs, None]
     return None
+
+
+def domains(d: ast.DefDecl, spec: CheckedSpec, variables: Mapping[str, tuple[str, str]],
+            suits: Sequence[object], fresh: Callable[[str], str]
+            ) -> tuple[list[tuple[str, list[object] | None]], dict[str, tuple[str, str]],
+                       dict[str, list[object]]] | None:
+    """For the definition ``d``: each parameter's Python name (``fresh``) and values (None:
+    the card), the parameters as the body reads them (their names and kinds), and the
+    values of each variable of the rules (``variables``: their Python names and kinds) of
+    a small type, by its Python name; None where a parameter is of no small type."""
+    enums = {e.name: spec.enum_values(e.name) for e in spec.enums}
+    params: list[tuple[str, list[object] | None]] = []
+    inner: dict[str, tuple[str, str]] = {}
+    for p in d.params:
+        t = p.type.inner if isinstance(p.type, ast.TypeOptional) else p.type
+        py = fresh(p.name)
+        if isinstance(t, ast.TypeName) and t.name == "card":
+            params.append((py, None))
+            inner[p.name] = (py, "card")
+            continue
+        values = domain(p.type, suits, enums)
+        if values is None:
+            return None
+        params.append((py, values))
+        inner[p.name] = (py, "bool" if values == [False, True] else "str")
+    decls = {v.name: v for v in spec.vars if not v.per_player}
+    small: dict[str, list[object]] = {}
+    for n, (py, _) in variables.items():
+        values = [False, True] if n == "clockwise" else \
+            domain(decls[n].type, suits, enums) if n in decls else None
+        if values is not None:
+            small[py] = values
+    return params, inner, small
 
 
 def always_reads(node: pyast.AST, name: str) -> bool:
