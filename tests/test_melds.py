@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -156,6 +157,26 @@ def test_deadwood_of_a_mask_of_numbers(hands: list[list[str]], ace: str, other: 
             want = brute_deadwood(hand, [vs[codes.index(c)] for c in hand], ace)
             assert nd.of_mask(mask) == want
             assert nd([codes.index(c) for c in hand]) == want
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from(DENSE), min_size=2, max_size=12,
+                                   unique=True), st.randoms(use_true_random=False),
+                          st.booleans()), min_size=1, max_size=4),
+       st.sampled_from(sorted(ORDERS)))
+def test_a_hand_less_each_card(rounds: list[tuple[list[str], Any, bool]], ace: str) -> None:
+    """The rules ask the deadwood of a hand less each of its cards in turn (a knock's
+    discards): the second question works every one out at once (melds.py's deadwood_of);
+    each answer is the hand's own, in any order, with other hands asked between, the same
+    hand asked twice, and a card valued otherwise (the table forgets)."""
+    for hand, rng, other in rounds:
+        values = {c: value(c) + (1 if other and c.startswith("3") else 0) for c in hand}
+        order = list(hand)
+        rng.shuffle(order)
+        for c in order + order[:2]:
+            less = [x for x in hand if x != c]
+            vs = [values[x] for x in less]
+            assert deadwood(less, vs, ORDERS[ace]) == brute_deadwood(less, vs, ace)
 
 
 def test_a_long_hand_is_searched_as_before() -> None:

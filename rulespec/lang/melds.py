@@ -287,8 +287,8 @@ class _DeckMelds:
     process's, shared by every caller: one thread at a time (the engine plays a match in one
     thread; simulate's workers are processes)."""
 
-    __slots__ = ("bit", "lowest", "masks", "memo", "order", "rank_of", "suit_of", "value",
-                 "version")
+    __slots__ = ("answers", "bit", "last", "lowest", "masks", "meld_value", "memo", "order",
+                 "parent", "rank_of", "suit_of", "value", "version")
 
     def __init__(self, order: tuple[int, ...], rank_of: Mapping[str, int],
                  suit_of: Mapping[str, object]) -> None:
@@ -308,6 +308,12 @@ class _DeckMelds:
         #: NumberedDeadwood.of_mask, checks again after)
         self.version = 0
         self.memo: dict[int, int] = {0: 0}
+        #: a hand whose every hand less one card has its deadwood worked out (``answers``, by
+        #: the card's bit), and the hand asked last (see :meth:`deadwood_of`)
+        self.parent, self.last = 0, 0
+        self.answers: dict[int, int] = {}
+        #: each meld's total value (the values as they are now)
+        self.meld_value: dict[int, int] = {}
         #: the hands asked last, by their cards: their values and mask
         self.masks: dict[tuple[str, ...], tuple[tuple[int, ...], int]] = {}
 
@@ -348,6 +354,61 @@ class _DeckMelds:
         self.version += 1
         self.memo = {0: 0}
         self.masks = {}
+        self.parent, self.last, self.answers, self.meld_value = 0, 0, {}, {}
+
+    def deadwood_of(self, left: int) -> int:
+        """The least deadwood of the cards of ``left``, as :meth:`least`; where the rules
+        ask it of a hand less each of its cards in turn (may a player knock, discarding
+        this card?), the second such question works out every one of the hand's at once,
+        and the rest are looked up (issue 29: gin rummy asks eleven a turn)."""
+        parent = self.parent
+        rest = parent ^ left
+        if left & parent == left and rest and not rest & (rest - 1):
+            return self.answers[rest]
+        last, self.last = self.last, left
+        whole = last | left
+        extra = whole ^ left
+        if last and extra and not extra & (extra - 1) and whole.bit_count() <= _HAND_MAX \
+                and whole ^ last != 0 and not (whole ^ last) & ((whole ^ last) - 1):
+            if self._siblings(whole):
+                return self.answers[extra]
+        return self.least(left)
+
+    def _siblings(self, whole: int) -> bool:
+        """The deadwood of ``whole`` less each of its cards: every set of melds in it that
+        share no card (few, in a hand), and for each card the best of those that leave it
+        out; False where the sets are too many (a long hand of one suit: each is asked
+        alone)."""
+        value, meld_value = self.value, self.meld_value
+        melds: list[int] = []
+        total, m = 0, whole
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            total += value[i]  # type: ignore[operator]
+            melds.extend(x for x in self.lowest[i] if x & whole == x)
+        packs = [(0, 0)]
+        for x in melds:
+            v = meld_value.get(x)
+            if v is None:
+                v = meld_value[x] = sum(value[i] for i in range(x.bit_length())  # type: ignore[misc]
+                                        if x >> i & 1)
+            packs += [(pm | x, pv + v) for pm, pv in packs if not pm & x]
+            if len(packs) > _PACKS_MAX:
+                return False
+        packs.sort(key=lambda p: -p[1])
+        answers: dict[int, int] = {}
+        m = whole
+        while m:
+            b = m & -m
+            m ^= b
+            for pm, pv in packs:  # noqa: B007  (the best that leaves the card out)
+                if not pm & b:
+                    break
+            answers[b] = total - value[b.bit_length() - 1] - pv  # type: ignore[operator]
+        self.parent, self.answers = whole, answers
+        return True
 
     def least(self, left: int) -> int:
         """The least deadwood of the cards of ``left``."""
@@ -376,6 +437,8 @@ class _DeckMelds:
 _DECK_MAX: Final = 128
 _HAND_MAX: Final = 16
 _MEMO_MAX: Final = 200_000
+#: the most sets of melds sharing no card a hand's deadwood less each card is worked out from
+_PACKS_MAX: Final = 4096
 #: the tables of the decks and run orders asked lately (rank_of and suit_of by identity)
 _DECKS: list[_DeckMelds] = []
 
@@ -418,7 +481,7 @@ def deadwood(cards: Sequence[str], values: Sequence[int], order: Sequence[int],
         if table is not None:
             mask = table.hand(cards, values)
             if mask is not None:
-                return table.least(mask)
+                return table.deadwood_of(mask)
     found = _part_of_recent(cards, values, (order, rank_of, suit_of))
     if found is not None:
         lay, left = found
@@ -460,7 +523,7 @@ class NumberedDeadwood:
         if table is not None and self.same and not mask & self.outside and \
                 mask.bit_count() <= _HAND_MAX and (
                 self.checked == table.version or self._claim(table)):
-            return table.least(mask)
+            return table.deadwood_of(mask)
         return self([n for n in range(len(self.codes)) if mask >> n & 1])
 
     def _claim(self, table: _DeckMelds) -> bool:
@@ -491,7 +554,7 @@ class NumberedDeadwood:
                     break
                 mask |= 1 << i
             else:
-                return table.least(mask)
+                return table.deadwood_of(mask)
         return self.fallback([self.codes[n] for n in nums], [self.values[n] for n in nums],
                              self.order)
 
