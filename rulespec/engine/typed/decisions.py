@@ -208,9 +208,15 @@ class Decisions:
         if order is None:
             raise Unsupported("alternatives whose order the values decide")
         got: list[Chosen] = []
+        #: the alternatives of no generator whose guard always holds (no test written)
+        always: set[int] = set()
         for i, a in enumerate(alts):
             if not a.generators:
-                self.emit(f"_b{i} = {self.src(a.guard, env) if a.guard else 'True'}", d)
+                test = self.src(a.guard, env) if a.guard else "True"
+                if test == "True":
+                    always.add(i)
+                else:
+                    self.emit(f"_b{i} = {test}", d)
                 got.append(None)
                 continue
             g = a.generators[0]
@@ -240,21 +246,29 @@ class Decisions:
             table = self.obj(SortTexts(t[1]))
             self.emit(f"_b{i} = sorted(dict.fromkeys({values}), key={table}.__getitem__) "
                       f"if {pre} else []", d)
-        self.chosen(order, got, q, d)
+        self.chosen(order, got, q, d, always)
         return got, "(_a, _v)"
 
     def chosen(self, order: list[list[int]], got: list[Chosen], q: str,
-               d: int) -> None:
+               d: int, always: set[int]) -> None:
         """The events counted block by block, the seat asked, and the one chosen found by its
         number (``_a, _v``: the alternative and its value), with no list of them made: a
         block without a generator is the first of its alternatives that holds (``_fK``, -1
-        for none), one with a generator its values."""
+        for none; ``always`` those that hold whatever the state), one with a generator its
+        values."""
+        if all(got[b[0]] is None and b[0] in always for b in order):
+            # events the table fixes (pass, or order up): the k-th is the k-th block's
+            self.emit(f"_k = yield ({q}, {len(order)})", d)
+            self.emit("_t = 0", d)
+            self.emit(f"_a, _v = {tuple(b[0] for b in order)!r}[_k], None", d)
+            return
         counts = []
         for k, block in enumerate(order):
             if got[block[0]] is not None:
                 counts.append(f"len(_b{block[0]})")
                 continue
-            first = " else ".join(f"{i} if _b{i}" for i in block)
+            first = " else ".join(f"{i} if {'True' if i in always else f'_b{i}'}"
+                                  for i in block)
             self.emit(f"_f{k} = {first} else -1", d)
             counts.append(f"(_f{k} >= 0)")
         self.emit(f"_n = {' + '.join(counts)}", d)
