@@ -36,7 +36,7 @@ def test_what_a_body_reads_on_every_path() -> None:
 def test_the_values_of_a_small_type() -> None:
     suits = ["C", "D"]
     enums = {"kind": ("a", "b")}
-    assert domain(ast.TypeName("bool"), suits, enums) == [False, True]
+    assert domain(ast.TypeName("bool"), suits, enums) == [False, True, None]
     assert domain(ast.TypeName("suit"), suits, enums) == ["C", "D", None]
     assert domain(ast.TypeOptional(ast.TypeName("kind")), suits, enums) == ["a", "b", None]
     assert domain(ast.TypeName("int"), suits, enums) is None
@@ -324,3 +324,91 @@ def test_the_end_of_a_deal_is_the_engines(text: str, players: int) -> None:
     game = Game(spec, players)
     typed = TypedGame(game)
     _same_trails(game, typed)
+
+
+#: what a second reader of this change found played otherwise than the engine (each failed
+#: before its fix): a card that is none where every card raises; none in zones joined (the
+#: zones still read: a seat past the table raises); a sum of one value that is none; all()
+#: of values that are none; a flag that holds none, as a parameter and as a variable
+FOUND = [
+    """
+def f(c: card) = if c == none then 0 else 100 // (if on then 1 else 0) + rank(c)
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 2 from stock to hand of seats
+  choose 0 {
+    yes() "Yes." { set on = true }
+    no() "No." { }
+  }
+  set m = f(held)
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""",
+    """
+var who: int = 0
+zone kitty: shared visible to all
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  set who = 5
+  choose 1 {
+    keep(card = c) for c in hand[1] "Keep." { set held = c }
+    none() "None." { }
+  }
+  set m = if held in hand[who] + kitty then 1 else 2
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""",
+    """
+var who: int = 0
+def f(q: int) = if q == who then none else 1
+def g(q: int) = if q == who then none else true
+deal {
+  fill stock with pack(1)
+  choose 0 {
+    pick(q = q) for q in [0, 1, 5] "Pick." { set who = q }
+  }
+  set on = all(g(q) for q in [1, 0])
+  set m = if on == false then 1 else 2
+  set m = m + sum(f(q) for q in [0])
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""",
+    """
+var flag: bool? = none
+def f(c: card, b: bool) = if b then rank(c) else 0
+def h(c: card) = if on then rank(c) else 0
+deal {
+  fill stock with pack(1)
+  shuffle stock
+  deal 3 from stock to hand of seats
+  choose 0 {
+    yes() "Yes." { set flag = true }
+    no() "No." { }
+  }
+  choose 1 {
+    keep(card = c) for c in hand[1] "Keep." { set held = c }
+  }
+  set m = f(held, flag)
+  set on = flag
+  set m = m + h(held)
+  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+""",
+]
+
+
+@pytest.mark.parametrize("text", FOUND, ids=[str(i) for i in range(len(FOUND))])
+def test_what_a_second_reader_found(text: str) -> None:
+    game = Game(check_text(HEAD_TABLES + text, "t.rules"), 2)
+    _same_trails(game, TypedGame(game))

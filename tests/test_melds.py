@@ -364,3 +364,15 @@ def test_a_deck_of_many_melds_is_searched_hand_by_hand() -> None:
     # 7k (3 + 4 + 5 + 7); the run leaves 2b, 2c, 5q, 7k (2 + 2 + 5 + 7)
     assert deadwood(hand, [rank_of[c] for c in hand], order, rank_of, suit_of) == 16
     assert m._deck_melds(tuple(ORDERS["low"]), RANK_OF, SUIT_OF) is not None
+
+
+def test_the_numbered_decks_kept_are_few() -> None:
+    """Each deck's ranks in its numbers' order are kept for the deck's table to be found
+    again, a few decks at a time (a process that checks many specs keeps no more)."""
+    from rulespec.lang import melds as M
+
+    codes = sorted(CARDS)
+    for _ in range(30):
+        NumberedDeadwood(codes, [value(c) for c in codes], ORDERS["low"], dict(RANK_OF),
+                         SUIT_OF, deadwood)
+    assert len(M._NUMBERED) <= 8

@@ -569,6 +569,8 @@ def _numbered_ranks(codes: tuple[str, ...], rank_of: Mapping[str, int],
     key = (codes, id(rank_of), id(suit_of))
     got = _NUMBERED.get(key)
     if got is None or got[1] is not rank_of:
+        if len(_NUMBERED) >= 8:
+            _NUMBERED.clear()  # a few decks at a time, as _DECKS keeps
         ranks = {c: rank_of[c] for c in codes if c in rank_of}
         ranks.update((c, r) for c, r in rank_of.items() if c not in ranks)
         got = _NUMBERED[key] = (ranks, rank_of)

@@ -350,8 +350,10 @@ class TypedExprs:
                 sb, kb = m, "zb"
             if kb == "zb":
                 ok, av = self.folded(a, env)
+                # a card that is none is in no zone, but the zones are read all the same, as
+                # the engine reads them (a zone of a seat past the table raises)
                 test = f"({sb} >> {sa} & 1 == 1)" if ok and av is not None or sa.isdigit() else \
-                    f"({sa} is not None and {sb} >> {sa} & 1 == 1)"
+                    f"({sb} >> {sa} & 1 == 1 if {sa} is not None else {sb} is None)"
                 return f"({neg}{test})"
             return f"({sa} {op} {sb})"
         if ka in ("zb", "zl") or kb in ("zb", "zl"):
@@ -562,7 +564,7 @@ class TypedExprs:
             got = self._by_card(e, b.name, env)
             if got is not None:
                 return got, kind
-        if e.cond is None and (got := self._unrolled(e, b.name, env)) is not None:
+        if e.cond is None and (got := _unrolled(self, e, b.name, env)) is not None:
             return got, kind
         gen = self._gen(e.elem, e.var, e.source, e.cond, env)
         match b.name:
@@ -573,24 +575,6 @@ class TypedExprs:
             case "sum" | "max" | "min":
                 return f"{b.name}([{gen}])", kind
         raise Unsupported(f"the built-in {b.name} over a generator")
-
-    def _unrolled(self, e: ast.GenCall, fn: str, env: Env) -> str | None:
-        """``any``/``all``/``sum``/``max``/``min`` over a few values the table fixes (the
-        teams, the seats) written out, each element for its value: ``(E0 or E1)``, ``max(E0,
-        E1)``, evaluated in the same order, stopping where the built-in stops."""
-        ok, items = self.folded(e.source, env)
-        if not ok or not isinstance(items, (list, tuple)) or not 0 < len(items) <= _UNROLL:
-            return None
-        ek = self.element_kind(e.source)
-        elem = self.kind(e.elem)
-        if fn in ("any", "all") and elem != "bool" or fn == "sum" and elem != "int" or \
-                fn not in ("any", "all", "sum", "max", "min"):
-            return None
-        parts = [self.value(e.elem, {**env, e.var: (self.constant(v, ek), ek)}) for v in items]
-        if fn in ("max", "min"):
-            return f"{fn}({', '.join(parts)})" if len(parts) > 1 else parts[0]
-        op = {"any": " or ", "all": " and ", "sum": " + "}[fn]
-        return f"({op.join(parts)})"
 
     def _by_card(self, e: ast.GenCall, fn: str, env: Env) -> str | None:
         """``any``/``all``/``count``/``sum`` of a value of each card that reads nothing but
@@ -706,6 +690,30 @@ class TypedExprs:
         self.globals.update(made[1])
         self._tables[name] = (made[0], body, [py for py, _ in params], kind)
         return self._tables[name]
+
+
+def _unrolled(x: TypedExprs, e: ast.GenCall, fn: str, env: Env) -> str | None:
+    """``any``/``all``/``sum``/``max``/``min`` over a few values the table fixes (the
+    teams, the seats) written out, each element for its value, evaluated in the same order
+    and stopping where the built-in stops: ``(True if E0 else True if E1 else False)``,
+    ``(0 + E0 + E1)``, ``max(E0, E1)``."""
+    ok, items = x.folded(e.source, env)
+    if not ok or not isinstance(items, (list, tuple)) or not 0 < len(items) <= _UNROLL:
+        return None
+    ek = x.element_kind(e.source)
+    elem = x.kind(e.elem)
+    if fn in ("any", "all") and elem != "bool" or fn == "sum" and elem != "int" or \
+            fn not in ("any", "all", "sum", "max", "min"):
+        return None
+    parts = [x.value(e.elem, {**env, e.var: (x.constant(v, ek), ek)}) for v in items]
+    if fn in ("max", "min"):
+        return f"{fn}({', '.join(parts)})" if len(parts) > 1 else parts[0]
+    if fn == "sum":  # from 0, as sum adds: a value that is none raises
+        return f"(0 + {' + '.join(parts)})"
+    # a flag, whatever the values (any and all give one): the first that decides
+    stop, other = ("True", "False") if fn == "any" else ("False", "True")
+    neg = "" if fn == "any" else "not "
+    return "(" + "".join(f"{stop} if {neg}{p} else " for p in parts) + f"{other})"
 
 
 def _plain_mask(src: str) -> bool:

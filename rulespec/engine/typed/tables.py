@@ -12,12 +12,15 @@ too: ``_TBM0[g_trump].get(v, 0)``, the cards whose value is ``v``.
 
 What a lookup must keep of the rules' meaning:
 
-- Nothing raises that did not: a combination whose every card's value raises is left out
-  of the table (its lookup raises ``KeyError``; the engine's body raises there too), and a
+- Nothing raises that did not: a combination whose every card's value raises, and a
+  card that is none's too, is left out of the table (its lookup raises ``KeyError``; the
+  engine's body raises there too); where a card that is none does not raise there, the row
+  holds none's value alone (and its masks are left out: every card's test raises). A
   definition whose value raises for some cards of a combination but not others is not made
   a table. A card that is none raises where the body raises for it (a tuple's lookup);
   where it does not (the body need not read the card: ``k != null_game and ...``), the
-  row is a dict that has none's value too.
+  row is a dict that has none's value too. Every value of a small type may be none (a
+  flag too: a ``bool?`` is passed on to a ``bool``).
 - Nothing is left unevaluated that raised: the arguments are evaluated before the lookup,
   where the body may read a parameter only on some paths; so each argument is one that
   cannot raise, or one the body reads on every path.
@@ -95,7 +98,7 @@ def domain(t: ast.TypeExpr | None, suits: Sequence[object],
             got = domain(i, suits, enums)
             return None if got is None else [*got, None] if None not in got else got
         case ast.TypeName(name="bool"):
-            return [False, True]
+            return [False, True, None]  # a flag may hold none (``bool?`` passed on)
         case ast.TypeName(name="suit"):
             return [*suits, None]
         case ast.TypeName(name=n) if n in enums:
@@ -127,7 +130,8 @@ def domains(d: ast.DefDecl, spec: CheckedSpec, variables: Mapping[str, tuple[str
         if values is None:
             return None
         params.append((py, values))
-        inner[p.name] = (py, "bool" if values == [False, True] else "str")
+        name = t.name if isinstance(t, ast.TypeName) else ""
+        inner[p.name] = (py, "bool" if name == "bool" else "suit" if name == "suit" else "str")
     decls = {v.name: v for v in spec.vars if not v.per_player}
     small: dict[str, list[object]] = {}
     for n, (py, _) in variables.items():
@@ -216,6 +220,8 @@ def tabulate(src: str, params: Sequence[tuple[str, list[object] | None]],
     values, masks, truthy, read = got
     t = DefTable(name, f"{name}M", f"{name}T", tuple(dims), card_at[0], read)
     if not dims:
+        if () not in masks:
+            return None  # every card raises: a mask of no combination cannot say so
         return t, {t.name: values[()], t.masks: masks[()], t.truthy: truthy[()]}
     return t, {t.name: values, t.masks: masks, t.truthy: truthy}
 
@@ -235,11 +241,13 @@ def _fill(f: object, combos: Iterable[tuple[object, ...]], cards: int
         if isinstance(row, bool):
             return None
         read = read and _reads(f, combo)
+        _put(values, combo, row)
+        if len(row) < cards:  # none's value alone: every card's test raises, as its mask's
+            continue
         by_value: dict[object, int] = {}
         for c in range(cards):
             x = row[c]
             by_value[x] = by_value.get(x, 0) | 1 << c
-        _put(values, combo, row)
         _put(masks, combo, by_value)
         _put(truthy, combo, sum(m for x, m in by_value.items() if x))
     if not values:
@@ -256,10 +264,11 @@ def _size(ranges: Sequence[Sequence[object]]) -> int:
 
 def _row(f: object, combo: tuple[object, ...], cards: int
          ) -> tuple[object, ...] | dict[object, object] | None | bool:
-    """The values of every card at ``combo``, by the card's number (a tuple, or a dict with
-    the value of a card that is none where the body takes one: it may not read the card);
-    None where every card raises; False where some do and some do not, or a value is not
-    kept as it is."""
+    """The values of every card at ``combo``, by the card's number: a tuple, or a dict that
+    has the value of a card that is none too where the body takes one (it need not read
+    the card), and only that where every card of the deck raises; None where every card
+    and none raise; False where some cards raise and some do not, or a value is not kept
+    as it is."""
     row: list[object] = []
     raised = 0
     for c in range(cards):
@@ -271,12 +280,12 @@ def _row(f: object, combo: tuple[object, ...], cards: int
         if type(x) not in _SCALARS:
             return False
         row.append(x)
-    if raised:
-        return None if raised == cards else False
+    if raised and raised != cards:
+        return False
     try:
         x = f(*combo, None)  # type: ignore[operator]
     except Exception:  # noqa: BLE001  (as the lookup of none in a tuple raises)
-        return tuple(row)
+        return None if raised else tuple(row)
     if type(x) not in _SCALARS:
         return False
     return {**dict(enumerate(row)), None: x}
