@@ -95,6 +95,22 @@ var held: card? = none
 def sc(p: int) = m
 """
 
+#: the end of most specs here: the deal scored, one deal a match
+END = """  end deal scoring sc
+}
+match { run deal
+  end match winners [0] }
+"""
+
+
+def ask_on(seat: int) -> str:
+    """A decision of ``seat``'s: whether ``on`` is set."""
+    return f"""  choose {seat} {{
+    yes() "Yes." {{ set on = true }}
+    no() "No." {{ }}
+  }}"""
+
+
 #: rules that make tables, each where a lookup could part from the body
 CASES = [
     # the body does not read its card while ``on`` is false: ``first(pile)`` of an empty
@@ -106,17 +122,10 @@ deal {
   fill stock with pack(1)
   shuffle stock
   deal 2 from stock to hand of seats
-  choose 0 {
-    yes() "Yes." { set on = true }
-    no() "No." { }
-  }
+""" + ask_on(0) + """
   set m = if high(first(pile)) then 1 else 2
   set m = m + 10 * count(high(c) for c in hand[0])
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", True),
+""" + END, True),
     # a card that is none, which the body takes (a row with none's value)
     ("""
 def worth(c: card) = if c == none then 1 else if on then rank(c) else 0
@@ -128,16 +137,9 @@ deal {
     keep(card = c) for c in hand[0] "Keep." { set held = c }
     none() "None." { }
   }
-  choose 1 {
-    yes() "Yes." { set on = true }
-    no() "No." { }
-  }
+""" + ask_on(1) + """
   set m = worth(held)
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", True),
+""" + END, True),
     # a suit that may be none, a listing's mask looked up, and a trick's winner
     ("""
 def as_suit(c: card) = if trump != none and rank(c) == jack then trump else suit(c)
@@ -163,11 +165,7 @@ deal {
     set m = m + max(power(c) for c in pile)
     for c in pile { move c from pile to stock }
   }
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", True),
+""" + END, True),
     # a value that raises for some cards: no table, and the error is the engine's
     ("""
 def odd(c: card) = 100 // (rank(c) - 7)
@@ -176,11 +174,7 @@ deal {
   shuffle stock
   deal 3 from stock to hand of seats
   set m = sum(odd(c) for c in hand[0])
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", False),
+""" + END, False),
 ]
 
 
@@ -190,12 +184,12 @@ def test_a_table_plays_as_the_body(text: str, tabled: bool) -> None:
     game = Game(check_text(HEAD_TABLES + text, "t.rules"), 2)
     typed = TypedGame(game)
     assert ("_TB" in typed.match.text) == tabled  # type: ignore[attr-defined]
-    _same_trails(game, typed)
+    same_trails(game, typed)
 
 
-def _same_trails(game: Game, typed: TypedGame) -> None:
-    """The same events, results and errors, at every step of 30 random games."""
-    for i in range(30):
+def same_trails(game: Game, typed: TypedGame, games: int = 30) -> None:
+    """The same events, results and errors, at every step of ``games`` random games."""
+    for i in range(games):
         sides: list[Any] = []
         for make in (game.new_initial_state, typed.new_initial_state):
             draws, pick = random.Random(i), random.Random(100 + i)
@@ -231,26 +225,16 @@ deal {
   choose 0 {
     pick(q = q) for q in [-1, 0, 1] "Pick." { set who = q }
   }
-  choose 1 {
-    yes() "Yes." { set on = true }
-    no() "No." { }
-  }
+""" + ask_on(1) + """
   set m = tops(hand[who] + kitty + (if on then hand[1] else []))
   set m = m + (if top(stock) in hand[0] + hand[1] then 100 else 0)
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", "in_bits"),
+""" + END, "in_bits"),
     ("""
 deal {
   fill stock with pack(1)
   shuffle stock
   deal 2 from stock to hand of seats
-  choose 0 {
-    yes() "Yes." { set on = true }
-    no() "No." { }
-  }
+""" + ask_on(0) + """
   set m = (if any(rank(first(hand[q])) > 9 or on for q in seats) then 1 else 0)
     + (if all(rank(first(hand[q])) > 3 for q in seats) then 10 else 0)
     + max(rank(first(hand[q])) for q in seats) * 100
@@ -272,7 +256,7 @@ def test_a_shortcut_plays_as_the_engine(text: str, mark: str) -> None:
     assert "(z_hand[g_who] | z_kitty | (z_hand[1] if g_on else 0))" in source and \
         "(z_hand[0] | z_hand[1]) >>" in source if mark == "in_bits" else \
         "for _q" not in source.split("g_m = ")[1].split("\n")[0]
-    _same_trails(game, typed)
+    same_trails(game, typed)
 
 
 #: the end of a deal, written for the table: a score out of the range (the engine's error,
@@ -323,7 +307,7 @@ def test_the_end_of_a_deal_is_the_engines(text: str, players: int) -> None:
     spec = check_text((HEAD_TABLES + text).replace("players 2 to 3", "players 2 to 4"), "t.rules")
     game = Game(spec, players)
     typed = TypedGame(game)
-    _same_trails(game, typed)
+    same_trails(game, typed)
 
 
 #: what a second reader of this change found played otherwise than the engine (each failed
@@ -337,16 +321,9 @@ deal {
   fill stock with pack(1)
   shuffle stock
   deal 2 from stock to hand of seats
-  choose 0 {
-    yes() "Yes." { set on = true }
-    no() "No." { }
-  }
+""" + ask_on(0) + """
   set m = f(held)
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""",
+""" + END,
     """
 var who: int = 0
 zone kitty: shared visible to all
@@ -360,11 +337,7 @@ deal {
     none() "None." { }
   }
   set m = if held in hand[who] + kitty then 1 else 2
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""",
+""" + END,
     """
 var who: int = 0
 def f(q: int) = if q == who then none else 1
@@ -377,11 +350,7 @@ deal {
   set on = all(g(q) for q in [1, 0])
   set m = if on == false then 1 else 2
   set m = m + sum(f(q) for q in [0])
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""",
+""" + END,
     """
 var flag: bool? = none
 def f(c: card, b: bool) = if b then rank(c) else 0
@@ -400,15 +369,11 @@ deal {
   set m = f(held, flag)
   set on = flag
   set m = m + h(held)
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""",
+""" + END,
 ]
 
 
 @pytest.mark.parametrize("text", FOUND, ids=[str(i) for i in range(len(FOUND))])
 def test_what_a_second_reader_found(text: str) -> None:
     game = Game(check_text(HEAD_TABLES + text, "t.rules"), 2)
-    _same_trails(game, TypedGame(game))
+    same_trails(game, TypedGame(game))

@@ -21,6 +21,7 @@ from rulespec.engine.typed import TypedGame, Unsupported
 from rulespec.errors import IllegalActionError
 from rulespec.loading import game_for, resolve, typed_game_for
 from rulespec.simulate import simulate
+from tests.test_def_tables import same_trails
 from tests.test_kernel import FAILING, HEAD
 
 
@@ -493,25 +494,7 @@ match { run deal
 def test_what_a_second_reader_found(text: str, head: str) -> None:
     """The same events, results and errors (raised at the same step) as the engine."""
     game = Game(check_text(head + text, "t.rules"), 2)
-    typed = TypedGame(game)
-    for i in range(8):
-        sides: list[Any] = []
-        for make in (game.new_initial_state, typed.new_initial_state):
-            draws, pick = random.Random(i), random.Random(100 + i)
-            trail: list[object] = []
-            try:
-                st = make()
-                while st.to_move is not None:
-                    trail.append((st.to_move, st.legal_count()))
-                    if st.to_move == CHANCE:
-                        trail.append(st.sample_chance(draws, False))
-                    else:
-                        st.apply_index(pick.randrange(st.legal_count()))
-                trail.append((st.winners, st.deals, st.v["totals"]))
-            except RuleRuntimeError as e:
-                trail.append(str(e))
-            sides.append(trail)
-        assert sides[1] == sides[0], i
+    same_trails(game, TypedGame(game), 8)
 
 
 @pytest.mark.slow
