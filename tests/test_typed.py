@@ -21,7 +21,7 @@ from rulespec.engine.typed import TypedGame, Unsupported
 from rulespec.errors import IllegalActionError
 from rulespec.loading import game_for, resolve, typed_game_for
 from rulespec.simulate import simulate
-from tests.test_def_tables import same_trails
+from tests.test_def_tables import END, same_trails
 from tests.test_kernel import FAILING, HEAD
 
 
@@ -202,11 +202,7 @@ def sc(p: int) = m
 deal {
   fill stock with pack(1)
   bump(n)
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     ("""
 var m: int = 0
 var w: int per player = 0
@@ -216,11 +212,7 @@ deal {
   let t = w
   set w[0] = 7
   set m = t[0]
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     ("""
 zone pile: shared visible to all
 deal {
@@ -242,11 +234,7 @@ deal {
   shuffle stock
   deal 5 from stock to hand of seats
   set m = rank(first(set_of(hand[0])))
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     ("""
 var m: int = 0
 def sc(p: int) = m
@@ -257,11 +245,7 @@ deal {
     pick x from [1, 2]
   }
   set m = x
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     ("""
 deal {
   fill stock with pack(1)
@@ -280,11 +264,7 @@ deal {
   fill stock with pack(1)
   shuffle stock
   set m = size([c for c in [top(pile)] if flag])
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     ("""
 var m: int = 0
 def sc(p: int) = m
@@ -292,11 +272,7 @@ deal {
   fill stock with pack(1)
   shuffle stock
   set m = size(seats_from(1))
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD.replace("players 2 to 3\n", "players 2 to 3\nhands 3\n")),
+""" + END, HEAD.replace("players 2 to 3\n", "players 2 to 3\nhands 3\n")),
     ("""
 deal {
   fill stock with pack(1)
@@ -344,11 +320,7 @@ deal {
   if n > 0 {
     outer(0)
   }
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD))
+""" + END, HEAD))
 
 
 #: a loop over the seats setting one element each is one assignment of every seat's value
@@ -373,11 +345,7 @@ deal {
   for q in seats {
     set v[q] = 10 // (w[q] - 3)
   }
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD))
+""" + END, HEAD))
 
 
 #: a decision listed by its events' keys (listed_by_keys): an alternative of two generators,
@@ -405,11 +373,7 @@ deal {
       }
     }
   }
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD))
+""" + END, HEAD))
 
 
 #: what a second reader of the next change found, each played otherwise than the engine
@@ -428,11 +392,7 @@ deal {
   move top(stock) from stock to pile
   move top(stock) from stock to pile
   set m = sum(if rank(c) > max(rank(c) for c in pile) then rank(c) else 0 for c in hand[0])
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     # a loop over a seat named twice: the second value reads what the first set
     ("""
 var w: int per player = 0
@@ -442,11 +402,7 @@ deal {
   for q in [0, 0] {
     set w[q] = w[q] + 5
   }
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     # a conjunct tested in the loop of the generator it reads, before the next generator's
     # list (n > 0 before 6 // n), as the engine's enumerators test it
     ("""
@@ -464,11 +420,7 @@ deal {
       set tot = tot + n + m
     }
   }
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
     # an event's card that may be none
     ("""
 var tot: int = 0
@@ -482,11 +434,7 @@ deal {
       set tot = k
     }
   }
-  end deal scoring sc
-}
-match { run deal
-  end match winners [0] }
-""", HEAD),
+""" + END, HEAD),
 ])
 
 
