@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import reprlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rulespec.engine.chance import (
@@ -34,7 +34,7 @@ from rulespec.engine.teams import split_scores, winning_members
 from rulespec.errors import IllegalActionError, RecordError, RuleRuntimeError
 from rulespec.lang import ast
 
-__all__ = ["KernelGame", "KernelState", "end_deal", "end_deal_scores"]
+__all__ = ["KernelGame", "KernelState", "end_deal"]
 
 #: the comprehensions' budget between two events (State._run)
 _LEFT = 10 * MAX_WORK
@@ -425,15 +425,6 @@ def end_deal(st: Any, flag: str | None, score: Callable[..., object],
     st.work = MAX_WORK
     game = st.game
     _scored(st, flag, *split_scores(node, lambda q: score(st, q), game.players, game.teams,
-                                    game.team_count))
-
-
-def end_deal_scores(st: Any, flag: str | None, owned: Sequence[object],
-                    node: ast.EndDeal) -> None:
-    """``end deal`` where every owner's score is worked out already (the typed lowering's
-    list: a seat's each, or with ``per team`` a team's each): as :func:`end_deal`."""
-    game = st.game
-    _scored(st, flag, *split_scores(node, owned.__getitem__, game.players, game.teams,
                                     game.team_count))
 
 

@@ -20,7 +20,6 @@ from typing import Any
 from rulespec.engine.chance import bury_order, shuffle
 from rulespec.engine.events import Event, JSONObject, canonical_key, encode, json_value
 from rulespec.engine.game import Game
-from rulespec.engine.kernel.play import end_deal_scores
 from rulespec.engine.machine import together_seats
 from rulespec.engine.state import CHANCE, State, match_answer
 from rulespec.engine.teams import winning_members
@@ -370,14 +369,13 @@ def _deal_ender(game: Game) -> Callable[[TypedState, str | None, list[Any], ast.
                                          None]:
     """``end deal`` for the typed code of ``game``: the scores (each owner's, worked out by
     the typed code) added to the totals and the deal's entry written, as
-    ``kernel.play.end_deal_scores`` does, with what the table fixes looked up once. Where a
+    ``kernel.play.end_deal`` does, with what the table fixes looked up once. Where a
     score is not a number or out of the score range, the engine's own end of a deal says
-    so (the typed code stops; the engine, replayed, raises)."""
+    so (the typed code stops; the engine, replayed, raises). A deal's results are not
+    lowered (lower.py refuses them), so none are opened here."""
     n, teams, sits = game.players, game.teams, game.spec.sits_out
     lo, hi = game.score_range if game.score_range is not None else (None, None)
     seats = range(n)
-    if game.result_inits:  # pragma: no cover - the typed lowering does not lower results
-        return end_deal_scores
 
     def end(st: TypedState, flag: str | None, owned: list[Any], node: ast.EndDeal) -> None:
         for x in owned:
